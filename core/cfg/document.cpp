@@ -1,0 +1,317 @@
+#include "cfg/document.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace nw::cfg {
+
+std::string darknetStrip(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (char ch : text)
+        if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n')
+            out += ch;
+    return out;
+}
+
+namespace {
+
+bool isSpace(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\r';
+}
+
+std::string quoted(std::string_view text)
+{
+    constexpr std::size_t kMax = 60;
+    std::string shown(text.substr(0, kMax));
+    if (text.size() > kMax)
+        shown += "...";
+    return "'" + shown + "'";
+}
+
+// Classifies one raw line the way Darknet's read_cfg does, adding a diagnostic for syntax errors.
+Line classify(std::string text, std::string eol, int number, const std::string& file,
+              Diagnostics& diagnostics)
+{
+    Line line;
+    line.text = std::move(text);
+    line.eol = std::move(eol);
+    line.number = number;
+    const std::string stripped = darknetStrip(line.text);
+    auto error = [&](std::string message) {
+        diagnostics.push_back({Severity::Error, file, number, -1, std::move(message)});
+    };
+    if (stripped.empty()) {
+        line.kind = Line::Kind::Blank;
+    } else if (stripped[0] == '#' || stripped[0] == ';') {
+        line.kind = Line::Kind::Comment;
+    } else if (stripped[0] == '[') {
+        line.kind = Line::Kind::Header;
+        const auto close = stripped.find(']');
+        line.key = stripped.substr(1, close == std::string::npos ? std::string::npos : close - 1);
+        if (close == std::string::npos)
+            error("section header " + quoted(stripped) + " has no closing ']'");
+        else if (close + 1 != stripped.size())
+            error("text after the section header " + quoted(stripped) +
+                  ": Darknet has no inline comments; put the comment on its own line starting with '#'");
+        else if (line.key.empty())
+            error("empty section header '[]': expected a layer type such as [convolutional]");
+    } else {
+        const auto eq = stripped.find('=');
+        if (eq == std::string::npos) {
+            line.kind = Line::Kind::Invalid;
+            error("expected key=value, found " + quoted(stripped) + " (no '=')");
+        } else if (eq == 0) {
+            line.kind = Line::Kind::Invalid;
+            error("expected key=value, found " + quoted(stripped) + " (no key before '=')");
+        } else if (eq + 1 == stripped.size()) {
+            line.kind = Line::Kind::Invalid;
+            error("key '" + stripped.substr(0, eq) + "' has no value after '='");
+        } else {
+            line.kind = Line::Kind::Entry;
+            line.key = stripped.substr(0, eq);
+            line.value = stripped.substr(eq + 1);
+        }
+    }
+    return line;
+}
+
+} // namespace
+
+const Line* Section::find(std::string_view key) const
+{
+    for (const Line& line : lines)
+        if (line.kind == Line::Kind::Entry && line.key == key)
+            return &line;
+    return nullptr;
+}
+
+std::vector<const Line*> Section::entries() const
+{
+    std::vector<const Line*> result;
+    for (const Line& line : lines)
+        if (line.kind == Line::Kind::Entry)
+            result.push_back(&line);
+    return result;
+}
+
+void Section::set(std::string_view key, std::string_view value, std::string_view eol)
+{
+    for (Line& line : lines) {
+        if (line.kind != Line::Kind::Entry || line.key != key)
+            continue;
+        // Replace only the value's characters so the line's own spacing survives the edit.
+        const auto eq = line.text.find('=');
+        auto begin = eq + 1;
+        while (begin < line.text.size() && isSpace(line.text[begin]))
+            ++begin;
+        auto end = line.text.size();
+        while (end > begin && isSpace(line.text[end - 1]))
+            --end;
+        line.text.replace(begin, end - begin, value);
+        line.value = darknetStrip(value);
+        return;
+    }
+    std::size_t insertAt = 1;
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        if (lines[i].kind == Line::Kind::Entry)
+            insertAt = i + 1;
+    Line added;
+    added.kind = Line::Kind::Entry;
+    added.key = std::string(key);
+    added.value = darknetStrip(value);
+    added.text = std::string(key) + "=" + std::string(value);
+    added.eol = std::string(eol);
+    if (!lines.empty() && lines[insertAt - 1].eol.empty()) {
+        lines[insertAt - 1].eol = std::string(eol);
+        added.eol.clear();
+    }
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(insertAt), std::move(added));
+}
+
+bool Section::remove(std::string_view key)
+{
+    const auto before = lines.size();
+    std::erase_if(lines, [&](const Line& line) { return line.kind == Line::Kind::Entry && line.key == key; });
+    return lines.size() != before;
+}
+
+Document Document::parse(std::string_view text, std::string fileName)
+{
+    Document doc;
+    doc.fileName_ = std::move(fileName);
+    int number = 0;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        ++number;
+        const auto newline = text.find('\n', pos);
+        std::string raw(
+            text.substr(pos, newline == std::string_view::npos ? std::string_view::npos : newline - pos));
+        std::string eol;
+        if (newline != std::string_view::npos) {
+            eol = "\n";
+            if (!raw.empty() && raw.back() == '\r') {
+                raw.pop_back();
+                eol = "\r\n";
+            }
+        }
+        pos = newline == std::string_view::npos ? text.size() : newline + 1;
+        Line line = classify(std::move(raw), std::move(eol), number, doc.fileName_, doc.diagnostics_);
+        if (line.kind == Line::Kind::Header) {
+            Section section;
+            section.type = line.key;
+            section.lines.push_back(std::move(line));
+            doc.sections_.push_back(std::move(section));
+        } else if (!doc.sections_.empty()) {
+            doc.sections_.back().lines.push_back(std::move(line));
+        } else {
+            if (line.kind == Line::Kind::Entry)
+                doc.diagnostics_.push_back({Severity::Error, doc.fileName_, number, -1,
+                                            "'" + line.key + "=" + line.value +
+                                                "' is outside any section: start the file with [net]"});
+            doc.preamble_.push_back(std::move(line));
+        }
+    }
+    return doc;
+}
+
+Document Document::load(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        Document doc;
+        doc.fileName_ = path;
+        doc.readFailed_ = true;
+        doc.diagnostics_.push_back(
+            {Severity::Error, path, 0, -1, std::string("cannot open the file: ") + std::strerror(errno)});
+        return doc;
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    return parse(buffer.str(), path);
+}
+
+std::string Document::toText() const
+{
+    std::string text;
+    auto append = [&](const std::vector<Line>& lines) {
+        for (const Line& line : lines)
+            text += line.text + line.eol;
+    };
+    append(preamble_);
+    for (const Section& section : sections_)
+        append(section.lines);
+    return text;
+}
+
+std::optional<std::string> Document::save(const std::string& path) const
+{
+    const std::string text = toText();
+    const std::string temp = path + ".tmp-netwright";
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return "cannot write " + temp + ": " + std::strerror(errno);
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const auto n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0) {
+            const std::string reason = std::strerror(errno);
+            ::close(fd);
+            ::unlink(temp.c_str());
+            return "cannot write " + temp + ": " + reason;
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::unlink(temp.c_str());
+        return "cannot write " + temp + ": " + reason;
+    }
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::unlink(temp.c_str());
+        return "cannot replace " + path + ": " + reason;
+    }
+    return std::nullopt;
+}
+
+std::string Document::preferredEol() const
+{
+    std::size_t crlf = 0;
+    std::size_t lf = 0;
+    auto count = [&](const std::vector<Line>& lines) {
+        for (const Line& line : lines) {
+            crlf += line.eol == "\r\n";
+            lf += line.eol == "\n";
+        }
+    };
+    count(preamble_);
+    for (const Section& section : sections_)
+        count(section.lines);
+    return crlf > lf ? "\r\n" : "\n";
+}
+
+namespace {
+
+// After structural edits every line but the very last needs a line ending.
+void terminateLines(std::vector<Line>& preamble, std::vector<Section>& sections, const std::string& eol)
+{
+    std::vector<Line*> all;
+    for (Line& line : preamble)
+        all.push_back(&line);
+    for (Section& section : sections)
+        for (Line& line : section.lines)
+            all.push_back(&line);
+    for (std::size_t i = 0; i + 1 < all.size(); ++i)
+        if (all[i]->eol.empty())
+            all[i]->eol = eol;
+}
+
+} // namespace
+
+void Document::insertSection(std::size_t index, std::string_view type,
+                             const std::vector<std::pair<std::string, std::string>>& entries)
+{
+    const std::string eol = preferredEol();
+    Section section;
+    section.type = std::string(type);
+    Line header;
+    header.kind = Line::Kind::Header;
+    header.key = section.type;
+    header.text = "[" + section.type + "]";
+    header.eol = eol;
+    section.lines.push_back(std::move(header));
+    for (const auto& [key, value] : entries)
+        section.set(key, value, eol);
+    section.lines.push_back(Line{Line::Kind::Blank, "", eol, 0, "", ""});
+    index = std::min(index, sections_.size());
+    sections_.insert(sections_.begin() + static_cast<std::ptrdiff_t>(index), std::move(section));
+    terminateLines(preamble_, sections_, eol);
+}
+
+void Document::removeSection(std::size_t index)
+{
+    if (index >= sections_.size())
+        return;
+    sections_.erase(sections_.begin() + static_cast<std::ptrdiff_t>(index));
+    terminateLines(preamble_, sections_, preferredEol());
+}
+
+void Document::moveSection(std::size_t from, std::size_t to)
+{
+    if (from >= sections_.size() || to >= sections_.size() || from == to)
+        return;
+    Section moving = std::move(sections_[from]);
+    sections_.erase(sections_.begin() + static_cast<std::ptrdiff_t>(from));
+    sections_.insert(sections_.begin() + static_cast<std::ptrdiff_t>(to), std::move(moving));
+    terminateLines(preamble_, sections_, preferredEol());
+}
+
+} // namespace nw::cfg

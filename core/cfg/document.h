@@ -1,0 +1,83 @@
+#pragma once
+// cfg::Document: Darknet .cfg text as a lossless, editable list of sections.
+//
+// It keeps every byte it read (comments, blank lines, spacing, key order, unknown keys, line endings),
+// so toText() of an unedited document equals the input, and an edit rewrites only the lines it touches.
+// It knows text, not networks: which sections are layers and what keys mean is graph/'s job.
+#include "cfg/diagnostic.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nw::cfg {
+
+// Darknet's strip(): removes every space, tab, CR and LF anywhere in the text, not only at the ends.
+std::string darknetStrip(std::string_view text);
+
+struct Line {
+    enum class Kind { Blank, Comment, Header, Entry, Invalid };
+    Kind kind = Kind::Blank;
+    std::string text;  // the raw line, without its line ending
+    std::string eol;   // "\n", "\r\n" or "" (last line without a newline)
+    int number = 0;    // 1-based line number in the text it was read from; 0 for lines added by edits
+    std::string key;   // Entry: key as Darknet sees it (stripped)
+    std::string value; // Entry: value as Darknet sees it (stripped)
+};
+
+struct Section {
+    std::string type;        // header without brackets as written, stripped: "conv", "net", "yolo"
+    std::vector<Line> lines; // lines[0] is the header; then entries, comments and blank lines
+
+    int headerLine() const { return lines.empty() ? 0 : lines.front().number; }
+    // The first entry with this key (Darknet: first one wins), or nullptr.
+    const Line* find(std::string_view key) const;
+    std::vector<const Line*> entries() const;
+    // Changes the value of the first entry with this key, keeping the line's spacing; appends a new
+    // "key=value" line after the last entry when the key is absent.
+    void set(std::string_view key, std::string_view value, std::string_view eol = "\n");
+    // Removes every entry with this key; returns whether one existed.
+    bool remove(std::string_view key);
+};
+
+class Document {
+public:
+    // Parses cfg text. Syntax problems (a key outside any section, a line without '=', an empty value,
+    // text after a section header) are reported in diagnostics() with file:line; the text is kept.
+    static Document parse(std::string_view text, std::string fileName = {});
+    // Reads and parses a file; a read failure is an error diagnostic naming the file.
+    static Document load(const std::string& path);
+
+    std::string toText() const;
+    // Writes atomically (temporary file, fsync, rename); returns an error message or nullopt.
+    std::optional<std::string> save(const std::string& path) const;
+
+    const std::string& fileName() const { return fileName_; }
+    void setFileName(std::string name) { fileName_ = std::move(name); }
+    const Diagnostics& diagnostics() const { return diagnostics_; }
+    bool readFailed() const { return readFailed_; }
+
+    // Lines before the first section (comments, blank lines, or stray entries reported as errors).
+    const std::vector<Line>& preamble() const { return preamble_; }
+    const std::vector<Section>& sections() const { return sections_; }
+    Section& section(std::size_t index) { return sections_.at(index); }
+
+    // The line ending new lines should use: the one most lines of the file already use.
+    std::string preferredEol() const;
+    // Inserts a new section "[type]" with the given entries before position `index` (at the end when
+    // index == sections().size()), followed by a blank line.
+    void insertSection(std::size_t index, std::string_view type,
+                       const std::vector<std::pair<std::string, std::string>>& entries);
+    void removeSection(std::size_t index);
+    void moveSection(std::size_t from, std::size_t to);
+
+private:
+    std::string fileName_;
+    std::vector<Line> preamble_;
+    std::vector<Section> sections_;
+    Diagnostics diagnostics_;
+    bool readFailed_ = false;
+};
+
+} // namespace nw::cfg

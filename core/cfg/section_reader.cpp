@@ -1,0 +1,141 @@
+#include "cfg/section_reader.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace nw::cfg {
+
+std::optional<int> parseInt(std::string_view text)
+{
+    if (!text.empty() && text.front() == '+')
+        text.remove_prefix(1);
+    int value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+        return std::nullopt;
+    return value;
+}
+
+std::optional<float> parseFloat(std::string_view text)
+{
+    if (!text.empty() && text.front() == '+')
+        text.remove_prefix(1);
+    float value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty() || !std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+SectionReader::SectionReader(const Section& section, std::string file, int layer, Diagnostics& diagnostics)
+    : section_(section), file_(std::move(file)), layer_(layer), diagnostics_(diagnostics)
+{
+}
+
+const Line* SectionReader::entry(std::string_view key)
+{
+    used_.insert(std::string(key));
+    return section_.find(key);
+}
+
+int SectionReader::lineOf(std::string_view key) const
+{
+    const Line* line = section_.find(key);
+    return line ? line->number : section_.headerLine();
+}
+
+void SectionReader::error(std::string_view key, std::string message)
+{
+    diagnostics_.push_back({Severity::Error, file_, lineOf(key), layer_, std::move(message)});
+}
+
+void SectionReader::warning(std::string_view key, std::string message)
+{
+    diagnostics_.push_back({Severity::Warning, file_, lineOf(key), layer_, std::move(message)});
+}
+
+int SectionReader::getInt(std::string_view key, int fallback)
+{
+    const Line* line = entry(key);
+    if (!line)
+        return fallback;
+    if (auto value = parseInt(line->value))
+        return *value;
+    error(key, "bad number for '" + std::string(key) + "': expected an integer, found '" + line->value + "'");
+    return fallback;
+}
+
+float SectionReader::getFloat(std::string_view key, float fallback)
+{
+    const Line* line = entry(key);
+    if (!line)
+        return fallback;
+    if (auto value = parseFloat(line->value))
+        return *value;
+    error(key, "bad number for '" + std::string(key) + "': expected a number, found '" + line->value + "'");
+    return fallback;
+}
+
+std::string SectionReader::getString(std::string_view key, std::string fallback)
+{
+    const Line* line = entry(key);
+    return line ? line->value : std::move(fallback);
+}
+
+namespace {
+
+template <typename T, typename Parse>
+std::vector<T> parseList(SectionReader& reader, std::string_view key, const std::string& text, Parse parse,
+                         const char* expected)
+{
+    std::vector<T> values;
+    std::size_t pos = 0;
+    while (true) {
+        const auto comma = text.find(',', pos);
+        const std::string item =
+            text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if (auto value = parse(item)) {
+            values.push_back(*value);
+        } else {
+            reader.error(key, "bad list for '" + std::string(key) + "': element " +
+                                  std::to_string(values.size() + 1) + " is '" + item + "', expected " +
+                                  expected + " (write values as 1,2,3)");
+            return {};
+        }
+        if (comma == std::string::npos)
+            return values;
+        pos = comma + 1;
+    }
+}
+
+} // namespace
+
+std::vector<int> SectionReader::getIntList(std::string_view key)
+{
+    const Line* line = entry(key);
+    return line ? parseList<int>(*this, key, line->value, parseInt, "an integer") : std::vector<int>{};
+}
+
+std::vector<float> SectionReader::getFloatList(std::string_view key)
+{
+    const Line* line = entry(key);
+    return line ? parseList<float>(*this, key, line->value, parseFloat, "a number") : std::vector<float>{};
+}
+
+void SectionReader::accept(std::initializer_list<std::string_view> keys)
+{
+    for (auto key : keys)
+        used_.insert(std::string(key));
+}
+
+void SectionReader::reportUnused()
+{
+    for (const Line* line : section_.entries())
+        if (!used_.contains(line->key))
+            diagnostics_.push_back(
+                {Severity::Warning, file_, line->number, layer_,
+                 "unused key '" + line->key + "=" + line->value + "' in [" + section_.type +
+                     "]: Darknet ignores it (misspelt, or meant for another layer type?)"});
+}
+
+} // namespace nw::cfg

@@ -1,0 +1,53 @@
+#pragma once
+// SectionReader: typed, checked reads of one section's keys, with Darknet's defaults and its rules
+// (first duplicate wins), that remembers which keys were read so the rest can be reported as unused.
+#include "cfg/diagnostic.h"
+#include "cfg/document.h"
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nw::cfg {
+
+class SectionReader {
+public:
+    SectionReader(const Section& section, std::string file, int layer, Diagnostics& diagnostics);
+
+    bool has(std::string_view key) const { return section_.find(key) != nullptr; }
+    int getInt(std::string_view key, int fallback);
+    float getFloat(std::string_view key, float fallback);
+    std::string getString(std::string_view key, std::string fallback);
+    // Comma-separated lists; empty when the key is absent.
+    std::vector<int> getIntList(std::string_view key);
+    std::vector<float> getFloatList(std::string_view key);
+    // Marks keys as known without reading them (keys every layer accepts, keys used elsewhere).
+    void accept(std::initializer_list<std::string_view> keys);
+
+    // The line of the key's entry, or the header's line when the key is absent.
+    int lineOf(std::string_view key) const;
+    int headerLine() const { return section_.headerLine(); }
+    void error(std::string_view key, std::string message);
+    void warning(std::string_view key, std::string message);
+    // One warning per entry that was never read, like Darknet's "Unused field".
+    void reportUnused();
+
+    const std::string& file() const { return file_; }
+    int layer() const { return layer_; }
+
+private:
+    const Line* entry(std::string_view key);
+
+    const Section& section_;
+    std::string file_;
+    int layer_;
+    Diagnostics& diagnostics_;
+    std::set<std::string, std::less<>> used_;
+};
+
+// Strict number parsing (the whole text must be the number); nullopt when it is not one.
+std::optional<int> parseInt(std::string_view text);
+std::optional<float> parseFloat(std::string_view text);
+
+} // namespace nw::cfg

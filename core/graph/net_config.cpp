@@ -1,0 +1,110 @@
+#include "graph/net_config.h"
+
+#include <algorithm>
+
+namespace nw {
+
+const std::vector<std::string>& learningRatePolicies()
+{
+    static const std::vector<std::string> names = {"constant", "step",    "steps",  "exp",
+                                                   "poly",     "sigmoid", "random", "sgdr"};
+    return names;
+}
+
+NetConfig NetConfig::parse(cfg::SectionReader& r)
+{
+    NetConfig n;
+    n.batch = r.getInt("batch", 1);
+    n.learningRate = r.getFloat("learning_rate", 0.001f);
+    n.momentum = r.getFloat("momentum", 0.9f);
+    n.decay = r.getFloat("decay", 0.0001f);
+    n.subdivisions = r.getInt("subdivisions", 1);
+    n.timeSteps = r.getInt("time_steps", 1);
+    if (n.batch < 1)
+        r.error("batch", "batch must be at least 1 (found " + std::to_string(n.batch) + ")");
+    if (n.subdivisions < 1 || n.subdivisions > std::max(n.batch, 1))
+        r.error("subdivisions", "subdivisions must be between 1 and batch=" + std::to_string(n.batch) +
+                                    " (found " + std::to_string(n.subdivisions) + ")");
+    if (n.timeSteps < 1)
+        r.error("time_steps", "time_steps must be at least 1");
+    n.adam = r.getInt("adam", 0) != 0;
+    n.b1 = r.getFloat("B1", 0.9f);
+    n.b2 = r.getFloat("B2", 0.999f);
+    n.eps = r.getFloat("eps", 1e-7f);
+    n.height = r.getInt("height", 0);
+    n.width = r.getInt("width", 0);
+    n.channels = r.getInt("channels", 0);
+    n.inputs = r.getInt("inputs", n.width * n.height * n.channels);
+    if (n.width < 0 || n.height < 0 || n.channels < 0 || n.inputs < 0)
+        r.error("width", "input size must not be negative");
+    if (n.inputs <= 0 && !(n.width > 0 && n.height > 0 && n.channels > 0))
+        r.error("width", "no input size: set width, height and channels (or inputs) in [net]");
+    n.maxCrop = r.getInt("max_crop", n.width * 2);
+    n.minCrop = r.getInt("min_crop", n.width);
+    n.angle = r.getFloat("angle", 0);
+    n.aspect = r.getFloat("aspect", 1);
+    n.saturation = r.getFloat("saturation", 1);
+    n.exposure = r.getFloat("exposure", 1);
+    n.hue = r.getFloat("hue", 0);
+    n.policy = r.getString("policy", "constant");
+    const auto& policies = learningRatePolicies();
+    if (std::find(policies.begin(), policies.end(), n.policy) == policies.end())
+        r.warning("policy",
+                  "unknown learning-rate policy '" + n.policy + "': Darknet falls back to constant");
+    n.burnIn = r.getInt("burn_in", 0);
+    n.power = r.getFloat("power", 4);
+    n.step = r.getInt("step", 1);
+    n.scale = r.getFloat("scale", 1);
+    n.gamma = r.getFloat("gamma", 1);
+    n.steps = r.getIntList("steps");
+    n.scales = r.getFloatList("scales");
+    if (n.policy == "steps" && (n.steps.empty() || n.scales.empty()))
+        r.error("policy", "policy=steps needs both steps= and scales= lists");
+    else if (n.policy == "steps" && n.steps.size() != n.scales.size())
+        r.warning("scales", "steps has " + std::to_string(n.steps.size()) + " values but scales has " +
+                                std::to_string(n.scales.size()) + ": they are used in pairs");
+    n.maxBatches = r.getInt("max_batches", 0);
+    // Keys Darknet (either fork) reads from [net] that only training and augmentation use.
+    r.accept({"max_ratio",
+              "min_ratio",
+              "center",
+              "clip",
+              "random",
+              "notruth",
+              "flip",
+              "letter_box",
+              "mosaic",
+              "cutmix",
+              "mixup",
+              "mosaic_bound",
+              "blur",
+              "gaussian_noise",
+              "label_smooth_eps",
+              "resize_step",
+              "learning_rate_min",
+              "sgdr_cycle",
+              "sgdr_mult",
+              "sequential_subdivisions",
+              "ema_alpha",
+              "loss_scale",
+              "workspace_size_limit_MB",
+              "optimized_memory",
+              "track",
+              "contrastive",
+              "dynamic_minibatch",
+              "max_chart_loss",
+              "adversarial_lr",
+              "attention",
+              "unsupervised",
+              "try_fix_nan",
+              "mosaic_scale",
+              "cutmix_scale",
+              "batchnorm_adam",
+              "init_sequential_subdivisions",
+              "seq_scales",
+              "contrastive_jit_flip",
+              "contrastive_color"});
+    return n;
+}
+
+} // namespace nw

@@ -1,0 +1,105 @@
+#include "graph/network_spec.h"
+
+#include "layers/registry.h"
+
+#include <algorithm>
+
+namespace nw {
+
+namespace {
+
+// Keys Darknet reads for every layer (either fork); they never produce an "unused key" warning.
+void acceptCommonKeys(cfg::SectionReader& reader)
+{
+    reader.accept({"truth", "onlyforward", "stopbackward", "dontsave", "dontload", "numload",
+                   "dontloadscales", "learning_rate", "smooth", "clip", "dont_update", "burnin_update",
+                   "train_only_bn"});
+}
+
+bool isNetSection(const cfg::Section& section)
+{
+    return section.type == "net" || section.type == "network";
+}
+
+} // namespace
+
+NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& options)
+{
+    NetworkSpec spec;
+    spec.file = document.fileName();
+    spec.batch = std::max(1, options.batch);
+    spec.diagnostics = document.diagnostics();
+    const auto& sections = document.sections();
+    if (document.readFailed())
+        return spec;
+    if (sections.empty() || !isNetSection(sections.front())) {
+        spec.diagnostics.push_back(
+            {Severity::Error, spec.file, sections.empty() ? 0 : sections.front().headerLine(), -1,
+             sections.empty()
+                 ? "no sections: a cfg starts with [net] and then its layers"
+                 : "the first section must be [net] or [network], found [" + sections.front().type + "]"});
+        return spec;
+    }
+    {
+        cfg::SectionReader reader(sections.front(), spec.file, -1, spec.diagnostics);
+        spec.net = NetConfig::parse(reader);
+        reader.reportUnused();
+    }
+    spec.input = spec.net.width > 0 && spec.net.height > 0 && spec.net.channels > 0
+                     ? Shape::image(spec.net.width, spec.net.height, spec.net.channels)
+                     : Shape::flat(spec.net.inputs);
+    bool inputValid = spec.net.inputs > 0;
+
+    const LayerRegistry& registry = LayerRegistry::builtin();
+    for (std::size_t s = 1; s < sections.size(); ++s) {
+        const cfg::Section& section = sections[s];
+        LayerSpec layer;
+        layer.index = static_cast<int>(s - 1);
+        layer.section = s;
+        layer.line = section.headerLine();
+        layer.input = spec.layers.empty() ? spec.input : spec.layers.back().output;
+        const LayerType* type = registry.find(section.type);
+        if (isNetSection(section)) {
+            layer.type = section.type;
+            layer.diagnostics.push_back(
+                {Severity::Error, spec.file, layer.line, layer.index,
+                 "a second [" + section.type + "] section: only the first section is [net]"});
+        } else if (!type) {
+            layer.type = section.type;
+            layer.diagnostics.push_back(
+                {Severity::Error, spec.file, layer.line, layer.index,
+                 "unknown layer type [" + section.type + "] (known: " + registry.knownNames() + ")"});
+        } else {
+            layer.type = type->name;
+            cfg::SectionReader reader(section, spec.file, layer.index, layer.diagnostics);
+            layer.config = type->parse(reader);
+            acceptCommonKeys(reader);
+            reader.reportUnused();
+            LayerContext context(spec.net, layer.index, layer.input, inputValid, spec.layers, section,
+                                 spec.file, layer.diagnostics);
+            LayerResult result = layer.config->infer(context);
+            layer.output = result.output;
+            layer.costs = result.costs;
+            layer.sources = std::move(result.sources);
+            layer.filters = layer.config->filtersText();
+            layer.size = layer.config->sizeText();
+        }
+        layer.memoryBytes = layer.output.size * spec.batch * std::int64_t(sizeof(float));
+        inputValid = layer.valid();
+        spec.totalBflops += layer.costs.bflops;
+        spec.totalParams += layer.costs.params;
+        spec.maxWorkspaceBytes = std::max(spec.maxWorkspaceBytes, layer.costs.workspaceBytes);
+        spec.totalMemoryBytes += layer.memoryBytes;
+        spec.diagnostics.insert(spec.diagnostics.end(), layer.diagnostics.begin(), layer.diagnostics.end());
+        spec.layers.push_back(std::move(layer));
+    }
+    if (spec.layers.empty())
+        spec.diagnostics.push_back({Severity::Error, spec.file, sections.front().headerLine(), -1,
+                                    "the network has no layers after [net]"});
+    // Document syntax errors come first; keep the whole list in file order for readers.
+    std::stable_sort(spec.diagnostics.begin(), spec.diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+    return spec;
+}
+
+} // namespace nw

@@ -1,0 +1,55 @@
+#pragma once
+// graph::NetworkSpec: a cfg document turned into a network description — per layer its type, input
+// and output shapes, BFLOPs, parameters, workspace and memory — without allocating any tensor.
+// Building it never throws and never stops at the first problem: every diagnostic is attached to
+// its layer (and collected in `diagnostics`) so tools can show them all.
+#include "cfg/document.h"
+#include "graph/net_config.h"
+#include "layers/layer_config.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nw {
+
+struct LayerSpec {
+    int index = 0;
+    std::string type;        // the long section name: "convolutional", "maxpool", ...
+    std::size_t section = 0; // index of its section in the document
+    int line = 0;            // line of its section header
+    Shape input;
+    Shape output;
+    LayerCosts costs;
+    std::vector<int> sources; // absolute indices of earlier layers it reads (route, shortcut, ...)
+    std::string filters;      // summary texts
+    std::string size;
+    std::int64_t memoryBytes = 0; // output activations for the spec's batch, float32
+    Diagnostics diagnostics;
+    std::shared_ptr<const LayerConfig> config; // null for unknown types
+
+    bool valid() const { return !hasErrors(diagnostics); }
+};
+
+struct SpecOptions {
+    int batch = 1; // images per forward pass, for activation memory
+};
+
+struct NetworkSpec {
+    std::string file;
+    NetConfig net;
+    Shape input;
+    int batch = 1;
+    std::vector<LayerSpec> layers;
+    Diagnostics diagnostics; // everything: syntax, [net] and layer problems, in file order
+    double totalBflops = 0;
+    std::int64_t totalParams = 0;
+    std::int64_t maxWorkspaceBytes = 0;
+    std::int64_t totalMemoryBytes = 0;
+
+    bool ok() const { return !hasErrors(diagnostics); }
+};
+
+NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& options = {});
+
+} // namespace nw

@@ -1,0 +1,15 @@
+#pragma once
+#include "layers/layer_config.h"
+
+namespace nw {
+
+// [activation]: applies an activation function on its own; shape unchanged.
+class ActivationLayer final : public LayerConfig {
+public:
+    std::string activation = "linear";
+
+    static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
+    LayerResult infer(LayerContext& context) const override;
+};
+
+} // namespace nw

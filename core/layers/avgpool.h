@@ -1,0 +1,13 @@
+#pragma once
+#include "layers/layer_config.h"
+
+namespace nw {
+
+// [avgpool] / [avg]: global average over each channel's H×W → 1×1×c.
+class AvgpoolLayer final : public LayerConfig {
+public:
+    static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
+    LayerResult infer(LayerContext& context) const override;
+};
+
+} // namespace nw

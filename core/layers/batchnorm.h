@@ -1,0 +1,14 @@
+#pragma once
+#include "layers/layer_config.h"
+
+namespace nw {
+
+// [batchnorm]: batch normalisation on its own (scales, biases, rolling mean and variance per
+// channel); shape unchanged.
+class BatchnormLayer final : public LayerConfig {
+public:
+    static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
+    LayerResult infer(LayerContext& context) const override;
+};
+
+} // namespace nw

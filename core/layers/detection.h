@@ -1,0 +1,18 @@
+#pragma once
+#include "layers/layer_config.h"
+
+namespace nw {
+
+// [detection] (YOLOv1 head): reads side² cells of (classes + num·(coords + 1)) values from a flat
+// input; the output is that flat vector.
+class DetectionLayer final : public LayerConfig {
+public:
+    int coords = 1, classes = 1, num = 1, side = 7;
+    bool rescore = false, softmax = false, sqrt = false;
+
+    static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
+    LayerResult infer(LayerContext& context) const override;
+    std::string filtersText() const override { return std::to_string(classes) + " cls"; }
+};
+
+} // namespace nw

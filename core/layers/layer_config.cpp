@@ -1,0 +1,112 @@
+#include "layers/layer_config.h"
+
+#include "graph/network_spec.h"
+
+#include <algorithm>
+
+namespace nw {
+
+LayerContext::LayerContext(const NetConfig& net, int index, Shape input, bool inputValid,
+                           std::span<const LayerSpec> earlier, const cfg::Section& section,
+                           const std::string& file, Diagnostics& diagnostics)
+    : net_(net), index_(index), input_(input), inputValid_(inputValid), earlier_(earlier), section_(section),
+      file_(file), diagnostics_(diagnostics)
+{
+}
+
+const Shape& LayerContext::outputOf(int layer) const
+{
+    return earlier_[static_cast<std::size_t>(layer)].output;
+}
+
+bool LayerContext::isValid(int layer) const
+{
+    return earlier_[static_cast<std::size_t>(layer)].valid();
+}
+
+std::optional<int> LayerContext::resolve(int reference, std::string_view key)
+{
+    const int absolute = reference < 0 ? index_ + reference : reference;
+    if (absolute < 0 || absolute >= index_) {
+        error("'" + std::string(key) + "' refers to layer " + std::to_string(reference) +
+                  (reference < 0 ? " (= " + std::to_string(absolute) + ")" : "") + ", but only layers 0.." +
+                  std::to_string(index_ - 1) +
+                  " come before this one: use a negative offset or an earlier index",
+              key);
+        return std::nullopt;
+    }
+    return absolute;
+}
+
+bool LayerContext::requireImage(std::string_view typeName)
+{
+    if (input_.isImage())
+        return true;
+    if (inputValid_)
+        error("[" + std::string(typeName) +
+              "] needs an image input (w×h×c) but the layer before it outputs " + input_.text() +
+              (input_.size > 0 ? " flat values" : "") +
+              ": move it before the flat layers (connected, softmax, ...)");
+    return false;
+}
+
+void LayerContext::error(std::string message, std::string_view key)
+{
+    const cfg::Line* line = key.empty() ? nullptr : section_.find(key);
+    diagnostics_.push_back(
+        {Severity::Error, file_, line ? line->number : section_.headerLine(), index_, std::move(message)});
+}
+
+void LayerContext::warning(std::string message, std::string_view key)
+{
+    const cfg::Line* line = key.empty() ? nullptr : section_.find(key);
+    diagnostics_.push_back(
+        {Severity::Warning, file_, line ? line->number : section_.headerLine(), index_, std::move(message)});
+}
+
+const std::vector<std::string>& activationNames()
+{
+    static const std::vector<std::string> names = {"logistic",
+                                                   "loggy",
+                                                   "relu",
+                                                   "elu",
+                                                   "selu",
+                                                   "relie",
+                                                   "plse",
+                                                   "hardtan",
+                                                   "lhtan",
+                                                   "linear",
+                                                   "ramp",
+                                                   "leaky",
+                                                   "tanh",
+                                                   "stair",
+                                                   "relu6",
+                                                   "swish",
+                                                   "mish",
+                                                   "hard_mish",
+                                                   "gelu",
+                                                   "normalize_channels",
+                                                   "normalize_channels_softmax",
+                                                   "normalize_channels_softmax_maxval"};
+    return names;
+}
+
+std::string readActivation(cfg::SectionReader& reader, const char* fallback)
+{
+    std::string name = reader.getString("activation", fallback);
+    const auto& names = activationNames();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+        reader.warning("activation", "unknown activation '" + name + "': Darknet uses relu instead (known: " +
+                                         "linear, logistic, leaky, relu, mish, swish, ...)");
+    return name;
+}
+
+std::string kernelText(int size, int strideX, int strideY)
+{
+    std::string text = std::to_string(size) + "x" + std::to_string(size) + "/" + std::to_string(strideX);
+    if (strideY != strideX)
+        text += "x" + std::to_string(strideY);
+    return text;
+}
+
+} // namespace nw

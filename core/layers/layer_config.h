@@ -1,0 +1,94 @@
+#pragma once
+// The interface every layer type implements, and what its shape rule may look at.
+//
+// A layer type is one class (core/layers/<type>.h/.cpp): its keys parsed from the cfg with Darknet's
+// defaults, and its shape/cost rule. The network description only calls these two, so shapes and
+// costs never allocate tensors. The runtime's forward/backward will live in the same files.
+#include "cfg/section_reader.h"
+#include "graph/shape.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace nw {
+
+struct NetConfig;
+struct LayerSpec;
+
+struct LayerCosts {
+    double bflops = 0;               // billions of floating-point operations per image, as Darknet counts
+    std::int64_t params = 0;         // learnable values: weights + biases (Darknet's nweights + nbiases)
+    std::int64_t workspaceBytes = 0; // CPU scratch (im2col) this layer needs; the net shares the largest
+};
+
+struct LayerResult {
+    Shape output;
+    LayerCosts costs;
+    std::vector<int> sources; // absolute indices of the earlier layers it reads besides the previous one
+};
+
+// What a layer's shape rule sees: the previous output, earlier layers, [net], and where to report.
+class LayerContext {
+public:
+    LayerContext(const NetConfig& net, int index, Shape input, bool inputValid,
+                 std::span<const LayerSpec> earlier, const cfg::Section& section, const std::string& file,
+                 Diagnostics& diagnostics);
+
+    const NetConfig& net() const { return net_; }
+    int index() const { return index_; }
+    const Shape& input() const { return input_; }
+    // An earlier layer's output, by absolute index (must be < index()).
+    const Shape& outputOf(int layer) const;
+    bool isValid(int layer) const;
+
+    // Resolves a layer reference (negative = relative to this layer) read from `key`; reports an error
+    // naming the key's line when it does not point at an earlier layer.
+    std::optional<int> resolve(int reference, std::string_view key);
+    // Reports an error unless the input is an image (w, h, c > 0); stays quiet when the input layer is
+    // itself broken, so one mistake gives one message.
+    bool requireImage(std::string_view typeName);
+
+    void error(std::string message, std::string_view key = {});
+    void warning(std::string message, std::string_view key = {});
+
+private:
+    const NetConfig& net_;
+    int index_;
+    Shape input_;
+    bool inputValid_;
+    std::span<const LayerSpec> earlier_;
+    const cfg::Section& section_;
+    const std::string& file_;
+    Diagnostics& diagnostics_;
+};
+
+class LayerConfig {
+public:
+    virtual ~LayerConfig() = default;
+    // Output shape, costs and sources for this layer's input; problems go to the context.
+    virtual LayerResult infer(LayerContext& context) const = 0;
+    // Short texts for summary tables: "16" filters, "3×3/1" size and stride.
+    virtual std::string filtersText() const { return {}; }
+    virtual std::string sizeText() const { return {}; }
+};
+
+using LayerParseFn = std::unique_ptr<LayerConfig> (*)(cfg::SectionReader&);
+
+// Darknet's activation names; an unknown one is a warning (Darknet falls back to relu).
+std::string readActivation(cfg::SectionReader& reader, const char* fallback);
+const std::vector<std::string>& activationNames();
+
+// Output size of a sliding window: (in + padTotal − size) / stride + 1, with C's integer division.
+inline int windowOutput(int in, int padTotal, int size, int stride)
+{
+    return (in + padTotal - size) / stride + 1;
+}
+
+// "3×3/1" or "3×3/2×1" when strides differ.
+std::string kernelText(int size, int strideX, int strideY);
+
+} // namespace nw

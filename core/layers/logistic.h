@@ -1,0 +1,13 @@
+#pragma once
+#include "layers/layer_config.h"
+
+namespace nw {
+
+// [logistic] (pjreddie): logistic cross-entropy loss layer; shape unchanged.
+class LogisticLayer final : public LayerConfig {
+public:
+    static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
+    LayerResult infer(LayerContext& context) const override;
+};
+
+} // namespace nw

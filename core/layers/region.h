@@ -1,0 +1,20 @@
+#pragma once
+#include "layers/layer_config.h"
+
+namespace nw {
+
+// [region] (YOLOv2 head): num anchors × (coords + 1 + classes) planes of the input grid; anchors in
+// grid-cell units.
+class RegionLayer final : public LayerConfig {
+public:
+    int coords = 4, classes = 20, num = 1, maxBoxes = 30;
+    std::vector<float> anchors;
+    bool softmax = false;
+    float jitter = 0.2f, thresh = 0.5f;
+
+    static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
+    LayerResult infer(LayerContext& context) const override;
+    std::string filtersText() const override { return std::to_string(classes) + " cls"; }
+};
+
+} // namespace nw

@@ -1,0 +1,17 @@
+#pragma once
+#include "layers/layer_config.h"
+
+namespace nw {
+
+// 2
+class RnnLayer final : public LayerConfig {
+public:
+    int outputs = 1;
+    bool batchNormalize = false;
+    std::string activation = "logistic";
+    static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
+    LayerResult infer(LayerContext& context) const override;
+    std::string filtersText() const override { return std::to_string(outputs); }
+};
+
+} // namespace nw

@@ -1,0 +1,73 @@
+#include "layers/route.h"
+
+namespace nw {
+
+std::unique_ptr<LayerConfig> RouteLayer::parse(cfg::SectionReader& r)
+{
+    auto l = std::make_unique<RouteLayer>();
+    if (!r.has("layers"))
+        r.error("layers", "[route] needs layers= (the layers to concatenate, e.g. layers=-1,8)");
+    l->layers = r.getIntList("layers");
+    l->groups = r.getInt("groups", 1);
+    l->groupId = r.getInt("group_id", 0);
+    if (l->groups < 1)
+        r.error("groups", "groups must be at least 1");
+    else if (l->groupId < 0 || l->groupId >= l->groups)
+        r.error("group_id", "group_id must be between 0 and groups−1 = " + std::to_string(l->groups - 1));
+    return l;
+}
+
+std::string RouteLayer::filtersText() const
+{
+    std::string text;
+    for (int index : layers)
+        text += (text.empty() ? "" : ",") + std::to_string(index);
+    return text;
+}
+
+LayerResult RouteLayer::infer(LayerContext& ctx) const
+{
+    LayerResult result;
+    for (int reference : layers)
+        if (auto index = ctx.resolve(reference, "layers"))
+            result.sources.push_back(*index);
+    if (result.sources.size() != layers.size() || layers.empty() || groups < 1)
+        return result;
+    // pjreddie's rule, kept exactly: sizes are compared with the first input; a mismatch zeroes w/h/c.
+    const Shape& first = ctx.outputOf(result.sources.front());
+    Shape out = first;
+    bool mismatch = false;
+    for (std::size_t i = 1; i < result.sources.size(); ++i) {
+        const Shape& next = ctx.outputOf(result.sources[i]);
+        out.size += next.size;
+        if (next.w == first.w && next.h == first.h) {
+            out.c += next.c;
+        } else {
+            out.w = out.h = out.c = 0;
+            mismatch = true;
+        }
+    }
+    if (mismatch)
+        ctx.warning("the routed layers have different sizes, so the output is a flat vector of " +
+                        std::to_string(out.size) + " values; only [connected]-like layers can follow",
+                    "layers");
+    if (groups > 1) {
+        for (int index : result.sources)
+            if (ctx.outputOf(index).c % groups != 0) {
+                ctx.error("groups=" + std::to_string(groups) + " does not divide the " +
+                              std::to_string(ctx.outputOf(index).c) + " channels of layer " +
+                              std::to_string(index),
+                          "groups");
+                return result;
+            }
+        out.c /= groups;
+        out.size /= groups;
+    }
+    for (int index : result.sources)
+        if (!ctx.isValid(index))
+            return result; // the source already reported its problem; its shape is meaningless
+    result.output = out;
+    return result;
+}
+
+} // namespace nw

@@ -1,0 +1,40 @@
+#include "layers/scale_channels.h"
+
+namespace nw {
+
+std::unique_ptr<LayerConfig> ScaleChannelsLayer::parse(cfg::SectionReader& r)
+{
+    auto l = std::make_unique<ScaleChannelsLayer>();
+    if (!r.has("from"))
+        r.error("from", "[scale_channels] needs from= (the layer to scale)");
+    l->from = r.getInt("from", 0);
+    l->scaleWh = r.getInt("scale_wh", 0) != 0;
+    l->activation = readActivation(r, "linear");
+    return l;
+}
+
+LayerResult ScaleChannelsLayer::infer(LayerContext& ctx) const
+{
+    LayerResult result;
+    const auto index = ctx.resolve(from, "from");
+    if (!index || !ctx.isValid(*index))
+        return result;
+    result.sources.push_back(*index);
+    const Shape& target = ctx.outputOf(*index);
+    const Shape& scale = ctx.input();
+    const bool fits = scaleWh ? (scale.w == target.w && scale.h == target.h && scale.c == 1)
+                              : (scale.w == 1 && scale.h == 1 && scale.c == target.c);
+    if (!target.isImage() || !fits) {
+        ctx.error("the previous layer (" + scale.text() + ") cannot scale layer " + std::to_string(*index) +
+                      " (" + target.text() + "): it must be " +
+                      (scaleWh ? std::to_string(target.w) + "x" + std::to_string(target.h) + "×1"
+                               : "1×1×" + std::to_string(target.c)),
+                  "from");
+        return result;
+    }
+    result.output = target;
+    result.costs.bflops = double(target.size) / 1e9;
+    return result;
+}
+
+} // namespace nw

@@ -1,0 +1,21 @@
+#pragma once
+#include "layers/layer_config.h"
+
+namespace nw {
+
+// [shortcut]: adds the outputs of `from` (one index in pjreddie's fork, a list in AB's) to the
+// previous layer's output; the output has the previous layer's shape. AB: weights_type
+// per_feature/per_channel learns one weight per input (per channel).
+class ShortcutLayer final : public LayerConfig {
+public:
+    std::vector<int> from;
+    std::string activation = "linear";
+    float alpha = 1, beta = 1;
+    std::string weightsType = "none", weightsNormalization = "none";
+
+    static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
+    LayerResult infer(LayerContext& context) const override;
+    std::string filtersText() const override;
+};
+
+} // namespace nw

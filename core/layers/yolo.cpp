@@ -1,0 +1,76 @@
+#include "layers/yolo.h"
+
+namespace nw {
+
+std::unique_ptr<LayerConfig> YoloLayer::parse(cfg::SectionReader& r)
+{
+    auto l = std::make_unique<YoloLayer>();
+    l->classes = r.getInt("classes", 20);
+    l->num = r.getInt("num", 1);
+    l->mask = r.getIntList("mask");
+    if (l->mask.empty())
+        for (int i = 0; i < l->num; ++i)
+            l->mask.push_back(i);
+    l->anchors = r.getFloatList("anchors");
+    l->maxBoxes = r.getInt("max", 90);
+    l->jitter = r.getFloat("jitter", 0.2f);
+    l->ignoreThresh = r.getFloat("ignore_thresh", 0.5f);
+    l->truthThresh = r.getFloat("truth_thresh", 1);
+    l->random = r.getFloat("random", 0);
+    l->scaleXY = r.getFloat("scale_x_y", 1);
+    l->newCoords = r.getInt("new_coords", 0) != 0;
+    l->iouLoss = r.getString("iou_loss", "mse");
+    l->iouNormalizer = r.getFloat("iou_normalizer", 0.75f);
+    l->objNormalizer = r.getFloat("obj_normalizer", 1);
+    l->clsNormalizer = r.getFloat("cls_normalizer", 1);
+    l->iouThresh = r.getFloat("iou_thresh", 1);
+    l->labelSmoothEps = r.getFloat("label_smooth_eps", 0);
+    l->nmsKind = r.getString("nms_kind", "default");
+    l->betaNms = r.getFloat("beta_nms", 0.6f);
+    r.accept({"map", "delta_normalizer", "iou_thresh_kind", "focal_loss", "objectness_smooth", "max_delta",
+              "counters_per_class", "resize", "embedding_layer", "track_history_size", "sim_thresh",
+              "dets_for_track", "dets_for_show", "track_ciou_norm", "show_details"});
+    if (l->classes < 1)
+        r.error("classes", "classes must be at least 1");
+    if (l->num < 1)
+        r.error("num", "num (the total number of anchors) must be at least 1");
+    for (int index : l->mask)
+        if (index < 0 || index >= l->num) {
+            r.error("mask", "mask index " + std::to_string(index) +
+                                " is not an anchor: num=" + std::to_string(l->num) +
+                                " anchors are numbered 0.." + std::to_string(l->num - 1));
+            break;
+        }
+    if (!l->anchors.empty() && l->anchors.size() < std::size_t(2 * l->num))
+        r.error("anchors", "anchors has " + std::to_string(l->anchors.size()) +
+                               " numbers but num=" + std::to_string(l->num) + " needs " +
+                               std::to_string(2 * l->num) + " (w,h pairs)");
+    if (l->iouLoss != "mse" && l->iouLoss != "iou" && l->iouLoss != "giou" && l->iouLoss != "diou" &&
+        l->iouLoss != "ciou")
+        r.warning("iou_loss", "unknown iou_loss '" + l->iouLoss +
+                                  "': AlexeyAB's Darknet uses iou (known: mse, iou, "
+                                  "giou, diou, ciou)");
+    return l;
+}
+
+LayerResult YoloLayer::infer(LayerContext& ctx) const
+{
+    LayerResult result;
+    if (classes < 1 || !ctx.requireImage("yolo"))
+        return result;
+    const Shape& in = ctx.input();
+    const int n = static_cast<int>(mask.size());
+    const int needed = n * (classes + 5);
+    if (in.c != needed) {
+        ctx.error(
+            "the layer before [yolo] outputs " + std::to_string(in.c) + " channels but " + std::to_string(n) +
+                " anchors × (classes " + std::to_string(classes) + " + 5) = " + std::to_string(needed) +
+                " are needed: set filters=" + std::to_string(needed) + " in the [convolutional] before it",
+            "classes");
+        return result;
+    }
+    result.output = Shape::image(in.w, in.h, needed);
+    return result;
+}
+
+} // namespace nw

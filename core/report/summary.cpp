@@ -1,0 +1,95 @@
+#include "report/summary.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace nw {
+
+std::string humanBytes(std::int64_t bytes)
+{
+    char text[32];
+    if (bytes >= 1024 * 1024)
+        std::snprintf(text, sizeof text, "%.1f MB", double(bytes) / (1024.0 * 1024.0));
+    else if (bytes >= 1024)
+        std::snprintf(text, sizeof text, "%.1f KB", double(bytes) / 1024.0);
+    else
+        std::snprintf(text, sizeof text, "%lld B", static_cast<long long>(bytes));
+    return text;
+}
+
+std::string summaryTable(const NetworkSpec& spec)
+{
+    std::string out;
+    char row[256];
+    std::snprintf(row, sizeof row, "%5s  %-16s %9s %9s  %16s  %16s %9s %12s %10s\n", "layer", "type",
+                  "filters", "size", "input", "output", "BFLOPs", "params", "workspace");
+    out += row;
+    for (const LayerSpec& layer : spec.layers) {
+        std::snprintf(row, sizeof row, "%5d%s %-16s %9s %9s  %16s  %16s %9.3f %12lld %10s\n", layer.index,
+                      layer.valid() ? " " : "!", layer.type.c_str(), layer.filters.c_str(),
+                      layer.size.c_str(), layer.input.text().c_str(), layer.output.text().c_str(),
+                      layer.costs.bflops, static_cast<long long>(layer.costs.params),
+                      layer.costs.workspaceBytes ? humanBytes(layer.costs.workspaceBytes).c_str() : "");
+        out += row;
+    }
+    std::snprintf(
+        row, sizeof row, "Total: %.3f BFLOPs, %lld params, largest workspace %s, activations %s (batch %d)\n",
+        spec.totalBflops, static_cast<long long>(spec.totalParams),
+        humanBytes(spec.maxWorkspaceBytes).c_str(), humanBytes(spec.totalMemoryBytes).c_str(), spec.batch);
+    out += row;
+    return out;
+}
+
+namespace {
+
+nlohmann::json shapeJson(const Shape& shape)
+{
+    return nlohmann::json::array({shape.w, shape.h, shape.c});
+}
+
+nlohmann::json diagnosticsJson(const Diagnostics& diagnostics, Severity severity)
+{
+    auto list = nlohmann::json::array();
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity == severity)
+            list.push_back(
+                {{"line", d.line}, {"layer", d.layer}, {"message", d.message}, {"text", d.format()}});
+    return list;
+}
+
+} // namespace
+
+std::string summaryJson(const NetworkSpec& spec, int indent)
+{
+    nlohmann::json root;
+    root["file"] = spec.file;
+    root["input"] = shapeJson(spec.input);
+    root["batch"] = spec.batch;
+    auto layers = nlohmann::json::array();
+    for (const LayerSpec& layer : spec.layers) {
+        layers.push_back({{"index", layer.index},
+                          {"type", layer.type},
+                          {"line", layer.line},
+                          {"filters", layer.filters},
+                          {"size", layer.size},
+                          {"input", shapeJson(layer.input)},
+                          {"output", shapeJson(layer.output)},
+                          {"outputs", layer.output.size},
+                          {"bflops", layer.costs.bflops},
+                          {"params", layer.costs.params},
+                          {"workspace_bytes", layer.costs.workspaceBytes},
+                          {"memory_bytes", layer.memoryBytes},
+                          {"sources", layer.sources},
+                          {"valid", layer.valid()}});
+    }
+    root["layers"] = std::move(layers);
+    root["total_bflops"] = spec.totalBflops;
+    root["total_params"] = spec.totalParams;
+    root["max_workspace_bytes"] = spec.maxWorkspaceBytes;
+    root["memory_bytes"] = spec.totalMemoryBytes;
+    root["warnings"] = diagnosticsJson(spec.diagnostics, Severity::Warning);
+    root["errors"] = diagnosticsJson(spec.diagnostics, Severity::Error);
+    return root.dump(indent) + "\n";
+}
+
+} // namespace nw
