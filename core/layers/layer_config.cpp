@@ -29,9 +29,11 @@ std::optional<int> LayerContext::resolve(int reference, std::string_view key)
     const int absolute = reference < 0 ? index_ + reference : reference;
     if (absolute < 0 || absolute >= index_) {
         error("'" + std::string(key) + "' refers to layer " + std::to_string(reference) +
-                  (reference < 0 ? " (= " + std::to_string(absolute) + ")" : "") + ", but only layers 0.." +
-                  std::to_string(index_ - 1) +
-                  " come before this one: use a negative offset or an earlier index",
+                  (reference < 0 ? " (= " + std::to_string(absolute) + ")" : "") +
+                  (index_ == 0
+                       ? std::string(", but no layer comes before this one")
+                       : ", but only layers 0.." + std::to_string(index_ - 1) + " come before this one") +
+                  ": use a negative offset or an earlier index",
               key);
         return std::nullopt;
     }

@@ -51,7 +51,10 @@ LayerResult ShortcutLayer::infer(LayerContext& ctx) const
         }
         // pjreddie subsamples or spreads a differently sized input by an integer stride.
         const bool sameSize = other.w == out.w && other.h == out.h;
-        const bool integerRatio = other.w / out.w == other.h / out.h && out.w / other.w == out.h / other.h;
+        auto multiple = [](const Shape& big, const Shape& small) {
+            return big.w % small.w == 0 && big.h % small.h == 0 && big.w / small.w == big.h / small.h;
+        };
+        const bool integerRatio = multiple(other, out) || multiple(out, other);
         if (!sameSize && !integerRatio) {
             ctx.error("cannot add layer " + std::to_string(index) + " (" + other.text() +
                           ") to the previous layer (" + out.text() +

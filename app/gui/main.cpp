@@ -1,0 +1,64 @@
+// netwright: the studio GUI. Wiring only: options, the default network, the main window.
+#include "window/main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QTimer>
+#include <cstdio>
+
+namespace {
+
+// The bundled default network: next to an installed binary, else the source tree's cfg/.
+QString defaultNetwork()
+{
+    const QString name = QStringLiteral("fashion-mnist.cfg");
+    const QStringList dirs = {QCoreApplication::applicationDirPath() + "/../share/netwright/cfg",
+                              QStringLiteral(NETWRIGHT_INSTALLED_CFG_DIR),
+                              QStringLiteral(NETWRIGHT_SOURCE_CFG_DIR)};
+    for (const QString& dir : dirs)
+        if (QFileInfo::exists(dir + "/" + name))
+            return QDir::cleanPath(dir + "/" + name);
+    return {};
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("Netwright");
+    QApplication::setOrganizationName("Netwright");
+    QApplication::setApplicationVersion(NETWRIGHT_VERSION);
+    QApplication::setDesktopFileName("io.github.netwright.Netwright");
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Design, train and test Darknet neural networks.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("file",
+                                 "Darknet .cfg file to open (default: the bundled Fashion-MNIST network)");
+    QCommandLineOption screenshot("screenshot", "Render the window into a PNG file and exit.", "out.png");
+    parser.addOption(screenshot);
+    parser.process(app);
+
+    const QString file = parser.positionalArguments().value(0, defaultNetwork());
+    nw::ui::MainWindow window;
+    if (!file.isEmpty() && !window.openFile(file)) {
+        std::fprintf(stderr, "netwright: cannot open %s\n", qPrintable(file));
+        if (parser.isSet(screenshot))
+            return 1;
+    }
+    window.show();
+    if (parser.isSet(screenshot)) {
+        const QString out = parser.value(screenshot);
+        QTimer::singleShot(200, &window, [&] {
+            const bool saved = window.grab().save(out);
+            if (!saved)
+                std::fprintf(stderr, "netwright: cannot write %s\n", qPrintable(out));
+            QApplication::exit(saved ? 0 : 1);
+        });
+    }
+    return app.exec();
+}

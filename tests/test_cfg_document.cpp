@@ -1,0 +1,231 @@
+// cfg::Document: byte-identical round trips, minimal edits, syntax errors with their lines, and
+// robustness against random and truncated text.
+#include "cfg/document.h"
+#include "test_support.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <random>
+
+using namespace nw;
+
+class TestCfgDocument : public QObject {
+    Q_OBJECT
+private slots:
+    void roundTripIsByteIdentical_data();
+    void roundTripIsByteIdentical();
+    void keepsLineEndingsSpacingAndUnknownKeys();
+    void setValueRewritesOnlyThatValue();
+    void setMissingKeyAppendsAfterLastEntry();
+    void insertThenRemoveSectionRestoresBytes();
+    void moveSectionKeepsEveryLine();
+    void syntaxErrorsNameTheLine_data();
+    void syntaxErrorsNameTheLine();
+    void missingFileIsAnError();
+    void randomAndTruncatedTextNeverBreaks_data();
+    void randomAndTruncatedTextNeverBreaks();
+};
+
+void TestCfgDocument::roundTripIsByteIdentical_data()
+{
+    QTest::addColumn<QString>("path");
+    const QStringList darknet = test::darknetCfgs();
+    const QStringList ab = test::abCfgs();
+    QVERIFY2(darknet.size() >= 40, "Debian's darknet cfgs are missing: run scripts/setup.sh");
+    QCOMPARE(ab.size(), 4);
+    for (const QString& path : darknet + ab + test::bundledCfgs())
+        QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
+}
+
+void TestCfgDocument::roundTripIsByteIdentical()
+{
+    QFETCH(QString, path);
+    const QByteArray original = test::readAll(path);
+    QVERIFY(!original.isEmpty());
+    const cfg::Document document = cfg::Document::load(path.toStdString());
+    QVERIFY(!document.readFailed());
+    QCOMPARE(QByteArray::fromStdString(document.toText()), original);
+
+    QTemporaryDir dir;
+    const QString out = dir.filePath("out.cfg");
+    const auto error = document.save(out.toStdString());
+    QVERIFY2(!error, error ? error->c_str() : "");
+    QCOMPARE(test::readAll(out), original);
+    QVERIFY(!QFileInfo::exists(out + ".tmp-netwright"));
+}
+
+void TestCfgDocument::keepsLineEndingsSpacingAndUnknownKeys()
+{
+    const std::string text = "; leading comment\r\n[net]\r\nwidth = 416\r\n\theight=416 \r\n"
+                             "channels=3\r\nfancy_key=1\r\n\r\n[ conv ]\r\nfilters=16\r\n# end";
+    const cfg::Document document = cfg::Document::parse(text, "crlf.cfg");
+    QCOMPARE(document.toText(), text);
+    QVERIFY(document.diagnostics().empty());
+    QCOMPARE(document.sections().size(), std::size_t(2));
+    QCOMPARE(document.sections()[1].type, std::string("conv"));
+    QCOMPARE(document.sections()[0].find("height")->value, std::string("416"));
+    QCOMPARE(document.sections()[0].find("width")->number, 3);
+    QCOMPARE(document.preferredEol(), std::string("\r\n"));
+}
+
+void TestCfgDocument::setValueRewritesOnlyThatValue()
+{
+    const std::string text =
+        "[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters = 16  \nsize=3\n";
+    cfg::Document document = cfg::Document::parse(text);
+    document.section(1).set("filters", "32");
+    QCOMPARE(
+        document.toText(),
+        std::string("[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters = 32  \nsize=3\n"));
+    QCOMPARE(document.sections()[1].find("filters")->value, std::string("32"));
+}
+
+void TestCfgDocument::setMissingKeyAppendsAfterLastEntry()
+{
+    cfg::Document document =
+        cfg::Document::parse("[net]\nwidth=1\n\n[maxpool]\nsize=2\n# note\n\n[route]\nlayers=-1");
+    document.section(1).set("stride", "2");
+    document.section(2).set("groups", "2");
+    QCOMPARE(
+        document.toText(),
+        std::string("[net]\nwidth=1\n\n[maxpool]\nsize=2\nstride=2\n# note\n\n[route]\nlayers=-1\ngroups=2"));
+}
+
+void TestCfgDocument::insertThenRemoveSectionRestoresBytes()
+{
+    const QByteArray original = test::readAll(QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg");
+    cfg::Document document = cfg::Document::parse(original.toStdString());
+    const auto count = document.sections().size();
+    document.insertSection(3, "dropout", {{"probability", "0.3"}});
+    QCOMPARE(document.sections().size(), count + 1);
+    QCOMPARE(document.sections()[3].type, std::string("dropout"));
+    QVERIFY(document.toText().find("[dropout]\nprobability=0.3\n\n[convolutional]") != std::string::npos);
+    const NetworkSpec spec = buildNetworkSpec(document);
+    QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+    QCOMPARE(spec.layers[2].type, std::string("dropout"));
+    document.removeSection(3);
+    QCOMPARE(QByteArray::fromStdString(document.toText()), original);
+}
+
+void TestCfgDocument::moveSectionKeepsEveryLine()
+{
+    cfg::Document document = cfg::Document::parse("[net]\nwidth=1\n\n[a]\nk=1\n\n[b]\nk=2");
+    document.moveSection(2, 1);
+    QCOMPARE(document.toText(), std::string("[net]\nwidth=1\n\n[b]\nk=2\n[a]\nk=1\n\n"));
+    document.moveSection(1, 2);
+    QCOMPARE(document.toText(), std::string("[net]\nwidth=1\n\n[a]\nk=1\n\n[b]\nk=2\n"));
+}
+
+void TestCfgDocument::syntaxErrorsNameTheLine_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("expected");
+    const QString net = "[net]\nwidth=8\nheight=8\nchannels=3\n";
+    QTest::newRow("key outside section") << "width=416\n[net]\n"
+                                         << "bad.cfg:1: error: 'width=416' is outside any section";
+    QTest::newRow("no equals") << net + "momentum\n"
+                               << "bad.cfg:5: error: expected key=value, found 'momentum' (no '=')";
+    QTest::newRow("empty value") << net + "\n\ndecay=\n"
+                                 << "bad.cfg:7: error: key 'decay' has no value";
+    QTest::newRow("no key") << net + "=3\n"
+                            << "bad.cfg:5: error: expected key=value, found '=3' (no key";
+    QTest::newRow("inline comment on header") << "[net] # input\n"
+                                              << "bad.cfg:1: error: text after the section header";
+    QTest::newRow("unclosed header") << net + "[convolutional\n"
+                                     << "bad.cfg:5: error: section header '[convolutional'";
+    QTest::newRow("first section not net") << "# hi\n[convolutional]\nfilters=3\n"
+                                           << "bad.cfg:2: error: the first section must be [net]";
+    QTest::newRow("empty file") << ""
+                                << "bad.cfg: error: no sections";
+    QTest::newRow("bad integer")
+        << net + "[convolutional]\nfilters=1x6\n"
+        << "bad.cfg:6: error: layer 0: bad number for 'filters': expected an integer, found '1x6'";
+    QTest::newRow("bad float") << net + "learning_rate=0.0.1\n"
+                               << "bad.cfg:5: error: bad number for 'learning_rate': expected a number";
+    QTest::newRow("bad list") << net + "[route]\nlayers=-1,,2\n"
+                              << "bad.cfg:6: error: layer 0: bad list for 'layers'";
+    QTest::newRow("unknown section")
+        << net + "\n[convolution]\n"
+        << "bad.cfg:6: error: layer 0: unknown layer type [convolution] (known: convolutional";
+    QTest::newRow("unknown key warns") << net + "[maxpool]\nsize=2\nstrid=2\n"
+                                       << "bad.cfg:7: warning: layer 0: unused key 'strid=2' in [maxpool]";
+    QTest::newRow("no input size") << "[net]\nbatch=1\n[connected]\noutput=2\n"
+                                   << "bad.cfg:1: error: no input size: set width, height and channels";
+}
+
+void TestCfgDocument::syntaxErrorsNameTheLine()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, expected);
+    const cfg::Document document = cfg::Document::parse(text.toStdString(), "bad.cfg");
+    QCOMPARE(QString::fromStdString(document.toText()), text); // errors never lose text
+    const NetworkSpec spec = buildNetworkSpec(document);
+    const Diagnostic* found = test::findDiagnostic(spec.diagnostics, expected.toStdString());
+    QVERIFY2(
+        found,
+        ("expected '" + expected.toStdString() + "' among:\n" + test::allText(spec.diagnostics)).c_str());
+    if (found->isError())
+        QVERIFY(!spec.ok());
+}
+
+void TestCfgDocument::missingFileIsAnError()
+{
+    const cfg::Document document = cfg::Document::load("/nonexistent/dir/net.cfg");
+    QVERIFY(document.readFailed());
+    QCOMPARE(document.diagnostics().size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(document.diagnostics()[0].format()),
+             QString("/nonexistent/dir/net.cfg: error: cannot open the file: No such file or directory"));
+    QVERIFY(!buildNetworkSpec(document).ok());
+}
+
+void TestCfgDocument::randomAndTruncatedTextNeverBreaks_data()
+{
+    QTest::addColumn<QString>("path");
+    for (const char* name : {"yolov3-tiny.cfg", "densenet201.cfg", "rnn.cfg", "yolov1.cfg"})
+        QTest::newRow(name) << QString(DARKNET_CFG_DIR) + "/" + name;
+    QTest::newRow("yolov4.cfg") << QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4.cfg";
+}
+
+// Every prefix length and many random edits: parsing stays lossless and the description builds
+// (with diagnostics) without crashing; the sanitizer/valgrind runs catch memory errors here too.
+void TestCfgDocument::randomAndTruncatedTextNeverBreaks()
+{
+    QFETCH(QString, path);
+    const std::string original = test::readAll(path).toStdString();
+    QVERIFY(!original.empty());
+    std::mt19937 random(12345);
+    const std::string alphabet = "[]=,-#;\n\r\t 0123456789abcdefilnorstuxyz.";
+    int withErrors = 0;
+    for (int round = 0; round < 400; ++round) {
+        std::string text = original;
+        if (round < 150) {
+            text.resize(random() % (text.size() + 1));
+        } else {
+            const int edits = 1 + static_cast<int>(random() % 8);
+            for (int e = 0; e < edits && !text.empty(); ++e) {
+                const std::size_t at = random() % text.size();
+                const char ch = alphabet[random() % alphabet.size()];
+                switch (random() % 3) {
+                case 0:
+                    text[at] = ch;
+                    break;
+                case 1:
+                    text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), ch);
+                    break;
+                default:
+                    text.erase(at, 1 + random() % 40);
+                }
+            }
+        }
+        const cfg::Document document = cfg::Document::parse(text, "fuzz.cfg");
+        QCOMPARE(document.toText(), text);
+        const NetworkSpec spec = buildNetworkSpec(document);
+        for (const LayerSpec& layer : spec.layers)
+            QVERIFY(layer.valid() || !spec.ok());
+        withErrors += spec.ok() ? 0 : 1;
+    }
+    QVERIFY(withErrors > 0); // the mutations did reach the error paths
+}
+
+QTEST_GUILESS_MAIN(TestCfgDocument)
+#include "test_cfg_document.moc"

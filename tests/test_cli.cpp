@@ -1,0 +1,150 @@
+// netwright-cli as a user runs it: summary (table and JSON), roundtrip, exit codes and error text.
+#include "test_support.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace nw;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run cli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(NETWRIGHT_CLI, arguments);
+    process.waitForFinished(120000);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content)
+{
+    QFile file(dir.filePath(name));
+    if (file.open(QIODevice::WriteOnly))
+        file.write(content);
+    return file.fileName();
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void summaryJsonDescribesEveryLayer();
+    void summaryTableHasEveryLayerAndTotals();
+    void batchOptionScalesMemory();
+    void brokenCfgExitsNonZeroWithFileAndLine();
+    void missingFileIsReported();
+    void roundtripWritesTheSameBytes();
+    void usageErrorsExitWithTwo();
+};
+
+void TestCli::summaryJsonDescribesEveryLayer()
+{
+    const QString path = QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg";
+    const Run run = cli({"summary", path, "--json"});
+    QCOMPARE(run.exitCode, 0);
+    QJsonParseError error;
+    const QJsonObject root = QJsonDocument::fromJson(run.out, &error).object();
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    const QJsonArray layers = root["layers"].toArray();
+    QCOMPARE(layers.size(), 24);
+    const QJsonObject first = layers[0].toObject();
+    QCOMPARE(first["type"].toString(), QString("convolutional"));
+    QCOMPARE(first["input"].toArray(), QJsonArray({416, 416, 3}));
+    QCOMPARE(first["output"].toArray(), QJsonArray({416, 416, 16}));
+    QCOMPARE(QString::number(first["bflops"].toDouble(), 'f', 3), QString("0.150"));
+    QCOMPARE(first["params"].toInteger(), 16 * 3 * 9 + 16);
+    QCOMPARE(first["workspace_bytes"].toInteger(), 416LL * 416 * 9 * 3 * 4);
+    QCOMPARE(layers[16].toObject()["type"].toString(), QString("yolo"));
+    QCOMPARE(layers[20].toObject()["sources"].toArray(), QJsonArray({19, 8}));
+    // Totals equal the sum and the maximum of the layers' own figures.
+    double bflops = 0;
+    qint64 workspace = 0;
+    for (const QJsonValue& layer : layers) {
+        bflops += layer.toObject()["bflops"].toDouble();
+        workspace = std::max(workspace, layer.toObject()["workspace_bytes"].toInteger());
+    }
+    QCOMPARE(root["total_bflops"].toDouble(), bflops);
+    QCOMPARE(root["max_workspace_bytes"].toInteger(), workspace);
+    QCOMPARE(root["errors"].toArray().size(), 0);
+    QCOMPARE(root["warnings"].toArray().size(), 0);
+}
+
+void TestCli::summaryTableHasEveryLayerAndTotals()
+{
+    const Run run = cli({"summary", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = QString(run.out).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + 7 + 1);
+    QVERIFY(lines[0].contains("BFLOPs"));
+    QVERIFY(lines[1].contains("convolutional") && lines[1].contains("28x28x1") &&
+            lines[1].contains("28x28x32"));
+    QVERIFY(lines[7].contains("softmax"));
+    QVERIFY(lines[8].startsWith("Total:"));
+    QVERIFY(run.err.isEmpty());
+}
+
+void TestCli::batchOptionScalesMemory()
+{
+    const QString path = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg";
+    const auto memory = [&](const QString& batch) {
+        const Run run = cli({"summary", path, "--json", "--batch", batch});
+        return QJsonDocument::fromJson(run.out).object()["memory_bytes"].toInteger();
+    };
+    QCOMPARE(memory("128"), 128 * memory("1"));
+    QCOMPARE(cli({"summary", path, "--batch", "0"}).exitCode, 2);
+}
+
+void TestCli::brokenCfgExitsNonZeroWithFileAndLine()
+{
+    QTemporaryDir dir;
+    const QString path =
+        writeFile(dir, "bad.cfg", "[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=x\n");
+    const Run run = cli({"summary", path, "--json"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(path.toUtf8() + ":6: error: layer 0: bad number for 'filters'"),
+             run.err.constData());
+    const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+    QCOMPARE(root["errors"].toArray().size(), 1);
+    QCOMPARE(root["errors"].toArray()[0].toObject()["line"].toInt(), 6);
+}
+
+void TestCli::missingFileIsReported()
+{
+    const Run run = cli({"summary", "/nonexistent/net.cfg"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY(run.err.contains("/nonexistent/net.cfg: error: cannot open the file"));
+    QVERIFY(run.out.isEmpty());
+}
+
+void TestCli::roundtripWritesTheSameBytes()
+{
+    QTemporaryDir dir;
+    const QString in = QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4.cfg";
+    const QString out = dir.filePath("copy.cfg");
+    const Run run = cli({"roundtrip", in, out});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(test::readAll(out), test::readAll(in));
+    QCOMPARE(cli({"roundtrip", in, "/nonexistent/dir/out.cfg"}).exitCode, 1);
+}
+
+void TestCli::usageErrorsExitWithTwo()
+{
+    QCOMPARE(cli({}).exitCode, 2);
+    QCOMPARE(cli({"summary"}).exitCode, 2);
+    QCOMPARE(cli({"frobnicate"}).exitCode, 2);
+    QCOMPARE(cli({"--help"}).exitCode, 0);
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

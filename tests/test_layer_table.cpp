@@ -1,0 +1,118 @@
+// The layer table and main window (offscreen): the table shows what `netwright-cli summary` prints,
+// problems are listed with their lines, sorting keeps the totals row last.
+#include "table/layer_table_model.h"
+#include "test_support.h"
+#include "window/main_window.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QListWidget>
+#include <QProcess>
+#include <QTableView>
+#include <QtTest>
+
+using namespace nw;
+
+class TestLayerTable : public QObject {
+    Q_OBJECT
+private slots:
+    void rowsEqualCliSummary_data();
+    void rowsEqualCliSummary();
+    void windowListsProblemsWithLines();
+    void sortingKeepsTotalsLast();
+    void unreadableFileKeepsCurrentNetwork();
+};
+
+void TestLayerTable::rowsEqualCliSummary_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::newRow("fashion-mnist") << QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg";
+    QTest::newRow("yolov3-tiny") << QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg";
+    QTest::newRow("yolov4-tiny") << QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg";
+}
+
+void TestLayerTable::rowsEqualCliSummary()
+{
+    QFETCH(QString, path);
+    QProcess process;
+    process.start(NETWRIGHT_CLI, {"summary", path, "--json"});
+    QVERIFY(process.waitForFinished(60000));
+    const QJsonArray layers =
+        QJsonDocument::fromJson(process.readAllStandardOutput()).object()["layers"].toArray();
+    QVERIFY(!layers.isEmpty());
+
+    ui::MainWindow window;
+    QVERIFY(window.openFile(path));
+    const ui::LayerTableModel* model = window.layerModel();
+    QCOMPARE(model->rowCount(), layers.size() + 1);
+    const auto cell = [&](int row, int column) { return model->index(row, column).data().toString(); };
+    const auto shape = [](const QJsonValue& v) {
+        const QJsonArray a = v.toArray();
+        return QString("%1x%2x%3").arg(a[0].toInt()).arg(a[1].toInt()).arg(a[2].toInt());
+    };
+    for (int row = 0; row < layers.size(); ++row) {
+        const QJsonObject layer = layers[row].toObject();
+        QCOMPARE(cell(row, ui::LayerTableModel::Index), QString::number(layer["index"].toInt()));
+        QCOMPARE(cell(row, ui::LayerTableModel::Type), layer["type"].toString());
+        QCOMPARE(cell(row, ui::LayerTableModel::Filters), layer["filters"].toString());
+        QCOMPARE(cell(row, ui::LayerTableModel::Size), layer["size"].toString());
+        QCOMPARE(cell(row, ui::LayerTableModel::Input), shape(layer["input"]));
+        if (layer["output"].toArray()[0].toInt() > 0)
+            QCOMPARE(cell(row, ui::LayerTableModel::Output), shape(layer["output"]));
+        else
+            QCOMPARE(cell(row, ui::LayerTableModel::Output), QString::number(layer["outputs"].toInteger()));
+        QCOMPARE(cell(row, ui::LayerTableModel::Bflops), QString::number(layer["bflops"].toDouble(), 'f', 3));
+        QCOMPARE(
+            model->index(row, ui::LayerTableModel::Params).data(ui::LayerTableModel::SortRole).toLongLong(),
+            layer["params"].toInteger());
+    }
+    QCOMPARE(cell(model->totalsRow(), ui::LayerTableModel::Type), QString("Total"));
+}
+
+void TestLayerTable::windowListsProblemsWithLines()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("broken.cfg");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("[net]\nwidth=13\nheight=13\nchannels=3\n\n[convolutional]\nfilters=20\n\n[yolo]\nclasses="
+               "2\nmask=0,1,2\n"
+               "num=3\nbogus=1\n");
+    file.close();
+    ui::MainWindow window;
+    QVERIFY(window.openFile(path));
+    QCOMPARE(window.problemList()->count(), 2);
+    QVERIFY(window.problemList()->item(0)->text().startsWith(path + ":10: error: layer 1:"));
+    QVERIFY(window.problemList()->item(1)->text().startsWith(path +
+                                                             ":13: warning: layer 1: unused key 'bogus=1'"));
+    const QModelIndex yolo = window.layerModel()->index(1, 0);
+    QVERIFY(yolo.data(Qt::ToolTipRole).toString().contains("set filters=21"));
+    QVERIFY(yolo.data(Qt::BackgroundRole).isValid());
+    QVERIFY(!window.layerModel()->index(0, 0).data(Qt::BackgroundRole).isValid());
+}
+
+void TestLayerTable::sortingKeepsTotalsLast()
+{
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg"));
+    QTableView* table = window.layerTable();
+    const int last = table->model()->rowCount() - 1;
+    table->sortByColumn(ui::LayerTableModel::Bflops, Qt::DescendingOrder);
+    QCOMPARE(table->model()->index(0, ui::LayerTableModel::Index).data().toString(), QString("12")); // 1.595
+    QCOMPARE(table->model()->index(last, ui::LayerTableModel::Type).data().toString(), QString("Total"));
+    table->sortByColumn(ui::LayerTableModel::Bflops, Qt::AscendingOrder);
+    QCOMPARE(table->model()->index(last, ui::LayerTableModel::Type).data().toString(), QString("Total"));
+    QCOMPARE(table->model()->index(last - 1, ui::LayerTableModel::Index).data().toString(), QString("12"));
+}
+
+void TestLayerTable::unreadableFileKeepsCurrentNetwork()
+{
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
+    QVERIFY(!window.openFile("/nonexistent/net.cfg"));
+    QCOMPARE(window.layerModel()->rowCount(), 8);
+}
+
+QTEST_MAIN(TestLayerTable)
+#include "test_layer_table.moc"

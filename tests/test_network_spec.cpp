@@ -1,0 +1,238 @@
+// The network description: shapes and BFLOPs equal to the reference Darknet (Debian's libdarknet,
+// run in a helper process) on every cfg it ships, hand-computed cases, and one clear diagnostic per
+// broken layer.
+#include "graph/network_spec.h"
+#include "test_support.h"
+
+#include <QProcess>
+#include <QtTest>
+
+using namespace nw;
+
+namespace {
+
+struct ReferenceLayer {
+    QString type;
+    int w, h, c;
+    qint64 outputs;
+    double bflops; // < 0 when Darknet prints none for this layer
+};
+
+// Runs the libdarknet helper on a cfg: one line per layer.
+QList<ReferenceLayer> referenceLayers(const QString& cfg, QString* failure)
+{
+    QProcess process;
+    process.start(DARKNET_REF_SHAPES, {cfg});
+    if (!process.waitForFinished(300000) || process.exitStatus() != QProcess::NormalExit ||
+        process.exitCode() != 0) {
+        *failure = "libdarknet helper failed on " + cfg + ": " + process.readAllStandardError();
+        return {};
+    }
+    QList<ReferenceLayer> layers;
+    for (const QByteArray& line : process.readAllStandardOutput().split('\n')) {
+        const QList<QByteArray> f = line.split(' ');
+        if (f.size() == 7)
+            layers.push_back({QString(f[1]), f[2].toInt(), f[3].toInt(), f[4].toInt(), f[5].toLongLong(),
+                              f[6].toDouble()});
+    }
+    return layers;
+}
+
+std::string net(int w, int h, int c)
+{
+    return "[net]\nwidth=" + std::to_string(w) + "\nheight=" + std::to_string(h) +
+           "\nchannels=" + std::to_string(c) + "\n\n";
+}
+
+} // namespace
+
+class TestNetworkSpec : public QObject {
+    Q_OBJECT
+private slots:
+    void matchesReferenceDarknet_data();
+    void matchesReferenceDarknet();
+    void alexeyAbCfgsAreValid_data();
+    void alexeyAbCfgsAreValid();
+    void handComputedConvolution();
+    void handComputedShapes();
+    void brokenLayersAreReported_data();
+    void brokenLayersAreReported();
+    void batchScalesActivationMemory();
+};
+
+void TestNetworkSpec::matchesReferenceDarknet_data()
+{
+    QTest::addColumn<QString>("path");
+    const QStringList cfgs = test::darknetCfgs();
+    QVERIFY2(cfgs.size() >= 40, "Debian's darknet cfgs are missing: run scripts/setup.sh");
+    for (const QString& path : cfgs)
+        QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
+}
+
+void TestNetworkSpec::matchesReferenceDarknet()
+{
+    QFETCH(QString, path);
+    QString failure;
+    const QList<ReferenceLayer> reference = referenceLayers(path, &failure);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(path.toStdString()));
+    QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+    QCOMPARE(spec.layers.size(), std::size_t(reference.size()));
+    int comparedBflops = 0;
+    for (const ReferenceLayer& ref : reference) {
+        const LayerSpec& layer = spec.layers[std::size_t(&ref - reference.data())];
+        const QString where = QString("layer %1 (%2)").arg(layer.index).arg(ref.type);
+        QVERIFY2(QString::fromStdString(layer.type) == ref.type,
+                 qPrintable(where + " type " + QString::fromStdString(layer.type)));
+        QVERIFY2(layer.output.w == ref.w && layer.output.h == ref.h && layer.output.c == ref.c,
+                 qPrintable(where + ": output " + QString::fromStdString(layer.output.text()) +
+                            QString(" vs Darknet %1x%2x%3").arg(ref.w).arg(ref.h).arg(ref.c)));
+        QVERIFY2(layer.output.size == ref.outputs,
+                 qPrintable(where +
+                            QString(": %1 outputs vs Darknet %2").arg(layer.output.size).arg(ref.outputs)));
+        if (ref.bflops >= 0) {
+            QCOMPARE(QString::number(layer.costs.bflops, 'f', 3), QString::number(ref.bflops, 'f', 3));
+            ++comparedBflops;
+        }
+    }
+    QVERIFY(comparedBflops > 0 || path.contains("rnn") || path.contains("gru") || path.contains("writing"));
+}
+
+void TestNetworkSpec::alexeyAbCfgsAreValid_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<QString>("totalBflops"); // as AlexeyAB's Darknet prints "Total BFLOPS"
+    const QString dir = QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/";
+    QTest::newRow("yolov4") << dir + "yolov4.cfg" << 162 << "128.459";
+    QTest::newRow("yolov4-tiny") << dir + "yolov4-tiny.cfg" << 38 << "6.910";
+    QTest::newRow("yolov4-tiny-3l") << dir + "yolov4-tiny-3l.cfg" << 45 << "";
+    QTest::newRow("yolov3-tiny_3l") << dir + "yolov3-tiny_3l.cfg" << 31 << "";
+}
+
+void TestNetworkSpec::alexeyAbCfgsAreValid()
+{
+    QFETCH(QString, path);
+    QFETCH(int, layers);
+    QFETCH(QString, totalBflops);
+    const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(path.toStdString()));
+    QVERIFY2(spec.diagnostics.empty(), test::allText(spec.diagnostics).c_str());
+    QCOMPARE(int(spec.layers.size()), layers);
+    if (!totalBflops.isEmpty())
+        QCOMPARE(QString::number(spec.totalBflops, 'f', 3), totalBflops);
+    if (path.endsWith("yolov4-tiny.cfg")) { // the CSP split: route groups=2 group_id=1 halves 64 channels
+        QCOMPARE(spec.layers[3].output, Shape::image(104, 104, 32));
+        QCOMPARE(spec.layers[30].output, Shape::image(13, 13, 255));
+        QCOMPARE(spec.layers[37].output, Shape::image(26, 26, 255));
+    }
+    if (path.endsWith("yolov4.cfg")) { // SPP: three stride-1 max-pools keep 19x19, the route joins 4x512
+        QCOMPARE(spec.layers[114].output, Shape::image(19, 19, 512));
+        QCOMPARE(spec.layers[113].output, Shape::image(19, 19, 2048));
+        QCOMPARE(spec.layers[139].output, Shape::image(76, 76, 255));
+    }
+}
+
+void TestNetworkSpec::handComputedConvolution()
+{
+    // 5x5x3 input, 4 filters 3x3 stride 2 pad 1: out (5 + 2 - 3)/2 + 1 = 3.
+    const NetworkSpec spec = test::specFromText(
+        net(5, 5, 3) + "[convolutional]\nfilters=4\nsize=3\nstride=2\npad=1\nactivation=leaky\n");
+    QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+    const LayerSpec& conv = spec.layers[0];
+    QCOMPARE(conv.output, Shape::image(3, 3, 4));
+    QCOMPARE(conv.costs.params, std::int64_t(4 * 3 * 3 * 3 + 4));
+    QCOMPARE(conv.costs.bflops, 2.0 * 4 * 9 * 3 * 9 / 1e9);
+    QCOMPARE(conv.costs.workspaceBytes, std::int64_t(3 * 3 * 9 * 3 * 4));
+    QCOMPARE(conv.memoryBytes, std::int64_t(3 * 3 * 4 * 4));
+    QCOMPARE(spec.maxWorkspaceBytes, conv.costs.workspaceBytes);
+}
+
+void TestNetworkSpec::handComputedShapes()
+{
+    const NetworkSpec spec =
+        test::specFromText(net(26, 26, 64) + "[maxpool]\nsize=2\nstride=1\n\n" // 0: 26x26x64 (pad 1)
+                                             "[route]\nlayers=-1\ngroups=2\ngroup_id=1\n\n" // 1: 26x26x32
+                                             "[upsample]\nstride=-2\n\n"                    // 2: 13x13x32
+                                             "[reorg]\nstride=2\n\n" // 3: 6.5 -> error? no: 13 odd
+        );
+    QCOMPARE(spec.layers[0].output, Shape::image(26, 26, 64));
+    QCOMPARE(spec.layers[1].output, Shape::image(26, 26, 32));
+    QCOMPARE(spec.layers[1].sources, std::vector<int>{0});
+    QCOMPARE(spec.layers[2].output, Shape::image(13, 13, 32));
+    QVERIFY(!spec.layers[3].valid()); // 13 is not a multiple of 2
+    const NetworkSpec flat =
+        test::specFromText(net(4, 4, 2) + "[connected]\noutput=6\n[softmax]\ngroups=3\n[dropout]\n");
+    QVERIFY2(flat.ok(), test::allText(flat.diagnostics).c_str());
+    QCOMPARE(flat.layers[0].output, Shape::image(1, 1, 6));
+    QCOMPARE(flat.layers[0].costs.params, std::int64_t(32 * 6 + 6));
+    QCOMPARE(flat.layers[1].output, Shape::flat(6));
+    QCOMPARE(flat.layers[2].output, Shape::flat(6));
+}
+
+void TestNetworkSpec::brokenLayersAreReported_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("layer");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<QString>("message");
+    const QString n = QString::fromStdString(net(13, 13, 8)); // lines 1-5
+    QTest::newRow("yolo filters")
+        << n + "[convolutional]\nfilters=20\n\n[yolo]\nclasses=2\nmask=0,1,2\nnum=3\n"
+        << 1 << 10 << "3 anchors × (classes 2 + 5) = 21 are needed: set filters=21";
+    QTest::newRow("route out of range")
+        << n + "[convolutional]\nfilters=4\n[route]\nlayers=-5\n"
+        << 1 << 9 << "'layers' refers to layer -5 (= -4), but only layers 0..0";
+    QTest::newRow("route forward") << n + "[route]\nlayers=3\n" << 0 << 7 << "'layers' refers to layer 3";
+    QTest::newRow("shortcut sizes")
+        << n + "[convolutional]\nfilters=4\nsize=4\n[shortcut]\nfrom=-2\n[shortcut]\nfrom=0\n"
+        << 1 << 10 << "'from' refers to layer -2";
+    QTest::newRow("shortcut not integer ratio")
+        << n + "[convolutional]\nfilters=8\nsize=5\n[maxpool]\nsize=2\nstride=2\n[shortcut]\nfrom=0\n"
+        << 2 << 13 << "cannot add layer 0 (9x9x8) to the previous layer (5x5x8)";
+    QTest::newRow("size too small") << n + "[convolutional]\nfilters=4\nsize=15\n"
+                                    << 0 << 8 << "output would be -1x-1";
+    QTest::newRow("image after flat")
+        << n + "[connected]\noutput=10\n[softmax]\n[maxpool]\nsize=2\nstride=2\n"
+        << 2 << 9 << "[maxpool] needs an image input (w×h×c) but the layer before it outputs 10";
+    QTest::newRow("groups") << n + "[convolutional]\nfilters=6\ngroups=4\n"
+                            << 0 << 8 << "groups=4 must divide";
+    QTest::newRow("mask outside anchors")
+        << n + "[convolutional]\nfilters=14\n[yolo]\nclasses=2\nmask=1,5\nnum=3\n"
+        << 1 << 10 << "mask index 5 is not an anchor";
+    QTest::newRow("detection inputs") << n + "[connected]\noutput=100\n[detection]\nside=7\nclasses=20\n"
+                                      << 1 << 9 << "needs 1078 input values";
+    QTest::newRow("second net") << n + "[net]\nwidth=3\n" << 0 << 6 << "a second [net] section";
+}
+
+void TestNetworkSpec::brokenLayersAreReported()
+{
+    QFETCH(QString, text);
+    QFETCH(int, layer);
+    QFETCH(int, line);
+    QFETCH(QString, message);
+    const NetworkSpec spec = test::specFromText(text.toStdString(), "broken.cfg");
+    QVERIFY(!spec.ok());
+    const Diagnostic* found = test::findDiagnostic(spec.diagnostics, message.toStdString());
+    QVERIFY2(found,
+             ("expected '" + message.toStdString() + "' among:\n" + test::allText(spec.diagnostics)).c_str());
+    QCOMPARE(found->layer, layer);
+    QCOMPARE(found->line, line);
+    QVERIFY(!spec.layers[std::size_t(layer)].valid());
+    // One mistake, one error: layers after it do not pile up errors about their inputs.
+    QCOMPARE(std::count_if(spec.diagnostics.begin(), spec.diagnostics.end(),
+                           [](const Diagnostic& d) { return d.isError(); }),
+             1L);
+}
+
+void TestNetworkSpec::batchScalesActivationMemory()
+{
+    const cfg::Document document = cfg::Document::load(std::string(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg");
+    const NetworkSpec one = buildNetworkSpec(document, {1});
+    const NetworkSpec eight = buildNetworkSpec(document, {8});
+    QCOMPARE(one.layers[0].memoryBytes, std::int64_t(416) * 416 * 16 * 4);
+    QCOMPARE(eight.totalMemoryBytes, 8 * one.totalMemoryBytes);
+    QCOMPARE(eight.totalBflops, one.totalBflops);
+}
+
+QTEST_GUILESS_MAIN(TestNetworkSpec)
+#include "test_network_spec.moc"

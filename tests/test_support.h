@@ -1,0 +1,23 @@
+#pragma once
+// Helpers shared by the test suites: the cfg files to test on and small file utilities.
+#include "graph/network_spec.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace nw::test {
+
+// Every .cfg in a directory, sorted; fails the calling test when there are fewer than `atLeast`.
+QStringList cfgFiles(const QString& dir);
+QStringList darknetCfgs(); // /usr/share/darknet/cfg (Debian's darknet package)
+QStringList abCfgs();      // tests/data/ab-cfgs (AlexeyAB's yolov4 family)
+QStringList bundledCfgs(); // cfg/
+QByteArray readAll(const QString& path);
+NetworkSpec specFromText(const std::string& text, const std::string& name = "test.cfg");
+// The first diagnostic whose formatted text contains `needle`, or nullptr.
+const Diagnostic* findDiagnostic(const Diagnostics& diagnostics, const std::string& needle);
+// "file:line:" of a diagnostic, for messages in failed comparisons.
+std::string allText(const Diagnostics& diagnostics);
+
+} // namespace nw::test

@@ -1,0 +1,151 @@
+#include "table/layer_table_model.h"
+
+#include "report/summary.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QLocale>
+
+namespace nw::ui {
+
+namespace {
+
+QString toQ(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+QString diagnosticsText(const Diagnostics& diagnostics)
+{
+    QStringList lines;
+    for (const Diagnostic& d : diagnostics)
+        lines << toQ(d.format());
+    return lines.join('\n');
+}
+
+} // namespace
+
+LayerTableModel::LayerTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void LayerTableModel::setSpec(NetworkSpec spec)
+{
+    beginResetModel();
+    spec_ = std::move(spec);
+    endResetModel();
+}
+
+int LayerTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || spec_.layers.empty() ? 0 : static_cast<int>(spec_.layers.size()) + 1;
+}
+
+int LayerTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    static const char* names[ColumnCount] = {"#",      "Type",   "Filters", "Size/stride", "Input",
+                                             "Output", "BFLOPs", "Params",  "Workspace",   "Memory"};
+    return section >= 0 && section < ColumnCount ? QVariant(tr(names[section])) : QVariant();
+}
+
+QVariant LayerTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() > totalsRow())
+        return {};
+    if (index.row() == totalsRow())
+        return totalsData(index.column(), role);
+    return layerData(spec_.layers[static_cast<std::size_t>(index.row())], index.column(), role);
+}
+
+QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role) const
+{
+    if (role == Qt::ToolTipRole && !layer.diagnostics.empty())
+        return diagnosticsText(layer.diagnostics);
+    if (role == Qt::BackgroundRole && !layer.diagnostics.empty())
+        return QBrush(layer.valid() ? QColor(255, 236, 179) : QColor(255, 205, 210));
+    if (role == Qt::TextAlignmentRole)
+        return column >= Bflops || column == Index ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    if (role == SortRole) {
+        switch (column) {
+        case Index:
+            return layer.index;
+        case Bflops:
+            return layer.costs.bflops;
+        case Params:
+            return qlonglong(layer.costs.params);
+        case Workspace:
+            return qlonglong(layer.costs.workspaceBytes);
+        case Memory:
+            return qlonglong(layer.memoryBytes);
+        case Input:
+            return qlonglong(layer.input.size);
+        case Output:
+            return qlonglong(layer.output.size);
+        default:
+            return layerData(layer, column, Qt::DisplayRole);
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (column) {
+    case Index:
+        return layer.index;
+    case Type:
+        return toQ(layer.type);
+    case Filters:
+        return toQ(layer.filters);
+    case Size:
+        return toQ(layer.size);
+    case Input:
+        return toQ(layer.input.text());
+    case Output:
+        return toQ(layer.output.text());
+    case Bflops:
+        return QString::number(layer.costs.bflops, 'f', 3);
+    case Params:
+        return QLocale().toString(qlonglong(layer.costs.params));
+    case Workspace:
+        return layer.costs.workspaceBytes ? toQ(humanBytes(layer.costs.workspaceBytes)) : QString();
+    case Memory:
+        return toQ(humanBytes(layer.memoryBytes));
+    default:
+        return {};
+    }
+}
+
+QVariant LayerTableModel::totalsData(int column, int role) const
+{
+    if (role == Qt::FontRole) {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
+    if (role == Qt::TextAlignmentRole)
+        return column >= Bflops ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    if (role == SortRole) // the totals row sorts after every layer whatever the order
+        return {};
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (column) {
+    case Type:
+        return tr("Total");
+    case Bflops:
+        return QString::number(spec_.totalBflops, 'f', 3);
+    case Params:
+        return QLocale().toString(qlonglong(spec_.totalParams));
+    case Workspace:
+        return toQ(humanBytes(spec_.maxWorkspaceBytes)) + tr(" (max)");
+    case Memory:
+        return toQ(humanBytes(spec_.totalMemoryBytes));
+    default:
+        return {};
+    }
+}
+
+} // namespace nw::ui

@@ -1,0 +1,50 @@
+#pragma once
+// The studio's main window. At this stage: the opened network's layer table (centre) and a Problems
+// dock listing every diagnostic; File Open/Reload; drop a .cfg on the window to open it.
+#include "cfg/document.h"
+#include "graph/network_spec.h"
+
+#include <QMainWindow>
+
+class QListWidget;
+class QTableView;
+class QLabel;
+
+namespace nw::ui {
+
+class LayerTableModel;
+class LayerSortProxy;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+
+    // Loads a cfg and shows it; returns false (with a message in the window) when it cannot be read.
+    bool openFile(const QString& path);
+    const NetworkSpec& spec() const;
+    LayerTableModel* layerModel() const { return model_; }
+    QTableView* layerTable() const { return table_; }
+    QListWidget* problemList() const { return problems_; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void showSpec();
+    void selectLayer(int layer);
+    void chooseFile();
+
+    cfg::Document document_;
+    QString path_;
+    LayerTableModel* model_ = nullptr;
+    LayerSortProxy* proxy_ = nullptr;
+    QTableView* table_ = nullptr;
+    QListWidget* problems_ = nullptr;
+    QLabel* totals_ = nullptr;
+};
+
+} // namespace nw::ui
