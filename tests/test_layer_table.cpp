@@ -46,6 +46,8 @@ void TestLayerTable::rowsEqualCliSummary()
     QVERIFY(window.openFile(path));
     const ui::LayerTableModel* model = window.layerModel();
     QCOMPARE(model->rowCount(), layers.size() + 1);
+    QCOMPARE(window.problemList()->count(), 1);
+    QVERIFY(window.problemList()->item(0)->text().startsWith("No problems"));
     const auto cell = [&](int row, int column) { return model->index(row, column).data().toString(); };
     const auto shape = [](const QJsonValue& v) {
         const QJsonArray a = v.toArray();

@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 #include <QTimer>
 #include <cstdio>
 
@@ -32,6 +33,11 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName("Netwright");
     QApplication::setApplicationVersion(NETWRIGHT_VERSION);
     QApplication::setDesktopFileName("io.github.netwright.Netwright");
+    Q_INIT_RESOURCE(netwright); // the icons live in netwright_ui, a static library
+    QIcon icon;
+    for (int size : {48, 128, 256})
+        icon.addFile(QString(":/icons/netwright-%1.png").arg(size));
+    QApplication::setWindowIcon(icon);
 
     QCommandLineParser parser;
     parser.setApplicationDescription("Design, train and test Darknet neural networks.");

@@ -44,7 +44,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setStretchLastSection(false);
     setCentralWidget(table_);
 
     problems_ = new QListWidget(this);
@@ -53,6 +53,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     problemsDock->setObjectName("problemsDock");
     problemsDock->setWidget(problems_);
     addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
+    resizeDocks({problemsDock}, {130}, Qt::Vertical);
     connect(problems_, &QListWidget::itemActivated, this,
             [this](QListWidgetItem* item) { selectLayer(item->data(Qt::UserRole).toInt()); });
 
@@ -118,6 +119,8 @@ void MainWindow::showSpec()
     model_->setSpec(buildNetworkSpec(document_));
     const NetworkSpec& spec = model_->spec();
     table_->resizeColumnsToContents();
+    for (int column = 0; column < model_->columnCount(); ++column) // breathing room between columns
+        table_->setColumnWidth(column, table_->columnWidth(column) + 16);
     setWindowTitle(tr("%1 — Netwright").arg(QFileInfo(path_).fileName()));
 
     problems_->clear();
@@ -126,6 +129,11 @@ void MainWindow::showSpec()
             style()->standardIcon(d.isError() ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning),
             QString::fromStdString(d.format()), problems_);
         item->setData(Qt::UserRole, d.layer);
+    }
+    if (spec.diagnostics.empty()) {
+        auto* item = new QListWidgetItem(tr("No problems: every layer's shape and cost is known."), problems_);
+        item->setData(Qt::UserRole, -1);
+        item->setFlags(Qt::ItemIsEnabled);
     }
     const auto errors = std::count_if(spec.diagnostics.begin(), spec.diagnostics.end(),
                                       [](const Diagnostic& d) { return d.isError(); });

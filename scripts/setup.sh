@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Netwright builds, tests and runs with — only the missing ones.
+# Non-interactive and idempotent: when everything is there it only checks (well under a second).
+# Works as root, or as a user with sudo.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config dpkg-dev
+  # libraries
+  qt6-base-dev qt6-base-dev-tools qt6-qpa-plugins libgl-dev libegl-dev
+  libqcustomplot-dev libqcustomplot2.1-qt6 libopencv-dev libopenblas-dev libgraphviz-dev
+  nlohmann-json3-dev libcli11-dev
+  # reference peers and data for the tests, fonts for screenshots
+  darknet dataset-fashion-mnist fonts-dejavu-core
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null; then
+    echo "setup: these packages are missing and I am not root and have no sudo: ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo="sudo"
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
