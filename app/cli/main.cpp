@@ -2,6 +2,8 @@
 #include "cfg/document.h"
 #include "graph/network_spec.h"
 #include "report/summary.h"
+#include "runtime/net.h"
+#include "util/float_file.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -41,6 +43,66 @@ int roundtrip(const std::string& in, const std::string& out)
     return 0;
 }
 
+// Builds the runtime for a cfg and loads weights (or keeps the random initialisation when none).
+std::unique_ptr<nw::Net> loadNet(const std::string& cfgPath, const std::string& weightsPath, int batch)
+{
+    const nw::cfg::Document document = nw::cfg::Document::load(cfgPath);
+    const nw::NetworkSpec spec = nw::buildNetworkSpec(document, {batch});
+    for (const nw::Diagnostic& d : spec.diagnostics)
+        if (d.isError()) {
+            printDiagnostics(spec.diagnostics);
+            return nullptr;
+        }
+    std::string error;
+    auto net = nw::Net::create(spec, batch, error);
+    if (!net) {
+        std::cerr << cfgPath << ": error: " << error << "\n";
+        return nullptr;
+    }
+    if (!weightsPath.empty()) {
+        std::vector<std::string> warnings;
+        if (auto problem = net->loadWeights(weightsPath, &warnings)) {
+            std::cerr << "error: " << *problem << "\n";
+            return nullptr;
+        }
+        for (const auto& warning : warnings)
+            std::cerr << "warning: " << warning << "\n";
+    }
+    return net;
+}
+
+int forward(const std::string& cfgPath, const std::string& weightsPath, const std::string& inputPath,
+            const std::string& outPath, const std::string& allLayersDir)
+{
+    auto net = loadNet(cfgPath, weightsPath, 1);
+    if (!net)
+        return 1;
+    std::vector<float> input;
+    if (auto problem = nw::readFloatFile(inputPath, std::size_t(net->inputShape().size), input)) {
+        std::cerr << "error: " << *problem << "\n";
+        return 1;
+    }
+    const nw::Tensor& output = net->forward(input.data());
+    if (!outPath.empty())
+        if (auto problem = nw::writeFloatFile(outPath, output.span())) {
+            std::cerr << "error: " << *problem << "\n";
+            return 1;
+        }
+    if (!allLayersDir.empty()) {
+        for (std::size_t i = 0; i < net->spec().layers.size(); ++i) {
+            char name[32];
+            std::snprintf(name, sizeof name, "/layer_%03zu.f32", i);
+            if (auto problem = nw::writeFloatFile(allLayersDir + name, net->output(int(i)).span())) {
+                std::cerr << "error: " << *problem << "\n";
+                return 1;
+            }
+        }
+    }
+    if (outPath.empty() && allLayersDir.empty())
+        std::cerr << "forward: ran, but wrote nothing: add --out OUT.f32 or --all-layers DIR\n";
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -64,6 +126,16 @@ int main(int argc, char** argv)
     roundtripCmd->add_option("in", inPath, "Input .cfg")->required();
     roundtripCmd->add_option("out", outPath, "Output .cfg")->required();
 
+    std::string weightsPath, inputPath, forwardOut, allLayersDir;
+    auto* forwardCmd = app.add_subcommand("forward", "Run the network once and write outputs as raw float32");
+    forwardCmd->add_option("cfg", cfgPath, "Darknet .cfg file")->required();
+    forwardCmd->add_option("weights", weightsPath, "Darknet .weights file")->required();
+    forwardCmd->add_option("--input", inputPath, "Raw float32 CHW tensor (.f32, exactly w·h·c floats)")
+        ->required();
+    forwardCmd->add_option("--out", forwardOut, "Write the network's output here");
+    forwardCmd->add_option("--all-layers", allLayersDir,
+                           "Write every layer's output as DIR/layer_000.f32, ...");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -73,5 +145,7 @@ int main(int argc, char** argv)
         return summary(cfgPath, batch, json);
     if (*roundtripCmd)
         return roundtrip(inPath, outPath);
+    if (*forwardCmd)
+        return forward(cfgPath, weightsPath, inputPath, forwardOut, allLayersDir);
     return 2;
 }

@@ -1,12 +1,12 @@
 #include "cfg/document.h"
 
+#include "util/atomic_file.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 namespace nw::cfg {
 
@@ -213,33 +213,7 @@ std::string Document::toText() const
 
 std::optional<std::string> Document::save(const std::string& path) const
 {
-    const std::string text = toText();
-    const std::string temp = path + ".tmp-netwright";
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return "cannot write " + temp + ": " + std::strerror(errno);
-    std::size_t written = 0;
-    while (written < text.size()) {
-        const auto n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0) {
-            const std::string reason = std::strerror(errno);
-            ::close(fd);
-            ::unlink(temp.c_str());
-            return "cannot write " + temp + ": " + reason;
-        }
-        written += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        const std::string reason = std::strerror(errno);
-        ::unlink(temp.c_str());
-        return "cannot write " + temp + ": " + reason;
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        ::unlink(temp.c_str());
-        return "cannot replace " + path + ": " + reason;
-    }
-    return std::nullopt;
+    return writeFileAtomically(path, toText());
 }
 
 std::string Document::preferredEol() const

@@ -9,11 +9,17 @@ namespace nw {
 namespace {
 
 // Keys Darknet reads for every layer (either fork); they never produce an "unused key" warning.
-void acceptCommonKeys(cfg::SectionReader& reader)
+LayerFlags readCommonKeys(cfg::SectionReader& reader)
 {
-    reader.accept({"truth", "onlyforward", "stopbackward", "dontsave", "dontload", "numload",
-                   "dontloadscales", "learning_rate", "smooth", "clip", "dont_update", "burnin_update",
-                   "train_only_bn"});
+    LayerFlags flags;
+    flags.dontload = reader.getInt("dontload", 0) != 0;
+    flags.dontloadscales = reader.getInt("dontloadscales", 0) != 0;
+    flags.stopbackward = reader.getInt("stopbackward", 0) != 0;
+    flags.dontupdate = reader.getInt("dont_update", 0) != 0;
+    flags.learningRateScale = reader.getFloat("learning_rate", 1);
+    reader.accept(
+        {"truth", "onlyforward", "dontsave", "numload", "smooth", "clip", "burnin_update", "train_only_bn"});
+    return flags;
 }
 
 bool isNetSection(const cfg::Section& section)
@@ -73,7 +79,7 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             layer.type = type->name;
             cfg::SectionReader reader(section, spec.file, layer.index, layer.diagnostics);
             layer.config = type->parse(reader);
-            acceptCommonKeys(reader);
+            layer.flags = readCommonKeys(reader);
             reader.reportUnused();
             LayerContext context(spec.net, layer.index, layer.input, inputValid, spec.layers, section,
                                  spec.file, layer.diagnostics);

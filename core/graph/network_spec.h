@@ -13,6 +13,15 @@
 
 namespace nw {
 
+// Keys every layer accepts that steer weights I/O and training rather than shapes.
+struct LayerFlags {
+    bool dontload = false;       // no bytes of this layer in the .weights file
+    bool dontloadscales = false; // its batch-norm scales and statistics are not in the file
+    bool stopbackward = false;   // gradients stop here: layers before it are frozen
+    bool dontupdate = false;     // this layer's weights stay fixed (AB dont_update)
+    float learningRateScale = 1; // multiplies the global learning rate
+};
+
 struct LayerSpec {
     int index = 0;
     std::string type;        // the long section name: "convolutional", "maxpool", ...
@@ -25,6 +34,7 @@ struct LayerSpec {
     std::string filters;      // summary texts
     std::string size;
     std::int64_t memoryBytes = 0; // output activations for the spec's batch, float32
+    LayerFlags flags;
     Diagnostics diagnostics;
     std::shared_ptr<const LayerConfig> config; // null for unknown types
 

@@ -1,5 +1,11 @@
 #include "layers/activation.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/activations.h"
+#include "runtime/layer_runtime.h"
+
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> ActivationLayer::parse(cfg::SectionReader& r)
@@ -14,6 +20,29 @@ LayerResult ActivationLayer::infer(LayerContext& ctx) const
     LayerResult result;
     result.output = ctx.input();
     return result;
+}
+
+namespace {
+
+// Applies the activation to a copy of the input.
+class ActivationRuntime final : public RuntimeLayer {
+public:
+    explicit ActivationRuntime(Activation activation) : activation_(activation) {}
+    void forward(ForwardArgs& args) override
+    {
+        std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
+        activateArray(args.output.data(), args.output.size(), activation_);
+    }
+
+private:
+    Activation activation_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> ActivationLayer::createRuntime(const LayerSpec&) const
+{
+    return std::make_unique<ActivationRuntime>(activationFromName(activation));
 }
 
 } // namespace nw

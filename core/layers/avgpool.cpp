@@ -1,5 +1,8 @@
 #include "layers/avgpool.h"
 
+#include "graph/network_spec.h"
+#include "runtime/layer_runtime.h"
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> AvgpoolLayer::parse(cfg::SectionReader&)
@@ -16,6 +19,35 @@ LayerResult AvgpoolLayer::infer(LayerContext& ctx) const
     result.output = Shape::image(1, 1, in.c);
     result.costs.bflops = double(in.size) / 1e9;
     return result;
+}
+
+namespace {
+
+class AvgpoolRuntime final : public RuntimeLayer {
+public:
+    explicit AvgpoolRuntime(const Shape& in) : in_(in) {}
+    void forward(ForwardArgs& args) override
+    {
+        const std::size_t plane = std::size_t(in_.w) * std::size_t(in_.h);
+        for (int b = 0; b < args.output.batch(); ++b)
+            for (int c = 0; c < in_.c; ++c) {
+                const float* p = args.input.item(b) + std::size_t(c) * plane;
+                float sum = 0;
+                for (std::size_t i = 0; i < plane; ++i)
+                    sum += p[i];
+                args.output.item(b)[c] = sum / float(plane);
+            }
+    }
+
+private:
+    Shape in_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> AvgpoolLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<AvgpoolRuntime>(spec.input);
 }
 
 } // namespace nw

@@ -1,5 +1,11 @@
 #include "layers/batchnorm.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/batchnorm.h"
+#include "runtime/layer_runtime.h"
+
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> BatchnormLayer::parse(cfg::SectionReader&)
@@ -17,6 +23,43 @@ LayerResult BatchnormLayer::infer(LayerContext& ctx) const
     result.costs.params = 2 * std::int64_t(in.c);
     result.costs.bflops = 2.0 * double(in.size) / 1e9;
     return result;
+}
+
+namespace {
+
+// pjreddie's file order for [batchnorm]: scales, rolling mean, rolling variance (biases stay 0).
+class BatchnormRuntime final : public RuntimeLayer {
+public:
+    explicit BatchnormRuntime(const Shape& shape)
+        : shape_(shape), scales_(std::size_t(shape.c), 1.0f), mean_(std::size_t(shape.c), 0.0f),
+          variance_(std::size_t(shape.c), 1.0f), biases_(std::size_t(shape.c), 0.0f)
+    {
+    }
+    std::vector<WeightArray> weightArrays() override
+    {
+        return {{"scales", &scales_, true},
+                {"rolling_mean", &mean_, true},
+                {"rolling_variance", &variance_, true}};
+    }
+    void forward(ForwardArgs& args) override
+    {
+        std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
+        for (int b = 0; b < args.output.batch(); ++b)
+            batchNormInference(args.output.item(b), std::size_t(shape_.c),
+                               std::size_t(shape_.w) * std::size_t(shape_.h), scales_.data(), mean_.data(),
+                               variance_.data(), biases_.data());
+    }
+
+private:
+    Shape shape_;
+    std::vector<float> scales_, mean_, variance_, biases_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> BatchnormLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<BatchnormRuntime>(spec.output);
 }
 
 } // namespace nw

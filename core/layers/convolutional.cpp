@@ -1,5 +1,15 @@
 #include "layers/convolutional.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/batchnorm.h"
+#include "kernels/cpu/bias_activation.h"
+#include "kernels/cpu/gemm.h"
+#include "kernels/cpu/im2col.h"
+#include "runtime/layer_runtime.h"
+#include "runtime/weights_file.h"
+
+#include <cmath>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
@@ -20,7 +30,8 @@ std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
     l->batchNormalize = r.getInt("batch_normalize", 0) != 0;
     l->binary = r.getInt("binary", 0) != 0;
     l->xnor = r.getInt("xnor", 0) != 0;
-    r.accept({"flipped", "dot", "dilation", "antialiasing", "share_index", "cbn", "sway", "rotate", "stretch",
+    l->flipped = r.getInt("flipped", 0) != 0;
+    r.accept({"dot", "dilation", "antialiasing", "share_index", "cbn", "sway", "rotate", "stretch",
               "stretch_sway", "coordconv", "grad_centr", "stream", "wait_stream", "bin_output"});
     if (l->filters < 1)
         r.error("filters", "filters must be at least 1 (found " + std::to_string(l->filters) + ")");
@@ -64,6 +75,131 @@ LayerResult ConvolutionalLayer::infer(LayerContext& ctx) const
     result.costs.workspaceBytes =
         std::int64_t(outH) * outW * size * size * in.c / groups * std::int64_t(sizeof(float));
     return result;
+}
+
+namespace {
+
+class ConvolutionalRuntime final : public RuntimeLayer {
+public:
+    ConvolutionalRuntime(const ConvolutionalLayer& config, const Shape& in, const Shape& out)
+        : config_(config),
+          activation_(activationFromName(config.activation)), geometry_{in.c / config.groups,
+                                                                        in.h,
+                                                                        in.w,
+                                                                        config.size,
+                                                                        config.strideX,
+                                                                        config.strideY,
+                                                                        config.padding * config.dilation,
+                                                                        config.dilation,
+                                                                        out.h,
+                                                                        out.w}
+    {
+        const auto filters = static_cast<std::size_t>(config.filters);
+        biases_.assign(filters, 0.0f);
+        if (config.batchNormalize) {
+            scales_.assign(filters, 1.0f);
+            mean_.assign(filters, 0.0f);
+            variance_.assign(filters, 1.0f);
+        }
+        weights_.assign(filters * perFilter(), 0.0f);
+    }
+
+    std::vector<WeightArray> weightArrays() override
+    {
+        std::vector<WeightArray> arrays{{"biases", &biases_, false}};
+        if (config_.batchNormalize) {
+            arrays.push_back({"scales", &scales_, true});
+            arrays.push_back({"rolling_mean", &mean_, true});
+            arrays.push_back({"rolling_variance", &variance_, true});
+        }
+        arrays.push_back({"weights", &weights_, false});
+        return arrays;
+    }
+
+    void initialize(std::mt19937& random) override
+    {
+        // Darknet: scale = sqrt(2 / fan_in); we draw uniformly in ±scale·sqrt(3) (same variance).
+        const float scale = std::sqrt(2.0f / float(perFilter())) * std::sqrt(3.0f);
+        std::uniform_real_distribution<float> uniform(-scale, scale);
+        for (float& w : weights_)
+            w = uniform(random);
+        std::fill(biases_.begin(), biases_.end(), 0.0f);
+    }
+
+    void prepare(const WeightsHeader&) override
+    {
+        std::vector<float> weights = weights_;
+        if (config_.flipped) { // stored as a [c·size²][filters] matrix
+            const std::size_t rows = perFilter(), columns = std::size_t(config_.filters);
+            for (std::size_t r = 0; r < rows; ++r)
+                for (std::size_t c = 0; c < columns; ++c)
+                    weights[c * rows + r] = weights_[r * columns + c];
+        }
+        if (config_.batchNormalize) {
+            foldBatchNorm(weights, biases_, scales_, mean_, variance_, std::size_t(config_.filters),
+                          perFilter(), packedWeights_, packedBiases_);
+        } else {
+            packedWeights_ = std::move(weights);
+            packedBiases_ = biases_;
+        }
+    }
+
+    std::size_t workspaceFloats() const override
+    {
+        return direct() ? 0
+                        : perFilter() * std::size_t(geometry_.outHeight) * std::size_t(geometry_.outWidth);
+    }
+
+    void forward(ForwardArgs& args) override
+    {
+        const int groups = config_.groups;
+        const int filtersPerGroup = config_.filters / groups;
+        const int k = static_cast<int>(perFilter());
+        const int plane = geometry_.outHeight * geometry_.outWidth;
+        const std::size_t inPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
+        for (int b = 0; b < args.output.batch(); ++b) {
+            for (int g = 0; g < groups; ++g) {
+                const float* image =
+                    args.input.item(b) + std::size_t(g) * std::size_t(geometry_.channels) * inPlane;
+                const float* columns = image;
+                if (!direct()) {
+                    im2col(image, geometry_, args.context.workspace);
+                    columns = args.context.workspace;
+                }
+                gemm(false, false, filtersPerGroup, plane, k, 1.0f,
+                     packedWeights_.data() + std::size_t(g) * std::size_t(filtersPerGroup) * std::size_t(k),
+                     k, columns, plane, 0.0f,
+                     args.output.item(b) + std::size_t(g) * std::size_t(filtersPerGroup) * std::size_t(plane),
+                     plane);
+            }
+            addBiasActivate(args.output.item(b), std::size_t(config_.filters), std::size_t(plane),
+                            packedBiases_.data(), activation_);
+        }
+    }
+
+private:
+    std::size_t perFilter() const
+    {
+        return std::size_t(geometry_.channels) * std::size_t(config_.size) * std::size_t(config_.size);
+    }
+    // A 1×1, stride-1, unpadded convolution reads the input as the GEMM's matrix directly.
+    bool direct() const
+    {
+        return config_.size == 1 && config_.strideX == 1 && config_.strideY == 1 && config_.padding == 0;
+    }
+
+    const ConvolutionalLayer config_;
+    Activation activation_;
+    ConvGeometry geometry_;
+    std::vector<float> biases_, scales_, mean_, variance_, weights_; // as in the .weights file
+    std::vector<float> packedWeights_, packedBiases_;                // what forward uses
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> ConvolutionalLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<ConvolutionalRuntime>(*this, spec.input, spec.output);
 }
 
 } // namespace nw

@@ -10,13 +10,14 @@ namespace nw {
 class ConvolutionalLayer final : public LayerConfig {
 public:
     int filters = 1, size = 1, strideX = 1, strideY = 1, padding = 0, groups = 1, dilation = 1;
-    bool batchNormalize = false, binary = false, xnor = false;
+    bool batchNormalize = false, binary = false, xnor = false, flipped = false;
     std::string activation = "logistic";
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;
     std::string filtersText() const override { return std::to_string(filters); }
     std::string sizeText() const override { return kernelText(size, strideX, strideY); }
+    std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
 };
 
 } // namespace nw

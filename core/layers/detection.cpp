@@ -1,5 +1,11 @@
 #include "layers/detection.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/softmax.h"
+#include "runtime/layer_runtime.h"
+
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> DetectionLayer::parse(cfg::SectionReader& r)
@@ -35,6 +41,36 @@ LayerResult DetectionLayer::infer(LayerContext& ctx) const
     }
     result.output = Shape::flat(inputs);
     return result;
+}
+
+namespace {
+
+// YOLOv1: the input as is, with a softmax over each cell's class scores when softmax=1.
+class DetectionRuntime final : public RuntimeLayer {
+public:
+    explicit DetectionRuntime(const DetectionLayer& config) : config_(config) {}
+    void forward(ForwardArgs& args) override
+    {
+        std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
+        if (!config_.softmax)
+            return;
+        const std::size_t classes = std::size_t(config_.classes);
+        for (int b = 0; b < args.output.batch(); ++b)
+            for (std::size_t cell = 0; cell < std::size_t(config_.side * config_.side); ++cell) {
+                float* p = args.output.item(b) + cell * classes;
+                softmax(p, classes, 1, 1.0f, p);
+            }
+    }
+
+private:
+    const DetectionLayer config_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> DetectionLayer::createRuntime(const LayerSpec&) const
+{
+    return std::make_unique<DetectionRuntime>(*this);
 }
 
 } // namespace nw

@@ -1,5 +1,9 @@
 #include "layers/dropout.h"
 
+#include "graph/network_spec.h"
+#include "runtime/layer_runtime.h"
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> DropoutLayer::parse(cfg::SectionReader& r)
@@ -18,6 +22,24 @@ LayerResult DropoutLayer::infer(LayerContext& ctx) const
     LayerResult result;
     result.output = ctx.input();
     return result;
+}
+
+namespace {
+
+// Identity at inference (training scales and drops in the trainer).
+class DropoutRuntime final : public RuntimeLayer {
+public:
+    void forward(ForwardArgs& args) override
+    {
+        std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
+    }
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> DropoutLayer::createRuntime(const LayerSpec&) const
+{
+    return std::make_unique<DropoutRuntime>();
 }
 
 } // namespace nw

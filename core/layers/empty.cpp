@@ -1,5 +1,9 @@
 #include "layers/empty.h"
 
+#include "graph/network_spec.h"
+#include "runtime/layer_runtime.h"
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> EmptyLayer::parse(cfg::SectionReader&)
@@ -12,6 +16,24 @@ LayerResult EmptyLayer::infer(LayerContext& ctx) const
     LayerResult result;
     result.output = ctx.input();
     return result;
+}
+
+namespace {
+
+// Passes the input through.
+class EmptyRuntime final : public RuntimeLayer {
+public:
+    void forward(ForwardArgs& args) override
+    {
+        std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
+    }
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> EmptyLayer::createRuntime(const LayerSpec&) const
+{
+    return std::make_unique<EmptyRuntime>();
 }
 
 } // namespace nw

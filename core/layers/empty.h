@@ -8,6 +8,7 @@ class EmptyLayer final : public LayerConfig {
 public:
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;
+    std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
 };
 
 } // namespace nw

@@ -1,5 +1,9 @@
 #include "layers/iseg.h"
 
+#include "graph/network_spec.h"
+#include "runtime/layer_runtime.h"
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> IsegLayer::parse(cfg::SectionReader& r)
@@ -24,6 +28,24 @@ LayerResult IsegLayer::infer(LayerContext& ctx) const
     }
     result.output = in;
     return result;
+}
+
+namespace {
+
+// At inference the segmentation head passes its input through, as in Darknet.
+class IsegRuntime final : public RuntimeLayer {
+public:
+    void forward(ForwardArgs& args) override
+    {
+        std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
+    }
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> IsegLayer::createRuntime(const LayerSpec&) const
+{
+    return std::make_unique<IsegRuntime>();
 }
 
 } // namespace nw

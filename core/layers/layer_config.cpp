@@ -1,6 +1,7 @@
 #include "layers/layer_config.h"
 
 #include "graph/network_spec.h"
+#include "runtime/layer_runtime.h"
 
 #include <algorithm>
 
@@ -64,6 +65,11 @@ void LayerContext::warning(std::string message, std::string_view key)
     const cfg::Line* line = key.empty() ? nullptr : section_.find(key);
     diagnostics_.push_back(
         {Severity::Warning, file_, line ? line->number : section_.headerLine(), index_, std::move(message)});
+}
+
+std::unique_ptr<RuntimeLayer> LayerConfig::createRuntime(const LayerSpec&) const
+{
+    return nullptr;
 }
 
 const std::vector<std::string>& activationNames()

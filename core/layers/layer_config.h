@@ -18,6 +18,7 @@ namespace nw {
 
 struct NetConfig;
 struct LayerSpec;
+class RuntimeLayer;
 
 struct LayerCosts {
     double bflops = 0;               // billions of floating-point operations per image, as Darknet counts
@@ -74,6 +75,8 @@ public:
     // Short texts for summary tables: "16" filters, "3×3/1" size and stride.
     virtual std::string filtersText() const { return {}; }
     virtual std::string sizeText() const { return {}; }
+    // The runtime layer for this layer's shapes (from `spec`); nullptr when it has no CPU forward yet.
+    virtual std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const;
 };
 
 using LayerParseFn = std::unique_ptr<LayerConfig> (*)(cfg::SectionReader&);

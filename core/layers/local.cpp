@@ -1,5 +1,12 @@
 #include "layers/local.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/activations.h"
+#include "kernels/cpu/im2col.h"
+#include "runtime/layer_runtime.h"
+
+#include <cmath>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> LocalLayer::parse(cfg::SectionReader& r)
@@ -35,6 +42,73 @@ LayerResult LocalLayer::infer(LayerContext& ctx) const
     result.costs.params = locations * filters * size * size * in.c + locations * filters;
     result.costs.workspaceBytes = locations * size * size * in.c * std::int64_t(sizeof(float));
     return result;
+}
+
+namespace {
+
+// A convolution with separate weights per output location: per location j, out[:, j] =
+// W_j (filters × c·size²) · columns[:, j].
+class LocalRuntime final : public RuntimeLayer {
+public:
+    LocalRuntime(const LocalLayer& config, const Shape& in, const Shape& out)
+        : config_(config), activation_(activationFromName(config.activation)),
+          geometry_{in.c, in.h,  in.w, config.size, config.stride, config.stride, config.pad ? 1 : 0,
+                    1,    out.h, out.w},
+          biases_(std::size_t(out.size), 0.0f),
+          weights_(std::size_t(out.w) * std::size_t(out.h) * std::size_t(config.filters) * rows(), 0.0f)
+    {
+    }
+    std::vector<WeightArray> weightArrays() override
+    {
+        return {{"biases", &biases_, false}, {"weights", &weights_, false}};
+    }
+    void initialize(std::mt19937& random) override
+    {
+        const float scale = std::sqrt(2.0f / float(rows())) * std::sqrt(3.0f);
+        std::uniform_real_distribution<float> uniform(-scale, scale);
+        for (float& w : weights_)
+            w = uniform(random);
+    }
+    std::size_t workspaceFloats() const override { return rows() * locations(); }
+    void forward(ForwardArgs& args) override
+    {
+        const std::size_t k = rows(), n = std::size_t(config_.filters), l = locations();
+        for (int b = 0; b < args.output.batch(); ++b) {
+            im2col(args.input.item(b), geometry_, args.context.workspace);
+            float* out = args.output.item(b);
+            for (std::size_t j = 0; j < l; ++j)
+                for (std::size_t f = 0; f < n; ++f) {
+                    const float* w = weights_.data() + (j * n + f) * k;
+                    float sum = biases_[f * l + j];
+                    for (std::size_t r = 0; r < k; ++r)
+                        sum += w[r] * args.context.workspace[r * l + j];
+                    out[f * l + j] = sum;
+                }
+        }
+        activateArray(args.output.data(), args.output.size(), activation_);
+    }
+
+private:
+    std::size_t rows() const
+    {
+        return std::size_t(geometry_.channels) * std::size_t(config_.size) * std::size_t(config_.size);
+    }
+    std::size_t locations() const
+    {
+        return std::size_t(geometry_.outHeight) * std::size_t(geometry_.outWidth);
+    }
+
+    const LocalLayer config_;
+    Activation activation_;
+    ConvGeometry geometry_;
+    std::vector<float> biases_, weights_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> LocalLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<LocalRuntime>(*this, spec.input, spec.output);
 }
 
 } // namespace nw

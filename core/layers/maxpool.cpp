@@ -1,5 +1,9 @@
 #include "layers/maxpool.h"
 
+#include "graph/network_spec.h"
+#include "runtime/layer_runtime.h"
+#include <cfloat>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> MaxpoolLayer::parse(cfg::SectionReader& r)
@@ -43,6 +47,68 @@ LayerResult MaxpoolLayer::infer(LayerContext& ctx) const
     result.output = Shape::image(outW, outH, in.c);
     result.costs.bflops = double(size) * size * in.c * outH * outW / 1e9;
     return result;
+}
+
+namespace {
+
+class MaxpoolRuntime final : public RuntimeLayer {
+public:
+    MaxpoolRuntime(const MaxpoolLayer& config, const Shape& in, const Shape& out)
+        : config_(config), in_(in), out_(out)
+    {
+    }
+
+    void forward(ForwardArgs& args) override
+    {
+        const int batch = args.output.batch();
+        if (config_.depth) { // AB maxpool_depth: max over channels k ≡ g (mod out_c)
+            const std::size_t plane = std::size_t(in_.w) * std::size_t(in_.h);
+            for (int b = 0; b < batch; ++b)
+                for (int g = 0; g < out_.c; ++g)
+                    for (std::size_t i = 0; i < plane; ++i) {
+                        float best = -FLT_MAX;
+                        for (int k = g; k < in_.c; k += out_.c)
+                            best = std::max(best, args.input.item(b)[std::size_t(k) * plane + i]);
+                        args.output.item(b)[std::size_t(g) * plane + i] = best;
+                    }
+            return;
+        }
+        // Window origin (x·stride − padding/2); outside the image counts as −∞.
+        const int offset = -config_.padding / 2;
+#pragma omp parallel for collapse(2)
+        for (int b = 0; b < batch; ++b)
+            for (int c = 0; c < in_.c; ++c) {
+                const float* in =
+                    args.input.item(b) + std::size_t(c) * std::size_t(in_.h) * std::size_t(in_.w);
+                float* out = args.output.item(b) + std::size_t(c) * std::size_t(out_.h) * std::size_t(out_.w);
+                for (int y = 0; y < out_.h; ++y)
+                    for (int x = 0; x < out_.w; ++x) {
+                        float best = -FLT_MAX;
+                        for (int dy = 0; dy < config_.size; ++dy) {
+                            const int iy = offset + y * config_.strideY + dy;
+                            if (iy < 0 || iy >= in_.h)
+                                continue;
+                            for (int dx = 0; dx < config_.size; ++dx) {
+                                const int ix = offset + x * config_.strideX + dx;
+                                if (ix >= 0 && ix < in_.w)
+                                    best = std::max(best, in[iy * in_.w + ix]);
+                            }
+                        }
+                        out[y * out_.w + x] = best;
+                    }
+            }
+    }
+
+private:
+    const MaxpoolLayer config_;
+    Shape in_, out_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> MaxpoolLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<MaxpoolRuntime>(*this, spec.input, spec.output);
 }
 
 } // namespace nw

@@ -1,5 +1,12 @@
 #include "layers/region.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/activations.h"
+#include "kernels/cpu/softmax.h"
+#include "runtime/layer_runtime.h"
+
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> RegionLayer::parse(cfg::SectionReader& r)
@@ -40,6 +47,46 @@ LayerResult RegionLayer::infer(LayerContext& ctx) const
     }
     result.output = Shape::image(in.w, in.h, needed);
     return result;
+}
+
+namespace {
+
+// Logistic on x, y and objectness; softmax (or logistic) over the classes of each cell.
+class RegionRuntime final : public RuntimeLayer {
+public:
+    RegionRuntime(const RegionLayer& config, const Shape& out) : config_(config), out_(out) {}
+    void forward(ForwardArgs& args) override
+    {
+        std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
+        const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
+        const std::size_t entries = std::size_t(config_.coords + 1 + config_.classes);
+        const std::size_t classes = std::size_t(config_.classes);
+        for (int b = 0; b < args.output.batch(); ++b)
+            for (int a = 0; a < config_.num; ++a) {
+                float* p = args.output.item(b) + std::size_t(a) * entries * plane;
+                activateArray(p, 2 * plane, Activation::Logistic);
+                activateArray(p + std::size_t(config_.coords) * plane, plane, Activation::Logistic);
+                float* scores = p + std::size_t(config_.coords + 1) * plane;
+                if (!config_.softmax) {
+                    activateArray(scores, classes * plane, Activation::Logistic);
+                    continue;
+                }
+                const float* in = args.input.item(b) + (scores - args.output.item(b));
+                for (std::size_t i = 0; i < plane; ++i)
+                    softmax(in + i, classes, plane, 1.0f, scores + i);
+            }
+    }
+
+private:
+    const RegionLayer config_;
+    Shape out_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> RegionLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<RegionRuntime>(*this, spec.output);
 }
 
 } // namespace nw

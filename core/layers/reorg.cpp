@@ -1,5 +1,9 @@
 #include "layers/reorg.h"
 
+#include "graph/network_spec.h"
+#include "runtime/layer_runtime.h"
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> ReorgLayer::parse(cfg::SectionReader& r)
@@ -45,6 +49,64 @@ LayerResult ReorgLayer::infer(LayerContext& ctx) const
     }
     result.output = spaceToDepthShape(ctx, stride, reverse);
     return result;
+}
+
+namespace {
+
+class ReorgRuntime final : public RuntimeLayer {
+public:
+    ReorgRuntime(const ReorgLayer& config, const Shape& in) : config_(config), in_(in) {}
+    void forward(ForwardArgs& args) override
+    {
+        const int batch = args.output.batch();
+        if (config_.extra != 0) { // the input, then `extra` zeros
+            std::fill(args.output.data(), args.output.data() + args.output.size(), 0.0f);
+            for (int b = 0; b < batch; ++b)
+                std::copy(args.input.item(b), args.input.item(b) + args.input.itemSize(),
+                          args.output.item(b));
+            return;
+        }
+        if (config_.flatten) { // CHW ↔ HWC
+            const std::size_t plane = std::size_t(in_.w) * std::size_t(in_.h), channels = std::size_t(in_.c);
+            for (int b = 0; b < batch; ++b)
+                for (std::size_t c = 0; c < channels; ++c)
+                    for (std::size_t i = 0; i < plane; ++i) {
+                        const std::size_t chw = c * plane + i, hwc = i * channels + c;
+                        if (config_.reverse)
+                            args.output.item(b)[chw] = args.input.item(b)[hwc];
+                        else
+                            args.output.item(b)[hwc] = args.input.item(b)[chw];
+                    }
+            return;
+        }
+        // Darknet's reorg_cpu with the input's dims, in its own (quirky) index order.
+        const int s = config_.stride, w = in_.w, h = in_.h, c = in_.c;
+        const int outC = c / (s * s);
+        for (int b = 0; b < batch; ++b)
+            for (int k = 0; k < c; ++k)
+                for (int j = 0; j < h; ++j)
+                    for (int i = 0; i < w; ++i) {
+                        const std::size_t plain = std::size_t(i + w * (j + h * k));
+                        const int c2 = k % outC, offset = k / outC;
+                        const int w2 = i * s + offset % s, h2 = j * s + offset / s;
+                        const std::size_t moved = std::size_t(w2 + w * s * (h2 + h * s * c2));
+                        if (config_.reverse)
+                            args.output.item(b)[moved] = args.input.item(b)[plain];
+                        else
+                            args.output.item(b)[plain] = args.input.item(b)[moved];
+                    }
+    }
+
+private:
+    const ReorgLayer config_;
+    Shape in_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> ReorgLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<ReorgRuntime>(*this, spec.input);
 }
 
 } // namespace nw

@@ -1,5 +1,9 @@
 #include "layers/route.h"
 
+#include "graph/network_spec.h"
+#include "runtime/layer_runtime.h"
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> RouteLayer::parse(cfg::SectionReader& r)
@@ -68,6 +72,36 @@ LayerResult RouteLayer::infer(LayerContext& ctx) const
             return result; // the source already reported its problem; its shape is meaningless
     result.output = out;
     return result;
+}
+
+namespace {
+
+// Concatenates, per batch item, each source's channel block `groupId` of `groups` (the whole output
+// when groups = 1).
+class RouteRuntime final : public RuntimeLayer {
+public:
+    RouteRuntime(int groups, int groupId) : groups_(groups), groupId_(groupId) {}
+    void forward(ForwardArgs& args) override
+    {
+        for (int b = 0; b < args.output.batch(); ++b) {
+            float* out = args.output.item(b);
+            for (const Tensor* source : args.sources) {
+                const std::size_t part = source->itemSize() / std::size_t(groups_);
+                const float* from = source->item(b) + part * std::size_t(groupId_);
+                out = std::copy(from, from + part, out);
+            }
+        }
+    }
+
+private:
+    int groups_, groupId_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> RouteLayer::createRuntime(const LayerSpec&) const
+{
+    return std::make_unique<RouteRuntime>(groups, groupId);
 }
 
 } // namespace nw

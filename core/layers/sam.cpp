@@ -1,5 +1,9 @@
 #include "layers/sam.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/activations.h"
+#include "runtime/layer_runtime.h"
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> SamLayer::parse(cfg::SectionReader& r)
@@ -29,6 +33,32 @@ LayerResult SamLayer::infer(LayerContext& ctx) const
     result.output = target;
     result.costs.bflops = double(target.size) / 1e9;
     return result;
+}
+
+namespace {
+
+class SamRuntime final : public RuntimeLayer {
+public:
+    explicit SamRuntime(Activation activation) : activation_(activation) {}
+    void forward(ForwardArgs& args) override
+    {
+        const float* from = args.sources[0]->data();
+        const float* prev = args.input.data();
+        float* out = args.output.data();
+        for (std::size_t i = 0; i < args.output.size(); ++i)
+            out[i] = prev[i] * from[i];
+        activateArray(out, args.output.size(), activation_);
+    }
+
+private:
+    Activation activation_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> SamLayer::createRuntime(const LayerSpec&) const
+{
+    return std::make_unique<SamRuntime>(activationFromName(activation));
 }
 
 } // namespace nw

@@ -1,5 +1,9 @@
 #include "layers/scale_channels.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/activations.h"
+#include "runtime/layer_runtime.h"
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> ScaleChannelsLayer::parse(cfg::SectionReader& r)
@@ -35,6 +39,40 @@ LayerResult ScaleChannelsLayer::infer(LayerContext& ctx) const
     result.output = target;
     result.costs.bflops = double(target.size) / 1e9;
     return result;
+}
+
+namespace {
+
+class ScaleChannelsRuntime final : public RuntimeLayer {
+public:
+    ScaleChannelsRuntime(const ScaleChannelsLayer& config, const Shape& out)
+        : scaleWh_(config.scaleWh), out_(out), activation_(activationFromName(config.activation))
+    {
+    }
+    void forward(ForwardArgs& args) override
+    {
+        const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
+        for (int b = 0; b < args.output.batch(); ++b) {
+            const float* from = args.sources[0]->item(b);
+            const float* scale = args.input.item(b);
+            float* out = args.output.item(b);
+            for (std::size_t i = 0; i < args.output.itemSize(); ++i)
+                out[i] = from[i] * (scaleWh_ ? scale[i % plane] : scale[i / plane]);
+        }
+        activateArray(args.output.data(), args.output.size(), activation_);
+    }
+
+private:
+    bool scaleWh_;
+    Shape out_;
+    Activation activation_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> ScaleChannelsLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<ScaleChannelsRuntime>(*this, spec.output);
 }
 
 } // namespace nw

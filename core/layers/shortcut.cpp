@@ -1,5 +1,12 @@
 #include "layers/shortcut.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/activations.h"
+#include "runtime/layer_runtime.h"
+
+#include <algorithm>
+#include <cmath>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> ShortcutLayer::parse(cfg::SectionReader& r)
@@ -82,6 +89,114 @@ LayerResult ShortcutLayer::infer(LayerContext& ctx) const
     else if (weightsType == "per_channel")
         result.costs.params = (n + 1) * out.c;
     return result;
+}
+
+namespace {
+
+class ShortcutRuntime final : public RuntimeLayer {
+public:
+    ShortcutRuntime(const ShortcutLayer& config, const Shape& out)
+        : config_(config), out_(out), activation_(activationFromName(config.activation))
+    {
+        const std::size_t inputs = config.from.size() + 1;
+        if (config.weightsType == "per_feature" || config.weightsType == "per_layer")
+            weights_.assign(inputs, 1.0f);
+        else if (config.weightsType == "per_channel")
+            weights_.assign(inputs * std::size_t(out.c), 1.0f);
+    }
+
+    std::vector<WeightArray> weightArrays() override
+    {
+        if (weights_.empty())
+            return {};
+        return {{"weights", &weights_, false}};
+    }
+
+    void forward(ForwardArgs& args) override
+    {
+        std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
+        if (!weights_.empty()) {
+            weightedSum(args);
+        } else {
+            for (int b = 0; b < args.output.batch(); ++b)
+                for (std::size_t k = 0; k < args.sources.size(); ++k)
+                    add(args.sources[k]->shape(), args.sources[k]->item(b), args.output.item(b), k == 0);
+        }
+        activateArray(args.output.data(), args.output.size(), activation_);
+    }
+
+private:
+    // pjreddie's shortcut_cpu: out = alpha·out + beta·from over the overlap, resampling a source of
+    // another size by an integer stride (AB: only equal sizes, plain sums for extra sources).
+    void add(const Shape& from, const float* source, float* out, bool first) const
+    {
+        const float alpha = first ? config_.alpha : 1.0f, beta = first ? config_.beta : 1.0f;
+        const int stride = std::max(1, from.w / out_.w), sample = std::max(1, out_.w / from.w);
+        const int minW = std::min(from.w, out_.w), minH = std::min(from.h, out_.h),
+                  minC = std::min(from.c, out_.c);
+        for (int k = 0; k < minC; ++k)
+            for (int j = 0; j < minH; ++j)
+                for (int i = 0; i < minW; ++i) {
+                    const std::size_t o = std::size_t(i * sample) +
+                                          std::size_t(out_.w) * (std::size_t(j * sample) +
+                                                                 std::size_t(out_.h) * std::size_t(k));
+                    const std::size_t a = std::size_t(i * stride) +
+                                          std::size_t(from.w) * (std::size_t(j * stride) +
+                                                                 std::size_t(from.h) * std::size_t(k));
+                    out[o] = alpha * out[o] + beta * source[a];
+                }
+    }
+
+    // AB weights_type: out = w0·prev + Σ w_k·from_k, the weights normalised by relu or softmax.
+    void weightedSum(ForwardArgs& args)
+    {
+        const std::size_t inputs = args.sources.size() + 1;
+        const std::size_t perInput = config_.weightsType == "per_channel" ? std::size_t(out_.c) : 1;
+        std::vector<float> w(weights_.size());
+        for (std::size_t c = 0; c < perInput; ++c) {
+            float sum = 0, largest = -1e30f;
+            for (std::size_t k = 0; k < inputs; ++k)
+                largest = std::max(largest, weights_[k * perInput + c]);
+            for (std::size_t k = 0; k < inputs; ++k) {
+                float v = weights_[k * perInput + c];
+                if (config_.weightsNormalization == "relu" || config_.weightsNormalization == "avg_relu")
+                    v = std::max(v, 0.0f);
+                else if (config_.weightsNormalization == "softmax")
+                    v = std::exp(v - largest);
+                w[k * perInput + c] = v;
+                sum += v;
+            }
+            if (config_.weightsNormalization == "relu" || config_.weightsNormalization == "avg_relu")
+                sum += 0.0001f;
+            for (std::size_t k = 0; k < inputs; ++k)
+                if (config_.weightsNormalization != "none")
+                    w[k * perInput + c] /= sum;
+        }
+        const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
+        for (int b = 0; b < args.output.batch(); ++b) {
+            float* out = args.output.item(b);
+            for (std::size_t i = 0; i < args.output.itemSize(); ++i) {
+                const std::size_t c = perInput == 1 ? 0 : i / plane;
+                float v = out[i] * w[c];
+                for (std::size_t k = 0; k < args.sources.size(); ++k)
+                    if (i < args.sources[k]->itemSize())
+                        v += args.sources[k]->item(b)[i] * w[(k + 1) * perInput + c];
+                out[i] = v;
+            }
+        }
+    }
+
+    const ShortcutLayer config_;
+    Shape out_;
+    Activation activation_;
+    std::vector<float> weights_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> ShortcutLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<ShortcutRuntime>(*this, spec.output);
 }
 
 } // namespace nw

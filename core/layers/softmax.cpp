@@ -1,5 +1,9 @@
 #include "layers/softmax.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/softmax.h"
+#include "runtime/layer_runtime.h"
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> SoftmaxLayer::parse(cfg::SectionReader& r)
@@ -24,6 +28,34 @@ LayerResult SoftmaxLayer::infer(LayerContext& ctx) const
                       " input values",
                   "groups");
     return result;
+}
+
+namespace {
+
+class SoftmaxRuntime final : public RuntimeLayer {
+public:
+    SoftmaxRuntime(int groups, float temperature) : groups_(groups), temperature_(temperature) {}
+    void forward(ForwardArgs& args) override
+    {
+        const std::size_t n = args.input.itemSize() / std::size_t(groups_);
+        for (int b = 0; b < args.output.batch(); ++b)
+            for (int g = 0; g < groups_; ++g)
+                softmax(args.input.item(b) + std::size_t(g) * n, n, 1, temperature_,
+                        args.output.item(b) + std::size_t(g) * n);
+    }
+
+private:
+    int groups_;
+    float temperature_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> SoftmaxLayer::createRuntime(const LayerSpec&) const
+{
+    if (!tree.empty())
+        return nullptr; // hierarchical softmax (yolo9000's tree) is not supported yet
+    return std::make_unique<SoftmaxRuntime>(groups, temperature);
 }
 
 } // namespace nw

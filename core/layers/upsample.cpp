@@ -1,5 +1,9 @@
 #include "layers/upsample.h"
 
+#include "graph/network_spec.h"
+#include "runtime/layer_runtime.h"
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> UpsampleLayer::parse(cfg::SectionReader& r)
@@ -27,6 +31,53 @@ LayerResult UpsampleLayer::infer(LayerContext& ctx) const
     }
     result.output = Shape::image(outW, outH, in.c);
     return result;
+}
+
+namespace {
+
+class UpsampleRuntime final : public RuntimeLayer {
+public:
+    UpsampleRuntime(int stride, float scale, const Shape& in, const Shape& out)
+        : stride_(stride), scale_(scale), in_(in), out_(out)
+    {
+    }
+    void forward(ForwardArgs& args) override
+    {
+        const int channels = args.output.batch() * in_.c;
+        if (stride_ > 0) { // nearest neighbour: out[y][x] = scale·in[y/s][x/s]
+#pragma omp parallel for
+            for (int c = 0; c < channels; ++c) {
+                const float* in =
+                    args.input.data() + std::size_t(c) * std::size_t(in_.w) * std::size_t(in_.h);
+                float* out = args.output.data() + std::size_t(c) * std::size_t(out_.w) * std::size_t(out_.h);
+                for (int y = 0; y < out_.h; ++y)
+                    for (int x = 0; x < out_.w; ++x)
+                        out[y * out_.w + x] = scale_ * in[(y / stride_) * in_.w + x / stride_];
+            }
+            return;
+        }
+        const int s = -stride_; // downsample: each output sums its s×s block
+        std::fill(args.output.data(), args.output.data() + args.output.size(), 0.0f);
+        for (int c = 0; c < channels; ++c) {
+            const float* in = args.input.data() + std::size_t(c) * std::size_t(in_.w) * std::size_t(in_.h);
+            float* out = args.output.data() + std::size_t(c) * std::size_t(out_.w) * std::size_t(out_.h);
+            for (int y = 0; y < out_.h * s; ++y)
+                for (int x = 0; x < out_.w * s; ++x)
+                    out[(y / s) * out_.w + x / s] += scale_ * in[y * in_.w + x];
+        }
+    }
+
+private:
+    int stride_;
+    float scale_;
+    Shape in_, out_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> UpsampleLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<UpsampleRuntime>(stride, scale, spec.input, spec.output);
 }
 
 } // namespace nw

@@ -1,5 +1,11 @@
 #include "layers/yolo.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/activations.h"
+#include "runtime/layer_runtime.h"
+
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> YoloLayer::parse(cfg::SectionReader& r)
@@ -71,6 +77,44 @@ LayerResult YoloLayer::infer(LayerContext& ctx) const
     }
     result.output = Shape::image(in.w, in.h, needed);
     return result;
+}
+
+namespace {
+
+// Logistic on x, y, objectness and class scores of every anchor slot (AB new_coords: none), then
+// AB's scale_x_y on x and y. Box decoding happens in the detector.
+class YoloRuntime final : public RuntimeLayer {
+public:
+    YoloRuntime(const YoloLayer& config, const Shape& out) : config_(config), out_(out) {}
+    void forward(ForwardArgs& args) override
+    {
+        std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
+        const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
+        const std::size_t slot = plane * std::size_t(config_.classes + 5);
+        for (int b = 0; b < args.output.batch(); ++b)
+            for (std::size_t a = 0; a < config_.mask.size(); ++a) {
+                float* p = args.output.item(b) + a * slot;
+                if (!config_.newCoords) {
+                    activateArray(p, 2 * plane, Activation::Logistic);
+                    activateArray(p + 4 * plane, (1 + std::size_t(config_.classes)) * plane,
+                                  Activation::Logistic);
+                }
+                if (config_.scaleXY != 1.0f)
+                    for (std::size_t i = 0; i < 2 * plane; ++i)
+                        p[i] = p[i] * config_.scaleXY - 0.5f * (config_.scaleXY - 1);
+            }
+    }
+
+private:
+    const YoloLayer config_;
+    Shape out_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> YoloLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<YoloRuntime>(*this, spec.output);
 }
 
 } // namespace nw

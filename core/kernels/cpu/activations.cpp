@@ -1,0 +1,123 @@
+#include "kernels/cpu/activations.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nw {
+
+Activation activationFromName(const std::string& name)
+{
+    static const std::pair<const char*, Activation> names[] = {
+        {"logistic", Activation::Logistic}, {"loggy", Activation::Loggy},
+        {"relu", Activation::Relu},         {"elu", Activation::Elu},
+        {"selu", Activation::Selu},         {"relie", Activation::Relie},
+        {"plse", Activation::Plse},         {"hardtan", Activation::Hardtan},
+        {"lhtan", Activation::Lhtan},       {"linear", Activation::Linear},
+        {"ramp", Activation::Ramp},         {"leaky", Activation::Leaky},
+        {"tanh", Activation::Tanh},         {"stair", Activation::Stair},
+        {"relu6", Activation::Relu6},       {"swish", Activation::Swish},
+        {"mish", Activation::Mish},         {"hard_mish", Activation::HardMish},
+        {"gelu", Activation::Gelu}};
+    for (const auto& [text, value] : names)
+        if (name == text)
+            return value;
+    return Activation::Relu;
+}
+
+namespace {
+
+float softplus(float x)
+{
+    if (x > 20)
+        return x;
+    if (x < -20)
+        return std::exp(x);
+    return std::log1p(std::exp(x));
+}
+
+} // namespace
+
+float activate(float x, Activation a)
+{
+    switch (a) {
+    case Activation::Logistic:
+        return 1.0f / (1.0f + std::exp(-x));
+    case Activation::Loggy:
+        return 2.0f / (1.0f + std::exp(-x)) - 1.0f;
+    case Activation::Relu:
+        return x * float(x > 0);
+    case Activation::Elu:
+        return float(x >= 0) * x + float(x < 0) * (std::exp(x) - 1.0f);
+    case Activation::Selu:
+        return float(x >= 0) * 1.0507f * x + float(x < 0) * 1.0507f * 1.6732f * (std::exp(x) - 1.0f);
+    case Activation::Relie:
+        return x > 0 ? x : 0.01f * x;
+    case Activation::Plse:
+        if (x < -4)
+            return 0.01f * (x + 4);
+        if (x > 4)
+            return 0.01f * (x - 4) + 1;
+        return 0.125f * x + 0.5f;
+    case Activation::Hardtan:
+        return std::clamp(x, -1.0f, 1.0f);
+    case Activation::Lhtan:
+        if (x < 0)
+            return 0.001f * x;
+        if (x > 1)
+            return 0.001f * (x - 1) + 1;
+        return x;
+    case Activation::Linear:
+        return x;
+    case Activation::Ramp:
+        return x * float(x > 0) + 0.1f * x;
+    case Activation::Leaky:
+        return x > 0 ? x : 0.1f * x;
+    case Activation::Tanh:
+        return std::tanh(x); // Darknet's (e^2x − 1)/(e^2x + 1) overflows to NaN for large x
+    case Activation::Stair: {
+        const int n = static_cast<int>(std::floor(x));
+        if (n % 2 == 0)
+            return std::floor(x / 2);
+        return (x - float(n)) + std::floor(x / 2);
+    }
+    case Activation::Relu6:
+        return std::clamp(x, 0.0f, 6.0f);
+    case Activation::Swish:
+        return x / (1.0f + std::exp(-x));
+    case Activation::Mish:
+        return x * std::tanh(softplus(x));
+    case Activation::HardMish:
+        if (x > 0)
+            return x;
+        if (x > -2)
+            return x * x / 2 + x;
+        return 0;
+    case Activation::Gelu:
+        return 0.5f * x * (1 + std::tanh(0.797885f * x + 0.035677f * x * x * x));
+    }
+    return x;
+}
+
+void activateArray(float* x, std::size_t n, Activation a)
+{
+    switch (a) { // the common cases get tight loops the compiler can vectorise
+    case Activation::Linear:
+        return;
+    case Activation::Leaky:
+#pragma omp parallel for simd if (n > 65536)
+        for (std::size_t i = 0; i < n; ++i)
+            x[i] = x[i] > 0 ? x[i] : 0.1f * x[i];
+        return;
+    case Activation::Relu:
+#pragma omp parallel for simd if (n > 65536)
+        for (std::size_t i = 0; i < n; ++i)
+            x[i] = x[i] > 0 ? x[i] : 0.0f;
+        return;
+    default:
+#pragma omp parallel for if (n > 16384)
+        for (std::size_t i = 0; i < n; ++i)
+            x[i] = activate(x[i], a);
+    }
+}
+
+} // namespace nw

@@ -1,0 +1,23 @@
+#pragma once
+// Batch normalisation at inference, folded into the preceding weights once:
+// y = scale·(x − mean)/sqrt(var + 1e-5) + bias becomes y = (s·W)x + (bias − s·mean), s = scale/sqrt(var +
+// 1e-5). The 1e-5 inside the square root is what GPU-trained Darknet models expect (cuDNN, AlexeyAB);
+// pjreddie's CPU path uses sqrt(var) + 1e-6 instead (docs/runtime.md).
+#include <cstddef>
+#include <vector>
+
+namespace nw {
+
+constexpr float kBatchNormEpsilon = 1e-5f;
+
+// weights: `filters` rows of `perFilter` values. Writes the folded copies; the inputs stay as loaded.
+void foldBatchNorm(const std::vector<float>& weights, const std::vector<float>& biases,
+                   const std::vector<float>& scales, const std::vector<float>& mean,
+                   const std::vector<float>& variance, std::size_t filters, std::size_t perFilter,
+                   std::vector<float>& foldedWeights, std::vector<float>& foldedBiases);
+
+// In place over planes: x = scale·(x − mean)/sqrt(var + eps) + bias for each of `channels` planes.
+void batchNormInference(float* x, std::size_t channels, std::size_t plane, const float* scales,
+                        const float* mean, const float* variance, const float* biases);
+
+} // namespace nw

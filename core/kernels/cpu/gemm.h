@@ -1,0 +1,11 @@
+#pragma once
+// Row-major single-precision GEMM through OpenBLAS: C = alpha·op(A)·op(B) + beta·C.
+namespace nw {
+
+void gemm(bool transposeA, bool transposeB, int m, int n, int k, float alpha, const float* a, int lda,
+          const float* b, int ldb, float beta, float* c, int ldc);
+// Threads OpenBLAS and the parallel loops may use (both cores by default).
+void setComputeThreads(int threads);
+int computeThreads();
+
+} // namespace nw

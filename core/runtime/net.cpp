@@ -1,0 +1,146 @@
+#include "runtime/net.h"
+
+#include "util/atomic_file.h"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace nw {
+
+std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string& error)
+{
+    for (const Diagnostic& d : spec.diagnostics)
+        if (d.isError()) {
+            error = "the network has errors; first: " + d.format();
+            return nullptr;
+        }
+    std::unique_ptr<Net> net(new Net());
+    net->spec_ = spec;
+    for (const LayerSpec& layer : spec.layers) {
+        auto runtime = layer.config ? layer.config->createRuntime(layer) : nullptr;
+        if (!runtime) {
+            error = "layer " + std::to_string(layer.index) + " [" + layer.type + "] (line " +
+                    std::to_string(layer.line) + ") has no CPU forward yet";
+            return nullptr;
+        }
+        net->layers_.push_back(std::move(runtime));
+    }
+    net->setBatch(batch);
+    net->initialize(0);
+    return net;
+}
+
+void Net::setBatch(int batch)
+{
+    batch_ = std::max(1, batch);
+    input_.reset(spec_.input, batch_);
+    outputs_.resize(spec_.layers.size());
+    std::size_t workspace = 0;
+    for (std::size_t i = 0; i < spec_.layers.size(); ++i) {
+        outputs_[i].reset(spec_.layers[i].output, batch_);
+        workspace = std::max(workspace, layers_[i]->workspaceFloats());
+    }
+    workspace_.assign(workspace, 0.0f);
+}
+
+int Net::outputLayer() const
+{
+    for (int i = static_cast<int>(spec_.layers.size()) - 1; i > 0; --i)
+        if (spec_.layers[static_cast<std::size_t>(i)].type != "cost")
+            return i;
+    return 0;
+}
+
+const Tensor& Net::output() const
+{
+    return outputs_[static_cast<std::size_t>(outputLayer())];
+}
+
+const Tensor& Net::forward(const float* input)
+{
+    std::memcpy(input_.data(), input, input_.size() * sizeof(float));
+    ExecContext context;
+    context.workspace = workspace_.data();
+    context.workspaceFloats = workspace_.size();
+    std::vector<const Tensor*> sources;
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        sources.clear();
+        for (int source : spec_.layers[i].sources)
+            sources.push_back(&outputs_[static_cast<std::size_t>(source)]);
+        ForwardArgs args{i == 0 ? input_ : outputs_[i - 1], sources, outputs_[i], context};
+        layers_[i]->forward(args);
+    }
+    return output();
+}
+
+void Net::prepareAll()
+{
+    for (auto& layer : layers_)
+        layer->prepare(header_);
+}
+
+void Net::initialize(unsigned seed)
+{
+    std::mt19937 random(seed);
+    for (auto& layer : layers_)
+        layer->initialize(random);
+    prepareAll();
+}
+
+std::optional<std::string> Net::loadWeights(const std::string& path, std::vector<std::string>* warnings)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return path + ": cannot open the weights file: " + std::strerror(errno);
+    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    WeightsHeader header;
+    if (auto problem = parseWeightsHeader(bytes, header); !problem.empty())
+        return path + ": " + problem;
+
+    // Read everything into copies first, so a short or wrong file changes nothing.
+    std::size_t offset = header.bytes();
+    std::vector<std::pair<std::vector<float>*, std::vector<float>>> staged;
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        const LayerSpec& layer = spec_.layers[i];
+        if (layer.flags.dontload)
+            continue;
+        for (const WeightArray& array : layers_[i]->weightArrays()) {
+            if (array.batchNormStatistic && layer.flags.dontloadscales)
+                continue;
+            const std::size_t need = array.data->size() * sizeof(float);
+            if (bytes.size() - offset < need)
+                return path + ": the file ends inside layer " + std::to_string(i) + " [" + layer.type +
+                       "] (line " + std::to_string(layer.line) + "), array '" + array.name + "': it needs " +
+                       std::to_string(need) + " bytes at offset " + std::to_string(offset) + " but only " +
+                       std::to_string(bytes.size() - offset) +
+                       " are left. Do these weights belong to this cfg (same filters, classes and layer "
+                       "order)?";
+            std::vector<float> values(array.data->size());
+            std::memcpy(values.data(), bytes.data() + offset, need);
+            offset += need;
+            staged.emplace_back(array.data, std::move(values));
+        }
+    }
+    if (offset != bytes.size() && warnings)
+        warnings->push_back(path + ": " + std::to_string(bytes.size() - offset) +
+                            " bytes after the last layer's weights were ignored (a larger network's file?)");
+    for (auto& [target, values] : staged)
+        *target = std::move(values);
+    header_ = header;
+    prepareAll();
+    return std::nullopt;
+}
+
+std::optional<std::string> Net::saveWeights(const std::string& path) const
+{
+    std::vector<char> bytes = encodeWeightsHeader(header_);
+    for (std::size_t i = 0; i < layers_.size(); ++i)
+        for (const WeightArray& array : layers_[i]->weightArrays()) {
+            const auto* begin = reinterpret_cast<const char*>(array.data->data());
+            bytes.insert(bytes.end(), begin, begin + array.data->size() * sizeof(float));
+        }
+    return writeFileAtomically(path, std::string_view(bytes.data(), bytes.size()));
+}
+
+} // namespace nw

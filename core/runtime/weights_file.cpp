@@ -1,0 +1,45 @@
+#include "runtime/weights_file.h"
+
+#include <cstring>
+
+namespace nw {
+
+std::string parseWeightsHeader(const std::vector<char>& bytes, WeightsHeader& header)
+{
+    if (bytes.size() < 16)
+        return "the file has " + std::to_string(bytes.size()) +
+               " bytes, fewer than a .weights header (16 or 20 bytes): not a Darknet weights file";
+    std::memcpy(&header.major, bytes.data(), 4);
+    std::memcpy(&header.minor, bytes.data() + 4, 4);
+    std::memcpy(&header.revision, bytes.data() + 8, 4);
+    if (header.major < 0 || header.minor < 0 || header.revision < 0)
+        return "the header's version " + std::to_string(header.major) + "." + std::to_string(header.minor) +
+               "." + std::to_string(header.revision) + " is not a Darknet weights version";
+    if (header.wideSeen()) {
+        if (bytes.size() < 20)
+            return "the file ends inside its 20-byte header";
+        std::memcpy(&header.seen, bytes.data() + 12, 8);
+    } else {
+        std::int32_t seen = 0;
+        std::memcpy(&seen, bytes.data() + 12, 4);
+        header.seen = static_cast<std::uint64_t>(static_cast<std::uint32_t>(seen));
+    }
+    return {};
+}
+
+std::vector<char> encodeWeightsHeader(const WeightsHeader& header)
+{
+    std::vector<char> bytes(header.bytes());
+    std::memcpy(bytes.data(), &header.major, 4);
+    std::memcpy(bytes.data() + 4, &header.minor, 4);
+    std::memcpy(bytes.data() + 8, &header.revision, 4);
+    if (header.wideSeen()) {
+        std::memcpy(bytes.data() + 12, &header.seen, 8);
+    } else {
+        const auto seen = static_cast<std::int32_t>(header.seen);
+        std::memcpy(bytes.data() + 12, &seen, 4);
+    }
+    return bytes;
+}
+
+} // namespace nw

@@ -1,0 +1,25 @@
+#pragma once
+// Darknet's .weights format: a header (major, minor, revision, seen) and then every layer's arrays in
+// order, little-endian float32, with no per-layer framing. See docs/weights-format.md.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nw {
+
+struct WeightsHeader {
+    std::int32_t major = 0, minor = 2, revision = 5; // what AlexeyAB's Darknet writes
+    std::uint64_t seen = 0;                          // images trained on
+
+    // `seen` is a uint64 when major·10 + minor ≥ 2 (and both < 1000), else an int32.
+    bool wideSeen() const { return major * 10 + minor >= 2 && major < 1000 && minor < 1000; }
+    // Connected-layer matrices are stored [inputs][outputs] when major or minor exceed 1000.
+    bool transpose() const { return major > 1000 || minor > 1000; }
+    std::size_t bytes() const { return 12 + (wideSeen() ? 8 : 4); }
+};
+
+// Parses the header from the start of a file's bytes; returns an error message on failure.
+std::string parseWeightsHeader(const std::vector<char>& bytes, WeightsHeader& header);
+std::vector<char> encodeWeightsHeader(const WeightsHeader& header);
+
+} // namespace nw

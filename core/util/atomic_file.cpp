@@ -1,0 +1,42 @@
+#include "util/atomic_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace nw {
+
+std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view content)
+{
+    const std::string temp = path + ".tmp-netwright";
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return "cannot write " + temp + ": " + std::strerror(errno);
+    std::size_t written = 0;
+    while (written < content.size()) {
+        const auto n = ::write(fd, content.data() + written, content.size() - written);
+        if (n < 0) {
+            const std::string reason = std::strerror(errno);
+            ::close(fd);
+            ::unlink(temp.c_str());
+            return "cannot write " + temp + ": " + reason;
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::close(fd);
+        ::unlink(temp.c_str());
+        return "cannot write " + temp + ": " + reason;
+    }
+    ::close(fd);
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::unlink(temp.c_str());
+        return "cannot replace " + path + ": " + reason;
+    }
+    return std::nullopt;
+}
+
+} // namespace nw

@@ -1,0 +1,13 @@
+#pragma once
+// Writes a whole file so that readers see either the old or the new content, never a mix: a
+// temporary file in the same folder, fsync, then rename over the target.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace nw {
+
+// Returns an error message naming the file, or nullopt on success.
+std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view content);
+
+} // namespace nw

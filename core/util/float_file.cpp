@@ -1,0 +1,34 @@
+#include "util/float_file.h"
+
+#include "util/atomic_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace nw {
+
+std::optional<std::string> readFloatFile(const std::string& path, std::size_t expected,
+                                         std::vector<float>& values)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return path + ": cannot open: " + std::strerror(errno);
+    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (bytes.size() != expected * sizeof(float))
+        return path + ": holds " + std::to_string(bytes.size()) + " bytes but the network's input is " +
+               std::to_string(expected) + " floats (" + std::to_string(expected * sizeof(float)) +
+               " bytes, CHW float32)";
+    values.resize(expected);
+    std::memcpy(values.data(), bytes.data(), bytes.size());
+    return std::nullopt;
+}
+
+std::optional<std::string> writeFloatFile(const std::string& path, std::span<const float> values)
+{
+    return writeFileAtomically(
+        path, std::string_view(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float)));
+}
+
+} // namespace nw

@@ -1,0 +1,15 @@
+#pragma once
+// Raw float32 files (.f32): the exchange format for tensors between Netwright and other programs.
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace nw {
+
+// Reads exactly `expected` floats; an error names the file and the sizes when it holds another count.
+std::optional<std::string> readFloatFile(const std::string& path, std::size_t expected,
+                                         std::vector<float>& values);
+std::optional<std::string> writeFloatFile(const std::string& path, std::span<const float> values);
+
+} // namespace nw
