@@ -1,0 +1,259 @@
+// The CPU runtime against the reference Darknet: random weights and BN statistics written by
+// libdarknet itself, the same input, every layer's output compared; .weights round trips byte for byte;
+// damaged files are refused without changing anything.
+#include "kernels/cpu/gemm.h"
+#include "runtime/net.h"
+#include "test_support.h"
+#include "util/float_file.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+using namespace nw;
+
+namespace {
+
+std::unique_ptr<Net> makeNet(const std::string& cfg, int batch = 1)
+{
+    const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(cfg), {batch});
+    std::string error;
+    auto net = Net::create(spec, batch, error);
+    if (!net)
+        qWarning("%s", error.c_str());
+    return net;
+}
+
+std::unique_ptr<Net> makeNetFromText(const std::string& text)
+{
+    std::string error;
+    return Net::create(test::specFromText(text), 1, error);
+}
+
+bool makeReferenceCase(const QString& cfg, const QString& dir, QString* failure)
+{
+    QProcess process;
+    process.start(DARKNET_REF_FORWARD, {cfg, dir, "7"});
+    if (!process.waitForFinished(300000) || process.exitStatus() != QProcess::NormalExit ||
+        process.exitCode() != 0) {
+        *failure = "libdarknet forward helper failed on " + cfg;
+        return false;
+    }
+    return true;
+}
+
+std::vector<float> readFloats(const QString& path)
+{
+    const QByteArray bytes = test::readAll(path);
+    std::vector<float> values(std::size_t(bytes.size()) / sizeof(float));
+    std::memcpy(values.data(), bytes.constData(), values.size() * sizeof(float));
+    return values;
+}
+
+// max |a − b| / max(1, max |a|): the tolerance is stated against this figure.
+double relativeError(const std::vector<float>& reference, std::span<const float> ours)
+{
+    double largest = 1, diff = 0;
+    for (std::size_t i = 0; i < reference.size(); ++i) {
+        largest = std::max(largest, double(std::fabs(reference[i])));
+        diff = std::max(diff, double(std::fabs(reference[i] - ours[i])));
+        if (std::isnan(ours[i]) != std::isnan(reference[i]))
+            return INFINITY;
+    }
+    return diff / largest;
+}
+
+} // namespace
+
+class TestRuntime : public QObject {
+    Q_OBJECT
+private slots:
+    void matchesDarknetLayerByLayer_data();
+    void matchesDarknetLayerByLayer();
+    void damagedWeightsAreRefusedWithoutChanges();
+    void trailingBytesAreAWarning();
+    void threadCountDoesNotChangeResults();
+    void batchItemsAreIndependent();
+    void standaloneBatchnormByHand();
+    void layersWithoutForwardAreNamed();
+};
+
+void TestRuntime::matchesDarknetLayerByLayer_data()
+{
+    QTest::addColumn<QString>("cfg");
+    for (const char* name : {"yolov3-tiny", "yolov2-tiny", "yolov2-tiny-voc", "resnet18", "darknet19",
+                             "yolov1-tiny", "tiny", "darknet", "alexnet", "resnext50", "cifar", "go"})
+        QTest::newRow(name) << QString(DARKNET_CFG_DIR) + "/" + name + ".cfg";
+    QTest::newRow("mixed (local, lrn, crop, reorg, l2norm, ...)")
+        << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/mixed.cfg";
+}
+
+// Tolerance: 1e-3 × max(1, max|reference|) per layer. The only systematic difference is batch norm's
+// epsilon (ours sqrt(var + 1e-5), pjreddie's CPU sqrt(var) + 1e-6); measured worst is ≈ 1e-4.
+void TestRuntime::matchesDarknetLayerByLayer()
+{
+    QFETCH(QString, cfg);
+    QTemporaryDir dir;
+    QString failure;
+    QVERIFY2(makeReferenceCase(cfg, dir.path(), &failure), qPrintable(failure));
+    auto net = makeNet(cfg.toStdString());
+    QVERIFY(net);
+    const QString weights = dir.filePath("net.weights");
+    const auto error = net->loadWeights(weights.toStdString());
+    QVERIFY2(!error, error ? error->c_str() : "");
+    const std::vector<float> input = readFloats(dir.filePath("input.f32"));
+    QCOMPARE(input.size(), std::size_t(net->inputShape().size));
+    net->forward(input.data());
+    const auto& layers = net->spec().layers;
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        if (layers[i].type == "cost") // Darknet's cost layer output is not defined at inference
+            continue;
+        const std::vector<float> reference =
+            readFloats(dir.filePath(QString("layer_%1.f32").arg(i, 3, 10, QChar('0'))));
+        QCOMPARE(reference.size(), net->output(int(i)).size());
+        const double relative = relativeError(reference, net->output(int(i)).span());
+        QVERIFY2(relative <= 1e-3, qPrintable(QString("layer %1 (%2): relative error %3")
+                                                  .arg(i)
+                                                  .arg(QString::fromStdString(layers[i].type))
+                                                  .arg(relative)));
+    }
+    // Load → save writes Darknet's bytes back.
+    const QString copy = dir.filePath("copy.weights");
+    QVERIFY(!net->saveWeights(copy.toStdString()));
+    QCOMPARE(test::readAll(copy), test::readAll(weights));
+}
+
+void TestRuntime::damagedWeightsAreRefusedWithoutChanges()
+{
+    const std::string cfg = std::string(DARKNET_CFG_DIR) + "/yolov2-tiny.cfg";
+    QTemporaryDir dir;
+    QString failure;
+    QVERIFY2(makeReferenceCase(QString::fromStdString(cfg), dir.path(), &failure), qPrintable(failure));
+    auto net = makeNet(cfg);
+    QVERIFY(!net->loadWeights(dir.filePath("net.weights").toStdString()));
+    const std::vector<float> input = readFloats(dir.filePath("input.f32"));
+    const std::vector<float> before(net->forward(input.data()).span().begin(),
+                                    net->forward(input.data()).span().end());
+
+    // Layer 0: biases 16, BN 3×16, weights 16·3·9 = 496 floats; the maxpool has none, so layer 2 starts
+    // at byte 20 + 4·496 = 2004 with 32 biases (128 bytes). Cut the file 100 bytes into them.
+    const QByteArray full = test::readAll(dir.filePath("net.weights"));
+    const QString cut = dir.filePath("cut.weights");
+    QFile file(cut);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(full.left(20 + 4 * 496 + 100));
+    file.close();
+    const auto error = net->loadWeights(cut.toStdString());
+    QVERIFY(error);
+    QVERIFY2(
+        error->find(
+            "the file ends inside layer 2 [convolutional] (line 37), array 'biases': it needs 128 bytes at "
+            "offset 2004 but only 100 are left") != std::string::npos,
+        error->c_str());
+    const auto after = net->forward(input.data()).span();
+    QVERIFY(std::equal(before.begin(), before.end(), after.begin())); // nothing half-loaded
+
+    QVERIFY(net->loadWeights(dir.filePath("missing.weights").toStdString())->find("cannot open") !=
+            std::string::npos);
+    QFile tiny(dir.filePath("tiny.weights"));
+    QVERIFY(tiny.open(QIODevice::WriteOnly));
+    tiny.write("abc");
+    tiny.close();
+    QVERIFY(net->loadWeights(tiny.fileName().toStdString())->find("not a Darknet weights file") !=
+            std::string::npos);
+}
+
+void TestRuntime::trailingBytesAreAWarning()
+{
+    auto net =
+        makeNetFromText("[net]\nwidth=2\nheight=2\nchannels=1\n[connected]\noutput=2\nactivation=linear\n");
+    QVERIFY(net);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("w.weights");
+    QVERIFY(!net->saveWeights(path.toStdString()));
+    QCOMPARE(test::readAll(path).size(), 20 + 4 * (2 + 8));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::Append));
+    file.write(QByteArray(12, '\0'));
+    file.close();
+    std::vector<std::string> warnings;
+    QVERIFY(!net->loadWeights(path.toStdString(), &warnings));
+    QCOMPARE(warnings.size(), std::size_t(1));
+    QVERIFY(warnings[0].find("12 bytes after the last layer") != std::string::npos);
+}
+
+void TestRuntime::threadCountDoesNotChangeResults()
+{
+    auto net = makeNet(std::string(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg");
+    net->initialize(3);
+    std::vector<float> input(std::size_t(net->inputShape().size));
+    std::mt19937 random(5);
+    std::uniform_real_distribution<float> uniform(0, 1);
+    for (float& v : input)
+        v = uniform(random);
+    setComputeThreads(1);
+    const Tensor one = net->forward(input.data());
+    setComputeThreads(2);
+    const Tensor two = net->forward(input.data());
+    std::vector<float> reference(one.span().begin(), one.span().end());
+    QVERIFY(relativeError(reference, two.span()) < 1e-5);
+}
+
+void TestRuntime::batchItemsAreIndependent()
+{
+    const std::string cfg = std::string(DARKNET_CFG_DIR) + "/resnet18.cfg";
+    auto single = makeNet(cfg, 1);
+    auto pair = makeNet(cfg, 2);
+    single->initialize(9);
+    pair->initialize(9);
+    const std::size_t n = std::size_t(single->inputShape().size);
+    std::vector<float> inputs(2 * n);
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        inputs[i] = float((i * 7919) % 1000) / 1000.0f;
+    const Tensor& both = pair->forward(inputs.data());
+    for (int b = 0; b < 2; ++b) {
+        const Tensor& alone = single->forward(inputs.data() + std::size_t(b) * n);
+        std::vector<float> reference(alone.span().begin(), alone.span().end());
+        QVERIFY(relativeError(reference, std::span<const float>(both.item(b), both.itemSize())) < 1e-5);
+    }
+}
+
+void TestRuntime::standaloneBatchnormByHand()
+{
+    auto net = makeNetFromText("[net]\nwidth=1\nheight=1\nchannels=2\n[batchnorm]\n");
+    QVERIFY(net);
+    // pjreddie's order for [batchnorm]: scales, rolling mean, rolling variance.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("bn.weights");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    const std::int32_t header[3] = {0, 2, 0};
+    const std::uint64_t seen = 0;
+    const float arrays[6] = {2, 3, 1, -1, 4, 0.25f};
+    file.write(reinterpret_cast<const char*>(header), sizeof header);
+    file.write(reinterpret_cast<const char*>(&seen), sizeof seen);
+    file.write(reinterpret_cast<const char*>(arrays), sizeof arrays);
+    file.close();
+    QVERIFY(!net->loadWeights(path.toStdString()));
+    const float input[2] = {5, 1};
+    const Tensor& out = net->forward(input);
+    QCOMPARE(out.data()[0], 2 * (5 - 1) / std::sqrt(4 + 1e-5f));
+    QCOMPARE(out.data()[1], 3 * (1 + 1) / std::sqrt(0.25f + 1e-5f));
+}
+
+void TestRuntime::layersWithoutForwardAreNamed()
+{
+    std::string error;
+    auto net = Net::create(
+        test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[connected]\noutput=4\n[rnn]\noutput=3\n"),
+        1, error);
+    QVERIFY(!net);
+    QCOMPARE(QString::fromStdString(error), QString("layer 1 [rnn] (line 7) has no CPU forward yet"));
+    net = Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[yolo]\n"), 1, error);
+    QVERIFY(!net);
+    QVERIFY(error.find("the network has errors; first: test.cfg:5: error: layer 0:") == 0);
+}
+
+QTEST_GUILESS_MAIN(TestRuntime)
+#include "test_runtime.moc"
