@@ -1,151 +1,87 @@
-// netwright-cli: the headless tool. Wiring only: each command calls core and prints the result.
-#include "cfg/document.h"
-#include "graph/network_spec.h"
-#include "report/summary.h"
-#include "runtime/net.h"
-#include "util/float_file.h"
+// netwright-cli: the headless tool. Wiring only: options → one command in commands.h.
+#include "commands.h"
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
-#include <iostream>
-
-namespace {
-
-void printDiagnostics(const nw::Diagnostics& diagnostics)
-{
-    for (const nw::Diagnostic& d : diagnostics)
-        std::cerr << d.format() << "\n";
-}
-
-int summary(const std::string& path, int batch, bool json)
-{
-    const nw::cfg::Document document = nw::cfg::Document::load(path);
-    if (document.readFailed()) {
-        printDiagnostics(document.diagnostics());
-        return 1;
-    }
-    const nw::NetworkSpec spec = nw::buildNetworkSpec(document, {batch});
-    std::cout << (json ? nw::summaryJson(spec) : nw::summaryTable(spec));
-    printDiagnostics(spec.diagnostics);
-    return spec.ok() ? 0 : 1;
-}
-
-int roundtrip(const std::string& in, const std::string& out)
-{
-    const nw::cfg::Document document = nw::cfg::Document::load(in);
-    printDiagnostics(document.diagnostics());
-    if (document.readFailed())
-        return 1;
-    if (auto error = document.save(out)) {
-        std::cerr << "error: " << *error << "\n";
-        return 1;
-    }
-    return 0;
-}
-
-// Builds the runtime for a cfg and loads weights (or keeps the random initialisation when none).
-std::unique_ptr<nw::Net> loadNet(const std::string& cfgPath, const std::string& weightsPath, int batch)
-{
-    const nw::cfg::Document document = nw::cfg::Document::load(cfgPath);
-    const nw::NetworkSpec spec = nw::buildNetworkSpec(document, {batch});
-    for (const nw::Diagnostic& d : spec.diagnostics)
-        if (d.isError()) {
-            printDiagnostics(spec.diagnostics);
-            return nullptr;
-        }
-    std::string error;
-    auto net = nw::Net::create(spec, batch, error);
-    if (!net) {
-        std::cerr << cfgPath << ": error: " << error << "\n";
-        return nullptr;
-    }
-    if (!weightsPath.empty()) {
-        std::vector<std::string> warnings;
-        if (auto problem = net->loadWeights(weightsPath, &warnings)) {
-            std::cerr << "error: " << *problem << "\n";
-            return nullptr;
-        }
-        for (const auto& warning : warnings)
-            std::cerr << "warning: " << warning << "\n";
-    }
-    return net;
-}
-
-int forward(const std::string& cfgPath, const std::string& weightsPath, const std::string& inputPath,
-            const std::string& outPath, const std::string& allLayersDir)
-{
-    auto net = loadNet(cfgPath, weightsPath, 1);
-    if (!net)
-        return 1;
-    std::vector<float> input;
-    if (auto problem = nw::readFloatFile(inputPath, std::size_t(net->inputShape().size), input)) {
-        std::cerr << "error: " << *problem << "\n";
-        return 1;
-    }
-    const nw::Tensor& output = net->forward(input.data());
-    if (!outPath.empty())
-        if (auto problem = nw::writeFloatFile(outPath, output.span())) {
-            std::cerr << "error: " << *problem << "\n";
-            return 1;
-        }
-    if (!allLayersDir.empty()) {
-        for (std::size_t i = 0; i < net->spec().layers.size(); ++i) {
-            char name[32];
-            std::snprintf(name, sizeof name, "/layer_%03zu.f32", i);
-            if (auto problem = nw::writeFloatFile(allLayersDir + name, net->output(int(i)).span())) {
-                std::cerr << "error: " << *problem << "\n";
-                return 1;
-            }
-        }
-    }
-    if (outPath.empty() && allLayersDir.empty())
-        std::cerr << "forward: ran, but wrote nothing: add --out OUT.f32 or --all-layers DIR\n";
-    return 0;
-}
-
-} // namespace
 
 int main(int argc, char** argv)
 {
-    CLI::App app{"netwright-cli: inspect, train and run Darknet networks without a GUI"};
+    CLI::App app{"netwright-cli: inspect and run Darknet networks without a GUI"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string(NETWRIGHT_VERSION));
 
-    std::string cfgPath;
-    int batch = 1;
+    std::string cfg, weights, in, out, allLayers, names;
+    int batch = 1, top = 5;
     bool json = false;
-    auto* summaryCmd =
-        app.add_subcommand("summary", "Print every layer's shapes, BFLOPs, params and workspace");
-    summaryCmd->add_option("cfg", cfgPath, "Darknet .cfg file")->required();
-    summaryCmd->add_option("--batch", batch, "Images per batch, for activation memory")
+
+    auto* summary = app.add_subcommand("summary", "Print every layer's shapes, BFLOPs, params and workspace");
+    summary->add_option("cfg", cfg, "Darknet .cfg file")->required();
+    summary->add_option("--batch", batch, "Images per batch, for activation memory")
         ->check(CLI::Range(1, 1 << 20));
-    summaryCmd->add_flag("--json", json, "Print one JSON object instead of a table");
+    summary->add_flag("--json", json, "Print one JSON object instead of a table");
 
-    std::string inPath, outPath;
-    auto* roundtripCmd = app.add_subcommand("roundtrip", "Load a .cfg and write it back (byte-identical)");
-    roundtripCmd->add_option("in", inPath, "Input .cfg")->required();
-    roundtripCmd->add_option("out", outPath, "Output .cfg")->required();
+    auto* roundtrip = app.add_subcommand("roundtrip", "Load a .cfg and write it back (byte-identical)");
+    roundtrip->add_option("in", in, "Input .cfg")->required();
+    roundtrip->add_option("out", out, "Output .cfg")->required();
 
-    std::string weightsPath, inputPath, forwardOut, allLayersDir;
-    auto* forwardCmd = app.add_subcommand("forward", "Run the network once and write outputs as raw float32");
-    forwardCmd->add_option("cfg", cfgPath, "Darknet .cfg file")->required();
-    forwardCmd->add_option("weights", weightsPath, "Darknet .weights file")->required();
-    forwardCmd->add_option("--input", inputPath, "Raw float32 CHW tensor (.f32, exactly w·h·c floats)")
+    auto* forward = app.add_subcommand("forward", "Run the network once and write outputs as raw float32");
+    forward->add_option("cfg", cfg, "Darknet .cfg file")->required();
+    forward->add_option("weights", weights, "Darknet .weights file")->required();
+    forward->add_option("--input", in, "An image, or a raw float32 CHW tensor (.f32, exactly w·h·c floats)")
         ->required();
-    forwardCmd->add_option("--out", forwardOut, "Write the network's output here");
-    forwardCmd->add_option("--all-layers", allLayersDir,
-                           "Write every layer's output as DIR/layer_000.f32, ...");
+    forward->add_option("--out", out, "Write the network's output here");
+    forward->add_option("--all-layers", allLayers, "Write every layer's output as DIR/layer_000.f32, ...");
+
+    nw::cli::DetectArgs detectArgs;
+    auto* detect = app.add_subcommand("detect", "Detect objects in images and videos");
+    detect->add_option("cfg", detectArgs.cfg, "Darknet .cfg file")->required();
+    detect->add_option("weights", detectArgs.weights, "Darknet .weights file")->required();
+    detect->add_option("inputs", detectArgs.inputs, "Images or video files")->required();
+    detect->add_option("--names", detectArgs.names, "Class names, one per line (.names)");
+    detect->add_option("--thresh", detectArgs.threshold, "Confidence threshold (default 0.25)")
+        ->check(CLI::Range(0.0, 1.0));
+    detect->add_option("--nms", detectArgs.nms, "NMS IoU threshold (default 0.45; 0 disables)")
+        ->check(CLI::Range(0.0, 1.0));
+    detect->add_flag("--letterbox", detectArgs.letterbox,
+                     "Keep the aspect ratio (pad) instead of stretching");
+    detect->add_option("--out", detectArgs.outDir, "Write annotated images (.jpg) and videos (.avi) here");
+    detect->add_flag("--json", detectArgs.json, "Print detections as JSON (boxes in pixels: x, y, w, h)");
+
+    std::vector<std::string> images;
+    auto* classify = app.add_subcommand("classify", "Top classes of a classifier for each image");
+    classify->add_option("cfg", cfg, "Darknet .cfg file")->required();
+    classify->add_option("weights", weights, "Darknet .weights file")->required();
+    classify->add_option("images", images, "Image files")->required();
+    classify->add_option("--names", names, "Class names, one per line");
+    classify->add_option("--top", top, "How many classes to show (default 5)")->check(CLI::Range(1, 100000));
+
+    nw::cli::BenchArgs benchArgs;
+    auto* bench = app.add_subcommand("bench", "Measure forward latency and peak memory");
+    bench->add_option("cfg", benchArgs.cfg, "Darknet .cfg file")->required();
+    bench->add_option("--weights", benchArgs.weights, "Darknet .weights (default: random weights)");
+    bench->add_option("--size", benchArgs.size, "Input size WxH instead of the cfg's (e.g. 416x416)");
+    bench->add_option("--runs", benchArgs.runs, "Timed runs after 2 warm-up runs (default 20)")
+        ->check(CLI::Range(1, 100000));
+    bench->add_option("--threads", benchArgs.threads, "Threads (default: all cores)")
+        ->check(CLI::Range(0, 1024));
+    bench->add_flag("--per-layer", benchArgs.perLayer, "Also print each layer's median time and GFLOP/s");
+    bench->add_flag("--json", benchArgs.json, "Print {\"median_ms\":..,\"min_ms\":..,\"peak_rss_mb\":..}");
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : 2;
     }
-    if (*summaryCmd)
-        return summary(cfgPath, batch, json);
-    if (*roundtripCmd)
-        return roundtrip(inPath, outPath);
-    if (*forwardCmd)
-        return forward(cfgPath, weightsPath, inputPath, forwardOut, allLayersDir);
+    if (*summary)
+        return nw::cli::summary(cfg, batch, json);
+    if (*roundtrip)
+        return nw::cli::roundtrip(in, out);
+    if (*forward)
+        return nw::cli::forward(cfg, weights, in, out, allLayers);
+    if (*detect)
+        return nw::cli::detect(detectArgs);
+    if (*classify)
+        return nw::cli::classify(cfg, weights, images, names, top);
+    if (*bench)
+        return nw::cli::bench(benchArgs);
     return 2;
 }

@@ -50,6 +50,11 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         cfg::SectionReader reader(sections.front(), spec.file, -1, spec.diagnostics);
         spec.net = NetConfig::parse(reader);
         reader.reportUnused();
+        if (options.width > 0 && options.height > 0) {
+            spec.net.width = options.width;
+            spec.net.height = options.height;
+            spec.net.inputs = spec.net.width * spec.net.height * spec.net.channels;
+        }
     }
     spec.input = spec.net.width > 0 && spec.net.height > 0 && spec.net.channels > 0
                      ? Shape::image(spec.net.width, spec.net.height, spec.net.channels)

@@ -42,7 +42,8 @@ struct LayerSpec {
 };
 
 struct SpecOptions {
-    int batch = 1; // images per forward pass, for activation memory
+    int batch = 1;             // images per forward pass, for activation memory
+    int width = 0, height = 0; // when set, replace [net]'s input size (Darknet's resize)
 };
 
 struct NetworkSpec {

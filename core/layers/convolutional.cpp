@@ -2,9 +2,8 @@
 
 #include "graph/network_spec.h"
 #include "kernels/cpu/batchnorm.h"
-#include "kernels/cpu/bias_activation.h"
+#include "kernels/cpu/conv_tiled.h"
 #include "kernels/cpu/gemm.h"
-#include "kernels/cpu/im2col.h"
 #include "runtime/layer_runtime.h"
 #include "runtime/weights_file.h"
 
@@ -128,53 +127,39 @@ public:
 
     void prepare(const WeightsHeader&) override
     {
-        std::vector<float> weights = weights_;
+        packedWeights_.clear();
         if (config_.flipped) { // stored as a [c·size²][filters] matrix
             const std::size_t rows = perFilter(), columns = std::size_t(config_.filters);
+            packedWeights_.resize(weights_.size());
             for (std::size_t r = 0; r < rows; ++r)
                 for (std::size_t c = 0; c < columns; ++c)
-                    weights[c * rows + r] = weights_[r * columns + c];
+                    packedWeights_[c * rows + r] = weights_[r * columns + c];
         }
-        if (config_.batchNormalize) {
-            foldBatchNorm(weights, biases_, scales_, mean_, variance_, std::size_t(config_.filters),
-                          perFilter(), packedWeights_, packedBiases_);
-        } else {
-            packedWeights_ = std::move(weights);
-            packedBiases_ = biases_;
-        }
+        // Bias and batch norm become one per-filter scale and shift applied in the output pass.
+        const auto filters = std::size_t(config_.filters);
+        scale_.assign(filters, 1.0f);
+        shift_ = biases_;
+        if (config_.batchNormalize)
+            for (std::size_t f = 0; f < filters; ++f) {
+                scale_[f] = scales_[f] / std::sqrt(variance_[f] + kBatchNormEpsilon);
+                shift_[f] = biases_[f] - mean_[f] * scale_[f];
+            }
     }
 
     std::size_t workspaceFloats() const override
     {
-        return direct() ? 0
-                        : perFilter() * std::size_t(geometry_.outHeight) * std::size_t(geometry_.outWidth);
+        return convWorkspaceFloats(geometry_, config_.filters / config_.groups, maxComputeThreads());
     }
 
     void forward(ForwardArgs& args) override
     {
-        const int groups = config_.groups;
-        const int filtersPerGroup = config_.filters / groups;
-        const int k = static_cast<int>(perFilter());
-        const int plane = geometry_.outHeight * geometry_.outWidth;
-        const std::size_t inPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
-        for (int b = 0; b < args.output.batch(); ++b) {
-            for (int g = 0; g < groups; ++g) {
-                const float* image =
-                    args.input.item(b) + std::size_t(g) * std::size_t(geometry_.channels) * inPlane;
-                const float* columns = image;
-                if (!direct()) {
-                    im2col(image, geometry_, args.context.workspace);
-                    columns = args.context.workspace;
-                }
-                gemm(false, false, filtersPerGroup, plane, k, 1.0f,
-                     packedWeights_.data() + std::size_t(g) * std::size_t(filtersPerGroup) * std::size_t(k),
-                     k, columns, plane, 0.0f,
-                     args.output.item(b) + std::size_t(g) * std::size_t(filtersPerGroup) * std::size_t(plane),
-                     plane);
-            }
-            addBiasActivate(args.output.item(b), std::size_t(config_.filters), std::size_t(plane),
-                            packedBiases_.data(), activation_);
-        }
+        const ConvKernel kernel{
+            geometry_,       config_.groups,
+            config_.filters, packedWeights_.empty() ? weights_.data() : packedWeights_.data(),
+            scale_.data(),   shift_.data(),
+            activation_};
+        for (int b = 0; b < args.output.batch(); ++b)
+            convolveTiled(kernel, args.input.item(b), args.output.item(b), args.context.workspace);
     }
 
 private:
@@ -182,17 +167,13 @@ private:
     {
         return std::size_t(geometry_.channels) * std::size_t(config_.size) * std::size_t(config_.size);
     }
-    // A 1×1, stride-1, unpadded convolution reads the input as the GEMM's matrix directly.
-    bool direct() const
-    {
-        return config_.size == 1 && config_.strideX == 1 && config_.strideY == 1 && config_.padding == 0;
-    }
 
     const ConvolutionalLayer config_;
     Activation activation_;
     ConvGeometry geometry_;
     std::vector<float> biases_, scales_, mean_, variance_, weights_; // as in the .weights file
-    std::vector<float> packedWeights_, packedBiases_;                // what forward uses
+    std::vector<float> packedWeights_;                               // only for flipped weights
+    std::vector<float> scale_, shift_;                               // per filter, applied in the output pass
 };
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "layers/maxpool.h"
 
 #include "graph/network_spec.h"
+#include "kernels/cpu/clones.h"
 #include "runtime/layer_runtime.h"
 #include <cfloat>
 
@@ -51,6 +52,24 @@ LayerResult MaxpoolLayer::infer(LayerContext& ctx) const
 
 namespace {
 
+// The common 2×2/2 max-pool over even sizes: every window lies inside the image.
+NW_KERNEL_CLONES
+void maxpool2x2(const float* in, float* out, int planes, int w, int h)
+{
+#pragma omp parallel for
+    for (int p = 0; p < planes; ++p) {
+        const float* src = in + std::size_t(p) * std::size_t(w) * std::size_t(h);
+        float* dst = out + std::size_t(p) * std::size_t(w / 2) * std::size_t(h / 2);
+        for (int y = 0; y < h / 2; ++y) {
+            const float* top = src + std::size_t(2 * y) * std::size_t(w);
+            const float* bottom = top + w;
+            for (int x = 0; x < w / 2; ++x)
+                dst[y * (w / 2) + x] = std::max(std::max(top[2 * x], top[2 * x + 1]),
+                                                std::max(bottom[2 * x], bottom[2 * x + 1]));
+        }
+    }
+}
+
 class MaxpoolRuntime final : public RuntimeLayer {
 public:
     MaxpoolRuntime(const MaxpoolLayer& config, const Shape& in, const Shape& out)
@@ -71,6 +90,11 @@ public:
                             best = std::max(best, args.input.item(b)[std::size_t(k) * plane + i]);
                         args.output.item(b)[std::size_t(g) * plane + i] = best;
                     }
+            return;
+        }
+        if (config_.size == 2 && config_.strideX == 2 && config_.strideY == 2 && config_.padding == 1 &&
+            in_.w % 2 == 0 && in_.h % 2 == 0) {
+            maxpool2x2(args.input.data(), args.output.data(), batch * in_.c, in_.w, in_.h);
             return;
         }
         // Window origin (x·stride − padding/2); outside the image counts as −∞.

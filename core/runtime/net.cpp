@@ -1,10 +1,11 @@
 #include "runtime/net.h"
 
+#include "kernels/cpu/gemm.h"
 #include "util/atomic_file.h"
 
+#include <chrono>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 namespace nw {
 
@@ -15,6 +16,7 @@ std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string
             error = "the network has errors; first: " + d.format();
             return nullptr;
         }
+    ensureComputeThreads();
     std::unique_ptr<Net> net(new Net());
     net->spec_ = spec;
     for (const LayerSpec& layer : spec.layers) {
@@ -59,6 +61,17 @@ const Tensor& Net::output() const
 
 const Tensor& Net::forward(const float* input)
 {
+    return run(input, nullptr);
+}
+
+const Tensor& Net::forward(const float* input, std::vector<double>& layerMilliseconds)
+{
+    layerMilliseconds.assign(layers_.size(), 0.0);
+    return run(input, &layerMilliseconds);
+}
+
+const Tensor& Net::run(const float* input, std::vector<double>* layerMilliseconds)
+{
     std::memcpy(input_.data(), input, input_.size() * sizeof(float));
     ExecContext context;
     context.workspace = workspace_.data();
@@ -69,7 +82,11 @@ const Tensor& Net::forward(const float* input)
         for (int source : spec_.layers[i].sources)
             sources.push_back(&outputs_[static_cast<std::size_t>(source)]);
         ForwardArgs args{i == 0 ? input_ : outputs_[i - 1], sources, outputs_[i], context};
+        const auto start = std::chrono::steady_clock::now();
         layers_[i]->forward(args);
+        if (layerMilliseconds)
+            (*layerMilliseconds)[i] =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     }
     return output();
 }
@@ -90,17 +107,25 @@ void Net::initialize(unsigned seed)
 
 std::optional<std::string> Net::loadWeights(const std::string& path, std::vector<std::string>* warnings)
 {
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in)
         return path + ": cannot open the weights file: " + std::strerror(errno);
-    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const auto fileSize = static_cast<std::size_t>(in.tellg());
+    in.seekg(0);
+    std::vector<char> headerBytes(std::min<std::size_t>(fileSize, 20));
+    in.read(headerBytes.data(), std::streamsize(headerBytes.size()));
     WeightsHeader header;
-    if (auto problem = parseWeightsHeader(bytes, header); !problem.empty())
+    if (auto problem = parseWeightsHeader(headerBytes, header); !problem.empty())
         return path + ": " + problem;
 
-    // Read everything into copies first, so a short or wrong file changes nothing.
+    // Where every array sits in the file. A short file is refused before anything is read, so a
+    // wrong or damaged file never leaves the net half-loaded.
+    struct Placement {
+        std::vector<float>* target;
+        std::size_t offset;
+    };
+    std::vector<Placement> placements;
     std::size_t offset = header.bytes();
-    std::vector<std::pair<std::vector<float>*, std::vector<float>>> staged;
     for (std::size_t i = 0; i < layers_.size(); ++i) {
         const LayerSpec& layer = spec_.layers[i];
         if (layer.flags.dontload)
@@ -109,24 +134,28 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
             if (array.batchNormStatistic && layer.flags.dontloadscales)
                 continue;
             const std::size_t need = array.data->size() * sizeof(float);
-            if (bytes.size() - offset < need)
+            if (fileSize < offset + need)
                 return path + ": the file ends inside layer " + std::to_string(i) + " [" + layer.type +
                        "] (line " + std::to_string(layer.line) + "), array '" + array.name + "': it needs " +
                        std::to_string(need) + " bytes at offset " + std::to_string(offset) + " but only " +
-                       std::to_string(bytes.size() - offset) +
+                       std::to_string(fileSize - offset) +
                        " are left. Do these weights belong to this cfg (same filters, classes and layer "
                        "order)?";
-            std::vector<float> values(array.data->size());
-            std::memcpy(values.data(), bytes.data() + offset, need);
+            placements.push_back({array.data, offset});
             offset += need;
-            staged.emplace_back(array.data, std::move(values));
         }
     }
-    if (offset != bytes.size() && warnings)
-        warnings->push_back(path + ": " + std::to_string(bytes.size() - offset) +
+    for (const Placement& placement : placements) {
+        in.seekg(std::streamoff(placement.offset));
+        in.read(reinterpret_cast<char*>(placement.target->data()),
+                std::streamsize(placement.target->size() * sizeof(float)));
+        if (!in)
+            return path + ": read error at offset " + std::to_string(placement.offset) +
+                   "; the weights are incomplete, load them again";
+    }
+    if (offset != fileSize && warnings)
+        warnings->push_back(path + ": " + std::to_string(fileSize - offset) +
                             " bytes after the last layer's weights were ignored (a larger network's file?)");
-    for (auto& [target, values] : staged)
-        *target = std::move(values);
     header_ = header;
     prepareAll();
     return std::nullopt;

@@ -26,6 +26,8 @@ public:
 
     // Runs every layer on batch × inputShape().size floats; returns the network's output.
     const Tensor& forward(const float* input);
+    // The same, recording each layer's wall time in milliseconds (for `bench --per-layer`).
+    const Tensor& forward(const float* input, std::vector<double>& layerMilliseconds);
     const Tensor& output(int layer) const { return outputs_[static_cast<std::size_t>(layer)]; }
     // The last layer that is not a [cost] layer, as Darknet's network output.
     const Tensor& output() const;
@@ -44,6 +46,7 @@ public:
 private:
     Net() = default;
     void prepareAll();
+    const Tensor& run(const float* input, std::vector<double>* layerMilliseconds);
 
     NetworkSpec spec_;
     int batch_ = 1;

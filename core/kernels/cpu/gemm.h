@@ -7,5 +7,9 @@ void gemm(bool transposeA, bool transposeB, int m, int n, int k, float alpha, co
 // Threads OpenBLAS and the parallel loops may use (both cores by default).
 void setComputeThreads(int threads);
 int computeThreads();
+// The most threads a forward pass may use (workspaces are sized for it): the number of cores.
+int maxComputeThreads();
+// Applies the default (all cores, single-threaded OpenBLAS) unless setComputeThreads was called.
+void ensureComputeThreads();
 
 } // namespace nw

@@ -1,0 +1,87 @@
+// bench: forward latency (median and minimum over N runs after a warm-up) and peak memory.
+#include "commands.h"
+#include "kernels/cpu/gemm.h"
+#include "net_loading.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <sys/resource.h>
+
+namespace nw::cli {
+
+namespace {
+
+double peakRssMb()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0;
+}
+
+} // namespace
+
+int bench(const BenchArgs& args)
+{
+    SpecOptions options;
+    if (!args.size.empty() && std::sscanf(args.size.c_str(), "%dx%d", &options.width, &options.height) != 2) {
+        std::cerr << "error: --size must look like 416x416 (found '" << args.size << "')\n";
+        return 2;
+    }
+    setComputeThreads(args.threads);
+    auto net = loadNet(args.cfg, args.weights, 1, options);
+    if (!net)
+        return 1;
+    std::vector<float> input(std::size_t(net->inputShape().size));
+    std::mt19937 random(1);
+    std::uniform_real_distribution<float> uniform(0, 1);
+    for (float& v : input)
+        v = uniform(random);
+    for (int i = 0; i < 2; ++i) // warm-up: page in weights, let OpenBLAS spin up its threads
+        net->forward(input.data());
+    std::vector<double> times;
+    std::vector<std::vector<double>> layerTimes(net->spec().layers.size());
+    std::vector<double> perLayer;
+    for (int i = 0; i < std::max(1, args.runs); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        if (args.perLayer)
+            net->forward(input.data(), perLayer);
+        else
+            net->forward(input.data());
+        times.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        for (std::size_t l = 0; l < perLayer.size(); ++l)
+            layerTimes[l].push_back(perLayer[l]);
+    }
+    if (args.perLayer && !args.json) {
+        std::printf("%5s  %-16s %18s %10s %10s %9s\n", "layer", "type", "output", "BFLOPs", "median ms",
+                    "GFLOP/s");
+        for (std::size_t l = 0; l < layerTimes.size(); ++l) {
+            auto& t = layerTimes[l];
+            std::sort(t.begin(), t.end());
+            const double ms = t[t.size() / 2];
+            const LayerSpec& layer = net->spec().layers[l];
+            std::printf("%5zu  %-16s %18s %10.3f %10.3f %9.1f\n", l, layer.type.c_str(),
+                        layer.output.text().c_str(), layer.costs.bflops, ms,
+                        ms > 0 ? layer.costs.bflops / ms * 1000 : 0.0);
+        }
+    }
+    std::sort(times.begin(), times.end());
+    const double median = times.size() % 2 ? times[times.size() / 2]
+                                           : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
+    const Shape in = net->inputShape();
+    if (args.json)
+        std::printf(
+            "{\"median_ms\": %.3f, \"min_ms\": %.3f, \"peak_rss_mb\": %.1f, \"runs\": %zu, \"threads\": %d, "
+            "\"width\": %d, \"height\": %d}\n",
+            median, times.front(), peakRssMb(), times.size(), computeThreads(), in.w, in.h);
+    else
+        std::printf(
+            "%s %dx%d, batch 1, %d threads, %zu runs: median %.2f ms, min %.2f ms, peak RSS %.1f MB\n",
+            args.cfg.c_str(), in.w, in.h, computeThreads(), times.size(), median, times.front(), peakRssMb());
+    return 0;
+}
+
+} // namespace nw::cli

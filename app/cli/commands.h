@@ -1,0 +1,31 @@
+#pragma once
+// The netwright-cli commands; main.cpp parses options and calls one. Each returns the exit status:
+// 0 success, 1 a problem with the input (printed to stderr as file:line: error: ...).
+#include <string>
+#include <vector>
+
+namespace nw::cli {
+
+struct DetectArgs {
+    std::string cfg, weights, names, outDir;
+    std::vector<std::string> inputs;
+    float threshold = 0.25f, nms = 0.45f;
+    bool letterbox = false, json = false;
+};
+
+struct BenchArgs {
+    std::string cfg, weights, size;
+    int runs = 20, threads = 0;
+    bool json = false, perLayer = false;
+};
+
+int summary(const std::string& cfg, int batch, bool json);
+int roundtrip(const std::string& in, const std::string& out);
+int forward(const std::string& cfg, const std::string& weights, const std::string& input,
+            const std::string& out, const std::string& allLayersDir);
+int detect(const DetectArgs& args);
+int classify(const std::string& cfg, const std::string& weights, const std::vector<std::string>& images,
+             const std::string& names, int top);
+int bench(const BenchArgs& args);
+
+} // namespace nw::cli

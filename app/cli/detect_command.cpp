@@ -1,0 +1,192 @@
+// detect and classify: images and videos through a network, with annotated outputs and JSON.
+#include "commands.h"
+#include "detect/annotate.h"
+#include "detect/decode.h"
+#include "detect/detector.h"
+#include "net_loading.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/videoio.hpp>
+
+namespace nw::cli {
+
+namespace {
+
+bool isVideo(const std::string& path)
+{
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    for (const char* video : {".mp4", ".avi", ".mkv", ".mov", ".webm", ".mpg", ".mpeg", ".m4v", ".wmv"})
+        if (ext == video)
+            return true;
+    return false;
+}
+
+nlohmann::json boxesJson(const std::vector<LabeledBox>& boxes)
+{
+    auto list = nlohmann::json::array();
+    for (const LabeledBox& b : boxes)
+        list.push_back({{"class", b.classId},
+                        {"name", b.name},
+                        {"confidence", b.confidence},
+                        {"box", {b.left, b.top, b.width, b.height}}});
+    return list;
+}
+
+void printBoxes(const std::string& file, int frame, const std::vector<LabeledBox>& boxes)
+{
+    std::cout << file;
+    if (frame >= 0)
+        std::cout << " frame " << frame;
+    std::cout << ": " << boxes.size() << " objects\n";
+    for (const LabeledBox& b : boxes)
+        std::printf("  %-16s %5.1f%%  x %.0f y %.0f w %.0f h %.0f\n", b.name.c_str(), b.confidence * 100,
+                    b.left, b.top, b.width, b.height);
+}
+
+std::optional<std::vector<std::string>> namesFor(const std::string& path, int classes)
+{
+    if (path.empty()) { // "class 0", "class 1", ... until the user gives a .names file
+        std::vector<std::string> names;
+        for (int c = 0; c < classes; ++c)
+            names.push_back("class " + std::to_string(c));
+        return names;
+    }
+    std::string error;
+    auto names = loadNames(path, error);
+    if (!names)
+        std::cerr << "error: " << error << "\n";
+    else if (int(names->size()) < classes)
+        std::cerr << "warning: " << path << " has " << names->size() << " names but the network has "
+                  << classes << " classes; the rest are shown as numbers\n";
+    return names;
+}
+
+} // namespace
+
+int detect(const DetectArgs& args)
+{
+    auto net = loadNet(args.cfg, args.weights, 1);
+    if (!net)
+        return 1;
+    const int classes = detectionClasses(net->spec());
+    if (classes == 0) {
+        std::cerr << args.cfg
+                  << ": error: the network has no [yolo], [region] or [detection] layer; use classify\n";
+        return 1;
+    }
+    auto names = namesFor(args.names, classes);
+    if (!names)
+        return 1;
+    if (!args.outDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(args.outDir, ec);
+        if (ec) {
+            std::cerr << "error: cannot create " << args.outDir << ": " << ec.message() << "\n";
+            return 1;
+        }
+    }
+    Detector detector(*net, *names);
+    const DetectOptions options{args.threshold, args.nms, args.letterbox};
+    const int channels = net->inputShape().c;
+    nlohmann::json results = nlohmann::json::array();
+    int failures = 0;
+    for (const std::string& input : args.inputs) {
+        const std::string stem = std::filesystem::path(input).stem().string();
+        if (!isVideo(input)) {
+            cv::Mat frame = cv::imread(input, cv::IMREAD_COLOR);
+            if (frame.empty()) {
+                std::cerr << "error: " << input << ": cannot read the image\n";
+                ++failures;
+                continue;
+            }
+            const auto boxes = detector.detect(imageFromMat(frame, channels), options);
+            results.push_back({{"file", input}, {"frame", 0}, {"detections", boxesJson(boxes)}});
+            if (!args.json)
+                printBoxes(input, -1, boxes);
+            if (!args.outDir.empty()) {
+                drawBoxes(frame, boxes);
+                cv::imwrite(args.outDir + "/" + stem + ".jpg", frame);
+            }
+            continue;
+        }
+        cv::VideoCapture capture(input);
+        if (!capture.isOpened()) {
+            std::cerr << "error: " << input << ": cannot open the video\n";
+            ++failures;
+            continue;
+        }
+        cv::VideoWriter writer;
+        cv::Mat frame;
+        int index = 0;
+        while (capture.read(frame) && !frame.empty()) {
+            const auto boxes = detector.detect(imageFromMat(frame, channels), options);
+            results.push_back({{"file", input}, {"frame", index}, {"detections", boxesJson(boxes)}});
+            if (!args.json)
+                printBoxes(input, index, boxes);
+            if (!args.outDir.empty()) {
+                if (!writer.isOpened()) {
+                    const double fps = capture.get(cv::CAP_PROP_FPS);
+                    writer.open(args.outDir + "/" + stem + ".avi",
+                                cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps > 0 ? fps : 25,
+                                frame.size());
+                }
+                drawBoxes(frame, boxes);
+                writer.write(frame);
+            }
+            ++index;
+        }
+        if (index == 0) {
+            std::cerr << "error: " << input << ": the video has no readable frames\n";
+            ++failures;
+        }
+    }
+    if (args.json)
+        std::cout << results.dump(1) << "\n";
+    return failures ? 1 : 0;
+}
+
+int classify(const std::string& cfg, const std::string& weights, const std::vector<std::string>& images,
+             const std::string& namesPath, int top)
+{
+    auto net = loadNet(cfg, weights, 1);
+    if (!net)
+        return 1;
+    const Shape input = net->inputShape();
+    const std::size_t classes = std::size_t(net->output().itemSize());
+    auto names = namesFor(namesPath, int(classes));
+    if (!names)
+        return 1;
+    int failures = 0;
+    for (const std::string& path : images) {
+        std::string error;
+        auto image = loadImage(path, input.c, error);
+        if (!image) {
+            std::cerr << "error: " << error << "\n";
+            ++failures;
+            continue;
+        }
+        const Image prepared = resizeMinCrop(*image, input.w, input.h);
+        const Tensor& out = net->forward(prepared.data.data());
+        std::vector<std::size_t> order(classes);
+        std::iota(order.begin(), order.end(), 0);
+        const std::size_t k = std::min<std::size_t>(std::size_t(std::max(1, top)), classes);
+        std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(k), order.end(),
+                          [&](std::size_t a, std::size_t b) { return out.data()[a] > out.data()[b]; });
+        std::cout << path << "\n";
+        for (std::size_t i = 0; i < k; ++i) {
+            const std::size_t c = order[i];
+            const std::string name = c < names->size() ? (*names)[c] : "class " + std::to_string(c);
+            std::printf("  %6.2f%%  %s\n", out.data()[c] * 100, name.c_str());
+        }
+    }
+    return failures ? 1 : 0;
+}
+
+} // namespace nw::cli

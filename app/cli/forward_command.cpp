@@ -1,0 +1,63 @@
+// forward: one pass on an image or a raw float32 tensor; outputs written as raw float32.
+#include "commands.h"
+#include "image/image.h"
+#include "net_loading.h"
+#include "util/float_file.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace nw::cli {
+
+namespace {
+
+bool endsWith(const std::string& text, const std::string& suffix)
+{
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+} // namespace
+
+int forward(const std::string& cfg, const std::string& weights, const std::string& inputPath,
+            const std::string& outPath, const std::string& allLayersDir)
+{
+    auto net = loadNet(cfg, weights, 1);
+    if (!net)
+        return 1;
+    std::vector<float> input;
+    const Shape shape = net->inputShape();
+    if (endsWith(inputPath, ".f32")) {
+        if (auto problem = readFloatFile(inputPath, std::size_t(shape.size), input)) {
+            std::cerr << "error: " << *problem << "\n";
+            return 1;
+        }
+    } else {
+        std::string error;
+        auto image = loadImage(inputPath, shape.c, error);
+        if (!image) {
+            std::cerr << "error: " << error << "\n";
+            return 1;
+        }
+        input = resizeDarknet(*image, shape.w, shape.h).data;
+    }
+    const Tensor& output = net->forward(input.data());
+    if (!outPath.empty())
+        if (auto problem = writeFloatFile(outPath, output.span())) {
+            std::cerr << "error: " << *problem << "\n";
+            return 1;
+        }
+    for (std::size_t i = 0; !allLayersDir.empty() && i < net->spec().layers.size(); ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "/layer_%03zu.f32", i);
+        if (auto problem = writeFloatFile(allLayersDir + name, net->output(int(i)).span())) {
+            std::cerr << "error: " << *problem << "\n";
+            return 1;
+        }
+    }
+    if (outPath.empty() && allLayersDir.empty())
+        std::cerr << "forward: ran, but wrote nothing: add --out OUT.f32 or --all-layers DIR\n";
+    return 0;
+}
+
+} // namespace nw::cli

@@ -1,0 +1,42 @@
+#include "net_loading.h"
+
+#include <iostream>
+
+namespace nw::cli {
+
+void printDiagnostics(const Diagnostics& diagnostics)
+{
+    for (const Diagnostic& d : diagnostics)
+        std::cerr << d.format() << "\n";
+}
+
+std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights, int batch,
+                             const SpecOptions& options)
+{
+    const cfg::Document document = cfg::Document::load(cfg);
+    SpecOptions withBatch = options;
+    withBatch.batch = batch;
+    const NetworkSpec spec = buildNetworkSpec(document, withBatch);
+    if (!spec.ok()) {
+        printDiagnostics(spec.diagnostics);
+        return nullptr;
+    }
+    std::string error;
+    auto net = Net::create(spec, batch, error);
+    if (!net) {
+        std::cerr << cfg << ": error: " << error << "\n";
+        return nullptr;
+    }
+    if (!weights.empty()) {
+        std::vector<std::string> warnings;
+        if (auto problem = net->loadWeights(weights, &warnings)) {
+            std::cerr << "error: " << *problem << "\n";
+            return nullptr;
+        }
+        for (const auto& warning : warnings)
+            std::cerr << "warning: " << warning << "\n";
+    }
+    return net;
+}
+
+} // namespace nw::cli

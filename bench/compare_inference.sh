@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Inference latency and peak memory, measured in one go on this machine: netwright-cli bench vs OpenCV
+# DNN (DNN_BACKEND_OPENCV, 2 threads) vs pjreddie's Darknet (Debian's libdarknet, single-threaded),
+# on the same cfg and the same random weights (written by libdarknet itself). The three run in
+# alternation, ROUNDS times, so a noisy neighbour slows all of them alike; the table reports the
+# median of the per-round medians and the lowest minimum.
+#   bench/compare_inference.sh [ROUNDS]      (after scripts/build.sh; writes bench/results/inference.md)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-5}
+runs=20
+build=build
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p bench/results
+out=bench/results/inference.md
+networks=(yolov3-tiny yolov2-tiny resnet18 darknet19)
+
+field() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p"; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+minimum() { sort -n | head -1; }
+
+{
+  echo "| network | input | Netwright median / min (ms) | OpenCV DNN median / min (ms) | Darknet median / min (ms) | Netwright ÷ OpenCV | peak RSS Netwright / OpenCV / Darknet (MB) |"
+  echo "|---|---|---|---|---|---|---|"
+} > "$work/table"
+
+for name in "${networks[@]}"; do
+  cfg=/usr/share/darknet/cfg/$name.cfg
+  mkdir -p "$work/$name"
+  "$build/tests/darknet_ref_forward" "$cfg" "$work/$name" 1 >/dev/null 2>&1
+  weights=$work/$name/net.weights
+  for round in $(seq "$rounds"); do
+    "$build/app/netwright-cli" bench "$cfg" --weights "$weights" --runs $runs --threads 2 --json >> "$work/$name.ours"
+    "$build/bench/opencv_dnn_bench" "$cfg" "$weights" $runs 2 >> "$work/$name.opencv" 2>/dev/null || echo '{}' >> "$work/$name.opencv"
+    "$build/bench/darknet_bench" "$cfg" "$weights" 3 >> "$work/$name.darknet" 2>/dev/null
+  done
+  size=$(field width < "$work/$name.ours" | head -1)x$(field height < "$work/$name.ours" | head -1)
+  om=$(field median_ms < "$work/$name.ours" | median); on=$(field min_ms < "$work/$name.ours" | minimum)
+  cm=$(field median_ms < "$work/$name.opencv" | median); cn=$(field min_ms < "$work/$name.opencv" | minimum)
+  dm=$(field median_ms < "$work/$name.darknet" | median); dn=$(field min_ms < "$work/$name.darknet" | minimum)
+  orss=$(field peak_rss_mb < "$work/$name.ours" | median); crss=$(field peak_rss_mb < "$work/$name.opencv" | median)
+  drss=$(field peak_rss_mb < "$work/$name.darknet" | median)
+  ratio=$(awk -v a="$om" -v b="$cm" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+  printf '| %s | %s | %.1f / %.1f | %s | %.1f / %.1f | %s | %.0f / %s / %.0f |\n' "$name" "$size" "$om" "$on" \
+    "$( [ -n "$cm" ] && printf '%.1f / %.1f' "$cm" "$cn" || echo 'not supported')" "$dm" "$dn" "$ratio" \
+    "$orss" "$( [ -n "$crss" ] && printf '%.0f' "$crss" || echo '-')" "$drss" >> "$work/table"
+done
+
+{
+  echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p')), $rounds rounds × $runs runs"
+  echo "(Darknet: $rounds × 3 runs), batch 1, random weights written by libdarknet."
+  echo
+  cat "$work/table"
+} > "$out"
+cat "$out"

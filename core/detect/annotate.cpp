@@ -1,0 +1,44 @@
+#include "detect/annotate.h"
+
+#include <cmath>
+#include <cstdio>
+#include <opencv2/imgproc.hpp>
+
+namespace nw {
+
+void classColor(int classId, int& r, int& g, int& b)
+{
+    // Golden-ratio hue steps give neighbouring classes clearly different colours.
+    const double hue = std::fmod(0.61803398875 * double(classId) + 0.1, 1.0) * 6.0;
+    const int sector = int(hue);
+    const double f = hue - sector;
+    const double v = 230, s = 0.75, p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
+    const double rgb[6][3] = {{v, t, p}, {q, v, p}, {p, v, t}, {p, q, v}, {t, p, v}, {v, p, q}};
+    r = int(rgb[sector % 6][0]);
+    g = int(rgb[sector % 6][1]);
+    b = int(rgb[sector % 6][2]);
+}
+
+void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
+{
+    const int thickness = std::max(1, frame.rows / 300);
+    for (const LabeledBox& box : boxes) {
+        int r, g, b;
+        classColor(box.classId, r, g, b);
+        const cv::Scalar color(b, g, r);
+        const cv::Rect rect(int(box.left), int(box.top), int(box.width), int(box.height));
+        cv::rectangle(frame, rect, color, thickness);
+        char label[160];
+        std::snprintf(label, sizeof label, "%s %.0f%%", box.name.c_str(), box.confidence * 100);
+        int baseline = 0;
+        const double scale = std::max(0.4, frame.rows / 1000.0);
+        const cv::Size size = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, scale, 1, &baseline);
+        const int top = std::max(0, rect.y - size.height - baseline - 2);
+        cv::rectangle(frame, cv::Rect(rect.x, top, size.width + 4, size.height + baseline + 2), color,
+                      cv::FILLED);
+        cv::putText(frame, label, cv::Point(rect.x + 2, top + size.height + 1), cv::FONT_HERSHEY_SIMPLEX,
+                    scale, cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
+    }
+}
+
+} // namespace nw

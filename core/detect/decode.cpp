@@ -1,0 +1,159 @@
+#include "detect/decode.h"
+
+#include "layers/detection.h"
+#include "layers/region.h"
+#include "layers/yolo.h"
+
+#include <cmath>
+
+namespace nw {
+
+namespace {
+
+float anchor(const std::vector<float>& anchors, std::size_t i)
+{
+    return i < anchors.size() ? anchors[i] : 0.5f;
+}
+
+void decodeYolo(const YoloLayer& l, const Tensor& out, int item, int netW, int netH, float threshold,
+                std::vector<Detection>& dets)
+{
+    const int w = out.shape().w, h = out.shape().h;
+    const std::size_t plane = std::size_t(w) * std::size_t(h);
+    const std::size_t classes = std::size_t(l.classes);
+    const float* data = out.item(item);
+    for (std::size_t a = 0; a < l.mask.size(); ++a) {
+        const float* slot = data + a * plane * (classes + 5);
+        const std::size_t k = std::size_t(l.mask[a]);
+        for (std::size_t cell = 0; cell < plane; ++cell) {
+            const float objectness = slot[4 * plane + cell];
+            if (objectness <= threshold)
+                continue;
+            Detection d;
+            const float col = float(cell % std::size_t(w)), row = float(cell / std::size_t(w));
+            d.box.x = (col + slot[cell]) / float(w);
+            d.box.y = (row + slot[plane + cell]) / float(h);
+            const float tw = slot[2 * plane + cell], th = slot[3 * plane + cell];
+            if (l.newCoords) { // AB: w = tw²·4·anchor
+                d.box.w = tw * tw * 4 * anchor(l.anchors, 2 * k) / float(netW);
+                d.box.h = th * th * 4 * anchor(l.anchors, 2 * k + 1) / float(netH);
+            } else {
+                d.box.w = std::exp(tw) * anchor(l.anchors, 2 * k) / float(netW);
+                d.box.h = std::exp(th) * anchor(l.anchors, 2 * k + 1) / float(netH);
+            }
+            d.objectness = objectness;
+            d.prob.resize(classes);
+            for (std::size_t c = 0; c < classes; ++c) {
+                const float p = objectness * slot[(5 + c) * plane + cell];
+                d.prob[c] = p > threshold ? p : 0;
+            }
+            dets.push_back(std::move(d));
+        }
+    }
+}
+
+void decodeRegion(const RegionLayer& l, const Tensor& out, int item, float threshold,
+                  std::vector<Detection>& dets)
+{
+    const int w = out.shape().w, h = out.shape().h;
+    const std::size_t plane = std::size_t(w) * std::size_t(h);
+    const std::size_t classes = std::size_t(l.classes), entries = std::size_t(l.coords + 1 + l.classes);
+    const float* data = out.item(item);
+    for (std::size_t cell = 0; cell < plane; ++cell)
+        for (std::size_t a = 0; a < std::size_t(l.num); ++a) {
+            const float* slot = data + a * plane * entries;
+            Detection d;
+            const float col = float(cell % std::size_t(w)), row = float(cell / std::size_t(w));
+            d.box.x = (col + slot[cell]) / float(w);
+            d.box.y = (row + slot[plane + cell]) / float(h);
+            d.box.w = std::exp(slot[2 * plane + cell]) * anchor(l.anchors, 2 * a) / float(w);
+            d.box.h = std::exp(slot[3 * plane + cell]) * anchor(l.anchors, 2 * a + 1) / float(h);
+            d.objectness = slot[std::size_t(l.coords) * plane + cell];
+            d.prob.resize(classes);
+            for (std::size_t c = 0; c < classes; ++c) {
+                const float p = d.objectness * slot[(std::size_t(l.coords) + 1 + c) * plane + cell];
+                d.prob[c] = p > threshold ? p : 0;
+            }
+            dets.push_back(std::move(d));
+        }
+}
+
+void decodeV1(const DetectionLayer& l, const Tensor& out, int item, float threshold,
+              std::vector<Detection>& dets)
+{
+    const float* p = out.item(item);
+    const std::size_t side = std::size_t(l.side), cells = side * side, classes = std::size_t(l.classes);
+    const std::size_t num = std::size_t(l.num);
+    for (std::size_t i = 0; i < cells; ++i)
+        for (std::size_t n = 0; n < num; ++n) {
+            const float scale = p[cells * classes + i * num + n];
+            const float* box = p + cells * (classes + num) + (i * num + n) * 4;
+            Detection d;
+            d.box.x = (box[0] + float(i % side)) / float(side);
+            d.box.y = (box[1] + float(i / side)) / float(side);
+            d.box.w = l.sqrt ? box[2] * box[2] : box[2];
+            d.box.h = l.sqrt ? box[3] * box[3] : box[3];
+            d.objectness = scale;
+            d.prob.resize(classes);
+            for (std::size_t c = 0; c < classes; ++c) {
+                const float q = scale * p[i * classes + c];
+                d.prob[c] = q > threshold ? q : 0;
+            }
+            dets.push_back(std::move(d));
+        }
+}
+
+} // namespace
+
+int detectionClasses(const NetworkSpec& spec)
+{
+    for (const LayerSpec& layer : spec.layers) {
+        if (auto* yolo = dynamic_cast<const YoloLayer*>(layer.config.get()))
+            return yolo->classes;
+        if (auto* region = dynamic_cast<const RegionLayer*>(layer.config.get()))
+            return region->classes;
+        if (auto* v1 = dynamic_cast<const DetectionLayer*>(layer.config.get()))
+            return v1->classes;
+    }
+    return 0;
+}
+
+void undoLetterbox(std::vector<Detection>& dets, int imageWidth, int imageHeight, int netWidth, int netHeight)
+{
+    int newW, newH;
+    if (float(netWidth) / float(imageWidth) < float(netHeight) / float(imageHeight)) {
+        newW = netWidth;
+        newH = imageHeight * netWidth / imageWidth;
+    } else {
+        newH = netHeight;
+        newW = imageWidth * netHeight / imageHeight;
+    }
+    const float sx = float(newW) / float(netWidth), sy = float(newH) / float(netHeight);
+    for (Detection& d : dets) {
+        d.box.x = (d.box.x - float(netWidth - newW) / 2.0f / float(netWidth)) / sx;
+        d.box.y = (d.box.y - float(netHeight - newH) / 2.0f / float(netHeight)) / sy;
+        d.box.w /= sx;
+        d.box.h /= sy;
+    }
+}
+
+std::vector<Detection> decodeDetections(const Net& net, int item, const DecodeOptions& options)
+{
+    std::vector<Detection> dets;
+    const NetworkSpec& spec = net.spec();
+    for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+        const LayerConfig* config = spec.layers[i].config.get();
+        const Tensor& out = net.output(int(i));
+        if (auto* yolo = dynamic_cast<const YoloLayer*>(config))
+            decodeYolo(*yolo, out, item, spec.net.width, spec.net.height, options.threshold, dets);
+        else if (auto* region = dynamic_cast<const RegionLayer*>(config))
+            decodeRegion(*region, out, item, options.threshold, dets);
+        else if (auto* v1 = dynamic_cast<const DetectionLayer*>(config))
+            decodeV1(*v1, out, item, options.threshold, dets);
+    }
+    if (options.letterbox && options.imageWidth > 0 && options.imageHeight > 0)
+        undoLetterbox(dets, options.imageWidth, options.imageHeight, spec.net.width, spec.net.height);
+    return dets;
+}
+
+} // namespace nw

@@ -1,0 +1,27 @@
+#pragma once
+// Turns the outputs of [yolo], [region] and [detection] heads into boxes, as Darknet's
+// get_*_detections do, and undoes the letterbox.
+#include "detect/detection.h"
+#include "runtime/net.h"
+
+#include <string>
+#include <vector>
+
+namespace nw {
+
+struct DecodeOptions {
+    float threshold = 0.25f;
+    bool letterbox = false; // the image was letterboxed: map boxes back to the original image
+    int imageWidth = 0, imageHeight = 0;
+};
+
+// Detections of every head in the net (batch item `item`), boxes relative to the original image.
+std::vector<Detection> decodeDetections(const Net& net, int item, const DecodeOptions& options);
+// Number of classes of the net's detection heads; 0 when the net has none.
+int detectionClasses(const NetworkSpec& spec);
+
+// Darknet's correct_yolo_boxes for a letterboxed image.
+void undoLetterbox(std::vector<Detection>& detections, int imageWidth, int imageHeight, int netWidth,
+                   int netHeight);
+
+} // namespace nw

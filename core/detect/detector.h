@@ -1,0 +1,51 @@
+#pragma once
+// Detector: one image (or video frame) in, labelled boxes in pixels out — preprocessing as Darknet
+// does it, forward, decoding, NMS and the threshold.
+#include "detect/detection.h"
+#include "image/image.h"
+#include "runtime/net.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nw {
+
+struct LabeledBox {
+    int classId = 0;
+    std::string name;
+    float confidence = 0;
+    float left = 0, top = 0, width = 0, height = 0; // pixels of the original image
+};
+
+struct DetectOptions {
+    float threshold = 0.25f; // AlexeyAB's default (pjreddie: 0.5)
+    float nms = 0.45f;
+    bool letterbox = false; // pjreddie letterboxes; AlexeyAB resizes unless letter_box=1
+};
+
+class Detector {
+public:
+    Detector(Net& net, std::vector<std::string> names) : net_(net), names_(std::move(names)) {}
+
+    // Every class above the threshold of every box that survives NMS (Darknet's drawing rule), sorted
+    // by confidence.
+    std::vector<LabeledBox> detect(const Image& image, const DetectOptions& options);
+    // Raw detections of the last detect() (relative boxes, before thresholding by class).
+    const std::vector<Detection>& lastDetections() const { return last_; }
+    std::string className(int id) const;
+
+private:
+    Net& net_;
+    std::vector<std::string> names_;
+    std::vector<Detection> last_;
+};
+
+// Network input for an image: resized (or letterboxed) to the net size.
+Image prepareInput(const Image& image, int width, int height, bool letterbox);
+
+// One class name per line (a trailing CR is dropped); an error names the file.
+std::optional<std::vector<std::string>> loadNames(const std::string& path, std::string& error);
+
+} // namespace nw
