@@ -21,8 +21,8 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 minimum() { sort -n | head -1; }
 
 {
-  echo "| network | input | Netwright median / min (ms) | OpenCV DNN median / min (ms) | Darknet median / min (ms) | Netwright ÷ OpenCV | peak RSS Netwright / OpenCV / Darknet (MB) |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| network | input | Netwright median / min (ms) | OpenCV DNN median / min (ms) | Darknet median / min (ms) | Netwright ÷ OpenCV (median) | peak RSS − baseline, Netwright / OpenCV / Darknet (MB) | peak RSS (MB) |"
+  echo "|---|---|---|---|---|---|---|---|"
 } > "$work/table"
 
 for name in "${networks[@]}"; do
@@ -32,19 +32,21 @@ for name in "${networks[@]}"; do
   weights=$work/$name/net.weights
   for round in $(seq "$rounds"); do
     "$build/app/netwright-cli" bench "$cfg" --weights "$weights" --runs $runs --threads 2 --json >> "$work/$name.ours"
-    "$build/bench/opencv_dnn_bench" "$cfg" "$weights" $runs 2 >> "$work/$name.opencv" 2>/dev/null || echo '{}' >> "$work/$name.opencv"
+    "$build/bench/opencv_dnn_bench" "$cfg" "$weights" $runs 2 >> "$work/$name.opencv" 2>/dev/null || true
     "$build/bench/darknet_bench" "$cfg" "$weights" 3 >> "$work/$name.darknet" 2>/dev/null
   done
   size=$(field width < "$work/$name.ours" | head -1)x$(field height < "$work/$name.ours" | head -1)
   om=$(field median_ms < "$work/$name.ours" | median); on=$(field min_ms < "$work/$name.ours" | minimum)
   cm=$(field median_ms < "$work/$name.opencv" | median); cn=$(field min_ms < "$work/$name.opencv" | minimum)
   dm=$(field median_ms < "$work/$name.darknet" | median); dn=$(field min_ms < "$work/$name.darknet" | minimum)
-  orss=$(field peak_rss_mb < "$work/$name.ours" | median); crss=$(field peak_rss_mb < "$work/$name.opencv" | median)
-  drss=$(field peak_rss_mb < "$work/$name.darknet" | median)
+  model() { awk '{ for (i = 1; i <= NF; ++i) { if ($i ~ /peak_rss_mb/) p = $(i + 1); if ($i ~ /baseline_rss_mb/) b = $(i + 1) } gsub(/[,}]/, "", p); gsub(/[,}]/, "", b); if (p != "") print p - b }' "$1" | median; }
+  peak() { field peak_rss_mb < "$1" | median; }
   ratio=$(awk -v a="$om" -v b="$cm" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-  printf '| %s | %s | %.1f / %.1f | %s | %.1f / %.1f | %s | %.0f / %s / %.0f |\n' "$name" "$size" "$om" "$on" \
-    "$( [ -n "$cm" ] && printf '%.1f / %.1f' "$cm" "$cn" || echo 'not supported')" "$dm" "$dn" "$ratio" \
-    "$orss" "$( [ -n "$crss" ] && printf '%.0f' "$crss" || echo '-')" "$drss" >> "$work/table"
+  if [ -n "$cm" ]; then opencv=$(printf '%.1f / %.1f' "$cm" "$cn"); cmodel=$(printf '%.0f' "$(model "$work/$name.opencv")"); cpeak=$(printf '%.0f' "$(peak "$work/$name.opencv")");
+  else opencv="not supported"; cmodel="-"; cpeak="-"; fi
+  printf '| %s | %s | %.1f / %.1f | %s | %.1f / %.1f | %s | %.0f / %s / %.0f | %.0f / %s / %.0f |\n' "$name" "$size" "$om" "$on" \
+    "$opencv" "$dm" "$dn" "$ratio" "$(model "$work/$name.ours")" "$cmodel" "$(model "$work/$name.darknet")" \
+    "$(peak "$work/$name.ours")" "$cpeak" "$(peak "$work/$name.darknet")" >> "$work/table"
 done
 
 {

@@ -148,7 +148,8 @@ public:
 
     std::size_t workspaceFloats() const override
     {
-        return convWorkspaceFloats(geometry_, config_.filters / config_.groups, maxComputeThreads());
+        return convWorkspaceFloats(geometry_, config_.groups, config_.filters / config_.groups,
+                                   maxComputeThreads());
     }
 
     void forward(ForwardArgs& args) override
@@ -157,7 +158,7 @@ public:
             geometry_,       config_.groups,
             config_.filters, packedWeights_.empty() ? weights_.data() : packedWeights_.data(),
             scale_.data(),   shift_.data(),
-            activation_};
+            activation_,     maxComputeThreads()};
         for (int b = 0; b < args.output.batch(); ++b)
             convolveTiled(kernel, args.input.item(b), args.output.item(b), args.context.workspace);
     }

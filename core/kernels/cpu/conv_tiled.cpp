@@ -25,18 +25,26 @@ int rowsK(const ConvGeometry& g)
 int tileColumns(const ConvGeometry& g)
 {
     const int plane = g.outHeight * g.outWidth;
+    if (plane <= 1024) // small late layers: one tile, the filters are split instead
+        return plane;
     const int byCache = int(kTileBytes / (sizeof(float) * std::size_t(rowsK(g))));
-    return std::clamp(byCache / 16 * 16, 64, std::max(64, plane));
+    return std::clamp(byCache / 16 * 16, 64, plane);
+}
+
+int tileCount(const ConvGeometry& g)
+{
+    const int tile = tileColumns(g);
+    return (g.outHeight * g.outWidth + tile - 1) / tile;
 }
 
 // im2col restricted to output positions [first, first + count): row r = (c, ky, kx) of the result
 // holds, for each position, the input pixel under that kernel tap. Filled one output row segment at
 // a time so the common stride-1 case is a straight copy.
 NW_KERNEL_CLONES
-void im2colTile(const float* image, const ConvGeometry& g, int first, int count, float* columns)
+void im2colRows(const float* image, const ConvGeometry& g, int first, int count, int rowBegin, int rowEnd,
+                float* columns)
 {
-    const int rows = rowsK(g);
-    for (int row = 0; row < rows; ++row) {
+    for (int row = rowBegin; row < rowEnd; ++row) {
         const int kx = row % g.size, ky = (row / g.size) % g.size, c = row / g.size / g.size;
         const float* channel = image + static_cast<long>(c) * g.height * g.width;
         float* out = columns + static_cast<long>(row) * count;
@@ -50,16 +58,30 @@ void im2colTile(const float* image, const ConvGeometry& g, int first, int count,
             if (y < 0 || y >= g.height) {
                 std::fill(dst, dst + (ox1 - ox0), 0.0f);
             } else {
+                // Output columns whose tap lands inside the row: [lo, hi); zeros on either side.
                 const float* src = channel + static_cast<long>(y) * g.width;
                 const int xOffset = kx * g.dilation - g.pad;
-                for (int ox = ox0; ox < ox1; ++ox) {
-                    const int x = ox * g.strideX + xOffset;
-                    dst[ox - ox0] = (x >= 0 && x < g.width) ? src[x] : 0.0f;
-                }
+                const int s = g.strideX;
+                const int lo = std::clamp(xOffset >= 0 ? 0 : (-xOffset + s - 1) / s, ox0, ox1);
+                const int hi = std::clamp((g.width - 1 - xOffset) / s + 1, lo, ox1);
+                std::fill(dst, dst + (lo - ox0), 0.0f);
+                float* inside = dst + (lo - ox0);
+                const float* from = src + lo * s + xOffset;
+                if (s == 1)
+                    std::copy(from, from + (hi - lo), inside);
+                else
+                    for (int i = 0; i < hi - lo; ++i)
+                        inside[i] = from[i * s];
+                std::fill(dst + (hi - ox0), dst + (ox1 - ox0), 0.0f);
             }
             position += ox1 - ox0;
         }
     }
+}
+
+void im2colTile(const float* image, const ConvGeometry& g, int first, int count, float* columns)
+{
+    im2colRows(image, g, first, count, 0, rowsK(g), columns);
 }
 
 // Epilogue of the transposed product: reads count × rows, writes rows planes.
@@ -67,12 +89,22 @@ NW_KERNEL_CLONES
 void epilogueTransposed(const float* product, float* out, int rows, int count, int stride, const float* scale,
                         const float* shift, Activation act)
 {
-    for (int r = 0; r < rows; ++r) {
-        float* p = out + static_cast<long>(r) * stride;
-        const float s = scale[r], b = shift[r];
-        for (int i = 0; i < count; ++i) {
-            const float v = product[static_cast<long>(i) * rows + r] * s + b;
-            p[i] = act == Activation::Leaky ? (v > 0 ? v : 0.1f * v) : activate(v, act);
+    constexpr int kBlock = 64; // positions per block: their product rows stay in L1 across the filters
+    for (int i0 = 0; i0 < count; i0 += kBlock) {
+        const int n = std::min(kBlock, count - i0);
+        for (int r = 0; r < rows; ++r) {
+            float* p = out + static_cast<long>(r) * stride + i0;
+            const float* q = product + static_cast<long>(i0) * rows + r;
+            const float s = scale[r], b = shift[r];
+            if (act == Activation::Leaky) {
+                for (int i = 0; i < n; ++i) {
+                    const float v = q[static_cast<long>(i) * rows] * s + b;
+                    p[i] = v > 0 ? v : 0.1f * v;
+                }
+            } else {
+                for (int i = 0; i < n; ++i)
+                    p[i] = activate(q[static_cast<long>(i) * rows] * s + b, act);
+            }
         }
     }
 }
@@ -114,16 +146,20 @@ void epilogue(float* out, int rows, int count, int stride, const float* scale, c
 // transposed product (positions × K) · (K × filters) than on the thin (filters × K) · (K × positions).
 bool useTransposed(const ConvGeometry& g, int filtersPerGroup)
 {
-    return !isDirect(g) && filtersPerGroup <= 32;
+    return !isDirect(g) && filtersPerGroup <= 32 && tileCount(g) >= 4;
 }
 
-std::size_t convWorkspaceFloats(const ConvGeometry& g, int filtersPerGroup, int threads)
+std::size_t convWorkspaceFloats(const ConvGeometry& g, int groups, int filtersPerGroup, int threads)
 {
     if (isDirect(g))
         return 0;
     const std::size_t product = useTransposed(g, filtersPerGroup) ? std::size_t(filtersPerGroup) : 0;
-    return (std::size_t(rowsK(g)) + product) * std::size_t(tileColumns(g)) *
-           std::size_t(std::max(1, threads));
+    const std::size_t tile = std::size_t(tileColumns(g)), K = std::size_t(rowsK(g));
+    // Per-thread tiles, or (few tiles) every group's tiles unrolled at once: fewer than 2·threads.
+    const std::size_t perThread = (K + product) * tile * std::size_t(std::max(1, threads));
+    const int units = groups * tileCount(g);
+    const std::size_t shared = units < 2 * std::max(1, threads) ? K * tile * std::size_t(units) : 0;
+    return std::max(perThread, shared);
 }
 
 void convolveTiled(const ConvKernel& k, const float* input, float* output, float* workspace)
@@ -132,19 +168,36 @@ void convolveTiled(const ConvKernel& k, const float* input, float* output, float
     const int plane = g.outHeight * g.outWidth;
     const int K = rowsK(g);
     const int tile = tileColumns(g);
-    const int tiles = (plane + tile - 1) / tile;
+    const int tiles = tileCount(g);
     const int filtersPerGroup = k.filters / k.groups;
-    const int threads = omp_get_max_threads();
-    // Few tiles (small late layers): also split the filters so every core has work.
-    const int filterBlocks =
-        std::max(1, std::min(filtersPerGroup / 16, threads / std::max(1, k.groups * tiles)));
-    const int blockRows = (filtersPerGroup + filterBlocks - 1) / filterBlocks;
-    const int tasks = k.groups * tiles * filterBlocks;
+    const int threads = std::max(1, std::min(omp_get_max_threads(), k.maxThreads));
     const std::size_t inPlane = std::size_t(g.height) * std::size_t(g.width);
     const bool direct = isDirect(g);
     const bool transposed = useTransposed(g, filtersPerGroup);
+    // Many tiles: each task unrolls its own tile. Few tiles (small late layers): unroll every tile
+    // once, together, then split the filters so both cores share the GEMMs evenly.
+    const bool shared = !direct && k.groups * tiles < 2 * threads;
+    const int filterBlocks = k.groups * tiles >= 2 * threads ? 1
+                                                             : std::clamp(2 * threads / (k.groups * tiles), 1,
+                                                                          std::max(1, filtersPerGroup / 8));
+    const int blockRows = (filtersPerGroup + filterBlocks - 1) / filterBlocks;
+    const std::size_t tileFloats = std::size_t(K) * std::size_t(tile);
 
-#pragma omp parallel for schedule(dynamic) if (tasks > 1)
+    if (shared) {
+        const int units = k.groups * tiles;
+#pragma omp parallel for collapse(2) num_threads(threads)
+        for (int unit = 0; unit < units; ++unit)
+            for (int part = 0; part < threads; ++part) {
+                const int group = unit / tiles, t = unit % tiles;
+                const int first = t * tile, count = std::min(tile, plane - first);
+                const int rowBegin = K * part / threads, rowEnd = K * (part + 1) / threads;
+                im2colRows(input + std::size_t(group) * std::size_t(g.channels) * inPlane, g, first, count,
+                           rowBegin, rowEnd, workspace + std::size_t(unit) * tileFloats);
+            }
+    }
+
+    const int tasks = k.groups * tiles * filterBlocks;
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (tasks > 1)
     for (int task = 0; task < tasks; ++task) {
         const int block = task % filterBlocks;
         const int t = (task / filterBlocks) % tiles;
@@ -157,23 +210,23 @@ void convolveTiled(const ConvKernel& k, const float* input, float* output, float
         const float* image = input + std::size_t(group) * std::size_t(g.channels) * inPlane;
         float* out = output + std::size_t(row0) * std::size_t(plane) + std::size_t(first);
         const float* weights = k.weights + std::size_t(row0) * std::size_t(K);
+        const std::size_t perThread =
+            tileFloats + (transposed ? std::size_t(filtersPerGroup) * std::size_t(tile) : 0);
+        float* mine = workspace + std::size_t(omp_get_thread_num()) * perThread;
         if (transposed) {
-            float* mine = workspace + std::size_t(omp_get_thread_num()) * std::size_t(K + filtersPerGroup) *
-                                          std::size_t(tile);
-            float* product = mine + std::size_t(K) * std::size_t(tile);
+            float* product = mine + tileFloats;
             im2colTile(image, g, first, count, mine);
             gemm(true, true, count, rows, K, 1.0f, mine, count, weights, K, 0.0f, product, rows);
             epilogueTransposed(product, out, rows, count, plane, k.scale + row0, k.shift + row0,
                                k.activation);
             continue;
         }
-        const float* columns;
-        int ldb;
-        if (direct) {
-            columns = image + first;
-            ldb = plane;
-        } else {
-            float* mine = workspace + std::size_t(omp_get_thread_num()) * std::size_t(K) * std::size_t(tile);
+        const float* columns = image + first; // 1×1 stride 1: the input is the matrix
+        int ldb = plane;
+        if (shared) {
+            columns = workspace + std::size_t(group * tiles + t) * tileFloats;
+            ldb = count;
+        } else if (!direct) {
             im2colTile(image, g, first, count, mine);
             columns = mine;
             ldb = count;

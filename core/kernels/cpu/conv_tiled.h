@@ -21,10 +21,11 @@ struct ConvKernel {
     const float* scale;   // per filter (1 without batch norm)
     const float* shift;   // per filter (bias, or bias − mean·scale)
     Activation activation;
+    int maxThreads; // the workspace was sized for this many threads
 };
 
 // Floats of workspace the tiled convolution needs for `threads` workers.
-std::size_t convWorkspaceFloats(const ConvGeometry& geometry, int filtersPerGroup, int threads);
+std::size_t convWorkspaceFloats(const ConvGeometry& geometry, int groups, int filtersPerGroup, int threads);
 // One image: input c×h×w, output filters×outH×outW.
 void convolveTiled(const ConvKernel& kernel, const float* input, float* output, float* workspace);
 

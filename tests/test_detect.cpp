@@ -1,0 +1,269 @@
+// Detection: Darknet's preprocessing (compared with libdarknet's own), box decoding, letterbox
+// correction and NMS on hand-computed cases, the same candidates as OpenCV DNN's Darknet importer, and
+// netwright-cli detect on images and a synthetic video.
+#include "detect/decode.h"
+#include "detect/detector.h"
+#include "image/image.h"
+#include "runtime/net.h"
+#include "test_support.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+using namespace nw;
+
+namespace {
+
+std::vector<float> readFloats(const QString& path)
+{
+    const QByteArray bytes = test::readAll(path);
+    std::vector<float> values(std::size_t(bytes.size()) / sizeof(float));
+    std::memcpy(values.data(), bytes.constData(), values.size() * sizeof(float));
+    return values;
+}
+
+float maxAbsDiff(const std::vector<float>& a, const std::vector<float>& b)
+{
+    float diff = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        diff = std::max(diff, std::fabs(a[i] - b[i]));
+    return diff;
+}
+
+Detection detection(float x, float y, float w, float h, std::vector<float> prob)
+{
+    return {{x, y, w, h}, 1.0f, std::move(prob)};
+}
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run cli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(NETWRIGHT_CLI, arguments);
+    process.waitForFinished(300000);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+} // namespace
+
+class TestDetect : public QObject {
+    Q_OBJECT
+private slots:
+    void preprocessingMatchesDarknet();
+    void iouByHand();
+    void nmsKeepsTheBestOfOverlappingBoxes();
+    void yoloDecodingByHand();
+    void letterboxCorrectionByHand();
+    void candidatesMatchOpenCvDnn();
+    void detectCommandOnImagesAndVideo();
+};
+
+void TestDetect::preprocessingMatchesDarknet()
+{
+    // A PNG so both programs decode the same pixels (their JPEG decoders differ).
+    QTemporaryDir dir;
+    const QString png = dir.filePath("dog.png");
+    QVERIFY(cv::imwrite(png.toStdString(), cv::imread("/usr/share/darknet/data/dog.jpg")));
+    QProcess process;
+    process.start(DARKNET_REF_IMAGE,
+                  {png, "416", "320", dir.filePath("letterbox.f32"), dir.filePath("resize.f32")});
+    QVERIFY(process.waitForFinished(60000) && process.exitCode() == 0);
+    std::string error;
+    const auto image = loadImage(png.toStdString(), 3, error);
+    QVERIFY2(image, error.c_str());
+    QCOMPARE(image->width, 768);
+    const Image ours = letterbox(*image, 416, 320);
+    const Image resized = resizeDarknet(*image, 416, 320);
+    QVERIFY(maxAbsDiff(readFloats(dir.filePath("letterbox.f32")), ours.data) < 1e-5f);
+    QVERIFY(maxAbsDiff(readFloats(dir.filePath("resize.f32")), resized.data) < 1e-5f);
+    QVERIFY(!loadImage(dir.filePath("missing.png").toStdString(), 3, error));
+    QVERIFY(error.find("missing.png: cannot read the image") != std::string::npos);
+}
+
+void TestDetect::iouByHand()
+{
+    QCOMPARE(boxIou({0, 0, 2, 2}, {0, 0, 2, 2}), 1.0f);
+    QCOMPARE(boxIou({0, 0, 2, 2}, {1, 0, 2, 2}), 2.0f / 6.0f); // overlap 1×2, union 4 + 4 − 2
+    QCOMPARE(boxIou({0, 0, 1, 1}, {5, 5, 1, 1}), 0.0f);
+}
+
+void TestDetect::nmsKeepsTheBestOfOverlappingBoxes()
+{
+    std::vector<Detection> dets = {
+        detection(0.50f, 0.5f, 0.2f, 0.2f, {0.8f, 0.0f}), // overlaps the next one (IoU ≈ 0.9)
+        detection(0.51f, 0.5f, 0.2f, 0.2f, {0.9f, 0.3f}), // best of class 0
+        detection(0.10f, 0.1f, 0.1f, 0.1f, {0.7f, 0.0f}), // alone
+        {{0.5f, 0.5f, 0.2f, 0.2f}, 0.0f, {0.0f, 0.0f}},   // objectness 0: moved last, never compared
+    };
+    nmsSort(dets, 2, 0.45f);
+    QCOMPARE(dets.back().objectness, 0.0f);
+    int kept0 = 0;
+    for (const Detection& d : dets)
+        kept0 += d.prob[0] > 0;
+    QCOMPARE(kept0, 2);
+    const auto best =
+        std::find_if(dets.begin(), dets.end(), [](const Detection& d) { return d.box.x == 0.51f; });
+    QCOMPARE(best->prob[0], 0.9f);
+    QCOMPARE(best->prob[1], 0.3f); // class 1 has no competitor
+    const auto suppressed =
+        std::find_if(dets.begin(), dets.end(), [](const Detection& d) { return d.box.x == 0.50f; });
+    QCOMPARE(suppressed->prob[0], 0.0f);
+}
+
+void TestDetect::yoloDecodingByHand()
+{
+    // The input itself is the head: 2×2 cells, one anchor of 1×0.5 network pixels, 2 classes.
+    std::string error;
+    auto net =
+        Net::create(test::specFromText("[net]\nwidth=2\nheight=2\nchannels=7\n[yolo]\nclasses=2\nnum=1\n"
+                                       "mask=0\nanchors=1,0.5\n"),
+                    1, error);
+    QVERIFY2(net, error.c_str());
+    std::vector<float> input(28, 0.0f);   // 7 planes of 2×2: x, y, w, h, obj, c0, c1 (before logistic)
+    const int cell = 3;                   // column 1, row 1
+    input[4 * 4 + cell] = 2.0f;           // objectness logit
+    input[5 * 4 + cell] = 1.0f;           // class 0 logit
+    input[2 * 4 + cell] = std::log(2.0f); // tw: w = 2·anchor
+    net->forward(input.data());
+    const auto dets = decodeDetections(*net, 0, {0.5f, false, 0, 0});
+    QCOMPARE(dets.size(), std::size_t(1)); // σ(0) = 0.5 is not above 0.5, σ(2) ≈ 0.88 is
+    const Detection& d = dets[0];
+    const float sigmoid2 = 1 / (1 + std::exp(-2.0f)), sigmoid1 = 1 / (1 + std::exp(-1.0f));
+    QCOMPARE(d.box.x, (1 + 0.5f) / 2);
+    QCOMPARE(d.box.y, (1 + 0.5f) / 2);
+    QCOMPARE(d.box.w, 2.0f * 1.0f / 2); // e^tw · anchor_w / net_w
+    QCOMPARE(d.box.h, 1.0f * 0.5f / 2);
+    QCOMPARE(d.objectness, sigmoid2);
+    QCOMPARE(d.prob[0], sigmoid2 * sigmoid1);
+    QCOMPARE(d.prob[1], 0.0f); // σ(2)·σ(0) ≈ 0.44 is not above the 0.5 threshold
+}
+
+void TestDetect::letterboxCorrectionByHand()
+{
+    // A 200×100 image letterboxed into 100×100 fills rows 25..75: the box centred in the net with
+    // height 0.25 covers half of the image's height.
+    std::vector<Detection> dets = {detection(0.5f, 0.5f, 0.5f, 0.25f, {1.0f}),
+                                   detection(0.25f, 0.25f, 0.1f, 0.1f, {1.0f})};
+    undoLetterbox(dets, 200, 100, 100, 100);
+    QCOMPARE(dets[0].box.x, 0.5f);
+    QCOMPARE(dets[0].box.y, 0.5f);
+    QCOMPARE(dets[0].box.w, 0.5f);
+    QCOMPARE(dets[0].box.h, 0.5f);
+    QCOMPARE(dets[1].box.y, 0.0f); // 0.25 in the net is the top edge of the image
+}
+
+void TestDetect::candidatesMatchOpenCvDnn()
+{
+    const QString cfg = QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg";
+    QTemporaryDir dir;
+    QProcess process;
+    process.start(DARKNET_REF_FORWARD, {cfg, dir.path(), "11"});
+    QVERIFY(process.waitForFinished(300000) && process.exitCode() == 0);
+    const std::string weights = dir.filePath("net.weights").toStdString();
+
+    cv::dnn::Net peer = cv::dnn::readNetFromDarknet(cfg.toStdString(), weights);
+    peer.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+    std::string error;
+    auto net = Net::create(buildNetworkSpec(cfg::Document::load(cfg.toStdString())), 1, error);
+    QVERIFY2(net, error.c_str());
+    QVERIFY(!net->loadWeights(weights));
+
+    const std::vector<float> input = readFloats(dir.filePath("input.f32"));
+    cv::Mat blob({1, 3, 416, 416}, CV_32F);
+    std::memcpy(blob.ptr<float>(), input.data(), input.size() * sizeof(float));
+    peer.setInput(blob);
+    std::vector<cv::Mat> outs;
+    peer.forward(outs, peer.getUnconnectedOutLayersNames());
+    net->forward(input.data());
+
+    // OpenCV: one row per cell and anchor (cell-major), [cx, cy, w, h, objectness, obj·class...] with
+    // class scores under its threshold set to 0. Ours: every candidate when the threshold is -1.
+    const auto ours = decodeDetections(*net, 0, {-1.0f, false, 0, 0});
+    std::size_t rows = 0, compared = 0;
+    for (const cv::Mat& out : outs)
+        rows += std::size_t(out.rows);
+    QCOMPARE(rows, ours.size());
+    std::size_t oursBase = 0;
+    for (const cv::Mat& out : outs) { // same head order: 13×13 then 26×26
+        const int anchors = 3, cells = out.rows / anchors;
+        for (int cell = 0; cell < cells; ++cell)
+            for (int a = 0; a < anchors; ++a) {
+                const float* row = out.ptr<float>(cell * anchors + a);
+                const Detection& d = ours[oursBase + std::size_t(a * cells + cell)];
+                QVERIFY(std::fabs(row[0] - d.box.x) < 1e-4f && std::fabs(row[1] - d.box.y) < 1e-4f);
+                QVERIFY(std::fabs(row[2] - d.box.w) < 1e-3f * std::max(1.0f, d.box.w));
+                QVERIFY(std::fabs(row[3] - d.box.h) < 1e-3f * std::max(1.0f, d.box.h));
+                QVERIFY(std::fabs(row[4] - d.objectness) < 1e-4f);
+                for (int c = 0; c < 80; ++c)
+                    if (row[5 + c] > 0) {
+                        QVERIFY(std::fabs(row[5 + c] - d.prob[std::size_t(c)]) < 1e-4f);
+                        ++compared;
+                    }
+            }
+        oursBase += std::size_t(out.rows);
+    }
+    QVERIFY(compared > 0);
+}
+
+void TestDetect::detectCommandOnImagesAndVideo()
+{
+    QTemporaryDir dir;
+    const QString cfg = QString(DARKNET_CFG_DIR) + "/yolov2-tiny.cfg";
+    QProcess process;
+    process.start(DARKNET_REF_FORWARD, {cfg, dir.path(), "5"});
+    QVERIFY(process.waitForFinished(300000) && process.exitCode() == 0);
+    const QString weights = dir.filePath("net.weights");
+
+    const QString video = dir.filePath("clip.avi");
+    {
+        cv::VideoWriter writer(video.toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10,
+                               cv::Size(160, 120));
+        QVERIFY(writer.isOpened());
+        for (int i = 0; i < 5; ++i) {
+            cv::Mat frame(120, 160, CV_8UC3, cv::Scalar(40 * i, 100, 200));
+            cv::circle(frame, cv::Point(30 + 20 * i, 60), 20, cv::Scalar(0, 255, 0), cv::FILLED);
+            writer.write(frame);
+        }
+    }
+    const QString out = dir.filePath("annotated");
+    const Run run = cli({"detect", cfg, weights, "/usr/share/darknet/data/dog.jpg", video, "--json", "--out",
+                         out, "--names", "/usr/share/darknet/data/coco.names", "--thresh", "0.6"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonArray results = QJsonDocument::fromJson(run.out).array();
+    QCOMPARE(results.size(), 1 + 5);
+    QCOMPARE(results[0].toObject()["file"].toString(), QString("/usr/share/darknet/data/dog.jpg"));
+    for (int frame = 0; frame < 5; ++frame)
+        QCOMPARE(results[1 + frame].toObject()["frame"].toInt(), frame);
+    for (const QJsonValue& result : results)
+        for (const QJsonValue& detection : result.toObject()["detections"].toArray()) {
+            const QJsonObject d = detection.toObject();
+            QVERIFY(d["confidence"].toDouble() > 0.6);
+            QCOMPARE(d["box"].toArray().size(), 4);
+            QVERIFY(!d["name"].toString().isEmpty());
+        }
+    QVERIFY(QFileInfo::exists(out + "/dog.jpg"));
+    QVERIFY(QFileInfo::exists(out + "/clip.avi"));
+
+    const Run bad = cli({"detect", cfg, weights, dir.filePath("nothing.jpg"), video});
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY(bad.err.contains("nothing.jpg: cannot read the image"));
+    const Run classifier = cli({"detect", QString(DARKNET_CFG_DIR) + "/darknet.cfg", weights, video});
+    QCOMPARE(classifier.exitCode, 1);
+}
+
+QTEST_GUILESS_MAIN(TestDetect)
+#include "test_detect.moc"
