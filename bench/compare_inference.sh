@@ -17,7 +17,7 @@ out=bench/results/inference.md
 networks=(yolov3-tiny yolov2-tiny resnet18 darknet19)
 
 field() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p"; }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+median() { sort -n | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 minimum() { sort -n | head -1; }
 
 {
