@@ -39,6 +39,22 @@ public:
             }
     }
 
+    bool canTrain() const override { return true; }
+
+    void backward(BackwardArgs& args) override
+    {
+        if (!args.inputDelta)
+            return;
+        const std::size_t plane = std::size_t(in_.w) * std::size_t(in_.h);
+        for (int b = 0; b < args.output.batch(); ++b)
+            for (int c = 0; c < in_.c; ++c) {
+                float* d = args.inputDelta->item(b) + std::size_t(c) * plane;
+                const float g = args.outputDelta.item(b)[c] / float(plane);
+                for (std::size_t i = 0; i < plane; ++i)
+                    d[i] += g;
+            }
+    }
+
 private:
     Shape in_;
 };

@@ -1,8 +1,8 @@
 #include "layers/connected.h"
 
 #include "graph/network_spec.h"
+#include "kernels/cpu/activations.h"
 #include "kernels/cpu/batchnorm.h"
-#include "kernels/cpu/bias_activation.h"
 #include "kernels/cpu/gemm.h"
 #include "runtime/layer_runtime.h"
 #include "runtime/weights_file.h"
@@ -78,19 +78,15 @@ public:
 
     void prepare(const WeightsHeader& header) override
     {
-        std::vector<float> weights = weights_;
+        packedWeights_.clear();
+        transposedFile_ = header.transpose();
+        if (!transposedFile_)
+            return;
         const auto outputs = std::size_t(config_.outputs);
-        if (header.transpose()) // the file holds [inputs][outputs]
-            for (std::size_t i = 0; i < inputs_; ++i)
-                for (std::size_t o = 0; o < outputs; ++o)
-                    weights[o * inputs_ + i] = weights_[i * outputs + o];
-        if (config_.batchNormalize) {
-            foldBatchNorm(weights, biases_, scales_, mean_, variance_, outputs, inputs_, packedWeights_,
-                          packedBiases_);
-        } else {
-            packedWeights_ = std::move(weights);
-            packedBiases_ = biases_;
-        }
+        packedWeights_.resize(weights_.size()); // the file holds [inputs][outputs]
+        for (std::size_t i = 0; i < inputs_; ++i)
+            for (std::size_t o = 0; o < outputs; ++o)
+                packedWeights_[o * inputs_ + i] = weights_[i * outputs + o];
     }
 
     void forward(ForwardArgs& args) override
@@ -99,10 +95,52 @@ public:
         const int outputs = config_.outputs;
         // output[b][o] = Σ_i input[b][i] · W[o][i]
         gemm(false, true, batch, outputs, static_cast<int>(inputs_), 1.0f, args.input.data(),
-             static_cast<int>(inputs_), packedWeights_.data(), static_cast<int>(inputs_), 0.0f,
-             args.output.data(), outputs);
+             static_cast<int>(inputs_), packedWeights_.empty() ? weights_.data() : packedWeights_.data(),
+             static_cast<int>(inputs_), 0.0f, args.output.data(), outputs);
+        // Bias, or batch norm with its rolling statistics, as one scale and shift per output.
+        std::vector<float> scale(std::size_t(outputs), 1.0f), shift = biases_;
+        if (config_.batchNormalize)
+            for (std::size_t o = 0; o < std::size_t(outputs); ++o) {
+                scale[o] = scales_[o] / std::sqrt(variance_[o] + kBatchNormEpsilon);
+                shift[o] = biases_[o] - mean_[o] * scale[o];
+            }
+        for (int b = 0; b < batch; ++b) {
+            float* out = args.output.item(b);
+            for (std::size_t o = 0; o < std::size_t(outputs); ++o)
+                out[o] = activate(out[o] * scale[o] + shift[o], activation_);
+        }
+    }
+
+    // Training covers connected layers without batch norm, stored in the usual [outputs][inputs] order.
+    bool canTrain() const override
+    {
+        return !config_.batchNormalize && !transposedFile_ && gradientFromOutput(activation_);
+    }
+
+    std::vector<Parameter> parameters() override
+    {
+        if (biasGradient_.size() != biases_.size())
+            biasGradient_.assign(biases_.size(), 0.0f);
+        if (weightGradient_.size() != weights_.size())
+            weightGradient_.assign(weights_.size(), 0.0f);
+        return {{&biases_, &biasGradient_, false}, {&weights_, &weightGradient_, true}};
+    }
+
+    void backward(BackwardArgs& args) override
+    {
+        const int batch = args.output.batch(), outputs = config_.outputs, inputs = static_cast<int>(inputs_);
+        float* delta = args.outputDelta.data();
+        multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
+        parameters();
         for (int b = 0; b < batch; ++b)
-            addBiasActivate(args.output.item(b), std::size_t(outputs), 1, packedBiases_.data(), activation_);
+            for (int o = 0; o < outputs; ++o)
+                biasGradient_[std::size_t(o)] +=
+                    delta[std::size_t(b) * std::size_t(outputs) + std::size_t(o)];
+        gemm(true, false, outputs, inputs, batch, 1.0f, delta, outputs, args.input.data(), inputs, 1.0f,
+             weightGradient_.data(), inputs);
+        if (args.inputDelta)
+            gemm(false, false, batch, inputs, outputs, 1.0f, delta, outputs, weights_.data(), inputs, 1.0f,
+                 args.inputDelta->data(), inputs);
     }
 
 private:
@@ -110,7 +148,9 @@ private:
     Activation activation_;
     std::size_t inputs_;
     std::vector<float> biases_, weights_, scales_, mean_, variance_;
-    std::vector<float> packedWeights_, packedBiases_;
+    std::vector<float> packedWeights_; // only for files that store [inputs][outputs]
+    std::vector<float> biasGradient_, weightGradient_;
+    bool transposedFile_ = false;
 };
 
 } // namespace

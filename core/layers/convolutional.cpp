@@ -4,6 +4,7 @@
 #include "kernels/cpu/batchnorm.h"
 #include "kernels/cpu/conv_tiled.h"
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/im2col.h"
 #include "runtime/layer_runtime.h"
 #include "runtime/weights_file.h"
 
@@ -135,15 +136,6 @@ public:
                 for (std::size_t c = 0; c < columns; ++c)
                     packedWeights_[c * rows + r] = weights_[r * columns + c];
         }
-        // Bias and batch norm become one per-filter scale and shift applied in the output pass.
-        const auto filters = std::size_t(config_.filters);
-        scale_.assign(filters, 1.0f);
-        shift_ = biases_;
-        if (config_.batchNormalize)
-            for (std::size_t f = 0; f < filters; ++f) {
-                scale_[f] = scales_[f] / std::sqrt(variance_[f] + kBatchNormEpsilon);
-                shift_[f] = biases_[f] - mean_[f] * scale_[f];
-            }
     }
 
     std::size_t workspaceFloats() const override
@@ -154,6 +146,20 @@ public:
 
     void forward(ForwardArgs& args) override
     {
+        if (args.context.training) {
+            forwardTraining(args);
+            return;
+        }
+        // Bias and batch norm become one per-filter scale and shift applied in the output pass
+        // (computed per call: a few dozen square roots, and never stale while training).
+        const auto filters = std::size_t(config_.filters);
+        scale_.assign(filters, 1.0f);
+        shift_ = biases_;
+        if (config_.batchNormalize)
+            for (std::size_t f = 0; f < filters; ++f) {
+                scale_[f] = scales_[f] / std::sqrt(variance_[f] + kBatchNormEpsilon);
+                shift_[f] = biases_[f] - mean_[f] * scale_[f];
+            }
         const ConvKernel kernel{
             geometry_,       config_.groups,
             config_.filters, packedWeights_.empty() ? weights_.data() : packedWeights_.data(),
@@ -161,6 +167,73 @@ public:
             activation_,     maxComputeThreads()};
         for (int b = 0; b < args.output.batch(); ++b)
             convolveTiled(kernel, args.input.item(b), args.output.item(b), args.context.workspace);
+    }
+
+    bool canTrain() const override { return !config_.flipped && gradientFromOutput(activation_); }
+
+    std::vector<Parameter> parameters() override
+    {
+        grow(biasGradient_, biases_.size());
+        grow(weightGradient_, weights_.size());
+        std::vector<Parameter> result{{&biases_, &biasGradient_, false}};
+        if (config_.batchNormalize) {
+            grow(scaleGradient_, scales_.size());
+            result.push_back({&scales_, &scaleGradient_, false});
+        }
+        result.push_back({&weights_, &weightGradient_, true});
+        return result;
+    }
+
+    void backward(BackwardArgs& args) override
+    {
+        const int batch = args.output.batch(), filters = config_.filters;
+        const int plane = geometry_.outHeight * geometry_.outWidth;
+        float* delta = args.outputDelta.data();
+        multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
+        parameters(); // sizes the gradient arrays
+        if (config_.batchNormalize) {
+            batchNormBackward(delta, savedX_.data(), savedNormalized_.data(), batchMean_.data(),
+                              batchVariance_.data(), scales_.data(), batch, filters, plane,
+                              scaleGradient_.data(), biasGradient_.data());
+        } else {
+            for (int b = 0; b < batch; ++b)
+                for (int f = 0; f < filters; ++f) {
+                    const float* d = args.outputDelta.item(b) + std::size_t(f) * std::size_t(plane);
+                    float sum = 0;
+                    for (int i = 0; i < plane; ++i)
+                        sum += d[i];
+                    biasGradient_[std::size_t(f)] += sum;
+                }
+        }
+        const int groups = config_.groups, perGroup = filters / groups, K = int(perFilter());
+        const std::size_t inPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
+        const std::size_t columnsSize = std::size_t(K) * std::size_t(plane);
+        // Images in parallel, each thread with its own unrolled input and weight-gradient sum.
+#pragma omp parallel
+        {
+            std::vector<float> columns(columnsSize), local(weights_.size(), 0.0f);
+#pragma omp for schedule(static)
+            for (int b = 0; b < batch; ++b)
+                for (int g = 0; g < groups; ++g) {
+                    const float* image =
+                        args.input.item(b) + std::size_t(g) * std::size_t(geometry_.channels) * inPlane;
+                    const float* d =
+                        args.outputDelta.item(b) + std::size_t(g * perGroup) * std::size_t(plane);
+                    const float* w = weights_.data() + std::size_t(g * perGroup) * std::size_t(K);
+                    im2col(image, geometry_, columns.data());
+                    gemm(false, true, perGroup, K, plane, 1.0f, d, plane, columns.data(), plane, 1.0f,
+                         local.data() + std::size_t(g * perGroup) * std::size_t(K), K);
+                    if (!args.inputDelta)
+                        continue;
+                    gemm(true, false, K, plane, perGroup, 1.0f, w, K, d, plane, 0.0f, columns.data(), plane);
+                    col2imAdd(columns.data(), geometry_,
+                              args.inputDelta->item(b) +
+                                  std::size_t(g) * std::size_t(geometry_.channels) * inPlane);
+                }
+#pragma omp critical
+            for (std::size_t i = 0; i < local.size(); ++i)
+                weightGradient_[i] += local[i];
+        }
     }
 
 private:
@@ -175,6 +248,45 @@ private:
     std::vector<float> biases_, scales_, mean_, variance_, weights_; // as in the .weights file
     std::vector<float> packedWeights_;                               // only for flipped weights
     std::vector<float> scale_, shift_;                               // per filter, applied in the output pass
+    // Training: −gradients, batch statistics and what the backward pass needs from the forward.
+    std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
+    std::vector<float> batchMean_, batchVariance_, savedX_, savedNormalized_, ones_, zeros_;
+
+    static void grow(std::vector<float>& v, std::size_t n)
+    {
+        if (v.size() != n)
+            v.assign(n, 0.0f);
+    }
+
+    void forwardTraining(ForwardArgs& args)
+    {
+        const int batch = args.output.batch(), filters = config_.filters;
+        const int plane = geometry_.outHeight * geometry_.outWidth;
+        grow(ones_, std::size_t(filters));
+        std::fill(ones_.begin(), ones_.end(), 1.0f);
+        grow(zeros_, std::size_t(filters));
+        const bool bn = config_.batchNormalize;
+        const ConvKernel raw{geometry_,
+                             config_.groups,
+                             filters,
+                             weights_.data(),
+                             ones_.data(),
+                             bn ? zeros_.data() : biases_.data(),
+                             bn ? Activation::Linear : activation_,
+                             maxComputeThreads()};
+        for (int b = 0; b < batch; ++b)
+            convolveTiled(raw, args.input.item(b), args.output.item(b), args.context.workspace);
+        if (!bn)
+            return;
+        grow(batchMean_, std::size_t(filters));
+        grow(batchVariance_, std::size_t(filters));
+        grow(savedX_, args.output.size());
+        grow(savedNormalized_, args.output.size());
+        batchNormTrainingForward(args.output.data(), batch, filters, plane, scales_.data(), biases_.data(),
+                                 batchMean_.data(), batchVariance_.data(), mean_.data(), variance_.data(),
+                                 savedX_.data(), savedNormalized_.data());
+        activateArray(args.output.data(), args.output.size(), activation_);
+    }
 };
 
 } // namespace

@@ -26,20 +26,46 @@ LayerResult DropoutLayer::infer(LayerContext& ctx) const
 
 namespace {
 
-// Identity at inference (training scales and drops in the trainer).
+// Identity at inference. Training zeroes each value with `probability` and scales the rest by
+// 1/(1 − p), so the expected output is unchanged.
 class DropoutRuntime final : public RuntimeLayer {
 public:
+    explicit DropoutRuntime(float probability) : probability_(probability) {}
+
     void forward(ForwardArgs& args) override
     {
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
+        if (!args.context.training || !args.context.random)
+            return;
+        const float scale = 1.0f / (1.0f - probability_);
+        mask_.resize(args.output.size());
+        std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+        for (std::size_t i = 0; i < mask_.size(); ++i) {
+            mask_[i] = uniform(*args.context.random) < probability_ ? 0.0f : scale;
+            args.output.data()[i] *= mask_[i];
+        }
     }
+
+    bool canTrain() const override { return true; }
+
+    void backward(BackwardArgs& args) override
+    {
+        if (!args.inputDelta)
+            return;
+        for (std::size_t i = 0; i < args.output.size(); ++i)
+            args.inputDelta->data()[i] += args.outputDelta.data()[i] * (i < mask_.size() ? mask_[i] : 1.0f);
+    }
+
+private:
+    float probability_;
+    std::vector<float> mask_;
 };
 
 } // namespace
 
 std::unique_ptr<RuntimeLayer> DropoutLayer::createRuntime(const LayerSpec&) const
 {
-    return std::make_unique<DropoutRuntime>();
+    return std::make_unique<DropoutRuntime>(probability);
 }
 
 } // namespace nw

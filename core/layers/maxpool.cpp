@@ -77,9 +77,26 @@ public:
     {
     }
 
+    bool canTrain() const override { return !config_.depth; }
+
+    void backward(BackwardArgs& args) override
+    {
+        if (!args.inputDelta)
+            return;
+        const float* delta = args.outputDelta.data();
+        float* inputDelta = args.inputDelta->data();
+        for (std::size_t i = 0; i < indexes_.size(); ++i)
+            if (indexes_[i] >= 0)
+                inputDelta[indexes_[i]] += delta[i];
+    }
+
     void forward(ForwardArgs& args) override
     {
         const int batch = args.output.batch();
+        if (args.context.training && !config_.depth) {
+            forwardRecordingIndexes(args);
+            return;
+        }
         if (config_.depth) { // AB maxpool_depth: max over channels k ≡ g (mod out_c)
             const std::size_t plane = std::size_t(in_.w) * std::size_t(in_.h);
             for (int b = 0; b < batch; ++b)
@@ -124,8 +141,44 @@ public:
     }
 
 private:
+    // Training: the same window rule, remembering which input won each output for the backward pass.
+    void forwardRecordingIndexes(ForwardArgs& args)
+    {
+        const int batch = args.output.batch();
+        indexes_.assign(args.output.size(), -1);
+        const int offset = -config_.padding / 2;
+#pragma omp parallel for collapse(2)
+        for (int b = 0; b < batch; ++b)
+            for (int c = 0; c < in_.c; ++c) {
+                const long inBase = (long(b) * in_.c + c) * in_.h * in_.w;
+                const long outBase = (long(b) * out_.c + c) * out_.h * out_.w;
+                for (int y = 0; y < out_.h; ++y)
+                    for (int x = 0; x < out_.w; ++x) {
+                        float best = -FLT_MAX;
+                        long bestIndex = -1;
+                        for (int dy = 0; dy < config_.size; ++dy) {
+                            const int iy = offset + y * config_.strideY + dy;
+                            for (int dx = 0; dx < config_.size; ++dx) {
+                                const int ix = offset + x * config_.strideX + dx;
+                                if (iy < 0 || iy >= in_.h || ix < 0 || ix >= in_.w)
+                                    continue;
+                                const long index = inBase + long(iy) * in_.w + ix;
+                                if (args.input.data()[index] > best) {
+                                    best = args.input.data()[index];
+                                    bestIndex = index;
+                                }
+                            }
+                        }
+                        const long out = outBase + long(y) * out_.w + x;
+                        args.output.data()[out] = best;
+                        indexes_[std::size_t(out)] = bestIndex;
+                    }
+            }
+    }
+
     const MaxpoolLayer config_;
     Shape in_, out_;
+    std::vector<long> indexes_;
 };
 
 } // namespace

@@ -2,7 +2,10 @@
 
 #include "graph/network_spec.h"
 #include "kernels/cpu/softmax.h"
+
 #include "runtime/layer_runtime.h"
+#include <algorithm>
+#include <cmath>
 
 namespace nw {
 
@@ -42,11 +45,35 @@ public:
             for (int g = 0; g < groups_; ++g)
                 softmax(args.input.item(b) + std::size_t(g) * n, n, 1, temperature_,
                         args.output.item(b) + std::size_t(g) * n);
+        if (!args.context.training || !args.context.truth)
+            return;
+        // The loss layer of a classifier: cross-entropy against the truth, −log p of the true class.
+        truth_.assign(args.context.truth, args.context.truth + args.output.size());
+        double loss = 0;
+        for (std::size_t i = 0; i < truth_.size(); ++i)
+            if (truth_[i] != 0)
+                loss -= truth_[i] * std::log(std::max(args.output.data()[i], 1e-12f));
+        args.context.loss += loss;
+    }
+
+    bool canTrain() const override { return true; }
+
+    // Softmax and cross-entropy together: −∂loss/∂x = truth − p, passed on to the previous layer.
+    void backward(BackwardArgs& args) override
+    {
+        float* delta = args.outputDelta.data();
+        if (truth_.size() == args.output.size())
+            for (std::size_t i = 0; i < truth_.size(); ++i)
+                delta[i] += truth_[i] - args.output.data()[i];
+        if (args.inputDelta)
+            for (std::size_t i = 0; i < args.output.size(); ++i)
+                args.inputDelta->data()[i] += delta[i];
     }
 
 private:
     int groups_;
     float temperature_;
+    std::vector<float> truth_;
 };
 
 } // namespace

@@ -1,6 +1,7 @@
 #pragma once
 // What a layer's forward may use besides its tensors: threads and the net's one shared workspace.
 #include <cstddef>
+#include <random>
 
 namespace nw {
 
@@ -9,6 +10,9 @@ struct ExecContext {
     float* workspace = nullptr;      // shared by all layers, sized by the largest need
     std::size_t workspaceFloats = 0; // its size, in floats
     bool training = false;
+    const float* truth = nullptr;   // training targets for the loss layer (batch × its outputs)
+    double loss = 0;                // summed by loss layers during a training forward pass
+    std::mt19937* random = nullptr; // dropout and other stochastic layers while training
 };
 
 } // namespace nw

@@ -27,10 +27,33 @@ struct ForwardArgs {
     ExecContext& context;
 };
 
+// Gradients follow Darknet's convention: a "delta" holds −∂loss/∂value, and layers *add* into the
+// deltas of their inputs (several layers may feed on one output).
+struct BackwardArgs {
+    const Tensor& input;
+    Tensor* inputDelta;                     // null when nothing before this layer needs a gradient
+    std::span<const Tensor* const> sources; // as in forward
+    std::span<Tensor* const> sourceDeltas;  // deltas of the sources (null entries: no gradient needed)
+    const Tensor& output;
+    Tensor& outputDelta; // may be modified in place (activation derivative)
+    ExecContext& context;
+};
+
+// One learnable array and the accumulated −gradient for it (the solver keeps its own state).
+struct Parameter {
+    std::vector<float>* values;
+    std::vector<float>* gradient;
+    bool decay; // weight decay applies (weights yes; biases and batch-norm scales no)
+};
+
 class RuntimeLayer {
 public:
     virtual ~RuntimeLayer() = default;
     virtual void forward(ForwardArgs& args) = 0;
+    // False for layer types that cannot train yet; the trainer names them before starting.
+    virtual bool canTrain() const { return false; }
+    virtual void backward(BackwardArgs&) {}
+    virtual std::vector<Parameter> parameters() { return {}; }
     // Parameter arrays in .weights order (empty for layers without weights).
     virtual std::vector<WeightArray> weightArrays() { return {}; }
     // Called after weights were loaded or initialised: fix file-order quirks, fold batch norm, pack.

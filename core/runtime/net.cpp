@@ -36,6 +36,10 @@ std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string
 void Net::setBatch(int batch)
 {
     batch_ = std::max(1, batch);
+    for (std::size_t i = 0; i < deltas_.size(); ++i)
+        deltas_[i].reset(spec_.layers[i].output, batch_);
+    for (std::size_t i = 0; i < deltas_.size(); ++i)
+        deltas_[i].reset(spec_.layers[i].output, batch_);
     input_.reset(spec_.input, batch_);
     outputs_.resize(spec_.layers.size());
     std::size_t workspace = 0;
@@ -61,19 +65,98 @@ const Tensor& Net::output() const
 
 const Tensor& Net::forward(const float* input)
 {
-    return run(input, nullptr);
+    ExecContext context;
+    return run(input, nullptr, context);
 }
 
 const Tensor& Net::forward(const float* input, std::vector<double>& layerMilliseconds)
 {
     layerMilliseconds.assign(layers_.size(), 0.0);
-    return run(input, &layerMilliseconds);
+    ExecContext context;
+    return run(input, &layerMilliseconds, context);
 }
 
-const Tensor& Net::run(const float* input, std::vector<double>* layerMilliseconds)
+std::optional<std::string> Net::setTraining(bool training)
+{
+    if (training)
+        for (std::size_t i = 0; i < layers_.size(); ++i)
+            if (!layers_[i]->canTrain() && int(i) >= firstTrainedLayer())
+                return "layer " + std::to_string(i) + " [" + spec_.layers[i].type + "] (line " +
+                       std::to_string(spec_.layers[i].line) + ") cannot be trained yet (no backward pass)";
+    training_ = training;
+    deltas_.resize(training ? layers_.size() : 0);
+    for (std::size_t i = 0; i < deltas_.size(); ++i)
+        deltas_[i].reset(spec_.layers[i].output, batch_);
+    return std::nullopt;
+}
+
+int Net::firstTrainedLayer() const
+{
+    for (int i = static_cast<int>(spec_.layers.size()) - 1; i >= 0; --i)
+        if (spec_.layers[static_cast<std::size_t>(i)].flags.stopbackward)
+            return i + 1;
+    return 0;
+}
+
+double Net::forwardTraining(const float* input, const float* truth, std::mt19937& random)
+{
+    for (Tensor& delta : deltas_)
+        std::fill(delta.data(), delta.data() + delta.size(), 0.0f);
+    ExecContext context;
+    context.training = true;
+    context.truth = truth;
+    context.random = &random;
+    run(input, nullptr, context);
+    return context.loss;
+}
+
+void Net::backward()
+{
+    ExecContext context;
+    context.training = true;
+    context.workspace = workspace_.data();
+    context.workspaceFloats = workspace_.size();
+    std::vector<const Tensor*> sources;
+    std::vector<Tensor*> sourceDeltas;
+    const int first = firstTrainedLayer();
+    for (int i = static_cast<int>(layers_.size()) - 1; i >= first; --i) {
+        const auto index = static_cast<std::size_t>(i);
+        sources.clear();
+        sourceDeltas.clear();
+        for (int source : spec_.layers[index].sources) {
+            sources.push_back(&outputs_[static_cast<std::size_t>(source)]);
+            sourceDeltas.push_back(source >= first ? &deltas_[static_cast<std::size_t>(source)] : nullptr);
+        }
+        Tensor* inputDelta = i > first ? &deltas_[index - 1] : nullptr;
+        BackwardArgs args{index == 0 ? input_ : outputs_[index - 1],
+                          inputDelta,
+                          sources,
+                          sourceDeltas,
+                          outputs_[index],
+                          deltas_[index],
+                          context};
+        layers_[index]->backward(args);
+    }
+}
+
+std::vector<Net::LayerParameters> Net::trainableParameters()
+{
+    std::vector<LayerParameters> result;
+    const int first = firstTrainedLayer();
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        const LayerSpec& layer = spec_.layers[i];
+        if (int(i) < first || layer.flags.dontupdate)
+            continue;
+        auto parameters = layers_[i]->parameters();
+        if (!parameters.empty())
+            result.push_back({int(i), layer.flags.learningRateScale, std::move(parameters)});
+    }
+    return result;
+}
+
+const Tensor& Net::run(const float* input, std::vector<double>* layerMilliseconds, ExecContext& context)
 {
     std::memcpy(input_.data(), input, input_.size() * sizeof(float));
-    ExecContext context;
     context.workspace = workspace_.data();
     context.workspaceFloats = workspace_.size();
     std::vector<const Tensor*> sources;

@@ -33,6 +33,26 @@ public:
     const Tensor& output() const;
     int outputLayer() const;
 
+    // Training mode allocates a gradient ("delta") per output. It fails, naming the layer, when a
+    // layer type has no backward pass yet.
+    std::optional<std::string> setTraining(bool training);
+    bool training() const { return training_; }
+    // One training forward pass: batch-norm batch statistics, dropout; the loss layer compares with
+    // `truth` (batch × the loss layer's outputs) and the summed loss is returned.
+    double forwardTraining(const float* input, const float* truth, std::mt19937& random);
+    // Back-propagates the last forwardTraining, adding −gradients into every layer's parameters.
+    void backward();
+    struct LayerParameters {
+        int layer;
+        float learningRateScale;
+        std::vector<Parameter> parameters;
+    };
+    // Every trainable array, layer by layer (frozen layers — stopbackward, dont_update — left out).
+    std::vector<LayerParameters> trainableParameters();
+    // Images trained on, kept in the .weights header.
+    std::uint64_t seen() const { return header_.seen; }
+    void setSeen(std::uint64_t seen) { header_.seen = seen; }
+
     // Reads a .weights file; on failure nothing changes and the message names the layer, the array
     // and the expected vs. available bytes. Trailing bytes give a warning.
     std::optional<std::string> loadWeights(const std::string& path,
@@ -46,13 +66,16 @@ public:
 private:
     Net() = default;
     void prepareAll();
-    const Tensor& run(const float* input, std::vector<double>* layerMilliseconds);
+    const Tensor& run(const float* input, std::vector<double>* layerMilliseconds, ExecContext& context);
+    int firstTrainedLayer() const; // layers before it are frozen by stopbackward
 
     NetworkSpec spec_;
     int batch_ = 1;
     std::vector<std::unique_ptr<RuntimeLayer>> layers_;
     std::vector<Tensor> outputs_;
     Tensor input_;
+    std::vector<Tensor> deltas_;
+    bool training_ = false;
     std::vector<float> workspace_;
     WeightsHeader header_;
 };

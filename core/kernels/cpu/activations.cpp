@@ -120,4 +120,69 @@ void activateArray(float* x, std::size_t n, Activation a)
     }
 }
 
+bool gradientFromOutput(Activation a)
+{
+    return a != Activation::Mish && a != Activation::Swish && a != Activation::Gelu &&
+           a != Activation::HardMish;
+}
+
+namespace {
+
+float gradient(float y, Activation a)
+{
+    switch (a) {
+    case Activation::Logistic:
+        return (1 - y) * y;
+    case Activation::Loggy: {
+        const float v = (y + 1) / 2;
+        return 2 * (1 - v) * v;
+    }
+    case Activation::Relu:
+        return float(y > 0);
+    case Activation::Elu:
+        return float(y >= 0) + float(y < 0) * (y + 1);
+    case Activation::Selu:
+        return float(y >= 0) * 1.0507f + float(y < 0) * (y + 1.0507f * 1.6732f);
+    case Activation::Relie:
+        return y > 0 ? 1 : 0.01f;
+    case Activation::Plse:
+        return (y < 0 || y > 1) ? 0.01f : 0.125f;
+    case Activation::Hardtan:
+        return float(y > -1 && y < 1);
+    case Activation::Lhtan:
+        return (y > 0 && y < 1) ? 1 : 0.001f;
+    case Activation::Linear:
+        return 1;
+    case Activation::Ramp:
+        return float(y > 0) + 0.1f;
+    case Activation::Leaky:
+        return y > 0 ? 1 : 0.1f;
+    case Activation::Tanh:
+        return 1 - y * y;
+    case Activation::Stair:
+        return std::floor(y) == y ? 0 : 1;
+    case Activation::Relu6:
+        return float(y > 0 && y < 6);
+    default:
+        return 1; // not reached: gradientFromOutput() is false for the rest
+    }
+}
+
+} // namespace
+
+void multiplyByGradient(const float* y, std::size_t n, Activation a, float* delta)
+{
+    if (a == Activation::Linear)
+        return;
+    if (a == Activation::Leaky) {
+#pragma omp parallel for simd if (n > 65536)
+        for (std::size_t i = 0; i < n; ++i)
+            delta[i] *= y[i] > 0 ? 1.0f : 0.1f;
+        return;
+    }
+#pragma omp parallel for if (n > 65536)
+    for (std::size_t i = 0; i < n; ++i)
+        delta[i] *= gradient(y[i], a);
+}
+
 } // namespace nw

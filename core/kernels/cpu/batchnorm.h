@@ -20,4 +20,15 @@ void foldBatchNorm(const std::vector<float>& weights, const std::vector<float>& 
 void batchNormInference(float* x, std::size_t channels, std::size_t plane, const float* scales,
                         const float* mean, const float* variance, const float* biases);
 
+// Training: statistics per channel over batch × plane, rolling averages updated by 0.99/0.01. Saves x and x̂
+// for the backward pass and leaves scale·x̂ + bias in x.
+void batchNormTrainingForward(float* x, int batch, int channels, int plane, const float* scales,
+                              const float* biases, float* mean, float* variance, float* rollingMean,
+                              float* rollingVariance, float* savedX, float* savedNormalized);
+// Backward of the above: −∂loss/∂scale and −∂loss/∂bias added to the gradients, delta turned into
+// −∂loss/∂x.
+void batchNormBackward(float* delta, const float* savedX, const float* savedNormalized, const float* mean,
+                       const float* variance, const float* scales, int batch, int channels, int plane,
+                       float* scaleGradient, float* biasGradient);
+
 } // namespace nw

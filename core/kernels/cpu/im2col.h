@@ -10,5 +10,7 @@ struct ConvGeometry {
 };
 
 void im2col(const float* image, const ConvGeometry& g, float* columns);
+// The transpose of im2col: adds each column entry back into the pixel it was read from.
+void col2imAdd(const float* columns, const ConvGeometry& g, float* image);
 
 } // namespace nw

@@ -1,0 +1,174 @@
+// Finite-difference checks of every trainable layer's backward pass: the −gradients a backward pass
+// adds up must equal −(L(θ + ε) − L(θ − ε)) / 2ε for the cross-entropy loss of a small network.
+// Tolerance: 3% relative (floor 0.01) with ε = 1e-3; leaky/relu kinks and max-pool switches make the
+// float central difference that inexact on a few entries, real bugs give errors of 10–100%.
+#include "runtime/net.h"
+#include "test_support.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace nw;
+
+namespace {
+
+struct Case {
+    std::unique_ptr<Net> net;
+    std::vector<float> input, truth;
+};
+
+Case makeCase(const std::string& layers, int batch, unsigned seed)
+{
+    Case c;
+    std::string error;
+    c.net = Net::create(test::specFromText("[net]\nwidth=6\nheight=6\nchannels=2\n\n" + layers, "grad.cfg"),
+                        batch, error);
+    if (!c.net) {
+        qWarning("%s", error.c_str());
+        return c;
+    }
+    c.net->initialize(seed);
+    if (auto problem = c.net->setTraining(true)) {
+        qWarning("%s", problem->c_str());
+        c.net.reset();
+        return c;
+    }
+    std::mt19937 random(seed + 1);
+    std::uniform_real_distribution<float> uniform(-1, 1);
+    c.input.resize(std::size_t(c.net->inputShape().size) * std::size_t(batch));
+    for (float& v : c.input)
+        v = uniform(random);
+    const std::size_t classes = c.net->output().itemSize();
+    c.truth.assign(classes * std::size_t(batch), 0.0f);
+    for (int b = 0; b < batch; ++b)
+        c.truth[std::size_t(b) * classes + std::size_t(b) % classes] = 1;
+    // Non-trivial parameters everywhere (biases and BN scales too).
+    for (auto& layer : c.net->trainableParameters())
+        for (Parameter& p : layer.parameters)
+            for (float& v : *p.values)
+                v += 0.3f * uniform(random);
+    return c;
+}
+
+double loss(Case& c)
+{
+    std::mt19937 dropout(99); // the same dropout mask on every pass
+    return c.net->forwardTraining(c.input.data(), c.truth.data(), dropout);
+}
+
+// Returns the worst relative error over `samples` entries of every parameter array.
+double worstRelativeError(Case& c, int samples)
+{
+    auto layers = c.net->trainableParameters();
+    for (auto& layer : layers)
+        for (Parameter& p : layer.parameters)
+            std::fill(p.gradient->begin(), p.gradient->end(), 0.0f);
+    loss(c);
+    c.net->backward();
+    double worst = 0;
+    std::mt19937 pick(7);
+    for (auto& layer : layers)
+        for (Parameter& p : layer.parameters) {
+            for (int s = 0; s < samples; ++s) {
+                const std::size_t i = pick() % p.values->size();
+                const float saved = (*p.values)[i];
+                const float eps = 1e-3f;
+                (*p.values)[i] = saved + eps;
+                const double plus = loss(c);
+                (*p.values)[i] = saved - eps;
+                const double minus = loss(c);
+                (*p.values)[i] = saved;
+                const double numeric = -(plus - minus) / (2 * eps);
+                const double analytic = (*p.gradient)[i];
+                const double error =
+                    std::fabs(numeric - analytic) / std::max({std::fabs(numeric), std::fabs(analytic), 1e-2});
+                if (error > worst)
+                    qDebug("layer %d array of %zu, entry %zu: numeric %.6f analytic %.6f", layer.layer,
+                           p.values->size(), i, numeric, analytic);
+                worst = std::max(worst, error);
+            }
+        }
+    return worst;
+}
+
+} // namespace
+
+class TestGradients : public QObject {
+    Q_OBJECT
+private slots:
+    void layersMatchFiniteDifferences_data();
+    void layersMatchFiniteDifferences();
+    void untrainableLayersAreNamed();
+    void stopbackwardFreezesEarlierLayers();
+};
+
+void TestGradients::layersMatchFiniteDifferences_data()
+{
+    QTest::addColumn<QString>("layers");
+    const QString head = "[connected]\noutput=3\nactivation=linear\n\n[softmax]\n";
+    QTest::newRow("conv + batch norm + leaky")
+        << "[convolutional]\nbatch_normalize=1\nfilters=3\nsize=3\nstride=1\npad=1\n"
+           "activation=leaky\n\n" +
+               head;
+    QTest::newRow("conv + batch norm, linear")
+        << "[convolutional]\nbatch_normalize=1\nfilters=3\nsize=3\nstride=1\npad=1\n"
+           "activation=linear\n\n" +
+               head;
+    QTest::newRow("conv leaky") << "[convolutional]\nfilters=3\nsize=3\nstride=1\npad=1\n"
+                                   "activation=leaky\n\n" +
+                                       head;
+    QTest::newRow("conv stride 2, logistic, bias") << "[convolutional]\nfilters=4\nsize=3\nstride=2\npad=1\n"
+                                                      "activation=logistic\n\n" +
+                                                          head;
+    QTest::newRow("grouped conv, tanh") << "[convolutional]\nfilters=4\ngroups=2\nsize=3\nstride=1\npad=0\n"
+                                           "activation=tanh\n\n" +
+                                               head;
+    QTest::newRow("conv → maxpool → connected leaky")
+        << "[convolutional]\nbatch_normalize=1\nfilters=4\nsize=3\nstride=1\npad=1\nactivation=relu\n\n"
+           "[maxpool]\nsize=2\nstride=2\n\n[connected]\noutput=5\nactivation=leaky\n\n" +
+               head;
+    QTest::newRow("maxpool 3/2 odd")
+        << "[convolutional]\nfilters=2\nsize=1\nactivation=linear\n\n[maxpool]\nsize=3\nstride=2\n\n" + head;
+    QTest::newRow("avgpool") << "[convolutional]\nfilters=4\nsize=3\npad=1\nactivation=elu\n\n[avgpool]\n\n" +
+                                    head;
+    QTest::newRow("dropout") << "[connected]\noutput=8\nactivation=selu\n\n[dropout]\nprobability=0.4\n\n" +
+                                    head;
+}
+
+void TestGradients::layersMatchFiniteDifferences()
+{
+    QFETCH(QString, layers);
+    Case c = makeCase(layers.toStdString(), 3, 11);
+    QVERIFY(c.net);
+    const double worst = worstRelativeError(c, 12);
+    QVERIFY2(worst < 3e-2, qPrintable(QString("worst relative error %1").arg(worst)));
+}
+
+void TestGradients::untrainableLayersAreNamed()
+{
+    std::string error;
+    auto net =
+        Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[convolutional]\nfilters=2\n"
+                                       "activation=mish\n[upsample]\n[connected]\noutput=2\n[softmax]\n"),
+                    1, error);
+    QVERIFY(net);
+    const auto problem = net->setTraining(true);
+    QVERIFY(problem);
+    QCOMPARE(QString::fromStdString(*problem),
+             QString("layer 0 [convolutional] (line 5) cannot be trained yet (no backward pass)"));
+}
+
+void TestGradients::stopbackwardFreezesEarlierLayers()
+{
+    Case c = makeCase(
+        "[convolutional]\nfilters=2\nsize=1\nactivation=mish\n\n[connected]\noutput=4\nstopbackward=1\n"
+        "activation=linear\n\n[connected]\noutput=3\nactivation=linear\n\n[softmax]\n",
+        2, 5);
+    QVERIFY(c.net); // the mish convolution cannot train, but it is frozen
+    const auto layers = c.net->trainableParameters();
+    QCOMPARE(layers.size(), std::size_t(1));
+    QCOMPARE(layers[0].layer, 2);
+}
+
+QTEST_GUILESS_MAIN(TestGradients)
+#include "test_gradients.moc"
