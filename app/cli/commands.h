@@ -19,7 +19,16 @@ struct BenchArgs {
     bool json = false, perLayer = false;
 };
 
+struct TrainArgs {
+    std::string data, cfg, weights, outDir;
+    int maxBatches = 0, validEvery = 0, checkpointEvery = 100;
+    unsigned seed = 1;
+    bool resume = false;
+};
+
 int summary(const std::string& cfg, int batch, bool json);
+int train(const TrainArgs& args);
+int valid(const std::string& data, const std::string& cfg, const std::string& weights, bool json);
 int roundtrip(const std::string& in, const std::string& out);
 int forward(const std::string& cfg, const std::string& weights, const std::string& input,
             const std::string& out, const std::string& allLayersDir);

@@ -66,6 +66,32 @@ int main(int argc, char** argv)
     bench->add_flag("--per-layer", benchArgs.perLayer, "Also print each layer's median time and GFLOP/s");
     bench->add_flag("--json", benchArgs.json, "Print {\"median_ms\":..,\"min_ms\":..,\"peak_rss_mb\":..}");
 
+    nw::cli::TrainArgs trainArgs;
+    auto* train = app.add_subcommand("train", "Train a classifier (metrics.csv, checkpoints, resume)");
+    train->add_option("data", trainArgs.data, "Darknet .data file (classes, train, valid, ...)")->required();
+    train->add_option("cfg", trainArgs.cfg, "Darknet .cfg file")->required();
+    train->add_option("weights", trainArgs.weights, "Starting .weights (default: random initialisation)");
+    train->add_option("--out", trainArgs.outDir, "Output folder (default: the .data file's backup=)");
+    train->add_option("--max-batches", trainArgs.maxBatches, "Stop after N iterations (default: max_batches)")
+        ->check(CLI::Range(1, 1 << 30));
+    train->add_flag("--resume", trainArgs.resume, "Continue from the output folder's last checkpoint");
+    train->add_option("--seed", trainArgs.seed, "Seed for shuffling and dropout (default 1)");
+    train
+        ->add_option("--valid-every", trainArgs.validEvery,
+                     "Validate every N iterations (default: at the end)")
+        ->check(CLI::Range(0, 1 << 30));
+    train
+        ->add_option("--checkpoint-every", trainArgs.checkpointEvery,
+                     "Checkpoint every N iterations (default 100)")
+        ->check(CLI::Range(1, 1 << 30));
+
+    std::string dataPath;
+    auto* valid = app.add_subcommand("valid", "Top-1 and top-5 accuracy on the .data file's valid set");
+    valid->add_option("data", dataPath, "Darknet .data file")->required();
+    valid->add_option("cfg", cfg, "Darknet .cfg file")->required();
+    valid->add_option("weights", weights, "Darknet .weights file")->required();
+    valid->add_flag("--json", json, "Print {\"top1\":..,\"top5\":..,\"images\":..}");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -83,5 +109,9 @@ int main(int argc, char** argv)
         return nw::cli::classify(cfg, weights, images, names, top);
     if (*bench)
         return nw::cli::bench(benchArgs);
+    if (*train)
+        return nw::cli::train(trainArgs);
+    if (*valid)
+        return nw::cli::valid(dataPath, cfg, weights, json);
     return 2;
 }

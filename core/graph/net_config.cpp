@@ -64,6 +64,9 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
         r.warning("scales", "steps has " + std::to_string(n.steps.size()) + " values but scales has " +
                                 std::to_string(n.scales.size()) + ": they are used in pairs");
     n.maxBatches = r.getInt("max_batches", 0);
+    n.learningRateMin = r.getFloat("learning_rate_min", 1e-5f);
+    n.sgdrCycle = r.getInt("sgdr_cycle", n.maxBatches);
+    n.sgdrMult = r.getFloat("sgdr_mult", 2);
     // Keys Darknet (either fork) reads from [net] that only training and augmentation use.
     r.accept({"max_ratio",
               "min_ratio",
@@ -81,9 +84,6 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
               "gaussian_noise",
               "label_smooth_eps",
               "resize_step",
-              "learning_rate_min",
-              "sgdr_cycle",
-              "sgdr_mult",
               "sequential_subdivisions",
               "ema_alpha",
               "loss_scale",

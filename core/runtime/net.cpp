@@ -139,6 +139,15 @@ void Net::backward()
     }
 }
 
+std::vector<WeightArray> Net::weightArrays()
+{
+    std::vector<WeightArray> arrays;
+    for (auto& layer : layers_)
+        for (const WeightArray& array : layer->weightArrays())
+            arrays.push_back(array);
+    return arrays;
+}
+
 std::vector<Net::LayerParameters> Net::trainableParameters()
 {
     std::vector<LayerParameters> result;

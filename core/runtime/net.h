@@ -49,6 +49,8 @@ public:
     };
     // Every trainable array, layer by layer (frozen layers — stopbackward, dont_update — left out).
     std::vector<LayerParameters> trainableParameters();
+    // Every layer's arrays in .weights order (for checkpoints).
+    std::vector<WeightArray> weightArrays();
     // Images trained on, kept in the .weights header.
     std::uint64_t seen() const { return header_.seen; }
     void setSeen(std::uint64_t seen) { header_.seen = seen; }

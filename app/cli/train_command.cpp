@@ -1,0 +1,151 @@
+// train and valid: classification training from a .data file, and accuracy on its validation set.
+#include "commands.h"
+#include "data/data_file.h"
+#include "net_loading.h"
+#include "train/trainer.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace nw::cli {
+
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+// Prints each iteration: a progress bar with ETA on a terminal, plain lines otherwise.
+class ConsoleObserver final : public TrainObserver {
+public:
+    ConsoleObserver() : terminal_(isatty(STDOUT_FILENO)) {}
+
+    void iteration(const IterationStats& s) override
+    {
+        const double perIteration = s.elapsedSeconds / std::max(1, s.iteration - firstIteration(s));
+        const double eta = perIteration * (s.maxBatches - s.iteration);
+        char valid[48] = "";
+        if (s.validTop1)
+            std::snprintf(valid, sizeof valid, ", valid top-1 %.2f%%", *s.validTop1 * 100);
+        if (terminal_) {
+            const int width = 30, done = int(width * double(s.iteration) / std::max(1, s.maxBatches));
+            std::printf("\r[%-*s] %d/%d epoch %.2f loss %.4f avg %.4f lr %.4g %.0f img/s ETA %s%s   ", width,
+                        std::string(std::size_t(done), '#').c_str(), s.iteration, s.maxBatches, s.epoch,
+                        s.loss, s.averageLoss, s.learningRate, s.imagesPerSecond, duration(eta).c_str(),
+                        valid);
+            if (s.validTop1 || s.iteration == s.maxBatches)
+                std::printf("\n");
+        } else {
+            std::printf("iteration %d/%d: loss %.4f, avg %.4f, lr %.4g, %.0f images/s, %.1f s%s\n",
+                        s.iteration, s.maxBatches, s.loss, s.averageLoss, s.learningRate, s.imagesPerSecond,
+                        s.elapsedSeconds, valid);
+        }
+        std::fflush(stdout);
+    }
+    void message(const std::string& text) override
+    {
+        std::fprintf(stderr, "%s%s\n", terminal_ ? "\n" : "", text.c_str());
+    }
+    bool stopRequested() override { return interrupted.load(); }
+
+private:
+    int firstIteration(const IterationStats& s)
+    {
+        if (first_ < 0)
+            first_ = s.iteration - 1;
+        return first_;
+    }
+    static std::string duration(double seconds)
+    {
+        char text[32];
+        const int total = int(seconds);
+        std::snprintf(text, sizeof text, "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60);
+        return text;
+    }
+    bool terminal_;
+    int first_ = -1;
+};
+
+std::unique_ptr<Net> trainingNet(const std::string& cfgPath, const std::string& weights)
+{
+    const NetworkSpec probe = buildNetworkSpec(cfg::Document::load(cfgPath));
+    if (!probe.ok()) {
+        printDiagnostics(probe.diagnostics);
+        return nullptr;
+    }
+    return loadNet(cfgPath, weights, std::max(1, probe.net.layerBatch()));
+}
+
+} // namespace
+
+int train(const TrainArgs& args)
+{
+    std::string error;
+    auto data = loadDataFile(args.data, error);
+    if (!data) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    auto trainSet = openClassificationSet(*data, "train", error);
+    if (!trainSet) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    std::unique_ptr<ClassificationDataset> validSet;
+    if (!data->get("valid").empty()) {
+        validSet = openClassificationSet(*data, "valid", error);
+        if (!validSet) {
+            std::cerr << "error: " << error << "\n";
+            return 1;
+        }
+    }
+    auto net = trainingNet(args.cfg, args.weights);
+    if (!net)
+        return 1;
+    TrainOptions options;
+    options.outDir = args.outDir.empty() ? data->resolve(data->get("backup", "backup")) : args.outDir;
+    options.name = std::filesystem::path(args.cfg).stem().string();
+    options.maxBatches = args.maxBatches;
+    options.seed = args.seed;
+    options.validEvery = args.validEvery;
+    options.checkpointEvery = args.checkpointEvery;
+    options.resume = args.resume;
+    std::printf("training %s on %zu images (%d classes), batch %d = %d × %d, output in %s\n",
+                args.cfg.c_str(), trainSet->size(), trainSet->classes(), net->spec().net.batch,
+                net->spec().net.subdivisions, net->batch(), options.outDir.c_str());
+    std::signal(SIGINT, [](int) { interrupted = true; });
+    std::signal(SIGTERM, [](int) { interrupted = true; });
+    ConsoleObserver observer;
+    Trainer trainer(*net, *trainSet, validSet.get(), options);
+    if (auto problem = trainer.run(observer)) {
+        std::cerr << "\nerror: " << *problem << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+int valid(const std::string& dataPath, const std::string& cfg, const std::string& weights, bool json)
+{
+    std::string error;
+    auto data = loadDataFile(dataPath, error);
+    auto set = data ? openClassificationSet(*data, "valid", error) : nullptr;
+    if (!set) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    auto net = trainingNet(cfg, weights);
+    if (!net)
+        return 1;
+    const Accuracy accuracy = evaluate(*net, *set);
+    if (json)
+        std::printf("{\"top1\": %.6f, \"top5\": %.6f, \"images\": %zu}\n", accuracy.top1, accuracy.top5,
+                    accuracy.images);
+    else
+        std::printf("%zu images: top-1 %.2f%%, top-5 %.2f%%\n", accuracy.images, accuracy.top1 * 100,
+                    accuracy.top5 * 100);
+    return 0;
+}
+
+} // namespace nw::cli

@@ -1,0 +1,47 @@
+#pragma once
+// Prepares the next training batch on a background thread while the current one trains.
+// Samples come from a seeded stream: sample k is item perm_e[k mod N] of epoch e = k / N, where
+// perm_e is a shuffle seeded by (seed, e) — so a resumed run sees exactly the batches it would have.
+#include "data/dataset.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace nw {
+
+struct Batch {
+    std::vector<float> images; // batch × CHW
+    std::vector<float> truth;  // batch × classes, one-hot
+    std::vector<std::string> warnings;
+};
+
+class BatchLoader {
+public:
+    BatchLoader(const ClassificationDataset& data, int batchSize, unsigned seed, std::uint64_t firstSample);
+    ~BatchLoader();
+    BatchLoader(const BatchLoader&) = delete;
+    BatchLoader& operator=(const BatchLoader&) = delete;
+
+    Batch next();
+
+private:
+    void fill(Batch& batch, std::uint64_t first);
+    std::size_t sampleAt(std::uint64_t k);
+    void work();
+
+    const ClassificationDataset& data_;
+    int batchSize_;
+    unsigned seed_;
+    std::uint64_t nextSample_;
+    std::uint64_t permutationEpoch_ = ~std::uint64_t(0);
+    std::vector<std::size_t> permutation_;
+    std::optional<Batch> ready_;
+    bool stopping_ = false;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::thread thread_;
+};
+
+} // namespace nw

@@ -1,0 +1,80 @@
+#include "data/data_file.h"
+
+#include "cfg/document.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace nw {
+
+std::string DataFile::get(const std::string& key, const std::string& fallback) const
+{
+    const auto found = values.find(key);
+    return found == values.end() ? fallback : found->second;
+}
+
+int DataFile::classes() const
+{
+    try {
+        return std::stoi(get("classes", "0"));
+    } catch (...) {
+        return 0;
+    }
+}
+
+std::string DataFile::resolve(const std::string& relative) const
+{
+    const std::filesystem::path p(relative);
+    if (p.is_absolute() || relative.empty())
+        return relative;
+    const auto besideData = std::filesystem::path(path).parent_path() / p;
+    return std::filesystem::exists(besideData) ? besideData.string() : relative;
+}
+
+std::optional<DataFile> loadDataFile(const std::string& path, std::string& error)
+{
+    std::ifstream in(path);
+    if (!in) {
+        error = path + ": cannot open the .data file";
+        return std::nullopt;
+    }
+    DataFile data;
+    data.path = path;
+    int number = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++number;
+        const std::string stripped = cfg::darknetStrip(line);
+        if (stripped.empty() || stripped[0] == '#' || stripped[0] == ';')
+            continue;
+        const auto eq = stripped.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            error = path + ":" + std::to_string(number) + ": expected key=value, found '" + stripped + "'";
+            return std::nullopt;
+        }
+        data.values.emplace(stripped.substr(0, eq), stripped.substr(eq + 1)); // the first one wins
+    }
+    if (data.classes() <= 0) {
+        error = path + ": classes= is missing or not a positive number";
+        return std::nullopt;
+    }
+    return data;
+}
+
+std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& data, const std::string& which,
+                                                             std::string& error)
+{
+    const std::string images = data.get(which);
+    if (images.empty()) {
+        error = data.path + ": no " + which + "= entry";
+        return nullptr;
+    }
+    const std::string labels = data.get(which + "_labels");
+    if (labels.empty()) {
+        error = data.path + ": " + which + "=" + images + " needs " + which +
+                "_labels= (IDX label file); image-list data sets are not supported yet";
+        return nullptr;
+    }
+    return loadIdxDataset(data.resolve(images), data.resolve(labels), data.classes(), error);
+}
+
+} // namespace nw

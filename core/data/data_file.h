@@ -1,0 +1,28 @@
+#pragma once
+// Darknet's .data files: key=value lines (classes, train, valid, names, backup, ...). Relative
+// paths are resolved against the .data file's folder first, then the working folder (Darknet's).
+#include "data/dataset.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace nw {
+
+struct DataFile {
+    std::string path;
+    std::map<std::string, std::string> values;
+
+    std::string get(const std::string& key, const std::string& fallback = {}) const;
+    int classes() const;
+    std::string resolve(const std::string& relative) const;
+};
+
+std::optional<DataFile> loadDataFile(const std::string& path, std::string& error);
+
+// The training or validation set a .data file names ("train"/"valid" with "train_labels"/
+// "valid_labels" for IDX files).
+std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& data, const std::string& which,
+                                                             std::string& error);
+
+} // namespace nw

@@ -1,0 +1,113 @@
+#include "train/checkpoint.h"
+
+#include "util/atomic_file.h"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace nw {
+
+namespace {
+
+constexpr char kMagic[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '1'};
+
+template <typename T> void put(std::string& out, const T& value)
+{
+    out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+void putArray(std::string& out, const std::vector<float>& values)
+{
+    put(out, std::uint64_t(values.size()));
+    out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+}
+
+struct Reader {
+    const std::vector<char>& bytes;
+    std::size_t offset = 0;
+    template <typename T> bool get(T& value)
+    {
+        if (bytes.size() - offset < sizeof value)
+            return false;
+        std::memcpy(&value, bytes.data() + offset, sizeof value);
+        offset += sizeof value;
+        return true;
+    }
+    bool getArray(std::vector<float>& values)
+    {
+        std::uint64_t n = 0;
+        if (!get(n) || (bytes.size() - offset) / sizeof(float) < n)
+            return false;
+        values.resize(std::size_t(n));
+        std::memcpy(values.data(), bytes.data() + offset, std::size_t(n) * sizeof(float));
+        offset += std::size_t(n) * sizeof(float);
+        return true;
+    }
+};
+
+std::vector<std::vector<float>*> allArrays(Net& net)
+{
+    std::vector<std::vector<float>*> arrays;
+    for (const WeightArray& array : net.weightArrays())
+        arrays.push_back(array.data);
+    return arrays;
+}
+
+} // namespace
+
+std::optional<std::string> saveCheckpoint(const std::string& path, Net& net, const TrainState& state)
+{
+    std::string out(kMagic, sizeof kMagic);
+    put(out, std::int32_t(state.iteration));
+    put(out, state.seen);
+    put(out, state.averageLoss);
+    put(out, state.elapsedSeconds);
+    const auto arrays = allArrays(net);
+    put(out, std::uint64_t(arrays.size()));
+    for (const auto* array : arrays)
+        putArray(out, *array);
+    put(out, std::uint64_t(state.velocity.size()));
+    for (const auto& velocity : state.velocity)
+        putArray(out, velocity);
+    return writeFileAtomically(path, out);
+}
+
+std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, TrainState& state)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return path + ": cannot open the training state (nothing to resume?)";
+    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        return path + ": not a Netwright training state";
+    Reader reader{bytes, sizeof kMagic};
+    TrainState loaded;
+    std::int32_t iteration = 0;
+    std::uint64_t count = 0;
+    if (!reader.get(iteration) || !reader.get(loaded.seen) || !reader.get(loaded.averageLoss) ||
+        !reader.get(loaded.elapsedSeconds) || !reader.get(count))
+        return path + ": the training state is truncated";
+    loaded.iteration = iteration;
+    const auto arrays = allArrays(net);
+    if (count != arrays.size())
+        return path + ": the state holds " + std::to_string(count) + " weight arrays but the network has " +
+               std::to_string(arrays.size()) + ": was it saved from another cfg?";
+    std::vector<std::vector<float>> values(arrays.size());
+    for (std::size_t i = 0; i < arrays.size(); ++i)
+        if (!reader.getArray(values[i]) || values[i].size() != arrays[i]->size())
+            return path + ": weight array " + std::to_string(i) + " does not fit the network (another cfg?)";
+    if (!reader.get(count))
+        return path + ": the training state is truncated";
+    loaded.velocity.resize(std::size_t(count));
+    for (auto& velocity : loaded.velocity)
+        if (!reader.getArray(velocity))
+            return path + ": the training state is truncated";
+    for (std::size_t i = 0; i < arrays.size(); ++i)
+        *arrays[i] = std::move(values[i]);
+    net.setSeen(loaded.seen);
+    state = std::move(loaded);
+    return std::nullopt;
+}
+
+} // namespace nw

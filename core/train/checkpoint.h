@@ -1,0 +1,25 @@
+#pragma once
+// The resume state of a training run, in one file written atomically: every layer's weight arrays
+// (as in .weights), the solver's momentum buffers, the iteration, `seen` and the running averages.
+// The .weights written beside it is for Darknet; resuming needs only this file.
+#include "runtime/net.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nw {
+
+struct TrainState {
+    int iteration = 0;
+    std::uint64_t seen = 0;
+    double averageLoss = -1;
+    double elapsedSeconds = 0;
+    std::vector<std::vector<float>> velocity;
+};
+
+std::optional<std::string> saveCheckpoint(const std::string& path, Net& net, const TrainState& state);
+// Loads into `net` (which must be built from the same cfg) and `state`; nothing changes on error.
+std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, TrainState& state);
+
+} // namespace nw

@@ -1,0 +1,34 @@
+#include "train/sgd.h"
+
+#include <algorithm>
+
+namespace nw {
+
+void SgdSolver::step(std::vector<Net::LayerParameters>& layers, float rate, int batchSize)
+{
+    std::size_t index = 0;
+    const float batch = float(batchSize);
+    for (Net::LayerParameters& layer : layers) {
+        const float layerRate = rate * layer.learningRateScale;
+        for (Parameter& p : layer.parameters) {
+            if (velocity_.size() <= index)
+                velocity_.emplace_back();
+            std::vector<float>& v = velocity_[index++];
+            std::vector<float>& w = *p.values;
+            std::vector<float>& g = *p.gradient;
+            if (v.size() != w.size())
+                v.assign(w.size(), 0.0f);
+            const float decay = p.decay ? -decay_ * batch : 0.0f;
+            const float scale = layerRate / batch;
+#pragma omp parallel for simd if (w.size() > 65536)
+            for (std::size_t i = 0; i < w.size(); ++i) {
+                float velocity = v[i] + g[i] + decay * w[i];
+                w[i] += scale * velocity;
+                v[i] = velocity * momentum_;
+                g[i] = 0.0f;
+            }
+        }
+    }
+}
+
+} // namespace nw

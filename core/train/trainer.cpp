@@ -1,0 +1,193 @@
+#include "train/trainer.h"
+
+#include "data/batch_loader.h"
+#include "train/checkpoint.h"
+#include "train/lr_policy.h"
+#include "train/sgd.h"
+#include "util/atomic_file.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace nw {
+
+Accuracy evaluate(Net& net, const ClassificationDataset& data)
+{
+    const int batch = net.batch();
+    const std::size_t imageSize = std::size_t(net.inputShape().size);
+    std::vector<float> images(imageSize * std::size_t(batch));
+    Accuracy accuracy;
+    std::string warning;
+    for (std::size_t start = 0; start < data.size(); start += std::size_t(batch)) {
+        const std::size_t count = std::min<std::size_t>(std::size_t(batch), data.size() - start);
+        for (std::size_t b = 0; b < std::size_t(batch); ++b) // the last batch is padded with its first image
+            data.image(start + (b < count ? b : 0), images.data() + b * imageSize, warning);
+        const Tensor& out = net.forward(images.data());
+        for (std::size_t b = 0; b < count; ++b) {
+            const float* scores = out.item(int(b));
+            const int label = data.label(start + b);
+            const float truth = scores[label];
+            std::size_t better = 0;
+            for (std::size_t c = 0; c < out.itemSize(); ++c)
+                better += scores[c] > truth;
+            accuracy.top1 += better == 0;
+            accuracy.top5 += better < 5;
+        }
+        accuracy.images += count;
+    }
+    if (accuracy.images) {
+        accuracy.top1 /= double(accuracy.images);
+        accuracy.top5 /= double(accuracy.images);
+    }
+    return accuracy;
+}
+
+namespace {
+
+const char* kMetricsHeader = "iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1\n";
+
+// metrics.csv as it was at the checkpoint: rows after it belong to work that was lost.
+std::optional<std::string> trimMetrics(const std::string& path, int lastIteration)
+{
+    std::ifstream in(path);
+    std::string kept = kMetricsHeader, line;
+    std::getline(in, line); // header
+    while (std::getline(in, line)) {
+        const int iteration = std::atoi(line.c_str());
+        if (iteration > 0 && iteration <= lastIteration)
+            kept += line + "\n";
+    }
+    return writeFileAtomically(path, kept);
+}
+
+std::string metricsRow(const IterationStats& s)
+{
+    std::ostringstream row;
+    row << s.iteration << ',' << s.loss << ',' << s.averageLoss << ',' << s.learningRate << ','
+        << s.imagesPerSecond << ',' << s.elapsedSeconds << ',';
+    if (s.validTop1)
+        row << *s.validTop1;
+    row << '\n';
+    return row.str();
+}
+
+} // namespace
+
+std::optional<std::string> Trainer::run(TrainObserver& observer)
+{
+    const NetConfig& cfg = net_.spec().net;
+    const int fullBatch = cfg.batch; // B: images per weight update
+    const int subdivisions = std::max(1, cfg.subdivisions);
+    const int maxBatches = options_.maxBatches > 0 ? options_.maxBatches : cfg.maxBatches;
+    const Shape input = net_.inputShape();
+    if (maxBatches <= 0)
+        return "max_batches is 0: set max_batches in [net] or pass --max-batches";
+    if (net_.batch() * subdivisions != fullBatch)
+        return "the network was built for " + std::to_string(net_.batch()) +
+               " images per pass but batch=" + std::to_string(fullBatch) +
+               " / subdivisions=" + std::to_string(subdivisions) + " needs " +
+               std::to_string(fullBatch / subdivisions);
+    if (train_.width() != input.w || train_.height() != input.h || train_.channels() != input.c)
+        return "the training images are " + std::to_string(train_.width()) + "x" +
+               std::to_string(train_.height()) + "x" + std::to_string(train_.channels()) +
+               " but the network's input is " + input.text() + ": change width/height/channels in [net]";
+    if (int(net_.output().itemSize()) != train_.classes())
+        return "the network ends with " + std::to_string(net_.output().itemSize()) +
+               " outputs but the data has " + std::to_string(train_.classes()) +
+               " classes: set output= (or filters=) of the last layer to " + std::to_string(train_.classes());
+    if (auto problem = net_.setTraining(true))
+        return *problem;
+
+    std::error_code ec;
+    std::filesystem::create_directories(options_.outDir, ec);
+    if (ec)
+        return "cannot create " + options_.outDir + ": " + ec.message();
+    const std::string base = options_.outDir + "/" + options_.name;
+    const std::string statePath = base + "_last.state", metricsPath = options_.outDir + "/metrics.csv";
+
+    TrainState state;
+    if (options_.resume) {
+        if (auto problem = loadCheckpoint(statePath, net_, state))
+            return *problem;
+        if (auto problem = trimMetrics(metricsPath, state.iteration))
+            return *problem;
+        observer.message("resuming from " + statePath + " at iteration " + std::to_string(state.iteration));
+    } else if (auto problem = writeFileAtomically(metricsPath, kMetricsHeader)) {
+        return *problem;
+    }
+    std::ofstream metrics(metricsPath, std::ios::app);
+
+    SgdSolver solver(cfg.momentum, cfg.decay);
+    solver.state() = state.velocity;
+    auto parameters = net_.trainableParameters();
+    BatchLoader loader(train_, net_.batch(), options_.seed, state.seen);
+
+    auto checkpoint = [&]() -> std::optional<std::string> {
+        state.velocity = solver.state();
+        state.seen = net_.seen();
+        if (auto problem = saveCheckpoint(statePath, net_, state))
+            return problem;
+        return net_.saveWeights(base + "_last.weights");
+    };
+
+    const auto started = std::chrono::steady_clock::now();
+    const double elapsedBefore = state.elapsedSeconds;
+    while (state.iteration < maxBatches) {
+        if (observer.stopRequested()) {
+            observer.message("stopped at iteration " + std::to_string(state.iteration) +
+                             "; checkpoint written");
+            return checkpoint();
+        }
+        const auto iterationStart = std::chrono::steady_clock::now();
+        const int iteration = state.iteration + 1;
+        std::mt19937 random(options_.seed * 7919u + unsigned(iteration));
+        double loss = 0;
+        for (int s = 0; s < subdivisions; ++s) {
+            Batch batch = loader.next();
+            for (const std::string& warning : batch.warnings)
+                observer.message("warning: " + warning);
+            loss += net_.forwardTraining(batch.images.data(), batch.truth.data(), random);
+            net_.backward();
+        }
+        loss /= fullBatch;
+        if (!std::isfinite(loss))
+            return "the loss became " + std::to_string(loss) + " at iteration " + std::to_string(iteration) +
+                   " (learning rate too high?); the last checkpoint (iteration " +
+                   std::to_string(state.iteration) + ") is kept";
+        net_.setSeen(net_.seen() + std::uint64_t(fullBatch));
+        const int batchNumber = int(net_.seen() / std::uint64_t(fullBatch));
+        const float rate = learningRate(cfg, batchNumber, &random);
+        solver.step(parameters, rate, fullBatch);
+        state.iteration = iteration;
+        state.averageLoss = state.averageLoss < 0 ? loss : 0.9 * state.averageLoss + 0.1 * loss;
+
+        IterationStats stats;
+        stats.iteration = iteration;
+        stats.maxBatches = maxBatches;
+        stats.loss = loss;
+        stats.averageLoss = state.averageLoss;
+        stats.learningRate = rate;
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - iterationStart).count();
+        stats.imagesPerSecond = seconds > 0 ? fullBatch / seconds : 0;
+        stats.epoch = double(net_.seen()) / double(train_.size());
+        const bool last = iteration == maxBatches;
+        if (valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last))
+            stats.validTop1 = evaluate(net_, *valid_).top1;
+        state.elapsedSeconds =
+            elapsedBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        stats.elapsedSeconds = state.elapsedSeconds;
+        metrics << metricsRow(stats) << std::flush;
+        observer.iteration(stats);
+        if (iteration % std::max(1, options_.checkpointEvery) == 0 || last)
+            if (auto problem = checkpoint())
+                return problem;
+    }
+    return net_.saveWeights(base + "_final.weights");
+}
+
+} // namespace nw

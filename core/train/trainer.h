@@ -1,0 +1,69 @@
+#pragma once
+// Trainer: Darknet's training loop for classifiers — batch split into subdivisions (gradient
+// accumulation), SGD with the cfg's learning-rate policy, checkpoints written atomically, resume,
+// periodic validation, metrics.csv. Reports through a small observer the CLI prints and the GUI's
+// worker turns into signals.
+#include "data/dataset.h"
+#include "runtime/net.h"
+
+#include <atomic>
+#include <optional>
+#include <string>
+
+namespace nw {
+
+struct TrainOptions {
+    std::string outDir = "backup";
+    std::string name = "net"; // files: <name>_last.weights, <name>_last.state, <name>_final.weights
+    int maxBatches = 0;       // 0: the cfg's max_batches
+    unsigned seed = 1;
+    int validEvery = 0;        // 0: never during training
+    int checkpointEvery = 100; // iterations
+    bool resume = false;
+};
+
+struct IterationStats {
+    int iteration = 0, maxBatches = 0;
+    double loss = 0, averageLoss = 0;
+    float learningRate = 0;
+    double imagesPerSecond = 0, elapsedSeconds = 0;
+    std::optional<double> validTop1;
+    double epoch = 0;
+};
+
+class TrainObserver {
+public:
+    virtual ~TrainObserver() = default;
+    virtual void iteration(const IterationStats&) {}
+    virtual void message(const std::string&) {}
+    // Polled between iterations: true stops the run after a checkpoint.
+    virtual bool stopRequested() { return false; }
+};
+
+struct Accuracy {
+    double top1 = 0, top5 = 0;
+    std::size_t images = 0;
+};
+
+// Top-1 and top-5 over a whole data set, in inference mode, `net.batch()` images at a time.
+Accuracy evaluate(Net& net, const ClassificationDataset& data);
+
+class Trainer {
+public:
+    Trainer(Net& net, const ClassificationDataset& train, const ClassificationDataset* valid,
+            TrainOptions options)
+        : net_(net), train_(train), valid_(valid), options_(std::move(options))
+    {
+    }
+    // Runs to max_batches (or until the observer asks to stop). Returns an error message, or
+    // nullopt on success; a stopped run is a success with its last checkpoint written.
+    std::optional<std::string> run(TrainObserver& observer);
+
+private:
+    Net& net_;
+    const ClassificationDataset& train_;
+    const ClassificationDataset* valid_;
+    TrainOptions options_;
+};
+
+} // namespace nw
