@@ -1,0 +1,337 @@
+// Training: learning-rate policies and Darknet's SGD by hand, IDX data sets, resume equal to a straight
+// run, damaged checkpoints refused, and a short real run on Fashion-MNIST whose loss falls.
+#include "data/data_file.h"
+#include "data/dataset.h"
+#include "test_support.h"
+#include "train/checkpoint.h"
+#include "train/lr_policy.h"
+#include "train/sgd.h"
+#include "train/trainer.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <zlib.h>
+
+using namespace nw;
+
+namespace {
+
+void writeIdx(const QString& path, std::uint32_t magic, const std::vector<std::uint32_t>& dims,
+              const std::vector<unsigned char>& payload, bool gzip)
+{
+    std::string bytes;
+    auto be = [&](std::uint32_t v) {
+        for (int shift = 24; shift >= 0; shift -= 8)
+            bytes += char((v >> shift) & 0xff);
+    };
+    be(magic);
+    for (auto d : dims)
+        be(d);
+    bytes.append(reinterpret_cast<const char*>(payload.data()), payload.size());
+    if (gzip) {
+        gzFile file = gzopen(path.toStdString().c_str(), "wb");
+        gzwrite(file, bytes.data(), unsigned(bytes.size()));
+        gzclose(file);
+    } else {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes.data(), qint64(bytes.size()));
+    }
+}
+
+// A learnable toy set: class = which quadrant of a 6×6 image is brightest.
+void writeToySet(const QString& dir, int count)
+{
+    std::vector<unsigned char> images, labels;
+    std::mt19937 random(3);
+    for (int n = 0; n < count; ++n) {
+        const int label = n % 3;
+        labels.push_back(static_cast<unsigned char>(label));
+        for (int y = 0; y < 6; ++y)
+            for (int x = 0; x < 6; ++x) {
+                const int quadrant = (y / 3) * 2 + x / 3;
+                images.push_back(static_cast<unsigned char>(random() % 80 + (quadrant == label ? 150 : 0)));
+            }
+    }
+    writeIdx(dir + "/toy-images.gz", 0x803, {std::uint32_t(count), 6, 6}, images, true);
+    writeIdx(dir + "/toy-labels", 0x801, {std::uint32_t(count)}, labels, false);
+}
+
+const char* kToyCfg =
+    "[net]\nbatch=8\nsubdivisions=2\nwidth=6\nheight=6\nchannels=1\nlearning_rate=0.05\n"
+    "momentum=0.9\ndecay=0.0005\nmax_batches=12\npolicy=steps\nsteps=8\nscales=0.5\n\n"
+    "[convolutional]\nbatch_normalize=1\nfilters=4\nsize=3\nstride=1\npad=1\nactivation=leaky\n\n"
+    "[maxpool]\nsize=2\nstride=2\n\n[connected]\noutput=3\nactivation=linear\n\n[softmax]\n";
+
+std::unique_ptr<Net> toyNet()
+{
+    const NetworkSpec spec = test::specFromText(kToyCfg, "toy.cfg");
+    std::string error;
+    auto net = Net::create(spec, spec.net.layerBatch(), error);
+    if (net)
+        net->initialize(4);
+    return net;
+}
+
+class Quiet : public TrainObserver {
+public:
+    std::vector<IterationStats> seen;
+    int stopAfter = -1;
+    void iteration(const IterationStats& s) override { seen.push_back(s); }
+    bool stopRequested() override { return stopAfter >= 0 && int(seen.size()) >= stopAfter; }
+};
+
+std::vector<float> allWeights(Net& net)
+{
+    std::vector<float> values;
+    for (const WeightArray& array : net.weightArrays())
+        values.insert(values.end(), array.data->begin(), array.data->end());
+    return values;
+}
+
+} // namespace
+
+class TestTraining : public QObject {
+    Q_OBJECT
+private slots:
+    void learningRatePoliciesByHand();
+    void sgdUpdateByHand();
+    void idxFilesAreReadAndCheckedWithClearErrors();
+    void resumeContinuesTheSameRun();
+    void damagedCheckpointIsRefused();
+    void lossFallsOnFashionMnist();
+    void trainCommandWritesMetricsAndWeights();
+};
+
+void TestTraining::learningRatePoliciesByHand()
+{
+    NetConfig n;
+    n.learningRate = 0.1f;
+    QCOMPARE(learningRate(n, 50), 0.1f);
+    n.policy = "steps";
+    n.steps = {10, 20};
+    n.scales = {0.5f, 0.1f};
+    QCOMPARE(learningRate(n, 9), 0.1f);
+    QCOMPARE(learningRate(n, 10), 0.05f);
+    QVERIFY(std::fabs(learningRate(n, 25) - 0.005f) < 1e-9f);
+    n.policy = "step";
+    n.step = 10;
+    n.scale = 0.5f;
+    QCOMPARE(learningRate(n, 25), 0.025f); // 0.1 · 0.5^2
+    n.policy = "exp";
+    n.gamma = 0.9f;
+    QVERIFY(std::fabs(learningRate(n, 2) - 0.081f) < 1e-7f);
+    n.policy = "poly";
+    n.power = 2;
+    n.maxBatches = 100;
+    QVERIFY(std::fabs(learningRate(n, 50) - 0.025f) < 1e-7f); // 0.1 · (1 − 0.5)^2
+    n.policy = "sigmoid";
+    n.gamma = 1;
+    n.step = 10;
+    QVERIFY(std::fabs(learningRate(n, 10) - 0.05f) < 1e-7f);
+    n.policy = "constant";
+    n.burnIn = 100;
+    n.power = 4;
+    QVERIFY(std::fabs(learningRate(n, 50) - 0.1f * 0.0625f) < 1e-8f); // burn-in: (50/100)^4
+    n.burnIn = 0;
+    n.policy = "sgdr";
+    n.learningRateMin = 0;
+    n.sgdrCycle = 10;
+    n.sgdrMult = 2;
+    QVERIFY(std::fabs(learningRate(n, 5) - 0.05f) < 1e-7f);  // half-way down the first cosine
+    QVERIFY(std::fabs(learningRate(n, 20) - 0.05f) < 1e-7f); // half-way down the second (10 + 20/2)
+}
+
+void TestTraining::sgdUpdateByHand()
+{
+    std::vector<float> w = {1.0f}, g = {0.5f}, bias = {0.0f}, biasGradient = {1.0f};
+    std::vector<Net::LayerParameters> layers = {{0, 1.0f, {{&w, &g, true}, {&bias, &biasGradient, false}}}};
+    SgdSolver sgd(0.9f, 0.1f);
+    sgd.step(layers, 0.1f, 2);
+    // v = 0.5 − 0.1·2·1 = 0.3; w = 1 + (0.1/2)·0.3; then v = 0.27. Biases: no decay.
+    QCOMPARE(w[0], 1.015f);
+    QCOMPARE(bias[0], 0.05f);
+    QCOMPARE(g[0], 0.0f);
+    sgd.step(layers, 0.1f, 2);
+    // v = 0.27 − 0.2·1.015 = 0.067; w = 1.015 + 0.05·0.067
+    QVERIFY(std::fabs(w[0] - 1.01835f) < 1e-6f);
+    QVERIFY(std::fabs(bias[0] - (0.05f + 0.05f * 0.9f)) < 1e-7f);
+}
+
+void TestTraining::idxFilesAreReadAndCheckedWithClearErrors()
+{
+    QTemporaryDir dir;
+    writeToySet(dir.path(), 30);
+    std::string error;
+    auto set = loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
+                              dir.filePath("toy-labels").toStdString(), 3, error);
+    QVERIFY2(set, error.c_str());
+    QCOMPARE(set->size(), std::size_t(30));
+    QCOMPARE(set->width(), 6);
+    QCOMPARE(set->label(4), 1);
+    std::vector<float> pixels(36);
+    QVERIFY(set->image(0, pixels.data(), error));
+    QVERIFY(*std::max_element(pixels.begin(), pixels.end()) <= 1.0f);
+    QVERIFY(pixels[0] >= 150.0f / 255.0f); // class 0: top-left quadrant is bright
+
+    QVERIFY(!loadIdxDataset(dir.filePath("toy-labels").toStdString(),
+                            dir.filePath("toy-labels").toStdString(), 3, error));
+    QVERIFY(error.find("not an IDX image file") != std::string::npos);
+    QVERIFY(!loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
+                            dir.filePath("toy-labels").toStdString(), 2, error));
+    QVERIFY2(error.find("label 2 but the .data file says classes=2") != std::string::npos, error.c_str());
+    writeIdx(dir.filePath("short"), 0x803, {10, 6, 6}, std::vector<unsigned char>(100), false);
+    QVERIFY(!loadIdxDataset(dir.filePath("short").toStdString(), dir.filePath("toy-labels").toStdString(), 3,
+                            error));
+    QVERIFY(error.find("promises 10 images of 6x6 but the file holds 100 pixel bytes") != std::string::npos);
+    QVERIFY(!loadIdxDataset(dir.filePath("missing").toStdString(), dir.filePath("toy-labels").toStdString(),
+                            3, error));
+    QVERIFY(error.find("missing: cannot open") != std::string::npos);
+}
+
+void TestTraining::resumeContinuesTheSameRun()
+{
+    QTemporaryDir dir;
+    writeToySet(dir.path(), 40);
+    std::string error;
+    auto set = loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
+                              dir.filePath("toy-labels").toStdString(), 3, error);
+    QVERIFY(set);
+    TrainOptions options;
+    options.name = "toy";
+    options.checkpointEvery = 3;
+
+    auto straight = toyNet();
+    options.outDir = dir.filePath("straight").toStdString();
+    Quiet all;
+    QVERIFY(!Trainer(*straight, *set, nullptr, options).run(all));
+    QCOMPARE(all.seen.size(), std::size_t(12));
+    QVERIFY(all.seen.back().averageLoss < all.seen.front().averageLoss);
+
+    options.outDir = dir.filePath("resumed").toStdString();
+    auto first = toyNet();
+    Quiet half;
+    half.stopAfter = 6; // like Ctrl+C after iteration 6: the stop writes a checkpoint
+    QVERIFY(!Trainer(*first, *set, nullptr, options).run(half));
+    QCOMPARE(half.seen.size(), std::size_t(6));
+    auto second = toyNet(); // a new process: fresh net, state from the checkpoint
+    options.resume = true;
+    Quiet rest;
+    const auto problem = Trainer(*second, *set, nullptr, options).run(rest);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    QCOMPARE(rest.seen.front().iteration, 7);
+    QCOMPARE(second->seen(), straight->seen());
+    const auto a = allWeights(*straight), b = allWeights(*second);
+    QCOMPARE(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        QVERIFY2(std::fabs(a[i] - b[i]) <= 1e-4f * std::max(1.0f, std::fabs(a[i])),
+                 qPrintable(QString("weight %1: %2 vs %3").arg(i).arg(a[i]).arg(b[i])));
+    QVERIFY(std::fabs(rest.seen.back().loss - all.seen.back().loss) < 1e-3);
+    // metrics.csv holds each iteration once, resumed or not.
+    const QStringList rows =
+        QString(test::readAll(dir.filePath("resumed/metrics.csv"))).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(rows.size(), 1 + 12);
+    QCOMPARE(rows[0], QString("iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1"));
+    QVERIFY(rows[7].startsWith("7,"));
+}
+
+void TestTraining::damagedCheckpointIsRefused()
+{
+    QTemporaryDir dir;
+    auto net = toyNet();
+    TrainState state;
+    state.iteration = 5;
+    const QString path = dir.filePath("toy_last.state");
+    QVERIFY(!saveCheckpoint(path.toStdString(), *net, state));
+    const QByteArray good = test::readAll(path);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(good.left(good.size() / 2)); // killed mid-write without the atomic rename
+    file.close();
+    const auto before = allWeights(*net);
+    auto other = toyNet();
+    other->initialize(99);
+    TrainState loaded;
+    const auto problem = loadCheckpoint(path.toStdString(), *other, loaded);
+    QVERIFY(problem);
+    QVERIFY2(problem->find("does not fit the network") != std::string::npos ||
+                 problem->find("truncated") != std::string::npos,
+             problem->c_str());
+    QCOMPARE(loaded.iteration, 0);
+    QVERIFY(allWeights(*other) != before); // unchanged: still its own initialisation
+}
+
+void TestTraining::lossFallsOnFashionMnist()
+{
+    std::string error;
+    auto data = loadDataFile(std::string(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.data", error);
+    QVERIFY2(data, error.c_str());
+    auto set = openClassificationSet(*data, "train", error);
+    QVERIFY2(set, error.c_str());
+    QCOMPARE(set->size(), std::size_t(60000));
+    const NetworkSpec spec =
+        buildNetworkSpec(cfg::Document::load(std::string(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
+    auto net = Net::create(spec, spec.net.layerBatch(), error);
+    QVERIFY(net);
+    QTemporaryDir dir;
+    TrainOptions options;
+    options.outDir = dir.path().toStdString();
+    options.maxBatches = 40;
+    Quiet observer;
+    QVERIFY(!Trainer(*net, *set, nullptr, options).run(observer));
+    double early = 0, late = 0;
+    for (int i = 0; i < 5; ++i) {
+        early += observer.seen[std::size_t(i)].loss;
+        late += observer.seen[observer.seen.size() - 1 - std::size_t(i)].loss;
+    }
+    QVERIFY2(late < 0.6 * early, qPrintable(QString("loss %1 → %2").arg(early / 5).arg(late / 5)));
+    QVERIFY(QFileInfo::exists(dir.filePath("net_final.weights")));
+}
+
+void TestTraining::trainCommandWritesMetricsAndWeights()
+{
+    QTemporaryDir dir;
+    writeToySet(dir.path(), 48);
+    QFile data(dir.filePath("toy.data"));
+    QVERIFY(data.open(QIODevice::WriteOnly));
+    data.write("classes=3\ntrain=toy-images.gz\ntrain_labels=toy-labels\nvalid=toy-images.gz\nvalid_labels="
+               "toy-labels\n");
+    data.close();
+    QFile cfg(dir.filePath("toy.cfg"));
+    QVERIFY(cfg.open(QIODevice::WriteOnly));
+    cfg.write(kToyCfg);
+    cfg.close();
+    QProcess process;
+    process.start(NETWRIGHT_CLI, {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("out"),
+                                  "--valid-every", "6"});
+    QVERIFY(process.waitForFinished(120000));
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    const QStringList rows =
+        QString(test::readAll(dir.filePath("out/metrics.csv"))).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(rows.size(), 13);
+    QVERIFY(rows[6].split(',').last().toDouble() > 0); // validated at 6
+    QVERIFY(rows[5].split(',').last().isEmpty());      // not at 5
+    QVERIFY(QFileInfo::exists(dir.filePath("out/toy_final.weights")));
+    QVERIFY(QFileInfo::exists(dir.filePath("out/toy_last.state")));
+
+    process.start(NETWRIGHT_CLI, {"valid", data.fileName(), cfg.fileName(),
+                                  dir.filePath("out/toy_final.weights"), "--json"});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 0);
+    QVERIFY(process.readAllStandardOutput().contains("\"images\": 48"));
+
+    process.start(NETWRIGHT_CLI, {"train", dir.filePath("none.data"), cfg.fileName()});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 1);
+    QVERIFY(process.readAllStandardError().contains("none.data: cannot open the .data file"));
+    process.start(NETWRIGHT_CLI,
+                  {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("fresh"), "--resume"});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 1);
+    QVERIFY(process.readAllStandardError().contains("nothing to resume"));
+}
+
+QTEST_GUILESS_MAIN(TestTraining)
+#include "test_training.moc"
