@@ -32,7 +32,8 @@ int main(int argc, char** argv)
     for (int i = 0; i < std::atoi(argv[2]); ++i) {
         const auto start = std::chrono::steady_clock::now();
         train_network(net, d);
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         rates.push_back(batch / seconds);
     }
     std::sort(rates.begin(), rates.end());

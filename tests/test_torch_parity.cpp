@@ -33,13 +33,15 @@ void TestTorchParity::oneSgdStepMatchesPyTorch()
 {
     const int B = 16, C = 1, H = 12, W = 12, F1 = 6, F2 = 8, hidden = 20, classes = 5;
     const float lr = 0.05f, decay = 0.001f;
-    const std::string cfg = "[net]\nbatch=" + std::to_string(B) + "\nwidth=12\nheight=12\nchannels=1\nlearning_rate=0.05\n"
-                            "momentum=0.9\ndecay=0.001\n\n"
-                            "[convolutional]\nbatch_normalize=1\nfilters=6\nsize=3\nstride=1\npad=1\nactivation=leaky\n\n"
-                            "[maxpool]\nsize=2\nstride=2\n\n"
-                            "[convolutional]\nbatch_normalize=1\nfilters=8\nsize=3\nstride=1\npad=1\nactivation=leaky\n\n"
-                            "[maxpool]\nsize=2\nstride=2\n\n"
-                            "[connected]\noutput=20\nactivation=leaky\n\n[connected]\noutput=5\nactivation=linear\n\n[softmax]\n";
+    const std::string cfg =
+        "[net]\nbatch=" + std::to_string(B) +
+        "\nwidth=12\nheight=12\nchannels=1\nlearning_rate=0.05\n"
+        "momentum=0.9\ndecay=0.001\n\n"
+        "[convolutional]\nbatch_normalize=1\nfilters=6\nsize=3\nstride=1\npad=1\nactivation=leaky\n\n"
+        "[maxpool]\nsize=2\nstride=2\n\n"
+        "[convolutional]\nbatch_normalize=1\nfilters=8\nsize=3\nstride=1\npad=1\nactivation=leaky\n\n"
+        "[maxpool]\nsize=2\nstride=2\n\n"
+        "[connected]\noutput=20\nactivation=leaky\n\n[connected]\noutput=5\nactivation=linear\n\n[softmax]\n";
     std::string error;
     auto net = Net::create(test::specFromText(cfg), B, error);
     QVERIFY2(net, error.c_str());
@@ -72,11 +74,11 @@ void TestTorchParity::oneSgdStepMatchesPyTorch()
 
     QProcess torch;
     torch.start("/usr/bin/python3",
-                {QString(NETWRIGHT_TEST_SOURCE_DIR) + "/reference/torch_sgd_step.py", dir.filePath("start.weights"),
-                 inputFile.fileName(), labelFile.fileName(), dir.filePath("torch.weights"), QString::number(B),
-                 QString::number(C), QString::number(H), QString::number(W), QString::number(F1), QString::number(F2),
-                 QString::number(hidden), QString::number(classes), QString::number(double(lr)),
-                 QString::number(double(decay))});
+                {QString(NETWRIGHT_TEST_SOURCE_DIR) + "/reference/torch_sgd_step.py",
+                 dir.filePath("start.weights"), inputFile.fileName(), labelFile.fileName(),
+                 dir.filePath("torch.weights"), QString::number(B), QString::number(C), QString::number(H),
+                 QString::number(W), QString::number(F1), QString::number(F2), QString::number(hidden),
+                 QString::number(classes), QString::number(double(lr)), QString::number(double(decay))});
     QVERIFY(torch.waitForFinished(300000));
     QVERIFY2(torch.exitCode() == 0, torch.readAllStandardError().constData());
 
@@ -107,12 +109,16 @@ void TestTorchParity::oneSgdStepMatchesPyTorch()
             QVERIFY2(largest > 0, name.c_str());
             QVERIFY2(diff <= 2e-3 * largest + 1e-7,
                      qPrintable(QString("%1 at %2: step differs by %3 (largest step %4)")
-                                    .arg(QString::fromStdString(name)).arg(offset).arg(diff).arg(largest)));
+                                    .arg(QString::fromStdString(name))
+                                    .arg(offset)
+                                    .arg(diff)
+                                    .arg(largest)));
             ++compared;
         }
         offset += n;
     }
-    QCOMPARE(compared, std::size_t(2 * 3 + 2 * 2)); // conv: biases, scales, weights; connected: biases, weights
+    QCOMPARE(compared,
+             std::size_t(2 * 3 + 2 * 2)); // conv: biases, scales, weights; connected: biases, weights
 }
 
 QTEST_GUILESS_MAIN(TestTorchParity)

@@ -2,12 +2,14 @@
 
 #include "graph/network_spec.h"
 #include "kernels/cpu/batchnorm.h"
+#include "kernels/cpu/bias_activation.h"
 #include "kernels/cpu/conv_tiled.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/im2col.h"
 #include "runtime/layer_runtime.h"
 #include "runtime/weights_file.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace nw {
@@ -192,9 +194,8 @@ public:
         multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
         parameters(); // sizes the gradient arrays
         if (config_.batchNormalize) {
-            batchNormBackward(delta, savedX_.data(), savedNormalized_.data(), batchMean_.data(),
-                              batchVariance_.data(), scales_.data(), batch, filters, plane,
-                              scaleGradient_.data(), biasGradient_.data());
+            batchNormBackward(delta, savedNormalized_.data(), batchVariance_.data(), scales_.data(), batch,
+                              filters, plane, scaleGradient_.data(), biasGradient_.data());
         } else {
             for (int b = 0; b < batch; ++b)
                 for (int f = 0; f < filters; ++f) {
@@ -207,29 +208,42 @@ public:
         }
         const int groups = config_.groups, perGroup = filters / groups, K = int(perFilter());
         const std::size_t inPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
-        const std::size_t columnsSize = std::size_t(K) * std::size_t(plane);
-        // Images in parallel, each thread with its own unrolled input and weight-gradient sum.
+        const int chunk = chunkImages(batch);
+        // Chunks of images in parallel, as in the forward pass, each thread summing its own weight gradient.
 #pragma omp parallel
         {
-            std::vector<float> columns(columnsSize), local(weights_.size(), 0.0f);
-#pragma omp for schedule(static)
-            for (int b = 0; b < batch; ++b)
+            std::vector<float> columns(std::size_t(K) * std::size_t(plane) * std::size_t(chunk));
+            std::vector<float> gathered(std::size_t(perGroup) * std::size_t(plane) * std::size_t(chunk));
+            std::vector<float> local(weights_.size(), 0.0f);
+#pragma omp for schedule(dynamic)
+            for (int b0 = 0; b0 < batch; b0 += chunk) {
+                const int n = std::min(chunk, batch - b0);
+                const long width = long(n) * plane;
                 for (int g = 0; g < groups; ++g) {
-                    const float* image =
-                        args.input.item(b) + std::size_t(g) * std::size_t(geometry_.channels) * inPlane;
-                    const float* d =
-                        args.outputDelta.item(b) + std::size_t(g * perGroup) * std::size_t(plane);
-                    const float* w = weights_.data() + std::size_t(g * perGroup) * std::size_t(K);
-                    im2col(image, geometry_, columns.data());
-                    gemm(false, true, perGroup, K, plane, 1.0f, d, plane, columns.data(), plane, 1.0f,
+                    for (int j = 0; j < n; ++j) {
+                        im2colStrided(args.input.item(b0 + j) +
+                                          std::size_t(g) * std::size_t(geometry_.channels) * inPlane,
+                                      geometry_, columns.data() + long(j) * plane, width);
+                        for (int f = 0; f < perGroup; ++f)
+                            std::copy_n(args.outputDelta.item(b0 + j) +
+                                            std::size_t(g * perGroup + f) * std::size_t(plane),
+                                        plane, gathered.data() + long(f) * width + long(j) * plane);
+                    }
+                    gemm(false, true, perGroup, K, int(width), 1.0f, gathered.data(), int(width),
+                         columns.data(), int(width), 1.0f,
                          local.data() + std::size_t(g * perGroup) * std::size_t(K), K);
                     if (!args.inputDelta)
                         continue;
-                    gemm(true, false, K, plane, perGroup, 1.0f, w, K, d, plane, 0.0f, columns.data(), plane);
-                    col2imAdd(columns.data(), geometry_,
-                              args.inputDelta->item(b) +
-                                  std::size_t(g) * std::size_t(geometry_.channels) * inPlane);
+                    gemm(true, false, K, int(width), perGroup, 1.0f,
+                         weights_.data() + std::size_t(g * perGroup) * std::size_t(K), K, gathered.data(),
+                         int(width), 0.0f, columns.data(), int(width));
+                    for (int j = 0; j < n; ++j)
+                        col2imAddStrided(columns.data() + long(j) * plane, geometry_,
+                                         args.inputDelta->item(b0 + j) +
+                                             std::size_t(g) * std::size_t(geometry_.channels) * inPlane,
+                                         width);
                 }
+            }
 #pragma omp critical
             for (std::size_t i = 0; i < local.size(); ++i)
                 weightGradient_[i] += local[i];
@@ -250,7 +264,18 @@ private:
     std::vector<float> scale_, shift_;                               // per filter, applied in the output pass
     // Training: −gradients, batch statistics and what the backward pass needs from the forward.
     std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
-    std::vector<float> batchMean_, batchVariance_, savedX_, savedNormalized_, ones_, zeros_;
+    std::vector<float> batchMean_, batchVariance_, savedNormalized_;
+
+    // Images per GEMM in training: enough columns for an efficient product, few enough to share the
+    // batch among the threads and keep the unrolled block around a few MB.
+    int chunkImages(int batch) const
+    {
+        const int plane = geometry_.outHeight * geometry_.outWidth;
+        const int byColumns = std::max(1, 8192 / std::max(1, plane));
+        const int bySize = std::max(1, int((4u << 20) / (sizeof(float) * perFilter() * std::size_t(plane))));
+        const int byThreads = std::max(1, (batch + maxComputeThreads() - 1) / maxComputeThreads());
+        return std::max(1, std::min({byColumns, bySize, byThreads}));
+    }
 
     static void grow(std::vector<float>& v, std::size_t n)
     {
@@ -262,30 +287,48 @@ private:
     {
         const int batch = args.output.batch(), filters = config_.filters;
         const int plane = geometry_.outHeight * geometry_.outWidth;
-        grow(ones_, std::size_t(filters));
-        std::fill(ones_.begin(), ones_.end(), 1.0f);
-        grow(zeros_, std::size_t(filters));
+        // Images in parallel, in chunks: each thread unrolls a few images side by side and runs one GEMM
+        // over all of them (small training images alone make GEMMs too small to be efficient).
+        const int groups = config_.groups, perGroup = filters / groups, K = int(perFilter());
+        const std::size_t inPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
         const bool bn = config_.batchNormalize;
-        const ConvKernel raw{geometry_,
-                             config_.groups,
-                             filters,
-                             weights_.data(),
-                             ones_.data(),
-                             bn ? zeros_.data() : biases_.data(),
-                             bn ? Activation::Linear : activation_,
-                             maxComputeThreads()};
-        for (int b = 0; b < batch; ++b)
-            convolveTiled(raw, args.input.item(b), args.output.item(b), args.context.workspace);
+        const int chunk = chunkImages(batch);
+#pragma omp parallel
+        {
+            std::vector<float> columns(std::size_t(K) * std::size_t(plane) * std::size_t(chunk));
+            std::vector<float> product(std::size_t(perGroup) * std::size_t(plane) * std::size_t(chunk));
+#pragma omp for schedule(dynamic)
+            for (int b0 = 0; b0 < batch; b0 += chunk) {
+                const int n = std::min(chunk, batch - b0);
+                const long width = long(n) * plane;
+                for (int g = 0; g < groups; ++g) {
+                    for (int j = 0; j < n; ++j)
+                        im2colStrided(args.input.item(b0 + j) +
+                                          std::size_t(g) * std::size_t(geometry_.channels) * inPlane,
+                                      geometry_, columns.data() + long(j) * plane, width);
+                    const float* w = weights_.data() + std::size_t(g * perGroup) * std::size_t(K);
+                    gemm(false, false, perGroup, int(width), K, 1.0f, w, K, columns.data(), int(width), 0.0f,
+                         product.data(), int(width));
+                    for (int j = 0; j < n; ++j)
+                        for (int f = 0; f < perGroup; ++f)
+                            std::copy_n(product.data() + long(f) * width + long(j) * plane, plane,
+                                        args.output.item(b0 + j) +
+                                            std::size_t(g * perGroup + f) * std::size_t(plane));
+                }
+                if (!bn)
+                    for (int j = 0; j < n; ++j)
+                        addBiasActivate(args.output.item(b0 + j), std::size_t(filters), std::size_t(plane),
+                                        biases_.data(), activation_);
+            }
+        }
         if (!bn)
             return;
         grow(batchMean_, std::size_t(filters));
         grow(batchVariance_, std::size_t(filters));
-        grow(savedX_, args.output.size());
         grow(savedNormalized_, args.output.size());
         batchNormTrainingForward(args.output.data(), batch, filters, plane, scales_.data(), biases_.data(),
                                  batchMean_.data(), batchVariance_.data(), mean_.data(), variance_.data(),
-                                 savedX_.data(), savedNormalized_.data());
-        activateArray(args.output.data(), args.output.size(), activation_);
+                                 savedNormalized_.data(), activation_);
     }
 };
 

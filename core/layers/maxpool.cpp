@@ -70,6 +70,25 @@ void maxpool2x2(const float* in, float* out, int planes, int w, int h)
     }
 }
 
+// The same, remembering the winner of each window for the backward pass.
+void maxpool2x2Indexed(const float* in, float* out, long* indexes, int planes, int w, int h)
+{
+#pragma omp parallel for
+    for (int p = 0; p < planes; ++p) {
+        const long base = long(p) * w * h;
+        const long outBase = long(p) * (w / 2) * (h / 2);
+        for (int y = 0; y < h / 2; ++y)
+            for (int x = 0; x < w / 2; ++x) {
+                long best = base + long(2 * y) * w + 2 * x;
+                for (long candidate : {best + 1, best + w, best + w + 1})
+                    if (in[candidate] > in[best])
+                        best = candidate;
+                out[outBase + long(y) * (w / 2) + x] = in[best];
+                indexes[outBase + long(y) * (w / 2) + x] = best;
+            }
+    }
+}
+
 class MaxpoolRuntime final : public RuntimeLayer {
 public:
     MaxpoolRuntime(const MaxpoolLayer& config, const Shape& in, const Shape& out)
@@ -146,6 +165,12 @@ private:
     {
         const int batch = args.output.batch();
         indexes_.assign(args.output.size(), -1);
+        if (config_.size == 2 && config_.strideX == 2 && config_.strideY == 2 && config_.padding == 1 &&
+            in_.w % 2 == 0 && in_.h % 2 == 0) {
+            maxpool2x2Indexed(args.input.data(), args.output.data(), indexes_.data(), batch * in_.c, in_.w,
+                              in_.h);
+            return;
+        }
         const int offset = -config_.padding / 2;
 #pragma omp parallel for collapse(2)
         for (int b = 0; b < batch; ++b)

@@ -98,20 +98,25 @@ int Net::firstTrainedLayer() const
     return 0;
 }
 
-double Net::forwardTraining(const float* input, const float* truth, std::mt19937& random)
+double Net::forwardTraining(const float* input, const float* truth, std::mt19937& random,
+                            std::vector<double>* layerMilliseconds)
 {
+    if (layerMilliseconds)
+        layerMilliseconds->assign(layers_.size(), 0.0);
     for (Tensor& delta : deltas_)
         std::fill(delta.data(), delta.data() + delta.size(), 0.0f);
     ExecContext context;
     context.training = true;
     context.truth = truth;
     context.random = &random;
-    run(input, nullptr, context);
+    run(input, layerMilliseconds, context);
     return context.loss;
 }
 
-void Net::backward()
+void Net::backward(std::vector<double>* layerMilliseconds)
 {
+    if (layerMilliseconds)
+        layerMilliseconds->assign(layers_.size(), 0.0);
     ExecContext context;
     context.training = true;
     context.workspace = workspace_.data();
@@ -135,7 +140,11 @@ void Net::backward()
                           outputs_[index],
                           deltas_[index],
                           context};
+        const auto start = std::chrono::steady_clock::now();
         layers_[index]->backward(args);
+        if (layerMilliseconds)
+            (*layerMilliseconds)[index] =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     }
 }
 

@@ -39,9 +39,11 @@ public:
     bool training() const { return training_; }
     // One training forward pass: batch-norm batch statistics, dropout; the loss layer compares with
     // `truth` (batch × the loss layer's outputs) and the summed loss is returned.
-    double forwardTraining(const float* input, const float* truth, std::mt19937& random);
+    // With `layerMilliseconds`, each layer's wall time is recorded there (profiling).
+    double forwardTraining(const float* input, const float* truth, std::mt19937& random,
+                           std::vector<double>* layerMilliseconds = nullptr);
     // Back-propagates the last forwardTraining, adding −gradients into every layer's parameters.
-    void backward();
+    void backward(std::vector<double>* layerMilliseconds = nullptr);
     struct LayerParameters {
         int layer;
         float learningRateScale;

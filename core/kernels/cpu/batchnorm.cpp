@@ -1,5 +1,7 @@
 #include "kernels/cpu/batchnorm.h"
 
+#include "kernels/cpu/clones.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -33,28 +35,87 @@ void batchNormInference(float* x, std::size_t channels, std::size_t plane, const
     }
 }
 
+namespace {
+
+// Sum of a plane in float blocks added into a double: accurate and vectorisable.
+// Sum and sum of squares of a plane in one pass: float blocks (vectorised) added into doubles.
+NW_KERNEL_CLONES
+void planeMoments(const float* p, int n, double& sum, double& squares)
+{
+    for (int i0 = 0; i0 < n; i0 += 256) {
+        float s = 0, q = 0;
+        const int end = std::min(n, i0 + 256);
+#pragma omp simd reduction(+ : s, q)
+        for (int i = i0; i < end; ++i) {
+            s += p[i];
+            q += p[i] * p[i];
+        }
+        sum += s;
+        squares += q;
+    }
+}
+
+// One plane: saves x̂ and writes act(scale·x̂ + bias).
+NW_KERNEL_CLONES
+void normalizePlane(float* p, float* saved, int plane, float m, float inverse, float scale, float bias,
+                    Activation activation)
+{
+    if (activation == Activation::Leaky) {
+        for (int i = 0; i < plane; ++i) {
+            const float normalized = (p[i] - m) * inverse;
+            saved[i] = normalized;
+            const float y = normalized * scale + bias;
+            p[i] = y > 0 ? y : 0.1f * y;
+        }
+        return;
+    }
+    for (int i = 0; i < plane; ++i) {
+        const float normalized = (p[i] - m) * inverse;
+        saved[i] = normalized;
+        p[i] = activate(normalized * scale + bias, activation);
+    }
+}
+
+NW_KERNEL_CLONES
+void backwardPlane(float* d, const float* xn, int plane, float k, float inverse, float meanG, float meanGX)
+{
+    for (int i = 0; i < plane; ++i)
+        d[i] = k * d[i] - inverse * (meanG + xn[i] * meanGX);
+}
+
+NW_KERNEL_CLONES
+void planeDeltaSums(const float* d, const float* xn, int plane, double& deltaSum, double& deltaNormalized)
+{
+    for (int i0 = 0; i0 < plane; i0 += 256) {
+        float s = 0, sn = 0;
+        const int end = std::min(plane, i0 + 256);
+#pragma omp simd reduction(+ : s, sn)
+        for (int i = i0; i < end; ++i) {
+            s += d[i];
+            sn += d[i] * xn[i];
+        }
+        deltaSum += s;
+        deltaNormalized += sn;
+    }
+}
+
+} // namespace
+
 void batchNormTrainingForward(float* x, int batch, int channels, int plane, const float* scales,
                               const float* biases, float* mean, float* variance, float* rollingMean,
-                              float* rollingVariance, float* savedX, float* savedNormalized)
+                              float* rollingVariance, float* savedNormalized, Activation activation)
 {
     const std::size_t n = std::size_t(batch) * std::size_t(plane);
     const std::size_t itemSize = std::size_t(channels) * std::size_t(plane);
-    std::copy(x, x + std::size_t(batch) * itemSize, savedX);
-#pragma omp parallel for
+#pragma omp parallel for schedule(dynamic)
     for (int c = 0; c < channels; ++c) {
-        double sum = 0;
-        for (int b = 0; b < batch; ++b) {
-            const float* p = x + std::size_t(b) * itemSize + std::size_t(c) * std::size_t(plane);
-            for (int i = 0; i < plane; ++i)
-                sum += p[i];
-        }
-        const float m = float(sum / double(n));
-        double squares = 0;
-        for (int b = 0; b < batch; ++b) {
-            const float* p = x + std::size_t(b) * itemSize + std::size_t(c) * std::size_t(plane);
-            for (int i = 0; i < plane; ++i)
-                squares += double(p[i] - m) * double(p[i] - m);
-        }
+        double sum = 0, sumSquares = 0;
+        for (int b = 0; b < batch; ++b)
+            planeMoments(x + std::size_t(b) * itemSize + std::size_t(c) * std::size_t(plane), plane, sum,
+                         sumSquares);
+        const double meanD = sum / double(n);
+        const float m = float(meanD);
+        const double squares = std::max(0.0, sumSquares - double(n) * meanD * meanD); // Σ(x − m)²
         // Normalise with the batch's own variance (÷N, so the backward pass is its exact derivative);
         // the rolling estimate takes the unbiased one (÷N−1), as Darknet and PyTorch do.
         const float v = float(squares / double(n));
@@ -63,57 +124,35 @@ void batchNormTrainingForward(float* x, int batch, int channels, int plane, cons
         rollingMean[c] = 0.99f * rollingMean[c] + 0.01f * m;
         rollingVariance[c] = 0.99f * rollingVariance[c] + 0.01f * float(squares / double(n > 1 ? n - 1 : 1));
         const float inverse = 1.0f / std::sqrt(v + kBatchNormEpsilon);
+        const float scale = scales[c], bias = biases[c];
         for (int b = 0; b < batch; ++b) {
             const std::size_t offset = std::size_t(b) * itemSize + std::size_t(c) * std::size_t(plane);
-            for (int i = 0; i < plane; ++i) {
-                const float normalized = (x[offset + std::size_t(i)] - m) * inverse;
-                savedNormalized[offset + std::size_t(i)] = normalized;
-                x[offset + std::size_t(i)] = normalized * scales[c] + biases[c];
-            }
+            normalizePlane(x + offset, savedNormalized + offset, plane, m, inverse, scale, bias, activation);
         }
     }
 }
 
-void batchNormBackward(float* delta, const float* savedX, const float* savedNormalized, const float* mean,
-                       const float* variance, const float* scales, int batch, int channels, int plane,
-                       float* scaleGradient, float* biasGradient)
+void batchNormBackward(float* delta, const float* savedNormalized, const float* variance, const float* scales,
+                       int batch, int channels, int plane, float* scaleGradient, float* biasGradient)
 {
     const std::size_t itemSize = std::size_t(channels) * std::size_t(plane);
     const float n = float(batch) * float(plane);
-#pragma omp parallel for
+#pragma omp parallel for schedule(dynamic)
     for (int c = 0; c < channels; ++c) {
         double deltaSum = 0, deltaNormalized = 0;
         for (int b = 0; b < batch; ++b) {
             const std::size_t offset = std::size_t(b) * itemSize + std::size_t(c) * std::size_t(plane);
-            for (int i = 0; i < plane; ++i) {
-                deltaSum += delta[offset + std::size_t(i)];
-                deltaNormalized +=
-                    double(delta[offset + std::size_t(i)]) * savedNormalized[offset + std::size_t(i)];
-            }
+            planeDeltaSums(delta + offset, savedNormalized + offset, plane, deltaSum, deltaNormalized);
         }
         biasGradient[c] += float(deltaSum);
         scaleGradient[c] += float(deltaNormalized);
-        // Darknet's mean_delta, variance_delta and normalize_delta, with the delta scaled by `scales`.
+        // With g = scale·delta (the gradient at x̂):  dx = (g − mean(g) − x̂·mean(g·x̂)) / sqrt(var + eps).
         const float inverse = 1.0f / std::sqrt(variance[c] + kBatchNormEpsilon);
-        double meanDelta = 0, varianceDelta = 0;
+        const float meanG = float(deltaSum) * scales[c] / n, meanGX = float(deltaNormalized) * scales[c] / n;
+        const float k = scales[c] * inverse;
         for (int b = 0; b < batch; ++b) {
             const std::size_t offset = std::size_t(b) * itemSize + std::size_t(c) * std::size_t(plane);
-            for (int i = 0; i < plane; ++i) {
-                const float d = delta[offset + std::size_t(i)] * scales[c];
-                meanDelta += d;
-                varianceDelta += double(d) * (savedX[offset + std::size_t(i)] - mean[c]);
-            }
-        }
-        meanDelta *= -inverse;
-        varianceDelta *= -0.5 * std::pow(double(variance[c]) + kBatchNormEpsilon, -1.5);
-        for (int b = 0; b < batch; ++b) {
-            const std::size_t offset = std::size_t(b) * itemSize + std::size_t(c) * std::size_t(plane);
-            for (int i = 0; i < plane; ++i) {
-                float& d = delta[offset + std::size_t(i)];
-                d = d * scales[c] * inverse +
-                    float(varianceDelta) * 2.0f * (savedX[offset + std::size_t(i)] - mean[c]) / n +
-                    float(meanDelta) / n;
-            }
+            backwardPlane(delta + offset, savedNormalized + offset, plane, k, inverse, meanG, meanGX);
         }
     }
 }

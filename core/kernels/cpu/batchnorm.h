@@ -3,6 +3,8 @@
 // y = scale·(x − mean)/sqrt(var + 1e-5) + bias becomes y = (s·W)x + (bias − s·mean), s = scale/sqrt(var +
 // 1e-5). The 1e-5 inside the square root is what GPU-trained Darknet models expect (cuDNN, AlexeyAB);
 // pjreddie's CPU path uses sqrt(var) + 1e-6 instead (docs/runtime.md).
+#include "kernels/cpu/activations.h"
+
 #include <cstddef>
 #include <vector>
 
@@ -20,15 +22,14 @@ void foldBatchNorm(const std::vector<float>& weights, const std::vector<float>& 
 void batchNormInference(float* x, std::size_t channels, std::size_t plane, const float* scales,
                         const float* mean, const float* variance, const float* biases);
 
-// Training: statistics per channel over batch × plane, rolling averages updated by 0.99/0.01. Saves x and x̂
-// for the backward pass and leaves scale·x̂ + bias in x.
+// Training: statistics per channel over batch × plane, rolling averages updated by 0.99/0.01.
+// Saves x̂ for the backward pass and leaves act(scale·x̂ + bias) in x (the activation fused in).
 void batchNormTrainingForward(float* x, int batch, int channels, int plane, const float* scales,
                               const float* biases, float* mean, float* variance, float* rollingMean,
-                              float* rollingVariance, float* savedX, float* savedNormalized);
-// Backward of the above: −∂loss/∂scale and −∂loss/∂bias added to the gradients, delta turned into
-// −∂loss/∂x.
-void batchNormBackward(float* delta, const float* savedX, const float* savedNormalized, const float* mean,
-                       const float* variance, const float* scales, int batch, int channels, int plane,
-                       float* scaleGradient, float* biasGradient);
+                              float* rollingVariance, float* savedNormalized, Activation activation);
+// Backward of the above, given delta = −∂loss/∂(scale·x̂ + bias) (the activation's derivative already
+// applied): −∂loss/∂scale and −∂loss/∂bias are added to the gradients, delta becomes −∂loss/∂x.
+void batchNormBackward(float* delta, const float* savedNormalized, const float* variance, const float* scales,
+                       int batch, int channels, int plane, float* scaleGradient, float* biasGradient);
 
 } // namespace nw

@@ -10,7 +10,10 @@ struct ConvGeometry {
 };
 
 void im2col(const float* image, const ConvGeometry& g, float* columns);
+// The same with a row stride: row r starts at columns + r·rowStride (several images side by side).
+void im2colStrided(const float* image, const ConvGeometry& g, float* columns, long rowStride);
 // The transpose of im2col: adds each column entry back into the pixel it was read from.
 void col2imAdd(const float* columns, const ConvGeometry& g, float* image);
+void col2imAddStrided(const float* columns, const ConvGeometry& g, float* image, long rowStride);
 
 } // namespace nw
