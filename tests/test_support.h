@@ -20,4 +20,13 @@ const Diagnostic* findDiagnostic(const Diagnostics& diagnostics, const std::stri
 // "file:line:" of a diagnostic, for messages in failed comparisons.
 std::string allText(const Diagnostics& diagnostics);
 
+// IDX files for tests: `magic` 0x803 (images) or 0x801 (labels), big-endian dims, gzip optional.
+void writeIdx(const QString& path, std::uint32_t magic, const std::vector<std::uint32_t>& dims,
+              const std::vector<unsigned char>& payload, bool gzip);
+// A learnable toy set in `dir`: toy-images.gz and toy-labels, 6×6 grey images of 3 classes (class =
+// which quadrant is brightest), and toy.data naming them for training and validation.
+void writeToySet(const QString& dir, int count);
+// A small classifier for the toy set: batch 8 in 2 subdivisions, 12 iterations.
+extern const char* const kToyCfg;
+
 } // namespace nw::test

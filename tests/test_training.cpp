@@ -12,58 +12,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
-#include <zlib.h>
 
 using namespace nw;
 
 namespace {
 
-void writeIdx(const QString& path, std::uint32_t magic, const std::vector<std::uint32_t>& dims,
-              const std::vector<unsigned char>& payload, bool gzip)
-{
-    std::string bytes;
-    auto be = [&](std::uint32_t v) {
-        for (int shift = 24; shift >= 0; shift -= 8)
-            bytes += char((v >> shift) & 0xff);
-    };
-    be(magic);
-    for (auto d : dims)
-        be(d);
-    bytes.append(reinterpret_cast<const char*>(payload.data()), payload.size());
-    if (gzip) {
-        gzFile file = gzopen(path.toStdString().c_str(), "wb");
-        gzwrite(file, bytes.data(), unsigned(bytes.size()));
-        gzclose(file);
-    } else {
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(bytes.data(), qint64(bytes.size()));
-    }
-}
-
-// A learnable toy set: class = which quadrant of a 6×6 image is brightest.
-void writeToySet(const QString& dir, int count)
-{
-    std::vector<unsigned char> images, labels;
-    std::mt19937 random(3);
-    for (int n = 0; n < count; ++n) {
-        const int label = n % 3;
-        labels.push_back(static_cast<unsigned char>(label));
-        for (int y = 0; y < 6; ++y)
-            for (int x = 0; x < 6; ++x) {
-                const int quadrant = (y / 3) * 2 + x / 3;
-                images.push_back(static_cast<unsigned char>(random() % 80 + (quadrant == label ? 150 : 0)));
-            }
-    }
-    writeIdx(dir + "/toy-images.gz", 0x803, {std::uint32_t(count), 6, 6}, images, true);
-    writeIdx(dir + "/toy-labels", 0x801, {std::uint32_t(count)}, labels, false);
-}
-
-const char* kToyCfg =
-    "[net]\nbatch=8\nsubdivisions=2\nwidth=6\nheight=6\nchannels=1\nlearning_rate=0.05\n"
-    "momentum=0.9\ndecay=0.0005\nmax_batches=12\npolicy=steps\nsteps=8\nscales=0.5\n\n"
-    "[convolutional]\nbatch_normalize=1\nfilters=4\nsize=3\nstride=1\npad=1\nactivation=leaky\n\n"
-    "[maxpool]\nsize=2\nstride=2\n\n[connected]\noutput=3\nactivation=linear\n\n[softmax]\n";
+using test::kToyCfg;
+using test::writeIdx;
+using test::writeToySet;
 
 std::unique_ptr<Net> toyNet()
 {

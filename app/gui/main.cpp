@@ -1,4 +1,5 @@
 // netwright: the studio GUI. Wiring only: options, the default network, the main window.
+#include "train/train_panel.h"
 #include "window/main_window.h"
 
 #include <QApplication>
@@ -6,6 +7,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QPushButton>
 #include <QTimer>
 #include <cstdio>
 
@@ -46,7 +48,12 @@ int main(int argc, char** argv)
     parser.addPositionalArgument("file",
                                  "Darknet .cfg file to open (default: the bundled Fashion-MNIST network)");
     QCommandLineOption screenshot("screenshot", "Render the window into a PNG file and exit.", "out.png");
+    QCommandLineOption delay("screenshot-delay", "Milliseconds to wait before the screenshot (default 200).",
+                             "ms", "200");
+    QCommandLineOption train("train", "Start training the opened network at once (Train panel defaults).");
     parser.addOption(screenshot);
+    parser.addOption(delay);
+    parser.addOption(train);
     parser.process(app);
 
     const QString file = parser.positionalArguments().value(0, defaultNetwork());
@@ -57,9 +64,11 @@ int main(int argc, char** argv)
             return 1;
     }
     window.show();
+    if (parser.isSet(train))
+        QTimer::singleShot(0, window.trainPanel()->trainButton(), &QPushButton::click);
     if (parser.isSet(screenshot)) {
         const QString out = parser.value(screenshot);
-        QTimer::singleShot(200, &window, [&] {
+        QTimer::singleShot(parser.value(delay).toInt(), &window, [&] {
             const bool saved = window.grab().save(out);
             if (!saved)
                 std::fprintf(stderr, "netwright: cannot write %s\n", qPrintable(out));

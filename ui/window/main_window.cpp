@@ -3,6 +3,7 @@
 #include "report/summary.h"
 #include "table/layer_sort_proxy.h"
 #include "table/layer_table_model.h"
+#include "train/train_panel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -57,24 +58,38 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(problems_, &QListWidget::itemActivated, this,
             [this](QListWidgetItem* item) { selectLayer(item->data(Qt::UserRole).toInt()); });
 
+    trainPanel_ = new TrainPanel(this);
+    auto* trainDock = new QDockWidget(tr("Training"), this);
+    trainDock->setObjectName("trainDock");
+    trainDock->setWidget(trainPanel_);
+    addDockWidget(Qt::RightDockWidgetArea, trainDock);
+    connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
+        // The network being trained stays as it is until the run ends.
+        openAction_->setEnabled(!training);
+        reloadAction_->setEnabled(!training);
+        setAcceptDrops(!training);
+        statusBar()->showMessage(training ? tr("Training — the network is read-only until the run ends")
+                                          : QString());
+    });
+
     totals_ = new QLabel(this);
     statusBar()->addPermanentWidget(totals_);
     createActions();
 
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
-        resize(1180, 760);
+        resize(1480, 860);
     restoreState(settings.value("window/state").toByteArray());
 }
 
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open..."), this,
-                                    &MainWindow::chooseFile);
+    QAction* open = openAction_ = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton),
+                                                  tr("&Open..."), this, &MainWindow::chooseFile);
     open->setShortcut(QKeySequence::Open);
-    QAction* reload = file->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this,
-                                      [this] { openFile(path_); });
+    QAction* reload = reloadAction_ = file->addAction(style()->standardIcon(QStyle::SP_BrowserReload),
+                                                      tr("&Reload"), this, [this] { openFile(path_); });
     reload->setShortcut(QKeySequence::Refresh);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -111,6 +126,7 @@ bool MainWindow::openFile(const QString& path)
     document_ = std::move(document);
     path_ = path;
     showSpec();
+    trainPanel_->setNetwork(path);
     return true;
 }
 
@@ -131,7 +147,8 @@ void MainWindow::showSpec()
         item->setData(Qt::UserRole, d.layer);
     }
     if (spec.diagnostics.empty()) {
-        auto* item = new QListWidgetItem(tr("No problems: every layer's shape and cost is known."), problems_);
+        auto* item =
+            new QListWidgetItem(tr("No problems: every layer's shape and cost is known."), problems_);
         item->setData(Qt::UserRole, -1);
         item->setFlags(Qt::ItemIsEnabled);
     }

@@ -14,6 +14,7 @@ namespace nw::ui {
 
 class LayerTableModel;
 class LayerSortProxy;
+class TrainPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -26,6 +27,7 @@ public:
     LayerTableModel* layerModel() const { return model_; }
     QTableView* layerTable() const { return table_; }
     QListWidget* problemList() const { return problems_; }
+    TrainPanel* trainPanel() const { return trainPanel_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -45,6 +47,9 @@ private:
     QTableView* table_ = nullptr;
     QListWidget* problems_ = nullptr;
     QLabel* totals_ = nullptr;
+    TrainPanel* trainPanel_ = nullptr;
+    QAction* openAction_ = nullptr;
+    QAction* reloadAction_ = nullptr;
 };
 
 } // namespace nw::ui

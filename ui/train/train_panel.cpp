@@ -1,0 +1,308 @@
+#include "train/train_panel.h"
+
+#include "train/train_worker.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTextStream>
+#include <QThread>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace nw::ui {
+
+namespace {
+
+QString duration(double seconds)
+{
+    const int total = int(seconds);
+    return QString("%1:%2:%3")
+        .arg(total / 3600)
+        .arg(total / 60 % 60, 2, 10, QChar('0'))
+        .arg(total % 60, 2, 10, QChar('0'));
+}
+
+QLineEdit* pathEdit(QWidget* parent, QHBoxLayout*& row, const QString& title, bool folder)
+{
+    auto* edit = new QLineEdit(parent);
+    auto* browse = new QPushButton(QObject::tr("…"), parent);
+    browse->setFixedWidth(32);
+    row = new QHBoxLayout;
+    row->addWidget(edit);
+    row->addWidget(browse);
+    QObject::connect(browse, &QPushButton::clicked, parent, [=] {
+        const QString chosen =
+            folder ? QFileDialog::getExistingDirectory(parent, title, edit->text())
+                   : QFileDialog::getOpenFileName(parent, title, QFileInfo(edit->text()).path(),
+                                                  QObject::tr("Darknet data (*.data)"));
+        if (!chosen.isEmpty())
+            edit->setText(chosen);
+    });
+    return edit;
+}
+
+} // namespace
+
+TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
+{
+    auto* form = new QFormLayout;
+    QHBoxLayout* dataRow = nullptr;
+    QHBoxLayout* outputRow = nullptr;
+    data_ = pathEdit(this, dataRow, tr("Data set"), false);
+    data_->setObjectName("trainData");
+    output_ = pathEdit(this, outputRow, tr("Output folder"), true);
+    output_->setObjectName("trainOutput");
+    form->addRow(tr("Data (.data)"), dataRow);
+    form->addRow(tr("Output folder"), outputRow);
+    maxBatches_ = new QSpinBox(this);
+    maxBatches_->setRange(0, 10'000'000);
+    maxBatches_->setSpecialValueText(tr("cfg's max_batches"));
+    validEvery_ = new QSpinBox(this);
+    validEvery_->setRange(0, 1'000'000);
+    validEvery_->setValue(100);
+    validEvery_->setSpecialValueText(tr("at the end"));
+    resume_ = new QCheckBox(tr("Resume from the last checkpoint"), this);
+    auto* overrides = new QHBoxLayout;
+    overrides->addWidget(new QLabel(tr("Iterations"), this));
+    overrides->addWidget(maxBatches_);
+    overrides->addWidget(new QLabel(tr("Validate every"), this));
+    overrides->addWidget(validEvery_);
+    overrides->addWidget(resume_);
+    overrides->addStretch();
+    form->addRow(overrides);
+
+    train_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Train"), this);
+    pause_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPause), tr("Pause"), this);
+    stop_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"), this);
+    auto* exportButton = new QPushButton(tr("Export PNG…"), this);
+    logScale_ = new QCheckBox(tr("Log scale"), this);
+    auto* buttons = new QHBoxLayout;
+    for (QWidget* w : std::initializer_list<QWidget*>{train_, pause_, stop_})
+        buttons->addWidget(w);
+    buttons->addStretch();
+    buttons->addWidget(logScale_);
+    buttons->addWidget(exportButton);
+
+    progress_ = new QProgressBar(this);
+    progress_->setFormat(tr("%v / %m iterations"));
+    status_ = new QLabel(tr("Not training."), this);
+
+    plot_ = new QCustomPlot(this);
+    plot_->setMinimumHeight(220);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->legend->setVisible(true);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignTop);
+    plot_->xAxis->setLabel(tr("iteration"));
+    plot_->yAxis->setLabel(tr("loss"));
+    plot_->yAxis2->setVisible(true);
+    plot_->yAxis2->setLabel(tr("validation top-1 (%)"));
+    plot_->yAxis2->setRange(0, 100);
+    plot_->addGraph()->setName(tr("loss"));
+    plot_->graph(0)->setPen(QPen(QColor(120, 160, 220), 1));
+    plot_->addGraph()->setName(tr("average loss"));
+    plot_->graph(1)->setPen(QPen(QColor(20, 70, 160), 2));
+    plot_->addGraph(plot_->xAxis, plot_->yAxis2)->setName(tr("validation top-1"));
+    plot_->graph(2)->setPen(QPen(QColor(220, 110, 20), 2));
+    plot_->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+
+    log_ = new QPlainTextEdit(this);
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(2000);
+    log_->setMaximumHeight(110);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(progress_);
+    layout->addWidget(status_);
+    layout->addWidget(plot_, 1);
+    layout->addWidget(log_);
+
+    connect(train_, &QPushButton::clicked, this, &TrainPanel::start);
+    connect(pause_, &QPushButton::clicked, this, &TrainPanel::togglePause);
+    connect(stop_, &QPushButton::clicked, this, &TrainPanel::stop);
+    connect(exportButton, &QPushButton::clicked, this, &TrainPanel::exportPng);
+    connect(logScale_, &QCheckBox::toggled, this, [this](bool on) {
+        plot_->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        plot_->replot();
+    });
+
+    thread_ = new QThread(this);
+    worker_ = new TrainWorker;
+    worker_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &TrainWorker::started, this, &TrainPanel::onStarted);
+    connect(worker_, &TrainWorker::progress, this, &TrainPanel::onProgress);
+    connect(worker_, &TrainWorker::message, this, &TrainPanel::appendLog);
+    connect(worker_, &TrainWorker::finished, this, &TrainPanel::onFinished);
+    thread_->start();
+    setTraining(false);
+}
+
+TrainPanel::~TrainPanel()
+{
+    worker_->requestStop();
+    thread_->quit();
+    thread_->wait();
+}
+
+void TrainPanel::setNetwork(const QString& cfgPath)
+{
+    cfgPath_ = cfgPath;
+    const QFileInfo cfg(cfgPath);
+    const QString beside = cfg.path() + "/" + cfg.completeBaseName() + ".data";
+    if (QFileInfo::exists(beside))
+        data_->setText(beside);
+    output_->setText(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                     "/netwright/runs/" + cfg.completeBaseName());
+    train_->setEnabled(!training_ && !cfgPath.isEmpty());
+}
+
+void TrainPanel::setTraining(bool training)
+{
+    training_ = training;
+    train_->setEnabled(!training && !cfgPath_.isEmpty());
+    pause_->setEnabled(training);
+    stop_->setEnabled(training);
+    for (QWidget* w : std::initializer_list<QWidget*>{data_, output_, maxBatches_, validEvery_, resume_})
+        w->setEnabled(!training);
+    emit trainingChanged(training);
+}
+
+void TrainPanel::start()
+{
+    if (training_ || cfgPath_.isEmpty())
+        return;
+    TrainRequest request;
+    request.cfgPath = cfgPath_;
+    request.dataPath = data_->text();
+    request.outDir = output_->text();
+    request.maxBatches = maxBatches_->value();
+    request.validEvery = validEvery_->value();
+    request.resume = resume_->isChecked();
+    for (int g = 0; g < plot_->graphCount(); ++g)
+        plot_->graph(g)->data()->clear();
+    lastLoggedIteration_ = 0;
+    if (request.resume)
+        loadPreviousCurve(request.outDir + "/metrics.csv");
+    plot_->replot();
+    paused_ = false;
+    pause_->setText(tr("Pause"));
+    status_->setText(tr("Loading the data set…"));
+    appendLog(
+        tr("Training %1 on %2 → %3").arg(QFileInfo(cfgPath_).fileName(), request.dataPath, request.outDir));
+    setTraining(true);
+    QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(nw::ui::TrainRequest, request));
+}
+
+void TrainPanel::togglePause()
+{
+    paused_ = !paused_;
+    worker_->requestPause(paused_);
+    pause_->setText(paused_ ? tr("Resume") : tr("Pause"));
+    pause_->setIcon(style()->standardIcon(paused_ ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+    status_->setText(paused_ ? tr("Paused.") : tr("Training…"));
+}
+
+void TrainPanel::stop()
+{
+    worker_->requestStop();
+    status_->setText(tr("Stopping: writing a checkpoint…"));
+}
+
+void TrainPanel::onStarted(int maxBatches, int batch)
+{
+    progress_->setRange(0, maxBatches);
+    progress_->setValue(0);
+    status_->setText(tr("Training, batch %1…").arg(batch));
+}
+
+void TrainPanel::onProgress(const nw::IterationStats& s)
+{
+    progress_->setRange(0, s.maxBatches);
+    progress_->setValue(s.iteration);
+    plot_->graph(0)->addData(s.iteration, s.loss);
+    plot_->graph(1)->addData(s.iteration, s.averageLoss);
+    if (s.validTop1)
+        plot_->graph(2)->addData(s.iteration, *s.validTop1 * 100);
+    plot_->xAxis->setRange(0, std::max(10, s.iteration));
+    bool found = false;
+    const QCPRange range = plot_->graph(0)->getValueRange(found);
+    if (found)
+        plot_->yAxis->setRange(logScale_->isChecked() ? std::max(1e-4, range.lower * 0.8) : 0,
+                               range.upper * 1.05);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    const double perIteration = s.iteration > 0 ? s.elapsedSeconds / s.iteration : 0;
+    status_->setText(
+        tr("Iteration %1 / %2 · epoch %3 · loss %4 (avg %5) · lr %6 · %7 images/s · ETA %8%9")
+            .arg(s.iteration)
+            .arg(s.maxBatches)
+            .arg(s.epoch, 0, 'f', 2)
+            .arg(s.loss, 0, 'f', 4)
+            .arg(s.averageLoss, 0, 'f', 4)
+            .arg(double(s.learningRate), 0, 'g', 3)
+            .arg(s.imagesPerSecond, 0, 'f', 0)
+            .arg(duration(perIteration * (s.maxBatches - s.iteration)))
+            .arg(s.validTop1 ? tr(" · valid top-1 %1%").arg(*s.validTop1 * 100, 0, 'f', 2) : QString()));
+    if (s.validTop1 || s.iteration - lastLoggedIteration_ >= 50 || s.iteration == s.maxBatches) {
+        appendLog(status_->text());
+        lastLoggedIteration_ = s.iteration;
+    }
+}
+
+void TrainPanel::onFinished(const QString& error)
+{
+    setTraining(false);
+    if (error.isEmpty()) {
+        status_->setText(tr("Finished. Weights and checkpoint in %1").arg(output_->text()));
+        appendLog(status_->text());
+    } else {
+        status_->setText(tr("Stopped with an error: %1").arg(error));
+        appendLog(tr("error: %1").arg(error));
+    }
+}
+
+void TrainPanel::appendLog(const QString& text)
+{
+    log_->appendPlainText(text);
+}
+
+void TrainPanel::loadPreviousCurve(const QString& metricsCsv)
+{
+    QFile file(metricsCsv);
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    QTextStream in(&file);
+    in.readLine(); // header
+    while (!in.atEnd()) {
+        const QStringList f = in.readLine().split(',');
+        if (f.size() < 7)
+            continue;
+        plot_->graph(0)->addData(f[0].toDouble(), f[1].toDouble());
+        plot_->graph(1)->addData(f[0].toDouble(), f[2].toDouble());
+        if (!f[6].isEmpty())
+            plot_->graph(2)->addData(f[0].toDouble(), f[6].toDouble() * 100);
+    }
+}
+
+void TrainPanel::exportPng()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the curves"), output_->text() + "/curves.png", tr("PNG images (*.png)"));
+    if (!path.isEmpty() && !plot_->savePng(path))
+        appendLog(tr("error: cannot write %1").arg(path));
+}
+
+} // namespace nw::ui

@@ -1,0 +1,102 @@
+#include "train/train_worker.h"
+
+#include "cfg/document.h"
+#include "data/data_file.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+namespace nw::ui {
+
+class WorkerObserver final : public TrainObserver {
+public:
+    explicit WorkerObserver(TrainWorker& worker) : worker_(worker) { sinceEmit_.start(); }
+
+    void iteration(const IterationStats& stats) override
+    {
+        // Throttle: at most one progress signal per 50 ms, but never drop a validation point or the end.
+        if (stats.validTop1 || stats.iteration == stats.maxBatches || sinceEmit_.elapsed() >= 50) {
+            emit worker_.progress(stats);
+            sinceEmit_.restart();
+        }
+    }
+    void message(const std::string& text) override { emit worker_.message(QString::fromStdString(text)); }
+    bool stopRequested() override
+    {
+        std::unique_lock lock(worker_.mutex_);
+        worker_.resumed_.wait(lock, [this] { return !worker_.paused_ || worker_.stop_; });
+        return worker_.stop_;
+    }
+
+private:
+    TrainWorker& worker_;
+    QElapsedTimer sinceEmit_;
+};
+
+TrainWorker::TrainWorker(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<nw::IterationStats>();
+    qRegisterMetaType<nw::ui::TrainRequest>();
+}
+
+void TrainWorker::requestPause(bool paused)
+{
+    {
+        std::lock_guard lock(mutex_);
+        paused_ = paused;
+    }
+    resumed_.notify_all();
+}
+
+void TrainWorker::requestStop()
+{
+    stop_ = true;
+    resumed_.notify_all();
+}
+
+void TrainWorker::run(const TrainRequest& request)
+{
+    stop_ = false;
+    paused_ = false;
+    std::string error;
+    auto data = loadDataFile(request.dataPath.toStdString(), error);
+    auto trainSet = data ? openClassificationSet(*data, "train", error) : nullptr;
+    std::unique_ptr<ClassificationDataset> validSet;
+    if (trainSet && !data->get("valid").empty())
+        validSet = openClassificationSet(*data, "valid", error);
+    if (!trainSet || (!data->get("valid").empty() && !validSet)) {
+        emit finished(QString::fromStdString(error));
+        return;
+    }
+    const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(request.cfgPath.toStdString()));
+    if (!spec.ok()) {
+        for (const Diagnostic& d : spec.diagnostics)
+            if (d.isError()) {
+                emit finished(QString::fromStdString(d.format()));
+                return;
+            }
+    }
+    auto net = Net::create(spec, std::max(1, spec.net.layerBatch()), error);
+    if (!net) {
+        emit finished(QString::fromStdString(error));
+        return;
+    }
+    if (!request.weightsPath.isEmpty())
+        if (auto problem = net->loadWeights(request.weightsPath.toStdString())) {
+            emit finished(QString::fromStdString(*problem));
+            return;
+        }
+    TrainOptions options;
+    options.outDir = request.outDir.toStdString();
+    options.name = QFileInfo(request.cfgPath).completeBaseName().toStdString();
+    options.maxBatches = request.maxBatches;
+    options.validEvery = request.validEvery;
+    options.resume = request.resume;
+    emit started(request.maxBatches > 0 ? request.maxBatches : spec.net.maxBatches, spec.net.batch);
+    WorkerObserver observer(*this);
+    Trainer trainer(*net, *trainSet, validSet.get(), options);
+    const auto problem = trainer.run(observer);
+    emit finished(problem ? QString::fromStdString(*problem) : QString());
+}
+
+} // namespace nw::ui

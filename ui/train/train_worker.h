@@ -1,0 +1,54 @@
+#pragma once
+// Runs core's Trainer on a worker QThread. Progress reaches the GUI as queued signals, throttled to
+// ~20 per second so the event loop stays responsive however fast iterations are; pause and stop are
+// requested from the GUI thread and honoured between iterations (stop writes a checkpoint).
+#include "train/trainer.h"
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+
+namespace nw::ui {
+
+struct TrainRequest {
+    QString cfgPath, dataPath, outDir, weightsPath;
+    int maxBatches = 0; // 0: the cfg's
+    int validEvery = 0;
+    bool resume = false;
+};
+
+class TrainWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit TrainWorker(QObject* parent = nullptr);
+
+    // Thread-safe: called from the GUI thread while run() works.
+    void requestPause(bool paused);
+    void requestStop();
+
+public slots:
+    void run(const nw::ui::TrainRequest& request);
+
+signals:
+    void started(int maxBatches, int batch);
+    // One or more iterations finished (the latest, plus every validation point).
+    void progress(const nw::IterationStats& stats);
+    void message(const QString& text);
+    // Empty error: finished or stopped normally.
+    void finished(const QString& error);
+
+private:
+    friend class WorkerObserver;
+    std::atomic<bool> stop_{false};
+    bool paused_ = false;
+    std::mutex mutex_;
+    std::condition_variable resumed_;
+};
+
+} // namespace nw::ui
+
+Q_DECLARE_METATYPE(nw::IterationStats)
+Q_DECLARE_METATYPE(nw::ui::TrainRequest)
