@@ -1,0 +1,138 @@
+#include "cfg/layer_edits.h"
+
+#include "cfg/section_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <numeric>
+
+namespace nw::cfg {
+
+bool isReferenceKey(const std::string& type, const std::string& key)
+{
+    if (key == "layers")
+        return type == "route";
+    if (key == "from")
+        return type == "shortcut" || type == "sam" || type == "scale_channels";
+    return false;
+}
+
+int layerCount(const Document& document)
+{
+    return std::max(0, int(document.sections().size()) - 1);
+}
+
+namespace {
+
+// Rewrites every reference after a change of layer positions: `newIndex[old]` is the new index of
+// old layer `old` (−1 if it was removed). A reference from layer p to layer q becomes one from
+// newIndex[p] to newIndex[q], written in the same style (relative or absolute).
+void renumber(Document& document, const std::vector<int>& oldIndexOfSection, const std::vector<int>& newIndex)
+{
+    for (std::size_t s = 1; s < document.sections().size(); ++s) {
+        const int oldSelf = oldIndexOfSection[s];
+        if (oldSelf < 0)
+            continue; // a new layer: its references are as the caller wrote them
+        Section& section = document.section(s);
+        const int newSelf = int(s) - 1;
+        for (Line& line : section.lines) {
+            if (line.kind != Line::Kind::Entry || !isReferenceKey(section.type, line.key))
+                continue;
+            // Rewrite each number in place in the raw text, so spacing such as "-1, 23" survives.
+            const auto eq = line.text.find('=');
+            std::size_t pos = eq + 1;
+            while (pos < line.text.size()) {
+                while (pos < line.text.size() && line.text[pos] != '-' &&
+                       !std::isdigit(static_cast<unsigned char>(line.text[pos])))
+                    ++pos;
+                std::size_t end = pos + (pos < line.text.size() && line.text[pos] == '-' ? 1 : 0);
+                while (end < line.text.size() && std::isdigit(static_cast<unsigned char>(line.text[end])))
+                    ++end;
+                if (pos >= line.text.size())
+                    break;
+                const auto reference = parseInt(std::string_view(line.text).substr(pos, end - pos));
+                std::string replacement = line.text.substr(pos, end - pos);
+                if (reference) {
+                    const int oldTarget = *reference < 0 ? oldSelf + *reference : *reference;
+                    if (oldTarget >= 0 && oldTarget < int(newIndex.size()) &&
+                        newIndex[std::size_t(oldTarget)] >= 0) {
+                        const int newTarget = newIndex[std::size_t(oldTarget)];
+                        const int updated = *reference < 0 ? newTarget - newSelf : newTarget;
+                        // A relative reference that would point forward cannot be written relatively
+                        // (Darknet reads non-negative numbers as absolute): it stays, and the
+                        // description reports the layer.
+                        const bool writable = *reference >= 0 || updated < 0;
+                        if (updated != *reference && writable)
+                            replacement = std::to_string(updated);
+                    }
+                }
+                line.text.replace(pos, end - pos, replacement);
+                pos += std::max<std::size_t>(1, replacement.size());
+            }
+            line.value = darknetStrip(line.text.substr(eq + 1));
+        }
+    }
+}
+
+std::vector<int> identity(int n)
+{
+    std::vector<int> v(std::size_t(std::max(0, n)));
+    std::iota(v.begin(), v.end(), 0);
+    return v;
+}
+
+} // namespace
+
+void insertLayer(Document& document, int index, const std::string& type,
+                 const std::vector<std::pair<std::string, std::string>>& entries)
+{
+    const int count = layerCount(document);
+    index = std::clamp(index, 0, count);
+    std::vector<int> newIndex = identity(count);
+    for (int& i : newIndex)
+        if (i >= index)
+            ++i;
+    std::vector<int> oldOfSection(document.sections().size() + 1, -1);
+    for (int old = 0; old < count; ++old)
+        oldOfSection[std::size_t(newIndex[std::size_t(old)] + 1)] = old;
+    document.insertSection(std::size_t(index) + 1, type, entries);
+    renumber(document, oldOfSection, newIndex);
+}
+
+void removeLayer(Document& document, int index)
+{
+    const int count = layerCount(document);
+    if (index < 0 || index >= count)
+        return;
+    std::vector<int> newIndex = identity(count);
+    for (int& i : newIndex)
+        if (i > index)
+            --i;
+    newIndex[std::size_t(index)] = -1;
+    std::vector<int> oldOfSection(document.sections().size() - 1, -1);
+    for (int old = 0; old < count; ++old)
+        if (newIndex[std::size_t(old)] >= 0)
+            oldOfSection[std::size_t(newIndex[std::size_t(old)] + 1)] = old;
+    document.removeSection(std::size_t(index) + 1);
+    renumber(document, oldOfSection, newIndex);
+}
+
+void moveLayer(Document& document, int from, int to)
+{
+    const int count = layerCount(document);
+    if (from < 0 || from >= count || to < 0 || to >= count || from == to)
+        return;
+    std::vector<int> order = identity(count); // order[new] = old
+    order.erase(order.begin() + from);
+    order.insert(order.begin() + to, from);
+    std::vector<int> newIndex(static_cast<std::size_t>(count));
+    for (int n = 0; n < count; ++n)
+        newIndex[std::size_t(order[std::size_t(n)])] = n;
+    std::vector<int> oldOfSection(document.sections().size(), -1);
+    for (int n = 0; n < count; ++n)
+        oldOfSection[std::size_t(n + 1)] = order[std::size_t(n)];
+    document.moveSection(std::size_t(from) + 1, std::size_t(to) + 1);
+    renumber(document, oldOfSection, newIndex);
+}
+
+} // namespace nw::cfg
