@@ -1,5 +1,8 @@
 #include "window/main_window.h"
 
+#include "editor/document_model.h"
+#include "editor/layer_palette.h"
+#include "editor/property_panel.h"
 #include "report/summary.h"
 #include "table/layer_sort_proxy.h"
 #include "table/layer_table_model.h"
@@ -25,6 +28,7 @@
 #include <QStyle>
 #include <QTableView>
 #include <QToolBar>
+#include <QUndoView>
 
 namespace nw::ui {
 
@@ -48,6 +52,32 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     table_->horizontalHeader()->setStretchLastSection(false);
     setCentralWidget(table_);
 
+    model_doc_ = new DocumentModel(this);
+    connect(model_doc_, &DocumentModel::changed, this, &MainWindow::showSpec);
+    connect(model_doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    properties_ = new PropertyPanel(*model_doc_, this);
+    auto* propertiesDock = new QDockWidget(tr("Properties"), this);
+    propertiesDock->setObjectName("propertiesDock");
+    propertiesDock->setWidget(properties_);
+    addDockWidget(Qt::LeftDockWidgetArea, propertiesDock);
+    palette_ = new LayerPalette(this);
+    auto* paletteDock = new QDockWidget(tr("Layers"), this);
+    paletteDock->setObjectName("paletteDock");
+    paletteDock->setWidget(palette_);
+    addDockWidget(Qt::LeftDockWidgetArea, paletteDock);
+    connect(palette_, &LayerPalette::insertRequested, this, &MainWindow::insertLayer);
+    auto* undoView = new QUndoView(model_doc_->undoStack(), this);
+    auto* historyDock = new QDockWidget(tr("History"), this);
+    historyDock->setObjectName("historyDock");
+    historyDock->setWidget(undoView);
+    addDockWidget(Qt::LeftDockWidgetArea, historyDock);
+    tabifyDockWidget(paletteDock, historyDock);
+    paletteDock->raise();
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        const int layer = selectedLayer();
+        properties_->showSection(layer >= 0 ? layer + 1 : 0);
+    });
+
     problems_ = new QListWidget(this);
     problems_->setObjectName("problemList");
     auto* problemsDock = new QDockWidget(tr("Problems"), this);
@@ -68,9 +98,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         openAction_->setEnabled(!training);
         reloadAction_->setEnabled(!training);
         setAcceptDrops(!training);
+        setEditable(!training);
         statusBar()->showMessage(training ? tr("Training — the network is read-only until the run ends")
                                           : QString());
     });
+
+    resizeDocks({propertiesDock, trainDock}, {290, 560}, Qt::Horizontal);
 
     totals_ = new QLabel(this);
     statusBar()->addPermanentWidget(totals_);
@@ -88,11 +121,50 @@ void MainWindow::createActions()
     QAction* open = openAction_ = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton),
                                                   tr("&Open..."), this, &MainWindow::chooseFile);
     open->setShortcut(QKeySequence::Open);
-    QAction* reload = reloadAction_ = file->addAction(style()->standardIcon(QStyle::SP_BrowserReload),
-                                                      tr("&Reload"), this, [this] { openFile(path_); });
+    QAction* reload = reloadAction_ =
+        file->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this,
+                        [this] { openFile(model_doc_->path()); });
     reload->setShortcut(QKeySequence::Refresh);
+    QAction* newAction = file->addAction(tr("&New"), this, &MainWindow::newNetwork);
+    newAction->setShortcut(QKeySequence::New);
+    QAction* saveAction = file->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"),
+                                          this, [this] { save(); });
+    saveAction->setShortcut(QKeySequence::Save);
+    QAction* saveAsAction = file->addAction(tr("Save &As..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save network"), model_doc_->path(),
+                                                          tr("Darknet networks (*.cfg)"));
+        if (!path.isEmpty())
+            saveAs(path);
+    });
+    saveAsAction->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = model_doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = model_doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    QAction* remove =
+        edit->addAction(tr("&Delete layer"), this, [this] { model_doc_->removeLayer(selectedLayer()); });
+    remove->setShortcut(QKeySequence::Delete);
+    QAction* up = edit->addAction(tr("Move layer &up"), this, [this] {
+        const int layer = selectedLayer();
+        model_doc_->moveLayer(layer, layer - 1);
+        selectLayer(layer - 1);
+    });
+    up->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Up));
+    QAction* down = edit->addAction(tr("Move layer d&own"), this, [this] {
+        const int layer = selectedLayer();
+        model_doc_->moveLayer(layer, layer + 1);
+        selectLayer(layer + 1);
+    });
+    down->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Down));
+    QAction* netSection = edit->addAction(tr("Edit [&net]"), this, [this] { properties_->showSection(0); });
+    editActions_ = {undo, redo, remove, up, down, newAction};
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -105,7 +177,12 @@ void MainWindow::createActions()
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName("mainToolbar");
     toolbar->addAction(open);
+    toolbar->addAction(saveAction);
     toolbar->addAction(reload);
+    toolbar->addSeparator();
+    toolbar->addAction(undo);
+    toolbar->addAction(redo);
+    toolbar->addAction(netSection);
 }
 
 const NetworkSpec& MainWindow::spec() const
@@ -115,6 +192,8 @@ const NetworkSpec& MainWindow::spec() const
 
 bool MainWindow::openFile(const QString& path)
 {
+    if (!maybeSave())
+        return false;
     cfg::Document document = cfg::Document::load(path.toStdString());
     if (document.readFailed()) {
         const QString message = QString::fromStdString(document.diagnostics().front().format());
@@ -123,21 +202,23 @@ bool MainWindow::openFile(const QString& path)
             QMessageBox::warning(this, tr("Cannot open"), message);
         return false;
     }
-    document_ = std::move(document);
-    path_ = path;
-    showSpec();
+    model_doc_->reset(std::move(document), path);
     trainPanel_->setNetwork(path);
+    updateTitle();
     return true;
 }
 
 void MainWindow::showSpec()
 {
-    model_->setSpec(buildNetworkSpec(document_));
+    const int selected = selectedLayer();
+    model_->setSpec(buildNetworkSpec(model_doc_->document()));
     const NetworkSpec& spec = model_->spec();
     table_->resizeColumnsToContents();
     for (int column = 0; column < model_->columnCount(); ++column) // breathing room between columns
         table_->setColumnWidth(column, table_->columnWidth(column) + 16);
-    setWindowTitle(tr("%1 — Netwright").arg(QFileInfo(path_).fileName()));
+    updateTitle();
+    if (selected >= 0)
+        selectLayer(std::min(selected, int(spec.layers.size()) - 1));
 
     problems_->clear();
     for (const Diagnostic& d : spec.diagnostics) {
@@ -164,6 +245,89 @@ void MainWindow::showSpec()
                          .arg(warnings));
 }
 
+int MainWindow::selectedLayer() const
+{
+    const QModelIndex current =
+        table_->selectionModel() ? table_->selectionModel()->currentIndex() : QModelIndex();
+    if (!current.isValid())
+        return -1;
+    const int row = proxy_->mapToSource(current).row();
+    return row < model_->totalsRow() ? row : -1;
+}
+
+void MainWindow::insertLayer(const QString& type)
+{
+    const int selected = selectedLayer();
+    const int at = selected >= 0 ? selected + 1 : int(model_->spec().layers.size());
+    model_doc_->insertLayer(at, type, LayerPalette::defaults(type));
+    selectLayer(at);
+}
+
+bool MainWindow::save()
+{
+    if (model_doc_->path().isEmpty()) {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save network"), QString(), tr("Darknet networks (*.cfg)"));
+        return !path.isEmpty() && saveAs(path);
+    }
+    return saveAs(model_doc_->path());
+}
+
+bool MainWindow::saveAs(const QString& path)
+{
+    const QString error = model_doc_->saveAs(path);
+    if (!error.isEmpty()) {
+        statusBar()->showMessage(error);
+        if (isVisible())
+            QMessageBox::warning(this, tr("Cannot save"), error);
+        return false;
+    }
+    trainPanel_->setNetwork(path);
+    updateTitle();
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+}
+
+void MainWindow::newNetwork()
+{
+    if (!maybeSave())
+        return;
+    model_doc_->reset(
+        cfg::Document::parse("[net]\nbatch=64\nsubdivisions=1\nwidth=28\nheight=28\nchannels=1\n"
+                             "learning_rate=0.01\nmomentum=0.9\ndecay=0.0005\nmax_batches=1000\n\n"),
+        QString());
+    trainPanel_->setNetwork(QString());
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!model_doc_ || !model_doc_->isModified() || !isVisible())
+        return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them?")
+            .arg(model_doc_->path().isEmpty() ? tr("The network") : QFileInfo(model_doc_->path()).fileName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name =
+        model_doc_->path().isEmpty() ? tr("untitled.cfg") : QFileInfo(model_doc_->path()).fileName();
+    setWindowTitle(tr("%1%2 — Netwright").arg(name, model_doc_->isModified() ? "*" : ""));
+}
+
+void MainWindow::setEditable(bool editable)
+{
+    palette_->setEnabled(editable);
+    properties_->setEnabled(editable);
+    for (QAction* action : editActions_)
+        action->setEnabled(editable);
+}
+
 void MainWindow::selectLayer(int layer)
 {
     if (layer < 0)
@@ -175,14 +339,19 @@ void MainWindow::selectLayer(int layer)
 
 void MainWindow::chooseFile()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open network"), QFileInfo(path_).path(),
-                                                      tr("Darknet networks (*.cfg);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open network"), QFileInfo(model_doc_->path()).path(),
+                                     tr("Darknet networks (*.cfg);;All files (*)"));
     if (!path.isEmpty())
         openFile(path);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());

@@ -15,6 +15,9 @@ namespace nw::ui {
 class LayerTableModel;
 class LayerSortProxy;
 class TrainPanel;
+class DocumentModel;
+class PropertyPanel;
+class LayerPalette;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -28,6 +31,15 @@ public:
     QTableView* layerTable() const { return table_; }
     QListWidget* problemList() const { return problems_; }
     TrainPanel* trainPanel() const { return trainPanel_; }
+    DocumentModel* documentModel() const { return model_doc_; }
+    PropertyPanel* propertyPanel() const { return properties_; }
+    LayerPalette* palette() const { return palette_; }
+    // The layer selected in the table, or -1.
+    int selectedLayer() const;
+    // Inserts a palette layer type after the selection (at the end when nothing is selected).
+    void insertLayer(const QString& type);
+    bool save();
+    bool saveAs(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -39,9 +51,16 @@ private:
     void showSpec();
     void selectLayer(int layer);
     void chooseFile();
+    void newNetwork();
+    // Asks what to do with unsaved edits; false means cancel.
+    bool maybeSave();
+    void updateTitle();
+    void setEditable(bool editable);
 
-    cfg::Document document_;
-    QString path_;
+    DocumentModel* model_doc_ = nullptr;
+    PropertyPanel* properties_ = nullptr;
+    LayerPalette* palette_ = nullptr;
+    QList<QAction*> editActions_;
     LayerTableModel* model_ = nullptr;
     LayerSortProxy* proxy_ = nullptr;
     QTableView* table_ = nullptr;

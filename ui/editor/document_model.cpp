@@ -1,0 +1,121 @@
+#include "editor/document_model.h"
+
+#include "cfg/layer_edits.h"
+
+#include <QFileInfo>
+
+namespace nw::ui {
+
+// One edit: the document before and after. Consecutive edits of the same key of the same section
+// merge (typing in a spin box is one undo step).
+class SnapshotCommand : public QUndoCommand {
+public:
+    SnapshotCommand(DocumentModel& model, const QString& text, cfg::Document before, cfg::Document after,
+                    int mergeId)
+        : QUndoCommand(text), model_(model), before_(std::move(before)), after_(std::move(after)),
+          mergeId_(mergeId)
+    {
+    }
+    void redo() override { model_.apply(after_); }
+    void undo() override { model_.apply(before_); }
+    int id() const override { return mergeId_; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        const auto* next = static_cast<const SnapshotCommand*>(other);
+        if (next->mergeId_ != mergeId_ || mergeId_ < 0)
+            return false;
+        after_ = next->after_;
+        setText(next->text());
+        return true;
+    }
+
+private:
+    DocumentModel& model_;
+    cfg::Document before_, after_;
+    int mergeId_;
+};
+
+DocumentModel::DocumentModel(QObject* parent) : QObject(parent) {}
+
+void DocumentModel::reset(cfg::Document document, const QString& path)
+{
+    undo_.clear();
+    path_ = path;
+    document_ = std::move(document);
+    undo_.setClean();
+    emit changed();
+}
+
+QString DocumentModel::saveAs(const QString& path)
+{
+    if (auto error = document_.save(path.toStdString()))
+        return QString::fromStdString(*error);
+    path_ = path;
+    document_.setFileName(path.toStdString());
+    undo_.setClean();
+    return {};
+}
+
+void DocumentModel::apply(const cfg::Document& document)
+{
+    document_ = document;
+    emit changed();
+}
+
+void DocumentModel::push(const QString& text, cfg::Document after, int mergeId)
+{
+    undo_.push(new SnapshotCommand(*this, text, document_, std::move(after), mergeId));
+}
+
+void DocumentModel::setValue(int section, const QString& key, const QString& value)
+{
+    if (section < 0 || std::size_t(section) >= document_.sections().size())
+        return;
+    const cfg::Line* existing = document_.sections()[std::size_t(section)].find(key.toStdString());
+    if (existing && existing->value == cfg::darknetStrip(value.toStdString()))
+        return;
+    cfg::Document after = document_;
+    after.section(std::size_t(section)).set(key.toStdString(), value.toStdString(), after.preferredEol());
+    // Merge repeated edits of one key: id from the section and the key.
+    const int mergeId = int(qHash(key) % 100000) * 1000 + section % 1000;
+    push(tr("Set %1 = %2").arg(key, value), std::move(after), mergeId);
+}
+
+void DocumentModel::removeKey(int section, const QString& key)
+{
+    if (section < 0 || std::size_t(section) >= document_.sections().size())
+        return;
+    cfg::Document after = document_;
+    if (after.section(std::size_t(section)).remove(key.toStdString()))
+        push(tr("Remove %1").arg(key), std::move(after));
+}
+
+void DocumentModel::insertLayer(int index, const QString& type,
+                                const std::vector<std::pair<std::string, std::string>>& entries)
+{
+    cfg::Document after = document_;
+    cfg::insertLayer(after, index, type.toStdString(), entries);
+    push(tr("Insert [%1] at %2").arg(type).arg(index), std::move(after));
+}
+
+void DocumentModel::removeLayer(int index)
+{
+    if (index < 0 || index >= cfg::layerCount(document_))
+        return;
+    cfg::Document after = document_;
+    const QString type = QString::fromStdString(after.sections()[std::size_t(index) + 1].type);
+    cfg::removeLayer(after, index);
+    push(tr("Remove layer %1 [%2]").arg(index).arg(type), std::move(after));
+}
+
+void DocumentModel::moveLayer(int from, int to)
+{
+    const int count = cfg::layerCount(document_);
+    if (from < 0 || from >= count || to < 0 || to >= count || from == to)
+        return;
+    cfg::Document after = document_;
+    cfg::moveLayer(after, from, to);
+    push(tr("Move layer %1 to %2").arg(from).arg(to), std::move(after));
+}
+
+} // namespace nw::ui

@@ -1,0 +1,50 @@
+#pragma once
+// The open cfg document for the GUI: one cfg::Document, its path, and the undo stack every edit goes
+// through. Edits are QUndoCommands holding before/after snapshots of the document (cheap: a cfg is a
+// few kilobytes), so undo restores exactly the bytes that were there.
+#include "cfg/document.h"
+
+#include <QObject>
+#include <QUndoStack>
+
+namespace nw::ui {
+
+class DocumentModel : public QObject {
+    Q_OBJECT
+public:
+    explicit DocumentModel(QObject* parent = nullptr);
+
+    const cfg::Document& document() const { return document_; }
+    QString path() const { return path_; }
+    QUndoStack* undoStack() { return &undo_; }
+    bool isModified() const { return !undo_.isClean(); }
+
+    // Replaces the document (open, new): clears the undo history.
+    void reset(cfg::Document document, const QString& path);
+    // Writes the document (atomically) and marks it clean; an error message or empty.
+    QString saveAs(const QString& path);
+
+    // Edits, each one undo step. Layer indices count from 0 (the [net] section is not a layer);
+    // section indices count sections, [net] being 0.
+    void setValue(int section, const QString& key, const QString& value);
+    void removeKey(int section, const QString& key);
+    void insertLayer(int index, const QString& type,
+                     const std::vector<std::pair<std::string, std::string>>& entries);
+    void removeLayer(int index);
+    void moveLayer(int from, int to);
+
+signals:
+    // The document changed (an edit, undo, redo, open): re-derive the description.
+    void changed();
+
+private:
+    friend class SnapshotCommand;
+    void apply(const cfg::Document& document);
+    void push(const QString& text, cfg::Document after, int mergeId = -1);
+
+    cfg::Document document_;
+    QString path_;
+    QUndoStack undo_;
+};
+
+} // namespace nw::ui

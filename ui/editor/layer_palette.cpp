@@ -1,0 +1,71 @@
+#include "editor/layer_palette.h"
+
+#include "layers/registry.h"
+
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <map>
+
+namespace nw::ui {
+
+LayerPalette::LayerPalette(QWidget* parent) : QWidget(parent)
+{
+    list_ = new QListWidget(this);
+    list_->setObjectName("layerPalette");
+    std::map<std::string, std::vector<std::string>> byCategory;
+    for (const LayerType& type : LayerRegistry::builtin().types())
+        byCategory[type.category].push_back(type.name);
+    for (const auto& [category, names] : byCategory) {
+        auto* header = new QListWidgetItem(QString::fromStdString(category), list_);
+        QFont bold = header->font();
+        bold.setBold(true);
+        header->setFont(bold);
+        header->setFlags(Qt::NoItemFlags);
+        for (const std::string& name : names) {
+            auto* item = new QListWidgetItem("  " + QString::fromStdString(name), list_);
+            item->setData(Qt::UserRole, QString::fromStdString(name));
+            item->setToolTip(tr("Double-click to insert a [%1] after the selected layer")
+                                 .arg(QString::fromStdString(name)));
+        }
+    }
+    auto* insert = new QPushButton(tr("Insert after selection"), this);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(list_);
+    layout->addWidget(insert);
+    auto request = [this] {
+        if (auto* item = list_->currentItem(); item && item->data(Qt::UserRole).isValid())
+            emit insertRequested(item->data(Qt::UserRole).toString());
+    };
+    connect(list_, &QListWidget::itemDoubleClicked, this, request);
+    connect(insert, &QPushButton::clicked, this, request);
+}
+
+std::vector<std::pair<std::string, std::string>> LayerPalette::defaults(const QString& type)
+{
+    if (type == "convolutional")
+        return {{"batch_normalize", "1"}, {"filters", "32"}, {"size", "3"},
+                {"stride", "1"},          {"pad", "1"},      {"activation", "leaky"}};
+    if (type == "connected")
+        return {{"output", "128"}, {"activation", "leaky"}};
+    if (type == "maxpool")
+        return {{"size", "2"}, {"stride", "2"}};
+    if (type == "dropout")
+        return {{"probability", "0.5"}};
+    if (type == "route")
+        return {{"layers", "-1"}};
+    if (type == "shortcut")
+        return {{"from", "-2"}, {"activation", "linear"}};
+    if (type == "upsample" || type == "reorg")
+        return {{"stride", "2"}};
+    if (type == "activation")
+        return {{"activation", "leaky"}};
+    if (type == "yolo")
+        return {{"mask", "0,1,2"},
+                {"anchors", "10,14, 23,27, 37,58, 81,82, 135,169, 344,319"},
+                {"classes", "80"},
+                {"num", "6"}};
+    return {};
+}
+
+} // namespace nw::ui
