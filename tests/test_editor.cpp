@@ -3,6 +3,8 @@
 // file writes the same bytes; property edits merge into one undo step.
 #include "cfg/layer_edits.h"
 #include "editor/document_model.h"
+#include "editor/graph_layout.h"
+#include "editor/graph_view.h"
 #include "editor/layer_palette.h"
 #include "editor/property_panel.h"
 #include "table/layer_table_model.h"
@@ -23,6 +25,7 @@ private slots:
     void paletteInsertCreatesDefaultsAndKeepsReferences();
     void savingUnmodifiedWritesTheSameBytes();
     void propertyEditsMergeAndRederiveShapes();
+    void graphShowsEveryLayerAndEdge();
 };
 
 void TestEditor::editsThenUndoAllRestoreTheBytes()
@@ -116,6 +119,38 @@ void TestEditor::propertyEditsMergeAndRederiveShapes()
     QVERIFY(!window.layerModel()->spec().ok()); // a bad number: reported, nothing crashes
     window.documentModel()->undoStack()->undo();
     QCOMPARE(window.layerModel()->spec().layers[2].output.c, 64);
+}
+
+void TestEditor::graphShowsEveryLayerAndEdge()
+{
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg"));
+    const NetworkSpec& spec = window.layerModel()->spec();
+    QCOMPARE(window.graphView()->nodeCount(), 24);
+    // 21 sequential edges (layers 1..23 but the two routes), route 17 ← 13, route 20 ← 19 and 8.
+    const auto edges = ui::networkEdges(spec);
+    QCOMPARE(edges.size(), std::size_t(24));
+    QVERIFY(std::find(edges.begin(), edges.end(), std::pair(13, 17)) != edges.end());
+    QVERIFY(std::find(edges.begin(), edges.end(), std::pair(8, 20)) != edges.end());
+    QVERIFY(std::find(edges.begin(), edges.end(), std::pair(16, 17)) ==
+            edges.end()); // a route reads only its layers
+    const ui::GraphLayout layout = ui::layoutNetwork(spec, QSizeF(190, 58));
+    for (std::size_t i = 1; i < layout.nodes.size(); ++i) // dot ranks top-down: a layer sits below its input
+        if (spec.layers[i].type != "route")
+            QVERIFY(layout.nodes[i].box.top() > layout.nodes[i - 1].box.top());
+    for (const auto& a : layout.nodes) // no two cards overlap
+        for (const auto& b : layout.nodes)
+            QVERIFY(a.layer == b.layer || !a.box.intersects(b.box));
+    // Selection is shared both ways.
+    window.graphView()->selectLayer(7);
+    emit window.graphView()->layerSelected(7);
+    QCOMPARE(window.selectedLayer(), 7);
+    window.layerTable()->selectRow(9);
+    QCOMPARE(window.graphView()->selectedLayer(), 9);
+    // A palette type dropped on card 2 is inserted after it.
+    emit window.graphView()->insertRequested("maxpool", 2);
+    QCOMPARE(window.layerModel()->spec().layers[3].type, std::string("maxpool"));
+    QCOMPARE(window.graphView()->nodeCount(), 25);
 }
 
 QTEST_MAIN(TestEditor)

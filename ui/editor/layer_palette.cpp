@@ -3,15 +3,38 @@
 #include "layers/registry.h"
 
 #include <QListWidget>
+#include <QMimeData>
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <map>
 
 namespace nw::ui {
 
+namespace {
+
+// Drags carry the layer type for the graph canvas.
+class PaletteList : public QListWidget {
+public:
+    using QListWidget::QListWidget;
+
+protected:
+    QMimeData* mimeData(const QList<QListWidgetItem*>& items) const override
+    {
+        auto* mime = new QMimeData;
+        if (!items.isEmpty())
+            mime->setData("application/x-netwright-layer",
+                          items.first()->data(Qt::UserRole).toString().toUtf8());
+        return mime;
+    }
+};
+
+} // namespace
+
 LayerPalette::LayerPalette(QWidget* parent) : QWidget(parent)
 {
-    list_ = new QListWidget(this);
+    list_ = new PaletteList(this);
+    list_->setDragEnabled(true);
+    list_->setDragDropMode(QAbstractItemView::DragOnly);
     list_->setObjectName("layerPalette");
     std::map<std::string, std::vector<std::string>> byCategory;
     for (const LayerType& type : LayerRegistry::builtin().types())

@@ -1,6 +1,7 @@
 #include "window/main_window.h"
 
 #include "editor/document_model.h"
+#include "editor/graph_view.h"
 #include "editor/layer_palette.h"
 #include "editor/property_panel.h"
 #include "report/summary.h"
@@ -50,7 +51,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     table_->horizontalHeader()->setStretchLastSection(false);
-    setCentralWidget(table_);
+    graph_ = new GraphView(this);
+    setCentralWidget(graph_);
+    auto* tableDock = new QDockWidget(tr("Layer table"), this);
+    tableDock->setObjectName("tableDock");
+    tableDock->setWidget(table_);
+    addDockWidget(Qt::BottomDockWidgetArea, tableDock);
 
     model_doc_ = new DocumentModel(this);
     connect(model_doc_, &DocumentModel::changed, this, &MainWindow::showSpec);
@@ -59,7 +65,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* propertiesDock = new QDockWidget(tr("Properties"), this);
     propertiesDock->setObjectName("propertiesDock");
     propertiesDock->setWidget(properties_);
-    addDockWidget(Qt::LeftDockWidgetArea, propertiesDock);
+    addDockWidget(Qt::RightDockWidgetArea, propertiesDock);
     palette_ = new LayerPalette(this);
     auto* paletteDock = new QDockWidget(tr("Layers"), this);
     paletteDock->setObjectName("paletteDock");
@@ -76,6 +82,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         const int layer = selectedLayer();
         properties_->showSection(layer >= 0 ? layer + 1 : 0);
+        if (layer >= 0 && graph_->selectedLayer() != layer)
+            graph_->selectLayer(layer);
+    });
+    connect(graph_, &GraphView::layerSelected, this, [this](int layer) { selectLayer(layer); });
+    connect(graph_, &GraphView::insertRequested, this, [this](const QString& type, int afterLayer) {
+        const int at = afterLayer >= 0 ? afterLayer + 1 : int(model_->spec().layers.size());
+        model_doc_->insertLayer(at, type, LayerPalette::defaults(type));
+        selectLayer(at);
     });
 
     problems_ = new QListWidget(this);
@@ -84,7 +98,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     problemsDock->setObjectName("problemsDock");
     problemsDock->setWidget(problems_);
     addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
-    resizeDocks({problemsDock}, {130}, Qt::Vertical);
+    tabifyDockWidget(tableDock, problemsDock);
+    tableDock->raise();
+
     connect(problems_, &QListWidget::itemActivated, this,
             [this](QListWidgetItem* item) { selectLayer(item->data(Qt::UserRole).toInt()); });
 
@@ -93,17 +109,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     trainDock->setObjectName("trainDock");
     trainDock->setWidget(trainPanel_);
     addDockWidget(Qt::RightDockWidgetArea, trainDock);
+    tabifyDockWidget(propertiesDock, trainDock);
+    propertiesDock->raise();
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
         // The network being trained stays as it is until the run ends.
         openAction_->setEnabled(!training);
         reloadAction_->setEnabled(!training);
         setAcceptDrops(!training);
         setEditable(!training);
+        if (training)
+            findChild<QDockWidget*>("trainDock")->raise();
         statusBar()->showMessage(training ? tr("Training — the network is read-only until the run ends")
                                           : QString());
     });
-
-    resizeDocks({propertiesDock, trainDock}, {290, 560}, Qt::Horizontal);
 
     totals_ = new QLabel(this);
     statusBar()->addPermanentWidget(totals_);
@@ -111,7 +129,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
-        resize(1480, 860);
+        resize(1480, 900);
+    resizeDocks({paletteDock, propertiesDock}, {200, 430}, Qt::Horizontal);
+    resizeDocks({tableDock}, {250}, Qt::Vertical);
     restoreState(settings.value("window/state").toByteArray());
 }
 
@@ -163,6 +183,9 @@ void MainWindow::createActions()
         selectLayer(layer + 1);
     });
     down->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Down));
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* fit = view->addAction(tr("&Fit the graph"), this, [this] { graph_->fitAll(); });
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     QAction* netSection = edit->addAction(tr("Edit [&net]"), this, [this] { properties_->showSection(0); });
     editActions_ = {undo, redo, remove, up, down, newAction};
     quit->setShortcut(QKeySequence::Quit);
@@ -183,6 +206,7 @@ void MainWindow::createActions()
     toolbar->addAction(undo);
     toolbar->addAction(redo);
     toolbar->addAction(netSection);
+    toolbar->addAction(fit);
 }
 
 const NetworkSpec& MainWindow::spec() const
@@ -212,6 +236,7 @@ void MainWindow::showSpec()
 {
     const int selected = selectedLayer();
     model_->setSpec(buildNetworkSpec(model_doc_->document()));
+    graph_->setSpec(model_->spec());
     const NetworkSpec& spec = model_->spec();
     table_->resizeColumnsToContents();
     for (int column = 0; column < model_->columnCount(); ++column) // breathing room between columns

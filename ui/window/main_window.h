@@ -18,6 +18,7 @@ class TrainPanel;
 class DocumentModel;
 class PropertyPanel;
 class LayerPalette;
+class GraphView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -34,6 +35,7 @@ public:
     DocumentModel* documentModel() const { return model_doc_; }
     PropertyPanel* propertyPanel() const { return properties_; }
     LayerPalette* palette() const { return palette_; }
+    GraphView* graphView() const { return graph_; }
     // The layer selected in the table, or -1.
     int selectedLayer() const;
     // Inserts a palette layer type after the selection (at the end when nothing is selected).
@@ -60,6 +62,7 @@ private:
     DocumentModel* model_doc_ = nullptr;
     PropertyPanel* properties_ = nullptr;
     LayerPalette* palette_ = nullptr;
+    GraphView* graph_ = nullptr;
     QList<QAction*> editActions_;
     LayerTableModel* model_ = nullptr;
     LayerSortProxy* proxy_ = nullptr;
