@@ -16,45 +16,54 @@ Image prepareInput(const Image& image, int width, int height, bool letterboxed)
     return letterboxed ? letterbox(image, width, height) : resizeDarknet(image, width, height);
 }
 
-std::string Detector::className(int id) const
-{
-    return id >= 0 && std::size_t(id) < names_.size() ? names_[std::size_t(id)]
-                                                      : "class " + std::to_string(id);
-}
-
-std::vector<LabeledBox> Detector::detect(const Image& image, const DetectOptions& options)
+std::vector<Detection> Detector::candidates(const Image& image, bool letterboxed, float floor)
 {
     const NetworkSpec& spec = net_.spec();
-    const Image input = prepareInput(image, spec.net.width, spec.net.height, options.letterbox);
+    const Image input = prepareInput(image, spec.net.width, spec.net.height, letterboxed);
     net_.forward(input.data.data());
     DecodeOptions decode;
-    decode.threshold = options.threshold;
-    decode.letterbox = options.letterbox;
+    decode.threshold = floor;
+    decode.letterbox = letterboxed;
     decode.imageWidth = image.width;
     decode.imageHeight = image.height;
-    last_ = decodeDetections(net_, 0, decode);
-    const int classes = detectionClasses(spec);
+    return decodeDetections(net_, 0, decode);
+}
+
+std::vector<LabeledBox> labelDetections(std::vector<Detection> dets, int classes,
+                                        const std::vector<std::string>& names, int width, int height,
+                                        const DetectOptions& options)
+{
     if (options.nms > 0)
-        nmsSort(last_, classes, options.nms);
+        nmsSort(dets, classes, options.nms);
     std::vector<LabeledBox> boxes;
-    for (const Detection& d : last_)
-        for (int c = 0; c < classes; ++c) {
+    for (const Detection& d : dets)
+        for (int c = 0; c < classes && std::size_t(c) < d.prob.size(); ++c) {
             const float p = d.prob[std::size_t(c)];
             if (p <= options.threshold)
                 continue;
-            const float left =
-                std::clamp((d.box.x - d.box.w / 2) * float(image.width), 0.0f, float(image.width));
-            const float top =
-                std::clamp((d.box.y - d.box.h / 2) * float(image.height), 0.0f, float(image.height));
-            const float right =
-                std::clamp((d.box.x + d.box.w / 2) * float(image.width), 0.0f, float(image.width));
-            const float bottom =
-                std::clamp((d.box.y + d.box.h / 2) * float(image.height), 0.0f, float(image.height));
-            boxes.push_back({c, className(c), p, left, top, right - left, bottom - top});
+            const float left = std::clamp((d.box.x - d.box.w / 2) * float(width), 0.0f, float(width));
+            const float top = std::clamp((d.box.y - d.box.h / 2) * float(height), 0.0f, float(height));
+            const float right = std::clamp((d.box.x + d.box.w / 2) * float(width), 0.0f, float(width));
+            const float bottom = std::clamp((d.box.y + d.box.h / 2) * float(height), 0.0f, float(height));
+            const std::string name =
+                std::size_t(c) < names.size() ? names[std::size_t(c)] : "class " + std::to_string(c);
+            boxes.push_back({c, name, p, left, top, right - left, bottom - top});
         }
     std::stable_sort(boxes.begin(), boxes.end(),
                      [](const LabeledBox& a, const LabeledBox& b) { return a.confidence > b.confidence; });
     return boxes;
+}
+
+std::vector<LabeledBox> Detector::labelBoxes(std::vector<Detection> dets, int width, int height,
+                                             const DetectOptions& options) const
+{
+    return labelDetections(std::move(dets), detectionClasses(net_.spec()), names_, width, height, options);
+}
+
+std::vector<LabeledBox> Detector::detect(const Image& image, const DetectOptions& options)
+{
+    last_ = candidates(image, options.letterbox, options.threshold);
+    return labelBoxes(last_, image.width, image.height, options);
 }
 
 std::optional<std::vector<std::string>> loadNames(const std::string& path, std::string& error)

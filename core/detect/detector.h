@@ -34,13 +34,24 @@ public:
     std::vector<LabeledBox> detect(const Image& image, const DetectOptions& options);
     // Raw detections of the last detect() (relative boxes, before thresholding by class).
     const std::vector<Detection>& lastDetections() const { return last_; }
-    std::string className(int id) const;
+    // Forward and decoding only, keeping every candidate above `floor`: threshold and NMS can then be
+    // changed at once with labelBoxes(), without running the network again.
+    std::vector<Detection> candidates(const Image& image, bool letterbox, float floor = 0.005f);
+    // Threshold + NMS over candidates (on a copy), labelled boxes in pixels of a width × height image.
+    std::vector<LabeledBox> labelBoxes(std::vector<Detection> candidates, int width, int height,
+                                       const DetectOptions& options) const;
 
 private:
     Net& net_;
     std::vector<std::string> names_;
     std::vector<Detection> last_;
 };
+
+// Threshold + per-class NMS over decoded candidates; labelled boxes in pixels of a width × height image,
+// sorted by confidence. Names beyond the list are shown as "class N".
+std::vector<LabeledBox> labelDetections(std::vector<Detection> candidates, int classes,
+                                        const std::vector<std::string>& names, int width, int height,
+                                        const DetectOptions& options);
 
 // Network input for an image: resized (or letterboxed) to the net size.
 Image prepareInput(const Image& image, int width, int height, bool letterbox);

@@ -1,5 +1,6 @@
 #include "window/main_window.h"
 
+#include "detect/detect_panel.h"
 #include "editor/document_model.h"
 #include "editor/graph_view.h"
 #include "editor/layer_palette.h"
@@ -110,6 +111,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     trainDock->setWidget(trainPanel_);
     addDockWidget(Qt::RightDockWidgetArea, trainDock);
     tabifyDockWidget(propertiesDock, trainDock);
+    detectPanel_ = new DetectPanel(this);
+    auto* detectDock = new QDockWidget(tr("Detect"), this);
+    detectDock->setObjectName("detectDock");
+    detectDock->setWidget(detectPanel_);
+    addDockWidget(Qt::RightDockWidgetArea, detectDock);
+    tabifyDockWidget(trainDock, detectDock);
     propertiesDock->raise();
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
         // The network being trained stays as it is until the run ends.
@@ -228,6 +235,7 @@ bool MainWindow::openFile(const QString& path)
     }
     model_doc_->reset(std::move(document), path);
     trainPanel_->setNetwork(path);
+    detectPanel_->setNetwork(path);
     updateTitle();
     return true;
 }

@@ -19,6 +19,7 @@ class DocumentModel;
 class PropertyPanel;
 class LayerPalette;
 class GraphView;
+class DetectPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -36,6 +37,7 @@ public:
     PropertyPanel* propertyPanel() const { return properties_; }
     LayerPalette* palette() const { return palette_; }
     GraphView* graphView() const { return graph_; }
+    DetectPanel* detectPanel() const { return detectPanel_; }
     // The layer selected in the table, or -1.
     int selectedLayer() const;
     // Inserts a palette layer type after the selection (at the end when nothing is selected).
@@ -63,6 +65,7 @@ private:
     PropertyPanel* properties_ = nullptr;
     LayerPalette* palette_ = nullptr;
     GraphView* graph_ = nullptr;
+    DetectPanel* detectPanel_ = nullptr;
     QList<QAction*> editActions_;
     LayerTableModel* model_ = nullptr;
     LayerSortProxy* proxy_ = nullptr;

@@ -1,0 +1,347 @@
+#include "detect/detect_panel.h"
+
+#include "detect/annotate.h"
+
+#include <QCheckBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QThread>
+#include <QVBoxLayout>
+
+namespace nw::ui {
+
+namespace {
+
+QPushButton* button(QWidget* parent, const QString& text, QHBoxLayout* row)
+{
+    auto* b = new QPushButton(text, parent);
+    row->addWidget(b);
+    return b;
+}
+
+} // namespace
+
+DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
+{
+    detector_ = new QLabel(tr("No detector loaded."), this);
+    detector_->setWordWrap(true);
+    auto* files = new QHBoxLayout;
+    QPushButton* weights = button(this, tr("Weights…"), files);
+    QPushButton* names = button(this, tr("Names…"), files);
+    files->addStretch();
+    auto* sources = new QHBoxLayout;
+    QPushButton* image = button(this, tr("Image…"), sources);
+    QPushButton* folder = button(this, tr("Folder…"), sources);
+    QPushButton* previous = button(this, tr("◀"), sources);
+    QPushButton* next = button(this, tr("▶"), sources);
+    QPushButton* video = button(this, tr("Video…"), sources);
+    QPushButton* camera = button(this, tr("Camera"), sources);
+    QPushButton* stop = button(this, tr("Stop"), sources);
+    sources->addStretch();
+
+    threshold_ = new QSlider(Qt::Horizontal, this);
+    threshold_->setRange(1, 99);
+    threshold_->setValue(25);
+    nms_ = new QSlider(Qt::Horizontal, this);
+    nms_->setRange(0, 100);
+    nms_->setValue(45);
+    thresholdValue_ = new QLabel(this);
+    letterbox_ = new QCheckBox(tr("Letterbox"), this);
+    auto* filters = new QHBoxLayout;
+    filters->addWidget(new QLabel(tr("Threshold"), this));
+    filters->addWidget(threshold_);
+    filters->addWidget(new QLabel(tr("NMS"), this));
+    filters->addWidget(nms_);
+    filters->addWidget(thresholdValue_);
+    filters->addWidget(letterbox_);
+
+    view_ = new QLabel(this);
+    view_->setAlignment(Qt::AlignCenter);
+    view_->setMinimumSize(320, 240);
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidget(view_);
+    scroll_->setWidgetResizable(true);
+    status_ = new QLabel(this);
+    auto* exports = new QHBoxLayout;
+    QPushButton* save = button(this, tr("Save image…"), exports);
+    QPushButton* json = button(this, tr("Export JSON…"), exports);
+    QPushButton* yolo = button(this, tr("Export YOLO labels…"), exports);
+    exports->addStretch();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(detector_);
+    layout->addLayout(files);
+    layout->addLayout(sources);
+    layout->addLayout(filters);
+    layout->addWidget(scroll_, 1);
+    layout->addWidget(status_);
+    layout->addLayout(exports);
+
+    thread_ = new QThread(this);
+    worker_ = new DetectWorker;
+    worker_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &DetectWorker::loaded, this, &DetectPanel::onLoaded);
+    connect(worker_, &DetectWorker::frameReady, this, &DetectPanel::onFrame);
+    connect(worker_, &DetectWorker::problem, this, [this](const QString& text) { status_->setText(text); });
+    connect(worker_, &DetectWorker::streamEnded, this, [this](const QString& source, int frames) {
+        status_->setText(tr("%1: %2 frames").arg(QFileInfo(source).fileName()).arg(frames));
+        emit streamFinished(frames);
+    });
+    thread_->start();
+
+    connect(threshold_, &QSlider::valueChanged, this, &DetectPanel::refilter);
+    connect(nms_, &QSlider::valueChanged, this, &DetectPanel::refilter);
+    connect(letterbox_, &QCheckBox::toggled, this, [this] {
+        if (!last_.source.isEmpty() && QFileInfo(last_.source).isFile() && last_.frame == 0)
+            openImageFile(last_.source); // the input changes: this one does need the network
+    });
+    connect(weights, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Weights"), QFileInfo(cfgPath_).path(),
+                                                          tr("Darknet weights (*.weights)"));
+        if (!path.isEmpty())
+            setWeights(path);
+    });
+    connect(names, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Class names"), QFileInfo(cfgPath_).path(),
+                                                          tr("Names (*.names *.txt);;All files (*)"));
+        if (!path.isEmpty())
+            setNames(path);
+    });
+    connect(image, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Image"), QString(), tr("Images (*.jpg *.jpeg *.png *.bmp);;All files (*)"));
+        if (!path.isEmpty())
+            openImageFile(path);
+    });
+    connect(folder, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Folder of images"));
+        if (!path.isEmpty())
+            openFolder(path);
+    });
+    connect(previous, &QPushButton::clicked, this, [this] { showNext(-1); });
+    connect(next, &QPushButton::clicked, this, [this] { showNext(1); });
+    connect(video, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Video"), QString(), tr("Videos (*.mp4 *.avi *.mkv *.mov *.webm);;All files (*)"));
+        if (!path.isEmpty())
+            openVideoFile(path);
+    });
+    connect(camera, &QPushButton::clicked, this, [this] {
+        const QStringList devices = QDir("/dev").entryList({"video*"}, QDir::System);
+        if (devices.isEmpty()) {
+            status_->setText(tr("No camera found (no /dev/video* device)."));
+            return;
+        }
+        const int device = devices.first().mid(5).toInt();
+        QMetaObject::invokeMethod(worker_, "openCamera", Qt::QueuedConnection, Q_ARG(int, device),
+                                  Q_ARG(bool, letterbox_->isChecked()));
+    });
+    connect(stop, &QPushButton::clicked, this, &DetectPanel::stopStream);
+    connect(save, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save the annotated image"), QString(),
+                                                          tr("Images (*.png *.jpg)"));
+        if (!path.isEmpty() && !annotated_.save(path))
+            status_->setText(tr("Cannot write %1").arg(path));
+    });
+    connect(json, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export detections"), QString(), tr("JSON (*.json)"));
+        if (!path.isEmpty() && !exportJson(path))
+            status_->setText(tr("Cannot write %1").arg(path));
+    });
+    connect(yolo, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export YOLO labels"), QString(), tr("Labels (*.txt)"));
+        if (!path.isEmpty() && !exportYoloLabels(path))
+            status_->setText(tr("Cannot write %1").arg(path));
+    });
+    refilter();
+}
+
+DetectPanel::~DetectPanel()
+{
+    worker_->requestStop();
+    thread_->quit();
+    thread_->wait();
+}
+
+void DetectPanel::setNetwork(const QString& cfgPath)
+{
+    cfgPath_ = cfgPath;
+    classes_ = 0;
+    detector_->setText(tr("Detector: %1 — choose its weights.").arg(QFileInfo(cfgPath).fileName()));
+}
+
+void DetectPanel::setWeights(const QString& path)
+{
+    weightsPath_ = path;
+    detector_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    QMetaObject::invokeMethod(worker_, "load", Qt::QueuedConnection, Q_ARG(QString, cfgPath_),
+                              Q_ARG(QString, path));
+}
+
+void DetectPanel::setNames(const QString& path)
+{
+    std::string error;
+    if (auto names = loadNames(path.toStdString(), error))
+        names_ = *names;
+    else
+        status_->setText(QString::fromStdString(error));
+    refilter();
+}
+
+void DetectPanel::onLoaded(const QString& error, int classes)
+{
+    classes_ = error.isEmpty() ? classes : 0;
+    detector_->setText(error.isEmpty()
+                           ? tr("Detector: %1 with %2 (%3 classes)")
+                                 .arg(QFileInfo(cfgPath_).fileName(), QFileInfo(weightsPath_).fileName())
+                                 .arg(classes)
+                           : tr("Cannot load the detector: %1").arg(error));
+    emit detectorLoaded(error);
+}
+
+void DetectPanel::openImageFile(const QString& path)
+{
+    QMetaObject::invokeMethod(worker_, "detectImage", Qt::QueuedConnection, Q_ARG(QString, path),
+                              Q_ARG(bool, letterbox_->isChecked()));
+}
+
+void DetectPanel::openFolder(const QString& path)
+{
+    folder_.clear();
+    for (const QString& name :
+         QDir(path).entryList({"*.jpg", "*.jpeg", "*.png", "*.bmp"}, QDir::Files, QDir::Name))
+        folder_ << QDir(path).filePath(name);
+    folderIndex_ = -1;
+    if (folder_.isEmpty())
+        status_->setText(tr("%1 has no images").arg(path));
+    else
+        showNext(1);
+}
+
+void DetectPanel::showNext(int step)
+{
+    if (folder_.isEmpty())
+        return;
+    folderIndex_ = (folderIndex_ + step + int(folder_.size())) % int(folder_.size());
+    openImageFile(folder_[folderIndex_]);
+}
+
+void DetectPanel::openVideoFile(const QString& path)
+{
+    stopStream();
+    QMetaObject::invokeMethod(worker_, "playVideo", Qt::QueuedConnection, Q_ARG(QString, path),
+                              Q_ARG(bool, letterbox_->isChecked()));
+}
+
+void DetectPanel::stopStream()
+{
+    worker_->requestStop();
+}
+
+void DetectPanel::onFrame(const DetectFrame& frame)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (lastFrameAt_ > 0 && frame.frame > 0)
+        fps_ = 0.8 * fps_ + 0.2 * (1000.0 / std::max<qint64>(1, now - lastFrameAt_));
+    lastFrameAt_ = now;
+    ++framesReceived_;
+    last_ = frame;
+    refilter();
+}
+
+// Threshold and NMS change only the filtering of the last frame's candidates: no network run.
+void DetectPanel::refilter()
+{
+    const float threshold = float(threshold_->value()) / 100.0f, nms = float(nms_->value()) / 100.0f;
+    thresholdValue_->setText(tr("%1 / %2").arg(threshold, 0, 'f', 2).arg(nms, 0, 'f', 2));
+    if (last_.image.isNull())
+        return;
+    boxes_ = labelDetections(last_.candidates, classes_, names_, last_.image.width(), last_.image.height(),
+                             {threshold, nms, letterbox_->isChecked()});
+    render();
+    status_->setText(tr("%1%2 · %3 objects · %4 ms%5")
+                         .arg(QFileInfo(last_.source).fileName())
+                         .arg(last_.frame > 0 ? tr(" frame %1").arg(last_.frame) : QString())
+                         .arg(boxes_.size())
+                         .arg(last_.milliseconds, 0, 'f', 1)
+                         .arg(fps_ > 0 ? tr(" · %1 FPS").arg(fps_, 0, 'f', 1) : QString()));
+}
+
+void DetectPanel::render()
+{
+    annotated_ = last_.image.convertToFormat(QImage::Format_RGB888);
+    QPainter painter(&annotated_);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const int thickness = std::max(2, annotated_.height() / 250);
+    QFont font = painter.font();
+    font.setPixelSize(std::max(11, annotated_.height() / 40));
+    painter.setFont(font);
+    for (const LabeledBox& box : boxes_) {
+        int r, g, b;
+        classColor(box.classId, r, g, b);
+        const QColor color(r, g, b);
+        painter.setPen(QPen(color, thickness));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(QRectF(box.left, box.top, box.width, box.height));
+        const QString label =
+            QString("%1 %2%").arg(QString::fromStdString(box.name)).arg(int(box.confidence * 100));
+        const QRectF text = painter.fontMetrics().boundingRect(label).adjusted(-3, -1, 3, 1);
+        const QRectF tag(box.left, std::max(0.0f, box.top - float(text.height())), text.width(),
+                         text.height());
+        painter.fillRect(tag, color);
+        painter.setPen(Qt::black);
+        painter.drawText(tag, Qt::AlignCenter, label);
+    }
+    painter.end();
+    view_->setPixmap(QPixmap::fromImage(annotated_)
+                         .scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+}
+
+bool DetectPanel::exportJson(const QString& path) const
+{
+    QJsonArray detections;
+    for (const LabeledBox& b : boxes_)
+        detections.append(QJsonObject{{"class", b.classId},
+                                      {"name", QString::fromStdString(b.name)},
+                                      {"confidence", double(b.confidence)},
+                                      {"box", QJsonArray{b.left, b.top, b.width, b.height}}});
+    const QJsonObject root{{"file", last_.source}, {"frame", last_.frame}, {"detections", detections}};
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(QJsonDocument(QJsonArray{root}).toJson()) > 0;
+}
+
+// One line per box, "class x_center y_center width height" relative to the image: ready to correct
+// and train on.
+bool DetectPanel::exportYoloLabels(const QString& path) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+        return false;
+    const double w = last_.image.width(), h = last_.image.height();
+    for (const LabeledBox& b : boxes_)
+        file.write(QString("%1 %2 %3 %4 %5\n")
+                       .arg(b.classId)
+                       .arg((b.left + b.width / 2) / w, 0, 'f', 6)
+                       .arg((b.top + b.height / 2) / h, 0, 'f', 6)
+                       .arg(b.width / w, 0, 'f', 6)
+                       .arg(b.height / h, 0, 'f', 6)
+                       .toUtf8());
+    return true;
+}
+
+} // namespace nw::ui

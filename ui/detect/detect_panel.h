@@ -1,0 +1,80 @@
+#pragma once
+// The Detect panel: a detector (the open network's cfg with weights, and class names), sources (an
+// image, a folder with next/previous, a video file, a camera), boxes drawn in per-class colours with
+// labels, threshold and NMS sliders that re-filter at once without running the network again, FPS and
+// latency, and exports (annotated image, JSON, YOLO label files).
+#include "detect/detect_worker.h"
+#include "detect/detector.h"
+
+#include <QStringList>
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QScrollArea;
+class QSlider;
+class QThread;
+
+namespace nw::ui {
+
+class DetectPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DetectPanel(QWidget* parent = nullptr);
+    ~DetectPanel() override;
+
+    void setNetwork(const QString& cfgPath);
+    void setWeights(const QString& path); // (re)loads the detector in the worker
+    void setNames(const QString& path);
+    void openImageFile(const QString& path);
+    void openFolder(const QString& path);
+    void openVideoFile(const QString& path);
+    void showNext(int step);
+
+    // For tests.
+    QSlider* thresholdSlider() const { return threshold_; }
+    QSlider* nmsSlider() const { return nms_; }
+    const std::vector<LabeledBox>& boxes() const { return boxes_; }
+    int framesReceived() const { return framesReceived_; }
+    QLabel* status() const { return status_; }
+    QImage annotated() const { return annotated_; }
+    bool isReady() const { return classes_ > 0; }
+    bool exportJson(const QString& path) const;
+    bool exportYoloLabels(const QString& path) const;
+
+signals:
+    void detectorLoaded(const QString& error);
+    void streamFinished(int frames);
+
+private:
+    void onLoaded(const QString& error, int classes);
+    void onFrame(const nw::ui::DetectFrame& frame);
+    void refilter();
+    void render();
+    void stopStream();
+
+    QString cfgPath_, weightsPath_;
+    std::vector<std::string> names_;
+    int classes_ = 0;
+    QStringList folder_;
+    int folderIndex_ = -1;
+    DetectFrame last_;
+    std::vector<LabeledBox> boxes_;
+    QImage annotated_;
+    int framesReceived_ = 0;
+    double fps_ = 0;
+    qint64 lastFrameAt_ = 0;
+
+    QLabel* detector_ = nullptr;
+    QSlider* threshold_ = nullptr;
+    QSlider* nms_ = nullptr;
+    QCheckBox* letterbox_ = nullptr;
+    QLabel* thresholdValue_ = nullptr;
+    QLabel* view_ = nullptr;
+    QScrollArea* scroll_ = nullptr;
+    QLabel* status_ = nullptr;
+    QThread* thread_ = nullptr;
+    DetectWorker* worker_ = nullptr;
+};
+
+} // namespace nw::ui

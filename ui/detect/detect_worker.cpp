@@ -1,0 +1,151 @@
+#include "detect/detect_worker.h"
+
+#include "cfg/document.h"
+#include "detect/decode.h"
+#include "detect/detector.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+namespace nw::ui {
+
+namespace {
+
+QImage toQImage(const cv::Mat& bgr)
+{
+    cv::Mat rgb;
+    cv::cvtColor(bgr, rgb, bgr.channels() == 1 ? cv::COLOR_GRAY2RGB : cv::COLOR_BGR2RGB);
+    return QImage(rgb.data, rgb.cols, rgb.rows, int(rgb.step), QImage::Format_RGB888).copy();
+}
+
+Image fromQImage(const QImage& source, int channels)
+{
+    const QImage rgb = source.convertToFormat(QImage::Format_RGB888);
+    Image image{rgb.width(), rgb.height(), channels, {}};
+    image.data.resize(std::size_t(rgb.width()) * std::size_t(rgb.height()) * std::size_t(channels));
+    for (int y = 0; y < rgb.height(); ++y) {
+        const uchar* row = rgb.constScanLine(y);
+        for (int x = 0; x < rgb.width(); ++x) {
+            if (channels == 1) {
+                image.at(x, y, 0) =
+                    (0.299f * row[3 * x] + 0.587f * row[3 * x + 1] + 0.114f * row[3 * x + 2]) / 255.0f;
+                continue;
+            }
+            for (int c = 0; c < 3; ++c)
+                image.at(x, y, c) = float(row[3 * x + c]) / 255.0f;
+        }
+    }
+    return image;
+}
+
+} // namespace
+
+DetectWorker::DetectWorker(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<nw::ui::DetectFrame>();
+}
+
+DetectWorker::~DetectWorker() = default;
+
+void DetectWorker::load(const QString& cfg, const QString& weights)
+{
+    net_.reset();
+    const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(cfg.toStdString()));
+    for (const Diagnostic& d : spec.diagnostics)
+        if (d.isError()) {
+            emit loaded(QString::fromStdString(d.format()), 0);
+            return;
+        }
+    const int classes = detectionClasses(spec);
+    if (classes == 0) {
+        emit loaded(tr("%1 has no [yolo], [region] or [detection] layer: it is not a detector").arg(cfg), 0);
+        return;
+    }
+    std::string error;
+    auto net = Net::create(spec, 1, error);
+    if (!net) {
+        emit loaded(QString::fromStdString(error), 0);
+        return;
+    }
+    if (!weights.isEmpty())
+        if (auto problem = net->loadWeights(weights.toStdString())) {
+            emit loaded(QString::fromStdString(*problem), 0);
+            return;
+        }
+    net_ = std::move(net);
+    emit loaded(QString(), classes);
+}
+
+bool DetectWorker::run(const QImage& image, const QString& source, int frame, bool letterbox)
+{
+    if (!net_) {
+        emit problem(tr("Load a detector first (cfg and weights)."));
+        return false;
+    }
+    QElapsedTimer timer;
+    timer.start();
+    Detector detector(*net_, {});
+    DetectFrame result;
+    result.candidates = detector.candidates(fromQImage(image, net_->inputShape().c), letterbox);
+    result.milliseconds = double(timer.nsecsElapsed()) / 1e6;
+    result.image = image;
+    result.source = source;
+    result.frame = frame;
+    emit frameReady(result);
+    return true;
+}
+
+void DetectWorker::detectImage(const QString& path, bool letterbox)
+{
+    QImage image(path);
+    if (image.isNull()) {
+        emit problem(tr("%1: cannot read the image (missing, unreadable, or not an image)").arg(path));
+        return;
+    }
+    run(image, path, 0, letterbox);
+}
+
+void DetectWorker::playVideo(const QString& path, bool letterbox)
+{
+    stop_ = false;
+    cv::VideoCapture capture(path.toStdString());
+    if (!capture.isOpened()) {
+        emit problem(tr("%1: cannot open the video").arg(path));
+        return;
+    }
+    cv::Mat frame;
+    int index = 0;
+    while (!stop_ && capture.read(frame) && !frame.empty())
+        if (!run(toQImage(frame), path, index++, letterbox))
+            break;
+    if (index == 0)
+        emit problem(tr("%1: the video has no readable frames").arg(path));
+    emit streamEnded(path, index);
+}
+
+void DetectWorker::openCamera(int device, bool letterbox)
+{
+    stop_ = false;
+    cv::VideoCapture capture(device);
+    if (!capture.isOpened()) {
+        emit problem(
+            tr("No camera at /dev/video%1 (is one connected, and may this user open it?)").arg(device));
+        return;
+    }
+    cv::Mat frame;
+    int index = 0;
+    while (!stop_) {
+        capture.grab(); // drop what queued up while the network was busy
+        if (!capture.retrieve(frame) || frame.empty()) {
+            emit problem(tr("The camera /dev/video%1 stopped delivering frames (unplugged?)").arg(device));
+            break;
+        }
+        if (!run(toQImage(frame), QString("/dev/video%1").arg(device), index++, letterbox))
+            break;
+    }
+    emit streamEnded(QString("/dev/video%1").arg(device), index);
+}
+
+} // namespace nw::ui

@@ -1,0 +1,56 @@
+#pragma once
+// Runs detection on a worker QThread: images, video files and cameras. Each frame's decoded candidates
+// travel with the frame, so the panel can move the threshold and NMS sliders without running the
+// network again. Video plays as fast as the network allows; a camera always serves its newest frame
+// (older ones are dropped, never queued).
+#include "detect/detection.h"
+#include "runtime/net.h"
+
+#include <QImage>
+#include <QMetaType>
+#include <QObject>
+#include <QStringList>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace nw::ui {
+
+struct DetectFrame {
+    QImage image; // RGB888, original size
+    std::vector<Detection> candidates;
+    QString source;
+    int frame = 0; // frame number for videos, 0 for images
+    double milliseconds = 0;
+};
+
+class DetectWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit DetectWorker(QObject* parent = nullptr);
+    ~DetectWorker() override;
+    void requestStop() { stop_ = true; }
+
+public slots:
+    void load(const QString& cfg, const QString& weights);
+    void detectImage(const QString& path, bool letterbox);
+    void playVideo(const QString& path, bool letterbox);
+    void openCamera(int device, bool letterbox);
+
+signals:
+    // Empty error: ready; `classes` is the number of classes of the detection heads.
+    void loaded(const QString& error, int classes);
+    void frameReady(const nw::ui::DetectFrame& frame);
+    void problem(const QString& message);
+    void streamEnded(const QString& source, int frames);
+
+private:
+    bool run(const QImage& image, const QString& source, int frame, bool letterbox);
+
+    std::unique_ptr<Net> net_;
+    std::atomic<bool> stop_{false};
+};
+
+} // namespace nw::ui
+
+Q_DECLARE_METATYPE(nw::ui::DetectFrame)
