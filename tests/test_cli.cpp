@@ -12,19 +12,8 @@ using namespace nw;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run cli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(NETWRIGHT_CLI, arguments);
-    process.waitForFinished(120000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput(), process.readAllStandardError()};
-}
+using test::cli;
+using test::Run;
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content)
 {

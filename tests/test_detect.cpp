@@ -23,13 +23,7 @@ using namespace nw;
 
 namespace {
 
-std::vector<float> readFloats(const QString& path)
-{
-    const QByteArray bytes = test::readAll(path);
-    std::vector<float> values(std::size_t(bytes.size()) / sizeof(float));
-    std::memcpy(values.data(), bytes.constData(), values.size() * sizeof(float));
-    return values;
-}
+using test::readFloats;
 
 float maxAbsDiff(const std::vector<float>& a, const std::vector<float>& b)
 {
@@ -44,19 +38,8 @@ Detection detection(float x, float y, float w, float h, std::vector<float> prob)
     return {{x, y, w, h}, 1.0f, std::move(prob)};
 }
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run cli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(NETWRIGHT_CLI, arguments);
-    process.waitForFinished(300000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput(), process.readAllStandardError()};
-}
+using test::cli;
+using test::Run;
 
 } // namespace
 

@@ -43,13 +43,7 @@ bool makeReferenceCase(const QString& cfg, const QString& dir, QString* failure)
     return true;
 }
 
-std::vector<float> readFloats(const QString& path)
-{
-    const QByteArray bytes = test::readAll(path);
-    std::vector<float> values(std::size_t(bytes.size()) / sizeof(float));
-    std::memcpy(values.data(), bytes.constData(), values.size() * sizeof(float));
-    return values;
-}
+using test::readFloats;
 
 // max |a − b| / max(1, max |a|): the tolerance is stated against this figure.
 double relativeError(const std::vector<float>& reference, std::span<const float> ours)

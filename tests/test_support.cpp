@@ -2,6 +2,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
+#include <cstring>
 #include <random>
 #include <zlib.h>
 
@@ -34,6 +36,23 @@ QByteArray readAll(const QString& path)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return file.readAll();
+}
+
+std::vector<float> readFloats(const QString& path)
+{
+    const QByteArray bytes = readAll(path);
+    std::vector<float> values(std::size_t(bytes.size()) / sizeof(float));
+    std::memcpy(values.data(), bytes.constData(), values.size() * sizeof(float));
+    return values;
+}
+
+Run cli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(NETWRIGHT_CLI, arguments);
+    process.waitForFinished(300000);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput(), process.readAllStandardError()};
 }
 
 NetworkSpec specFromText(const std::string& text, const std::string& name)

@@ -14,6 +14,15 @@ QStringList darknetCfgs(); // /usr/share/darknet/cfg (Debian's darknet package)
 QStringList abCfgs();      // tests/data/ab-cfgs (AlexeyAB's yolov4 family)
 QStringList bundledCfgs(); // cfg/
 QByteArray readAll(const QString& path);
+// A raw float32 file (.f32, or a .weights body) as floats.
+std::vector<float> readFloats(const QString& path);
+
+// netwright-cli run to completion: exit code (−1 if it crashed), stdout, stderr.
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+Run cli(const QStringList& arguments);
 NetworkSpec specFromText(const std::string& text, const std::string& name = "test.cfg");
 // The first diagnostic whose formatted text contains `needle`, or nullptr.
 const Diagnostic* findDiagnostic(const Diagnostics& diagnostics, const std::string& needle);
