@@ -87,6 +87,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     pause_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPause), tr("Pause"), this);
     stop_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"), this);
     auto* exportButton = new QPushButton(tr("Export PNG…"), this);
+    auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
     logScale_ = new QCheckBox(tr("Log scale"), this);
     auto* buttons = new QHBoxLayout;
     for (QWidget* w : std::initializer_list<QWidget*>{train_, pause_, stop_})
@@ -94,6 +95,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     buttons->addStretch();
     buttons->addWidget(logScale_);
     buttons->addWidget(exportButton);
+    buttons->addWidget(exportCsv);
 
     progress_ = new QProgressBar(this);
     progress_->setFormat(tr("%v / %m iterations"));
@@ -134,6 +136,15 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     connect(pause_, &QPushButton::clicked, this, &TrainPanel::togglePause);
     connect(stop_, &QPushButton::clicked, this, &TrainPanel::stop);
     connect(exportButton, &QPushButton::clicked, this, &TrainPanel::exportPng);
+    connect(exportCsv, &QPushButton::clicked, this, [this] {
+        const QString source = output_->text() + "/metrics.csv";
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the metrics"), source, tr("CSV (*.csv)"));
+        if (path.isEmpty() || path == source)
+            return;
+        QFile::remove(path);
+        if (!QFile::copy(source, path))
+            appendLog(tr("error: cannot copy %1 to %2 (has a run written it yet?)").arg(source, path));
+    });
     connect(logScale_, &QCheckBox::toggled, this, [this](bool on) {
         plot_->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
         plot_->replot();
