@@ -76,8 +76,9 @@ private slots:
 void TestRuntime::matchesDarknetLayerByLayer_data()
 {
     QTest::addColumn<QString>("cfg");
-    for (const char* name : {"yolov3-tiny", "yolov2-tiny", "yolov2-tiny-voc", "resnet18", "darknet19",
-                             "yolov1-tiny", "tiny", "darknet", "alexnet", "resnext50", "cifar", "go"})
+    for (const char* name :
+         {"yolov3-tiny", "yolov2-tiny", "yolov2-tiny-voc", "resnet18", "darknet19", "yolov1-tiny", "tiny",
+          "darknet", "alexnet", "resnext50", "cifar", "go", "rnn", "gru"})
         QTest::newRow(name) << QString(DARKNET_CFG_DIR) + "/" + name + ".cfg";
     QTest::newRow("mixed (local, lrn, crop, reorg, l2norm, ...)")
         << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/mixed.cfg";
@@ -240,10 +241,10 @@ void TestRuntime::layersWithoutForwardAreNamed()
 {
     std::string error;
     auto net = Net::create(
-        test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[connected]\noutput=4\n[rnn]\noutput=3\n"),
+        test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[connected]\noutput=4\n[lstm]\noutput=3\n"),
         1, error);
     QVERIFY(!net);
-    QCOMPARE(QString::fromStdString(error), QString("layer 1 [rnn] (line 7) has no CPU forward yet"));
+    QCOMPARE(QString::fromStdString(error), QString("layer 1 [lstm] (line 7) has no CPU forward yet"));
     net = Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[yolo]\n"), 1, error);
     QVERIFY(!net);
     QVERIFY(error.find("the network has errors; first: test.cfg:5: error: layer 0:") == 0);

@@ -8,9 +8,11 @@ class GruLayer final : public LayerConfig {
 public:
     int outputs = 1;
     bool batchNormalize = false;
+    bool tanh = false; // the candidate state: tanh instead of logistic
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;
+    std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
     std::string filtersText() const override { return std::to_string(outputs); }
 };
 

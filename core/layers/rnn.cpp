@@ -1,5 +1,6 @@
 #include "layers/rnn.h"
 
+#include "graph/network_spec.h"
 #include "layers/recurrent.h"
 
 namespace nw {
@@ -10,7 +11,8 @@ std::unique_ptr<LayerConfig> RnnLayer::parse(cfg::SectionReader& r)
     l->outputs = r.getInt("output", 1);
     l->batchNormalize = r.getInt("batch_normalize", 0) != 0;
     l->activation = readActivation(r, "logistic");
-    r.accept({"shortcut", "hidden"});
+    l->shortcut = r.getInt("shortcut", 0) != 0;
+    r.accept({"hidden"});
     if (l->outputs < 1)
         r.error("output", "output must be at least 1");
     return l;
@@ -28,6 +30,65 @@ LayerResult RnnLayer::infer(LayerContext& ctx) const
     result.output = Shape::flat(outputs);
     result.costs = connectedBlocksCosts(ctx.input().size, outputs, 1, 2);
     return result;
+}
+
+namespace {
+
+// Per time step: state = (shortcut ? state : 0) + input(x) + self(state); output = output(state).
+// The state persists between forward calls (inference on a sequence), as in Darknet.
+class RnnRuntime final : public RuntimeLayer {
+public:
+    RnnRuntime(const RnnLayer& config, int inputs, int steps)
+        : shortcut_(config.shortcut), steps_(std::max(1, steps)),
+          input_(inputs, config.outputs, config.batchNormalize, activationFromName(config.activation)),
+          self_(config.outputs, config.outputs, config.batchNormalize, activationFromName(config.activation)),
+          output_(config.outputs, config.outputs, config.batchNormalize,
+                  activationFromName(config.activation))
+    {
+    }
+    std::vector<WeightArray> weightArrays() override
+    {
+        std::vector<WeightArray> arrays;
+        for (ConnectedBlock* block : {&input_, &self_, &output_})
+            block->appendWeightArrays(arrays);
+        return arrays;
+    }
+    void initialize(std::mt19937& random) override
+    {
+        for (ConnectedBlock* block : {&input_, &self_, &output_})
+            block->initialize(random);
+    }
+    void forward(ForwardArgs& args) override
+    {
+        const int batch = args.output.batch() / steps_, outputs = output_.outputs;
+        const std::size_t width = std::size_t(batch) * std::size_t(outputs);
+        if (state_.size() != width)
+            state_.assign(width, 0.0f);
+        fromInput_.resize(width);
+        fromSelf_.resize(width);
+        for (int t = 0; t < steps_; ++t) {
+            input_.forward(args.input.data() +
+                               std::size_t(t) * std::size_t(batch) * std::size_t(input_.inputs),
+                           fromInput_.data(), batch);
+            self_.forward(state_.data(), fromSelf_.data(), batch);
+            for (std::size_t i = 0; i < width; ++i)
+                state_[i] = (shortcut_ ? state_[i] : 0.0f) + fromInput_[i] + fromSelf_[i];
+            output_.forward(state_.data(), args.output.data() + std::size_t(t) * width, batch);
+        }
+    }
+
+private:
+    bool shortcut_;
+    int steps_;
+    ConnectedBlock input_, self_, output_;
+    std::vector<float> state_, fromInput_, fromSelf_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> RnnLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<RnnRuntime>(*this, int(spec.input.size), 1);
 }
 
 } // namespace nw

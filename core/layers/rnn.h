@@ -9,8 +9,10 @@ public:
     int outputs = 1;
     bool batchNormalize = false;
     std::string activation = "logistic";
+    bool shortcut = false;
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;
+    std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
     std::string filtersText() const override { return std::to_string(outputs); }
 };
 

@@ -35,6 +35,7 @@ void fillBatchNorm(layer& l, int n)
 }
 
 // Weights scaled by fan-in so activations stay in a sensible range through deep nets.
+void randomize(layer& l);
 void randomize(layer& l)
 {
     switch (l.type) {
@@ -65,6 +66,14 @@ void randomize(layer& l)
     }
     case BATCHNORM:
         fillBatchNorm(l, l.c);
+        break;
+    case RNN: // the gates are connected sub-layers
+        for (layer* part : {l.input_layer, l.self_layer, l.output_layer})
+            randomize(*part);
+        break;
+    case GRU:
+        for (layer* part : {l.uz, l.ur, l.uh, l.wz, l.wr, l.wh})
+            randomize(*part);
         break;
     default:
         break;

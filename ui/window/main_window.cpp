@@ -117,6 +117,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     detectDock->setWidget(detectPanel_);
     addDockWidget(Qt::RightDockWidgetArea, detectDock);
     tabifyDockWidget(trainDock, detectDock);
+    trainDock->raise(); // Train is one click away on the default network
     propertiesDock->raise();
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
         // The network being trained stays as it is until the run ends.
