@@ -82,6 +82,7 @@ void TestRuntime::matchesDarknetLayerByLayer_data()
         QTest::newRow(name) << QString(DARKNET_CFG_DIR) + "/" + name + ".cfg";
     QTest::newRow("mixed (local, lrn, crop, reorg, l2norm, ...)")
         << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/mixed.cfg";
+    QTest::newRow("lstm") << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/lstm.cfg";
 }
 
 // Tolerance: 1e-3 × max(1, max|reference|) per layer. The only systematic difference is batch norm's
@@ -241,10 +242,11 @@ void TestRuntime::layersWithoutForwardAreNamed()
 {
     std::string error;
     auto net = Net::create(
-        test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[connected]\noutput=4\n[lstm]\noutput=3\n"),
+        test::specFromText(
+            "[net]\nwidth=4\nheight=4\nchannels=4\n[connected]\noutput=64\n[reorg3d]\nstride=1\n"),
         1, error);
     QVERIFY(!net);
-    QCOMPARE(QString::fromStdString(error), QString("layer 1 [lstm] (line 7) has no CPU forward yet"));
+    QCOMPARE(QString::fromStdString(error), QString("layer 1 [reorg3d] (line 7) has no CPU forward yet"));
     net = Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[yolo]\n"), 1, error);
     QVERIFY(!net);
     QVERIFY(error.find("the network has errors; first: test.cfg:5: error: layer 0:") == 0);

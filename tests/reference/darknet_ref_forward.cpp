@@ -75,6 +75,10 @@ void randomize(layer& l)
         for (layer* part : {l.uz, l.ur, l.uh, l.wz, l.wr, l.wh})
             randomize(*part);
         break;
+    case LSTM:
+        for (layer* part : {l.wi, l.wf, l.wo, l.wg, l.ui, l.uf, l.uo, l.ug})
+            randomize(*part);
+        break;
     default:
         break;
     }
