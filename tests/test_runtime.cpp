@@ -83,6 +83,7 @@ void TestRuntime::matchesDarknetLayerByLayer_data()
     QTest::newRow("mixed (local, lrn, crop, reorg, l2norm, ...)")
         << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/mixed.cfg";
     QTest::newRow("lstm") << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/lstm.cfg";
+    QTest::newRow("deconvolutional, crnn") << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/deconv-crnn.cfg";
 }
 
 // Tolerance: 1e-3 × max(1, max|reference|) per layer. The only systematic difference is batch norm's

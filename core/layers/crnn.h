@@ -10,11 +10,13 @@ public:
     int hidden = 1, outputs = 1;
     bool batchNormalize = false;
     std::string activation = "logistic";
+    bool shortcut = false;
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;
     std::string filtersText() const override { return std::to_string(outputs); }
     std::string sizeText() const override { return kernelText(3, 1, 1); }
+    std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
 };
 
 } // namespace nw

@@ -1,5 +1,15 @@
 #include "layers/deconvolutional.h"
 
+#include "graph/network_spec.h"
+#include "kernels/cpu/activations.h"
+#include "kernels/cpu/batchnorm.h"
+#include "kernels/cpu/gemm.h"
+#include "kernels/cpu/im2col.h"
+#include "runtime/layer_runtime.h"
+
+#include <algorithm>
+#include <cmath>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> DeconvolutionalLayer::parse(cfg::SectionReader& r)
@@ -39,6 +49,86 @@ LayerResult DeconvolutionalLayer::infer(LayerContext& ctx) const
     result.costs.workspaceBytes =
         std::int64_t(in.h) * in.w * size * size * filters * std::int64_t(sizeof(float));
     return result;
+}
+
+namespace {
+
+// A transposed convolution: columns (filters·size² × h·w) = Wᵀ · input, then col2im adds every
+// column back into the larger output; bias or batch norm (rolling statistics), activation.
+class DeconvolutionalRuntime final : public RuntimeLayer {
+public:
+    DeconvolutionalRuntime(const DeconvolutionalLayer& config, const Shape& in, const Shape& out)
+        : config_(config), activation_(activationFromName(config.activation)),
+          in_(in), geometry_{config.filters, out.h,          out.w, config.size, config.stride,
+                             config.stride,  config.padding, 1,     in.h,        in.w},
+          biases_(std::size_t(config.filters), 0.0f),
+          weights_(std::size_t(in.c) * std::size_t(config.filters) * std::size_t(config.size * config.size),
+                   0.0f)
+    {
+        if (config.batchNormalize) {
+            scales_.assign(std::size_t(config.filters), 1.0f);
+            mean_.assign(std::size_t(config.filters), 0.0f);
+            variance_.assign(std::size_t(config.filters), 1.0f);
+        }
+    }
+    std::vector<WeightArray> weightArrays() override
+    {
+        std::vector<WeightArray> arrays{{"biases", &biases_, false}};
+        if (config_.batchNormalize) {
+            arrays.push_back({"scales", &scales_, true});
+            arrays.push_back({"rolling_mean", &mean_, true});
+            arrays.push_back({"rolling_variance", &variance_, true});
+        }
+        arrays.push_back({"weights", &weights_, false});
+        return arrays;
+    }
+    void initialize(std::mt19937& random) override
+    {
+        const float scale = std::sqrt(2.0f / float(in_.c)) * std::sqrt(3.0f);
+        std::uniform_real_distribution<float> uniform(-scale, scale);
+        for (float& w : weights_)
+            w = uniform(random);
+    }
+    std::size_t workspaceFloats() const override
+    {
+        return std::size_t(config_.filters) * std::size_t(config_.size * config_.size) *
+               std::size_t(in_.w * in_.h);
+    }
+    void forward(ForwardArgs& args) override
+    {
+        const int rows = config_.filters * config_.size * config_.size, plane = in_.w * in_.h;
+        const std::size_t outPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
+        for (int b = 0; b < args.output.batch(); ++b) {
+            gemm(true, false, rows, plane, in_.c, 1.0f, weights_.data(), rows, args.input.item(b), plane,
+                 0.0f, args.context.workspace, plane);
+            float* out = args.output.item(b);
+            std::fill(out, out + args.output.itemSize(), 0.0f);
+            col2imAdd(args.context.workspace, geometry_, out);
+            for (int f = 0; f < config_.filters; ++f) {
+                float* p = out + std::size_t(f) * outPlane;
+                const auto k = std::size_t(f);
+                const float scale =
+                    config_.batchNormalize ? scales_[k] / std::sqrt(variance_[k] + kBatchNormEpsilon) : 1;
+                const float shift = config_.batchNormalize ? biases_[k] - mean_[k] * scale : biases_[k];
+                for (std::size_t i = 0; i < outPlane; ++i)
+                    p[i] = activate(p[i] * scale + shift, activation_);
+            }
+        }
+    }
+
+private:
+    const DeconvolutionalLayer config_;
+    Activation activation_;
+    Shape in_;
+    ConvGeometry geometry_;
+    std::vector<float> biases_, scales_, mean_, variance_, weights_;
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeLayer> DeconvolutionalLayer::createRuntime(const LayerSpec& spec) const
+{
+    return std::make_unique<DeconvolutionalRuntime>(*this, spec.input, spec.output);
 }
 
 } // namespace nw

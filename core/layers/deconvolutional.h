@@ -15,6 +15,7 @@ public:
     LayerResult infer(LayerContext& context) const override;
     std::string filtersText() const override { return std::to_string(filters); }
     std::string sizeText() const override { return kernelText(size, stride, stride); }
+    std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
 };
 
 } // namespace nw

@@ -75,6 +75,18 @@ void randomize(layer& l)
         for (layer* part : {l.uz, l.ur, l.uh, l.wz, l.wr, l.wh})
             randomize(*part);
         break;
+    case DECONVOLUTIONAL: {
+        const float a = 1.7f / std::sqrt(float(l.c));
+        fill(l.weights, long(l.c) * l.n * l.size * l.size, -a, a);
+        fill(l.biases, l.n, -0.1f, 0.1f);
+        if (l.batch_normalize)
+            fillBatchNorm(l, l.n);
+        break;
+    }
+    case CRNN:
+        for (layer* part : {l.input_layer, l.self_layer, l.output_layer})
+            randomize(*part);
+        break;
     case LSTM:
         for (layer* part : {l.wi, l.wf, l.wo, l.wg, l.ui, l.uf, l.uo, l.ug})
             randomize(*part);
