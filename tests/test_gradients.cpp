@@ -131,6 +131,29 @@ void TestGradients::layersMatchFiniteDifferences_data()
         << "[convolutional]\nfilters=2\nsize=1\nactivation=linear\n\n[maxpool]\nsize=3\nstride=2\n\n" + head;
     QTest::newRow("avgpool") << "[convolutional]\nfilters=4\nsize=3\npad=1\nactivation=elu\n\n[avgpool]\n\n" +
                                     head;
+    QTest::newRow("route concatenating two branches")
+        << "[convolutional]\nfilters=2\nsize=1\nactivation=leaky\n\n[convolutional]\nfilters=3\nsize=3\npad="
+           "1\n"
+           "activation=tanh\n\n[route]\nlayers=-1,-2\n\n" +
+               head;
+    QTest::newRow("route groups")
+        << "[convolutional]\nfilters=4\nsize=1\nactivation=linear\n\n[route]\nlayers=-1\n"
+           "groups=2\ngroup_id=1\n\n" +
+               head;
+    QTest::newRow("shortcut")
+        << "[convolutional]\nfilters=3\nsize=1\nactivation=leaky\n\n[convolutional]\nfilters=3\n"
+           "size=3\npad=1\nactivation=linear\n\n[shortcut]\nfrom=-2\nactivation=leaky\n\n" +
+               head;
+    QTest::newRow("shortcut alpha beta, resampled")
+        << "[convolutional]\nfilters=2\nsize=1\nactivation=linear\n\n"
+           "[convolutional]\nfilters=2\nsize=3\nstride=2\npad=1\n"
+           "activation=linear\n\n[shortcut]\nfrom=-2\nalpha=0.5\nbeta=2\n\n" +
+               head;
+    QTest::newRow("upsample both ways, activation")
+        << "[convolutional]\nfilters=2\nsize=3\nstride=2\npad=1\nactivation=linear\n\n[upsample]\nstride="
+           "2\n\n"
+           "[upsample]\nstride=-3\nscale=0.5\n\n[activation]\nactivation=logistic\n\n" +
+               head;
     QTest::newRow("dropout") << "[connected]\noutput=8\nactivation=selu\n\n[dropout]\nprobability=0.4\n\n" +
                                     head;
 }

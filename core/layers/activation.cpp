@@ -34,6 +34,16 @@ public:
         activateArray(args.output.data(), args.output.size(), activation_);
     }
 
+    bool canTrain() const override { return gradientFromOutput(activation_); }
+
+    void backward(BackwardArgs& args) override
+    {
+        multiplyByGradient(args.output.data(), args.output.size(), activation_, args.outputDelta.data());
+        if (args.inputDelta)
+            for (std::size_t i = 0; i < args.output.size(); ++i)
+                args.inputDelta->data()[i] += args.outputDelta.data()[i];
+    }
+
 private:
     Activation activation_;
 };

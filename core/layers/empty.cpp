@@ -27,6 +27,15 @@ public:
     {
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
     }
+
+    bool canTrain() const override { return true; }
+
+    void backward(BackwardArgs& args) override
+    {
+        if (args.inputDelta)
+            for (std::size_t i = 0; i < args.output.size(); ++i)
+                args.inputDelta->data()[i] += args.outputDelta.data()[i];
+    }
 };
 
 } // namespace

@@ -93,6 +93,25 @@ public:
         }
     }
 
+    bool canTrain() const override { return true; }
+
+    // Each source gets back the block of the delta that came from it.
+    void backward(BackwardArgs& args) override
+    {
+        for (int b = 0; b < args.output.batch(); ++b) {
+            const float* delta = args.outputDelta.item(b);
+            for (std::size_t k = 0; k < args.sources.size(); ++k) {
+                const std::size_t part = args.sources[k]->itemSize() / std::size_t(groups_);
+                if (Tensor* target = args.sourceDeltas[k]) {
+                    float* into = target->item(b) + part * std::size_t(groupId_);
+                    for (std::size_t i = 0; i < part; ++i)
+                        into[i] += delta[i];
+                }
+                delta += part;
+            }
+        }
+    }
+
 private:
     int groups_, groupId_;
 };

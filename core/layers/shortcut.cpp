@@ -125,7 +125,51 @@ public:
         activateArray(args.output.data(), args.output.size(), activation_);
     }
 
+    bool canTrain() const override { return weights_.empty() && gradientFromOutput(activation_); }
+
+    // The reverse of forward: the previous layer gets delta (alpha·delta where the first source
+    // overlapped it), each source beta·delta (1·delta for extra sources) at the pixels it was read from.
+    void backward(BackwardArgs& args) override
+    {
+        multiplyByGradient(args.output.data(), args.output.size(), activation_, args.outputDelta.data());
+        for (int b = 0; b < args.output.batch(); ++b) {
+            const float* delta = args.outputDelta.item(b);
+            if (args.inputDelta) {
+                float* into = args.inputDelta->item(b);
+                for (std::size_t i = 0; i < args.output.itemSize(); ++i)
+                    into[i] += delta[i];
+            }
+            for (std::size_t k = 0; k < args.sources.size(); ++k)
+                addBack(args.sources[k]->shape(), delta,
+                        args.sourceDeltas[k] ? args.sourceDeltas[k]->item(b) : nullptr,
+                        k == 0 && args.inputDelta ? args.inputDelta->item(b) : nullptr, k == 0);
+        }
+    }
+
 private:
+    void addBack(const Shape& from, const float* delta, float* sourceDelta, float* inputDelta,
+                 bool first) const
+    {
+        const float alpha = first ? config_.alpha : 1.0f, beta = first ? config_.beta : 1.0f;
+        const int stride = std::max(1, from.w / out_.w), sample = std::max(1, out_.w / from.w);
+        const int minW = std::min(from.w, out_.w), minH = std::min(from.h, out_.h),
+                  minC = std::min(from.c, out_.c);
+        for (int k = 0; k < minC; ++k)
+            for (int j = 0; j < minH; ++j)
+                for (int i = 0; i < minW; ++i) {
+                    const std::size_t o = std::size_t(i * sample) +
+                                          std::size_t(out_.w) * (std::size_t(j * sample) +
+                                                                 std::size_t(out_.h) * std::size_t(k));
+                    const std::size_t a = std::size_t(i * stride) +
+                                          std::size_t(from.w) * (std::size_t(j * stride) +
+                                                                 std::size_t(from.h) * std::size_t(k));
+                    if (inputDelta)
+                        inputDelta[o] += (alpha - 1.0f) * delta[o];
+                    if (sourceDelta)
+                        sourceDelta[a] += beta * delta[o];
+                }
+    }
+
     // pjreddie's shortcut_cpu: out = alpha·out + beta·from over the overlap, resampling a source of
     // another size by an integer stride (AB: only equal sizes, plain sums for extra sources).
     void add(const Shape& from, const float* source, float* out, bool first) const

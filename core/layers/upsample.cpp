@@ -67,6 +67,33 @@ public:
         }
     }
 
+    bool canTrain() const override
+    {
+        return true;
+    }
+
+    void backward(BackwardArgs& args) override
+    {
+        if (!args.inputDelta)
+            return;
+        const int channels = args.output.batch() * in_.c;
+        const int s = stride_ > 0 ? stride_ : -stride_;
+        for (int c = 0; c < channels; ++c) {
+            float* in = args.inputDelta->data() + std::size_t(c) * std::size_t(in_.w) * std::size_t(in_.h);
+            const float* out =
+                args.outputDelta.data() + std::size_t(c) * std::size_t(out_.w) * std::size_t(out_.h);
+            if (stride_ > 0) {
+                for (int y = 0; y < out_.h; ++y)
+                    for (int x = 0; x < out_.w; ++x)
+                        in[(y / s) * in_.w + x / s] += scale_ * out[y * out_.w + x];
+            } else {
+                for (int y = 0; y < out_.h * s; ++y)
+                    for (int x = 0; x < out_.w * s; ++x)
+                        in[y * in_.w + x] += scale_ * out[(y / s) * out_.w + x / s];
+            }
+        }
+    }
+
 private:
     int stride_;
     float scale_;
