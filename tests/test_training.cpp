@@ -8,10 +8,12 @@
 #include "train/sgd.h"
 #include "train/trainer.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <opencv2/imgcodecs.hpp>
 
 using namespace nw;
 
@@ -59,6 +61,7 @@ private slots:
     void damagedCheckpointIsRefused();
     void lossFallsOnFashionMnist();
     void trainCommandWritesMetricsAndWeights();
+    void imageListsAsDarknetReadsThem();
 };
 
 void TestTraining::learningRatePoliciesByHand()
@@ -224,11 +227,11 @@ void TestTraining::lossFallsOnFashionMnist()
     std::string error;
     auto data = loadDataFile(std::string(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.data", error);
     QVERIFY2(data, error.c_str());
-    auto set = openClassificationSet(*data, "train", error);
-    QVERIFY2(set, error.c_str());
-    QCOMPARE(set->size(), std::size_t(60000));
     const NetworkSpec spec =
         buildNetworkSpec(cfg::Document::load(std::string(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
+    auto set = openClassificationSet(*data, "train", spec.net, 1, error);
+    QVERIFY2(set, error.c_str());
+    QCOMPARE(set->size(), std::size_t(60000));
     auto net = Net::create(spec, spec.net.layerBatch(), error);
     QVERIFY(net);
     QTemporaryDir dir;
@@ -287,6 +290,74 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 1);
     QVERIFY(process.readAllStandardError().contains("nothing to resume"));
+}
+
+void TestTraining::imageListsAsDarknetReadsThem()
+{
+    // Two classes told apart by the path, as Darknet's classifier data: .../cat/..., .../dog/...
+    QTemporaryDir dir;
+    QDir(dir.path()).mkpath("images/cat");
+    QDir(dir.path()).mkpath("images/dog");
+    QString list;
+    for (int i = 0; i < 6; ++i)
+        for (const char* animal : {"cat", "dog"}) {
+            const bool cat = QString(animal) == "cat";
+            const cv::Mat image(14, 20, CV_8UC3,
+                                cat ? cv::Scalar(40, 60, 200) : cv::Scalar(200, 60, 40)); // BGR
+            const QString path = dir.filePath(QString("images/%1/%2.png").arg(animal).arg(i));
+            QVERIFY(cv::imwrite(path.toStdString(), image));
+            list += path + "\n";
+        }
+    list += dir.filePath("images/cat/missing.png") + "\n"; // unreadable: skipped while loading
+    list += dir.filePath("images/other/x.png") + "\n";     // no label in the path: skipped
+    QFile listFile(dir.filePath("train.list")), labels(dir.filePath("labels.txt")),
+        data(dir.filePath("pets.data"));
+    QVERIFY(listFile.open(QIODevice::WriteOnly) && labels.open(QIODevice::WriteOnly) &&
+            data.open(QIODevice::WriteOnly));
+    listFile.write(list.toUtf8());
+    labels.write("cat\ndog\n");
+    data.write("classes=2\ntrain=train.list\nvalid=train.list\nlabels=labels.txt\n");
+    listFile.close();
+    labels.close();
+    data.close();
+
+    std::string error;
+    auto file = loadDataFile(data.fileName().toStdString(), error);
+    QVERIFY2(file, error.c_str());
+    NetConfig net;
+    net.width = net.height = 8;
+    net.channels = 3;
+    net.hue = 0.1f;
+    net.saturation = net.exposure = 1.5f;
+    std::vector<std::string> warnings;
+    auto train = openClassificationSet(*file, "train", net, 7, error, &warnings);
+    QVERIFY2(train, error.c_str());
+    QCOMPARE(train->size(), std::size_t(13));
+    QCOMPARE(warnings.size(), std::size_t(1));
+    QVERIFY(warnings[0].find("train.list:14:") != std::string::npos);
+    QVERIFY(warnings[0].find("contains 0 of the labels") != std::string::npos);
+    QCOMPARE(train->label(0), 0);
+    QCOMPARE(train->label(1), 1);
+    std::vector<float> a(8 * 8 * 3), b(8 * 8 * 3);
+    QVERIFY(train->image(0, a.data(), error));
+    QVERIFY(a[0] > a[2 * 64]); // red cat: R plane brighter than B
+    QVERIFY(train->image(0, b.data(), error));
+    QVERIFY(a != b); // augmentation: two draws differ
+    for (float v : a)
+        QVERIFY(v >= 0 && v <= 1);
+    QVERIFY(!train->image(12, a.data(), error)); // the missing file
+    QVERIFY(error.find("missing.png: cannot read the image") != std::string::npos);
+    auto valid = openClassificationSet(*file, "valid", net, 7, error);
+    QVERIFY(valid->image(0, a.data(), error) && valid->image(0, b.data(), error));
+    QVERIFY(a == b); // validation images are not augmented
+
+    QFile broken(dir.filePath("broken.data"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("classes=3\ntrain=train.list\nlabels=labels.txt\n");
+    broken.close();
+    file = loadDataFile(broken.fileName().toStdString(), error);
+    QVERIFY(!openClassificationSet(*file, "train", net, 7, error));
+    QVERIFY(error.find("2 labels but classes=3") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestTraining)

@@ -88,22 +88,25 @@ int train(const TrainArgs& args)
         std::cerr << "error: " << error << "\n";
         return 1;
     }
-    auto trainSet = openClassificationSet(*data, "train", error);
+    auto net = trainingNet(args.cfg, args.weights);
+    if (!net)
+        return 1;
+    std::vector<std::string> warnings;
+    auto trainSet = openClassificationSet(*data, "train", net->spec().net, args.seed, error, &warnings);
     if (!trainSet) {
         std::cerr << "error: " << error << "\n";
         return 1;
     }
     std::unique_ptr<ClassificationDataset> validSet;
     if (!data->get("valid").empty()) {
-        validSet = openClassificationSet(*data, "valid", error);
+        validSet = openClassificationSet(*data, "valid", net->spec().net, args.seed, error, &warnings);
         if (!validSet) {
             std::cerr << "error: " << error << "\n";
             return 1;
         }
     }
-    auto net = trainingNet(args.cfg, args.weights);
-    if (!net)
-        return 1;
+    for (const std::string& warning : warnings)
+        std::cerr << "warning: " << warning << "\n";
     TrainOptions options;
     options.outDir = args.outDir.empty() ? data->resolve(data->get("backup", "backup")) : args.outDir;
     options.name = std::filesystem::path(args.cfg).stem().string();
@@ -130,14 +133,18 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
 {
     std::string error;
     auto data = loadDataFile(dataPath, error);
-    auto set = data ? openClassificationSet(*data, "valid", error) : nullptr;
-    if (!set) {
+    if (!data) {
         std::cerr << "error: " << error << "\n";
         return 1;
     }
     auto net = trainingNet(cfg, weights);
     if (!net)
         return 1;
+    auto set = openClassificationSet(*data, "valid", net->spec().net, 1, error);
+    if (!set) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
     const Accuracy accuracy = evaluate(*net, *set);
     if (json)
         std::printf("{\"top1\": %.6f, \"top5\": %.6f, \"images\": %zu}\n", accuracy.top1, accuracy.top5,

@@ -61,7 +61,9 @@ std::optional<DataFile> loadDataFile(const std::string& path, std::string& error
 }
 
 std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& data, const std::string& which,
-                                                             std::string& error)
+                                                             const NetConfig& net, unsigned seed,
+                                                             std::string& error,
+                                                             std::vector<std::string>* warnings)
 {
     const std::string images = data.get(which);
     if (images.empty()) {
@@ -69,12 +71,27 @@ std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& dat
         return nullptr;
     }
     const std::string labels = data.get(which + "_labels");
-    if (labels.empty()) {
-        error = data.path + ": " + which + "=" + images + " needs " + which +
-                "_labels= (IDX label file); image-list data sets are not supported yet";
+    if (!labels.empty())
+        return loadIdxDataset(data.resolve(images), data.resolve(labels), data.classes(), error);
+    const std::string names = data.get("labels", data.get("names"));
+    if (names.empty()) {
+        error = data.path + ": " + which + "=" + images +
+                " is an image list, which needs labels= (or names=): the class names its paths contain";
         return nullptr;
     }
-    return loadIdxDataset(data.resolve(images), data.resolve(labels), data.classes(), error);
+    Augmentation augmentation;
+    augmentation.enabled = which == "train";
+    augmentation.minCrop = net.minCrop;
+    augmentation.maxCrop = net.maxCrop;
+    augmentation.aspect = net.aspect;
+    augmentation.hue = net.hue;
+    augmentation.saturation = net.saturation;
+    augmentation.exposure = net.exposure;
+    augmentation.flip = net.flip;
+    std::vector<std::string> ignored;
+    return loadImageListDataset(data.resolve(images), data.resolve(names), data.classes(), net.width,
+                                net.height, net.channels, augmentation, seed, error,
+                                warnings ? *warnings : ignored);
 }
 
 } // namespace nw

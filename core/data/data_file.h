@@ -2,6 +2,7 @@
 // Darknet's .data files: key=value lines (classes, train, valid, names, backup, ...). Relative
 // paths are resolved against the .data file's folder first, then the working folder (Darknet's).
 #include "data/dataset.h"
+#include "graph/net_config.h"
 
 #include <map>
 #include <optional>
@@ -20,9 +21,12 @@ struct DataFile {
 
 std::optional<DataFile> loadDataFile(const std::string& path, std::string& error);
 
-// The training or validation set a .data file names ("train"/"valid" with "train_labels"/
-// "valid_labels" for IDX files).
+// The training or validation set a .data file names: IDX files ("train"/"valid" with "train_labels"/
+// "valid_labels"), or Darknet's image lists ("train"/"valid" list files with "labels" — or "names" —
+// naming the classes), scaled to the network's input and, for "train", augmented per its [net].
 std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& data, const std::string& which,
-                                                             std::string& error);
+                                                             const NetConfig& net, unsigned seed,
+                                                             std::string& error,
+                                                             std::vector<std::string>* warnings = nullptr);
 
 } // namespace nw

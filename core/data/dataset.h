@@ -21,6 +21,23 @@ public:
     virtual bool image(std::size_t index, float* out, std::string& warning) const = 0;
 };
 
+// Darknet's [net] augmentation for classifier training.
+struct Augmentation {
+    bool enabled = false;
+    int minCrop = 0, maxCrop = 0; // shorter side before the random crop (0: the network size)
+    float aspect = 1, hue = 0, saturation = 1, exposure = 1;
+    bool flip = true;
+};
+
+// Darknet's classification data: `list` has one image path per line; `labels` one class name per
+// line, and an image's class is the one label its path contains (paths with none or several are
+// skipped with a warning naming the list line). Images are scaled to width × height × channels;
+// with augmentation enabled, randomly as Darknet's classifier training does.
+std::unique_ptr<ClassificationDataset>
+loadImageListDataset(const std::string& list, const std::string& labels, int classes, int width, int height,
+                     int channels, const Augmentation& augmentation, unsigned seed, std::string& error,
+                     std::vector<std::string>& warnings);
+
 // IDX files (MNIST, Fashion-MNIST), plain or gzip-compressed: images (magic 0x803, N×rows×cols bytes)
 // and labels (magic 0x801). Errors name the file and what was wrong.
 std::unique_ptr<ClassificationDataset> loadIdxDataset(const std::string& images, const std::string& labels,

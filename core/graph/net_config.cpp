@@ -46,6 +46,7 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     n.saturation = r.getFloat("saturation", 1);
     n.exposure = r.getFloat("exposure", 1);
     n.hue = r.getFloat("hue", 0);
+    n.flip = r.getInt("flip", 1) != 0;
     n.policy = r.getString("policy", "constant");
     const auto& policies = learningRatePolicies();
     if (std::find(policies.begin(), policies.end(), n.policy) == policies.end())
@@ -74,7 +75,6 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
               "clip",
               "random",
               "notruth",
-              "flip",
               "letter_box",
               "mosaic",
               "cutmix",

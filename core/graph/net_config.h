@@ -26,6 +26,7 @@ struct NetConfig {
     float sgdrMult = 2;
     int maxCrop = 0, minCrop = 0;
     float angle = 0, aspect = 1, saturation = 1, exposure = 1, hue = 0;
+    bool flip = true; // AB: random horizontal flips while training
 
     // Darknet's per-layer batch: batch / subdivisions × time_steps.
     int layerBatch() const { return subdivisions > 0 ? batch / subdivisions * timeSteps : batch; }

@@ -138,7 +138,8 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     connect(exportButton, &QPushButton::clicked, this, &TrainPanel::exportPng);
     connect(exportCsv, &QPushButton::clicked, this, [this] {
         const QString source = output_->text() + "/metrics.csv";
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export the metrics"), source, tr("CSV (*.csv)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export the metrics"), source, tr("CSV (*.csv)"));
         if (path.isEmpty() || path == source)
             return;
         QFile::remove(path);

@@ -60,22 +60,27 @@ void TrainWorker::run(const TrainRequest& request)
     paused_ = false;
     std::string error;
     auto data = loadDataFile(request.dataPath.toStdString(), error);
-    auto trainSet = data ? openClassificationSet(*data, "train", error) : nullptr;
-    std::unique_ptr<ClassificationDataset> validSet;
-    if (trainSet && !data->get("valid").empty())
-        validSet = openClassificationSet(*data, "valid", error);
-    if (!trainSet || (!data->get("valid").empty() && !validSet)) {
+    if (!data) {
         emit finished(QString::fromStdString(error));
         return;
     }
     const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(request.cfgPath.toStdString()));
-    if (!spec.ok()) {
-        for (const Diagnostic& d : spec.diagnostics)
-            if (d.isError()) {
-                emit finished(QString::fromStdString(d.format()));
-                return;
-            }
+    for (const Diagnostic& d : spec.diagnostics)
+        if (d.isError()) {
+            emit finished(QString::fromStdString(d.format()));
+            return;
+        }
+    std::vector<std::string> warnings;
+    auto trainSet = openClassificationSet(*data, "train", spec.net, 1, error, &warnings);
+    std::unique_ptr<ClassificationDataset> validSet;
+    if (trainSet && !data->get("valid").empty())
+        validSet = openClassificationSet(*data, "valid", spec.net, 1, error, &warnings);
+    if (!trainSet || (!data->get("valid").empty() && !validSet)) {
+        emit finished(QString::fromStdString(error));
+        return;
     }
+    for (const std::string& warning : warnings)
+        emit message(QString::fromStdString("warning: " + warning));
     auto net = Net::create(spec, std::max(1, spec.net.layerBatch()), error);
     if (!net) {
         emit finished(QString::fromStdString(error));

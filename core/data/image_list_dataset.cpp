@@ -1,0 +1,190 @@
+#include "data/dataset.h"
+
+#include "image/image.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <random>
+
+namespace nw {
+
+namespace {
+
+std::vector<std::string> readLines(const std::string& path)
+{
+    std::vector<std::string> lines;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+            line.pop_back();
+        if (!line.empty())
+            lines.push_back(line);
+    }
+    return lines;
+}
+
+// Darknet's classification data: a list of image paths, the class of each found by which label
+// string its path contains (exactly one must match). Training images get Darknet's augmentation.
+class ImageListDataset final : public ClassificationDataset {
+public:
+    ImageListDataset(std::vector<std::string> paths, std::vector<int> labels, int classes, int w, int h,
+                     int c, const Augmentation& augmentation, unsigned seed)
+        : paths_(std::move(paths)), labels_(std::move(labels)), classes_(classes), w_(w), h_(h), c_(c),
+          augmentation_(augmentation), seed_(seed)
+    {
+    }
+    std::size_t size() const override { return paths_.size(); }
+    int width() const override { return w_; }
+    int height() const override { return h_; }
+    int channels() const override { return c_; }
+    int classes() const override { return classes_; }
+    int label(std::size_t index) const override { return labels_[index]; }
+
+    bool image(std::size_t index, float* out, std::string& warning) const override
+    {
+        cv::Mat frame = cv::imread(paths_[index], c_ == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+        if (frame.empty()) {
+            warning = paths_[index] + ": cannot read the image; skipped";
+            return false;
+        }
+        Image image = imageFromMat(frame, c_);
+        image = augmentation_.enabled ? augment(image, index) : resizeMinCrop(image, w_, h_);
+        std::copy(image.data.begin(), image.data.end(), out);
+        return true;
+    }
+
+private:
+    // Random scale (shorter side in [min_crop, max_crop]) and aspect, a random crop, a flip, and
+    // hue/saturation/exposure jitter in HSV, as Darknet's classifier training does.
+    Image augment(const Image& in, std::size_t index) const
+    {
+        std::mt19937 random(seed_ * 2654435761u + unsigned(index) * 40503u + calls_++);
+        std::uniform_real_distribution<float> unit(0, 1);
+        const int low = std::max(1, augmentation_.minCrop > 0 ? augmentation_.minCrop : w_);
+        const int high = std::max(low, augmentation_.maxCrop > 0 ? augmentation_.maxCrop : w_);
+        const int side = low + int(unit(random) * float(high - low + 1));
+        const float aspect =
+            std::exp((unit(random) * 2 - 1) * std::log(std::max(1.0f, augmentation_.aspect)));
+        int sw = in.width, sh = in.height;
+        if (sw < sh) {
+            sh = int(float(sh) * float(side) / float(sw));
+            sw = side;
+        } else {
+            sw = int(float(sw) * float(side) / float(sh));
+            sh = side;
+        }
+        sw = std::max(w_, int(float(sw) * aspect));
+        sh = std::max(h_, int(float(sh) / aspect));
+        Image scaled = resizeDarknet(in, sw, sh);
+        const int dx = int(unit(random) * float(sw - w_ + 1)), dy = int(unit(random) * float(sh - h_ + 1));
+        const bool flip = augmentation_.flip && unit(random) < 0.5f;
+        Image out{w_, h_, c_, std::vector<float>(std::size_t(w_) * std::size_t(h_) * std::size_t(c_))};
+        for (int ch = 0; ch < c_; ++ch)
+            for (int y = 0; y < h_; ++y)
+                for (int x = 0; x < w_; ++x)
+                    out.at(x, y, ch) = scaled.at(std::min(sw - 1, dx + (flip ? w_ - 1 - x : x)),
+                                                 std::min(sh - 1, dy + y), ch);
+        if (c_ == 3 &&
+            (augmentation_.hue != 0 || augmentation_.saturation != 1 || augmentation_.exposure != 1))
+            distort(out, random);
+        return out;
+    }
+
+    // rand_scale(s): uniform in [1, s], inverted with probability ½ (Darknet's).
+    static float randomScale(float s, std::mt19937& random)
+    {
+        std::uniform_real_distribution<float> unit(0, 1);
+        const float scale = 1 + unit(random) * (std::max(1.0f, s) - 1);
+        return unit(random) < 0.5f ? scale : 1 / scale;
+    }
+
+    void distort(Image& image, std::mt19937& random) const
+    {
+        std::uniform_real_distribution<float> unit(0, 1);
+        const float hue = (unit(random) * 2 - 1) * augmentation_.hue;
+        const float saturation = randomScale(augmentation_.saturation, random);
+        const float exposure = randomScale(augmentation_.exposure, random);
+        cv::Mat rgb(h_, w_, CV_32FC3);
+        for (int y = 0; y < h_; ++y)
+            for (int x = 0; x < w_; ++x)
+                rgb.at<cv::Vec3f>(y, x) = {image.at(x, y, 0), image.at(x, y, 1), image.at(x, y, 2)};
+        cv::Mat hsv;
+        cv::cvtColor(rgb, hsv, cv::COLOR_RGB2HSV); // H in degrees, S and V in [0, 1]
+        for (int y = 0; y < h_; ++y)
+            for (int x = 0; x < w_; ++x) {
+                cv::Vec3f& p = hsv.at<cv::Vec3f>(y, x);
+                p[0] = std::fmod(p[0] + hue * 360.0f + 360.0f, 360.0f);
+                p[1] = std::clamp(p[1] * saturation, 0.0f, 1.0f);
+                p[2] = std::clamp(p[2] * exposure, 0.0f, 1.0f);
+            }
+        cv::cvtColor(hsv, rgb, cv::COLOR_HSV2RGB);
+        for (int y = 0; y < h_; ++y)
+            for (int x = 0; x < w_; ++x)
+                for (int ch = 0; ch < 3; ++ch)
+                    image.at(x, y, ch) = std::clamp(rgb.at<cv::Vec3f>(y, x)[ch], 0.0f, 1.0f);
+    }
+
+    std::vector<std::string> paths_;
+    std::vector<int> labels_;
+    int classes_, w_, h_, c_;
+    Augmentation augmentation_;
+    unsigned seed_;
+    mutable std::atomic<unsigned> calls_{0};
+};
+
+} // namespace
+
+std::unique_ptr<ClassificationDataset>
+loadImageListDataset(const std::string& listPath, const std::string& labelsPath, int classes, int width,
+                     int height, int channels, const Augmentation& augmentation, unsigned seed,
+                     std::string& error, std::vector<std::string>& warnings)
+{
+    const std::vector<std::string> paths = readLines(listPath);
+    if (paths.empty()) {
+        error = listPath + ": " +
+                (std::ifstream(listPath) ? "the image list is empty" : "cannot open the image list");
+        return nullptr;
+    }
+    const std::vector<std::string> labels = readLines(labelsPath);
+    if (labels.empty()) {
+        error = labelsPath + ": " +
+                (std::ifstream(labelsPath) ? "no labels in the file" : "cannot open the labels file") +
+                " (one class name per line; an image's class is the label its path contains)";
+        return nullptr;
+    }
+    if (int(labels.size()) != classes) {
+        error = labelsPath + ": " + std::to_string(labels.size()) +
+                " labels but classes=" + std::to_string(classes);
+        return nullptr;
+    }
+    std::vector<std::string> kept;
+    std::vector<int> classOf;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        int found = -1, matches = 0;
+        for (std::size_t c = 0; c < labels.size(); ++c)
+            if (paths[i].find(labels[c]) != std::string::npos) {
+                found = int(c);
+                ++matches;
+            }
+        if (matches != 1) {
+            warnings.push_back(listPath + ":" + std::to_string(i + 1) + ": " + paths[i] + " contains " +
+                               std::to_string(matches) + " of the labels (exactly one is needed); skipped");
+            continue;
+        }
+        kept.push_back(paths[i]);
+        classOf.push_back(found);
+    }
+    if (kept.empty()) {
+        error = listPath + ": no image path contains exactly one of the labels in " + labelsPath;
+        return nullptr;
+    }
+    return std::make_unique<ImageListDataset>(std::move(kept), std::move(classOf), classes, width, height,
+                                              channels, augmentation, seed);
+}
+
+} // namespace nw
