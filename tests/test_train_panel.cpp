@@ -58,6 +58,9 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QVERIFY(!panel->trainButton()->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(panel->plot()->graph(1)->dataCount() >= 3, 20000);
     QVERIFY(panel->progressBar()->value() > 0);
+    QVERIFY(panel->ratePlot()->graph(0)->dataCount() >= 3);        // learning rate
+    const auto first = panel->ratePlot()->graph(0)->data()->at(0); // steps=8 scales=0.5 in the toy cfg
+    QCOMPARE(float(first->value), first->key < 8 ? 0.05f : 0.025f);
 
     panel->pauseButton()->click();
     QTest::qWait(300); // the iteration in flight finishes

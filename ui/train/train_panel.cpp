@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -119,6 +120,20 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     plot_->graph(2)->setPen(QPen(QColor(220, 110, 20), 2));
     plot_->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
 
+    rates_ = new QCustomPlot(this);
+    rates_->setFixedHeight(120);
+    rates_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    rates_->yAxis->setLabel(tr("learning rate"));
+    rates_->yAxis2->setVisible(true);
+    rates_->yAxis2->setLabel(tr("images/s"));
+    rates_->addGraph()->setName(tr("learning rate"));
+    rates_->graph(0)->setPen(QPen(QColor(120, 40, 160), 1.5));
+    rates_->addGraph(rates_->xAxis, rates_->yAxis2)->setName(tr("images/s"));
+    rates_->graph(1)->setPen(QPen(QColor(40, 150, 90), 1));
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), rates_->xAxis,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(plot_, &QCustomPlot::mouseMove, this, &TrainPanel::showReadout);
+
     log_ = new QPlainTextEdit(this);
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(2000);
@@ -130,6 +145,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(progress_);
     layout->addWidget(status_);
     layout->addWidget(plot_, 1);
+    layout->addWidget(rates_);
     layout->addWidget(log_);
 
     connect(train_, &QPushButton::clicked, this, &TrainPanel::start);
@@ -204,8 +220,9 @@ void TrainPanel::start()
     request.maxBatches = maxBatches_->value();
     request.validEvery = validEvery_->value();
     request.resume = resume_->isChecked();
-    for (int g = 0; g < plot_->graphCount(); ++g)
-        plot_->graph(g)->data()->clear();
+    for (QCustomPlot* p : {plot_, rates_})
+        for (int g = 0; g < p->graphCount(); ++g)
+            p->graph(g)->data()->clear();
     lastLoggedIteration_ = 0;
     if (request.resume)
         loadPreviousCurve(request.outDir + "/metrics.csv");
@@ -247,6 +264,11 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
     progress_->setValue(s.iteration);
     plot_->graph(0)->addData(s.iteration, s.loss);
     plot_->graph(1)->addData(s.iteration, s.averageLoss);
+    rates_->graph(0)->addData(s.iteration, double(s.learningRate));
+    rates_->graph(1)->addData(s.iteration, s.imagesPerSecond);
+    rates_->graph(0)->rescaleValueAxis(false, true);
+    rates_->graph(1)->rescaleValueAxis(false, true);
+    rates_->replot(QCustomPlot::rpQueuedReplot);
     if (s.validTop1)
         plot_->graph(2)->addData(s.iteration, *s.validTop1 * 100);
     plot_->xAxis->setRange(0, std::max(10, s.iteration));
@@ -307,6 +329,23 @@ void TrainPanel::loadPreviousCurve(const QString& metricsCsv)
         if (!f[6].isEmpty())
             plot_->graph(2)->addData(f[0].toDouble(), f[6].toDouble() * 100);
     }
+}
+
+// Hovering the curves shows the values at that iteration.
+void TrainPanel::showReadout(QMouseEvent* event)
+{
+    const double x = plot_->xAxis->pixelToCoord(event->position().x());
+    QStringList parts;
+    for (int g = 0; g < plot_->graphCount(); ++g) {
+        auto points = plot_->graph(g)->data();
+        if (points->isEmpty())
+            continue;
+        auto it = points->findBegin(x);
+        if (it == points->constEnd())
+            --it;
+        parts << QString("%1 %2 at %3").arg(plot_->graph(g)->name()).arg(it->value, 0, 'g', 4).arg(it->key);
+    }
+    plot_->setToolTip(parts.join('\n'));
 }
 
 void TrainPanel::exportPng()

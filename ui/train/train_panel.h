@@ -9,6 +9,7 @@
 class QCheckBox;
 class QCustomPlot;
 class QLabel;
+class QMouseEvent;
 class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
@@ -38,6 +39,7 @@ public:
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* stopButton() const { return stop_; }
     QCustomPlot* plot() const { return plot_; }
+    QCustomPlot* ratePlot() const { return rates_; }
     QProgressBar* progressBar() const { return progress_; }
     QPlainTextEdit* log() const { return log_; }
 
@@ -55,6 +57,7 @@ private:
     void setTraining(bool training);
     void loadPreviousCurve(const QString& metricsCsv);
     void exportPng();
+    void showReadout(QMouseEvent* event);
 
     QString cfgPath_;
     QLineEdit* data_ = nullptr;
@@ -69,6 +72,7 @@ private:
     QProgressBar* progress_ = nullptr;
     QLabel* status_ = nullptr;
     QCustomPlot* plot_ = nullptr;
+    QCustomPlot* rates_ = nullptr; // learning rate and images/s
     QPlainTextEdit* log_ = nullptr;
     QThread* thread_ = nullptr;
     TrainWorker* worker_ = nullptr;
