@@ -22,6 +22,7 @@ struct BenchArgs {
 struct TrainArgs {
     std::string data, cfg, weights, outDir;
     int maxBatches = 0, validEvery = 0, checkpointEvery = 100;
+    float learningRate = 0;
     unsigned seed = 1;
     bool resume = false;
 };

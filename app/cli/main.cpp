@@ -2,6 +2,8 @@
 #include "commands.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <new>
 
 int main(int argc, char** argv)
 {
@@ -74,6 +76,8 @@ int main(int argc, char** argv)
     train->add_option("--out", trainArgs.outDir, "Output folder (default: the .data file's backup=)");
     train->add_option("--max-batches", trainArgs.maxBatches, "Stop after N iterations (default: max_batches)")
         ->check(CLI::Range(1, 1 << 30));
+    train->add_option("--learning-rate", trainArgs.learningRate, "Override [net] learning_rate")
+        ->check(CLI::Range(0.0, 100.0));
     train->add_flag("--resume", trainArgs.resume, "Continue from the output folder's last checkpoint");
     train->add_option("--seed", trainArgs.seed, "Seed for shuffling and dropout (default 1)");
     train
@@ -109,8 +113,16 @@ int main(int argc, char** argv)
         return nw::cli::classify(cfg, weights, images, names, top);
     if (*bench)
         return nw::cli::bench(benchArgs);
-    if (*train)
-        return nw::cli::train(trainArgs);
+    if (*train) {
+        try {
+            return nw::cli::train(trainArgs);
+        } catch (const std::bad_alloc&) {
+            std::fprintf(stderr,
+                         "\nerror: out of memory: lower batch (or raise subdivisions) in [net]; the last "
+                         "checkpoint is kept\n");
+            return 1;
+        }
+    }
     if (*valid)
         return nw::cli::valid(dataPath, cfg, weights, json);
     return 2;

@@ -111,6 +111,7 @@ int train(const TrainArgs& args)
     options.outDir = args.outDir.empty() ? data->resolve(data->get("backup", "backup")) : args.outDir;
     options.name = std::filesystem::path(args.cfg).stem().string();
     options.maxBatches = args.maxBatches;
+    options.learningRate = args.learningRate;
     options.seed = args.seed;
     options.validEvery = args.validEvery;
     options.checkpointEvery = args.checkpointEvery;

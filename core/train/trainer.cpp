@@ -79,7 +79,9 @@ std::string metricsRow(const IterationStats& s)
 
 std::optional<std::string> Trainer::run(TrainObserver& observer)
 {
-    const NetConfig& cfg = net_.spec().net;
+    NetConfig cfg = net_.spec().net;
+    if (options_.learningRate > 0)
+        cfg.learningRate = options_.learningRate;
     const int fullBatch = cfg.batch; // B: images per weight update
     const int subdivisions = std::max(1, cfg.subdivisions);
     const int maxBatches = options_.maxBatches > 0 ? options_.maxBatches : cfg.maxBatches;

@@ -16,6 +16,7 @@ struct TrainOptions {
     std::string outDir = "backup";
     std::string name = "net"; // files: <name>_last.weights, <name>_last.state, <name>_final.weights
     int maxBatches = 0;       // 0: the cfg's max_batches
+    float learningRate = 0;   // 0: the cfg's learning_rate
     unsigned seed = 1;
     int validEvery = 0;        // 0: never during training
     int checkpointEvery = 100; // iterations

@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -75,11 +76,18 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     validEvery_->setValue(100);
     validEvery_->setSpecialValueText(tr("at the end"));
     resume_ = new QCheckBox(tr("Resume from the last checkpoint"), this);
+    learningRate_ = new QDoubleSpinBox(this);
+    learningRate_->setDecimals(5);
+    learningRate_->setRange(0, 10);
+    learningRate_->setSingleStep(0.001);
+    learningRate_->setSpecialValueText(tr("cfg's rate"));
     auto* overrides = new QHBoxLayout;
     overrides->addWidget(new QLabel(tr("Iterations"), this));
     overrides->addWidget(maxBatches_);
     overrides->addWidget(new QLabel(tr("Validate every"), this));
     overrides->addWidget(validEvery_);
+    overrides->addWidget(new QLabel(tr("Learning rate"), this));
+    overrides->addWidget(learningRate_);
     overrides->addWidget(resume_);
     overrides->addStretch();
     form->addRow(overrides);
@@ -204,7 +212,8 @@ void TrainPanel::setTraining(bool training)
     train_->setEnabled(!training && !cfgPath_.isEmpty());
     pause_->setEnabled(training);
     stop_->setEnabled(training);
-    for (QWidget* w : std::initializer_list<QWidget*>{data_, output_, maxBatches_, validEvery_, resume_})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{data_, output_, maxBatches_, validEvery_, learningRate_, resume_})
         w->setEnabled(!training);
     emit trainingChanged(training);
 }
@@ -219,6 +228,7 @@ void TrainPanel::start()
     request.outDir = output_->text();
     request.maxBatches = maxBatches_->value();
     request.validEvery = validEvery_->value();
+    request.learningRate = learningRate_->value();
     request.resume = resume_->isChecked();
     for (QCustomPlot* p : {plot_, rates_})
         for (int g = 0; g < p->graphCount(); ++g)

@@ -15,6 +15,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QDoubleSpinBox;
 class QThread;
 
 namespace nw::ui {
@@ -64,6 +65,7 @@ private:
     QLineEdit* output_ = nullptr;
     QSpinBox* maxBatches_ = nullptr;
     QSpinBox* validEvery_ = nullptr;
+    QDoubleSpinBox* learningRate_ = nullptr;
     QCheckBox* resume_ = nullptr;
     QCheckBox* logScale_ = nullptr;
     QPushButton* train_ = nullptr;

@@ -56,6 +56,16 @@ void TrainWorker::requestStop()
 
 void TrainWorker::run(const TrainRequest& request)
 {
+    try {
+        runUnguarded(request);
+    } catch (const std::bad_alloc&) {
+        emit finished(
+            tr("out of memory while building the network or loading the data: lower batch in [net]"));
+    }
+}
+
+void TrainWorker::runUnguarded(const TrainRequest& request)
+{
     stop_ = false;
     paused_ = false;
     std::string error;
@@ -95,13 +105,21 @@ void TrainWorker::run(const TrainRequest& request)
     options.outDir = request.outDir.toStdString();
     options.name = QFileInfo(request.cfgPath).completeBaseName().toStdString();
     options.maxBatches = request.maxBatches;
+    options.learningRate = float(request.learningRate);
     options.validEvery = request.validEvery;
     options.resume = request.resume;
     emit started(request.maxBatches > 0 ? request.maxBatches : spec.net.maxBatches, spec.net.batch);
     WorkerObserver observer(*this);
     Trainer trainer(*net, *trainSet, validSet.get(), options);
-    const auto problem = trainer.run(observer);
-    emit finished(problem ? QString::fromStdString(*problem) : QString());
+    try {
+        const auto problem = trainer.run(observer);
+        emit finished(problem ? QString::fromStdString(*problem) : QString());
+    } catch (const std::bad_alloc&) {
+        emit finished(
+            tr("out of memory: lower batch (or raise subdivisions) in [net]; the last checkpoint is kept"));
+    } catch (const std::exception& e) {
+        emit finished(tr("training stopped: %1; the last checkpoint is kept").arg(e.what()));
+    }
 }
 
 } // namespace nw::ui

@@ -15,7 +15,8 @@ namespace nw::ui {
 
 struct TrainRequest {
     QString cfgPath, dataPath, outDir, weightsPath;
-    int maxBatches = 0; // 0: the cfg's
+    int maxBatches = 0;      // 0: the cfg's
+    double learningRate = 0; // 0: the cfg's
     int validEvery = 0;
     bool resume = false;
 };
@@ -41,6 +42,7 @@ signals:
     void finished(const QString& error);
 
 private:
+    void runUnguarded(const TrainRequest& request);
     friend class WorkerObserver;
     std::atomic<bool> stop_{false};
     bool paused_ = false;
