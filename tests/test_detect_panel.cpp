@@ -14,6 +14,7 @@
 #include <QtTest>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
+#include <qcustomplot.h>
 
 using namespace nw;
 
@@ -21,6 +22,7 @@ class TestDetectPanel : public QObject {
     Q_OBJECT
 private slots:
     void videoFramesThresholdAndExports();
+    void classifierShowsTopClasses();
 };
 
 void TestDetectPanel::videoFramesThresholdAndExports()
@@ -89,6 +91,32 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     panel.openVideoFile(video); // still working
     QVERIFY(again.wait(120000));
     QCOMPARE(panel.framesReceived(), 12);
+}
+
+void TestDetectPanel::classifierShowsTopClasses()
+{
+    QTemporaryDir dir;
+    const QString cfg = QString(DARKNET_CFG_DIR) + "/darknet.cfg";
+    QProcess helper;
+    helper.start(DARKNET_REF_FORWARD, {cfg, dir.path(), "3"});
+    QVERIFY(helper.waitForFinished(300000) && helper.exitCode() == 0);
+    ui::DetectPanel panel;
+    panel.resize(640, 520);
+    panel.setNetwork(cfg);
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setWeights(dir.filePath("net.weights"));
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(loaded.first().first().toString(), QString());
+    QVERIFY(!panel.topClassesPlot()->isHidden());
+    panel.openImageFile("/usr/share/darknet/data/dog.jpg");
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 60000);
+    QCOMPARE(panel.topClassesPlot()->plottableCount(), 1);
+    auto* bars = qobject_cast<QCPBars*>(panel.topClassesPlot()->plottable(0));
+    QVERIFY(bars);
+    QCOMPARE(bars->dataCount(), 5);
+    for (int i = 1; i < 5; ++i) // sorted, best first
+        QVERIFY(bars->data()->at(i)->value <= bars->data()->at(i - 1)->value);
+    QVERIFY(panel.status()->text().contains("top: class "));
 }
 
 QTEST_MAIN(TestDetectPanel)

@@ -2,6 +2,8 @@
 
 #include "detect/annotate.h"
 
+#include <qcustomplot.h>
+
 #include <QCheckBox>
 #include <QDateTime>
 #include <QDir>
@@ -74,6 +76,11 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     scroll_->setWidget(view_);
     scroll_->setWidgetResizable(true);
     status_ = new QLabel(this);
+    bars_ = new QCustomPlot(this);
+    bars_->setFixedHeight(170);
+    bars_->setVisible(false);
+    bars_->yAxis->setRange(0, 100);
+    bars_->yAxis->setLabel(tr("%"));
     auto* exports = new QHBoxLayout;
     QPushButton* save = button(this, tr("Save image…"), exports);
     QPushButton* json = button(this, tr("Export JSON…"), exports);
@@ -86,6 +93,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     layout->addLayout(sources);
     layout->addLayout(filters);
     layout->addWidget(scroll_, 1);
+    layout->addWidget(bars_);
     layout->addWidget(status_);
     layout->addLayout(exports);
 
@@ -203,9 +211,11 @@ void DetectPanel::setNames(const QString& path)
     refilter();
 }
 
-void DetectPanel::onLoaded(const QString& error, int classes)
+void DetectPanel::onLoaded(const QString& error, int classes, bool classifier)
 {
     classes_ = error.isEmpty() ? classes : 0;
+    classifier_ = classifier;
+    bars_->setVisible(classifier && error.isEmpty());
     detector_->setText(error.isEmpty()
                            ? tr("Detector: %1 with %2 (%3 classes)")
                                  .arg(QFileInfo(cfgPath_).fileName(), QFileInfo(weightsPath_).fileName())
@@ -271,6 +281,14 @@ void DetectPanel::refilter()
     thresholdValue_->setText(tr("%1 / %2").arg(threshold, 0, 'f', 2).arg(nms, 0, 'f', 2));
     if (last_.image.isNull())
         return;
+    if (classifier_) {
+        annotated_ = last_.image;
+        view_->setPixmap(
+            QPixmap::fromImage(annotated_)
+                .scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+        showTopClasses();
+        return;
+    }
     boxes_ = labelDetections(last_.candidates, classes_, names_, last_.image.width(), last_.image.height(),
                              {threshold, nms, letterbox_->isChecked()});
     render();
@@ -280,6 +298,37 @@ void DetectPanel::refilter()
                          .arg(boxes_.size())
                          .arg(last_.milliseconds, 0, 'f', 1)
                          .arg(fps_ > 0 ? tr(" · %1 FPS").arg(fps_, 0, 'f', 1) : QString()));
+}
+
+// A classifier: its five best classes as bars, instead of boxes.
+void DetectPanel::showTopClasses()
+{
+    std::vector<int> order(last_.scores.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    const std::size_t top = std::min<std::size_t>(5, order.size());
+    std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(top), order.end(), [&](int a, int b) {
+        return last_.scores[std::size_t(a)] > last_.scores[std::size_t(b)];
+    });
+    bars_->clearPlottables();
+    auto* bars = new QCPBars(bars_->xAxis, bars_->yAxis);
+    bars->setBrush(QColor(70, 130, 200));
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QStringList lines;
+    for (std::size_t i = 0; i < top; ++i) {
+        const int c = order[i];
+        const QString name = std::size_t(c) < names_.size() ? QString::fromStdString(names_[std::size_t(c)])
+                                                            : tr("class %1").arg(c);
+        bars->addData(double(i + 1), double(last_.scores[std::size_t(c)]) * 100);
+        ticker->addTick(double(i + 1), name);
+        lines << QString("%1 %2%").arg(name).arg(double(last_.scores[std::size_t(c)]) * 100, 0, 'f', 1);
+    }
+    bars_->xAxis->setTicker(ticker);
+    bars_->xAxis->setRange(0.4, double(top) + 0.6);
+    bars_->replot();
+    status_->setText(tr("%1 · top: %2 · %3 ms")
+                         .arg(QFileInfo(last_.source).fileName(), lines.join(", "))
+                         .arg(last_.milliseconds, 0, 'f', 1));
 }
 
 void DetectPanel::render()

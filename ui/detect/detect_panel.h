@@ -14,6 +14,7 @@ class QLabel;
 class QScrollArea;
 class QSlider;
 class QThread;
+class QCustomPlot;
 
 namespace nw::ui {
 
@@ -38,6 +39,7 @@ public:
     int framesReceived() const { return framesReceived_; }
     QLabel* status() const { return status_; }
     QImage annotated() const { return annotated_; }
+    QCustomPlot* topClassesPlot() const { return bars_; }
     bool isReady() const { return classes_ > 0; }
     bool exportJson(const QString& path) const;
     bool exportYoloLabels(const QString& path) const;
@@ -47,7 +49,8 @@ signals:
     void streamFinished(int frames);
 
 private:
-    void onLoaded(const QString& error, int classes);
+    void onLoaded(const QString& error, int classes, bool classifier);
+    void showTopClasses();
     void onFrame(const nw::ui::DetectFrame& frame);
     void refilter();
     void render();
@@ -56,6 +59,7 @@ private:
     QString cfgPath_, weightsPath_;
     std::vector<std::string> names_;
     int classes_ = 0;
+    bool classifier_ = false;
     QStringList folder_;
     int folderIndex_ = -1;
     DetectFrame last_;
@@ -73,6 +77,7 @@ private:
     QLabel* view_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QLabel* status_ = nullptr;
+    QCustomPlot* bars_ = nullptr; // a classifier's top-5
     QThread* thread_ = nullptr;
     DetectWorker* worker_ = nullptr;
 };

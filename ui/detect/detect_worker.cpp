@@ -55,27 +55,25 @@ void DetectWorker::load(const QString& cfg, const QString& weights)
     const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(cfg.toStdString()));
     for (const Diagnostic& d : spec.diagnostics)
         if (d.isError()) {
-            emit loaded(QString::fromStdString(d.format()), 0);
+            emit loaded(QString::fromStdString(d.format()), 0, false);
             return;
         }
-    const int classes = detectionClasses(spec);
-    if (classes == 0) {
-        emit loaded(tr("%1 has no [yolo], [region] or [detection] layer: it is not a detector").arg(cfg), 0);
-        return;
-    }
     std::string error;
     auto net = Net::create(spec, 1, error);
     if (!net) {
-        emit loaded(QString::fromStdString(error), 0);
+        emit loaded(QString::fromStdString(error), 0, false);
         return;
     }
     if (!weights.isEmpty())
         if (auto problem = net->loadWeights(weights.toStdString())) {
-            emit loaded(QString::fromStdString(*problem), 0);
+            emit loaded(QString::fromStdString(*problem), 0, false);
             return;
         }
+    // No detection head: a classifier, shown as its top classes.
+    classifier_ = detectionClasses(spec) == 0;
+    const int classes = classifier_ ? int(net->output().itemSize()) : detectionClasses(spec);
     net_ = std::move(net);
-    emit loaded(QString(), classes);
+    emit loaded(QString(), classes, classifier_);
 }
 
 bool DetectWorker::run(const QImage& image, const QString& source, int frame, bool letterbox)
@@ -86,9 +84,16 @@ bool DetectWorker::run(const QImage& image, const QString& source, int frame, bo
     }
     QElapsedTimer timer;
     timer.start();
-    Detector detector(*net_, {});
     DetectFrame result;
-    result.candidates = detector.candidates(fromQImage(image, net_->inputShape().c), letterbox);
+    const Image input = fromQImage(image, net_->inputShape().c);
+    if (classifier_) {
+        const Shape shape = net_->inputShape();
+        const Tensor& out = net_->forward(resizeMinCrop(input, shape.w, shape.h).data.data());
+        result.scores.assign(out.data(), out.data() + out.itemSize());
+    } else {
+        Detector detector(*net_, {});
+        result.candidates = detector.candidates(input, letterbox);
+    }
     result.milliseconds = double(timer.nsecsElapsed()) / 1e6;
     result.image = image;
     result.source = source;

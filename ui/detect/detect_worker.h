@@ -19,6 +19,7 @@ namespace nw::ui {
 struct DetectFrame {
     QImage image; // RGB888, original size
     std::vector<Detection> candidates;
+    std::vector<float> scores; // a classifier's output (one score per class); empty for detectors
     QString source;
     int frame = 0; // frame number for videos, 0 for images
     double milliseconds = 0;
@@ -38,8 +39,9 @@ public slots:
     void openCamera(int device, bool letterbox);
 
 signals:
-    // Empty error: ready; `classes` is the number of classes of the detection heads.
-    void loaded(const QString& error, int classes);
+    // Empty error: ready; `classes` is the number of classes of the detection heads (or of the
+    // classifier's output when `classifier`).
+    void loaded(const QString& error, int classes, bool classifier);
     void frameReady(const nw::ui::DetectFrame& frame);
     void problem(const QString& message);
     void streamEnded(const QString& source, int frames);
@@ -48,6 +50,7 @@ private:
     bool run(const QImage& image, const QString& source, int frame, bool letterbox);
 
     std::unique_ptr<Net> net_;
+    bool classifier_ = false;
     std::atomic<bool> stop_{false};
 };
 
