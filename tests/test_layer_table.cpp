@@ -70,6 +70,14 @@ void TestLayerTable::rowsEqualCliSummary()
             layer["params"].toInteger());
     }
     QCOMPARE(cell(model->totalsRow(), ui::LayerTableModel::Type), QString("Total"));
+    for (int row = 0; row < layers.size(); ++row)
+        QCOMPARE(cell(row, ui::LayerTableModel::Receptive).toInt(),
+                 layers[row].toObject()["receptive_field"].toInt());
+    const QStringList csv = model->toText(true).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(csv.size(), layers.size() + 2); // header, layers, totals
+    QVERIFY(csv[0].startsWith(
+        "#,Type,Filters,Size/stride,Input,Output,BFLOPs,Params,Workspace,Memory,Receptive"));
+    QVERIFY(model->toText(false).startsWith("#\tType\t"));
 }
 
 void TestLayerTable::windowListsProblemsWithLines()

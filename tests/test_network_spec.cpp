@@ -58,6 +58,7 @@ private slots:
     void brokenLayersAreReported_data();
     void brokenLayersAreReported();
     void batchScalesActivationMemory();
+    void receptiveFieldByHand();
 };
 
 void TestNetworkSpec::matchesReferenceDarknet_data()
@@ -232,6 +233,21 @@ void TestNetworkSpec::batchScalesActivationMemory()
     QCOMPARE(one.layers[0].memoryBytes, std::int64_t(416) * 416 * 16 * 4);
     QCOMPARE(eight.totalMemoryBytes, 8 * one.totalMemoryBytes);
     QCOMPARE(eight.totalBflops, one.totalBflops);
+}
+
+void TestNetworkSpec::receptiveFieldByHand()
+{
+    // yolov3-tiny: 3×3 convs and 2×2/2 pools: r += (k − 1)·jump, jump ×= stride.
+    const NetworkSpec spec =
+        buildNetworkSpec(cfg::Document::load(std::string(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg"));
+    QCOMPARE(spec.layers[0].receptiveField, 3);
+    QCOMPARE(spec.layers[1].receptiveField, 4);    // + 1·1, jump 2
+    QCOMPARE(spec.layers[2].receptiveField, 8);    // + 2·2
+    QCOMPARE(spec.layers[11].receptiveField, 190); // the 2×2/1 max-pool: + 1·32
+    QCOMPARE(spec.layers[12].receptiveField, 254);
+    QCOMPARE(spec.layers[17].receptiveField, 254); // route -4 → layer 13
+    QCOMPARE(spec.layers[21].receptiveField, 286); // after the ×2 upsample: jump 16, + 2·16
+    QCOMPARE(spec.layers[20].jump, 16.0);
 }
 
 QTEST_GUILESS_MAIN(TestNetworkSpec)

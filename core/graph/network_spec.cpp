@@ -1,6 +1,10 @@
 #include "graph/network_spec.h"
 
+#include "layers/convolutional.h"
+#include "layers/local.h"
+#include "layers/maxpool.h"
 #include "layers/registry.h"
+#include "layers/upsample.h"
 
 #include <algorithm>
 
@@ -20,6 +24,45 @@ LayerFlags readCommonKeys(cfg::SectionReader& reader)
     reader.accept(
         {"truth", "onlyforward", "dontsave", "numload", "smooth", "clip", "burnin_update", "train_only_bn"});
     return flags;
+}
+
+// How far an output pixel sees into the input: r_out = r_in + (k − 1)·jump_in, jump_out = jump_in·stride
+// along every input (route/shortcut sources too), the widest one winning.
+void receptiveField(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
+{
+    if (!layer.output.isImage())
+        return;
+    int field = 1;
+    double jump = 1;
+    auto take = [&](int index) {
+        if (index >= 0 && earlier[std::size_t(index)].receptiveField > field) {
+            field = earlier[std::size_t(index)].receptiveField;
+            jump = earlier[std::size_t(index)].jump;
+        }
+    };
+    if (layer.type != "route")
+        take(layer.index - 1);
+    for (int source : layer.sources)
+        take(source);
+    int kernel = 1, stride = 1;
+    if (auto* conv = dynamic_cast<const ConvolutionalLayer*>(layer.config.get())) {
+        kernel = (conv->size - 1) * conv->dilation + 1;
+        stride = conv->strideX;
+    } else if (auto* pool = dynamic_cast<const MaxpoolLayer*>(layer.config.get()); pool && !pool->depth) {
+        kernel = pool->size;
+        stride = pool->strideX;
+    } else if (auto* local = dynamic_cast<const LocalLayer*>(layer.config.get())) {
+        kernel = local->size;
+        stride = local->stride;
+    } else if (layer.type == "avgpool") { // global: sees the whole input
+        kernel = layer.input.w;
+    } else if (auto* up = dynamic_cast<const UpsampleLayer*>(layer.config.get()); up && up->stride < 0) {
+        kernel = stride = -up->stride; // downsampling sums s×s blocks
+    }
+    layer.receptiveField = field + int(double(kernel - 1) * jump);
+    layer.jump = jump * stride;
+    if (auto* up = dynamic_cast<const UpsampleLayer*>(layer.config.get()); up && up->stride > 0)
+        layer.jump = jump / up->stride;
 }
 
 bool isNetSection(const cfg::Section& section)
@@ -96,6 +139,7 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             layer.size = layer.config->sizeText();
         }
         layer.memoryBytes = layer.output.size * spec.batch * std::int64_t(sizeof(float));
+        receptiveField(layer, spec.layers);
         inputValid = layer.valid();
         spec.totalBflops += layer.costs.bflops;
         spec.totalParams += layer.costs.params;

@@ -34,6 +34,10 @@ struct LayerSpec {
     std::string filters;      // summary texts
     std::string size;
     std::int64_t memoryBytes = 0; // output activations for the spec's batch, float32
+    // Receptive field of one output pixel in input pixels, and the input-pixel distance between
+    // neighbouring outputs (the largest over the layer's inputs); 0 for flat outputs.
+    int receptiveField = 0;
+    double jump = 1;
     LayerFlags flags;
     Diagnostics diagnostics;
     std::shared_ptr<const LayerConfig> config; // null for unknown types

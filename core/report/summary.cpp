@@ -79,6 +79,7 @@ std::string summaryJson(const NetworkSpec& spec, int indent)
                           {"params", layer.costs.params},
                           {"workspace_bytes", layer.costs.workspaceBytes},
                           {"memory_bytes", layer.memoryBytes},
+                          {"receptive_field", layer.receptiveField},
                           {"sources", layer.sources},
                           {"valid", layer.valid()}});
     }

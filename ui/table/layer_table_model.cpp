@@ -49,8 +49,9 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* names[ColumnCount] = {"#",      "Type",   "Filters", "Size/stride", "Input",
-                                             "Output", "BFLOPs", "Params",  "Workspace",   "Memory"};
+    static const char* names[ColumnCount] = {"#",         "Type",   "Filters",  "Size/stride",
+                                             "Input",     "Output", "BFLOPs",   "Params",
+                                             "Workspace", "Memory", "Receptive"};
     return section >= 0 && section < ColumnCount ? QVariant(tr(names[section])) : QVariant();
 }
 
@@ -83,6 +84,8 @@ QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role
             return qlonglong(layer.costs.workspaceBytes);
         case Memory:
             return qlonglong(layer.memoryBytes);
+        case Receptive:
+            return layer.receptiveField;
         case Input:
             return qlonglong(layer.input.size);
         case Output:
@@ -114,9 +117,31 @@ QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role
         return layer.costs.workspaceBytes ? toQ(humanBytes(layer.costs.workspaceBytes)) : QString();
     case Memory:
         return toQ(humanBytes(layer.memoryBytes));
+    case Receptive:
+        return layer.receptiveField > 0 ? QString::number(layer.receptiveField) : QString();
     default:
         return {};
     }
+}
+
+QString LayerTableModel::toText(bool csv) const
+{
+    const QString separator = csv ? "," : "\t";
+    auto quote = [csv](QString cell) {
+        return csv && (cell.contains(',') || cell.contains('"')) ? '"' + cell.replace('"', "\"\"") + '"'
+                                                                 : cell;
+    };
+    QStringList lines, cells;
+    for (int c = 0; c < ColumnCount; ++c)
+        cells << quote(headerData(c, Qt::Horizontal).toString());
+    lines << cells.join(separator);
+    for (int r = 0; r < rowCount(); ++r) {
+        cells.clear();
+        for (int c = 0; c < ColumnCount; ++c)
+            cells << quote(index(r, c).data().toString());
+        lines << cells.join(separator);
+    }
+    return lines.join('\n') + '\n';
 }
 
 QVariant LayerTableModel::totalsData(int column, int role) const

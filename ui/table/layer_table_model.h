@@ -11,7 +11,22 @@ namespace nw::ui {
 class LayerTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Index, Type, Filters, Size, Input, Output, Bflops, Params, Workspace, Memory, ColumnCount };
+    enum Column {
+        Index,
+        Type,
+        Filters,
+        Size,
+        Input,
+        Output,
+        Bflops,
+        Params,
+        Workspace,
+        Memory,
+        Receptive,
+        ColumnCount
+    };
+    // The table as text: tab-separated (or comma-separated with csv), header first, totals last.
+    QString toText(bool csv) const;
 
     explicit LayerTableModel(QObject* parent = nullptr);
 

@@ -12,12 +12,14 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -191,6 +193,11 @@ void MainWindow::createActions()
         selectLayer(layer + 1);
     });
     down->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Down));
+    edit->addSeparator();
+    edit->addAction(tr("Copy table as &text"), this,
+                    [this] { QGuiApplication::clipboard()->setText(model_->toText(false)); });
+    edit->addAction(tr("Copy table as &CSV"), this,
+                    [this] { QGuiApplication::clipboard()->setText(model_->toText(true)); });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("&Fit the graph"), this, [this] { graph_->fitAll(); });
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
