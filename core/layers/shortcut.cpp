@@ -147,48 +147,42 @@ public:
     }
 
 private:
+    // pjreddie's shortcut_cpu pairing: over the overlap min(c), min(h), min(w), output pixel o meets
+    // source pixel a, a source of another size being resampled by an integer stride.
+    template <typename Visit> void forEachOverlap(const Shape& from, Visit visit) const
+    {
+        const int stride = std::max(1, from.w / out_.w), sample = std::max(1, out_.w / from.w);
+        const int minW = std::min(from.w, out_.w), minH = std::min(from.h, out_.h),
+                  minC = std::min(from.c, out_.c);
+        for (int k = 0; k < minC; ++k)
+            for (int j = 0; j < minH; ++j)
+                for (int i = 0; i < minW; ++i)
+                    visit(std::size_t(i * sample) +
+                              std::size_t(out_.w) *
+                                  (std::size_t(j * sample) + std::size_t(out_.h) * std::size_t(k)),
+                          std::size_t(i * stride) +
+                              std::size_t(from.w) *
+                                  (std::size_t(j * stride) + std::size_t(from.h) * std::size_t(k)));
+    }
+
+    // out = alpha·out + beta·from (AB: only equal sizes, plain sums for extra sources).
+    void add(const Shape& from, const float* source, float* out, bool first) const
+    {
+        const float alpha = first ? config_.alpha : 1.0f, beta = first ? config_.beta : 1.0f;
+        forEachOverlap(from,
+                       [&](std::size_t o, std::size_t a) { out[o] = alpha * out[o] + beta * source[a]; });
+    }
+
     void addBack(const Shape& from, const float* delta, float* sourceDelta, float* inputDelta,
                  bool first) const
     {
         const float alpha = first ? config_.alpha : 1.0f, beta = first ? config_.beta : 1.0f;
-        const int stride = std::max(1, from.w / out_.w), sample = std::max(1, out_.w / from.w);
-        const int minW = std::min(from.w, out_.w), minH = std::min(from.h, out_.h),
-                  minC = std::min(from.c, out_.c);
-        for (int k = 0; k < minC; ++k)
-            for (int j = 0; j < minH; ++j)
-                for (int i = 0; i < minW; ++i) {
-                    const std::size_t o = std::size_t(i * sample) +
-                                          std::size_t(out_.w) * (std::size_t(j * sample) +
-                                                                 std::size_t(out_.h) * std::size_t(k));
-                    const std::size_t a = std::size_t(i * stride) +
-                                          std::size_t(from.w) * (std::size_t(j * stride) +
-                                                                 std::size_t(from.h) * std::size_t(k));
-                    if (inputDelta)
-                        inputDelta[o] += (alpha - 1.0f) * delta[o];
-                    if (sourceDelta)
-                        sourceDelta[a] += beta * delta[o];
-                }
-    }
-
-    // pjreddie's shortcut_cpu: out = alpha·out + beta·from over the overlap, resampling a source of
-    // another size by an integer stride (AB: only equal sizes, plain sums for extra sources).
-    void add(const Shape& from, const float* source, float* out, bool first) const
-    {
-        const float alpha = first ? config_.alpha : 1.0f, beta = first ? config_.beta : 1.0f;
-        const int stride = std::max(1, from.w / out_.w), sample = std::max(1, out_.w / from.w);
-        const int minW = std::min(from.w, out_.w), minH = std::min(from.h, out_.h),
-                  minC = std::min(from.c, out_.c);
-        for (int k = 0; k < minC; ++k)
-            for (int j = 0; j < minH; ++j)
-                for (int i = 0; i < minW; ++i) {
-                    const std::size_t o = std::size_t(i * sample) +
-                                          std::size_t(out_.w) * (std::size_t(j * sample) +
-                                                                 std::size_t(out_.h) * std::size_t(k));
-                    const std::size_t a = std::size_t(i * stride) +
-                                          std::size_t(from.w) * (std::size_t(j * stride) +
-                                                                 std::size_t(from.h) * std::size_t(k));
-                    out[o] = alpha * out[o] + beta * source[a];
-                }
+        forEachOverlap(from, [&](std::size_t o, std::size_t a) {
+            if (inputDelta)
+                inputDelta[o] += (alpha - 1.0f) * delta[o];
+            if (sourceDelta)
+                sourceDelta[a] += beta * delta[o];
+        });
     }
 
     // AB weights_type: out = w0·prev + Σ w_k·from_k, the weights normalised by relu or softmax.
