@@ -31,6 +31,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoView>
 
@@ -119,7 +120,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     detectDock->setWidget(detectPanel_);
     addDockWidget(Qt::RightDockWidgetArea, detectDock);
     tabifyDockWidget(trainDock, detectDock);
-    trainDock->raise(); // Train is one click away on the default network
+    // Train is one click away on the default network (raised once the window exists: tabified docks
+    // ignore raise() before they are shown).
+    QTimer::singleShot(0, trainDock, &QDockWidget::raise);
     propertiesDock->raise();
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
         // The network being trained stays as it is until the run ends.
