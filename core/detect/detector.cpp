@@ -62,8 +62,8 @@ std::vector<LabeledBox> Detector::labelBoxes(std::vector<Detection> dets, int wi
 
 std::vector<LabeledBox> Detector::detect(const Image& image, const DetectOptions& options)
 {
-    last_ = candidates(image, options.letterbox, options.threshold);
-    return labelBoxes(last_, image.width, image.height, options);
+    return labelBoxes(candidates(image, options.letterbox, options.threshold), image.width, image.height,
+                      options);
 }
 
 std::optional<std::vector<std::string>> loadNames(const std::string& path, std::string& error)

@@ -32,8 +32,6 @@ public:
     // Every class above the threshold of every box that survives NMS (Darknet's drawing rule), sorted
     // by confidence.
     std::vector<LabeledBox> detect(const Image& image, const DetectOptions& options);
-    // Raw detections of the last detect() (relative boxes, before thresholding by class).
-    const std::vector<Detection>& lastDetections() const { return last_; }
     // Forward and decoding only, keeping every candidate above `floor`: threshold and NMS can then be
     // changed at once with labelBoxes(), without running the network again.
     std::vector<Detection> candidates(const Image& image, bool letterbox, float floor = 0.005f);
@@ -44,7 +42,6 @@ public:
 private:
     Net& net_;
     std::vector<std::string> names_;
-    std::vector<Detection> last_;
 };
 
 // Threshold + per-class NMS over decoded candidates; labelled boxes in pixels of a width × height image,

@@ -98,16 +98,11 @@ public:
              static_cast<int>(inputs_), packedWeights_.empty() ? weights_.data() : packedWeights_.data(),
              static_cast<int>(inputs_), 0.0f, args.output.data(), outputs);
         // Bias, or batch norm with its rolling statistics, as one scale and shift per output.
-        std::vector<float> scale(std::size_t(outputs), 1.0f), shift = biases_;
-        if (config_.batchNormalize)
-            for (std::size_t o = 0; o < std::size_t(outputs); ++o) {
-                scale[o] = scales_[o] / std::sqrt(variance_[o] + kBatchNormEpsilon);
-                shift[o] = biases_[o] - mean_[o] * scale[o];
-            }
+        batchNormScaleShift(biases_, scales_, mean_, variance_, scale_, shift_);
         for (int b = 0; b < batch; ++b) {
             float* out = args.output.item(b);
             for (std::size_t o = 0; o < std::size_t(outputs); ++o)
-                out[o] = activate(out[o] * scale[o] + shift[o], activation_);
+                out[o] = activate(out[o] * scale_[o] + shift_[o], activation_);
         }
     }
 
@@ -150,6 +145,7 @@ private:
     std::vector<float> biases_, weights_, scales_, mean_, variance_;
     std::vector<float> packedWeights_; // only for files that store [inputs][outputs]
     std::vector<float> biasGradient_, weightGradient_;
+    std::vector<float> scale_, shift_; // per output, for the output pass
     bool transposedFile_ = false;
 };
 

@@ -154,14 +154,7 @@ public:
         }
         // Bias and batch norm become one per-filter scale and shift applied in the output pass
         // (computed per call: a few dozen square roots, and never stale while training).
-        const auto filters = std::size_t(config_.filters);
-        scale_.assign(filters, 1.0f);
-        shift_ = biases_;
-        if (config_.batchNormalize)
-            for (std::size_t f = 0; f < filters; ++f) {
-                scale_[f] = scales_[f] / std::sqrt(variance_[f] + kBatchNormEpsilon);
-                shift_[f] = biases_[f] - mean_[f] * scale_[f];
-            }
+        batchNormScaleShift(biases_, scales_, mean_, variance_, scale_, shift_);
         const ConvKernel kernel{
             geometry_,       config_.groups,
             config_.filters, packedWeights_.empty() ? weights_.data() : packedWeights_.data(),

@@ -98,6 +98,7 @@ public:
     {
         const int rows = config_.filters * config_.size * config_.size, plane = in_.w * in_.h;
         const std::size_t outPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
+        batchNormScaleShift(biases_, scales_, mean_, variance_, scale_, shift_);
         for (int b = 0; b < args.output.batch(); ++b) {
             gemm(true, false, rows, plane, in_.c, 1.0f, weights_.data(), rows, args.input.item(b), plane,
                  0.0f, args.context.workspace, plane);
@@ -106,12 +107,8 @@ public:
             col2imAdd(args.context.workspace, geometry_, out);
             for (int f = 0; f < config_.filters; ++f) {
                 float* p = out + std::size_t(f) * outPlane;
-                const auto k = std::size_t(f);
-                const float scale =
-                    config_.batchNormalize ? scales_[k] / std::sqrt(variance_[k] + kBatchNormEpsilon) : 1;
-                const float shift = config_.batchNormalize ? biases_[k] - mean_[k] * scale : biases_[k];
                 for (std::size_t i = 0; i < outPlane; ++i)
-                    p[i] = activate(p[i] * scale + shift, activation_);
+                    p[i] = activate(p[i] * scale_[std::size_t(f)] + shift_[std::size_t(f)], activation_);
             }
         }
     }
@@ -122,6 +119,7 @@ private:
     Shape in_;
     ConvGeometry geometry_;
     std::vector<float> biases_, scales_, mean_, variance_, weights_;
+    std::vector<float> scale_, shift_; // per filter, for the output pass
 };
 
 } // namespace

@@ -48,13 +48,12 @@ void ConnectedBlock::initialize(std::mt19937& random)
 void ConnectedBlock::forward(const float* in, float* out, int batch) const
 {
     gemm(false, true, batch, outputs, inputs, 1.0f, in, inputs, weights.data(), inputs, 0.0f, out, outputs);
+    std::vector<float> scale, shift;
+    batchNormScaleShift(biases, scales, mean, variance, scale, shift);
     for (int b = 0; b < batch; ++b)
-        for (int o = 0; o < outputs; ++o) {
-            float& v = out[std::size_t(b) * std::size_t(outputs) + std::size_t(o)];
-            if (batchNormalize)
-                v = scales[std::size_t(o)] * (v - mean[std::size_t(o)]) /
-                    std::sqrt(variance[std::size_t(o)] + kBatchNormEpsilon);
-            v = activate(v + biases[std::size_t(o)], activation);
+        for (std::size_t o = 0; o < std::size_t(outputs); ++o) {
+            float& v = out[std::size_t(b) * std::size_t(outputs) + o];
+            v = activate(v * scale[o] + shift[o], activation);
         }
 }
 

@@ -7,18 +7,17 @@
 
 namespace nw {
 
-void foldBatchNorm(const std::vector<float>& weights, const std::vector<float>& biases,
-                   const std::vector<float>& scales, const std::vector<float>& mean,
-                   const std::vector<float>& variance, std::size_t filters, std::size_t perFilter,
-                   std::vector<float>& foldedWeights, std::vector<float>& foldedBiases)
+void batchNormScaleShift(const std::vector<float>& biases, const std::vector<float>& scales,
+                         const std::vector<float>& mean, const std::vector<float>& variance,
+                         std::vector<float>& scale, std::vector<float>& shift)
 {
-    foldedWeights.resize(weights.size());
-    foldedBiases.resize(filters);
-    for (std::size_t f = 0; f < filters; ++f) {
-        const float s = scales[f] / std::sqrt(variance[f] + kBatchNormEpsilon);
-        for (std::size_t i = 0; i < perFilter; ++i)
-            foldedWeights[f * perFilter + i] = weights[f * perFilter + i] * s;
-        foldedBiases[f] = biases[f] - mean[f] * s;
+    scale.assign(biases.size(), 1.0f);
+    shift = biases;
+    if (scales.empty())
+        return;
+    for (std::size_t c = 0; c < biases.size(); ++c) {
+        scale[c] = scales[c] / std::sqrt(variance[c] + kBatchNormEpsilon);
+        shift[c] = biases[c] - mean[c] * scale[c];
     }
 }
 

@@ -12,11 +12,11 @@ namespace nw {
 
 constexpr float kBatchNormEpsilon = 1e-5f;
 
-// weights: `filters` rows of `perFilter` values. Writes the folded copies; the inputs stay as loaded.
-void foldBatchNorm(const std::vector<float>& weights, const std::vector<float>& biases,
-                   const std::vector<float>& scales, const std::vector<float>& mean,
-                   const std::vector<float>& variance, std::size_t filters, std::size_t perFilter,
-                   std::vector<float>& foldedWeights, std::vector<float>& foldedBiases);
+// Bias, or batch norm with its rolling statistics, as one scale and shift per channel for the output
+// pass: y = x·scale + shift. Without batch norm (empty `scales`): scale 1, shift = bias.
+void batchNormScaleShift(const std::vector<float>& biases, const std::vector<float>& scales,
+                         const std::vector<float>& mean, const std::vector<float>& variance,
+                         std::vector<float>& scale, std::vector<float>& shift);
 
 // In place over planes: x = scale·(x − mean)/sqrt(var + eps) + bias for each of `channels` planes.
 void batchNormInference(float* x, std::size_t channels, std::size_t plane, const float* scales,
