@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <omp.h>
 
 namespace nw {
 
@@ -202,12 +203,16 @@ public:
         const int groups = config_.groups, perGroup = filters / groups, K = int(perFilter());
         const std::size_t inPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
         const int chunk = chunkImages(batch);
+        scratch_.resize(std::size_t(std::max(omp_get_max_threads(), maxComputeThreads())));
         // Chunks of images in parallel, as in the forward pass, each thread summing its own weight gradient.
 #pragma omp parallel
         {
-            std::vector<float> columns(std::size_t(K) * std::size_t(plane) * std::size_t(chunk));
-            std::vector<float> gathered(std::size_t(perGroup) * std::size_t(plane) * std::size_t(chunk));
-            std::vector<float> local(weights_.size(), 0.0f);
+            Scratch& mine = scratch(std::size_t(K) * std::size_t(plane) * std::size_t(chunk),
+                                    std::size_t(perGroup) * std::size_t(plane) * std::size_t(chunk));
+            std::vector<float>& columns = mine.columns;
+            std::vector<float>& gathered = mine.other;
+            std::vector<float>& local = mine.weightGradient;
+            local.assign(weights_.size(), 0.0f);
 #pragma omp for schedule(dynamic)
             for (int b0 = 0; b0 < batch; b0 += chunk) {
                 const int n = std::min(chunk, batch - b0);
@@ -270,6 +275,22 @@ private:
         return std::max(1, std::min({byColumns, bySize, byThreads}));
     }
 
+    // Per-thread training buffers, kept between iterations (allocating megabytes per pass costs page
+    // faults every time). Called inside the parallel region; the vector of threads is sized before it.
+    struct Scratch {
+        std::vector<float> columns, other, weightGradient;
+    };
+    std::vector<Scratch> scratch_;
+    Scratch& scratch(std::size_t columns, std::size_t other)
+    {
+        Scratch& mine = scratch_[std::size_t(omp_get_thread_num())];
+        if (mine.columns.size() < columns)
+            mine.columns.resize(columns);
+        if (mine.other.size() < other)
+            mine.other.resize(other);
+        return mine;
+    }
+
     static void grow(std::vector<float>& v, std::size_t n)
     {
         if (v.size() != n)
@@ -286,10 +307,13 @@ private:
         const std::size_t inPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
         const bool bn = config_.batchNormalize;
         const int chunk = chunkImages(batch);
+        scratch_.resize(std::size_t(std::max(omp_get_max_threads(), maxComputeThreads())));
 #pragma omp parallel
         {
-            std::vector<float> columns(std::size_t(K) * std::size_t(plane) * std::size_t(chunk));
-            std::vector<float> product(std::size_t(perGroup) * std::size_t(plane) * std::size_t(chunk));
+            Scratch& mine = scratch(std::size_t(K) * std::size_t(plane) * std::size_t(chunk),
+                                    std::size_t(perGroup) * std::size_t(plane) * std::size_t(chunk));
+            std::vector<float>& columns = mine.columns;
+            std::vector<float>& product = mine.other;
 #pragma omp for schedule(dynamic)
             for (int b0 = 0; b0 < batch; b0 += chunk) {
                 const int n = std::min(chunk, batch - b0);
