@@ -192,7 +192,7 @@ void TestTraining::resumeContinuesTheSameRun()
     const QStringList rows =
         QString(test::readAll(dir.filePath("resumed/metrics.csv"))).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(rows.size(), 1 + 12);
-    QCOMPARE(rows[0], QString("iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1"));
+    QCOMPARE(rows[0], QString("iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1,map50"));
     QVERIFY(rows[7].startsWith("7,"));
 }
 

@@ -21,10 +21,22 @@ struct BenchArgs {
 
 struct TrainArgs {
     std::string data, cfg, weights, outDir;
-    int maxBatches = 0, validEvery = 0, checkpointEvery = 100;
+    int maxBatches = 0, validEvery = 0, mapEvery = 0, checkpointEvery = 100;
     float learningRate = 0;
     unsigned seed = 1;
     bool resume = false;
+};
+
+struct MapArgs {
+    std::string data, cfg, weights;
+    float iou = 0.5f, threshold = 0.25f;
+    bool letterbox = false, json = false;
+};
+
+struct AnchorsArgs {
+    std::string data;
+    int count = 6, width = 416, height = 416;
+    unsigned seed = 1;
 };
 
 int summary(const std::string& cfg, int batch, bool json);
@@ -37,5 +49,8 @@ int detect(const DetectArgs& args);
 int classify(const std::string& cfg, const std::string& weights, const std::vector<std::string>& images,
              const std::string& names, int top);
 int bench(const BenchArgs& args);
+int map(const MapArgs& args);
+int anchors(const AnchorsArgs& args);
+int makeShapes(const std::string& outDir, int count, unsigned seed, const std::string& size);
 
 } // namespace nw::cli

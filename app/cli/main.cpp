@@ -69,7 +69,8 @@ int main(int argc, char** argv)
     bench->add_flag("--json", benchArgs.json, "Print {\"median_ms\":..,\"min_ms\":..,\"peak_rss_mb\":..}");
 
     nw::cli::TrainArgs trainArgs;
-    auto* train = app.add_subcommand("train", "Train a classifier (metrics.csv, checkpoints, resume)");
+    auto* train =
+        app.add_subcommand("train", "Train a classifier or detector (metrics.csv, checkpoints, resume)");
     train->add_option("data", trainArgs.data, "Darknet .data file (classes, train, valid, ...)")->required();
     train->add_option("cfg", trainArgs.cfg, "Darknet .cfg file")->required();
     train->add_option("weights", trainArgs.weights, "Starting .weights (default: random initialisation)");
@@ -85,6 +86,10 @@ int main(int argc, char** argv)
                      "Validate every N iterations (default: at the end)")
         ->check(CLI::Range(0, 1 << 30));
     train
+        ->add_option("--map-every", trainArgs.mapEvery,
+                     "Detectors: mAP@0.5 on the valid set every N iterations (default: at the end)")
+        ->check(CLI::Range(0, 1 << 30));
+    train
         ->add_option("--checkpoint-every", trainArgs.checkpointEvery,
                      "Checkpoint every N iterations (default 100)")
         ->check(CLI::Range(1, 1 << 30));
@@ -95,6 +100,43 @@ int main(int argc, char** argv)
     valid->add_option("cfg", cfg, "Darknet .cfg file")->required();
     valid->add_option("weights", weights, "Darknet .weights file")->required();
     valid->add_flag("--json", json, "Print {\"top1\":..,\"top5\":..,\"images\":..}");
+
+    nw::cli::MapArgs mapArgs;
+    auto* map =
+        app.add_subcommand("map", "Detector accuracy on the .data file's valid set: AP per class, mAP");
+    map->add_option("data", mapArgs.data, "Darknet .data file")->required();
+    map->add_option("cfg", mapArgs.cfg, "Darknet .cfg file")->required();
+    map->add_option("weights", mapArgs.weights, "Darknet .weights file")->required();
+    map->add_option("--iou", mapArgs.iou, "IoU threshold of a true positive (default 0.5)")
+        ->check(CLI::Range(0.0, 1.0));
+    map->add_option("--thresh", mapArgs.threshold,
+                    "Confidence threshold for precision/recall/F1 (default 0.25)")
+        ->check(CLI::Range(0.0, 1.0));
+    map->add_flag("--letterbox", mapArgs.letterbox, "Letterbox the images (default: the cfg's letter_box)");
+    map->add_flag("--json", mapArgs.json, "Print {\"map50\":..,\"map50_95\":..,\"classes\":[...]}");
+
+    nw::cli::AnchorsArgs anchorsArgs;
+    auto* anchors =
+        app.add_subcommand("anchors", "YOLO anchors by k-means (IoU distance) over the train set");
+    anchors->add_option("data", anchorsArgs.data, "Darknet .data file")->required();
+    anchors->add_option("--num", anchorsArgs.count, "Number of anchors (default 6)")
+        ->check(CLI::Range(1, 100));
+    anchors->add_option("--width", anchorsArgs.width, "Network width (default 416)")
+        ->check(CLI::Range(1, 65536));
+    anchors->add_option("--height", anchorsArgs.height, "Network height (default 416)")
+        ->check(CLI::Range(1, 65536));
+    anchors->add_option("--seed", anchorsArgs.seed, "Seed of the k-means++ start (default 1)");
+
+    int shapesCount = 2000;
+    unsigned shapesSeed = 1;
+    std::string shapesSize;
+    auto* makeShapes =
+        app.add_subcommand("make-shapes", "Write a synthetic detection data set (images + YOLO labels)");
+    makeShapes->add_option("outdir", out, "Output folder")->required();
+    makeShapes->add_option("--count", shapesCount, "Images in all; a tenth are for validation (default 2000)")
+        ->check(CLI::Range(2, 10000000));
+    makeShapes->add_option("--seed", shapesSeed, "Seed: the same seed gives the same files (default 1)");
+    makeShapes->add_option("--size", shapesSize, "Image size WxH (default 256x256)");
 
     try {
         app.parse(argc, argv);
@@ -125,5 +167,11 @@ int main(int argc, char** argv)
     }
     if (*valid)
         return nw::cli::valid(dataPath, cfg, weights, json);
+    if (*map)
+        return nw::cli::map(mapArgs);
+    if (*anchors)
+        return nw::cli::anchors(anchorsArgs);
+    if (*makeShapes)
+        return nw::cli::makeShapes(out, shapesCount, shapesSeed, shapesSize);
     return 2;
 }

@@ -39,4 +39,13 @@ std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights,
     return net;
 }
 
+std::optional<DataFile> loadDataFileOrReport(const std::string& path)
+{
+    std::string error;
+    auto data = loadDataFile(path, error);
+    if (!data)
+        std::cerr << "error: " << error << "\n";
+    return data;
+}
+
 } // namespace nw::cli

@@ -1,9 +1,11 @@
 #pragma once
 // Shared by the commands that run a network: cfg → spec → runtime (+ weights), errors printed.
+#include "data/data_file.h"
 #include "graph/network_spec.h"
 #include "runtime/net.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace nw::cli {
@@ -13,5 +15,8 @@ void printDiagnostics(const Diagnostics& diagnostics);
 // the weights do not load. Empty `weights` keeps the seeded random initialisation.
 std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights, int batch,
                              const SpecOptions& options = {});
+
+// Reads a .data file; on failure prints "error: ..." (naming the file and line) and returns nullopt.
+std::optional<DataFile> loadDataFileOrReport(const std::string& path);
 
 } // namespace nw::cli

@@ -1,6 +1,6 @@
 // train and valid: classification training from a .data file, and accuracy on its validation set.
 #include "commands.h"
-#include "data/data_file.h"
+#include "data/training_data.h"
 #include "net_loading.h"
 #include "train/trainer.h"
 
@@ -26,21 +26,29 @@ public:
     {
         const double perIteration = s.elapsedSeconds / std::max(1, s.iteration - firstIteration(s));
         const double eta = perIteration * (s.maxBatches - s.iteration);
-        char valid[48] = "";
+        char valid[64] = "";
         if (s.validTop1)
             std::snprintf(valid, sizeof valid, ", valid top-1 %.2f%%", *s.validTop1 * 100);
+        if (s.map50)
+            std::snprintf(valid, sizeof valid, ", mAP@0.5 %.2f%%", *s.map50 * 100);
         if (terminal_) {
             const int width = 30, done = int(width * double(s.iteration) / std::max(1, s.maxBatches));
             std::printf("\r[%-*s] %d/%d epoch %.2f loss %.4f avg %.4f lr %.4g %.0f img/s ETA %s%s   ", width,
                         std::string(std::size_t(done), '#').c_str(), s.iteration, s.maxBatches, s.epoch,
                         s.loss, s.averageLoss, s.learningRate, s.imagesPerSecond, duration(eta).c_str(),
                         valid);
-            if (s.validTop1 || s.iteration == s.maxBatches)
+            if (s.validTop1 || s.map50 || s.iteration == s.maxBatches)
                 std::printf("\n");
         } else {
             std::printf("iteration %d/%d: loss %.4f, avg %.4f, lr %.4g, %.0f images/s, %.1f s%s\n",
                         s.iteration, s.maxBatches, s.loss, s.averageLoss, s.learningRate, s.imagesPerSecond,
                         s.elapsedSeconds, valid);
+            for (const HeadStats& h : s.heads) // the figures Darknet prints per head
+                std::printf(
+                    "  head %d: avg IoU %.3f, class %.3f, obj %.3f, no-obj %.4f, .5R %.3f, .75R %.3f, "
+                    "count %d\n",
+                    h.layer, h.averageIou, h.classScore, h.objectness, h.noObject, h.recall50, h.recall75,
+                    h.count);
         }
         std::fflush(stdout);
     }
@@ -82,31 +90,21 @@ std::unique_ptr<Net> trainingNet(const std::string& cfgPath, const std::string& 
 
 int train(const TrainArgs& args)
 {
-    std::string error;
-    auto data = loadDataFile(args.data, error);
-    if (!data) {
-        std::cerr << "error: " << error << "\n";
+    auto data = loadDataFileOrReport(args.data);
+    if (!data)
         return 1;
-    }
+    std::string error;
     auto net = trainingNet(args.cfg, args.weights);
     if (!net)
         return 1;
     std::vector<std::string> warnings;
-    auto trainSet = openClassificationSet(*data, "train", net->spec().net, args.seed, error, &warnings);
-    if (!trainSet) {
+    auto sets = openTrainingData(*data, *net, args.seed, error, warnings);
+    for (const std::string& warning : warnings)
+        std::cerr << "warning: " << warning << "\n";
+    if (!sets) {
         std::cerr << "error: " << error << "\n";
         return 1;
     }
-    std::unique_ptr<ClassificationDataset> validSet;
-    if (!data->get("valid").empty()) {
-        validSet = openClassificationSet(*data, "valid", net->spec().net, args.seed, error, &warnings);
-        if (!validSet) {
-            std::cerr << "error: " << error << "\n";
-            return 1;
-        }
-    }
-    for (const std::string& warning : warnings)
-        std::cerr << "warning: " << warning << "\n";
     TrainOptions options;
     options.outDir = args.outDir.empty() ? data->resolve(data->get("backup", "backup")) : args.outDir;
     options.name = std::filesystem::path(args.cfg).stem().string();
@@ -114,15 +112,17 @@ int train(const TrainArgs& args)
     options.learningRate = args.learningRate;
     options.seed = args.seed;
     options.validEvery = args.validEvery;
+    options.mapEvery = args.mapEvery;
+    options.letterbox = net->spec().net.letterBox;
     options.checkpointEvery = args.checkpointEvery;
     options.resume = args.resume;
-    std::printf("training %s on %zu images (%d classes), batch %d = %d × %d, output in %s\n",
-                args.cfg.c_str(), trainSet->size(), trainSet->classes(), net->spec().net.batch,
-                net->spec().net.subdivisions, net->batch(), options.outDir.c_str());
+    std::printf("training %s on %s; batch %d = %d × %d, output in %s\n", args.cfg.c_str(),
+                sets->describe().c_str(), net->spec().net.batch, net->spec().net.subdivisions, net->batch(),
+                options.outDir.c_str());
     std::signal(SIGINT, [](int) { interrupted = true; });
     std::signal(SIGTERM, [](int) { interrupted = true; });
     ConsoleObserver observer;
-    Trainer trainer(*net, *trainSet, validSet.get(), options);
+    Trainer trainer(*net, *sets->train, sets->valid.get(), options, sets->detectionValid.get());
     if (auto problem = trainer.run(observer)) {
         std::cerr << "\nerror: " << *problem << "\n";
         return 1;
@@ -132,12 +132,10 @@ int train(const TrainArgs& args)
 
 int valid(const std::string& dataPath, const std::string& cfg, const std::string& weights, bool json)
 {
-    std::string error;
-    auto data = loadDataFile(dataPath, error);
-    if (!data) {
-        std::cerr << "error: " << error << "\n";
+    auto data = loadDataFileOrReport(dataPath);
+    if (!data)
         return 1;
-    }
+    std::string error;
     auto net = trainingNet(cfg, weights);
     if (!net)
         return 1;

@@ -6,8 +6,7 @@
 
 namespace nw {
 
-BatchLoader::BatchLoader(const ClassificationDataset& data, int batchSize, unsigned seed,
-                         std::uint64_t firstSample)
+BatchLoader::BatchLoader(const TrainingSet& data, int batchSize, unsigned seed, std::uint64_t firstSample)
     : data_(data), batchSize_(batchSize), seed_(seed), nextSample_(firstSample), thread_([this] { work(); })
 {
 }
@@ -40,20 +39,22 @@ void BatchLoader::fill(Batch& batch, std::uint64_t first)
 {
     const std::size_t imageSize =
         std::size_t(data_.width()) * std::size_t(data_.height()) * std::size_t(data_.channels());
-    const auto classes = std::size_t(data_.classes());
+    const std::size_t truthSize = data_.truthFloats();
     batch.images.assign(std::size_t(batchSize_) * imageSize, 0.0f);
-    batch.truth.assign(std::size_t(batchSize_) * classes, 0.0f);
+    batch.truth.assign(std::size_t(batchSize_) * truthSize, 0.0f);
     batch.warnings.clear();
     std::uint64_t k = first;
     for (int b = 0; b < batchSize_; ++b) {
         // An unreadable sample is skipped with a warning; the next one takes its place.
         for (int attempt = 0; attempt < 100; ++attempt) {
+            // Augmentation draws from a stream of its own per sample: repeatable on resume.
+            std::mt19937 random(unsigned(std::uint64_t(seed_) * 2654435761u + k * 40503u));
             const std::size_t index = sampleAt(k++);
             std::string warning;
-            if (data_.image(index, batch.images.data() + std::size_t(b) * imageSize, warning)) {
-                batch.truth[std::size_t(b) * classes + std::size_t(data_.label(index))] = 1.0f;
+            float* truth = batch.truth.data() + std::size_t(b) * truthSize;
+            std::fill(truth, truth + truthSize, 0.0f);
+            if (data_.sample(index, random, batch.images.data() + std::size_t(b) * imageSize, truth, warning))
                 break;
-            }
             batch.warnings.push_back(warning);
         }
     }

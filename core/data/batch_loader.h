@@ -2,7 +2,10 @@
 // Prepares the next training batch on a background thread while the current one trains.
 // Samples come from a seeded stream: sample k is item perm_e[k mod N] of epoch e = k / N, where
 // perm_e is a shuffle seeded by (seed, e) — so a resumed run sees exactly the batches it would have.
-#include "data/dataset.h"
+#include "data/training_set.h"
+
+#include <cstdint>
+#include <vector>
 
 #include <condition_variable>
 #include <mutex>
@@ -13,13 +16,13 @@ namespace nw {
 
 struct Batch {
     std::vector<float> images; // batch × CHW
-    std::vector<float> truth;  // batch × classes, one-hot
+    std::vector<float> truth;  // batch × the set's truth floats
     std::vector<std::string> warnings;
 };
 
 class BatchLoader {
 public:
-    BatchLoader(const ClassificationDataset& data, int batchSize, unsigned seed, std::uint64_t firstSample);
+    BatchLoader(const TrainingSet& data, int batchSize, unsigned seed, std::uint64_t firstSample);
     ~BatchLoader();
     BatchLoader(const BatchLoader&) = delete;
     BatchLoader& operator=(const BatchLoader&) = delete;
@@ -31,7 +34,7 @@ private:
     std::size_t sampleAt(std::uint64_t k);
     void work();
 
-    const ClassificationDataset& data_;
+    const TrainingSet& data_;
     int batchSize_;
     unsigned seed_;
     std::uint64_t nextSample_;

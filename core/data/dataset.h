@@ -1,5 +1,7 @@
 #pragma once
 // A classification data set: N samples of one image size, each with a class index.
+#include "data/training_set.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -8,17 +10,23 @@
 
 namespace nw {
 
-class ClassificationDataset {
+class ClassificationDataset : public TrainingSet {
 public:
-    virtual ~ClassificationDataset() = default;
-    virtual std::size_t size() const = 0;
-    virtual int width() const = 0;
-    virtual int height() const = 0;
-    virtual int channels() const = 0;
     virtual int classes() const = 0;
     virtual int label(std::size_t index) const = 0;
     // Writes sample `index` as CHW floats in [0, 1]; false (with a warning) when it cannot be read.
     virtual bool image(std::size_t index, float* out, std::string& warning) const = 0;
+
+    // A classifier's truth is one-hot over the classes.
+    std::size_t truthFloats() const override { return std::size_t(classes()); }
+    bool sample(std::size_t index, std::mt19937&, float* image, float* truth,
+                std::string& warning) const override
+    {
+        if (!this->image(index, image, warning))
+            return false;
+        truth[label(index)] = 1.0f;
+        return true;
+    }
 };
 
 // Darknet's [net] augmentation for classifier training.

@@ -47,6 +47,8 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     n.exposure = r.getFloat("exposure", 1);
     n.hue = r.getFloat("hue", 0);
     n.flip = r.getInt("flip", 1) != 0;
+    n.letterBox = r.getInt("letter_box", 0) != 0;
+    n.mosaic = r.getInt("mosaic", 0) != 0;
     n.policy = r.getString("policy", "constant");
     const auto& policies = learningRatePolicies();
     if (std::find(policies.begin(), policies.end(), n.policy) == policies.end())
@@ -75,8 +77,6 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
               "clip",
               "random",
               "notruth",
-              "letter_box",
-              "mosaic",
               "cutmix",
               "mixup",
               "mosaic_bound",

@@ -26,7 +26,9 @@ struct NetConfig {
     float sgdrMult = 2;
     int maxCrop = 0, minCrop = 0;
     float angle = 0, aspect = 1, saturation = 1, exposure = 1, hue = 0;
-    bool flip = true; // AB: random horizontal flips while training
+    bool flip = true;       // AB: random horizontal flips while training
+    bool letterBox = false; // AB letter_box: keep the aspect ratio when scaling to the input
+    bool mosaic = false;    // AB mosaic: four training images in one
 
     // Darknet's per-layer batch: batch / subdivisions × time_steps.
     int layerBatch() const { return subdivisions > 0 ? batch / subdivisions * timeSteps : batch; }

@@ -1,5 +1,7 @@
 #include "layers/yolo.h"
 
+#include "layers/yolo_loss.h"
+
 #include "graph/network_spec.h"
 #include "kernels/cpu/activations.h"
 #include "runtime/layer_runtime.h"
@@ -82,10 +84,14 @@ LayerResult YoloLayer::infer(LayerContext& ctx) const
 namespace {
 
 // Logistic on x, y, objectness and class scores of every anchor slot (AB new_coords: none), then
-// AB's scale_x_y on x and y. Box decoding happens in the detector.
+// AB's scale_x_y on x and y. Box decoding happens in the detector. While training, the forward pass
+// also computes the head's deltas against the truth boxes (yolo_loss.cpp).
 class YoloRuntime final : public RuntimeLayer {
 public:
-    YoloRuntime(const YoloLayer& config, const Shape& out) : config_(config), out_(out) {}
+    YoloRuntime(const YoloLayer& config, const LayerSpec& spec)
+        : config_(config), out_(spec.output), index_(spec.index)
+    {
+    }
     void forward(ForwardArgs& args) override
     {
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
@@ -103,18 +109,54 @@ public:
                     for (std::size_t i = 0; i < 2 * plane; ++i)
                         p[i] = p[i] * config_.scaleXY - 0.5f * (config_.scaleXY - 1);
             }
+        if (args.context.training && args.context.truth)
+            computeDeltas(args.output, args.context);
+    }
+
+    bool canTrain() const override { return true; }
+
+    // Darknet passes the head's deltas straight to the convolution before it: they are already the
+    // gradients of the logistic outputs' logits (x, y, objectness, classes) and of the raw w, h.
+    void backward(BackwardArgs& args) override
+    {
+        if (!args.inputDelta || delta_.size() != args.output.size())
+            return;
+        float* in = args.inputDelta->data();
+        const float* out = args.outputDelta.data();
+        for (std::size_t i = 0; i < delta_.size(); ++i)
+            in[i] += delta_[i] + out[i];
     }
 
 private:
+    void computeDeltas(const Tensor& output, ExecContext& context)
+    {
+        delta_.assign(output.size(), 0.0f);
+        const YoloGrid grid{out_.w, out_.h, context.netWidth, context.netHeight};
+        HeadStats stats;
+        stats.layer = index_;
+        for (int b = 0; b < output.batch(); ++b)
+            yoloDeltas(config_, grid, output.item(b), context.truth + std::size_t(b) * context.truthStride,
+                       int(context.truthStride / 5), delta_.data() + std::size_t(b) * output.itemSize(),
+                       stats);
+        for (float d : delta_)
+            stats.loss += double(d) * d;
+        finishHeadStats(stats, double(output.batch()) * double(config_.mask.size()) * out_.w * out_.h);
+        context.loss += stats.loss;
+        if (context.heads)
+            context.heads->push_back(stats);
+    }
+
     const YoloLayer config_;
     Shape out_;
+    int index_;
+    std::vector<float> delta_;
 };
 
 } // namespace
 
 std::unique_ptr<RuntimeLayer> YoloLayer::createRuntime(const LayerSpec& spec) const
 {
-    return std::make_unique<YoloRuntime>(*this, spec.output);
+    return std::make_unique<YoloRuntime>(*this, spec);
 }
 
 } // namespace nw

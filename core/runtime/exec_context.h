@@ -1,7 +1,10 @@
 #pragma once
 // What a layer's forward may use besides its tensors: threads and the net's one shared workspace.
+#include "runtime/head_stats.h"
+
 #include <cstddef>
 #include <random>
+#include <vector>
 
 namespace nw {
 
@@ -10,9 +13,12 @@ struct ExecContext {
     float* workspace = nullptr;      // shared by all layers, sized by the largest need
     std::size_t workspaceFloats = 0; // its size, in floats
     bool training = false;
-    const float* truth = nullptr;   // training targets for the loss layer (batch × its outputs)
-    double loss = 0;                // summed by loss layers during a training forward pass
-    std::mt19937* random = nullptr; // dropout and other stochastic layers while training
+    const float* truth = nullptr;            // training targets for the loss layers (batch × truthStride)
+    std::size_t truthStride = 0;             // truth floats per batch item
+    int netWidth = 0, netHeight = 0;         // the network's input size (YOLO anchors are in its pixels)
+    std::vector<HeadStats>* heads = nullptr; // detection heads append their figures here
+    double loss = 0;                         // summed by loss layers during a training forward pass
+    std::mt19937* random = nullptr;          // dropout and other stochastic layers while training
 };
 
 } // namespace nw

@@ -1,6 +1,8 @@
 #include "runtime/net.h"
 
 #include "kernels/cpu/gemm.h"
+#include "layers/region.h"
+#include "layers/yolo.h"
 #include "util/atomic_file.h"
 
 #include <chrono>
@@ -38,8 +40,6 @@ void Net::setBatch(int batch)
     batch_ = std::max(1, batch);
     for (std::size_t i = 0; i < deltas_.size(); ++i)
         deltas_[i].reset(spec_.layers[i].output, batch_);
-    for (std::size_t i = 0; i < deltas_.size(); ++i)
-        deltas_[i].reset(spec_.layers[i].output, batch_);
     input_.reset(spec_.input, batch_);
     outputs_.resize(spec_.layers.size());
     std::size_t workspace = 0;
@@ -48,6 +48,23 @@ void Net::setBatch(int batch)
         workspace = std::max(workspace, layers_[i]->workspaceFloats());
     }
     workspace_.assign(workspace, 0.0f);
+}
+
+int Net::maxTruthBoxes() const
+{
+    int boxes = 0;
+    for (const LayerSpec& layer : spec_.layers)
+        if (const auto* yolo = dynamic_cast<const YoloLayer*>(layer.config.get()))
+            boxes = std::max(boxes, yolo->maxBoxes);
+        else if (const auto* region = dynamic_cast<const RegionLayer*>(layer.config.get()))
+            boxes = std::max(boxes, region->maxBoxes);
+    return boxes;
+}
+
+std::size_t Net::truthFloats() const
+{
+    const int boxes = maxTruthBoxes();
+    return boxes > 0 ? std::size_t(boxes) * 5 : output().itemSize();
 }
 
 int Net::outputLayer() const
@@ -108,7 +125,10 @@ double Net::forwardTraining(const float* input, const float* truth, std::mt19937
     ExecContext context;
     context.training = true;
     context.truth = truth;
+    context.truthStride = truthFloats();
     context.random = &random;
+    headStats_.clear();
+    context.heads = &headStats_;
     run(input, layerMilliseconds, context);
     return context.loss;
 }
@@ -177,6 +197,8 @@ const Tensor& Net::run(const float* input, std::vector<double>* layerMillisecond
     std::memcpy(input_.data(), input, input_.size() * sizeof(float));
     context.workspace = workspace_.data();
     context.workspaceFloats = workspace_.size();
+    context.netWidth = spec_.input.w;
+    context.netHeight = spec_.input.h;
     std::vector<const Tensor*> sources;
     for (std::size_t i = 0; i < layers_.size(); ++i) {
         sources.clear();

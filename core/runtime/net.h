@@ -33,12 +33,20 @@ public:
     const Tensor& output() const;
     int outputLayer() const;
 
+    // Detection heads ([yolo], [region]): the most truth boxes any of them reads per image; 0 for
+    // classifiers. Truth per image is then that many (x, y, w, h, class) boxes.
+    int maxTruthBoxes() const;
+    // Truth floats per image: 5 × maxTruthBoxes() for detectors, the output size for classifiers.
+    std::size_t truthFloats() const;
+    // The figures of each detection head in the last forwardTraining.
+    const std::vector<HeadStats>& headStats() const { return headStats_; }
+
     // Training mode allocates a gradient ("delta") per output. It fails, naming the layer, when a
     // layer type has no backward pass yet.
     std::optional<std::string> setTraining(bool training);
     bool training() const { return training_; }
     // One training forward pass: batch-norm batch statistics, dropout; the loss layer compares with
-    // `truth` (batch × the loss layer's outputs) and the summed loss is returned.
+    // `truth` (batch × truthFloats()) and the summed loss is returned.
     // With `layerMilliseconds`, each layer's wall time is recorded there (profiling).
     double forwardTraining(const float* input, const float* truth, std::mt19937& random,
                            std::vector<double>* layerMilliseconds = nullptr);
@@ -82,6 +90,7 @@ private:
     bool training_ = false;
     std::vector<float> workspace_;
     WeightsHeader header_;
+    std::vector<HeadStats> headStats_;
 };
 
 } // namespace nw

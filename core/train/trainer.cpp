@@ -1,6 +1,7 @@
 #include "train/trainer.h"
 
 #include "data/batch_loader.h"
+#include "detect/map.h"
 #include "train/checkpoint.h"
 #include "train/lr_policy.h"
 #include "train/sgd.h"
@@ -48,7 +49,7 @@ Accuracy evaluate(Net& net, const ClassificationDataset& data)
 
 namespace {
 
-const char* kMetricsHeader = "iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1\n";
+const char* kMetricsHeader = "iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1,map50\n";
 
 // metrics.csv as it was at the checkpoint: rows after it belong to work that was lost.
 std::optional<std::string> trimMetrics(const std::string& path, int lastIteration)
@@ -71,8 +72,63 @@ std::string metricsRow(const IterationStats& s)
         << s.imagesPerSecond << ',' << s.elapsedSeconds << ',';
     if (s.validTop1)
         row << *s.validTop1;
+    row << ',';
+    if (s.map50)
+        row << *s.map50;
     row << '\n';
     return row.str();
+}
+
+} // namespace
+
+std::optional<std::string> Trainer::checkData() const
+{
+    const Shape input = net_.inputShape();
+    if (train_.width() != input.w || train_.height() != input.h || train_.channels() != input.c)
+        return "the training images are " + std::to_string(train_.width()) + "x" +
+               std::to_string(train_.height()) + "x" + std::to_string(train_.channels()) +
+               " but the network's input is " + input.text() + ": change width/height/channels in [net]";
+    const auto* classification = dynamic_cast<const ClassificationDataset*>(&train_);
+    if (net_.maxTruthBoxes() > 0 && classification)
+        return "the network ends in a detection head but the .data file names classification data: a "
+               "detector trains on an image list with YOLO label files";
+    if (classification && int(net_.output().itemSize()) != classification->classes())
+        return "the network ends with " + std::to_string(net_.output().itemSize()) +
+               " outputs but the data has " + std::to_string(classification->classes()) +
+               " classes: set output= (or filters=) of the last layer to " +
+               std::to_string(classification->classes());
+    if (train_.truthFloats() != net_.truthFloats())
+        return "the data gives " + std::to_string(train_.truthFloats()) +
+               " truth values per image but the "
+               "network reads " +
+               std::to_string(net_.truthFloats());
+    return std::nullopt;
+}
+
+namespace {
+
+// Each head's figures averaged over the subdivisions of one iteration.
+void addHeadStats(std::vector<HeadStats>& sum, const std::vector<HeadStats>& part, int parts)
+{
+    if (sum.empty()) {
+        sum = part;
+        for (HeadStats& s : sum) {
+            s.loss = s.averageIou = s.classScore = s.objectness = s.noObject = s.recall50 = s.recall75 = 0;
+            s.count = 0;
+        }
+    }
+    for (std::size_t h = 0; h < sum.size() && h < part.size(); ++h) {
+        HeadStats& s = sum[h];
+        const HeadStats& p = part[h];
+        s.loss += p.loss / parts;
+        s.averageIou += p.averageIou / parts;
+        s.classScore += p.classScore / parts;
+        s.objectness += p.objectness / parts;
+        s.noObject += p.noObject / parts;
+        s.recall50 += p.recall50 / parts;
+        s.recall75 += p.recall75 / parts;
+        s.count += p.count;
+    }
 }
 
 } // namespace
@@ -85,7 +141,6 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     const int fullBatch = cfg.batch; // B: images per weight update
     const int subdivisions = std::max(1, cfg.subdivisions);
     const int maxBatches = options_.maxBatches > 0 ? options_.maxBatches : cfg.maxBatches;
-    const Shape input = net_.inputShape();
     if (maxBatches <= 0)
         return "max_batches is 0: set max_batches in [net] or pass --max-batches";
     if (net_.batch() * subdivisions != fullBatch)
@@ -93,14 +148,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                " images per pass but batch=" + std::to_string(fullBatch) +
                " / subdivisions=" + std::to_string(subdivisions) + " needs " +
                std::to_string(fullBatch / subdivisions);
-    if (train_.width() != input.w || train_.height() != input.h || train_.channels() != input.c)
-        return "the training images are " + std::to_string(train_.width()) + "x" +
-               std::to_string(train_.height()) + "x" + std::to_string(train_.channels()) +
-               " but the network's input is " + input.text() + ": change width/height/channels in [net]";
-    if (int(net_.output().itemSize()) != train_.classes())
-        return "the network ends with " + std::to_string(net_.output().itemSize()) +
-               " outputs but the data has " + std::to_string(train_.classes()) +
-               " classes: set output= (or filters=) of the last layer to " + std::to_string(train_.classes());
+    if (auto problem = checkData())
+        return problem;
     if (auto problem = net_.setTraining(true))
         return *problem;
 
@@ -148,11 +197,13 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         const int iteration = state.iteration + 1;
         std::mt19937 random(options_.seed * 7919u + unsigned(iteration));
         double loss = 0;
+        std::vector<HeadStats> heads;
         for (int s = 0; s < subdivisions; ++s) {
             Batch batch = loader.next();
             for (const std::string& warning : batch.warnings)
                 observer.message("warning: " + warning);
             loss += net_.forwardTraining(batch.images.data(), batch.truth.data(), random);
+            addHeadStats(heads, net_.headStats(), subdivisions);
             net_.backward();
         }
         loss /= fullBatch;
@@ -173,6 +224,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         stats.loss = loss;
         stats.averageLoss = state.averageLoss;
         stats.learningRate = rate;
+        stats.heads = std::move(heads);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - iterationStart).count();
         stats.imagesPerSecond = seconds > 0 ? fullBatch / seconds : 0;
@@ -180,6 +232,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         const bool last = iteration == maxBatches;
         if (valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last))
             stats.validTop1 = evaluate(net_, *valid_).top1;
+        if (mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last))
+            stats.map50 = evaluateMap(net_, *mapSet_, options_.letterbox).map50;
         state.elapsedSeconds =
             elapsedBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         stats.elapsedSeconds = state.elapsedSeconds;

@@ -1,9 +1,10 @@
 #pragma once
-// Trainer: Darknet's training loop for classifiers — batch split into subdivisions (gradient
+// Trainer: Darknet's training loop for classifiers and detectors — batch split into subdivisions (gradient
 // accumulation), SGD with the cfg's learning-rate policy, checkpoints written atomically, resume,
 // periodic validation, metrics.csv. Reports through a small observer the CLI prints and the GUI's
 // worker turns into signals.
 #include "data/dataset.h"
+#include "data/detection_dataset.h"
 #include "runtime/net.h"
 
 #include <atomic>
@@ -19,6 +20,8 @@ struct TrainOptions {
     float learningRate = 0;   // 0: the cfg's learning_rate
     unsigned seed = 1;
     int validEvery = 0;        // 0: never during training
+    int mapEvery = 0;          // detectors: mAP@0.5 on the validation set every N iterations (0: never)
+    bool letterbox = false;    // detectors: letterbox the validation images for mAP
     int checkpointEvery = 100; // iterations
     bool resume = false;
 };
@@ -29,7 +32,9 @@ struct IterationStats {
     float learningRate = 0;
     double imagesPerSecond = 0, elapsedSeconds = 0;
     std::optional<double> validTop1;
+    std::optional<double> map50;
     double epoch = 0;
+    std::vector<HeadStats> heads; // detectors: each head's figures, averaged over the subdivisions
 };
 
 class TrainObserver {
@@ -51,9 +56,10 @@ Accuracy evaluate(Net& net, const ClassificationDataset& data);
 
 class Trainer {
 public:
-    Trainer(Net& net, const ClassificationDataset& train, const ClassificationDataset* valid,
-            TrainOptions options)
-        : net_(net), train_(train), valid_(valid), options_(std::move(options))
+    // `valid`: a classifier's accuracy set; `mapSet`: a detector's validation images for mAP.
+    Trainer(Net& net, const TrainingSet& train, const ClassificationDataset* valid, TrainOptions options,
+            const DetectionDataset* mapSet = nullptr)
+        : net_(net), train_(train), valid_(valid), mapSet_(mapSet), options_(std::move(options))
     {
     }
     // Runs to max_batches (or until the observer asks to stop). Returns an error message, or
@@ -62,8 +68,11 @@ public:
 
 private:
     Net& net_;
-    const ClassificationDataset& train_;
+    std::optional<std::string> checkData() const;
+
+    const TrainingSet& train_;
     const ClassificationDataset* valid_;
+    const DetectionDataset* mapSet_;
     TrainOptions options_;
 };
 

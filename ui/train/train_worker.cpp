@@ -1,7 +1,7 @@
 #include "train/train_worker.h"
 
 #include "cfg/document.h"
-#include "data/data_file.h"
+#include "data/training_data.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -80,22 +80,20 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
             emit finished(QString::fromStdString(d.format()));
             return;
         }
-    std::vector<std::string> warnings;
-    auto trainSet = openClassificationSet(*data, "train", spec.net, 1, error, &warnings);
-    std::unique_ptr<ClassificationDataset> validSet;
-    if (trainSet && !data->get("valid").empty())
-        validSet = openClassificationSet(*data, "valid", spec.net, 1, error, &warnings);
-    if (!trainSet || (!data->get("valid").empty() && !validSet)) {
-        emit finished(QString::fromStdString(error));
-        return;
-    }
-    for (const std::string& warning : warnings)
-        emit message(QString::fromStdString("warning: " + warning));
     auto net = Net::create(spec, std::max(1, spec.net.layerBatch()), error);
     if (!net) {
         emit finished(QString::fromStdString(error));
         return;
     }
+    std::vector<std::string> warnings;
+    auto sets = openTrainingData(*data, *net, 1, error, warnings);
+    for (const std::string& warning : warnings)
+        emit message(QString::fromStdString("warning: " + warning));
+    if (!sets) {
+        emit finished(QString::fromStdString(error));
+        return;
+    }
+    emit message(QString::fromStdString("training on " + sets->describe()));
     if (!request.weightsPath.isEmpty())
         if (auto problem = net->loadWeights(request.weightsPath.toStdString())) {
             emit finished(QString::fromStdString(*problem));
@@ -110,7 +108,9 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
     options.resume = request.resume;
     emit started(request.maxBatches > 0 ? request.maxBatches : spec.net.maxBatches, spec.net.batch);
     WorkerObserver observer(*this);
-    Trainer trainer(*net, *trainSet, validSet.get(), options);
+    options.mapEvery = request.validEvery;
+    options.letterbox = spec.net.letterBox;
+    Trainer trainer(*net, *sets->train, sets->valid.get(), options, sets->detectionValid.get());
     try {
         const auto problem = trainer.run(observer);
         emit finished(problem ? QString::fromStdString(*problem) : QString());

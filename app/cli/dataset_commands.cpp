@@ -1,0 +1,142 @@
+// map, anchors and make-shapes: the detection data set tools.
+#include "commands.h"
+#include "data/data_file.h"
+#include "data/make_shapes.h"
+#include "data/training_data.h"
+#include "detect/anchors.h"
+#include "detect/detector.h"
+#include "detect/map.h"
+#include "net_loading.h"
+
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace nw::cli {
+
+int map(const MapArgs& args)
+{
+    auto data = loadDataFileOrReport(args.data);
+    if (!data)
+        return 1;
+    std::string error;
+    auto net = loadNet(args.cfg, args.weights, 1);
+    if (!net)
+        return 1;
+    if (net->maxTruthBoxes() == 0) {
+        std::cerr << "error: " << args.cfg
+                  << " has no detection head ([yolo] or [region]): map scores detectors\n";
+        return 1;
+    }
+    std::vector<std::string> warnings;
+    auto set = openDetectionSet(*data, "valid", *net, error, warnings);
+    for (const std::string& warning : warnings)
+        std::cerr << "warning: " << warning << "\n";
+    if (!set) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    MapOptions options;
+    options.iouThreshold = args.iou;
+    options.confidenceThreshold = args.threshold;
+    const MapResult r = evaluateMap(*net, *set, args.letterbox || net->spec().net.letterBox, options);
+    std::vector<std::string> names(r.classes.size());
+    if (!data->get("names").empty())
+        if (auto loaded = loadNames(data->resolve(data->get("names")), error))
+            names = *loaded;
+    auto nameOf = [&](std::size_t c) {
+        return c < names.size() && !names[c].empty() ? names[c] : "class " + std::to_string(c);
+    };
+    if (args.json) {
+        nlohmann::json out;
+        out["map50"] = r.map50;
+        out["map50_95"] = r.map50to95;
+        out["iou_threshold"] = args.iou;
+        out["precision"] = r.precision;
+        out["recall"] = r.recall;
+        out["f1"] = r.f1;
+        out["average_iou"] = r.averageIou;
+        out["images"] = r.images;
+        out["classes"] = nlohmann::json::array();
+        for (std::size_t c = 0; c < r.classes.size(); ++c) {
+            const ClassAp& a = r.classes[c];
+            out["classes"].push_back({{"id", c},
+                                      {"name", nameOf(c)},
+                                      {"ap", a.ap50},
+                                      {"ap50_95", a.ap50to95},
+                                      {"truths", a.truths},
+                                      {"tp", a.truePositives},
+                                      {"fp", a.falsePositives}});
+        }
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    for (std::size_t c = 0; c < r.classes.size(); ++c) {
+        const ClassAp& a = r.classes[c];
+        std::printf("class %2zu %-16s AP %6.2f%%  AP50:95 %6.2f%%  (truths %d, TP %d, FP %d)%s\n", c,
+                    nameOf(c).c_str(), a.ap50 * 100, a.ap50to95 * 100, a.truths, a.truePositives,
+                    a.falsePositives, a.truths == 0 ? "  no ground truth: left out of the mean" : "");
+    }
+    std::printf("for conf_thresh = %.2f: precision = %.3f, recall = %.3f, F1 = %.3f, average IoU = %.2f%%\n",
+                args.threshold, r.precision, r.recall, r.f1, r.averageIou * 100);
+    std::printf("mAP@%.2f = %.4f (%.2f%%), mAP@0.5:0.95 = %.4f, %zu images\n", args.iou, r.map50,
+                r.map50 * 100, r.map50to95, r.images);
+    return 0;
+}
+
+int anchors(const AnchorsArgs& args)
+{
+    auto data = loadDataFileOrReport(args.data);
+    if (!data)
+        return 1;
+    std::string error;
+    const std::string list = data->get("train");
+    if (list.empty()) {
+        std::cerr << "error: " << data->path << ": no train= entry (the list of training images)\n";
+        return 1;
+    }
+    std::vector<std::string> warnings;
+    auto set = loadDetectionDataset(data->resolve(list), data->classes(), args.width, args.height, 3, 1, {},
+                                    error, warnings);
+    for (const std::string& warning : warnings)
+        std::cerr << "warning: " << warning << "\n";
+    if (!set) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    std::vector<std::pair<float, float>> sizes;
+    for (std::size_t i = 0; i < set->size(); ++i)
+        for (const TruthBox& box : set->item(i).boxes)
+            sizes.emplace_back(box.w * float(args.width), box.h * float(args.height));
+    if (sizes.empty()) {
+        std::cerr << "error: " << list << ": no boxes in the label files\n";
+        return 1;
+    }
+    const AnchorResult result = computeAnchors(sizes, args.count, args.seed);
+    std::printf("anchors = ");
+    for (std::size_t k = 0; k < result.anchors.size(); ++k)
+        std::printf("%s%.0f,%.0f", k ? ", " : "", double(result.anchors[k].first),
+                    double(result.anchors[k].second));
+    std::printf("\naverage IoU = %.2f%% over %zu boxes\n", result.averageIou * 100, sizes.size());
+    return 0;
+}
+
+int makeShapes(const std::string& outDir, int count, unsigned seed, const std::string& size)
+{
+    ShapesOptions options;
+    options.count = count;
+    options.seed = seed;
+    if (!size.empty() && std::sscanf(size.c_str(), "%dx%d", &options.width, &options.height) != 2) {
+        std::cerr << "error: --size " << size << ": expected WIDTHxHEIGHT, e.g. 256x256\n";
+        return 1;
+    }
+    if (auto problem = makeShapes(outDir, options)) {
+        std::cerr << "error: " << *problem << "\n";
+        return 1;
+    }
+    std::printf("wrote %d images (%d for validation) and %s/shapes.data\n", count, std::max(1, count / 10),
+                outDir.c_str());
+    return 0;
+}
+
+} // namespace nw::cli

@@ -1,0 +1,287 @@
+#include "data/detection_dataset.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <sstream>
+
+namespace nw {
+
+namespace {
+
+bool fileExists(const std::string& path)
+{
+    std::error_code ec;
+    return std::filesystem::is_regular_file(path, ec);
+}
+
+std::string replaceFirst(std::string text, const std::string& from, const std::string& to)
+{
+    const auto at = text.find(from);
+    if (at != std::string::npos)
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+// The image extension (any case) replaced by .txt; unchanged when there is none.
+std::string withTxtExtension(const std::string& path)
+{
+    const auto dot = path.find_last_of('.');
+    const auto slash = path.find_last_of('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+        return path + ".txt";
+    return path.substr(0, dot) + ".txt";
+}
+
+float uniform(std::mt19937& random, float low, float high)
+{
+    return std::uniform_real_distribution<float>(low, high)(random);
+}
+
+// rand_scale(s): uniform in [1, s], inverted with probability ½ (Darknet's).
+float randomScale(float s, std::mt19937& random)
+{
+    const float scale = uniform(random, 1, std::max(1.0f, s) + 1e-6f);
+    return uniform(random, 0, 1) < 0.5f ? scale : 1 / scale;
+}
+
+} // namespace
+
+std::string labelPathFor(const std::string& imagePath)
+{
+    std::string pj = imagePath;
+    for (const char* folder : {"images", "JPEGImages", "raw"})
+        pj = replaceFirst(pj, folder, "labels");
+    pj = withTxtExtension(pj);
+    if (fileExists(pj))
+        return pj;
+    std::string ab = imagePath;
+    for (const char* year : {"train2017", "val2017", "train2014", "val2014"})
+        ab = replaceFirst(ab, std::string("/images/") + year + "/", std::string("/labels/") + year + "/");
+    ab = withTxtExtension(replaceFirst(ab, "/JPEGImages/", "/labels/"));
+    return fileExists(ab) ? ab : pj;
+}
+
+std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::vector<std::string>& warnings,
+                                    bool& missing)
+{
+    std::vector<TruthBox> boxes;
+    std::ifstream in(path);
+    missing = !in;
+    int number = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++number;
+        std::istringstream fields(line);
+        std::string first;
+        if (!(fields >> first))
+            continue; // blank line
+        const std::string where = path + ":" + std::to_string(number) + ": ";
+        TruthBox box;
+        char* end = nullptr;
+        const long id = std::strtol(first.c_str(), &end, 10);
+        std::string extra;
+        if (*end != '\0' || !(fields >> box.x >> box.y >> box.w >> box.h) || (fields >> extra)) {
+            warnings.push_back(where + "expected 'class x_center y_center width height', found '" + line +
+                               "'; line skipped");
+            continue;
+        }
+        if (id < 0 || id >= classes) {
+            warnings.push_back(where + "class " + std::to_string(id) + " is outside 0.." +
+                               std::to_string(classes - 1) + " (classes=" + std::to_string(classes) +
+                               " in the .data file); line skipped");
+            continue;
+        }
+        const float eps = 1e-3f;
+        if (!(box.w > 0 && box.h > 0 && box.x >= -eps && box.x <= 1 + eps && box.y >= -eps &&
+              box.y <= 1 + eps && box.w <= 1 + eps && box.h <= 1 + eps)) {
+            warnings.push_back(where +
+                               "the box is not inside the image (x, y, width and height are relative: "
+                               "0..1, width and height > 0); line skipped");
+            continue;
+        }
+        box.classId = int(id);
+        boxes.push_back(box);
+    }
+    return boxes;
+}
+
+// An image cropped and scaled to the network size (8-bit RGB or grey), with its boxes moved along.
+struct DetectionDataset::Placed {
+    cv::Mat pixels;
+    std::vector<TruthBox> boxes;
+};
+
+bool DetectionDataset::load(std::size_t index, std::mt19937& random, Placed& placed,
+                            std::string& warning) const
+{
+    const Item& item = items_[index];
+    cv::Mat source = cv::imread(item.image, c_ == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+    if (source.empty()) {
+        warning = item.image + ": cannot read the image; skipped";
+        return false;
+    }
+    if (c_ == 3)
+        cv::cvtColor(source, source, cv::COLOR_BGR2RGB);
+    const auto ow = float(source.cols), oh = float(source.rows);
+    const DetectionAugmentation& a = augmentation_;
+    // Darknet's jitter: each side moves in or out by up to jitter × the image size.
+    float left = 0, right = 0, top = 0, bottom = 0;
+    if (a.enabled && a.jitter > 0) {
+        const float dw = a.jitter * ow, dh = a.jitter * oh;
+        left = uniform(random, -dw, dw);
+        right = uniform(random, -dw, dw);
+        top = uniform(random, -dh, dh);
+        bottom = uniform(random, -dh, dh);
+    }
+    float cropW = ow - left - right, cropH = oh - top - bottom;
+    if (a.letterbox) { // widen the crop to the network's aspect ratio: grey bars, no distortion
+        const float aspect = float(w_) / float(h_);
+        if (cropW / cropH > aspect) {
+            const float extra = cropW / aspect - cropH;
+            top -= extra / 2;
+            cropH += extra;
+        } else {
+            const float extra = cropH * aspect - cropW;
+            left -= extra / 2;
+            cropW += extra;
+        }
+    }
+    const bool flip = a.enabled && a.flip && uniform(random, 0, 1) < 0.5f;
+    const double sx = double(w_) / cropW, sy = double(h_) / cropH;
+    cv::Mat transform = (cv::Mat_<double>(2, 3) << sx, 0, -left * sx, 0, sy, -top * sy);
+    if (flip)
+        transform = (cv::Mat_<double>(2, 3) << -sx, 0, w_ + left * sx, 0, sy, -top * sy);
+    cv::warpAffine(source, placed.pixels, transform, cv::Size(w_, h_), cv::INTER_LINEAR, cv::BORDER_CONSTANT,
+                   cv::Scalar::all(127));
+    placed.boxes.clear();
+    for (const TruthBox& box : item.boxes) {
+        float l = std::clamp(((box.x - box.w / 2) * ow - left) / cropW, 0.0f, 1.0f);
+        float r = std::clamp(((box.x + box.w / 2) * ow - left) / cropW, 0.0f, 1.0f);
+        const float t = std::clamp(((box.y - box.h / 2) * oh - top) / cropH, 0.0f, 1.0f);
+        const float b = std::clamp(((box.y + box.h / 2) * oh - top) / cropH, 0.0f, 1.0f);
+        if (flip) {
+            const float mirroredLeft = 1 - r;
+            r = 1 - l;
+            l = mirroredLeft;
+        }
+        if (r - l < 0.001f || b - t < 0.001f) // Darknet drops boxes this thin
+            continue;
+        placed.boxes.push_back({(l + r) / 2, (t + b) / 2, r - l, b - t, box.classId});
+    }
+    if (a.enabled && c_ == 3 && (a.hue != 0 || a.saturation != 1 || a.exposure != 1)) {
+        cv::Mat hsv;
+        cv::cvtColor(placed.pixels, hsv, cv::COLOR_RGB2HSV_FULL); // 8-bit hue over 0..255
+        const int hueShift = int(std::lround(uniform(random, -a.hue, a.hue) * 256));
+        const float saturation = randomScale(a.saturation, random),
+                    exposure = randomScale(a.exposure, random);
+        hsv.forEach<cv::Vec3b>([&](cv::Vec3b& p, const int*) {
+            p[0] = uchar((int(p[0]) + hueShift + 256) & 255);
+            p[1] = cv::saturate_cast<uchar>(float(p[1]) * saturation);
+            p[2] = cv::saturate_cast<uchar>(float(p[2]) * exposure);
+        });
+        cv::cvtColor(hsv, placed.pixels, cv::COLOR_HSV2RGB_FULL);
+    }
+    return true;
+}
+
+bool DetectionDataset::sample(std::size_t index, std::mt19937& random, float* image, float* truth,
+                              std::string& warning) const
+{
+    Placed placed;
+    if (!load(index, random, placed, warning))
+        return false;
+    if (augmentation_.enabled && augmentation_.mosaic && items_.size() > 1 && uniform(random, 0, 1) < 0.5f) {
+        // Mosaic: the network-sized versions of four images, each showing one quadrant around a random
+        // centre. Boxes are clipped to their quadrant; those left with under a quarter of their area go.
+        const float cx = uniform(random, 0.3f, 0.7f), cy = uniform(random, 0.3f, 0.7f);
+        const float quadrants[4][4] = {{0, 0, cx, cy}, {cx, 0, 1, cy}, {0, cy, cx, 1}, {cx, cy, 1, 1}};
+        cv::Mat mosaic = placed.pixels.clone();
+        std::vector<TruthBox> boxes;
+        for (int q = 0; q < 4; ++q) {
+            Placed part;
+            if (q == 0)
+                part = placed;
+            else if (!load(std::uniform_int_distribution<std::size_t>(0, items_.size() - 1)(random), random,
+                           part, warning))
+                return false;
+            const auto* r = quadrants[q];
+            const cv::Rect area(int(r[0] * float(w_)), int(r[1] * float(h_)),
+                                int(r[2] * float(w_)) - int(r[0] * float(w_)),
+                                int(r[3] * float(h_)) - int(r[1] * float(h_)));
+            part.pixels(area).copyTo(mosaic(area));
+            for (const TruthBox& box : part.boxes) {
+                const float l = std::max(box.x - box.w / 2, r[0]), rr = std::min(box.x + box.w / 2, r[2]);
+                const float t = std::max(box.y - box.h / 2, r[1]), b = std::min(box.y + box.h / 2, r[3]);
+                if (rr - l < 0.001f || b - t < 0.001f || (rr - l) * (b - t) < 0.25f * box.w * box.h)
+                    continue;
+                boxes.push_back({(l + rr) / 2, (t + b) / 2, rr - l, b - t, box.classId});
+            }
+        }
+        placed.pixels = mosaic;
+        placed.boxes = std::move(boxes);
+    }
+    const std::size_t plane = std::size_t(w_) * std::size_t(h_);
+    for (int y = 0; y < h_; ++y) {
+        const uchar* row = placed.pixels.ptr<uchar>(y);
+        for (int x = 0; x < w_; ++x)
+            for (int ch = 0; ch < c_; ++ch)
+                image[std::size_t(ch) * plane + std::size_t(y) * std::size_t(w_) + std::size_t(x)] =
+                    float(row[x * c_ + ch]) / 255.0f;
+    }
+    // Darknet shuffles the boxes so that, beyond `max`, a random subset is kept.
+    std::shuffle(placed.boxes.begin(), placed.boxes.end(), random);
+    for (std::size_t i = 0; i < placed.boxes.size() && i < std::size_t(maxBoxes_); ++i) {
+        const TruthBox& box = placed.boxes[i];
+        float* t = truth + 5 * i;
+        t[0] = box.x;
+        t[1] = box.y;
+        t[2] = box.w;
+        t[3] = box.h;
+        t[4] = float(box.classId);
+    }
+    return true;
+}
+
+std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, int classes, int width,
+                                                       int height, int channels, int maxBoxes,
+                                                       const DetectionAugmentation& augmentation,
+                                                       std::string& error, std::vector<std::string>& warnings)
+{
+    std::ifstream in(list);
+    if (!in) {
+        error = list + ": cannot open the image list (one image path per line)";
+        return nullptr;
+    }
+    const std::filesystem::path folder = std::filesystem::path(list).parent_path();
+    std::vector<DetectionDataset::Item> items;
+    DetectionDataset::Summary summary;
+    for (std::string line; std::getline(in, line);) {
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+            line.pop_back();
+        if (line.empty())
+            continue;
+        std::string path = line;
+        if (std::filesystem::path(path).is_relative() && fileExists((folder / path).string()))
+            path = (folder / path).string();
+        bool missing = false;
+        const std::size_t before = warnings.size();
+        DetectionDataset::Item item{path, readLabelFile(labelPathFor(path), classes, warnings, missing)};
+        summary.badLines += warnings.size() - before;
+        summary.missingLabels += missing;
+        summary.emptyImages += item.boxes.empty();
+        summary.boxes += item.boxes.size();
+        items.push_back(std::move(item));
+    }
+    if (items.empty()) {
+        error = list + ": the image list is empty";
+        return nullptr;
+    }
+    summary.images = items.size();
+    return std::make_unique<DetectionDataset>(std::move(items), classes, width, height, channels, maxBoxes,
+                                              augmentation, summary);
+}
+
+} // namespace nw

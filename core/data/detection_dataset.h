@@ -1,0 +1,84 @@
+#pragma once
+// Darknet's detection data: an image list, a YOLO label file per image ("class x y w h" lines,
+// relative centre and size) found from the image path, and the augmentation of detector training.
+#include "data/training_set.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nw {
+
+struct TruthBox {
+    float x = 0, y = 0, w = 0, h = 0; // relative centre and size
+    int classId = 0;
+};
+
+// The label file of an image: pjreddie's rule (images→labels, JPEGImages→labels, raw→labels, then the
+// image extension → .txt) when that file exists, else AlexeyAB's (labels next to the image, or
+// /JPEGImages/ → /labels/).
+std::string labelPathFor(const std::string& imagePath);
+
+// Reads a label file. A bad line (not five numbers, a class outside 0..classes−1, a box outside the
+// image) is skipped with a warning "file:line: ...". A missing file means no objects: `missing` is set.
+std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::vector<std::string>& warnings,
+                                    bool& missing);
+
+struct DetectionAugmentation {
+    bool enabled = false;
+    float jitter = 0;                            // random crop of ±jitter of each side
+    bool flip = true;                            // horizontal, half of the time
+    float hue = 0, saturation = 1, exposure = 1; // as Darknet's [net]
+    bool letterbox = false;                      // keep the aspect ratio (grey bars)
+    bool mosaic = false;                         // four images in one, half of the time
+};
+
+// Truth per image: up to `maxBoxes` boxes of five floats (x, y, w, h, class); the rest zero.
+class DetectionDataset final : public TrainingSet {
+public:
+    struct Item {
+        std::string image;
+        std::vector<TruthBox> boxes;
+    };
+    struct Summary {
+        std::size_t images = 0, boxes = 0, missingLabels = 0, badLines = 0, emptyImages = 0;
+    };
+
+    DetectionDataset(std::vector<Item> items, int classes, int width, int height, int channels, int maxBoxes,
+                     DetectionAugmentation augmentation, Summary summary)
+        : items_(std::move(items)), classes_(classes), w_(width), h_(height), c_(channels),
+          maxBoxes_(maxBoxes), augmentation_(augmentation), summary_(summary)
+    {
+    }
+
+    std::size_t size() const override { return items_.size(); }
+    int width() const override { return w_; }
+    int height() const override { return h_; }
+    int channels() const override { return c_; }
+    std::size_t truthFloats() const override { return std::size_t(maxBoxes_) * 5; }
+    bool sample(std::size_t index, std::mt19937& random, float* image, float* truth,
+                std::string& warning) const override;
+
+    int classes() const { return classes_; }
+    const Item& item(std::size_t index) const { return items_[index]; }
+    const Summary& summary() const { return summary_; }
+
+private:
+    struct Placed; // an image cropped/resized to the network with its boxes
+    bool load(std::size_t index, std::mt19937& random, Placed& placed, std::string& warning) const;
+
+    std::vector<Item> items_;
+    int classes_, w_, h_, c_, maxBoxes_;
+    DetectionAugmentation augmentation_;
+    Summary summary_;
+};
+
+// Reads the list (one image path per line; relative paths are taken from the list's folder, then the
+// working folder) and every label file. Errors: no list, an empty list. Bad label lines → warnings.
+std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, int classes, int width,
+                                                       int height, int channels, int maxBoxes,
+                                                       const DetectionAugmentation& augmentation,
+                                                       std::string& error,
+                                                       std::vector<std::string>& warnings);
+
+} // namespace nw

@@ -1,0 +1,77 @@
+#include "data/training_data.h"
+
+#include "detect/decode.h"
+#include "layers/yolo.h"
+
+namespace nw {
+
+std::string TrainingData::describe() const
+{
+    if (const DetectionDataset* detection = detectionTrain()) {
+        const auto& s = detection->summary();
+        return std::to_string(s.images) + " images, " + std::to_string(s.boxes) + " boxes of " +
+               std::to_string(detection->classes()) + " classes; " + std::to_string(s.emptyImages) +
+               " images without objects (" + std::to_string(s.missingLabels) + " without a label file), " +
+               std::to_string(s.badLines) + " bad label lines skipped";
+    }
+    const auto* classification = dynamic_cast<const ClassificationDataset*>(train.get());
+    return std::to_string(train->size()) + " images" +
+           (classification ? " of " + std::to_string(classification->classes()) + " classes" : std::string());
+}
+
+std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const std::string& which,
+                                                   const Net& net, std::string& error,
+                                                   std::vector<std::string>& warnings)
+{
+    const std::string list = data.get(which);
+    if (list.empty()) {
+        error = data.path + ": no " + which + "= entry (the list of " + which + " images)";
+        return nullptr;
+    }
+    const NetworkSpec& spec = net.spec();
+    const int classes = detectionClasses(spec);
+    if (classes != data.classes()) {
+        error = data.path + ": classes=" + std::to_string(data.classes()) +
+                " but the network's detection heads have classes=" + std::to_string(classes) +
+                ": make them equal (and filters= before each [yolo])";
+        return nullptr;
+    }
+    DetectionAugmentation augmentation;
+    augmentation.enabled = which == "train";
+    augmentation.flip = spec.net.flip;
+    augmentation.hue = spec.net.hue;
+    augmentation.saturation = spec.net.saturation;
+    augmentation.exposure = spec.net.exposure;
+    augmentation.letterbox = spec.net.letterBox;
+    augmentation.mosaic = spec.net.mosaic;
+    for (const LayerSpec& layer : spec.layers)
+        if (const auto* yolo = dynamic_cast<const YoloLayer*>(layer.config.get()))
+            augmentation.jitter = yolo->jitter;
+    return loadDetectionDataset(data.resolve(list), classes, spec.input.w, spec.input.h, spec.input.c,
+                                net.maxTruthBoxes(), augmentation, error, warnings);
+}
+
+std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& net, unsigned seed,
+                                             std::string& error, std::vector<std::string>& warnings)
+{
+    TrainingData result;
+    const bool hasValid = !data.get("valid").empty();
+    if (net.maxTruthBoxes() > 0) {
+        auto train = openDetectionSet(data, "train", net, error, warnings);
+        if (!train)
+            return std::nullopt;
+        result.train = std::move(train);
+        if (hasValid && !(result.detectionValid = openDetectionSet(data, "valid", net, error, warnings)))
+            return std::nullopt;
+        return result;
+    }
+    result.train = openClassificationSet(data, "train", net.spec().net, seed, error, &warnings);
+    if (!result.train)
+        return std::nullopt;
+    if (hasValid &&
+        !(result.valid = openClassificationSet(data, "valid", net.spec().net, seed, error, &warnings)))
+        return std::nullopt;
+    return result;
+}
+
+} // namespace nw

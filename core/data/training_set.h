@@ -1,0 +1,25 @@
+#pragma once
+// What the trainer's batch loader reads: N samples of one input size, each an image and a truth
+// vector of fixed length (one-hot classes for classifiers, boxes for detectors).
+#include <cstddef>
+#include <random>
+#include <string>
+
+namespace nw {
+
+class TrainingSet {
+public:
+    virtual ~TrainingSet() = default;
+    virtual std::size_t size() const = 0;
+    virtual int width() const = 0;
+    virtual int height() const = 0;
+    virtual int channels() const = 0;
+    // Floats of truth per sample.
+    virtual std::size_t truthFloats() const = 0;
+    // Writes sample `index` (augmented with `random` where the set augments) as CHW floats in [0, 1]
+    // and its truth into zeroed memory; false (with a warning) when it cannot be read.
+    virtual bool sample(std::size_t index, std::mt19937& random, float* image, float* truth,
+                        std::string& warning) const = 0;
+};
+
+} // namespace nw

@@ -1,0 +1,60 @@
+#pragma once
+// Mean average precision of a detector over a labelled image set, as AlexeyAB's `detector map` reports
+// it: per-class AP at IoU 0.5 (VOC all-point interpolation), COCO-style mAP@0.5:0.95 (101-point
+// interpolation averaged over IoU 0.50, 0.55, …, 0.95), and precision/recall/F1/average IoU at a
+// confidence threshold.
+#include "data/detection_dataset.h"
+#include "detect/detection.h"
+#include "runtime/net.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace nw {
+
+// One scored box of one class in one image.
+struct ScoredBox {
+    std::size_t image = 0;
+    int classId = 0;
+    float score = 0;
+    Box box;
+};
+
+struct ClassAp {
+    int truths = 0;        // ground-truth boxes of the class
+    int detections = 0;    // scored boxes of the class
+    double ap50 = 0;       // AP at the chosen IoU threshold (0.5 by default)
+    double ap50to95 = 0;   // COCO-style average over IoU 0.50..0.95
+    int truePositives = 0; // at the confidence threshold and IoU threshold
+    int falsePositives = 0;
+};
+
+struct MapResult {
+    std::vector<ClassAp> classes;
+    double map50 = 0, map50to95 = 0;                          // mean over the classes that have ground truth
+    double precision = 0, recall = 0, f1 = 0, averageIou = 0; // at the confidence threshold
+    int truths = 0;
+    std::size_t images = 0;
+};
+
+struct MapOptions {
+    float iouThreshold = 0.5f;         // for ap50 and the P/R/F1 figures
+    float confidenceThreshold = 0.25f; // for precision/recall/F1/average IoU
+};
+
+// Scores predictions against ground truth: truths[i] are image i's boxes. Predictions of equal score
+// keep their given order (a stable sort).
+MapResult computeMap(const std::vector<ScoredBox>& predictions,
+                     const std::vector<std::vector<TruthBox>>& truths, int classes,
+                     const MapOptions& options = {});
+
+// AP with all-point interpolation of a precision/recall curve (recall ascending).
+double averagePrecisionAllPoints(const std::vector<double>& recall, const std::vector<double>& precision);
+
+// Runs the net over every image of `data` (no augmentation; letterboxed when `letterbox`), keeps the
+// candidates above 0.005 after NMS 0.45 and scores them. `progress` (optional) gets images done.
+MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, const MapOptions& options = {},
+                      const std::function<void(std::size_t)>& progress = {});
+
+} // namespace nw

@@ -1,0 +1,524 @@
+// Detection training: [yolo] deltas and stats on hand-computed cases, the IoU-family gradients against
+// finite differences, mAP on hand-made sets with known answers, YOLO labels and data sets, anchors,
+// make-shapes, and a short training run whose loss falls and whose mAP rises.
+#include "data/detection_dataset.h"
+#include "data/make_shapes.h"
+#include "data/training_data.h"
+#include "detect/anchors.h"
+#include "detect/map.h"
+#include "layers/yolo_loss.h"
+#include "test_support.h"
+#include "train/trainer.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+#include <opencv2/imgcodecs.hpp>
+
+using namespace nw;
+
+namespace {
+
+// A head on a 2×2 grid of a 64×64 net: anchors 16×16 and 48×48, two classes, Darknet v3's plain loss.
+YoloLayer handHead(std::vector<int> mask)
+{
+    YoloLayer l;
+    l.classes = 2;
+    l.num = 2;
+    l.mask = std::move(mask);
+    l.anchors = {16, 16, 48, 48};
+    l.ignoreThresh = 0.5f;
+    l.truthThresh = 1;
+    l.iouNormalizer = 1; // pjreddie's (AB's default 0.75 scales the box deltas)
+    return l;
+}
+
+// Every slot: x = y = 0.5 after the logistic, raw w = h = 0, objectness 0.2, class scores 0.3 and 0.6.
+std::vector<float> handOutput(std::size_t slotCount)
+{
+    const std::size_t plane = 4;
+    std::vector<float> out(slotCount * 7 * plane, 0.0f);
+    for (std::size_t a = 0; a < slotCount; ++a)
+        for (std::size_t cell = 0; cell < plane; ++cell) {
+            float* s = out.data() + a * 7 * plane;
+            s[0 * plane + cell] = 0.5f;
+            s[1 * plane + cell] = 0.5f;
+            s[4 * plane + cell] = 0.2f;
+            s[5 * plane + cell] = 0.3f;
+            s[6 * plane + cell] = 0.6f;
+        }
+    return out;
+}
+
+float at(const std::vector<float>& v, std::size_t slot, int entry, int cell)
+{
+    return v[slot * 28 + std::size_t(entry) * 4 + std::size_t(cell)];
+}
+
+class Collect : public TrainObserver {
+public:
+    std::vector<IterationStats> seen;
+    void iteration(const IterationStats& s) override { seen.push_back(s); }
+};
+
+const char* const kTinyDetectorCfg = R"([net]
+batch=8
+subdivisions=1
+width=64
+height=64
+channels=3
+learning_rate=0.01
+momentum=0.9
+decay=0.0005
+burn_in=50
+max_batches=500
+policy=constant
+
+[convolutional]
+batch_normalize=1
+filters=16
+size=3
+stride=1
+pad=1
+activation=leaky
+
+[maxpool]
+size=2
+stride=2
+
+[convolutional]
+batch_normalize=1
+filters=32
+size=3
+stride=1
+pad=1
+activation=leaky
+
+[maxpool]
+size=2
+stride=2
+
+[convolutional]
+batch_normalize=1
+filters=32
+size=3
+stride=1
+pad=1
+activation=leaky
+
+[maxpool]
+size=2
+stride=2
+
+[convolutional]
+size=1
+stride=1
+pad=1
+filters=30
+activation=linear
+
+[yolo]
+mask=0,1,2
+anchors=8,8, 16,16, 28,28
+classes=5
+num=3
+jitter=0
+ignore_thresh=.7
+)";
+
+} // namespace
+
+class TestDetectionTraining : public QObject {
+    Q_OBJECT
+
+private slots:
+    void yoloDeltasByHand()
+    {
+        const YoloLayer head = handHead({0, 1});
+        const std::vector<float> output = handOutput(2);
+        std::vector<float> delta(output.size(), 0.0f);
+        // One truth, class 0, centre (0.3, 0.2) in cell (0, 0), 0.5 × 0.5: the 48×48 anchor fits it best
+        // (shape IoU 0.444 against 0.25), so slot 1 of cell 0 takes it.
+        const float truth[10] = {0.3f, 0.2f, 0.5f, 0.5f, 0, 0, 0, 0, 0, 0};
+        HeadStats stats;
+        yoloDeltas(head, {2, 2, 64, 64}, output.data(), truth, 2, delta.data(), stats);
+        const float scale = 2 - 0.25f;
+        QCOMPARE(at(delta, 1, 0, 0), scale * (0.6f - 0.5f));
+        QCOMPARE(at(delta, 1, 1, 0), scale * (0.4f - 0.5f));
+        QVERIFY(std::abs(at(delta, 1, 2, 0) - scale * std::log(0.5f * 64 / 48)) < 1e-6f);
+        QVERIFY(std::abs(at(delta, 1, 3, 0) - scale * std::log(0.5f * 64 / 48)) < 1e-6f);
+        QVERIFY(std::abs(at(delta, 1, 4, 0) - 0.8f) < 1e-6f); // 1 − objectness
+        QVERIFY(std::abs(at(delta, 1, 5, 0) - 0.7f) < 1e-6f); // 1 − p(class 0)
+        QVERIFY(std::abs(at(delta, 1, 6, 0) + 0.6f) < 1e-6f); // 0 − p(class 1)
+        // Every other slot overlaps the truth by less than ignore_thresh: pushed toward no object.
+        for (std::size_t a = 0; a < 2; ++a)
+            for (int cell = 0; cell < 4; ++cell)
+                if (a != 1 || cell != 0) {
+                    QVERIFY(std::abs(at(delta, a, 4, cell) + 0.2f) < 1e-6f);
+                    QCOMPARE(at(delta, a, 0, cell), 0.0f);
+                    QCOMPARE(at(delta, a, 5, cell), 0.0f);
+                }
+        QCOMPARE(stats.count, 1);
+        QVERIFY(std::abs(stats.averageIou - 0.25 / 0.5625) < 1e-6); // the truth lies inside the 0.75 box
+        QCOMPARE(stats.recall50, 0.0);
+        QVERIFY(std::abs(stats.classScore - 0.3) < 1e-6);
+        QVERIFY(std::abs(stats.objectness - 0.2) < 1e-6);
+        finishHeadStats(stats, 8);
+        QVERIFY(std::abs(stats.noObject - 0.2) < 1e-6);
+    }
+
+    void yoloIgnoresGoodPredictionsOfOtherHeads()
+    {
+        // Only the 16×16 anchor here; the truth's best anchor (48×48) belongs to another head, so
+        // nothing is assigned, but the slot whose box overlaps it above ignore_thresh is left alone.
+        YoloLayer head = handHead({0});
+        head.ignoreThresh = 0.2f;
+        const std::vector<float> output = handOutput(1);
+        std::vector<float> delta(output.size(), 0.0f);
+        const float truth[5] = {0.25f, 0.25f, 0.5f, 0.5f, 1};
+        HeadStats stats;
+        yoloDeltas(head, {2, 2, 64, 64}, output.data(), truth, 1, delta.data(), stats);
+        QCOMPARE(stats.count, 0);
+        QCOMPARE(at(delta, 0, 4, 0), 0.0f); // IoU 0.25 > 0.2: ignored
+        for (int cell = 1; cell < 4; ++cell)
+            QVERIFY(std::abs(at(delta, 0, 4, cell) + 0.2f) < 1e-6f);
+        for (float d : delta)
+            QVERIFY(d == 0.0f || std::abs(d + 0.2f) < 1e-6f);
+    }
+
+    void yoloNormalizersAndSmoothing()
+    {
+        YoloLayer head = handHead({0, 1});
+        head.iouNormalizer = 0.5f;
+        head.objNormalizer = 2;
+        head.clsNormalizer = 3;
+        head.labelSmoothEps = 0.1f;
+        const std::vector<float> output = handOutput(2);
+        std::vector<float> delta(output.size(), 0.0f);
+        const float truth[5] = {0.3f, 0.2f, 0.5f, 0.5f, 0};
+        HeadStats stats;
+        yoloDeltas(head, {2, 2, 64, 64}, output.data(), truth, 1, delta.data(), stats);
+        QVERIFY(std::abs(at(delta, 1, 0, 0) - 1.75f * 0.1f * 0.5f) < 1e-6f);
+        QVERIFY(std::abs(at(delta, 1, 4, 0) - 2 * 0.8f) < 1e-6f);
+        QVERIFY(std::abs(at(delta, 1, 5, 0) - 3 * (0.95f - 0.3f)) < 1e-5f); // 1·(1 − ε) + ε/2
+        QVERIFY(std::abs(at(delta, 1, 6, 0) - 3 * (0.05f - 0.6f)) < 1e-5f);
+        QVERIFY(std::abs(at(delta, 0, 4, 1) - 2 * -0.2f) < 1e-6f);
+    }
+
+    void iouGradientsMatchFiniteDifferences()
+    {
+        const float t[4] = {0.52f, 0.47f, 0.3f, 0.2f};
+        const float box[4] = {0.45f, 0.5f, 0.25f, 0.28f};
+        // CIoU holds alpha = v/(1 − IoU + v) constant (as the paper does): freeze it in the numeric score.
+        const float pi = 3.14159265f;
+        auto v = [&](float w, float h) {
+            const float angle = std::atan(t[2] / t[3]) - std::atan(w / h);
+            return 4 / (pi * pi) * angle * angle;
+        };
+        const float iou0 = iouScore("iou", box[0], box[1], box[2], box[3], t[0], t[1], t[2], t[3]).value;
+        const float alpha = v(box[2], box[3]) / (1 - iou0 + v(box[2], box[3]));
+        auto score = [&](const std::string& kind, const float* b) {
+            if (kind == "ciou")
+                return iouScore("diou", b[0], b[1], b[2], b[3], t[0], t[1], t[2], t[3]).value -
+                       alpha * v(b[2], b[3]);
+            return iouScore(kind, b[0], b[1], b[2], b[3], t[0], t[1], t[2], t[3]).value;
+        };
+        for (const std::string kind : {"iou", "giou", "diou", "ciou"}) {
+            const IouGradient g = iouScore(kind, box[0], box[1], box[2], box[3], t[0], t[1], t[2], t[3]);
+            QVERIFY(std::abs(g.value - score(kind, box)) < 1e-6f);
+            const float analytic[4] = {g.dx, g.dy, g.dw, g.dh};
+            for (int k = 0; k < 4; ++k) {
+                float plus[4] = {box[0], box[1], box[2], box[3]}, minus[4] = {box[0], box[1], box[2], box[3]};
+                const float eps = 1e-3f;
+                plus[k] += eps;
+                minus[k] -= eps;
+                const float numeric = (score(kind, plus) - score(kind, minus)) / (2 * eps);
+                QVERIFY2(std::abs(numeric - analytic[k]) < 2e-3f * std::max(1.0f, std::abs(numeric)),
+                         qPrintable(QString("%1 d%2: analytic %3 numeric %4")
+                                        .arg(QString::fromStdString(kind))
+                                        .arg(k)
+                                        .arg(analytic[k])
+                                        .arg(numeric)));
+            }
+        }
+        // Same box: every score is 1.
+        for (const char* kind : {"iou", "giou", "diou", "ciou"})
+            QVERIFY(std::abs(iouScore(kind, 0.5f, 0.5f, 0.2f, 0.3f, 0.5f, 0.5f, 0.2f, 0.3f).value - 1) <
+                    1e-6f);
+        // Disjoint boxes: IoU 0, GIoU = −(hull − union)/hull by hand.
+        const IouGradient apart = iouScore("giou", 0.2f, 0.5f, 0.2f, 0.2f, 0.8f, 0.5f, 0.2f, 0.2f);
+        QVERIFY(std::abs(apart.value - (0 - (0.8f * 0.2f - 0.08f) / (0.8f * 0.2f))) < 1e-5f);
+    }
+
+    void mapByHand()
+    {
+        const std::vector<std::vector<TruthBox>> truths{
+            {{0.25f, 0.25f, 0.2f, 0.2f, 0}}, {{0.5f, 0.5f, 0.2f, 0.2f, 0}, {0.8f, 0.8f, 0.1f, 0.1f, 1}}};
+        const Box t1{0.25f, 0.25f, 0.2f, 0.2f}, t2{0.5f, 0.5f, 0.2f, 0.2f}, far{0.9f, 0.1f, 0.1f, 0.1f};
+        const std::vector<ScoredBox> predictions{{0, 0, 0.9f, t1},  // TP
+                                                 {0, 0, 0.8f, t1},  // duplicate: FP
+                                                 {1, 0, 0.7f, far}, // FP
+                                                 {1, 0, 0.6f, t2},  // TP
+                                                 {0, 2, 0.9f, t1}}; // a class without truth: left out
+        const MapResult r = computeMap(predictions, truths, 3);
+        // Class 0: recall .5 .5 .5 1, precision 1 .5 .33 .5 → envelope 1 .5 .5 .5 → AP = .5·1 + .5·.5.
+        QVERIFY(std::abs(r.classes[0].ap50 - 0.75) < 1e-9);
+        // COCO's 101 points: recall 0..0.50 at precision 1 (51 points), 0.51..1 at 0.5 (50 points).
+        QVERIFY(std::abs(r.classes[0].ap50to95 - (51 + 25) / 101.0) < 1e-9);
+        QCOMPARE(r.classes[1].ap50, 0.0); // a truth, no prediction
+        QCOMPARE(r.classes[2].truths, 0);
+        QVERIFY(std::abs(r.map50 - 0.375) < 1e-9);
+        // At confidence 0.25: 2 TP, 3 FP, 3 truths.
+        QVERIFY(std::abs(r.precision - 0.4) < 1e-9);
+        QVERIFY(std::abs(r.recall - 2.0 / 3) < 1e-9);
+        QVERIFY(std::abs(r.f1 - 0.5) < 1e-9);
+        QCOMPARE(r.truths, 3);
+
+        // Ties keep the given order: a miss then a hit scores 0.5, a hit then a miss 1.
+        const std::vector<std::vector<TruthBox>> one{{{0.5f, 0.5f, 0.2f, 0.2f, 0}}};
+        const ScoredBox hit{0, 0, 0.5f, {0.5f, 0.5f, 0.2f, 0.2f}}, miss{0, 0, 0.5f, far};
+        QVERIFY(std::abs(computeMap({miss, hit}, one, 1).map50 - 0.5) < 1e-9);
+        QVERIFY(std::abs(computeMap({hit, miss}, one, 1).map50 - 1.0) < 1e-9);
+        // No predictions at all, and no truths at all.
+        QCOMPARE(computeMap({}, one, 1).map50, 0.0);
+        QCOMPARE(computeMap({hit}, {{}}, 1).map50, 0.0);
+        // The IoU threshold: a box shifted to IoU 0.6 is a hit at 0.5 and a miss at 0.7.
+        const ScoredBox shifted{0, 0, 0.9f, {0.5f + 0.05f, 0.5f, 0.2f, 0.2f}}; // IoU 0.03/(0.08 − 0.03) = 0.6
+        QVERIFY(std::abs(computeMap({shifted}, one, 1).map50 - 1.0) < 1e-9);
+        MapOptions strict;
+        strict.iouThreshold = 0.7f;
+        QCOMPARE(computeMap({shifted}, one, 1, strict).map50, 0.0);
+        QVERIFY(std::abs(averagePrecisionAllPoints({0.5, 1.0}, {1.0, 0.5}) - 0.75) < 1e-12);
+    }
+
+    void labelFilesAndPaths()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        QVERIFY(QDir(dir.path()).mkpath("data/images"));
+        QVERIFY(QDir(dir.path()).mkpath("data/labels"));
+        std::ofstream(root + "/data/labels/a.txt") << "0 0.5 0.5 0.2 0.2\n";
+        // pjreddie's rule when its file exists, else AlexeyAB's (next to the image).
+        QCOMPARE(labelPathFor(root + "/data/images/a.jpg"), root + "/data/labels/a.txt");
+        QCOMPARE(labelPathFor(root + "/data/images/b.PNG"), root + "/data/labels/b.txt"); // neither exists
+        std::ofstream(root + "/data/images/c.txt") << "1 0.5 0.5 0.2 0.2\n";
+        QCOMPARE(labelPathFor(root + "/data/images/c.JPEG"), root + "/data/images/c.txt");
+
+        const std::string labels = root + "/bad.txt";
+        std::ofstream(labels) << "0 0.5 0.5 0.2 0.2\n"
+                                 "\n"
+                                 "7 0.5 0.5 0.2 0.2\n"
+                                 "1 0.5 0.5\n"
+                                 "1 0.5 0.5 0.0 0.2\n"
+                                 "x 0.1 0.1 0.1 0.1\n"
+                                 "2 0.25 0.75 0.5 0.1\n";
+        std::vector<std::string> warnings;
+        bool missing = true;
+        const auto boxes = readLabelFile(labels, 3, warnings, missing);
+        QVERIFY(!missing);
+        QCOMPARE(boxes.size(), std::size_t(2));
+        QCOMPARE(boxes[1].classId, 2);
+        QCOMPARE(boxes[1].x, 0.25f);
+        QCOMPARE(warnings.size(), std::size_t(4));
+        QVERIFY(warnings[0].find(labels + ":3: class 7 is outside 0..2") == 0);
+        QVERIFY(warnings[1].find(labels + ":4: expected") == 0);
+        QVERIFY(warnings[2].find(labels + ":5:") == 0);
+        QVERIFY(warnings[3].find(labels + ":6:") == 0);
+        readLabelFile(root + "/none.txt", 3, warnings, missing);
+        QVERIFY(missing);
+    }
+
+    void letterboxAndFlipMoveBoxes()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        cv::Mat wide(100, 200, CV_8UC3, cv::Scalar(0, 0, 255)); // red (BGR)
+        QVERIFY(cv::imwrite(root + "/wide.png", wide));
+        std::ofstream(root + "/wide.txt") << "1 0.25 0.5 0.1 0.4\n";
+        std::ofstream(root + "/list.txt") << "wide.png\n"; // relative to the list's folder
+        DetectionAugmentation augmentation;
+        augmentation.letterbox = true;
+        std::string error;
+        std::vector<std::string> warnings;
+        auto set = loadDetectionDataset(root + "/list.txt", 2, 64, 64, 3, 4, augmentation, error, warnings);
+        QVERIFY2(set, error.c_str());
+        std::vector<float> image(64 * 64 * 3), truth(20, 0.0f);
+        std::mt19937 random(1);
+        QVERIFY(set->sample(0, random, image.data(), truth.data(), error));
+        // 200×100 into 64×64: the image fills rows 16..47; y' = 0.25 + y/2, h' = h/2.
+        QVERIFY(std::abs(truth[0] - 0.25f) < 1e-4f);
+        QVERIFY(std::abs(truth[1] - 0.5f) < 1e-4f);
+        QVERIFY(std::abs(truth[2] - 0.1f) < 1e-4f);
+        QVERIFY(std::abs(truth[3] - 0.2f) < 1e-4f);
+        QCOMPARE(truth[4], 1.0f);
+        QCOMPARE(truth[7], 0.0f);                                        // no second box
+        QVERIFY(std::abs(image[0] - 127 / 255.0f) < 1e-6f);              // grey bar, red channel
+        QVERIFY(std::abs(image[32 * 64 + 32] - 1.0f) < 1e-6f);           // the image: red = 1
+        QVERIFY(std::abs(image[64 * 64 + 32 * 64 + 32] - 0.0f) < 1e-6f); // green = 0
+
+        // Enabled augmentation without jitter or colour: boxes are either unchanged or mirrored.
+        augmentation = {};
+        augmentation.enabled = true;
+        set = loadDetectionDataset(root + "/list.txt", 2, 64, 64, 3, 4, augmentation, error, warnings);
+        int mirrored = 0;
+        for (int k = 0; k < 20; ++k) {
+            std::fill(truth.begin(), truth.end(), 0.0f);
+            QVERIFY(set->sample(0, random, image.data(), truth.data(), error));
+            const bool flipped = std::abs(truth[0] - 0.75f) < 1e-4f;
+            QVERIFY(flipped || std::abs(truth[0] - 0.25f) < 1e-4f);
+            mirrored += flipped;
+        }
+        QVERIFY(mirrored > 0 && mirrored < 20);
+    }
+
+    void dataSetSummaryAndErrors()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        cv::Mat grey(32, 32, CV_8UC3, cv::Scalar::all(90));
+        for (const char* name : {"a", "b", "c"})
+            QVERIFY(cv::imwrite(root + "/" + name + ".png", grey));
+        std::ofstream(root + "/a.txt") << "0 0.5 0.5 0.2 0.2\n1 0.5 0.5 0.3 0.3\n";
+        std::ofstream(root + "/b.txt") << "9 0.5 0.5 0.2 0.2\n";
+        std::ofstream(root + "/list.txt") << root + "/a.png\n" << root + "/b.png\n" << root + "/c.png\n";
+        std::string error;
+        std::vector<std::string> warnings;
+        auto set = loadDetectionDataset(root + "/list.txt", 2, 32, 32, 3, 4, {}, error, warnings);
+        QVERIFY(set);
+        QCOMPARE(set->summary().images, std::size_t(3));
+        QCOMPARE(set->summary().boxes, std::size_t(2));
+        QCOMPARE(set->summary().missingLabels, std::size_t(1));
+        QCOMPARE(set->summary().badLines, std::size_t(1));
+        QCOMPARE(set->summary().emptyImages, std::size_t(2));
+        QVERIFY(!loadDetectionDataset(root + "/nothing.txt", 2, 32, 32, 3, 4, {}, error, warnings));
+        QVERIFY(error.find("nothing.txt: cannot open the image list") != std::string::npos);
+        std::ofstream(root + "/empty.txt") << "\n";
+        QVERIFY(!loadDetectionDataset(root + "/empty.txt", 2, 32, 32, 3, 4, {}, error, warnings));
+        QVERIFY(error.find("empty") != std::string::npos);
+        // An unreadable image is a warning for that sample, not a crash.
+        std::ofstream(root + "/broken.png") << "not a png";
+        std::ofstream(root + "/list2.txt") << root + "/broken.png\n";
+        set = loadDetectionDataset(root + "/list2.txt", 2, 32, 32, 3, 4, {}, error, warnings);
+        std::vector<float> image(32 * 32 * 3), truth(20);
+        std::mt19937 random(1);
+        std::string warning;
+        QVERIFY(!set->sample(0, random, image.data(), truth.data(), warning));
+        QVERIFY(warning.find("broken.png: cannot read the image") != std::string::npos);
+    }
+
+    void makeShapesIsDeterministic()
+    {
+        QTemporaryDir a, b;
+        ShapesOptions options;
+        options.count = 6;
+        options.seed = 11;
+        options.width = options.height = 96;
+        QVERIFY(!makeShapes(a.path().toStdString(), options));
+        QVERIFY(!makeShapes(b.path().toStdString(), options));
+        for (const char* file : {"train/000001.jpg", "train/000001.txt", "valid/000006.txt", "shapes.names"})
+            QCOMPARE(test::readAll(a.path() + "/" + file), test::readAll(b.path() + "/" + file));
+        options.seed = 12;
+        QTemporaryDir c;
+        QVERIFY(!makeShapes(c.path().toStdString(), options));
+        QVERIFY(test::readAll(a.path() + "/train/000001.jpg") !=
+                test::readAll(c.path() + "/train/000001.jpg"));
+        // Labels are valid YOLO boxes of the five classes; lists and .data name the files.
+        std::vector<std::string> warnings;
+        std::string error;
+        auto set = loadDetectionDataset((a.path() + "/train.txt").toStdString(), 5, 96, 96, 3, 90, {}, error,
+                                        warnings);
+        QVERIFY2(set, error.c_str());
+        QCOMPARE(set->size(), std::size_t(5));
+        QVERIFY(warnings.empty());
+        QVERIFY(set->summary().boxes >= 5);
+        QCOMPARE(set->summary().missingLabels, std::size_t(0));
+        QVERIFY(test::readAll(a.path() + "/shapes.data").contains("classes = 5"));
+        QVERIFY(makeShapes(a.path().toStdString(), {1, 1, 96, 96}).has_value()); // too few images
+    }
+
+    void anchorsFindClusters()
+    {
+        std::vector<std::pair<float, float>> sizes;
+        for (int i = 0; i < 50; ++i) {
+            sizes.emplace_back(10.0f + float(i % 3), 20.0f);
+            sizes.emplace_back(100.0f, 50.0f + float(i % 5));
+        }
+        const AnchorResult r = computeAnchors(sizes, 2, 3);
+        QCOMPARE(r.anchors.size(), std::size_t(2));
+        QVERIFY(std::abs(r.anchors[0].first - 10.98f) < 1e-3f && std::abs(r.anchors[0].second - 20) < 1e-3f);
+        QVERIFY(std::abs(r.anchors[1].first - 100) < 1e-3f && std::abs(r.anchors[1].second - 52) < 1e-3f);
+        QVERIFY(r.averageIou > 0.9);
+        QVERIFY(std::abs(shapeIou({10, 20}, {20, 10}) - 100.0f / 300.0f) < 1e-6f);
+    }
+
+    void shortTrainingRunLearns()
+    {
+        QTemporaryDir dir;
+        ShapesOptions options;
+        options.count = 10;
+        options.seed = 3;
+        options.width = options.height = 64;
+        QVERIFY(!makeShapes(dir.path().toStdString(), options));
+        // Train and score on the same 9 images: the point is that loss falls and mAP rises.
+        std::ofstream(dir.path().toStdString() + "/fit.data")
+            << "classes=5\ntrain=" << dir.path().toStdString()
+            << "/train.txt\nvalid=" << dir.path().toStdString() << "/train.txt\n";
+        const NetworkSpec spec = test::specFromText(kTinyDetectorCfg, "tiny-detector.cfg");
+        QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+        std::string error;
+        auto net = Net::create(spec, spec.net.layerBatch(), error);
+        QVERIFY2(net, error.c_str());
+        net->initialize(5);
+        QCOMPARE(net->maxTruthBoxes(), 90);
+        auto data = loadDataFile(dir.path().toStdString() + "/fit.data", error);
+        QVERIFY2(data, error.c_str());
+        std::vector<std::string> warnings;
+        auto sets = openTrainingData(*data, *net, 1, error, warnings);
+        QVERIFY2(sets, error.c_str());
+        QVERIFY(sets->detectionTrain() && sets->detectionValid);
+        const double before = evaluateMap(*net, *sets->detectionValid, false).map50;
+        TrainOptions train;
+        train.outDir = dir.path().toStdString() + "/out";
+        train.name = "tiny";
+        train.checkpointEvery = 1000;
+        Collect observer;
+        const auto problem =
+            Trainer(*net, *sets->train, nullptr, train, sets->detectionValid.get()).run(observer);
+        QVERIFY2(!problem, problem ? problem->c_str() : "");
+        QCOMPARE(observer.seen.size(), std::size_t(500));
+        QCOMPARE(observer.seen.back().heads.size(), std::size_t(1));
+        QCOMPARE(observer.seen.back().heads[0].layer, 7);
+        QVERIFY(observer.seen.back().map50.has_value());
+        const double firstLoss = observer.seen[0].loss, lastAverage = observer.seen.back().averageLoss;
+        const double after = *observer.seen.back().map50;
+        QVERIFY2(lastAverage < 0.2 * firstLoss,
+                 qPrintable(QString("loss %1 → %2").arg(firstLoss).arg(lastAverage)));
+        QVERIFY2(after > before + 0.2, qPrintable(QString("mAP %1 → %2").arg(before).arg(after)));
+        QVERIFY(observer.seen.back().heads[0].averageIou > observer.seen[0].heads[0].averageIou);
+        QVERIFY(QFile::exists(dir.path() + "/out/tiny_final.weights"));
+        QVERIFY(test::readAll(dir.path() + "/out/metrics.csv")
+                    .startsWith("iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1,map50\n"));
+    }
+
+    void classificationDataForADetectorIsRefused()
+    {
+        QTemporaryDir dir;
+        test::writeToySet(dir.path(), 16);
+        const NetworkSpec spec = test::specFromText(kTinyDetectorCfg, "tiny-detector.cfg");
+        std::string error;
+        auto net = Net::create(spec, spec.net.layerBatch(), error);
+        QVERIFY(net);
+        auto data = loadDataFile(dir.path().toStdString() + "/toy.data", error);
+        QVERIFY(data);
+        std::vector<std::string> warnings;
+        QVERIFY(!openTrainingData(*data, *net, 1, error, warnings));
+        QVERIFY2(error.find("classes=3 but the network's detection heads have classes=5") !=
+                     std::string::npos,
+                 error.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDetectionTraining)
+#include "test_detection_training.moc"
