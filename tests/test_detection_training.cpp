@@ -63,71 +63,6 @@ public:
     void iteration(const IterationStats& s) override { seen.push_back(s); }
 };
 
-const char* const kTinyDetectorCfg = R"([net]
-batch=8
-subdivisions=1
-width=64
-height=64
-channels=3
-learning_rate=0.01
-momentum=0.9
-decay=0.0005
-burn_in=50
-max_batches=500
-policy=constant
-
-[convolutional]
-batch_normalize=1
-filters=16
-size=3
-stride=1
-pad=1
-activation=leaky
-
-[maxpool]
-size=2
-stride=2
-
-[convolutional]
-batch_normalize=1
-filters=32
-size=3
-stride=1
-pad=1
-activation=leaky
-
-[maxpool]
-size=2
-stride=2
-
-[convolutional]
-batch_normalize=1
-filters=32
-size=3
-stride=1
-pad=1
-activation=leaky
-
-[maxpool]
-size=2
-stride=2
-
-[convolutional]
-size=1
-stride=1
-pad=1
-filters=30
-activation=linear
-
-[yolo]
-mask=0,1,2
-anchors=8,8, 16,16, 28,28
-classes=5
-num=3
-jitter=0
-ignore_thresh=.7
-)";
-
 } // namespace
 
 class TestDetectionTraining : public QObject {
@@ -465,7 +400,7 @@ private slots:
         std::ofstream(dir.path().toStdString() + "/fit.data")
             << "classes=5\ntrain=" << dir.path().toStdString()
             << "/train.txt\nvalid=" << dir.path().toStdString() << "/train.txt\n";
-        const NetworkSpec spec = test::specFromText(kTinyDetectorCfg, "tiny-detector.cfg");
+        const NetworkSpec spec = test::specFromText(test::kTinyDetectorCfg, "tiny-detector.cfg");
         QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
         std::string error;
         auto net = Net::create(spec, spec.net.layerBatch(), error);
@@ -506,7 +441,7 @@ private slots:
     {
         QTemporaryDir dir;
         test::writeToySet(dir.path(), 16);
-        const NetworkSpec spec = test::specFromText(kTinyDetectorCfg, "tiny-detector.cfg");
+        const NetworkSpec spec = test::specFromText(test::kTinyDetectorCfg, "tiny-detector.cfg");
         std::string error;
         auto net = Net::create(spec, spec.net.layerBatch(), error);
         QVERIFY(net);

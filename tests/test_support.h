@@ -37,5 +37,8 @@ void writeIdx(const QString& path, std::uint32_t magic, const std::vector<std::u
 void writeToySet(const QString& dir, int count);
 // A small classifier for the toy set: batch 8 in 2 subdivisions, 12 iterations.
 extern const char* const kToyCfg;
+// A tiny detector (64×64 input, one [yolo] head of 5 classes, batch 8, 500 iterations) for the
+// make-shapes data sets.
+extern const char* const kTinyDetectorCfg;
 
 } // namespace nw::test

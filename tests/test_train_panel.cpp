@@ -26,6 +26,7 @@ class TestTrainPanel : public QObject {
 private slots:
     void trainPauseResumeStopFromThePanel();
     void badDataIsReportedAndThePanelRecovers();
+    void detectorOnTheShapesDataSet();
 };
 
 void TestTrainPanel::trainPauseResumeStopFromThePanel()
@@ -105,6 +106,34 @@ void TestTrainPanel::badDataIsReportedAndThePanelRecovers()
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 10000);
     QVERIFY(panel.log()->toPlainText().contains("missing.data: cannot open the .data file"));
     QVERIFY(panel.trainButton()->isEnabled());
+}
+
+// One click makes the shapes set; a detector trains on it with mAP points and per-head curves.
+void TestTrainPanel::detectorOnTheShapesDataSet()
+{
+    QTemporaryDir dir;
+    QFile cfg(dir.filePath("tiny-detector.cfg"));
+    QVERIFY(cfg.open(QIODevice::WriteOnly));
+    cfg.write(test::kTinyDetectorCfg);
+    cfg.close();
+    ui::TrainPanel panel;
+    panel.setShapesFolder(dir.filePath("shapes"), 30);
+    panel.setNetwork(cfg.fileName());
+    panel.shapesButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(panel.dataEdit()->text(), dir.filePath("shapes/shapes.data"), 30000);
+    QVERIFY(QFileInfo::exists(dir.filePath("shapes/valid/000030.jpg")));
+    panel.outputEdit()->setText(dir.filePath("run"));
+    panel.maxBatchesSpin()->setValue(20);
+    panel.findChild<QSpinBox*>("validEvery")->setValue(10);
+    panel.trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
+    QVERIFY2(panel.log()->toPlainText().contains("Finished"), qPrintable(panel.log()->toPlainText()));
+    QVERIFY(panel.log()->toPlainText().contains("boxes of 5 classes"));
+    QVERIFY(!panel.headPlot()->isHidden());      // shown once a detector reports its heads
+    QCOMPARE(panel.headPlot()->graphCount(), 3); // IoU, obj, class of the one head
+    QVERIFY(panel.headPlot()->graph(0)->dataCount() >= 1);
+    QCOMPARE(panel.plot()->graph(2)->name(), QString("validation mAP@0.5"));
+    QCOMPARE(panel.plot()->graph(2)->dataCount(), 2); // at 10 and 20
 }
 
 QTEST_MAIN(TestTrainPanel)

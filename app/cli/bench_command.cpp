@@ -1,4 +1,5 @@
 // bench: forward latency (median and minimum over N runs after a warm-up) and peak memory.
+#include "cfg/document.h"
 #include "commands.h"
 #include "kernels/cpu/gemm.h"
 #include "net_loading.h"
@@ -21,6 +22,66 @@ double peakRssMb()
     return double(usage.ru_maxrss) / 1024.0;
 }
 
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[values.size() / 2];
+}
+
+// Training passes (forward with the loss + backward, no weight update) at the cfg's batch/subdivisions,
+// on random images with empty truth: images/s and, with --per-layer, each layer's forward and
+// backward time.
+int benchTraining(const BenchArgs& args, const SpecOptions& options)
+{
+    const NetworkSpec probe = buildNetworkSpec(cfg::Document::load(args.cfg), options);
+    auto net = loadNet(args.cfg, args.weights, std::max(1, probe.net.layerBatch()), options);
+    if (!net)
+        return 1;
+    if (auto problem = net->setTraining(true)) {
+        std::cerr << "error: " << *problem << "\n";
+        return 1;
+    }
+    const int batch = net->batch();
+    std::vector<float> input(std::size_t(net->inputShape().size) * std::size_t(batch));
+    std::mt19937 random(1);
+    std::uniform_real_distribution<float> uniform(0, 1);
+    for (float& v : input)
+        v = uniform(random);
+    std::vector<float> truth(net->truthFloats() * std::size_t(batch), 0.0f);
+    const std::size_t layers = net->spec().layers.size();
+    std::vector<std::vector<double>> forwardTimes(layers), backwardTimes(layers);
+    std::vector<double> times, forwardMs, backwardMs;
+    for (int i = 0; i < 2 + std::max(1, args.runs); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        net->forwardTraining(input.data(), truth.data(), random, &forwardMs);
+        net->backward(&backwardMs);
+        if (i < 2)
+            continue; // warm-up
+        times.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        for (std::size_t l = 0; l < layers; ++l) {
+            forwardTimes[l].push_back(forwardMs[l]);
+            backwardTimes[l].push_back(backwardMs[l]);
+        }
+    }
+    if (args.perLayer) {
+        std::printf("%5s  %-16s %18s %10s %12s %12s\n", "layer", "type", "output", "BFLOPs", "forward ms",
+                    "backward ms");
+        for (std::size_t l = 0; l < layers; ++l) {
+            const LayerSpec& layer = net->spec().layers[l];
+            std::printf("%5zu  %-16s %18s %10.3f %12.3f %12.3f\n", l, layer.type.c_str(),
+                        layer.output.text().c_str(), layer.costs.bflops, median(forwardTimes[l]),
+                        median(backwardTimes[l]));
+        }
+    }
+    const double ms = median(times);
+    std::printf("%s training pass, batch %d, %d threads, %zu runs: median %.1f ms = %.1f images/s (no weight "
+                "update, no data loading)\n",
+                args.cfg.c_str(), batch, computeThreads(), times.size(), ms,
+                ms > 0 ? batch * 1000.0 / ms : 0.0);
+    return 0;
+}
+
 } // namespace
 
 int bench(const BenchArgs& args)
@@ -32,6 +93,8 @@ int bench(const BenchArgs& args)
         return 2;
     }
     setComputeThreads(args.threads);
+    if (args.training)
+        return benchTraining(args, options);
     auto net = loadNet(args.cfg, args.weights, 1, options);
     if (!net)
         return 1;

@@ -66,6 +66,8 @@ int main(int argc, char** argv)
     bench->add_option("--threads", benchArgs.threads, "Threads (default: all cores)")
         ->check(CLI::Range(0, 1024));
     bench->add_flag("--per-layer", benchArgs.perLayer, "Also print each layer's median time and GFLOP/s");
+    bench->add_flag("--train", benchArgs.training,
+                    "Time training passes (forward + loss + backward) at the cfg's batch instead");
     bench->add_flag("--json", benchArgs.json, "Print {\"median_ms\":..,\"min_ms\":..,\"peak_rss_mb\":..}");
 
     nw::cli::TrainArgs trainArgs;

@@ -191,6 +191,17 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     cfgPath_ = cfgPath;
     classes_ = 0;
     detector_->setText(tr("Detector: %1 — choose its weights.").arg(QFileInfo(cfgPath).fileName()));
+    // Bundled networks come with their weights (resources/weights in the source tree, weights/ when
+    // installed) and their class names beside the cfg.
+    const QFileInfo cfg(cfgPath);
+    const QString base = cfg.completeBaseName();
+    if (QFileInfo::exists(cfg.path() + "/" + base + ".names"))
+        setNames(cfg.path() + "/" + base + ".names");
+    for (const QString& dir : {cfg.path(), cfg.path() + "/../resources/weights", cfg.path() + "/../weights"})
+        if (QFileInfo::exists(dir + "/" + base + ".weights")) {
+            setWeights(QDir::cleanPath(dir + "/" + base + ".weights"));
+            break;
+        }
 }
 
 void DetectPanel::setWeights(const QString& path)

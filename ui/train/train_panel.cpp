@@ -2,6 +2,8 @@
 
 #include "train/train_worker.h"
 
+#include "data/make_shapes.h"
+
 #include <QCheckBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -66,12 +68,19 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     data_->setObjectName("trainData");
     output_ = pathEdit(this, outputRow, tr("Output folder"), true);
     output_->setObjectName("trainOutput");
+    shapes_ = new QPushButton(tr("Shapes data set"), this);
+    shapes_->setToolTip(tr("Generate (once) the synthetic shapes detection set and train on it"));
+    dataRow->addWidget(shapes_);
+    shapesFolder_ =
+        QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/netwright/shapes";
+    connect(shapes_, &QPushButton::clicked, this, &TrainPanel::useShapesDataSet);
     form->addRow(tr("Data (.data)"), dataRow);
     form->addRow(tr("Output folder"), outputRow);
     maxBatches_ = new QSpinBox(this);
     maxBatches_->setRange(0, 10'000'000);
     maxBatches_->setSpecialValueText(tr("cfg's max_batches"));
     validEvery_ = new QSpinBox(this);
+    validEvery_->setObjectName("validEvery");
     validEvery_->setRange(0, 1'000'000);
     validEvery_->setValue(100);
     validEvery_->setSpecialValueText(tr("at the end"));
@@ -118,7 +127,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     plot_->xAxis->setLabel(tr("iteration"));
     plot_->yAxis->setLabel(tr("loss"));
     plot_->yAxis2->setVisible(true);
-    plot_->yAxis2->setLabel(tr("validation top-1 (%)"));
+    plot_->yAxis2->setLabel(tr("validation top-1 / mAP@0.5 (%)"));
     plot_->yAxis2->setRange(0, 100);
     plot_->addGraph()->setName(tr("loss"));
     plot_->graph(0)->setPen(QPen(QColor(120, 160, 220), 1));
@@ -140,6 +149,18 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     rates_->graph(1)->setPen(QPen(QColor(40, 150, 90), 1));
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), rates_->xAxis,
             qOverload<const QCPRange&>(&QCPAxis::setRange));
+
+    heads_ = new QCustomPlot(this);
+    heads_->setFixedHeight(150);
+    heads_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    heads_->yAxis->setLabel(tr("detection heads"));
+    heads_->yAxis->setRange(0, 1);
+    heads_->legend->setVisible(true);
+    heads_->legend->setFont(QFont(font().family(), 7));
+    heads_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
+    heads_->setVisible(false); // shown when a detector reports its heads
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), heads_->xAxis,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
     connect(plot_, &QCustomPlot::mouseMove, this, &TrainPanel::showReadout);
 
     log_ = new QPlainTextEdit(this);
@@ -154,6 +175,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(status_);
     layout->addWidget(plot_, 1);
     layout->addWidget(rates_);
+    layout->addWidget(heads_);
     layout->addWidget(log_);
 
     connect(train_, &QPushButton::clicked, this, &TrainPanel::start);
@@ -189,6 +211,8 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
 
 TrainPanel::~TrainPanel()
 {
+    if (shapesThread_)
+        shapesThread_->wait();
     worker_->requestStop();
     thread_->quit();
     thread_->wait();
@@ -212,8 +236,8 @@ void TrainPanel::setTraining(bool training)
     train_->setEnabled(!training && !cfgPath_.isEmpty());
     pause_->setEnabled(training);
     stop_->setEnabled(training);
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{data_, output_, maxBatches_, validEvery_, learningRate_, resume_})
+    for (QWidget* w : std::initializer_list<QWidget*>{data_, output_, maxBatches_, validEvery_, learningRate_,
+                                                      resume_, shapes_})
         w->setEnabled(!training);
     emit trainingChanged(training);
 }
@@ -233,6 +257,8 @@ void TrainPanel::start()
     for (QCustomPlot* p : {plot_, rates_})
         for (int g = 0; g < p->graphCount(); ++g)
             p->graph(g)->data()->clear();
+    heads_->clearGraphs();
+    heads_->setVisible(false);
     lastLoggedIteration_ = 0;
     if (request.resume)
         loadPreviousCurve(request.outDir + "/metrics.csv");
@@ -281,6 +307,11 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
     rates_->replot(QCustomPlot::rpQueuedReplot);
     if (s.validTop1)
         plot_->graph(2)->addData(s.iteration, *s.validTop1 * 100);
+    if (s.map50) {
+        plot_->graph(2)->setName(tr("validation mAP@0.5"));
+        plot_->graph(2)->addData(s.iteration, *s.map50 * 100);
+    }
+    addHeadPoints(s);
     plot_->xAxis->setRange(0, std::max(10, s.iteration));
     bool found = false;
     const QCPRange range = plot_->graph(0)->getValueRange(found);
@@ -289,18 +320,19 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
                                range.upper * 1.05);
     plot_->replot(QCustomPlot::rpQueuedReplot);
     const double perIteration = s.iteration > 0 ? s.elapsedSeconds / s.iteration : 0;
-    status_->setText(
-        tr("Iteration %1 / %2 · epoch %3 · loss %4 (avg %5) · lr %6 · %7 images/s · ETA %8%9")
-            .arg(s.iteration)
-            .arg(s.maxBatches)
-            .arg(s.epoch, 0, 'f', 2)
-            .arg(s.loss, 0, 'f', 4)
-            .arg(s.averageLoss, 0, 'f', 4)
-            .arg(double(s.learningRate), 0, 'g', 3)
-            .arg(s.imagesPerSecond, 0, 'f', 0)
-            .arg(duration(perIteration * (s.maxBatches - s.iteration)))
-            .arg(s.validTop1 ? tr(" · valid top-1 %1%").arg(*s.validTop1 * 100, 0, 'f', 2) : QString()));
-    if (s.validTop1 || s.iteration - lastLoggedIteration_ >= 50 || s.iteration == s.maxBatches) {
+    status_->setText(tr("Iteration %1 / %2 · epoch %3 · loss %4 (avg %5) · lr %6 · %7 images/s · ETA %8%9")
+                         .arg(s.iteration)
+                         .arg(s.maxBatches)
+                         .arg(s.epoch, 0, 'f', 2)
+                         .arg(s.loss, 0, 'f', 4)
+                         .arg(s.averageLoss, 0, 'f', 4)
+                         .arg(double(s.learningRate), 0, 'g', 3)
+                         .arg(s.imagesPerSecond, 0, 'f', 0)
+                         .arg(duration(perIteration * (s.maxBatches - s.iteration)))
+                         .arg(s.validTop1 ? tr(" · valid top-1 %1%").arg(*s.validTop1 * 100, 0, 'f', 2)
+                              : s.map50   ? tr(" · mAP@0.5 %1%").arg(*s.map50 * 100, 0, 'f', 2)
+                                          : QString()));
+    if (s.validTop1 || s.map50 || s.iteration - lastLoggedIteration_ >= 50 || s.iteration == s.maxBatches) {
         appendLog(status_->text());
         lastLoggedIteration_ = s.iteration;
     }
@@ -338,7 +370,73 @@ void TrainPanel::loadPreviousCurve(const QString& metricsCsv)
         plot_->graph(1)->addData(f[0].toDouble(), f[2].toDouble());
         if (!f[6].isEmpty())
             plot_->graph(2)->addData(f[0].toDouble(), f[6].toDouble() * 100);
+        if (f.size() > 7 && !f[7].isEmpty())
+            plot_->graph(2)->addData(f[0].toDouble(), f[7].toDouble() * 100);
     }
+}
+
+// Three curves per head (IoU solid, objectness dashed, class score dotted), one colour per head.
+void TrainPanel::addHeadPoints(const nw::IterationStats& s)
+{
+    if (s.heads.empty())
+        return;
+    if (heads_->graphCount() != int(s.heads.size()) * 3) {
+        heads_->clearGraphs();
+        const QColor colours[] = {QColor(200, 60, 40), QColor(30, 110, 200), QColor(40, 150, 70),
+                                  QColor(150, 60, 170)};
+        for (std::size_t h = 0; h < s.heads.size(); ++h) {
+            const QColor colour = colours[h % 4];
+            const QString layer = QString::number(s.heads[h].layer);
+            const std::pair<QString, Qt::PenStyle> kinds[] = {{tr("IoU L%1").arg(layer), Qt::SolidLine},
+                                                              {tr("obj L%1").arg(layer), Qt::DashLine},
+                                                              {tr("class L%1").arg(layer), Qt::DotLine}};
+            for (const auto& [name, style] : kinds) {
+                QCPGraph* graph = heads_->addGraph();
+                graph->setName(name);
+                graph->setPen(QPen(colour, 1.5, style));
+            }
+        }
+        heads_->setVisible(true);
+    }
+    for (std::size_t h = 0; h < s.heads.size(); ++h) {
+        const HeadStats& head = s.heads[h];
+        heads_->graph(int(h) * 3)->addData(s.iteration, head.averageIou);
+        heads_->graph(int(h) * 3 + 1)->addData(s.iteration, head.objectness);
+        heads_->graph(int(h) * 3 + 2)->addData(s.iteration, head.classScore);
+    }
+    heads_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Makes the synthetic shapes set once (2,000 images, seed 1) in the background, then selects it.
+void TrainPanel::useShapesDataSet()
+{
+    const QString existing = shapesFolder_ + "/shapes.data";
+    if (QFileInfo::exists(existing)) {
+        data_->setText(existing);
+        appendLog(tr("Using the shapes data set in %1").arg(shapesFolder_));
+        return;
+    }
+    shapes_->setEnabled(false);
+    status_->setText(tr("Generating the shapes data set in %1…").arg(shapesFolder_));
+    shapesThread_ = QThread::create([this, folder = shapesFolder_, count = shapesCount_] {
+        ShapesOptions options;
+        options.count = count;
+        const auto problem = makeShapes(folder.toStdString(), options);
+        QMetaObject::invokeMethod(this, [this, folder, problem] {
+            shapes_->setEnabled(true);
+            if (problem) {
+                status_->setText(
+                    tr("Cannot make the shapes data set: %1").arg(QString::fromStdString(*problem)));
+                appendLog(tr("error: %1").arg(QString::fromStdString(*problem)));
+                return;
+            }
+            data_->setText(folder + "/shapes.data");
+            status_->setText(tr("Shapes data set ready: %1").arg(data_->text()));
+            appendLog(status_->text());
+        });
+    });
+    connect(shapesThread_, &QThread::finished, shapesThread_, &QObject::deleteLater);
+    shapesThread_->start();
 }
 
 // Hovering the curves shows the values at that iteration.

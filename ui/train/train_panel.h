@@ -1,9 +1,11 @@
 #pragma once
 // The Train panel: data set, output folder and iteration overrides; Train, Pause/Resume, Stop; a
-// progress bar with epoch and ETA; live QCustomPlot curves (loss, average loss, validation top-1);
-// a log. Training runs in a TrainWorker on its own QThread.
+// progress bar with epoch and ETA; live QCustomPlot curves (loss, average loss, validation top-1 or
+// mAP@0.5, and for detectors each head's IoU, objectness and class score); a log. Training runs in a
+// TrainWorker on its own QThread.
 #include "train/trainer.h"
 
+#include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
@@ -41,6 +43,14 @@ public:
     QPushButton* stopButton() const { return stop_; }
     QCustomPlot* plot() const { return plot_; }
     QCustomPlot* ratePlot() const { return rates_; }
+    QCustomPlot* headPlot() const { return heads_; }
+    QPushButton* shapesButton() const { return shapes_; }
+    // Where the one-click shapes data set is generated (default: the user's data folder, 2,000 images).
+    void setShapesFolder(const QString& folder, int count = 2000)
+    {
+        shapesFolder_ = folder;
+        shapesCount_ = count;
+    }
     QProgressBar* progressBar() const { return progress_; }
     QPlainTextEdit* log() const { return log_; }
 
@@ -59,6 +69,8 @@ private:
     void loadPreviousCurve(const QString& metricsCsv);
     void exportPng();
     void showReadout(QMouseEvent* event);
+    void addHeadPoints(const nw::IterationStats& stats);
+    void useShapesDataSet();
 
     QString cfgPath_;
     QLineEdit* data_ = nullptr;
@@ -75,6 +87,11 @@ private:
     QLabel* status_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QCustomPlot* rates_ = nullptr; // learning rate and images/s
+    QCustomPlot* heads_ = nullptr; // detectors: IoU, objectness, class score per head
+    QPushButton* shapes_ = nullptr;
+    QString shapesFolder_;
+    int shapesCount_ = 2000;
+    QPointer<QThread> shapesThread_; // generating the shapes set; waited for on destruction
     QPlainTextEdit* log_ = nullptr;
     QThread* thread_ = nullptr;
     TrainWorker* worker_ = nullptr;

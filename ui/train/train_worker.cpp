@@ -15,7 +15,8 @@ public:
     void iteration(const IterationStats& stats) override
     {
         // Throttle: at most one progress signal per 50 ms, but never drop a validation point or the end.
-        if (stats.validTop1 || stats.iteration == stats.maxBatches || sinceEmit_.elapsed() >= 50) {
+        if (stats.validTop1 || stats.map50 || stats.iteration == stats.maxBatches ||
+            sinceEmit_.elapsed() >= 50) {
             emit worker_.progress(stats);
             sinceEmit_.restart();
         }
