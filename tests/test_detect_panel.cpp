@@ -1,6 +1,9 @@
 // The Detect panel (offscreen): a synthetic video through the video path yields every frame; moving
 // the threshold re-filters without running the network; bad files are reported and the panel keeps
-// working; exports write JSON and YOLO labels.
+// working; exports write JSON and YOLO labels; the bundled detector finds shapes in a video, with the
+// legend, zoom and recording.
+#include "data/detection_dataset.h"
+#include "data/make_shapes.h"
 #include "detect/detect_panel.h"
 #include "test_support.h"
 
@@ -12,6 +15,7 @@
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 #include <qcustomplot.h>
@@ -23,6 +27,7 @@ class TestDetectPanel : public QObject {
 private slots:
     void videoFramesThresholdAndExports();
     void classifierShowsTopClasses();
+    void bundledDetectorOnAShapesVideo();
 };
 
 void TestDetectPanel::videoFramesThresholdAndExports()
@@ -117,6 +122,74 @@ void TestDetectPanel::classifierShowsTopClasses()
     for (int i = 1; i < 5; ++i) // sorted, best first
         QVERIFY(bars->data()->at(i)->value <= bars->data()->at(i - 1)->value);
     QVERIFY(panel.status()->text().contains("top: class "));
+}
+
+// The bundled detector out of the box: opening cfg/shapes-tiny.cfg loads its weights and names; a
+// video of fresh make-shapes images yields every frame, the last frame's shapes are found, the legend
+// names them, zoom scales the view, and the recording has every annotated frame.
+void TestDetectPanel::bundledDetectorOnAShapesVideo()
+{
+    QTemporaryDir dir;
+    ShapesOptions options;
+    options.count = 12;
+    options.seed = 4242; // not the training seed
+    QVERIFY(!makeShapes(dir.path().toStdString(), options));
+    QStringList images;
+    for (int i = 1; i <= 12; ++i)
+        images << dir.filePath(
+            QString("%1/%2.jpg").arg(i <= 11 ? "train" : "valid").arg(i, 6, 10, QChar('0')));
+    const QString video = dir.filePath("shapes.avi");
+    {
+        cv::VideoWriter writer(video.toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 5,
+                               cv::Size(256, 256));
+        QVERIFY(writer.isOpened());
+        for (const QString& image : images)
+            writer.write(cv::imread(image.toStdString()));
+    }
+    ui::DetectPanel panel;
+    panel.resize(640, 560);
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(loaded.first().first().toString(), QString());
+    QVERIFY(panel.isReady());
+
+    QVERIFY(panel.startRecording(dir.filePath("recorded.avi")));
+    QSignalSpy finished(&panel, &ui::DetectPanel::streamFinished);
+    panel.openVideoFile(video);
+    QVERIFY(finished.wait(120000));
+    QTRY_COMPARE(panel.framesReceived(), 12);
+    panel.stopRecording();
+    QCOMPARE(panel.recordedFrames(), 12);
+    cv::VideoCapture recorded(dir.filePath("recorded.avi").toStdString());
+    QVERIFY(recorded.isOpened());
+    int frames = 0;
+    for (cv::Mat frame; recorded.read(frame); ++frames)
+        QCOMPARE(frame.cols, 256);
+    QCOMPARE(frames, 12);
+
+    // The last frame's truths (valid/000012.txt): each found with its class at IoU > 0.5, mostly.
+    std::vector<std::string> warnings;
+    bool missing = false;
+    const auto truths = readLabelFile(dir.filePath("valid/000012.txt").toStdString(), 5, warnings, missing);
+    QVERIFY(!truths.empty());
+    int found = 0;
+    for (const TruthBox& t : truths)
+        for (const LabeledBox& b : panel.boxes())
+            if (b.classId == t.classId && boxIou({(b.left + b.width / 2) / 256, (b.top + b.height / 2) / 256,
+                                                  b.width / 256, b.height / 256},
+                                                 {t.x, t.y, t.w, t.h}) > 0.5f) {
+                ++found;
+                QVERIFY(panel.legend()->text().contains(QString::fromStdString(b.name)));
+                break;
+            }
+    QVERIFY2(found * 3 >= int(truths.size()) * 2,
+             qPrintable(QString("%1 of %2 shapes found").arg(found).arg(truths.size())));
+
+    panel.setZoom(2);
+    QCOMPARE(panel.view()->pixmap().size(), QSize(512, 512));
+    panel.setZoom(0); // fit
+    QVERIFY(panel.view()->pixmap().width() < 512);
 }
 
 QTEST_MAIN(TestDetectPanel)

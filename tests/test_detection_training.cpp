@@ -6,6 +6,7 @@
 #include "data/training_data.h"
 #include "detect/anchors.h"
 #include "detect/map.h"
+#include "layers/region_loss.h"
 #include "layers/yolo_loss.h"
 #include "test_support.h"
 #include "train/trainer.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <fstream>
 #include <opencv2/imgcodecs.hpp>
+#include <set>
 
 using namespace nw;
 
@@ -140,6 +142,40 @@ private slots:
         QVERIFY(std::abs(at(delta, 1, 5, 0) - 3 * (0.95f - 0.3f)) < 1e-5f); // 1·(1 − ε) + ε/2
         QVERIFY(std::abs(at(delta, 1, 6, 0) - 3 * (0.05f - 0.6f)) < 1e-5f);
         QVERIFY(std::abs(at(delta, 0, 4, 1) - 2 * -0.2f) < 1e-6f);
+    }
+
+    void regionDeltasByHand()
+    {
+        // [region] on a 2×2 grid: one anchor of 1×1 cells, two softmax classes, pjreddie's scales.
+        RegionLayer head;
+        head.classes = 2;
+        head.num = 1;
+        head.softmax = true;
+        head.anchors = {1, 1};
+        std::vector<float> output = handOutput(1); // x = y = .5, w = h = 0, obj .2, classes .3/.6
+        for (int cell = 0; cell < 4; ++cell)
+            output[6 * 4 + std::size_t(cell)] = 0.7f; // softmax: .3 + .7
+        std::vector<float> delta(output.size(), 0.0f);
+        const float truth[5] = {0.3f, 0.2f, 0.5f, 0.5f, 1};
+        HeadStats stats;
+        regionDeltas(head, 2, 2, output.data(), truth, 1, false, delta.data(), stats);
+        QVERIFY(std::abs(at(delta, 0, 0, 0) - 1.75f * 0.1f) < 1e-6f);
+        QVERIFY(std::abs(at(delta, 0, 1, 0) + 1.75f * 0.1f) < 1e-6f);
+        QVERIFY(std::abs(at(delta, 0, 2, 0)) < 1e-6f); // 0.5·2 cells = the 1-cell anchor: log 1
+        QVERIFY(std::abs(at(delta, 0, 4, 0) - 0.8f) < 1e-6f);
+        QVERIFY(std::abs(at(delta, 0, 5, 0) + 0.3f) < 1e-6f);
+        QVERIFY(std::abs(at(delta, 0, 6, 0) - 0.3f) < 1e-6f);
+        for (int cell = 1; cell < 4; ++cell)
+            QVERIFY(std::abs(at(delta, 0, 4, cell) + 0.2f) < 1e-6f);
+        QCOMPARE(stats.count, 1);
+        const double iou = 0.45 * 0.45 / (0.25 + 0.25 - 0.45 * 0.45); // the cell's 0.5 box vs the truth
+        QVERIFY(std::abs(stats.averageIou - iou) < 1e-6);
+        QVERIFY(std::abs(stats.classScore - 0.7) < 1e-6);
+        // rescore: the objectness target becomes the IoU.
+        head.rescore = true;
+        std::fill(delta.begin(), delta.end(), 0.0f);
+        regionDeltas(head, 2, 2, output.data(), truth, 1, false, delta.data(), stats);
+        QVERIFY(std::abs(at(delta, 0, 4, 0) - (float(iou) - 0.2f)) < 1e-6f);
     }
 
     void iouGradientsMatchFiniteDifferences()
@@ -306,6 +342,55 @@ private slots:
             mirrored += flipped;
         }
         QVERIFY(mirrored > 0 && mirrored < 20);
+    }
+
+    void mosaicCombinesFourImages()
+    {
+        // Four images, each with one small box near every corner, labelled with the image's index. The
+        // mosaic centre lies in 0.3..0.7, so each quadrant keeps exactly its corner's box: every sample
+        // has four unchanged boxes, and a mosaic's come from several images.
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        std::ofstream list(root + "/list.txt");
+        for (int i = 0; i < 4; ++i) {
+            const std::string name = root + "/" + std::to_string(i);
+            QVERIFY(cv::imwrite(name + ".png", cv::Mat(64, 64, CV_8UC3, cv::Scalar::all(60 * i))));
+            std::ofstream(name + ".txt") << i << " 0.15 0.15 0.1 0.1\n"
+                                         << i << " 0.85 0.15 0.1 0.1\n"
+                                         << i << " 0.15 0.85 0.1 0.1\n"
+                                         << i << " 0.85 0.85 0.1 0.1\n";
+            list << name << ".png\n";
+        }
+        list.close();
+        DetectionAugmentation augmentation;
+        augmentation.enabled = true;
+        augmentation.mosaic = true;
+        augmentation.flip = false;
+        std::string error;
+        std::vector<std::string> warnings;
+        auto set = loadDetectionDataset(root + "/list.txt", 4, 64, 64, 3, 8, augmentation, error, warnings);
+        QVERIFY2(set, error.c_str());
+        std::mt19937 random(9);
+        int mixed = 0;
+        for (int k = 0; k < 40; ++k) {
+            std::vector<float> image(64 * 64 * 3), truth(40, 0.0f);
+            QVERIFY(set->sample(0, random, image.data(), truth.data(), error));
+            std::set<int> classes;
+            int boxes = 0;
+            for (int b = 0; b < 8 && truth[5 * b + 2] > 0; ++b, ++boxes) {
+                const float x = truth[5 * b], y = truth[5 * b + 1];
+                QVERIFY(std::abs(std::abs(x - 0.5f) - 0.35f) < 1e-5f &&
+                        std::abs(std::abs(y - 0.5f) - 0.35f) < 1e-5f);
+                QVERIFY(std::abs(truth[5 * b + 2] - 0.1f) < 1e-5f);
+                classes.insert(int(truth[5 * b + 4]));
+                // The pixels under a box belong to the image its label came from.
+                const int px = int(x * 64), py = int(y * 64);
+                QVERIFY(std::abs(image[std::size_t(py * 64 + px)] - 60 * truth[5 * b + 4] / 255.0f) < 1e-5f);
+            }
+            QCOMPARE(boxes, 4);
+            mixed += classes.size() > 1;
+        }
+        QVERIFY2(mixed > 6 && mixed < 40, qPrintable(QString::number(mixed))); // about half are mosaics
     }
 
     void dataSetSummaryAndErrors()

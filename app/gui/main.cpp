@@ -1,12 +1,15 @@
 // netwright: the studio GUI. Wiring only: options, the default network, the main window.
+#include "detect/detect_panel.h"
 #include "train/train_panel.h"
 #include "window/main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QIcon>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTimer>
 #include <cstdio>
@@ -51,9 +54,14 @@ int main(int argc, char** argv)
     QCommandLineOption delay("screenshot-delay", "Milliseconds to wait before the screenshot (default 200).",
                              "ms", "200");
     QCommandLineOption train("train", "Start training the opened network at once (Train panel defaults).");
+    QCommandLineOption data("data", "The .data file to train on (default: the one beside the cfg).",
+                            "file.data");
+    QCommandLineOption detect("detect", "Open an image, a folder or a video in the Detect panel.", "source");
     parser.addOption(screenshot);
     parser.addOption(delay);
     parser.addOption(train);
+    parser.addOption(data);
+    parser.addOption(detect);
     parser.process(app);
 
     const QString file = parser.positionalArguments().value(0, defaultNetwork());
@@ -64,6 +72,21 @@ int main(int argc, char** argv)
             return 1;
     }
     window.show();
+    if (parser.isSet(data))
+        window.trainPanel()->dataEdit()->setText(parser.value(data));
+    if (parser.isSet(detect)) {
+        const QFileInfo source(parser.value(detect));
+        QTimer::singleShot(0, &window, [&window, source] {
+            window.findChild<QDockWidget*>("detectDock")->raise();
+            const QStringList videos{"mp4", "avi", "mkv", "mov", "webm", "mpg", "mpeg"};
+            if (source.isDir())
+                window.detectPanel()->openFolder(source.filePath());
+            else if (videos.contains(source.suffix().toLower()))
+                window.detectPanel()->openVideoFile(source.filePath());
+            else
+                window.detectPanel()->openImageFile(source.filePath());
+        });
+    }
     if (parser.isSet(train))
         QTimer::singleShot(0, window.trainPanel()->trainButton(), &QPushButton::click);
     if (parser.isSet(screenshot)) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <opencv2/core/utility.hpp>
 #include <random>
 
 namespace nw {
@@ -62,6 +63,9 @@ void BatchLoader::fill(Batch& batch, std::uint64_t first)
 
 void BatchLoader::work()
 {
+    // The loader shares the cores with the compute threads: OpenCV's own thread pool (TBB on Debian)
+    // would only add spinning workers, so its calls run in this thread.
+    cv::setNumThreads(1);
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         if (ready_) {

@@ -118,13 +118,22 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, Placed& pla
                             std::string& warning) const
 {
     const Item& item = items_[index];
-    cv::Mat source = cv::imread(item.image, c_ == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+    cache_.resize(items_.size());
+    cv::Mat source = cache_[index];
     if (source.empty()) {
-        warning = item.image + ": cannot read the image; skipped";
-        return false;
+        source = cv::imread(item.image, c_ == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+        if (source.empty()) {
+            warning = item.image + ": cannot read the image; skipped";
+            return false;
+        }
+        if (c_ == 3)
+            cv::cvtColor(source, source, cv::COLOR_BGR2RGB);
+        const std::size_t bytes = source.total() * source.elemSize();
+        if (cachedBytes_ + bytes <= kCacheBytes) {
+            cache_[index] = source;
+            cachedBytes_ += bytes;
+        }
     }
-    if (c_ == 3)
-        cv::cvtColor(source, source, cv::COLOR_BGR2RGB);
     const auto ow = float(source.cols), oh = float(source.rows);
     const DetectionAugmentation& a = augmentation_;
     // Darknet's jitter: each side moves in or out by up to jitter × the image size.

@@ -3,6 +3,8 @@
 // relative centre and size) found from the image path, and the augmentation of detector training.
 #include "data/training_set.h"
 
+#include <opencv2/core/mat.hpp>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,6 +70,11 @@ private:
     bool load(std::size_t index, std::mt19937& random, Placed& placed, std::string& warning) const;
 
     std::vector<Item> items_;
+    // Decoded images, kept while they fit in kCacheBytes: later epochs skip the decoding. Only the
+    // loader thread calls sample(), so no lock.
+    static constexpr std::size_t kCacheBytes = std::size_t(1) << 30;
+    mutable std::vector<cv::Mat> cache_;
+    mutable std::size_t cachedBytes_ = 0;
     int classes_, w_, h_, c_, maxBoxes_;
     DetectionAugmentation augmentation_;
     Summary summary_;

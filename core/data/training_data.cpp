@@ -1,6 +1,7 @@
 #include "data/training_data.h"
 
 #include "detect/decode.h"
+#include "layers/region.h"
 #include "layers/yolo.h"
 
 namespace nw {
@@ -47,6 +48,8 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
     for (const LayerSpec& layer : spec.layers)
         if (const auto* yolo = dynamic_cast<const YoloLayer*>(layer.config.get()))
             augmentation.jitter = yolo->jitter;
+        else if (const auto* region = dynamic_cast<const RegionLayer*>(layer.config.get()))
+            augmentation.jitter = region->jitter;
     return loadDetectionDataset(data.resolve(list), classes, spec.input.w, spec.input.h, spec.input.c,
                                 net.maxTruthBoxes(), augmentation, error, warnings);
 }

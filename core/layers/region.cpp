@@ -1,5 +1,7 @@
 #include "layers/region.h"
 
+#include "layers/region_loss.h"
+
 #include "graph/network_spec.h"
 #include "kernels/cpu/activations.h"
 #include "kernels/cpu/softmax.h"
@@ -20,8 +22,14 @@ std::unique_ptr<LayerConfig> RegionLayer::parse(cfg::SectionReader& r)
     l->jitter = r.getFloat("jitter", 0.2f);
     l->thresh = r.getFloat("thresh", 0.5f);
     l->anchors = r.getFloatList("anchors");
-    r.accept({"log", "sqrt", "background", "rescore", "classfix", "absolute", "random", "coord_scale",
-              "object_scale", "noobject_scale", "mask_scale", "class_scale", "bias_match", "tree", "map"});
+    l->coordScale = r.getFloat("coord_scale", 1);
+    l->objectScale = r.getFloat("object_scale", 1);
+    l->noobjectScale = r.getFloat("noobject_scale", 1);
+    l->classScale = r.getFloat("class_scale", 1);
+    l->rescore = r.getInt("rescore", 0) != 0;
+    l->biasMatch = r.getInt("bias_match", 0) != 0;
+    l->tree = r.getString("tree", "");
+    r.accept({"log", "sqrt", "background", "classfix", "absolute", "random", "mask_scale", "map"});
     if (l->classes < 0 || l->coords < 0 || l->num < 1)
         r.error("num", "num must be at least 1 and classes, coords not negative");
     if (!l->anchors.empty() && l->anchors.size() < std::size_t(2 * l->num))
@@ -51,10 +59,14 @@ LayerResult RegionLayer::infer(LayerContext& ctx) const
 
 namespace {
 
-// Logistic on x, y and objectness; softmax (or logistic) over the classes of each cell.
+// Logistic on x, y and objectness; softmax (or logistic) over the classes of each cell. While
+// training, the forward pass also computes the deltas against the truth (region_loss.cpp).
 class RegionRuntime final : public RuntimeLayer {
 public:
-    RegionRuntime(const RegionLayer& config, const Shape& out) : config_(config), out_(out) {}
+    RegionRuntime(const RegionLayer& config, const LayerSpec& spec)
+        : config_(config), out_(spec.output), index_(spec.index)
+    {
+    }
     void forward(ForwardArgs& args) override
     {
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
@@ -75,18 +87,45 @@ public:
                 for (std::size_t i = 0; i < plane; ++i)
                     softmax(in + i, classes, plane, 1.0f, scores + i);
             }
+        if (args.context.training && args.context.truth)
+            computeDeltas(args.output, args.context);
     }
 
+    bool canTrain() const override { return config_.coords == 4 && config_.tree.empty(); }
+
+    // As Darknet: the deltas are the gradients at the logits (logistic/softmax with their losses).
+    void backward(BackwardArgs& args) override { passLossDelta(args, delta_); }
+
 private:
+    void computeDeltas(const Tensor& output, ExecContext& context)
+    {
+        delta_.assign(output.size(), 0.0f);
+        HeadStats stats;
+        stats.layer = index_;
+        const bool warmup = context.seen < 12800;
+        for (int b = 0; b < output.batch(); ++b)
+            regionDeltas(config_, out_.w, out_.h, output.item(b),
+                         context.truth + std::size_t(b) * context.truthStride, int(context.truthStride / 5),
+                         warmup, delta_.data() + std::size_t(b) * output.itemSize(), stats);
+        for (float d : delta_)
+            stats.loss += double(d) * d;
+        finishHeadStats(stats, double(output.batch()) * config_.num * out_.w * out_.h);
+        context.loss += stats.loss;
+        if (context.heads)
+            context.heads->push_back(stats);
+    }
+
     const RegionLayer config_;
     Shape out_;
+    int index_;
+    std::vector<float> delta_;
 };
 
 } // namespace
 
 std::unique_ptr<RuntimeLayer> RegionLayer::createRuntime(const LayerSpec& spec) const
 {
-    return std::make_unique<RegionRuntime>(*this, spec.output);
+    return std::make_unique<RegionRuntime>(*this, spec);
 }
 
 } // namespace nw

@@ -4,13 +4,16 @@
 namespace nw {
 
 // [region] (YOLOv2 head): num anchors × (coords + 1 + classes) planes of the input grid; anchors in
-// grid-cell units.
+// grid-cell units. Training uses pjreddie's region loss (region_loss.cpp) for coords=4 without a tree.
 class RegionLayer final : public LayerConfig {
 public:
     int coords = 4, classes = 20, num = 1, maxBoxes = 30;
     std::vector<float> anchors;
     bool softmax = false;
     float jitter = 0.2f, thresh = 0.5f;
+    float coordScale = 1, objectScale = 1, noobjectScale = 1, classScale = 1;
+    bool rescore = false, biasMatch = false;
+    std::string tree; // yolo9000's hierarchy file: not trainable here
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;

@@ -117,15 +117,7 @@ public:
 
     // Darknet passes the head's deltas straight to the convolution before it: they are already the
     // gradients of the logistic outputs' logits (x, y, objectness, classes) and of the raw w, h.
-    void backward(BackwardArgs& args) override
-    {
-        if (!args.inputDelta || delta_.size() != args.output.size())
-            return;
-        float* in = args.inputDelta->data();
-        const float* out = args.outputDelta.data();
-        for (std::size_t i = 0; i < delta_.size(); ++i)
-            in[i] += delta_[i] + out[i];
-    }
+    void backward(BackwardArgs& args) override { passLossDelta(args, delta_); }
 
 private:
     void computeDeltas(const Tensor& output, ExecContext& context)

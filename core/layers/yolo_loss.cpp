@@ -283,18 +283,4 @@ void yoloDeltas(const YoloLayer& c, const YoloGrid& g, const float* output, cons
     }
 }
 
-void finishHeadStats(HeadStats& stats, double slots)
-{
-    if (stats.count > 0) {
-        const double n = stats.count;
-        stats.averageIou /= n;
-        stats.classScore /= n;
-        stats.objectness /= n;
-        stats.recall50 /= n;
-        stats.recall75 /= n;
-    }
-    if (slots > 0)
-        stats.noObject /= slots;
-}
-
 } // namespace nw

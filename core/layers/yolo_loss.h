@@ -15,12 +15,9 @@ struct YoloGrid {
 // `output`: this item's head output after the forward's logistic (x, y, w, h, obj, classes planes per
 // mask slot). `truth`: up to `maxTruths` boxes (x, y, w, h, class), ended by a box of width 0.
 // `delta` (same size as output, zeroed by the caller) receives the deltas; the stats are summed
-// (average them with finishHeadStats).
+// (average them with finishHeadStats in head_stats.h).
 void yoloDeltas(const YoloLayer& config, const YoloGrid& grid, const float* output, const float* truth,
                 int maxTruths, float* delta, HeadStats& stats);
-
-// Turns the sums of yoloDeltas over a batch into averages (`slots`: anchor slots seen in total).
-void finishHeadStats(HeadStats& stats, double slots);
 
 // The IoU-family score AlexeyAB's iou_loss uses (iou, giou, diou, ciou) of a predicted box against a
 // truth, and its gradient with respect to the predicted x, y, w, h (relative units).

@@ -3,6 +3,7 @@
 #include "runtime/head_stats.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct ExecContext {
     std::size_t truthStride = 0;             // truth floats per batch item
     int netWidth = 0, netHeight = 0;         // the network's input size (YOLO anchors are in its pixels)
     std::vector<HeadStats>* heads = nullptr; // detection heads append their figures here
+    std::uint64_t seen = 0;                  // images trained on so far (Darknet's warm-up rules)
     double loss = 0;                         // summed by loss layers during a training forward pass
     std::mt19937* random = nullptr;          // dropout and other stochastic layers while training
 };

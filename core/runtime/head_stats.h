@@ -14,4 +14,19 @@ struct HeadStats {
     int count = 0;         // truths assigned to this head
 };
 
+// Turns the sums a head collected over a batch into averages (`slotCount`: anchor slots seen in total).
+inline void finishHeadStats(HeadStats& stats, double slotCount)
+{
+    if (stats.count > 0) {
+        const double n = stats.count;
+        stats.averageIou /= n;
+        stats.classScore /= n;
+        stats.objectness /= n;
+        stats.recall50 /= n;
+        stats.recall75 /= n;
+    }
+    if (slotCount > 0)
+        stats.noObject /= slotCount;
+}
+
 } // namespace nw

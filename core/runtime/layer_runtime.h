@@ -64,4 +64,15 @@ public:
     virtual std::size_t workspaceFloats() const { return 0; }
 };
 
+// A loss head's backward: its own deltas, plus any a later layer added, go to the layer before it.
+inline void passLossDelta(BackwardArgs& args, const std::vector<float>& delta)
+{
+    if (!args.inputDelta || delta.size() != args.output.size())
+        return;
+    float* in = args.inputDelta->data();
+    const float* out = args.outputDelta.data();
+    for (std::size_t i = 0; i < delta.size(); ++i)
+        in[i] += delta[i] + out[i];
+}
+
 } // namespace nw

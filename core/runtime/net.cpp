@@ -126,6 +126,7 @@ double Net::forwardTraining(const float* input, const float* truth, std::mt19937
     context.training = true;
     context.truth = truth;
     context.truthStride = truthFloats();
+    context.seen = header_.seen;
     context.random = &random;
     headStats_.clear();
     context.heads = &headStats_;

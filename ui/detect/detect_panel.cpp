@@ -4,6 +4,8 @@
 
 #include <qcustomplot.h>
 
+#include <map>
+
 #include <QCheckBox>
 #include <QDateTime>
 #include <QDir>
@@ -15,12 +17,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QThread>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 namespace nw::ui {
 
@@ -75,6 +80,16 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     scroll_ = new QScrollArea(this);
     scroll_->setWidget(view_);
     scroll_->setWidgetResizable(true);
+    scroll_->viewport()->installEventFilter(this);
+    auto* viewRow = new QHBoxLayout;
+    legend_ = new QLabel(this);
+    legend_->setTextFormat(Qt::RichText);
+    viewRow->addWidget(legend_, 1);
+    QPushButton* fit = button(this, tr("Fit"), viewRow);
+    QPushButton* zoomOut = button(this, tr("−"), viewRow);
+    QPushButton* zoomIn = button(this, tr("+"), viewRow);
+    for (QPushButton* b : {zoomOut, zoomIn})
+        b->setFixedWidth(32);
     status_ = new QLabel(this);
     bars_ = new QCustomPlot(this);
     bars_->setFixedHeight(170);
@@ -85,6 +100,8 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     QPushButton* save = button(this, tr("Save image…"), exports);
     QPushButton* json = button(this, tr("Export JSON…"), exports);
     QPushButton* yolo = button(this, tr("Export YOLO labels…"), exports);
+    record_ = button(this, tr("Record video…"), exports);
+    record_->setCheckable(true);
     exports->addStretch();
 
     auto* layout = new QVBoxLayout(this);
@@ -92,6 +109,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     layout->addLayout(files);
     layout->addLayout(sources);
     layout->addLayout(filters);
+    layout->addLayout(viewRow);
     layout->addWidget(scroll_, 1);
     layout->addWidget(bars_);
     layout->addWidget(status_);
@@ -176,6 +194,19 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         if (!path.isEmpty() && !exportYoloLabels(path))
             status_->setText(tr("Cannot write %1").arg(path));
     });
+    connect(fit, &QPushButton::clicked, this, [this] { setZoom(0); });
+    connect(zoomIn, &QPushButton::clicked, this, [this] { setZoom(currentScale() * 1.25); });
+    connect(zoomOut, &QPushButton::clicked, this, [this] { setZoom(currentScale() / 1.25); });
+    connect(record_, &QPushButton::clicked, this, [this](bool on) {
+        if (!on) {
+            stopRecording();
+            return;
+        }
+        const QString path = QFileDialog::getSaveFileName(this, tr("Record the annotated video"), QString(),
+                                                          tr("AVI video (*.avi)"));
+        if (path.isEmpty() || !startRecording(path))
+            record_->setChecked(false);
+    });
     refilter();
 }
 
@@ -184,6 +215,7 @@ DetectPanel::~DetectPanel()
     worker_->requestStop();
     thread_->quit();
     thread_->wait();
+    recorder_.close();
 }
 
 void DetectPanel::setNetwork(const QString& cfgPath)
@@ -283,6 +315,7 @@ void DetectPanel::onFrame(const DetectFrame& frame)
     ++framesReceived_;
     last_ = frame;
     refilter();
+    recordFrame();
 }
 
 // Threshold and NMS change only the filtering of the last frame's candidates: no network run.
@@ -294,9 +327,7 @@ void DetectPanel::refilter()
         return;
     if (classifier_) {
         annotated_ = last_.image;
-        view_->setPixmap(
-            QPixmap::fromImage(annotated_)
-                .scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+        showPixmap();
         showTopClasses();
         return;
     }
@@ -342,6 +373,115 @@ void DetectPanel::showTopClasses()
                          .arg(last_.milliseconds, 0, 'f', 1));
 }
 
+double DetectPanel::currentScale() const
+{
+    if (zoom_ > 0 || annotated_.isNull())
+        return zoom_ > 0 ? zoom_ : 1.0;
+    const QSize fitted = annotated_.size().scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio);
+    return double(fitted.width()) / annotated_.width();
+}
+
+void DetectPanel::setZoom(double zoom)
+{
+    zoom_ = zoom <= 0 ? 0 : std::clamp(zoom, 0.05, 16.0);
+    showPixmap();
+}
+
+void DetectPanel::showPixmap()
+{
+    if (annotated_.isNull())
+        return;
+    const QPixmap pixmap = QPixmap::fromImage(annotated_);
+    view_->setPixmap(
+        zoom_ > 0
+            ? pixmap.scaled(annotated_.size() * zoom_, Qt::KeepAspectRatio, Qt::SmoothTransformation)
+            : pixmap.scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+}
+
+// Ctrl+wheel zooms; dragging with the left button pans a zoomed image.
+bool DetectPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == scroll_->viewport()) {
+        if (event->type() == QEvent::Wheel) {
+            auto* wheel = static_cast<QWheelEvent*>(event);
+            if (wheel->modifiers() & Qt::ControlModifier) {
+                setZoom(currentScale() * (wheel->angleDelta().y() > 0 ? 1.25 : 0.8));
+                return true;
+            }
+        } else if (event->type() == QEvent::MouseButtonPress) {
+            dragFrom_ = static_cast<QMouseEvent*>(event)->position().toPoint();
+        } else if (event->type() == QEvent::MouseMove &&
+                   (static_cast<QMouseEvent*>(event)->buttons() & Qt::LeftButton)) {
+            const QPoint at = static_cast<QMouseEvent*>(event)->position().toPoint();
+            scroll_->horizontalScrollBar()->setValue(scroll_->horizontalScrollBar()->value() -
+                                                     (at - dragFrom_).x());
+            scroll_->verticalScrollBar()->setValue(scroll_->verticalScrollBar()->value() -
+                                                   (at - dragFrom_).y());
+            dragFrom_ = at;
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+// The classes in view, in their box colours, with counts.
+void DetectPanel::updateLegend()
+{
+    std::map<int, std::pair<std::string, int>> seen;
+    for (const LabeledBox& box : boxes_) {
+        auto& entry = seen[box.classId];
+        entry.first = box.name;
+        ++entry.second;
+    }
+    QStringList parts;
+    for (const auto& [id, entry] : seen) {
+        int r, g, b;
+        classColor(id, r, g, b);
+        parts << QString("<span style=\"color:%1\">■</span> %2 × %3")
+                     .arg(QColor(r, g, b).name(), QString::fromStdString(entry.first).toHtmlEscaped())
+                     .arg(entry.second);
+    }
+    legend_->setText(parts.isEmpty() ? tr("No objects above the threshold.") : parts.join("&nbsp;&nbsp;"));
+}
+
+bool DetectPanel::startRecording(const QString& path)
+{
+    const QFileInfo target(path);
+    if (!QFileInfo(target.absolutePath()).isWritable()) {
+        status_->setText(tr("%1: cannot write a video there (the folder is not writable)").arg(path));
+        return false;
+    }
+    recordingPath_ = path; // opened at the next frame, with that frame's size
+    record_->setChecked(true);
+    status_->setText(tr("Recording to %1").arg(path));
+    return true;
+}
+
+void DetectPanel::recordFrame()
+{
+    if (recordingPath_.isEmpty() || annotated_.isNull())
+        return;
+    const QImage rgb = annotated_.convertToFormat(QImage::Format_RGB888);
+    if (!recorder_.isOpen())
+        if (auto problem = recorder_.open(recordingPath_.toStdString(), rgb.width(), rgb.height(), 25)) {
+            status_->setText(QString::fromStdString(*problem));
+            recordingPath_.clear();
+            record_->setChecked(false);
+            return;
+        }
+    recorder_.write(rgb.constBits(), rgb.width(), rgb.height(), std::size_t(rgb.bytesPerLine()));
+}
+
+void DetectPanel::stopRecording()
+{
+    const int frames = recorder_.frames();
+    if (recorder_.isOpen())
+        status_->setText(tr("Recorded %1 frames").arg(frames));
+    recorder_.close();
+    recordingPath_.clear();
+    record_->setChecked(false);
+}
+
 void DetectPanel::render()
 {
     annotated_ = last_.image.convertToFormat(QImage::Format_RGB888);
@@ -368,8 +508,8 @@ void DetectPanel::render()
         painter.drawText(tag, Qt::AlignCenter, label);
     }
     painter.end();
-    view_->setPixmap(QPixmap::fromImage(annotated_)
-                         .scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+    showPixmap();
+    updateLegend();
 }
 
 bool DetectPanel::exportJson(const QString& path) const

@@ -2,15 +2,18 @@
 // The Detect panel: a detector (the open network's cfg with weights, and class names), sources (an
 // image, a folder with next/previous, a video file, a camera), boxes drawn in per-class colours with
 // labels, threshold and NMS sliders that re-filter at once without running the network again, FPS and
-// latency, and exports (annotated image, JSON, YOLO label files).
+// latency, a legend of the classes in view, zoom (fit, buttons, Ctrl+wheel) and pan (drag), recording
+// the annotated stream to a video, and exports (annotated image, JSON, YOLO label files).
 #include "detect/detect_worker.h"
 #include "detect/detector.h"
+#include "detect/video_recorder.h"
 
 #include <QStringList>
 #include <QWidget>
 
 class QCheckBox;
 class QLabel;
+class QPushButton;
 class QScrollArea;
 class QSlider;
 class QThread;
@@ -43,6 +46,15 @@ public:
     bool isReady() const { return classes_ > 0; }
     bool exportJson(const QString& path) const;
     bool exportYoloLabels(const QString& path) const;
+    QLabel* legend() const { return legend_; }
+    QLabel* view() const { return view_; }
+    // 0 fits the image to the view; otherwise the scale (1 = one image pixel per screen pixel).
+    void setZoom(double zoom);
+    double zoom() const { return zoom_; }
+    // Annotated frames from now on go to `path` (.avi, Motion-JPEG); false with a message on error.
+    bool startRecording(const QString& path);
+    void stopRecording();
+    int recordedFrames() const { return recorder_.frames(); }
 
 signals:
     void detectorLoaded(const QString& error);
@@ -55,6 +67,11 @@ private:
     void refilter();
     void render();
     void stopStream();
+    void showPixmap();
+    double currentScale() const; // the zoom now shown (the fitted scale when fitting)
+    void updateLegend();
+    void recordFrame();
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
     QString cfgPath_, weightsPath_;
     std::vector<std::string> names_;
@@ -78,6 +95,12 @@ private:
     QScrollArea* scroll_ = nullptr;
     QLabel* status_ = nullptr;
     QCustomPlot* bars_ = nullptr; // a classifier's top-5
+    QLabel* legend_ = nullptr;
+    QPushButton* record_ = nullptr;
+    double zoom_ = 0;
+    QPoint dragFrom_;
+    VideoRecorder recorder_;
+    QString recordingPath_; // recording: frames go to this file (opened at the first frame)
     QThread* thread_ = nullptr;
     DetectWorker* worker_ = nullptr;
 };
