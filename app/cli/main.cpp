@@ -91,6 +91,9 @@ int main(int argc, char** argv)
         ->add_option("--map-every", trainArgs.mapEvery,
                      "Detectors: mAP@0.5 on the valid set every N iterations (default: at the end)")
         ->check(CLI::Range(0, 1 << 30));
+    bool mapPeriodically = false;
+    train->add_flag("--map", mapPeriodically,
+                    "Detectors: mAP@0.5 every 1000 iterations (as --map-every 1000)");
     train
         ->add_option("--checkpoint-every", trainArgs.checkpointEvery,
                      "Checkpoint every N iterations (default 100)")
@@ -158,6 +161,8 @@ int main(int argc, char** argv)
     if (*bench)
         return nw::cli::bench(benchArgs);
     if (*train) {
+        if (mapPeriodically && trainArgs.mapEvery == 0)
+            trainArgs.mapEvery = 1000;
         try {
             return nw::cli::train(trainArgs);
         } catch (const std::bad_alloc&) {

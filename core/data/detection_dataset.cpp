@@ -145,7 +145,8 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, Placed& pla
         top = uniform(random, -dh, dh);
         bottom = uniform(random, -dh, dh);
     }
-    float cropW = ow - left - right, cropH = oh - top - bottom;
+    float cropW = std::max(1.0f, ow - left - right),
+          cropH = std::max(1.0f, oh - top - bottom); // jitter ≥ 0.5
     if (a.letterbox) { // widen the crop to the network's aspect ratio: grey bars, no distortion
         const float aspect = float(w_) / float(h_);
         if (cropW / cropH > aspect) {
@@ -259,6 +260,11 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
                                                        const DetectionAugmentation& augmentation,
                                                        std::string& error, std::vector<std::string>& warnings)
 {
+    if (channels != 1 && channels != 3) {
+        error =
+            "detection data needs channels=1 (grey) or 3 (colour) in [net], not " + std::to_string(channels);
+        return nullptr;
+    }
     std::ifstream in(list);
     if (!in) {
         error = list + ": cannot open the image list (one image path per line)";

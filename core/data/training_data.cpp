@@ -31,6 +31,20 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
     }
     const NetworkSpec& spec = net.spec();
     const int classes = detectionClasses(spec);
+    for (const LayerSpec& layer : spec.layers) {
+        int headClasses = -1;
+        if (const auto* yolo = dynamic_cast<const YoloLayer*>(layer.config.get()))
+            headClasses = yolo->classes;
+        else if (const auto* region = dynamic_cast<const RegionLayer*>(layer.config.get()))
+            headClasses = region->classes;
+        if (headClasses >= 0 && headClasses != data.classes()) {
+            error = spec.file + ":" + std::to_string(layer.line) + ": layer " + std::to_string(layer.index) +
+                    " [" + layer.type + "] has classes=" + std::to_string(headClasses) + " but " + data.path +
+                    " has classes=" + std::to_string(data.classes()) +
+                    ": every detection head needs the data's classes (and filters= before it to match)";
+            return nullptr;
+        }
+    }
     if (classes != data.classes()) {
         error = data.path + ": classes=" + std::to_string(data.classes()) +
                 " but the network's detection heads have classes=" + std::to_string(classes) +

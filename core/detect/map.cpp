@@ -18,9 +18,10 @@ Box boxOf(const TruthBox& t)
 
 // VOC matching: each prediction (best score first) takes the truth of its class in its image that it
 // overlaps most; above the IoU threshold it is a true positive unless that truth was already taken.
+// COCO matching: the best truth not yet taken, with IoU at or above the threshold.
 std::vector<bool> matchPredictions(const std::vector<const ScoredBox*>& sorted,
                                    const std::vector<std::vector<TruthBox>>& truths, float iouThreshold,
-                                   std::vector<float>* bestIous = nullptr)
+                                   std::vector<float>* bestIous = nullptr, bool coco = false)
 {
     std::vector<std::vector<bool>> taken(truths.size());
     for (std::size_t i = 0; i < truths.size(); ++i)
@@ -31,19 +32,20 @@ std::vector<bool> matchPredictions(const std::vector<const ScoredBox*>& sorted,
         int bestIndex = -1;
         const auto& candidates = truths[p->image];
         for (std::size_t t = 0; t < candidates.size(); ++t)
-            if (candidates[t].classId == p->classId) {
+            if (candidates[t].classId == p->classId && !(coco && taken[p->image][t])) {
                 const float iou = boxIou(p->box, boxOf(candidates[t]));
                 if (iou > best) {
                     best = iou;
                     bestIndex = int(t);
                 }
             }
-        const bool hit = bestIndex >= 0 && best >= iouThreshold && !taken[p->image][std::size_t(bestIndex)];
+        const bool hit = bestIndex >= 0 && (coco ? best >= iouThreshold : best > iouThreshold) &&
+                         !taken[p->image][std::size_t(bestIndex)];
         if (hit)
             taken[p->image][std::size_t(bestIndex)] = true;
         truePositive.push_back(hit);
         if (bestIous)
-            bestIous->push_back(best);
+            bestIous->push_back(hit ? best : 0.0f); // AlexeyAB: the IoU of true positives only
     }
     return truePositive;
 }
@@ -122,7 +124,8 @@ MapResult computeMap(const std::vector<ScoredBox>& predictions,
         for (int k = 0; k < 10; ++k) {
             recall.clear();
             precision.clear();
-            curve(matchPredictions(sorted, truths, 0.5f + 0.05f * float(k)), ap.truths, recall, precision);
+            curve(matchPredictions(sorted, truths, 0.5f + 0.05f * float(k), nullptr, true), ap.truths, recall,
+                  precision);
             ap.ap50to95 += averagePrecision101(recall, precision) / 10;
         }
         result.map50 += ap.ap50;

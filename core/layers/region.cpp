@@ -93,8 +93,25 @@ public:
 
     bool canTrain() const override { return config_.coords == 4 && config_.tree.empty(); }
 
-    // As Darknet: the deltas are the gradients at the logits (logistic/softmax with their losses).
-    void backward(BackwardArgs& args) override { passLossDelta(args, delta_); }
+    // Darknet's working (GPU) path: x, y and objectness deltas go through the logistic's derivative;
+    // class deltas (softmax or logistic with cross-entropy) and raw w, h deltas pass as they are.
+    void backward(BackwardArgs& args) override
+    {
+        std::vector<float> delta = delta_;
+        const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
+        const std::size_t entries = std::size_t(config_.coords + 1 + config_.classes);
+        for (int b = 0; b < args.output.batch() && delta.size() == args.output.size(); ++b)
+            for (int a = 0; a < config_.num; ++a)
+                for (std::size_t entry : {std::size_t(0), std::size_t(1), std::size_t(config_.coords)}) {
+                    const std::size_t offset =
+                        std::size_t(b) * args.output.itemSize() + (std::size_t(a) * entries + entry) * plane;
+                    for (std::size_t i = 0; i < plane; ++i) {
+                        const float y = args.output.data()[offset + i];
+                        delta[offset + i] *= y * (1 - y);
+                    }
+                }
+        passLossDelta(args, delta);
+    }
 
 private:
     void computeDeltas(const Tensor& output, ExecContext& context)

@@ -63,6 +63,8 @@ void regionDeltas(const RegionLayer& c, int width, int height, const float* outp
     std::vector<Box> truths;
     std::vector<int> classes;
     for (int t = 0; t < maxTruths && truth[5 * t + 2] > 0; ++t) {
+        if (int(truth[5 * t + 4]) < 0 || int(truth[5 * t + 4]) >= c.classes)
+            continue; // never index outside this head's planes
         truths.push_back({truth[5 * t], truth[5 * t + 1], truth[5 * t + 2], truth[5 * t + 3]});
         classes.push_back(int(truth[5 * t + 4]));
     }

@@ -124,10 +124,10 @@ public:
                 tw = std::sqrt(truth.w * float(g_.netWidth) / (4 * anchorW(k)));
                 th = std::sqrt(truth.h * float(g_.netHeight) / (4 * anchorH(k)));
             }
-            s.change(0) += scale * (truth.x * float(g_.width) - float(i) - s.value(0));
-            s.change(1) += scale * (truth.y * float(g_.height) - float(j) - s.value(1));
-            s.change(2) += scale * (tw - s.value(2));
-            s.change(3) += scale * (th - s.value(3));
+            s.change(0) = scale * (truth.x * float(g_.width) - float(i) - s.value(0));
+            s.change(1) = scale * (truth.y * float(g_.height) - float(j) - s.value(1));
+            s.change(2) = scale * (tw - s.value(2));
+            s.change(3) = scale * (th - s.value(3));
         } else {
             // AlexeyAB's convention: the score's gradient in box units for x and y, and through
             // e^tw (or 8·tw with new_coords) for the size, times iou_normalizer.
@@ -135,10 +135,10 @@ public:
                 iouScore(c_.iouLoss, pred.x, pred.y, pred.w, pred.h, truth.x, truth.y, truth.w, truth.h);
             const float sw = c_.newCoords ? 8 * s.value(2) : std::exp(s.value(2));
             const float sh = c_.newCoords ? 8 * s.value(3) : std::exp(s.value(3));
-            s.change(0) += g.dx * c_.iouNormalizer;
-            s.change(1) += g.dy * c_.iouNormalizer;
-            s.change(2) += g.dw * sw * c_.iouNormalizer;
-            s.change(3) += g.dh * sh * c_.iouNormalizer;
+            s.change(0) = g.dx * c_.iouNormalizer;
+            s.change(1) = g.dy * c_.iouNormalizer;
+            s.change(2) = g.dw * sw * c_.iouNormalizer;
+            s.change(3) = g.dh * sh * c_.iouNormalizer;
         }
         return iou;
     }
@@ -228,6 +228,8 @@ void yoloDeltas(const YoloLayer& c, const YoloGrid& g, const float* output, cons
         const float* box = truth + 5 * t;
         if (box[2] <= 0)
             break;
+        if (int(box[4]) < 0 || int(box[4]) >= c.classes)
+            continue; // the data set checks classes; never index outside this head's planes
         truths.push_back({box[0], box[1], box[2], box[3]});
         classes.push_back(int(box[4]));
     }

@@ -107,7 +107,8 @@ std::optional<std::string> Trainer::checkData() const
 
 namespace {
 
-// Each head's figures averaged over the subdivisions of one iteration.
+// Each head's figures over the subdivisions of one iteration: the per-truth averages weighted by the
+// truths each subdivision assigned, no-obj and the loss averaged over the subdivisions.
 void addHeadStats(std::vector<HeadStats>& sum, const std::vector<HeadStats>& part, int parts)
 {
     if (sum.empty()) {
@@ -121,14 +122,26 @@ void addHeadStats(std::vector<HeadStats>& sum, const std::vector<HeadStats>& par
         HeadStats& s = sum[h];
         const HeadStats& p = part[h];
         s.loss += p.loss / parts;
-        s.averageIou += p.averageIou / parts;
-        s.classScore += p.classScore / parts;
-        s.objectness += p.objectness / parts;
         s.noObject += p.noObject / parts;
-        s.recall50 += p.recall50 / parts;
-        s.recall75 += p.recall75 / parts;
+        s.averageIou += p.averageIou * p.count; // sums for now: finishHeadSums divides
+        s.classScore += p.classScore * p.count;
+        s.objectness += p.objectness * p.count;
+        s.recall50 += p.recall50 * p.count;
+        s.recall75 += p.recall75 * p.count;
         s.count += p.count;
     }
+}
+
+void finishHeadSums(std::vector<HeadStats>& heads)
+{
+    for (HeadStats& s : heads)
+        if (s.count > 0) {
+            s.averageIou /= s.count;
+            s.classScore /= s.count;
+            s.objectness /= s.count;
+            s.recall50 /= s.count;
+            s.recall75 /= s.count;
+        }
 }
 
 } // namespace
@@ -224,6 +237,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         stats.loss = loss;
         stats.averageLoss = state.averageLoss;
         stats.learningRate = rate;
+        finishHeadSums(heads);
         stats.heads = std::move(heads);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - iterationStart).count();
