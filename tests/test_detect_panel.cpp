@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -190,6 +191,14 @@ void TestDetectPanel::bundledDetectorOnAShapesVideo()
     QCOMPARE(panel.view()->pixmap().size(), QSize(512, 512));
     panel.setZoom(0); // fit
     QVERIFY(panel.view()->pixmap().width() < 512);
+
+    // A folder with a slideshow: the images come one after another without a click.
+    const int before = panel.framesReceived();
+    panel.openFolder(dir.filePath("train"));
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), before + 1, 30000);
+    panel.slideshowButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(panel.framesReceived() >= before + 3, 15000);
+    panel.slideshowButton()->click();
 }
 
 QTEST_MAIN(TestDetectPanel)

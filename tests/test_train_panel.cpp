@@ -106,6 +106,15 @@ void TestTrainPanel::badDataIsReportedAndThePanelRecovers()
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 10000);
     QVERIFY(panel.log()->toPlainText().contains("missing.data: cannot open the .data file"));
     QVERIFY(panel.trainButton()->isEnabled());
+
+    // Starting weights that do not exist: the run stops with a message naming them.
+    test::writeToySet(dir.path(), 32);
+    panel.dataEdit()->setText(dir.filePath("toy.data"));
+    panel.weightsEdit()->setText(dir.filePath("missing.weights"));
+    panel.trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 10000);
+    QVERIFY2(panel.log()->toPlainText().contains("missing.weights"), qPrintable(panel.log()->toPlainText()));
+    QVERIFY(!QFileInfo::exists(dir.filePath("run/toy_final.weights")));
 }
 
 // One click makes the shapes set; a detector trains on it with mAP points and per-head curves.

@@ -24,6 +24,7 @@
 #include <QScrollBar>
 #include <QSlider>
 #include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
@@ -53,6 +54,20 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     QPushButton* folder = button(this, tr("Folder…"), sources);
     QPushButton* previous = button(this, tr("◀"), sources);
     QPushButton* next = button(this, tr("▶"), sources);
+    slideshow_ = button(this, tr("Slideshow"), sources);
+    slideshow_->setCheckable(true);
+    slideshow_->setToolTip(tr("Show the folder's images one after another, every 2 seconds"));
+    slideTimer_ = new QTimer(this);
+    slideTimer_->setInterval(2000);
+    connect(slideTimer_, &QTimer::timeout, this, [this] { showNext(1); });
+    connect(slideshow_, &QPushButton::toggled, this, [this](bool on) {
+        if (on && folder_.isEmpty()) {
+            status_->setText(tr("Open a folder first (Folder…), then start the slideshow."));
+            slideshow_->setChecked(false);
+            return;
+        }
+        on ? slideTimer_->start() : slideTimer_->stop();
+    });
     QPushButton* video = button(this, tr("Video…"), sources);
     QPushButton* camera = button(this, tr("Camera"), sources);
     QPushButton* stop = button(this, tr("Stop"), sources);

@@ -1,8 +1,8 @@
 #pragma once
 // The Detect panel: a detector (the open network's cfg with weights, and class names), sources (an
-// image, a folder with next/previous, a video file, a camera), boxes drawn in per-class colours with
-// labels, threshold and NMS sliders that re-filter at once without running the network again, FPS and
-// latency, a legend of the classes in view, zoom (fit, buttons, Ctrl+wheel) and pan (drag), recording
+// image, a folder with next/previous and a slideshow, a video file, a camera), boxes drawn in per-class
+// colours with labels, threshold and NMS sliders that re-filter at once without running the network again,
+// FPS and latency, a legend of the classes in view, zoom (fit, buttons, Ctrl+wheel) and pan (drag), recording
 // the annotated stream to a video, and exports (annotated image, JSON, YOLO label files).
 #include "detect/detect_worker.h"
 #include "detect/detector.h"
@@ -17,6 +17,7 @@ class QPushButton;
 class QScrollArea;
 class QSlider;
 class QThread;
+class QTimer;
 class QCustomPlot;
 
 namespace nw::ui {
@@ -34,6 +35,7 @@ public:
     void openFolder(const QString& path);
     void openVideoFile(const QString& path);
     void showNext(int step);
+    QPushButton* slideshowButton() const { return slideshow_; }
 
     // For tests.
     QSlider* thresholdSlider() const { return threshold_; }
@@ -97,6 +99,8 @@ private:
     QCustomPlot* bars_ = nullptr; // a classifier's top-5
     QLabel* legend_ = nullptr;
     QPushButton* record_ = nullptr;
+    QPushButton* slideshow_ = nullptr;
+    QTimer* slideTimer_ = nullptr; // advances the folder while the slideshow runs
     double zoom_ = 0;
     QPoint dragFrom_;
     VideoRecorder recorder_;

@@ -38,7 +38,8 @@ QString duration(double seconds)
         .arg(total % 60, 2, 10, QChar('0'));
 }
 
-QLineEdit* pathEdit(QWidget* parent, QHBoxLayout*& row, const QString& title, bool folder)
+// A path with a "…" browse button: a folder when `filter` is empty, else a file of that kind.
+QLineEdit* pathEdit(QWidget* parent, QHBoxLayout*& row, const QString& title, const QString& filter)
 {
     auto* edit = new QLineEdit(parent);
     auto* browse = new QPushButton(QObject::tr("…"), parent);
@@ -48,9 +49,9 @@ QLineEdit* pathEdit(QWidget* parent, QHBoxLayout*& row, const QString& title, bo
     row->addWidget(browse);
     QObject::connect(browse, &QPushButton::clicked, parent, [=] {
         const QString chosen =
-            folder ? QFileDialog::getExistingDirectory(parent, title, edit->text())
-                   : QFileDialog::getOpenFileName(parent, title, QFileInfo(edit->text()).path(),
-                                                  QObject::tr("Darknet data (*.data)"));
+            filter.isEmpty()
+                ? QFileDialog::getExistingDirectory(parent, title, edit->text())
+                : QFileDialog::getOpenFileName(parent, title, QFileInfo(edit->text()).path(), filter);
         if (!chosen.isEmpty())
             edit->setText(chosen);
     });
@@ -64,9 +65,13 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     auto* form = new QFormLayout;
     QHBoxLayout* dataRow = nullptr;
     QHBoxLayout* outputRow = nullptr;
-    data_ = pathEdit(this, dataRow, tr("Data set"), false);
+    QHBoxLayout* weightsRow = nullptr;
+    data_ = pathEdit(this, dataRow, tr("Data set"), tr("Darknet data (*.data)"));
     data_->setObjectName("trainData");
-    output_ = pathEdit(this, outputRow, tr("Output folder"), true);
+    weights_ = pathEdit(this, weightsRow, tr("Starting weights"), tr("Darknet weights (*.weights)"));
+    weights_->setObjectName("trainWeights");
+    weights_->setPlaceholderText(tr("none: random initialisation"));
+    output_ = pathEdit(this, outputRow, tr("Output folder"), QString());
     output_->setObjectName("trainOutput");
     shapes_ = new QPushButton(tr("Shapes data set"), this);
     shapes_->setToolTip(tr("Generate (once) the synthetic shapes detection set and train on it"));
@@ -75,6 +80,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
         QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/netwright/shapes";
     connect(shapes_, &QPushButton::clicked, this, &TrainPanel::useShapesDataSet);
     form->addRow(tr("Data (.data)"), dataRow);
+    form->addRow(tr("Starting weights"), weightsRow);
     form->addRow(tr("Output folder"), outputRow);
     maxBatches_ = new QSpinBox(this);
     maxBatches_->setRange(0, 10'000'000);
@@ -254,6 +260,7 @@ void TrainPanel::start()
     request.validEvery = validEvery_->value();
     request.learningRate = learningRate_->value();
     request.resume = resume_->isChecked();
+    request.weightsPath = weights_->text();
     for (QCustomPlot* p : {plot_, rates_})
         for (int g = 0; g < p->graphCount(); ++g)
             p->graph(g)->data()->clear();

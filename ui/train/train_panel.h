@@ -1,8 +1,8 @@
 #pragma once
-// The Train panel: data set, output folder and iteration overrides; Train, Pause/Resume, Stop; a
-// progress bar with epoch and ETA; live QCustomPlot curves (loss, average loss, validation top-1 or
-// mAP@0.5, and for detectors each head's IoU, objectness and class score); a log. Training runs in a
-// TrainWorker on its own QThread.
+// The Train panel: data set, optional starting weights, output folder and iteration overrides; Train,
+// Pause/Resume, Stop; a progress bar with epoch and ETA; live QCustomPlot curves (loss, average loss,
+// validation top-1 or mAP@0.5, and for detectors each head's IoU, objectness and class score); a log.
+// Training runs in a TrainWorker on its own QThread.
 #include "train/trainer.h"
 
 #include <QPointer>
@@ -37,6 +37,7 @@ public:
     // For tests and scripting.
     QLineEdit* dataEdit() const { return data_; }
     QLineEdit* outputEdit() const { return output_; }
+    QLineEdit* weightsEdit() const { return weights_; }
     QSpinBox* maxBatchesSpin() const { return maxBatches_; }
     QPushButton* trainButton() const { return train_; }
     QPushButton* pauseButton() const { return pause_; }
@@ -75,6 +76,7 @@ private:
     QString cfgPath_;
     QLineEdit* data_ = nullptr;
     QLineEdit* output_ = nullptr;
+    QLineEdit* weights_ = nullptr; // optional starting weights
     QSpinBox* maxBatches_ = nullptr;
     QSpinBox* validEvery_ = nullptr;
     QDoubleSpinBox* learningRate_ = nullptr;
