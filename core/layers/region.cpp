@@ -97,7 +97,8 @@ public:
     // class deltas (softmax or logistic with cross-entropy) and raw w, h deltas pass as they are.
     void backward(BackwardArgs& args) override
     {
-        std::vector<float> delta = delta_;
+        std::vector<float>& delta = scaledDelta_; // kept between iterations: no allocation per pass
+        delta.assign(delta_.begin(), delta_.end());
         const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
         const std::size_t entries = std::size_t(config_.coords + 1 + config_.classes);
         for (int b = 0; b < args.output.batch() && delta.size() == args.output.size(); ++b)
@@ -136,6 +137,7 @@ private:
     Shape out_;
     int index_;
     std::vector<float> delta_;
+    std::vector<float> scaledDelta_; // delta_ through the logistic's derivative, for backward
 };
 
 } // namespace
