@@ -522,6 +522,46 @@ private slots:
                     .startsWith("iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1,map50\n"));
     }
 
+    void regionHeadTrains()
+    {
+        // The tiny detector with a YOLOv2 [region] head (yolov2-voc's scales): loss falls, IoU rises.
+        QTemporaryDir dir;
+        ShapesOptions options;
+        options.count = 10;
+        options.seed = 3;
+        options.width = options.height = 64;
+        QVERIFY(!makeShapes(dir.path().toStdString(), options));
+        std::string cfg = test::kTinyDetectorCfg;
+        cfg = cfg.substr(0, cfg.find("[yolo]")) +
+              "[region]\nanchors=1,1, 2,2, 3.5,3.5\nclasses=5\nnum=3\nsoftmax=1\njitter=0\nthresh=.6\n"
+              "object_scale=5\nnoobject_scale=1\nclass_scale=1\ncoord_scale=1\nrescore=1\nbias_match=1\n";
+        cfg.replace(cfg.find("max_batches=500"), 15, "max_batches=300");
+        const NetworkSpec spec = test::specFromText(cfg, "tiny-region.cfg");
+        QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+        std::string error;
+        auto net = Net::create(spec, spec.net.layerBatch(), error);
+        QVERIFY2(net, error.c_str());
+        net->initialize(5);
+        auto data = loadDataFile(dir.path().toStdString() + "/shapes.data", error);
+        QVERIFY2(data, error.c_str());
+        std::vector<std::string> warnings;
+        auto sets = openTrainingData(*data, *net, 1, error, warnings);
+        QVERIFY2(sets, error.c_str());
+        TrainOptions train;
+        train.outDir = dir.path().toStdString() + "/out";
+        train.name = "region";
+        train.checkpointEvery = 1000;
+        Collect observer;
+        const auto problem = Trainer(*net, *sets->train, nullptr, train).run(observer);
+        QVERIFY2(!problem, problem ? problem->c_str() : "");
+        QCOMPARE(observer.seen.size(), std::size_t(300));
+        QCOMPARE(observer.seen.back().heads.size(), std::size_t(1));
+        const double firstLoss = observer.seen[0].loss, lastAverage = observer.seen.back().averageLoss;
+        QVERIFY2(lastAverage < 0.5 * firstLoss,
+                 qPrintable(QString("loss %1 → %2").arg(firstLoss).arg(lastAverage)));
+        QVERIFY(observer.seen.back().heads[0].averageIou > observer.seen[0].heads[0].averageIou + 0.1);
+    }
+
     void classificationDataForADetectorIsRefused()
     {
         QTemporaryDir dir;
