@@ -93,26 +93,7 @@ public:
 
     bool canTrain() const override { return config_.coords == 4 && config_.tree.empty(); }
 
-    // Darknet's working (GPU) path: x, y and objectness deltas go through the logistic's derivative;
-    // class deltas (softmax or logistic with cross-entropy) and raw w, h deltas pass as they are.
-    void backward(BackwardArgs& args) override
-    {
-        std::vector<float>& delta = scaledDelta_; // kept between iterations: no allocation per pass
-        delta.assign(delta_.begin(), delta_.end());
-        const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
-        const std::size_t entries = std::size_t(config_.coords + 1 + config_.classes);
-        for (int b = 0; b < args.output.batch() && delta.size() == args.output.size(); ++b)
-            for (int a = 0; a < config_.num; ++a)
-                for (std::size_t entry : {std::size_t(0), std::size_t(1), std::size_t(config_.coords)}) {
-                    const std::size_t offset =
-                        std::size_t(b) * args.output.itemSize() + (std::size_t(a) * entries + entry) * plane;
-                    for (std::size_t i = 0; i < plane; ++i) {
-                        const float y = args.output.data()[offset + i];
-                        delta[offset + i] *= y * (1 - y);
-                    }
-                }
-        passLossDelta(args, delta);
-    }
+    void backward(BackwardArgs& args) override { passLossDelta(args, delta_); }
 
 private:
     void computeDeltas(const Tensor& output, ExecContext& context)
@@ -127,6 +108,21 @@ private:
                          warmup, delta_.data() + std::size_t(b) * output.itemSize(), stats);
         for (float d : delta_)
             stats.loss += double(d) * d;
+        // Darknet's working (GPU) path: once the loss is taken, the x, y and objectness deltas go through
+        // the logistic's derivative; class deltas (softmax or logistic with cross-entropy) and raw w, h
+        // deltas pass to the layer before as they are.
+        const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
+        const std::size_t entries = std::size_t(config_.coords + 1 + config_.classes);
+        for (int b = 0; b < output.batch(); ++b)
+            for (int a = 0; a < config_.num; ++a)
+                for (std::size_t entry : {std::size_t(0), std::size_t(1), std::size_t(config_.coords)}) {
+                    const std::size_t offset =
+                        std::size_t(b) * output.itemSize() + (std::size_t(a) * entries + entry) * plane;
+                    for (std::size_t i = 0; i < plane; ++i) {
+                        const float y = output.data()[offset + i];
+                        delta_[offset + i] *= y * (1 - y);
+                    }
+                }
         finishHeadStats(stats, double(output.batch()) * config_.num * out_.w * out_.h);
         context.loss += stats.loss;
         if (context.heads)
@@ -136,8 +132,7 @@ private:
     const RegionLayer config_;
     Shape out_;
     int index_;
-    std::vector<float> delta_;
-    std::vector<float> scaledDelta_; // delta_ through the logistic's derivative, for backward
+    std::vector<float> delta_; // what backward passes on (x, y, objectness already through σ′)
 };
 
 } // namespace
