@@ -6,6 +6,7 @@
 #include "data/training_data.h"
 #include "detect/anchors.h"
 #include "detect/map.h"
+#include "layers/detection_loss.h"
 #include "layers/region_loss.h"
 #include "layers/yolo_loss.h"
 #include "test_support.h"
@@ -64,6 +65,44 @@ public:
     std::vector<IterationStats> seen;
     void iteration(const IterationStats& s) override { seen.push_back(s); }
 };
+
+// Trains `cfg` (a tiny detector) for 300 iterations on 10 make-shapes images: the average loss must
+// fall below half the first loss and the head's IoU rise by more than 0.1.
+void trainOnShapesAndCheck(std::string cfg, const std::string& name)
+{
+    QTemporaryDir dir;
+    ShapesOptions options;
+    options.count = 10;
+    options.seed = 3;
+    options.width = options.height = 64;
+    QVERIFY(!makeShapes(dir.path().toStdString(), options));
+    cfg.replace(cfg.find("max_batches=500"), 15, "max_batches=300");
+    const NetworkSpec spec = test::specFromText(cfg, name);
+    QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+    std::string error;
+    auto net = Net::create(spec, spec.net.layerBatch(), error);
+    QVERIFY2(net, error.c_str());
+    net->initialize(5);
+    auto data = loadDataFile(dir.path().toStdString() + "/shapes.data", error);
+    QVERIFY2(data, error.c_str());
+    std::vector<std::string> warnings;
+    auto sets = openTrainingData(*data, *net, 1, error, warnings);
+    QVERIFY2(sets, error.c_str());
+    TrainOptions train;
+    train.outDir = dir.path().toStdString() + "/out";
+    train.checkpointEvery = 1000;
+    Collect observer;
+    const auto problem = Trainer(*net, *sets->train, nullptr, train).run(observer);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    QCOMPARE(observer.seen.size(), std::size_t(300));
+    QCOMPARE(observer.seen.back().heads.size(), std::size_t(1));
+    const double firstLoss = observer.seen[0].loss, lastAverage = observer.seen.back().averageLoss;
+    const double firstIou = observer.seen[0].heads[0].averageIou;
+    const double lastIou = observer.seen.back().heads[0].averageIou;
+    qInfo("%s: loss %.3f -> %.3f, IoU %.3f -> %.3f", name.c_str(), firstLoss, lastAverage, firstIou, lastIou);
+    QVERIFY(lastAverage < 0.5 * firstLoss);
+    QVERIFY(lastIou > firstIou + 0.1);
+}
 
 } // namespace
 
@@ -176,6 +215,63 @@ private slots:
         std::fill(delta.begin(), delta.end(), 0.0f);
         regionDeltas(head, 2, 2, output.data(), truth, 1, false, delta.data(), stats);
         QVERIFY(std::abs(at(delta, 0, 4, 0) - (float(iou) - 0.2f)) < 1e-6f);
+    }
+
+    void detectionDeltasByHand()
+    {
+        // [detection] (YOLOv1) with side 2, two predictors per cell, two classes, sqrt boxes.
+        DetectionLayer head;
+        head.side = 2;
+        head.num = 2;
+        head.classes = 2;
+        head.coords = 4;
+        head.sqrt = true;
+        head.objectScale = 5;
+        head.noobjectScale = 0.5f;
+        // Layout: 4 cells × 2 class scores, then 4 × 2 confidences, then 4 × 2 boxes of 4.
+        std::vector<float> output(8 + 8 + 32, 0.0f);
+        std::fill(output.begin(), output.begin() + 8, 0.5f);
+        std::fill(output.begin() + 8, output.begin() + 16, 0.2f);
+        auto box = [&](int cell, int n) { return output.begin() + 16 + (cell * 2 + n) * 4; };
+        const float cell0[2][4] = {{0.5f, 0.5f, 0.4f, 0.4f}, {0.6f, 0.4f, 0.5f, 0.6f}};
+        std::copy(cell0[0], cell0[0] + 4, box(0, 0));
+        std::copy(cell0[1], cell0[1] + 4, box(0, 1)); // exactly the first truth (√.25, √.36)
+        const float cell3[4] = {0.5f, 0.5f, 0.3f, 0.3f};
+        std::copy(cell3, cell3 + 4, box(3, 0));
+        // Truth 1 in cell 0 (x .3·2 = .6 in the cell); truth 2 in cell 0 too (the first one wins);
+        // truth 3 in cell 3, a .1 × .1 box that predictor 0's .09 × .09 overlaps with IoU .81.
+        const float truth[15] = {0.3f, 0.2f, 0.25f, 0.36f, 1,    0.1f, 0.1f, 0.2f,
+                                 0.2f, 0,    0.75f, 0.75f, 0.1f, 0.1f, 0};
+        std::vector<float> delta(output.size(), 0.0f);
+        HeadStats stats;
+        detectionDeltas(head, output.data(), truth, 3, false, nullptr, delta.data(), stats);
+        auto near = [](float a, float b) { return std::abs(a - b) < 1e-5f; };
+        QVERIFY(near(delta[0], -0.5f) && near(delta[1], 0.5f)); // cell 0: class 1
+        QVERIFY(near(delta[2], 0) && near(delta[3], 0));        // cell 1: no object
+        QVERIFY(near(delta[6], 0.5f) && near(delta[7], -0.5f)); // cell 3: class 0
+        QVERIFY(near(delta[8 + 0], 0.5f * -0.2f));              // cell 0, predictor 0: no-object
+        QVERIFY(near(delta[8 + 1], 5 * (1 - 0.2f)));            // cell 0, predictor 1: the best
+        QVERIFY(near(delta[8 + 2], -0.1f) && near(delta[8 + 5], -0.1f));
+        QVERIFY(near(delta[8 + 6], 5 * (1 - 0.2f))); // cell 3, predictor 0
+        for (int k = 0; k < 4; ++k) {
+            QVERIFY(near(delta[16 + 0 * 4 + std::size_t(k)], 0)); // predictor 0 of cell 0 not assigned
+            QVERIFY(near(delta[16 + 1 * 4 + std::size_t(k)], 0)); // a perfect box has nothing to learn
+        }
+        const float root = std::sqrt(0.1f) - 0.3f;
+        QVERIFY(near(delta[16 + 6 * 4 + 0], 0) && near(delta[16 + 6 * 4 + 1], 0));
+        QVERIFY(near(delta[16 + 6 * 4 + 2], root) && near(delta[16 + 6 * 4 + 3], root));
+        QCOMPARE(stats.count, 2);
+        QVERIFY(std::abs(stats.averageIou - (1 + 0.81)) < 1e-5);
+        QVERIFY(std::abs(stats.recall75 - 2) < 1e-9 && std::abs(stats.classScore - 1.0) < 1e-6);
+        // rescore: the confidence target becomes the IoU; forced: small boxes go to predictor 1.
+        head.rescore = true;
+        head.forced = true;
+        std::fill(delta.begin(), delta.end(), 0.0f);
+        detectionDeltas(head, output.data(), truth, 3, false, nullptr, delta.data(), stats);
+        QVERIFY(near(delta[8 + 1], 5 * (1 - 0.2f)));
+        QVERIFY(near(delta[8 + 6], -0.1f));                    // predictor 0 is no longer the one
+        QVERIFY(near(delta[8 + 7], 5 * (0 - 0.2f)));           // predictor 1 has an empty box: IoU 0
+        QVERIFY(near(delta[16 + 7 * 4 + 2], std::sqrt(0.1f))); // and learns the truth's √w
     }
 
     void iouGradientsMatchFiniteDifferences()
@@ -525,41 +621,23 @@ private slots:
     void regionHeadTrains()
     {
         // The tiny detector with a YOLOv2 [region] head (yolov2-voc's scales): loss falls, IoU rises.
-        QTemporaryDir dir;
-        ShapesOptions options;
-        options.count = 10;
-        options.seed = 3;
-        options.width = options.height = 64;
-        QVERIFY(!makeShapes(dir.path().toStdString(), options));
         std::string cfg = test::kTinyDetectorCfg;
         cfg = cfg.substr(0, cfg.find("[yolo]")) +
               "[region]\nanchors=1,1, 2,2, 3.5,3.5\nclasses=5\nnum=3\nsoftmax=1\njitter=0\nthresh=.6\n"
               "object_scale=5\nnoobject_scale=1\nclass_scale=1\ncoord_scale=1\nrescore=1\nbias_match=1\n";
-        cfg.replace(cfg.find("max_batches=500"), 15, "max_batches=300");
-        const NetworkSpec spec = test::specFromText(cfg, "tiny-region.cfg");
-        QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
-        std::string error;
-        auto net = Net::create(spec, spec.net.layerBatch(), error);
-        QVERIFY2(net, error.c_str());
-        net->initialize(5);
-        auto data = loadDataFile(dir.path().toStdString() + "/shapes.data", error);
-        QVERIFY2(data, error.c_str());
-        std::vector<std::string> warnings;
-        auto sets = openTrainingData(*data, *net, 1, error, warnings);
-        QVERIFY2(sets, error.c_str());
-        TrainOptions train;
-        train.outDir = dir.path().toStdString() + "/out";
-        train.name = "region";
-        train.checkpointEvery = 1000;
-        Collect observer;
-        const auto problem = Trainer(*net, *sets->train, nullptr, train).run(observer);
-        QVERIFY2(!problem, problem ? problem->c_str() : "");
-        QCOMPARE(observer.seen.size(), std::size_t(300));
-        QCOMPARE(observer.seen.back().heads.size(), std::size_t(1));
-        const double firstLoss = observer.seen[0].loss, lastAverage = observer.seen.back().averageLoss;
-        QVERIFY2(lastAverage < 0.5 * firstLoss,
-                 qPrintable(QString("loss %1 → %2").arg(firstLoss).arg(lastAverage)));
-        QVERIFY(observer.seen.back().heads[0].averageIou > observer.seen[0].heads[0].averageIou + 0.1);
+        trainOnShapesAndCheck(cfg, "tiny-region.cfg");
+    }
+
+    void detectionHeadTrains()
+    {
+        // The tiny detector with a YOLOv1 head (connected → [detection], yolov1.cfg's scales).
+        std::string cfg = test::kTinyDetectorCfg;
+        cfg = cfg.substr(0, cfg.rfind("[convolutional]")) +
+              "[connected]\noutput=240\nactivation=linear\n\n"
+              "[detection]\nclasses=5\ncoords=4\nrescore=1\nside=4\nnum=2\nsqrt=1\njitter=0\n"
+              "object_scale=1\nnoobject_scale=.5\nclass_scale=1\ncoord_scale=5\n";
+        cfg.replace(cfg.find("learning_rate=0.01"), 18, "learning_rate=0.001");
+        trainOnShapesAndCheck(cfg, "tiny-v1.cfg");
     }
 
     void classificationDataForADetectorIsRefused()

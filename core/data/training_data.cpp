@@ -1,8 +1,7 @@
 #include "data/training_data.h"
 
 #include "detect/decode.h"
-#include "layers/region.h"
-#include "layers/yolo.h"
+#include "layers/detection_heads.h"
 
 namespace nw {
 
@@ -32,11 +31,8 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
     const NetworkSpec& spec = net.spec();
     const int classes = detectionClasses(spec);
     for (const LayerSpec& layer : spec.layers) {
-        int headClasses = -1;
-        if (const auto* yolo = dynamic_cast<const YoloLayer*>(layer.config.get()))
-            headClasses = yolo->classes;
-        else if (const auto* region = dynamic_cast<const RegionLayer*>(layer.config.get()))
-            headClasses = region->classes;
+        const auto head = detectionHeadInfo(layer.config.get());
+        const int headClasses = head ? head->classes : -1;
         if (headClasses >= 0 && headClasses != data.classes()) {
             error = spec.file + ":" + std::to_string(layer.line) + ": layer " + std::to_string(layer.index) +
                     " [" + layer.type + "] has classes=" + std::to_string(headClasses) + " but " + data.path +
@@ -60,10 +56,8 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
     augmentation.letterbox = spec.net.letterBox;
     augmentation.mosaic = spec.net.mosaic;
     for (const LayerSpec& layer : spec.layers)
-        if (const auto* yolo = dynamic_cast<const YoloLayer*>(layer.config.get()))
-            augmentation.jitter = yolo->jitter;
-        else if (const auto* region = dynamic_cast<const RegionLayer*>(layer.config.get()))
-            augmentation.jitter = region->jitter;
+        if (auto head = detectionHeadInfo(layer.config.get()))
+            augmentation.jitter = head->jitter;
     return loadDetectionDataset(data.resolve(list), classes, spec.input.w, spec.input.h, spec.input.c,
                                 net.maxTruthBoxes(), augmentation, error, warnings);
 }

@@ -1,6 +1,7 @@
 #include "detect/decode.h"
 
 #include "layers/detection.h"
+#include "layers/detection_heads.h"
 #include "layers/region.h"
 #include "layers/yolo.h"
 
@@ -107,14 +108,9 @@ void decodeV1(const DetectionLayer& l, const Tensor& out, int item, float thresh
 
 int detectionClasses(const NetworkSpec& spec)
 {
-    for (const LayerSpec& layer : spec.layers) {
-        if (auto* yolo = dynamic_cast<const YoloLayer*>(layer.config.get()))
-            return yolo->classes;
-        if (auto* region = dynamic_cast<const RegionLayer*>(layer.config.get()))
-            return region->classes;
-        if (auto* v1 = dynamic_cast<const DetectionLayer*>(layer.config.get()))
-            return v1->classes;
-    }
+    for (const LayerSpec& layer : spec.layers)
+        if (auto head = detectionHeadInfo(layer.config.get()))
+            return head->classes;
     return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include "graph/network_spec.h"
 #include "kernels/cpu/softmax.h"
+#include "layers/detection_loss.h"
 #include "runtime/layer_runtime.h"
 
 #include <algorithm>
@@ -18,10 +19,19 @@ std::unique_ptr<LayerConfig> DetectionLayer::parse(cfg::SectionReader& r)
     l->side = r.getInt("side", 7);
     l->softmax = r.getInt("softmax", 0) != 0;
     l->sqrt = r.getInt("sqrt", 0) != 0;
-    r.accept({"max", "coord_scale", "forced", "object_scale", "noobject_scale", "class_scale", "jitter",
-              "random", "reorg"});
+    l->forced = r.getInt("forced", 0) != 0;
+    l->random = r.getInt("random", 0) != 0;
+    l->coordScale = r.getFloat("coord_scale", 1);
+    l->objectScale = r.getFloat("object_scale", 1);
+    l->noobjectScale = r.getFloat("noobject_scale", 1);
+    l->classScale = r.getFloat("class_scale", 1);
+    l->maxBoxes = r.getInt("max", 90);
+    l->jitter = r.getFloat("jitter", 0.2f);
+    r.accept({"reorg"});
     if (l->side < 1 || l->num < 1 || l->classes < 0 || l->coords < 0)
         r.error("side", "side and num must be at least 1");
+    if (l->maxBoxes < 1)
+        r.error("max", "max (truth boxes per image) must be at least 1");
     return l;
 }
 
@@ -45,32 +55,59 @@ LayerResult DetectionLayer::infer(LayerContext& ctx) const
 
 namespace {
 
-// YOLOv1: the input as is, with a softmax over each cell's class scores when softmax=1.
+// YOLOv1: the input as is, with a softmax over each cell's class scores when softmax=1. While
+// training, the forward pass also computes the deltas against the truth (detection_loss.cpp).
 class DetectionRuntime final : public RuntimeLayer {
 public:
-    explicit DetectionRuntime(const DetectionLayer& config) : config_(config) {}
+    DetectionRuntime(const DetectionLayer& config, int index) : config_(config), index_(index) {}
     void forward(ForwardArgs& args) override
     {
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
-        if (!config_.softmax)
-            return;
         const std::size_t classes = std::size_t(config_.classes);
-        for (int b = 0; b < args.output.batch(); ++b)
-            for (std::size_t cell = 0; cell < std::size_t(config_.side * config_.side); ++cell) {
-                float* p = args.output.item(b) + cell * classes;
-                softmax(p, classes, 1, 1.0f, p);
-            }
+        if (config_.softmax)
+            for (int b = 0; b < args.output.batch(); ++b)
+                for (std::size_t cell = 0; cell < std::size_t(config_.side * config_.side); ++cell) {
+                    float* p = args.output.item(b) + cell * classes;
+                    softmax(p, classes, 1, 1.0f, p);
+                }
+        if (args.context.training && args.context.truth)
+            computeDeltas(args.output, args.context);
     }
 
+    bool canTrain() const override { return config_.coords == 4; }
+
+    // As in Darknet, the deltas go to the layer before as they are (the softmax is not differentiated).
+    void backward(BackwardArgs& args) override { passLossDelta(args, delta_); }
+
 private:
+    void computeDeltas(const Tensor& output, ExecContext& context)
+    {
+        delta_.assign(output.size(), 0.0f);
+        HeadStats stats;
+        stats.layer = index_;
+        const bool randomPick = config_.random && context.seen < 64000;
+        for (int b = 0; b < output.batch(); ++b)
+            detectionDeltas(config_, output.item(b), context.truth + std::size_t(b) * context.truthStride,
+                            int(context.truthStride / 5), randomPick, context.random,
+                            delta_.data() + std::size_t(b) * output.itemSize(), stats);
+        for (float d : delta_)
+            stats.loss += double(d) * d;
+        finishHeadStats(stats, double(output.batch()) * config_.num * config_.side * config_.side);
+        context.loss += stats.loss;
+        if (context.heads)
+            context.heads->push_back(stats);
+    }
+
     const DetectionLayer config_;
+    int index_;
+    std::vector<float> delta_;
 };
 
 } // namespace
 
-std::unique_ptr<RuntimeLayer> DetectionLayer::createRuntime(const LayerSpec&) const
+std::unique_ptr<RuntimeLayer> DetectionLayer::createRuntime(const LayerSpec& spec) const
 {
-    return std::make_unique<DetectionRuntime>(*this);
+    return std::make_unique<DetectionRuntime>(*this, spec.index);
 }
 
 } // namespace nw

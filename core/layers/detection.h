@@ -8,7 +8,11 @@ namespace nw {
 class DetectionLayer final : public LayerConfig {
 public:
     int coords = 1, classes = 1, num = 1, side = 7;
-    bool rescore = false, softmax = false, sqrt = false;
+    bool rescore = false, softmax = false, sqrt = false, forced = false;
+    bool random = false; // training: random predictor per truth for the first 64,000 images
+    float coordScale = 1, objectScale = 1, noobjectScale = 1, classScale = 1;
+    int maxBoxes = 90; // truth boxes read per image while training
+    float jitter = 0.2f;
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;

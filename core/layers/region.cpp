@@ -20,6 +20,7 @@ std::unique_ptr<LayerConfig> RegionLayer::parse(cfg::SectionReader& r)
     l->softmax = r.getInt("softmax", 0) != 0;
     l->maxBoxes = r.getInt("max", 30);
     l->jitter = r.getFloat("jitter", 0.2f);
+    l->random = r.getFloat("random", 0);
     l->thresh = r.getFloat("thresh", 0.5f);
     l->anchors = r.getFloatList("anchors");
     l->coordScale = r.getFloat("coord_scale", 1);
@@ -29,7 +30,7 @@ std::unique_ptr<LayerConfig> RegionLayer::parse(cfg::SectionReader& r)
     l->rescore = r.getInt("rescore", 0) != 0;
     l->biasMatch = r.getInt("bias_match", 0) != 0;
     l->tree = r.getString("tree", "");
-    r.accept({"log", "sqrt", "background", "classfix", "absolute", "random", "mask_scale", "map"});
+    r.accept({"log", "sqrt", "background", "classfix", "absolute", "mask_scale", "map"});
     if (l->classes < 0 || l->coords < 0 || l->num < 1)
         r.error("num", "num must be at least 1 and classes, coords not negative");
     if (!l->anchors.empty() && l->anchors.size() < std::size_t(2 * l->num))

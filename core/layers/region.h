@@ -11,6 +11,7 @@ public:
     std::vector<float> anchors;
     bool softmax = false;
     float jitter = 0.2f, thresh = 0.5f;
+    float random = 0; // multi-scale training (the trainer's input-size changes)
     float coordScale = 1, objectScale = 1, noobjectScale = 1, classScale = 1;
     bool rescore = false, biasMatch = false;
     std::string tree; // yolo9000's hierarchy file: not trainable here

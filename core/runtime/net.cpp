@@ -1,8 +1,7 @@
 #include "runtime/net.h"
 
 #include "kernels/cpu/gemm.h"
-#include "layers/region.h"
-#include "layers/yolo.h"
+#include "layers/detection_heads.h"
 #include "util/atomic_file.h"
 
 #include <chrono>
@@ -54,10 +53,8 @@ int Net::maxTruthBoxes() const
 {
     int boxes = 0;
     for (const LayerSpec& layer : spec_.layers)
-        if (const auto* yolo = dynamic_cast<const YoloLayer*>(layer.config.get()))
-            boxes = std::max(boxes, yolo->maxBoxes);
-        else if (const auto* region = dynamic_cast<const RegionLayer*>(layer.config.get()))
-            boxes = std::max(boxes, region->maxBoxes);
+        if (auto head = detectionHeadInfo(layer.config.get()))
+            boxes = std::max(boxes, head->maxBoxes);
     return boxes;
 }
 
