@@ -10,9 +10,11 @@
 #include "layers/region_loss.h"
 #include "layers/yolo_loss.h"
 #include "test_support.h"
+#include "train/multi_scale.h"
 #include "train/trainer.h"
 
 #include <QDir>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -66,16 +68,28 @@ public:
     void iteration(const IterationStats& s) override { seen.push_back(s); }
 };
 
+// Ten 64 × 64 make-shapes images in `dir`, opened as `net`'s training and validation sets.
+std::optional<TrainingData> openTinyShapes(const QString& dir, const Net& net, unsigned seed,
+                                           std::string& error)
+{
+    ShapesOptions options;
+    options.count = 10;
+    options.seed = seed;
+    options.width = options.height = 64;
+    if (auto problem = makeShapes(dir.toStdString(), options)) {
+        error = *problem;
+        return std::nullopt;
+    }
+    auto data = loadDataFile(dir.toStdString() + "/shapes.data", error);
+    std::vector<std::string> warnings;
+    return data ? openTrainingData(*data, net, 1, error, warnings) : std::nullopt;
+}
+
 // Trains `cfg` (a tiny detector) for 300 iterations on 10 make-shapes images: the average loss must
 // fall below half the first loss and the head's IoU rise by more than 0.1.
 void trainOnShapesAndCheck(std::string cfg, const std::string& name)
 {
     QTemporaryDir dir;
-    ShapesOptions options;
-    options.count = 10;
-    options.seed = 3;
-    options.width = options.height = 64;
-    QVERIFY(!makeShapes(dir.path().toStdString(), options));
     cfg.replace(cfg.find("max_batches=500"), 15, "max_batches=300");
     const NetworkSpec spec = test::specFromText(cfg, name);
     QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
@@ -83,10 +97,7 @@ void trainOnShapesAndCheck(std::string cfg, const std::string& name)
     auto net = Net::create(spec, spec.net.layerBatch(), error);
     QVERIFY2(net, error.c_str());
     net->initialize(5);
-    auto data = loadDataFile(dir.path().toStdString() + "/shapes.data", error);
-    QVERIFY2(data, error.c_str());
-    std::vector<std::string> warnings;
-    auto sets = openTrainingData(*data, *net, 1, error, warnings);
+    auto sets = openTinyShapes(dir.path(), *net, 3, error);
     QVERIFY2(sets, error.c_str());
     TrainOptions train;
     train.outDir = dir.path().toStdString() + "/out";
@@ -413,7 +424,7 @@ private slots:
         QVERIFY2(set, error.c_str());
         std::vector<float> image(64 * 64 * 3), truth(20, 0.0f);
         std::mt19937 random(1);
-        QVERIFY(set->sample(0, random, image.data(), truth.data(), error));
+        QVERIFY(set->sample(0, random, set->width(), set->height(), image.data(), truth.data(), error));
         // 200×100 into 64×64: the image fills rows 16..47; y' = 0.25 + y/2, h' = h/2.
         QVERIFY(std::abs(truth[0] - 0.25f) < 1e-4f);
         QVERIFY(std::abs(truth[1] - 0.5f) < 1e-4f);
@@ -432,7 +443,7 @@ private slots:
         int mirrored = 0;
         for (int k = 0; k < 20; ++k) {
             std::fill(truth.begin(), truth.end(), 0.0f);
-            QVERIFY(set->sample(0, random, image.data(), truth.data(), error));
+            QVERIFY(set->sample(0, random, set->width(), set->height(), image.data(), truth.data(), error));
             const bool flipped = std::abs(truth[0] - 0.75f) < 1e-4f;
             QVERIFY(flipped || std::abs(truth[0] - 0.25f) < 1e-4f);
             mirrored += flipped;
@@ -470,7 +481,7 @@ private slots:
         int mixed = 0;
         for (int k = 0; k < 40; ++k) {
             std::vector<float> image(64 * 64 * 3), truth(40, 0.0f);
-            QVERIFY(set->sample(0, random, image.data(), truth.data(), error));
+            QVERIFY(set->sample(0, random, set->width(), set->height(), image.data(), truth.data(), error));
             std::set<int> classes;
             int boxes = 0;
             for (int b = 0; b < 8 && truth[5 * b + 2] > 0; ++b, ++boxes) {
@@ -520,7 +531,7 @@ private slots:
         std::vector<float> image(32 * 32 * 3), truth(20);
         std::mt19937 random(1);
         std::string warning;
-        QVERIFY(!set->sample(0, random, image.data(), truth.data(), warning));
+        QVERIFY(!set->sample(0, random, set->width(), set->height(), image.data(), truth.data(), warning));
         QVERIFY(warning.find("broken.png: cannot read the image") != std::string::npos);
     }
 
@@ -638,6 +649,132 @@ private slots:
               "object_scale=1\nnoobject_scale=.5\nclass_scale=1\ncoord_scale=5\n";
         cfg.replace(cfg.find("learning_rate=0.01"), 18, "learning_rate=0.001");
         trainOnShapesAndCheck(cfg, "tiny-v1.cfg");
+    }
+
+    void multiScaleSizesFollowAlexeyAB()
+    {
+        // 416 × 416, resize_step 32, random=1 (factor 1.4): the largest size is round(1.4·13 + 1)·32.
+        MultiScale m;
+        m.factor = 1.4f;
+        m.initial = {416, 416};
+        QCOMPARE(m.largest(), (InputSize{608, 608}));
+        QCOMPARE(m.sizeAt(1, 10000, 7), (InputSize{608, 608}));    // the first block: the largest
+        QCOMPARE(m.sizeAt(9950, 10000, 7), (InputSize{608, 608})); // the last 100 iterations too
+        std::set<int> sizes;
+        for (int iteration = 11; iteration < 5000; iteration += 10) {
+            const InputSize size = m.sizeAt(iteration, 10000, 7);
+            QCOMPARE(size, m.sizeAt(iteration + 9, 10000, 7)); // one size per block of 10
+            QCOMPARE(size, m.sizeAt(iteration, 10000, 7));     // repeatable (resume)
+            QCOMPARE(size.width, size.height);
+            QVERIFY2(size.width % 32 == 0 && size.width >= 320 && size.width <= 608,
+                     qPrintable(QString::number(size.width)));
+            sizes.insert(size.width);
+        }
+        QVERIFY(sizes.size() >= 8); // 320 … 608
+        bool differs = false;
+        for (int iteration = 11; iteration < 500; iteration += 10)
+            differs |= !(m.sizeAt(iteration, 10000, 7) == m.sizeAt(iteration, 10000, 8));
+        QVERIFY(differs);
+        // random=1 in [yolo] turns it on; the bundled detector has it off.
+        std::string cfg = test::kTinyDetectorCfg;
+        cfg.insert(cfg.find("[yolo]") + 7, "random=1\n");
+        const MultiScale on = MultiScale::of(test::specFromText(cfg, "ms.cfg"));
+        QCOMPARE(on.factor, 1.4f);
+        QCOMPARE(on.largest(), (InputSize{128, 128})); // round(1.4·2 + 1)·32
+        QVERIFY(!MultiScale::of(test::specFromText(test::kTinyDetectorCfg, "tiny.cfg")).enabled());
+    }
+
+    void resizedNetKeepsItsWeights()
+    {
+        const NetworkSpec spec = test::specFromText(test::kTinyDetectorCfg, "tiny.cfg");
+        std::string error;
+        auto net = Net::create(spec, 2, error);
+        QVERIFY2(net, error.c_str());
+        net->initialize(9);
+        std::vector<float> input(2 * spec.input.size);
+        std::mt19937 random(4);
+        for (float& v : input)
+            v = std::uniform_real_distribution<float>(0, 1)(random);
+        const Tensor& before = net->forward(input.data());
+        const std::vector<float> expected(before.data(), before.data() + before.size());
+        QVERIFY(!net->resizeInput(96, 128));
+        QCOMPARE(net->inputShape().w, 96);
+        QCOMPARE(net->inputShape().h, 128);
+        QCOMPARE(net->output().shape().w, 12); // three 2× pools
+        QCOMPARE(net->output().shape().h, 16);
+        std::vector<float> larger(2 * std::size_t(net->inputShape().size), 0.5f);
+        net->forward(larger.data());
+        QVERIFY(!net->resizeInput(64, 64));
+        const Tensor& after = net->forward(input.data());
+        QCOMPARE(std::vector<float>(after.data(), after.data() + after.size()), expected);
+        // Weights sized by the input: refused, naming the layer, and the net stays as it was.
+        std::string v1 = test::kTinyDetectorCfg;
+        v1 = v1.substr(0, v1.rfind("[convolutional]")) + "[connected]\noutput=10\nactivation=linear\n";
+        auto connected = Net::create(test::specFromText(v1, "v1.cfg"), 1, error);
+        QVERIFY(connected);
+        const auto problem = connected->resizeInput(96, 96);
+        QVERIFY(problem);
+        QVERIFY2(problem->find("layer 6 [connected] (line 50) has weights sized by its input") == 0,
+                 problem->c_str());
+        QCOMPARE(connected->inputShape().w, 64);
+    }
+
+    void multiScaleTrainingChangesTheInputSize()
+    {
+        std::string cfg = test::kTinyDetectorCfg;
+        cfg.insert(cfg.find("[yolo]") + 7, "random=1\n");
+        cfg.replace(cfg.find("max_batches=500"), 15, "max_batches=140");
+        // At 128 × 128 (the largest size) this tiny net diverges at 0.01 with or without resizing.
+        cfg.replace(cfg.find("learning_rate=0.01"), 18, "learning_rate=0.002");
+        const NetworkSpec spec = test::specFromText(cfg, "ms.cfg");
+        std::string error;
+        auto net = Net::create(spec, spec.net.layerBatch(), error);
+        QVERIFY2(net, error.c_str());
+        QTemporaryDir dir;
+        auto sets = openTinyShapes(dir.path(), *net, 5, error);
+        QVERIFY2(sets, error.c_str());
+        TrainOptions train;
+        train.outDir = dir.path().toStdString() + "/out";
+        train.checkpointEvery = 1000;
+        train.mapEvery = 70;
+        class Sizes : public TrainObserver {
+        public:
+            std::vector<std::string> messages;
+            std::vector<double> losses, maps;
+            void message(const std::string& m) override { messages.push_back(m); }
+            void iteration(const IterationStats& s) override
+            {
+                losses.push_back(s.loss);
+                if (s.map50)
+                    maps.push_back(*s.map50);
+            }
+        } observer;
+        const auto problem =
+            Trainer(*net, *sets->train, nullptr, train, sets->detectionValid.get()).run(observer);
+        QVERIFY2(!problem, problem ? problem->c_str() : "");
+        QCOMPARE(observer.losses.size(), std::size_t(140));
+        for (double loss : observer.losses)
+            QVERIFY(std::isfinite(loss));
+        QCOMPARE(observer.maps.size(), std::size_t(2)); // at the net's own size, mid-run and at the end
+        // Iteration 1 at the largest size; later blocks at multiples of 32 between 64 and 128; the last
+        // 100 iterations (from 41 of 140) at the largest again.
+        QVERIFY(!observer.messages.empty());
+        QCOMPARE(QString::fromStdString(observer.messages.front()),
+                 QString("multi-scale training: input 128x128 from iteration 1"));
+        std::set<std::string> seen;
+        for (const std::string& m : observer.messages) {
+            const QString text = QString::fromStdString(m);
+            QVERIFY2(text.contains(
+                         QRegularExpression("input (64x64|96x96|128x128) from iteration (1|11|21|31|41)$")),
+                     m.c_str());
+            seen.insert(m.substr(0, m.find(" from")));
+            qInfo("%s", m.c_str());
+        }
+        QVERIFY(seen.size() >= 2);
+        const double first = observer.losses.front(), last = observer.losses.back();
+        QVERIFY2(last < 0.2 * first, qPrintable(QString("loss %1 → %2").arg(first).arg(last)));
+        QCOMPARE(net->inputShape().w, 64); // the caller gets the net back at its own size
+        QCOMPARE(net->inputShape().h, 64);
     }
 
     void classificationDataForADetectorIsRefused()

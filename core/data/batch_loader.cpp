@@ -8,8 +8,23 @@
 namespace nw {
 
 BatchLoader::BatchLoader(const TrainingSet& data, int batchSize, unsigned seed, std::uint64_t firstSample)
-    : data_(data), batchSize_(batchSize), seed_(seed), nextSample_(firstSample), thread_([this] { work(); })
+    : data_(data), batchSize_(batchSize), seed_(seed), nextSample_(firstSample), width_(data.width()),
+      height_(data.height()), thread_([this] { work(); })
 {
+}
+
+void BatchLoader::setInputSize(int width, int height)
+{
+    if (!data_.resizable())
+        return;
+    std::lock_guard lock(mutex_);
+    width_ = width;
+    height_ = height;
+    if (ready_ && (ready_->width != width || ready_->height != height)) {
+        nextSample_ = ready_->first;
+        ready_.reset();
+        changed_.notify_all();
+    }
 }
 
 BatchLoader::~BatchLoader()
@@ -36,15 +51,15 @@ std::size_t BatchLoader::sampleAt(std::uint64_t k)
     return permutation_[std::size_t(k % n)];
 }
 
-void BatchLoader::fill(Batch& batch, std::uint64_t first)
+void BatchLoader::fill(Batch& batch)
 {
     const std::size_t imageSize =
-        std::size_t(data_.width()) * std::size_t(data_.height()) * std::size_t(data_.channels());
+        std::size_t(batch.width) * std::size_t(batch.height) * std::size_t(data_.channels());
     const std::size_t truthSize = data_.truthFloats();
     batch.images.assign(std::size_t(batchSize_) * imageSize, 0.0f);
     batch.truth.assign(std::size_t(batchSize_) * truthSize, 0.0f);
     batch.warnings.clear();
-    std::uint64_t k = first;
+    std::uint64_t k = batch.first;
     for (int b = 0; b < batchSize_; ++b) {
         // An unreadable sample is skipped with a warning; the next one takes its place.
         for (int attempt = 0; attempt < 100; ++attempt) {
@@ -54,7 +69,8 @@ void BatchLoader::fill(Batch& batch, std::uint64_t first)
             std::string warning;
             float* truth = batch.truth.data() + std::size_t(b) * truthSize;
             std::fill(truth, truth + truthSize, 0.0f);
-            if (data_.sample(index, random, batch.images.data() + std::size_t(b) * imageSize, truth, warning))
+            if (data_.sample(index, random, batch.width, batch.height,
+                             batch.images.data() + std::size_t(b) * imageSize, truth, warning))
                 break;
             batch.warnings.push_back(warning);
         }
@@ -72,12 +88,18 @@ void BatchLoader::work()
             changed_.wait(lock);
             continue;
         }
-        const std::uint64_t first = nextSample_;
+        Batch batch;
+        batch.first = nextSample_;
+        batch.width = width_;
+        batch.height = height_;
         nextSample_ += std::uint64_t(batchSize_);
         lock.unlock();
-        Batch batch;
-        fill(batch, first);
+        fill(batch);
         lock.lock();
+        if (batch.width != width_ || batch.height != height_) { // resized meanwhile: again, at the new size
+            nextSample_ = batch.first;
+            continue;
+        }
         ready_ = std::move(batch);
         changed_.notify_all();
     }

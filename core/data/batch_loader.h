@@ -15,6 +15,8 @@
 namespace nw {
 
 struct Batch {
+    int width = 0, height = 0; // of each image
+    std::uint64_t first = 0;   // the stream position of its first sample
     std::vector<float> images; // batch × CHW
     std::vector<float> truth;  // batch × the set's truth floats
     std::vector<std::string> warnings;
@@ -28,9 +30,12 @@ public:
     BatchLoader& operator=(const BatchLoader&) = delete;
 
     Batch next();
+    // Batches from the next one on come at this size (a resizable() set only: multi-scale
+    // training). A batch prepared at the old size is prepared again from the same samples.
+    void setInputSize(int width, int height);
 
 private:
-    void fill(Batch& batch, std::uint64_t first);
+    void fill(Batch& batch);
     std::size_t sampleAt(std::uint64_t k);
     void work();
 
@@ -38,6 +43,7 @@ private:
     int batchSize_;
     unsigned seed_;
     std::uint64_t nextSample_;
+    int width_, height_;
     std::uint64_t permutationEpoch_ = ~std::uint64_t(0);
     std::vector<std::size_t> permutation_;
     std::optional<Batch> ready_;

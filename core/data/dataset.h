@@ -19,7 +19,7 @@ public:
 
     // A classifier's truth is one-hot over the classes.
     std::size_t truthFloats() const override { return std::size_t(classes()); }
-    bool sample(std::size_t index, std::mt19937&, float* image, float* truth,
+    bool sample(std::size_t index, std::mt19937&, int, int, float* image, float* truth,
                 std::string& warning) const override
     {
         if (!this->image(index, image, warning))

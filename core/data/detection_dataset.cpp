@@ -114,7 +114,7 @@ struct DetectionDataset::Placed {
     std::vector<TruthBox> boxes;
 };
 
-bool DetectionDataset::load(std::size_t index, std::mt19937& random, Placed& placed,
+bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, int height, Placed& placed,
                             std::string& warning) const
 {
     const Item& item = items_[index];
@@ -148,7 +148,7 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, Placed& pla
     float cropW = std::max(1.0f, ow - left - right),
           cropH = std::max(1.0f, oh - top - bottom); // jitter ≥ 0.5
     if (a.letterbox) { // widen the crop to the network's aspect ratio: grey bars, no distortion
-        const float aspect = float(w_) / float(h_);
+        const float aspect = float(width) / float(height);
         if (cropW / cropH > aspect) {
             const float extra = cropW / aspect - cropH;
             top -= extra / 2;
@@ -160,12 +160,12 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, Placed& pla
         }
     }
     const bool flip = a.enabled && a.flip && uniform(random, 0, 1) < 0.5f;
-    const double sx = double(w_) / cropW, sy = double(h_) / cropH;
+    const double sx = double(width) / cropW, sy = double(height) / cropH;
     cv::Mat transform = (cv::Mat_<double>(2, 3) << sx, 0, -left * sx, 0, sy, -top * sy);
     if (flip)
-        transform = (cv::Mat_<double>(2, 3) << -sx, 0, w_ + left * sx, 0, sy, -top * sy);
-    cv::warpAffine(source, placed.pixels, transform, cv::Size(w_, h_), cv::INTER_LINEAR, cv::BORDER_CONSTANT,
-                   cv::Scalar::all(127));
+        transform = (cv::Mat_<double>(2, 3) << -sx, 0, width + left * sx, 0, sy, -top * sy);
+    cv::warpAffine(source, placed.pixels, transform, cv::Size(width, height), cv::INTER_LINEAR,
+                   cv::BORDER_CONSTANT, cv::Scalar::all(127));
     placed.boxes.clear();
     for (const TruthBox& box : item.boxes) {
         float l = std::clamp(((box.x - box.w / 2) * ow - left) / cropW, 0.0f, 1.0f);
@@ -197,11 +197,11 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, Placed& pla
     return true;
 }
 
-bool DetectionDataset::sample(std::size_t index, std::mt19937& random, float* image, float* truth,
-                              std::string& warning) const
+bool DetectionDataset::sample(std::size_t index, std::mt19937& random, int width, int height, float* image,
+                              float* truth, std::string& warning) const
 {
     Placed placed;
-    if (!load(index, random, placed, warning))
+    if (!load(index, random, width, height, placed, warning))
         return false;
     if (augmentation_.enabled && augmentation_.mosaic && items_.size() > 1 && uniform(random, 0, 1) < 0.5f) {
         // Mosaic: the network-sized versions of four images, each showing one quadrant around a random
@@ -215,12 +215,12 @@ bool DetectionDataset::sample(std::size_t index, std::mt19937& random, float* im
             if (q == 0)
                 part = placed;
             else if (!load(std::uniform_int_distribution<std::size_t>(0, items_.size() - 1)(random), random,
-                           part, warning))
+                           width, height, part, warning))
                 return false;
             const auto* r = quadrants[q];
-            const cv::Rect area(int(r[0] * float(w_)), int(r[1] * float(h_)),
-                                int(r[2] * float(w_)) - int(r[0] * float(w_)),
-                                int(r[3] * float(h_)) - int(r[1] * float(h_)));
+            const cv::Rect area(int(r[0] * float(width)), int(r[1] * float(height)),
+                                int(r[2] * float(width)) - int(r[0] * float(width)),
+                                int(r[3] * float(height)) - int(r[1] * float(height)));
             part.pixels(area).copyTo(mosaic(area));
             for (const TruthBox& box : part.boxes) {
                 const float l = std::max(box.x - box.w / 2, r[0]), rr = std::min(box.x + box.w / 2, r[2]);
@@ -233,12 +233,12 @@ bool DetectionDataset::sample(std::size_t index, std::mt19937& random, float* im
         placed.pixels = mosaic;
         placed.boxes = std::move(boxes);
     }
-    const std::size_t plane = std::size_t(w_) * std::size_t(h_);
-    for (int y = 0; y < h_; ++y) {
+    const std::size_t plane = std::size_t(width) * std::size_t(height);
+    for (int y = 0; y < height; ++y) {
         const uchar* row = placed.pixels.ptr<uchar>(y);
-        for (int x = 0; x < w_; ++x)
+        for (int x = 0; x < width; ++x)
             for (int ch = 0; ch < c_; ++ch)
-                image[std::size_t(ch) * plane + std::size_t(y) * std::size_t(w_) + std::size_t(x)] =
+                image[std::size_t(ch) * plane + std::size_t(y) * std::size_t(width) + std::size_t(x)] =
                     float(row[x * c_ + ch]) / 255.0f;
     }
     // Darknet shuffles the boxes so that, beyond `max`, a random subset is kept.

@@ -58,7 +58,8 @@ public:
     int height() const override { return h_; }
     int channels() const override { return c_; }
     std::size_t truthFloats() const override { return std::size_t(maxBoxes_) * 5; }
-    bool sample(std::size_t index, std::mt19937& random, float* image, float* truth,
+    bool resizable() const override { return true; }
+    bool sample(std::size_t index, std::mt19937& random, int width, int height, float* image, float* truth,
                 std::string& warning) const override;
 
     int classes() const { return classes_; }
@@ -67,7 +68,8 @@ public:
 
 private:
     struct Placed; // an image cropped/resized to the network with its boxes
-    bool load(std::size_t index, std::mt19937& random, Placed& placed, std::string& warning) const;
+    bool load(std::size_t index, std::mt19937& random, int width, int height, Placed& placed,
+              std::string& warning) const;
 
     std::vector<Item> items_;
     // Decoded images, kept while they fit in kCacheBytes: later epochs skip the decoding. Only the

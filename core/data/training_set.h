@@ -16,10 +16,13 @@ public:
     virtual int channels() const = 0;
     // Floats of truth per sample.
     virtual std::size_t truthFloats() const = 0;
+    // Sets that can place their images at any size (detection sets: multi-scale training).
+    virtual bool resizable() const { return false; }
     // Writes sample `index` (augmented with `random` where the set augments) as CHW floats in [0, 1]
-    // and its truth into zeroed memory; false (with a warning) when it cannot be read.
-    virtual bool sample(std::size_t index, std::mt19937& random, float* image, float* truth,
-                        std::string& warning) const = 0;
+    // of width × height (always width() × height() unless resizable()) and its truth into zeroed
+    // memory; false (with a warning) when it cannot be read.
+    virtual bool sample(std::size_t index, std::mt19937& random, int width, int height, float* image,
+                        float* truth, std::string& warning) const = 0;
 };
 
 } // namespace nw

@@ -49,6 +49,7 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     n.flip = r.getInt("flip", 1) != 0;
     n.letterBox = r.getInt("letter_box", 0) != 0;
     n.mosaic = r.getInt("mosaic", 0) != 0;
+    n.resizeStep = std::max(1, r.getInt("resize_step", 32));
     n.policy = r.getString("policy", "constant");
     const auto& policies = learningRatePolicies();
     if (std::find(policies.begin(), policies.end(), n.policy) == policies.end())
@@ -83,7 +84,6 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
               "blur",
               "gaussian_noise",
               "label_smooth_eps",
-              "resize_step",
               "sequential_subdivisions",
               "ema_alpha",
               "loss_scale",

@@ -29,6 +29,7 @@ struct NetConfig {
     bool flip = true;       // AB: random horizontal flips while training
     bool letterBox = false; // AB letter_box: keep the aspect ratio when scaling to the input
     bool mosaic = false;    // AB mosaic: four training images in one
+    int resizeStep = 32;    // AB resize_step: multi-scale input sizes are multiples of it
 
     // Darknet's per-layer batch: batch / subdivisions × time_steps.
     int layerBatch() const { return subdivisions > 0 ? batch / subdivisions * timeSteps : batch; }

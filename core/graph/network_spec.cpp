@@ -76,6 +76,7 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
 {
     NetworkSpec spec;
     spec.file = document.fileName();
+    spec.document = std::make_shared<const cfg::Document>(document);
     spec.batch = std::max(1, options.batch);
     spec.diagnostics = document.diagnostics();
     const auto& sections = document.sections();

@@ -52,6 +52,8 @@ struct SpecOptions {
 
 struct NetworkSpec {
     std::string file;
+    // The document it was built from, so a runtime can rebuild it at another input size.
+    std::shared_ptr<const cfg::Document> document;
     NetConfig net;
     Shape input;
     int batch = 1;

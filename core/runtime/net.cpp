@@ -49,6 +49,49 @@ void Net::setBatch(int batch)
     workspace_.assign(workspace, 0.0f);
 }
 
+std::optional<std::string> Net::resizeInput(int width, int height)
+{
+    if (width == spec_.input.w && height == spec_.input.h)
+        return std::nullopt;
+    const std::string size = std::to_string(width) + "x" + std::to_string(height);
+    if (!spec_.document)
+        return "the network cannot be resized to " + size + ": it was not built from a cfg document";
+    SpecOptions options;
+    options.batch = spec_.batch;
+    options.width = width;
+    options.height = height;
+    NetworkSpec spec = buildNetworkSpec(*spec_.document, options);
+    for (const Diagnostic& d : spec.diagnostics)
+        if (d.isError())
+            return "the network cannot take a " + size + " input: " + d.format();
+    std::vector<std::unique_ptr<RuntimeLayer>> layers;
+    for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+        const LayerSpec& layer = spec.layers[i];
+        auto runtime = layer.config->createRuntime(layer);
+        // The same arrays of the same sizes, or the weights depend on the input size.
+        auto before = layers_[i]->weightArrays(), after = runtime->weightArrays();
+        bool same = before.size() == after.size();
+        for (std::size_t k = 0; same && k < before.size(); ++k)
+            same = before[k].data->size() == after[k].data->size();
+        if (!same)
+            return "layer " + std::to_string(i) + " [" + layer.type + "] (line " +
+                   std::to_string(layer.line) +
+                   ") has weights sized by its input, so the network cannot be resized to " + size +
+                   " (multi-scale training needs a fully convolutional network: set random=0)";
+        layers.push_back(std::move(runtime));
+    }
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        auto before = layers_[i]->weightArrays(), after = layers[i]->weightArrays();
+        for (std::size_t k = 0; k < before.size(); ++k)
+            after[k].data->swap(*before[k].data);
+        layers[i]->prepare(header_);
+    }
+    layers_ = std::move(layers);
+    spec_ = std::move(spec);
+    setBatch(batch_);
+    return std::nullopt;
+}
+
 int Net::maxTruthBoxes() const
 {
     int boxes = 0;

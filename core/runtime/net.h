@@ -19,6 +19,10 @@ public:
     static std::unique_ptr<Net> create(const NetworkSpec& spec, int batch, std::string& error);
 
     void setBatch(int batch);
+    // Rebuilds every layer for a new input size keeping the weights (Darknet's resize_network, for
+    // multi-scale training); the message names the layer when the network cannot take that size
+    // (a [connected] or [local] layer's weights depend on it).
+    std::optional<std::string> resizeInput(int width, int height);
     int batch() const { return batch_; }
     const NetworkSpec& spec() const { return spec_; }
     Shape inputShape() const { return spec_.input; }

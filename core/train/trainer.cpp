@@ -4,6 +4,7 @@
 #include "detect/map.h"
 #include "train/checkpoint.h"
 #include "train/lr_policy.h"
+#include "train/multi_scale.h"
 #include "train/sgd.h"
 #include "util/atomic_file.h"
 
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 namespace nw {
@@ -190,6 +192,22 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     auto parameters = net_.trainableParameters();
     BatchLoader loader(train_, net_.batch(), options_.seed, state.seen);
 
+    // Multi-scale training changes the net's input size every 10 iterations; the caller gets the net
+    // back at its own size however the run ends.
+    const MultiScale multiScale = train_.resizable() ? MultiScale::of(net_.spec()) : MultiScale{};
+    const InputSize ownSize{net_.inputShape().w, net_.inputShape().h};
+    InputSize current = ownSize;
+    auto resizeNet = [&](InputSize size) -> std::optional<std::string> {
+        if (auto problem = net_.resizeInput(size.width, size.height))
+            return problem;
+        parameters = net_.trainableParameters(); // the layers (and their arrays) are new
+        return std::nullopt;
+    };
+    struct RestoreSize {
+        std::function<void()> restore;
+        ~RestoreSize() { restore(); }
+    } restoreSize{[&] { net_.resizeInput(ownSize.width, ownSize.height); }};
+
     auto checkpoint = [&]() -> std::optional<std::string> {
         state.velocity = solver.state();
         state.seen = net_.seen();
@@ -208,11 +226,26 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         }
         const auto iterationStart = std::chrono::steady_clock::now();
         const int iteration = state.iteration + 1;
+        if (multiScale.enabled())
+            if (const InputSize size = multiScale.sizeAt(iteration, maxBatches, options_.seed);
+                size != current) {
+                if (auto problem = resizeNet(size))
+                    return *problem;
+                loader.setInputSize(size.width, size.height);
+                current = size;
+                observer.message("multi-scale training: input " + std::to_string(size.width) + "x" +
+                                 std::to_string(size.height) + " from iteration " +
+                                 std::to_string(iteration));
+            }
         std::mt19937 random(options_.seed * 7919u + unsigned(iteration));
         double loss = 0;
         std::vector<HeadStats> heads;
         for (int s = 0; s < subdivisions; ++s) {
             Batch batch = loader.next();
+            if (batch.images.size() != std::size_t(net_.batch()) * net_.inputShape().size)
+                return "internal error: a training batch of " + std::to_string(batch.images.size()) +
+                       " floats for a network that reads " +
+                       std::to_string(std::size_t(net_.batch()) * net_.inputShape().size);
             for (const std::string& warning : batch.warnings)
                 observer.message("warning: " + warning);
             loss += net_.forwardTraining(batch.images.data(), batch.truth.data(), random);
@@ -246,8 +279,13 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         const bool last = iteration == maxBatches;
         if (valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last))
             stats.validTop1 = evaluate(net_, *valid_).top1;
-        if (mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last))
+        if (mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last)) {
+            if (auto problem = resizeNet(ownSize)) // mAP at the size the net is used at
+                return *problem;
             stats.map50 = evaluateMap(net_, *mapSet_, options_.letterbox).map50;
+            if (auto problem = resizeNet(current))
+                return *problem;
+        }
         state.elapsedSeconds =
             elapsedBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         stats.elapsedSeconds = state.elapsedSeconds;
