@@ -1,6 +1,8 @@
 // Layer insert / remove / move keep every route, shortcut, sam and scale_channels reference pointing at
 // the same layer, in its own style (relative stays relative), and undoing an edit restores the bytes.
+#include "cfg/layer_clipboard.h"
 #include "cfg/layer_edits.h"
+#include "cfg/layer_links.h"
 #include "test_support.h"
 
 #include <QtTest>
@@ -27,6 +29,8 @@ private slots:
     void editsKeepReferences_data();
     void editsKeepReferences();
     void relativeStaysRelative();
+    void connectAndDisconnectLayers();
+    void copyPasteAndRemoveSeveral();
 };
 
 void TestLayerEdits::editsKeepReferences_data()
@@ -102,6 +106,77 @@ void TestLayerEdits::relativeStaysRelative()
     QVERIFY(text.find("[maxpool]\nsize=2\nstride=1\n\n[convolutional]") != std::string::npos);
     cfg::removeLayer(doc, 0); // the route's absolute 0 pointed at it: left for the description to report
     QVERIFY(!buildNetworkSpec(doc).ok() || doc.toText().find("layers=-1,0") != std::string::npos);
+}
+
+namespace {
+
+const char* const kLinked = "[net]\nwidth=8\nheight=8\nchannels=3\n\n"
+                            "[convolutional]\nfilters=4\npad=1\nsize=3\n\n" // 0
+                            "[convolutional]\nfilters=4\npad=1\nsize=3\n\n" // 1
+                            "[convolutional]\nfilters=4\npad=1\nsize=3\n\n" // 2
+                            "[route]\nlayers = -1\n\n"                      // 3 → 2
+                            "[shortcut]\nfrom=-4\nactivation=linear\n\n"    // 4 → 0
+                            "[convolutional]\nfilters=4\nsize=1\n";         // 5
+
+} // namespace
+
+void TestLayerEdits::connectAndDisconnectLayers()
+{
+    const std::string original = kLinked;
+    cfg::Document doc = cfg::Document::parse(original);
+    QCOMPARE(cfg::referencedLayers(doc, 3), std::vector<int>({2}));
+    QCOMPARE(cfg::referencedLayers(doc, 4), std::vector<int>({0}));
+    QVERIFY(cfg::referencedLayers(doc, 5).empty());
+    // A route gains an input, written relative in the line's own spacing; the description agrees.
+    QCOMPARE(QString::fromStdString(cfg::connectLayers(doc, 1, 3)), QString());
+    QVERIFY2(doc.toText().find("[route]\nlayers = -1,-2\n") != std::string::npos, doc.toText().c_str());
+    QCOMPARE(sources(doc)[3], std::vector<int>({2, 1}));
+    QVERIFY(buildNetworkSpec(doc).ok());
+    QVERIFY(cfg::connectLayers(doc, 1, 3).find("layer 3 [route] already reads layer 1") == 0);
+    // Disconnecting it again gives back the very bytes.
+    QCOMPARE(QString::fromStdString(cfg::disconnectLayers(doc, 1, 3)), QString());
+    QCOMPARE(doc.toText(), original);
+    QVERIFY(cfg::disconnectLayers(doc, 2, 3).find("reads only layer 2") != std::string::npos);
+    QVERIFY(cfg::disconnectLayers(doc, 0, 4).find("layer 4 [shortcut] always reads one layer") == 0);
+    // A shortcut reads another layer instead, relative as it was; absolute stays absolute.
+    QCOMPARE(QString::fromStdString(cfg::connectLayers(doc, 2, 4)), QString());
+    QVERIFY(doc.toText().find("[shortcut]\nfrom=-2\n") != std::string::npos);
+    QCOMPARE(sources(doc)[4], std::vector<int>({2}));
+    doc.section(5).set("from", "0");
+    QCOMPARE(QString::fromStdString(cfg::connectLayers(doc, 1, 4)), QString());
+    QVERIFY(doc.toText().find("[shortcut]\nfrom=1\n") != std::string::npos);
+    // What cannot be connected says why, naming the layers.
+    QVERIFY2(cfg::connectLayers(doc, 1, 5).find("layer 5 [convolutional] reads the layer before it") == 0,
+             cfg::connectLayers(doc, 1, 5).c_str());
+    QVERIFY(cfg::connectLayers(doc, 5, 3).find("a layer reads only earlier layers: layer 5 comes after "
+                                               "layer 3 [route]") == 0);
+    QVERIFY(cfg::connectLayers(doc, 0, 9).find("there is no layer 9") == 0);
+    // Re-pointing keeps the style: the shortcut's absolute 1 becomes 2.
+    cfg::repointReference(doc, 4, 1, 2);
+    QVERIFY(doc.toText().find("[shortcut]\nfrom=2\n") != std::string::npos);
+}
+
+void TestLayerEdits::copyPasteAndRemoveSeveral()
+{
+    cfg::Document doc = cfg::Document::parse(kLinked);
+    const std::string copied = cfg::layersText(doc, {3, 2, 2}); // order and duplicates do not matter
+    QCOMPARE(QString::fromStdString(copied),
+             QString("[convolutional]\nfilters=4\npad=1\nsize=3\n\n[route]\nlayers = -1\n\n"));
+    // Pasted before layer 1: the copies read each other; the shortcut still reads layer 0.
+    std::string error;
+    QCOMPARE(cfg::insertLayersText(doc, 1, copied, error), 2);
+    QCOMPARE(cfg::layerCount(doc), 8);
+    const auto after = sources(doc);
+    QCOMPARE(after[2], std::vector<int>({1})); // the pasted route reads the pasted conv
+    QCOMPARE(after[6], std::vector<int>({0})); // the shortcut (was 4) still reads layer 0
+    QCOMPARE(after[5], std::vector<int>({4})); // the old route (was 3) still reads the old layer 2
+    QVERIFY(buildNetworkSpec(doc).ok());
+    // Nothing to paste.
+    QCOMPARE(cfg::insertLayersText(doc, 0, "[net]\nwidth=4\n", error), 0);
+    QVERIFY(error.find("nothing to paste") == 0);
+    // Removing several at once, in any order, keeps the other references.
+    cfg::removeLayers(doc, {2, 1});
+    QCOMPARE(doc.toText(), std::string(kLinked));
 }
 
 QTEST_GUILESS_MAIN(TestLayerEdits)

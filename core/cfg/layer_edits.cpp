@@ -1,9 +1,8 @@
 #include "cfg/layer_edits.h"
 
-#include "cfg/section_reader.h"
+#include "cfg/reference_text.h"
 
 #include <algorithm>
-#include <cctype>
 #include <numeric>
 
 namespace nw::cfg {
@@ -38,38 +37,19 @@ void renumber(Document& document, const std::vector<int>& oldIndexOfSection, con
         for (Line& line : section.lines) {
             if (line.kind != Line::Kind::Entry || !isReferenceKey(section.type, line.key))
                 continue;
-            // Rewrite each number in place in the raw text, so spacing such as "-1, 23" survives.
-            const auto eq = line.text.find('=');
-            std::size_t pos = eq + 1;
-            while (pos < line.text.size()) {
-                while (pos < line.text.size() && line.text[pos] != '-' &&
-                       !std::isdigit(static_cast<unsigned char>(line.text[pos])))
-                    ++pos;
-                std::size_t end = pos + (pos < line.text.size() && line.text[pos] == '-' ? 1 : 0);
-                while (end < line.text.size() && std::isdigit(static_cast<unsigned char>(line.text[end])))
-                    ++end;
-                if (pos >= line.text.size())
-                    break;
-                const auto reference = parseInt(std::string_view(line.text).substr(pos, end - pos));
-                std::string replacement = line.text.substr(pos, end - pos);
-                if (reference) {
-                    const int oldTarget = *reference < 0 ? oldSelf + *reference : *reference;
-                    if (oldTarget >= 0 && oldTarget < int(newIndex.size()) &&
-                        newIndex[std::size_t(oldTarget)] >= 0) {
-                        const int newTarget = newIndex[std::size_t(oldTarget)];
-                        const int updated = *reference < 0 ? newTarget - newSelf : newTarget;
-                        // A relative reference that would point forward cannot be written relatively
-                        // (Darknet reads non-negative numbers as absolute): it stays, and the
-                        // description reports the layer.
-                        const bool writable = *reference >= 0 || updated < 0;
-                        if (updated != *reference && writable)
-                            replacement = std::to_string(updated);
-                    }
-                }
-                line.text.replace(pos, end - pos, replacement);
-                pos += std::max<std::size_t>(1, replacement.size());
-            }
-            line.value = darknetStrip(line.text.substr(eq + 1));
+            rewriteReferenceNumbers(line, [&](int reference) -> std::optional<int> {
+                const int oldTarget = reference < 0 ? oldSelf + reference : reference;
+                if (oldTarget < 0 || oldTarget >= int(newIndex.size()) ||
+                    newIndex[std::size_t(oldTarget)] < 0)
+                    return std::nullopt;
+                const int newTarget = newIndex[std::size_t(oldTarget)];
+                const int updated = reference < 0 ? newTarget - newSelf : newTarget;
+                // A relative reference that would point forward cannot be written relatively (Darknet
+                // reads non-negative numbers as absolute): it stays, and the description reports it.
+                if (reference < 0 && updated >= 0)
+                    return std::nullopt;
+                return updated;
+            });
         }
     }
 }

@@ -1,0 +1,60 @@
+#include "cfg/layer_clipboard.h"
+
+#include "cfg/layer_edits.h"
+
+#include <algorithm>
+
+namespace nw::cfg {
+
+namespace {
+
+void sortUnique(std::vector<int>& layers, int count)
+{
+    std::sort(layers.begin(), layers.end());
+    layers.erase(std::unique(layers.begin(), layers.end()), layers.end());
+    std::erase_if(layers, [&](int layer) { return layer < 0 || layer >= count; });
+}
+
+} // namespace
+
+std::string layersText(const Document& document, std::vector<int> layers)
+{
+    sortUnique(layers, layerCount(document));
+    std::string text;
+    for (int layer : layers) {
+        const Section& section = document.sections()[std::size_t(layer) + 1];
+        for (const Line& line : section.lines)
+            text += line.text + "\n";
+        if (!section.lines.empty() && section.lines.back().kind != Line::Kind::Blank)
+            text += "\n";
+    }
+    return text;
+}
+
+int insertLayersText(Document& document, int index, std::string_view text, std::string& error)
+{
+    const Document pasted = Document::parse(text, "clipboard");
+    int inserted = 0;
+    index = std::clamp(index, 0, layerCount(document));
+    for (const Section& section : pasted.sections()) {
+        if (section.type == "net" || section.type == "network")
+            continue;
+        std::vector<std::pair<std::string, std::string>> entries;
+        for (const Line* line : section.entries())
+            entries.emplace_back(line->key, line->value);
+        insertLayer(document, index + inserted, section.type, entries);
+        ++inserted;
+    }
+    if (inserted == 0)
+        error = "nothing to paste: the text holds no layer section ([convolutional], [route], ...)";
+    return inserted;
+}
+
+void removeLayers(Document& document, std::vector<int> layers)
+{
+    sortUnique(layers, layerCount(document));
+    for (auto it = layers.rbegin(); it != layers.rend(); ++it)
+        removeLayer(document, *it);
+}
+
+} // namespace nw::cfg
