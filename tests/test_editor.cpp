@@ -3,14 +3,22 @@
 // file writes the same bytes; property edits merge into one undo step.
 #include "cfg/layer_edits.h"
 #include "editor/document_model.h"
+#include "editor/edit_actions.h"
 #include "editor/graph_layout.h"
 #include "editor/graph_view.h"
 #include "editor/layer_palette.h"
+#include "editor/mini_map.h"
 #include "editor/property_panel.h"
 #include "table/layer_table_model.h"
 #include "test_support.h"
 #include "window/main_window.h"
 
+#include <QAction>
+#include <QClipboard>
+#include <QFile>
+#include <QGraphicsScene>
+#include <QMimeData>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -26,7 +34,77 @@ private slots:
     void savingUnmodifiedWritesTheSameBytes();
     void propertyEditsMergeAndRederiveShapes();
     void graphShowsEveryLayerAndEdge();
+    void draggingAPortConnectsLayers();
+    void droppingOnAnEdgeInsertsThere();
+    void copyPasteDuplicateDeleteSeveral();
+    void shiftDragSelectsAnArea();
+    void miniMapShowsAndMovesTheView();
 };
+
+namespace {
+
+// conv 0, conv 1, conv 2, route 3 (→ 2), shortcut 4 (→ 0), conv 5.
+const char* const kLinked = "[net]\nwidth=16\nheight=16\nchannels=3\n\n"
+                            "[convolutional]\nfilters=4\npad=1\nsize=3\n\n"
+                            "[convolutional]\nfilters=4\npad=1\nsize=3\n\n"
+                            "[convolutional]\nfilters=4\npad=1\nsize=3\n\n"
+                            "[route]\nlayers = -1\n\n"
+                            "[shortcut]\nfrom=-4\nactivation=linear\n\n"
+                            "[convolutional]\nfilters=4\nsize=1\n";
+
+// A window showing kLinked, laid out and fitted, so every card is on screen.
+struct LinkedWindow {
+    QTemporaryDir dir;
+    ui::MainWindow window;
+    QString path;
+    bool exposed = false;
+    LinkedWindow()
+    {
+        path = dir.path() + "/linked.cfg";
+        QFile file(path);
+        file.open(QIODevice::WriteOnly);
+        file.write(kLinked);
+        file.close();
+        window.resize(1400, 1000);
+        window.openFile(path);
+        window.show();
+        exposed = QTest::qWaitForWindowExposed(&window);
+        window.graphView()->fitAll();
+    }
+    ui::GraphView* graph() { return window.graphView(); }
+    QWidget* canvas() { return window.graphView()->viewport(); }
+    QPoint at(QPointF scene) { return window.graphView()->mapFromScene(scene); }
+    std::string text() { return window.documentModel()->document().toText(); }
+    const NetworkSpec& spec() { return window.layerModel()->spec(); }
+};
+
+// A left-button drag in `widget` from `from` to `to`.
+void drag(QWidget* widget, QPoint from, QPoint to, Qt::KeyboardModifiers modifiers = {})
+{
+    QTest::mousePress(widget, Qt::LeftButton, modifiers, from);
+    for (int step = 1; step <= 4; ++step) {
+        const QPoint p = from + (to - from) * step / 4;
+        QMouseEvent move(QEvent::MouseMove, p, widget->mapToGlobal(p), Qt::NoButton, Qt::LeftButton,
+                         modifiers);
+        QApplication::sendEvent(widget, &move);
+    }
+    QTest::mouseRelease(widget, Qt::LeftButton, modifiers, to);
+}
+
+// A palette layer type dragged onto `widget` and dropped at `at`.
+void dropLayerType(QWidget* widget, const QString& type, QPoint at)
+{
+    QMimeData data;
+    data.setData("application/x-netwright-layer", type.toUtf8());
+    QDragEnterEvent enter(at, Qt::CopyAction, &data, Qt::LeftButton, {});
+    QApplication::sendEvent(widget, &enter);
+    QDragMoveEvent move(at, Qt::CopyAction, &data, Qt::LeftButton, {});
+    QApplication::sendEvent(widget, &move);
+    QDropEvent drop(at, Qt::CopyAction, &data, Qt::LeftButton, {});
+    QApplication::sendEvent(widget, &drop);
+}
+
+} // namespace
 
 void TestEditor::editsThenUndoAllRestoreTheBytes()
 {
@@ -151,6 +229,140 @@ void TestEditor::graphShowsEveryLayerAndEdge()
     emit window.graphView()->insertRequested("maxpool", 2);
     QCOMPARE(window.layerModel()->spec().layers[3].type, std::string("maxpool"));
     QCOMPARE(window.graphView()->nodeCount(), 25);
+}
+
+void TestEditor::draggingAPortConnectsLayers()
+{
+    LinkedWindow w;
+    QVERIFY(w.exposed);
+    // Layer 1's output port onto the route (3): the route gains layer 1 as an input, written relative.
+    drag(w.canvas(), w.at(*w.graph()->outputPortOf(1)), w.at(*w.graph()->centreOf(3)));
+    QVERIFY2(w.text().find("[route]\nlayers = -1,-2\n") != std::string::npos, w.text().c_str());
+    QCOMPARE(w.spec().layers[3].sources, std::vector<int>({2, 1}));
+    QCOMPARE(w.spec().layers[3].output.c, 8); // concatenated
+    QCOMPARE(w.window.selectedLayer(), 3);
+    // The new edge is on the canvas; selected and deleted, it disconnects again: the original bytes.
+    const auto edge = w.graph()->edgePoint(1, 3);
+    QVERIFY(edge);
+    QTest::mouseClick(w.canvas(), Qt::LeftButton, {}, w.at(*edge));
+    QCOMPARE(w.graph()->selectedEdge(), std::optional(std::pair(1, 3)));
+    w.window.editActions()->deleteAction()->trigger();
+    QCOMPARE(w.text(), std::string(kLinked));
+    // Onto the shortcut: it reads layer 2 instead of 0.
+    drag(w.canvas(), w.at(*w.graph()->outputPortOf(2)), w.at(*w.graph()->centreOf(4)));
+    QCOMPARE(w.spec().layers[4].sources, std::vector<int>({2}));
+    // What cannot be connected is said in the status bar, and nothing changes.
+    const std::string before = w.text();
+    drag(w.canvas(), w.at(*w.graph()->outputPortOf(3)), w.at(*w.graph()->centreOf(1)));
+    QVERIFY2(w.window.statusBar()->currentMessage().startsWith("a layer reads only earlier layers"),
+             qPrintable(w.window.statusBar()->currentMessage()));
+    drag(w.canvas(), w.at(*w.graph()->outputPortOf(0)), w.at(*w.graph()->centreOf(5)));
+    QVERIFY(
+        w.window.statusBar()->currentMessage().startsWith("layer 5 [convolutional] reads the layer before"));
+    QCOMPARE(w.text(), before);
+    // Dragging from a card's body (not its port) connects nothing.
+    drag(w.canvas(), w.at(*w.graph()->centreOf(0)), w.at(*w.graph()->centreOf(3)));
+    QCOMPARE(w.text(), before);
+}
+
+void TestEditor::droppingOnAnEdgeInsertsThere()
+{
+    LinkedWindow w;
+    QVERIFY(w.exposed);
+    // On the route's edge 2 → 3: a maxpool comes after layer 2 and the route reads it.
+    dropLayerType(w.canvas(), "maxpool", w.at(*w.graph()->edgePoint(2, 3)));
+    QCOMPARE(w.spec().layers[3].type, std::string("maxpool"));
+    QCOMPARE(w.spec().layers[4].type, std::string("route"));
+    QCOMPARE(w.spec().layers[4].sources, std::vector<int>({3}));
+    QCOMPARE(w.spec().layers[5].sources, std::vector<int>({0})); // the shortcut still reads layer 0
+    QCOMPARE(w.window.selectedLayer(), 3);
+    QVERIFY(w.spec().ok());
+    w.window.documentModel()->undoStack()->undo();
+    QCOMPARE(w.text(), std::string(kLinked));
+    // On the sequential edge 0 → 1: inserted at 1; references renumbered, still the same layers.
+    dropLayerType(w.canvas(), "dropout", w.at(*w.graph()->edgePoint(0, 1)));
+    QCOMPARE(w.spec().layers[1].type, std::string("dropout"));
+    QCOMPARE(w.spec().layers[4].sources, std::vector<int>({3}));
+    QCOMPARE(w.spec().layers[5].sources, std::vector<int>({0}));
+}
+
+void TestEditor::copyPasteDuplicateDeleteSeveral()
+{
+    LinkedWindow w;
+    QVERIFY(w.exposed);
+    ui::EditActions* edits = w.window.editActions();
+    w.graph()->selectLayers({1, 2});
+    edits->copyAction()->trigger();
+    const QString copied = QGuiApplication::clipboard()->text();
+    QCOMPARE(copied.count("[convolutional]"), 2);
+    // Paste after the last layer: two more convolutions, selected.
+    w.graph()->selectLayers({5});
+    edits->pasteAction()->trigger();
+    QCOMPARE(int(w.spec().layers.size()), 8);
+    QCOMPARE(w.graph()->selectedLayers(), std::vector<int>({6, 7}));
+    QVERIFY(w.spec().ok());
+    w.window.documentModel()->undoStack()->undo();
+    QCOMPARE(w.text(), std::string(kLinked));
+    // Duplicate 1 and 2 (one step), then delete the copies (one step): the original bytes.
+    w.graph()->selectLayers({1, 2});
+    edits->duplicateAction()->trigger();
+    QCOMPARE(int(w.spec().layers.size()), 8);
+    QCOMPARE(w.graph()->selectedLayers(), std::vector<int>({3, 4}));
+    QCOMPARE(w.spec().layers[5].sources, std::vector<int>({2})); // the route still reads the old layer 2
+    edits->deleteAction()->trigger();
+    QCOMPARE(w.text(), std::string(kLinked));
+    QCOMPARE(w.window.documentModel()->undoStack()->count(), 2);
+    // Cut + paste moves layers; pasting text without layers says so.
+    QGuiApplication::clipboard()->setText("[net]\nwidth=8\n");
+    edits->pasteAction()->trigger();
+    QVERIFY(w.window.statusBar()->currentMessage().startsWith("nothing to paste"));
+    QCOMPARE(w.text(), std::string(kLinked));
+}
+
+void TestEditor::shiftDragSelectsAnArea()
+{
+    LinkedWindow w;
+    QVERIFY(w.exposed);
+    const QRectF all = w.graph()->scene()->sceneRect();
+    // From the top-left corner of the scene to just below card 1's centre: cards 0 and 1 only.
+    const QPointF below1 = *w.graph()->centreOf(1) + QPointF(120, 34);
+    drag(w.canvas(), w.at(all.topLeft() + QPointF(5, 5)), w.at(below1), Qt::ShiftModifier);
+    const std::vector<int> selected = w.graph()->selectedLayers();
+    QVERIFY2(selected.size() >= 2 && selected[0] == 0 && selected[1] == 1,
+             qPrintable(QString::number(selected.size())));
+    QVERIFY(std::find(selected.begin(), selected.end(), 5) == selected.end());
+    // Ctrl+click adds a card.
+    QTest::mouseClick(w.canvas(), Qt::LeftButton, Qt::ControlModifier, w.at(*w.graph()->centreOf(5)));
+    QCOMPARE(w.graph()->selectedLayers().back(), 5);
+    QCOMPARE(w.graph()->dragMode(), QGraphicsView::ScrollHandDrag); // background drags pan again
+}
+
+void TestEditor::miniMapShowsAndMovesTheView()
+{
+    ui::MainWindow window;
+    window.resize(1400, 1000);
+    QVERIFY(window.openFile(QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4.cfg"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ui::GraphView* graph = window.graphView();
+    graph->fitAll();
+    QVERIFY(!graph->miniMap()->isVisible()); // everything already in view
+    graph->resetTransform();
+    graph->centerOn(graph->scene()->sceneRect().topLeft());
+    graph->miniMap()->refresh();
+    QVERIFY(graph->miniMap()->isVisible()); // 162 cards at full size do not fit
+    QVERIFY(graph->miniMap()->geometry().right() <= graph->viewport()->width());
+    // A click in the overview's middle centres the canvas on the middle of the graph.
+    const QRectF all = graph->scene()->sceneRect();
+    ui::MiniMap* map = graph->miniMap();
+    QTest::mouseClick(map->viewport(), Qt::LeftButton, {}, map->mapFromScene(all.center()));
+    const QPointF centre = graph->mapToScene(graph->viewport()->rect().center());
+    QVERIFY2(QLineF(centre, all.center()).length() < 40, qPrintable(QString("%1,%2 vs %3,%4")
+                                                                        .arg(centre.x())
+                                                                        .arg(centre.y())
+                                                                        .arg(all.center().x())
+                                                                        .arg(all.center().y())));
+    QVERIFY(map->visibleArea().contains(all.center()));
 }
 
 QTEST_MAIN(TestEditor)

@@ -1,8 +1,11 @@
 #include "editor/document_model.h"
 
+#include "cfg/layer_clipboard.h"
 #include "cfg/layer_edits.h"
+#include "cfg/layer_links.h"
 
 #include <QFileInfo>
+#include <algorithm>
 
 namespace nw::ui {
 
@@ -116,6 +119,64 @@ void DocumentModel::moveLayer(int from, int to)
     cfg::Document after = document_;
     cfg::moveLayer(after, from, to);
     push(tr("Move layer %1 to %2").arg(from).arg(to), std::move(after));
+}
+
+void DocumentModel::removeLayers(const std::vector<int>& layers)
+{
+    if (layers.size() == 1)
+        return removeLayer(layers.front());
+    cfg::Document after = document_;
+    cfg::removeLayers(after, layers);
+    if (cfg::layerCount(after) != cfg::layerCount(document_))
+        push(tr("Remove %1 layers").arg(cfg::layerCount(document_) - cfg::layerCount(after)),
+             std::move(after));
+}
+
+QString DocumentModel::connectLayers(int source, int layer)
+{
+    cfg::Document after = document_;
+    if (const std::string problem = cfg::connectLayers(after, source, layer); !problem.empty())
+        return QString::fromStdString(problem);
+    push(tr("Connect layer %1 → %2").arg(source).arg(layer), std::move(after));
+    return {};
+}
+
+QString DocumentModel::disconnectLayers(int source, int layer)
+{
+    cfg::Document after = document_;
+    if (const std::string problem = cfg::disconnectLayers(after, source, layer); !problem.empty())
+        return QString::fromStdString(problem);
+    push(tr("Disconnect layer %1 → %2").arg(source).arg(layer), std::move(after));
+    return {};
+}
+
+int DocumentModel::insertLayerOnEdge(const QString& type,
+                                     const std::vector<std::pair<std::string, std::string>>& entries,
+                                     int from, int to)
+{
+    cfg::Document after = document_;
+    const int at = from + 1; // from = −1: the network input, so the new layer comes first
+    cfg::insertLayer(after, at, type.toStdString(), entries);
+    const int target = to >= at ? to + 1 : to;
+    const std::vector<int> read = cfg::referencedLayers(after, target);
+    if (from >= 0 && std::find(read.begin(), read.end(), from) != read.end())
+        cfg::repointReference(after, target, from, at); // a reference edge: the target reads the new layer
+
+    push(tr("Insert [%1] between %2 and %3").arg(type).arg(from).arg(to), std::move(after));
+    return at;
+}
+
+int DocumentModel::pasteLayers(int index, const QString& text, QString& error)
+{
+    cfg::Document after = document_;
+    std::string problem;
+    const int count = cfg::insertLayersText(after, index, text.toStdString(), problem);
+    if (count == 0) {
+        error = QString::fromStdString(problem);
+        return 0;
+    }
+    push(tr("Paste %1 layer(s) at %2").arg(count).arg(index), std::move(after));
+    return count;
 }
 
 } // namespace nw::ui

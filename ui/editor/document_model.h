@@ -32,6 +32,19 @@ public:
                      const std::vector<std::pair<std::string, std::string>>& entries);
     void removeLayer(int index);
     void moveLayer(int from, int to);
+    void removeLayers(const std::vector<int>& layers);
+    // Makes `layer` read `source` (route: one more input; shortcut & co.: `from=`). Returns why it
+    // cannot, or an empty string when done.
+    QString connectLayers(int source, int layer);
+    // Stops route `layer` from reading `source`; returns why not, or empty.
+    QString disconnectLayers(int source, int layer);
+    // Inserts a layer on the edge from → to: after `from`; a route/shortcut edge then reads the new
+    // layer instead of `from`. Returns the new layer's index.
+    int insertLayerOnEdge(const QString& type,
+                          const std::vector<std::pair<std::string, std::string>>& entries, int from, int to);
+    // Pastes the layers of cfg `text` so that the first becomes layer `index`; returns how many, 0 with
+    // `error` when the text has none.
+    int pasteLayers(int index, const QString& text, QString& error);
 
 signals:
     // The document changed (an edit, undo, redo, open): re-derive the description.

@@ -1,95 +1,27 @@
 #include "editor/graph_view.h"
 
+#include "editor/graph_items.h"
 #include "editor/graph_layout.h"
-#include "report/summary.h"
+#include "editor/mini_map.h"
 
 #include <QDragEnterEvent>
-#include <QGraphicsPathItem>
-#include <QGraphicsRectItem>
+#include <QGraphicsLineItem>
 #include <QMimeData>
-#include <QPainter>
-#include <QStyleOptionGraphicsItem>
+#include <QMouseEvent>
 #include <QWheelEvent>
+#include <algorithm>
 
 namespace nw::ui {
 
 namespace {
 
 constexpr QSizeF kNodeSize(190, 58);
-
-QColor categoryColor(const std::string& type)
-{
-    if (type == "convolutional" || type == "deconvolutional" || type == "local")
-        return QColor(225, 236, 250);
-    if (type == "maxpool" || type == "avgpool")
-        return QColor(230, 245, 230);
-    if (type == "route" || type == "shortcut" || type == "sam" || type == "scale_channels")
-        return QColor(250, 240, 220);
-    if (type == "yolo" || type == "region" || type == "detection" || type == "softmax" || type == "cost")
-        return QColor(245, 228, 240);
-    return QColor(238, 238, 238);
-}
-
-// One layer's card. It holds the layer index only; the text is painted from a snapshot of the spec.
-class NodeItem : public QGraphicsRectItem {
-public:
-    NodeItem(const LayerSpec& layer, const QRectF& box) : QGraphicsRectItem(box), layer_(layer.index)
-    {
-        setFlags(ItemIsSelectable);
-        setData(0, layer.index);
-        title_ = QString("%1  %2").arg(layer.index).arg(QString::fromStdString(layer.type));
-        QStringList detail;
-        if (!layer.filters.empty())
-            detail << QString::fromStdString(layer.filters);
-        if (!layer.size.empty())
-            detail << QString::fromStdString(layer.size);
-        detail_ = detail.join("  ");
-        shape_ = QString("→ %1   %2 BFLOPs")
-                     .arg(QString::fromStdString(layer.output.text()))
-                     .arg(layer.costs.bflops, 0, 'f', 3);
-        fill_ = categoryColor(layer.type);
-        if (!layer.valid())
-            border_ = QColor(200, 30, 30);
-        else if (!layer.diagnostics.empty())
-            border_ = QColor(230, 150, 20);
-        QStringList problems;
-        for (const Diagnostic& d : layer.diagnostics)
-            problems << QString::fromStdString(d.format());
-        setToolTip(problems.isEmpty() ? title_ + "\n" + shape_ : problems.join('\n'));
-    }
-    int layer() const { return layer_; }
-
-    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override
-    {
-        const QRectF r = rect();
-        painter->setRenderHint(QPainter::Antialiasing);
-        QPen pen(isSelected() ? QColor(30, 90, 200) : border_, isSelected() || border_ != Qt::gray ? 2.5 : 1);
-        painter->setPen(pen);
-        painter->setBrush(fill_);
-        painter->drawRoundedRect(r, 6, 6);
-        painter->setPen(Qt::black);
-        QFont font = painter->font();
-        font.setPointSizeF(8.5);
-        font.setBold(true);
-        painter->setFont(font);
-        const QRectF text = r.adjusted(8, 4, -8, -4);
-        painter->drawText(text, Qt::AlignLeft | Qt::AlignTop, title_);
-        font.setBold(false);
-        painter->setFont(font);
-        painter->drawText(text, Qt::AlignRight | Qt::AlignTop, detail_);
-        painter->setPen(QColor(60, 60, 60));
-        painter->drawText(text, Qt::AlignLeft | Qt::AlignBottom, shape_);
-    }
-
-private:
-    int layer_;
-    QString title_, detail_, shape_;
-    QColor fill_, border_ = Qt::gray;
-};
+constexpr char kLayerMime[] = "application/x-netwright-layer";
 
 } // namespace
 
-GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new QGraphicsScene(this))
+GraphView::GraphView(QWidget* parent)
+    : QGraphicsView(parent), scene_(new QGraphicsScene(this)), miniMap_(nullptr)
 {
     setObjectName("graphView");
     setScene(scene_);
@@ -98,6 +30,8 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new QGraph
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setAcceptDrops(true);
     setBackgroundBrush(QColor(250, 250, 252));
+    miniMap_ = new MiniMap(this);
+    miniMap_->hide();
     connect(scene_, &QGraphicsScene::selectionChanged, this, [this] {
         if (!updatingSelection_)
             if (const int layer = selectedLayer(); layer >= 0)
@@ -105,91 +39,282 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new QGraph
     });
 }
 
+GraphView::~GraphView()
+{
+    // The scene dies after this view: its last selection changes must not reach a window being torn down.
+    scene_->blockSignals(true);
+}
+
 void GraphView::setSpec(const NetworkSpec& spec)
 {
-    const int selected = selectedLayer();
+    const std::vector<int> selected = selectedLayers();
     updatingSelection_ = true;
+    connectFrom_ = nullptr;
+    connectLine_ = nullptr;
+    targetNode_ = nullptr;
+    targetEdge_ = nullptr;
     scene_->clear();
     const GraphLayout layout = layoutNetwork(spec, kNodeSize);
-    QPen edgePen(QColor(110, 110, 130), 1.4);
-    for (const LaidOutEdge& edge : layout.edges) {
-        auto* item = scene_->addPath(edge.path, edgePen);
-        item->setZValue(-1); // under the cards
-    }
+    for (const LaidOutEdge& edge : layout.edges)
+        scene_->addItem(new EdgeItem(edge.from, edge.to, edge.path));
     for (const LaidOutNode& node : layout.nodes)
         scene_->addItem(new NodeItem(spec.layers[std::size_t(node.layer)], node.box));
     scene_->setSceneRect(layout.bounds.adjusted(-40, -40, 40, 40));
     updatingSelection_ = false;
-    if (selected >= 0)
-        selectLayer(selected);
+    selectLayers(selected);
+    miniMap_->refresh();
 }
 
 int GraphView::nodeCount() const
 {
     int count = 0;
     for (QGraphicsItem* item : scene_->items())
-        count += item->data(0).isValid();
+        count += item->type() == NodeItem::Type;
     return count;
 }
 
 void GraphView::selectLayer(int layer)
 {
+    selectLayers({layer});
+}
+
+void GraphView::selectLayers(const std::vector<int>& layers)
+{
     updatingSelection_ = true;
     scene_->clearSelection();
     for (QGraphicsItem* item : scene_->items())
-        if (item->data(0).isValid() && item->data(0).toInt() == layer) {
+        if (item->type() == NodeItem::Type &&
+            std::find(layers.begin(), layers.end(), static_cast<NodeItem*>(item)->layer()) != layers.end()) {
             item->setSelected(true);
-            ensureVisible(item, 60, 60);
+            if (layers.size() == 1)
+                ensureVisible(item, 60, 60);
         }
     updatingSelection_ = false;
 }
 
+std::vector<int> GraphView::selectedLayers() const
+{
+    std::vector<int> layers;
+    for (QGraphicsItem* item : scene_->selectedItems())
+        if (item->type() == NodeItem::Type)
+            layers.push_back(static_cast<NodeItem*>(item)->layer());
+    std::sort(layers.begin(), layers.end());
+    return layers;
+}
+
 int GraphView::selectedLayer() const
 {
+    const std::vector<int> layers = selectedLayers();
+    return layers.empty() ? -1 : layers.front();
+}
+
+std::optional<std::pair<int, int>> GraphView::selectedEdge() const
+{
     for (QGraphicsItem* item : scene_->selectedItems())
-        if (item->data(0).isValid())
-            return item->data(0).toInt();
-    return -1;
+        if (item->type() == EdgeItem::Type) {
+            const auto* edge = static_cast<EdgeItem*>(item);
+            return std::pair(edge->from(), edge->to());
+        }
+    return std::nullopt;
+}
+
+std::optional<QPointF> GraphView::outputPortOf(int layer) const
+{
+    for (QGraphicsItem* item : scene_->items())
+        if (item->type() == NodeItem::Type && static_cast<NodeItem*>(item)->layer() == layer)
+            return static_cast<NodeItem*>(item)->outputPort();
+    return std::nullopt;
+}
+
+std::optional<QPointF> GraphView::centreOf(int layer) const
+{
+    for (QGraphicsItem* item : scene_->items())
+        if (item->type() == NodeItem::Type && static_cast<NodeItem*>(item)->layer() == layer)
+            return item->sceneBoundingRect().center();
+    return std::nullopt;
+}
+
+std::optional<QPointF> GraphView::edgePoint(int from, int to) const
+{
+    for (QGraphicsItem* item : scene_->items())
+        if (item->type() == EdgeItem::Type) {
+            const auto* edge = static_cast<EdgeItem*>(item);
+            if (edge->from() == from && edge->to() == to)
+                return edge->path().pointAtPercent(0.5);
+        }
+    return std::nullopt;
 }
 
 void GraphView::fitAll()
 {
     fitInView(scene_->sceneRect(), Qt::KeepAspectRatio);
+    miniMap_->refresh();
+}
+
+void GraphView::showStart()
+{
+    startPending_ = true;
+    if (isVisible())
+        applyStart();
+}
+
+void GraphView::applyStart()
+{
+    startPending_ = false;
+    const auto first = centreOf(0);
+    if (!first)
+        return;
+    const double halfHeight = viewport()->height() / 2.0 / std::max(1e-6, transform().m22());
+    centerOn(QPointF(first->x(), first->y() - 70 + halfHeight));
+    miniMap_->refresh();
 }
 
 void GraphView::wheelEvent(QWheelEvent* event)
 {
     const double factor = event->angleDelta().y() > 0 ? 1.15 : 1 / 1.15;
     scale(factor, factor);
+    miniMap_->refresh();
 }
 
-int GraphView::layerAt(const QPoint& viewPosition) const
+NodeItem* GraphView::nodeAt(const QPoint& viewPosition) const
 {
     for (QGraphicsItem* item : items(viewPosition))
-        if (item->data(0).isValid())
-            return item->data(0).toInt();
-    return -1;
+        if (item->type() == NodeItem::Type)
+            return static_cast<NodeItem*>(item);
+    return nullptr;
+}
+
+EdgeItem* GraphView::edgeAt(const QPoint& viewPosition) const
+{
+    for (QGraphicsItem* item : items(viewPosition))
+        if (item->type() == EdgeItem::Type)
+            return static_cast<EdgeItem*>(item);
+    return nullptr;
+}
+
+void GraphView::setDropTarget(NodeItem* node, EdgeItem* edge)
+{
+    if (targetNode_ && targetNode_ != node)
+        targetNode_->setDropTarget(false);
+    if (targetEdge_ && targetEdge_ != edge)
+        targetEdge_->setDropTarget(false);
+    targetNode_ = node;
+    targetEdge_ = edge;
+    if (node)
+        node->setDropTarget(true);
+    if (edge)
+        edge->setDropTarget(true);
+}
+
+void GraphView::mousePressEvent(QMouseEvent* event)
+{
+    const QPoint at = event->position().toPoint();
+    if (event->button() == Qt::LeftButton) {
+        NodeItem* node = nodeAt(at);
+        if (node && node->onOutputPort(mapToScene(at))) { // start a connection
+            connectFrom_ = node;
+            connectLine_ = scene_->addLine(QLineF(node->outputPort(), mapToScene(at)),
+                                           QPen(QColor(30, 90, 200), 2, Qt::DashLine));
+            connectLine_->setZValue(2);
+            event->accept();
+            return;
+        }
+        if (!node && !edgeAt(at) && (event->modifiers() & Qt::ShiftModifier))
+            setDragMode(QGraphicsView::RubberBandDrag); // Shift+drag on the background selects an area
+    }
+    QGraphicsView::mousePressEvent(event);
+}
+
+void GraphView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (connectFrom_ && connectLine_) {
+        const QPoint at = event->position().toPoint();
+        connectLine_->setLine(QLineF(connectFrom_->outputPort(), mapToScene(at)));
+        NodeItem* node = nodeAt(at);
+        setDropTarget(node != connectFrom_ ? node : nullptr, nullptr);
+        event->accept();
+        return;
+    }
+    QGraphicsView::mouseMoveEvent(event);
+}
+
+void GraphView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (connectFrom_) {
+        NodeItem* target = nodeAt(event->position().toPoint());
+        const int source = connectFrom_->layer();
+        delete connectLine_;
+        connectLine_ = nullptr;
+        connectFrom_ = nullptr;
+        setDropTarget(nullptr, nullptr);
+        event->accept();
+        if (target && target->layer() != source)
+            emit connectRequested(source, target->layer()); // may rebuild the scene: nothing after it
+        return;
+    }
+    QGraphicsView::mouseReleaseEvent(event);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    miniMap_->refresh();
 }
 
 void GraphView::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (event->mimeData()->hasFormat("application/x-netwright-layer"))
+    if (event->mimeData()->hasFormat(kLayerMime))
         event->acceptProposedAction();
 }
 
 void GraphView::dragMoveEvent(QDragMoveEvent* event)
 {
-    if (event->mimeData()->hasFormat("application/x-netwright-layer"))
-        event->acceptProposedAction();
+    if (!event->mimeData()->hasFormat(kLayerMime))
+        return;
+    const QPoint at = event->position().toPoint();
+    NodeItem* node = nodeAt(at);
+    setDropTarget(node, node ? nullptr : edgeAt(at)); // show where the layer will go
+    event->acceptProposedAction();
+}
+
+void GraphView::dragLeaveEvent(QDragLeaveEvent* event)
+{
+    setDropTarget(nullptr, nullptr);
+    QGraphicsView::dragLeaveEvent(event);
 }
 
 void GraphView::dropEvent(QDropEvent* event)
 {
-    const QString type = QString::fromUtf8(event->mimeData()->data("application/x-netwright-layer"));
+    setDropTarget(nullptr, nullptr);
+    const QString type = QString::fromUtf8(event->mimeData()->data(kLayerMime));
     if (type.isEmpty())
         return;
-    emit insertRequested(type, layerAt(event->position().toPoint()));
     event->acceptProposedAction();
+    const QPoint at = event->position().toPoint();
+    if (NodeItem* node = nodeAt(at))
+        emit insertRequested(type, node->layer());
+    else if (EdgeItem* edge = edgeAt(at))
+        emit insertOnEdgeRequested(type, edge->from(), edge->to());
+    else
+        emit insertRequested(type, -1);
+}
+
+void GraphView::placeMiniMap()
+{
+    const QSize size(std::min(200, viewport()->width() / 4), std::min(260, viewport()->height() / 3));
+    miniMap_->setGeometry(viewport()->width() - size.width() - 8, viewport()->height() - size.height() - 8,
+                          size.width(), size.height());
+}
+
+void GraphView::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    placeMiniMap();
+    if (startPending_)
+        applyStart();
+    miniMap_->refresh();
+}
+
+void GraphView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy);
+    miniMap_->viewport()->update();
 }
 
 } // namespace nw::ui

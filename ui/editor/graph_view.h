@@ -1,41 +1,85 @@
 #pragma once
 // The network as a graph: a card per layer (type, key parameters, output shape, BFLOPs, a red or
-// amber border for problems), edges for the data flow, laid out by Graphviz. Selection is shared with
-// the layer table; wheel zooms, drag pans; layer types dropped from the palette are inserted after
-// the card they land on.
+// amber border for problems, an input and an output port), edges for the data flow, laid out by
+// Graphviz, and a mini-map for large networks. Selection is shared with the layer table (Ctrl+click
+// adds a card, Shift+drag selects an area); the wheel zooms, dragging the background pans. Dragging
+// from a card's output port onto another card connects them; a palette type dropped on a card is
+// inserted after it, dropped on an edge it is inserted on that edge. The view only asks — the main
+// window turns the requests into undoable edits.
 #include "graph/network_spec.h"
 
 #include <QGraphicsView>
+#include <optional>
+#include <utility>
+
+class QGraphicsLineItem;
 
 namespace nw::ui {
+
+class MiniMap;
+class NodeItem;
+class EdgeItem;
 
 class GraphView : public QGraphicsView {
     Q_OBJECT
 public:
     explicit GraphView(QWidget* parent = nullptr);
+    ~GraphView() override;
 
     void setSpec(const NetworkSpec& spec);
     void selectLayer(int layer);
-    int selectedLayer() const;
+    void selectLayers(const std::vector<int>& layers);
+    int selectedLayer() const;                               // the first selected card, or -1
+    std::vector<int> selectedLayers() const;                 // every selected card, in index order
+    std::optional<std::pair<int, int>> selectedEdge() const; // (from, to) of a selected edge
     void fitAll();
+    // Scrolls to the network's first layers (at the current zoom): where a newly opened network is read
+    // from. Deferred until the view has its size.
+    void showStart();
     int nodeCount() const;
+    MiniMap* miniMap() const { return miniMap_; }
+    // Scene positions, for tests and tools.
+    std::optional<QPointF> outputPortOf(int layer) const;
+    std::optional<QPointF> centreOf(int layer) const;
+    std::optional<QPointF> edgePoint(int from, int to) const; // the middle of that edge
 
 signals:
     void layerSelected(int layer);
     // A palette type dropped on the canvas: insert after `afterLayer` (-1: at the end).
     void insertRequested(const QString& type, int afterLayer);
+    // A palette type dropped on the edge from → to.
+    void insertOnEdgeRequested(const QString& type, int from, int to);
+    // The output port of `source` was dragged onto `target`.
+    void connectRequested(int source, int target);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dragMoveEvent(QDragMoveEvent* event) override;
+    void dragLeaveEvent(QDragLeaveEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
 
 private:
-    int layerAt(const QPoint& viewPosition) const;
+    NodeItem* nodeAt(const QPoint& viewPosition) const;
+    EdgeItem* edgeAt(const QPoint& viewPosition) const;
+    void setDropTarget(NodeItem* node, EdgeItem* edge);
+    void placeMiniMap();
+    void applyStart();
 
     QGraphicsScene* scene_;
+    MiniMap* miniMap_;
     bool updatingSelection_ = false;
+    bool startPending_ = false;
+    // A connection being dragged from an output port.
+    NodeItem* connectFrom_ = nullptr;
+    QGraphicsLineItem* connectLine_ = nullptr;
+    NodeItem* targetNode_ = nullptr;
+    EdgeItem* targetEdge_ = nullptr;
 };
 
 } // namespace nw::ui

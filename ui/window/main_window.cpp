@@ -2,6 +2,7 @@
 
 #include "detect/detect_panel.h"
 #include "editor/document_model.h"
+#include "editor/edit_actions.h"
 #include "editor/graph_view.h"
 #include "editor/layer_palette.h"
 #include "editor/property_panel.h"
@@ -95,6 +96,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         model_doc_->insertLayer(at, type, LayerPalette::defaults(type));
         selectLayer(at);
     });
+    edits_ = new EditActions(
+        *model_doc_, *graph_,
+        [this] {
+            std::vector<int> layers = graph_->selectedLayers();
+            if (layers.empty() && selectedLayer() >= 0)
+                layers.push_back(selectedLayer());
+            return layers;
+        },
+        this);
+    connect(graph_, &GraphView::insertOnEdgeRequested, edits_, &EditActions::insertOnEdge);
+    connect(graph_, &GraphView::connectRequested, edits_, &EditActions::connectLayers);
+    connect(edits_, &EditActions::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 10000); });
+    connect(edits_, &EditActions::selectRequested, this, [this](const std::vector<int>& layers) {
+        if (layers.empty())
+            return;
+        selectLayer(layers.front());
+        graph_->selectLayers(layers);
+    });
 
     problems_ = new QListWidget(this);
     problems_->setObjectName("problemList");
@@ -181,9 +201,8 @@ void MainWindow::createActions()
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
-    QAction* remove =
-        edit->addAction(tr("&Delete layer"), this, [this] { model_doc_->removeLayer(selectedLayer()); });
-    remove->setShortcut(QKeySequence::Delete);
+    for (QAction* action : edits_->actions())
+        edit->addAction(action);
     QAction* up = edit->addAction(tr("Move layer &up"), this, [this] {
         const int layer = selectedLayer();
         model_doc_->moveLayer(layer, layer - 1);
@@ -205,7 +224,8 @@ void MainWindow::createActions()
     QAction* fit = view->addAction(tr("&Fit the graph"), this, [this] { graph_->fitAll(); });
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     QAction* netSection = edit->addAction(tr("Edit [&net]"), this, [this] { properties_->showSection(0); });
-    editActions_ = {undo, redo, remove, up, down, newAction};
+    editActions_ = {undo, redo, up, down, newAction};
+    editActions_.append(edits_->actions());
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -245,6 +265,7 @@ bool MainWindow::openFile(const QString& path)
         return false;
     }
     model_doc_->reset(std::move(document), path);
+    graph_->showStart();
     trainPanel_->setNetwork(path);
     detectPanel_->setNetwork(path);
     updateTitle();

@@ -20,6 +20,7 @@ class PropertyPanel;
 class LayerPalette;
 class GraphView;
 class DetectPanel;
+class EditActions;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -38,6 +39,7 @@ public:
     LayerPalette* palette() const { return palette_; }
     GraphView* graphView() const { return graph_; }
     DetectPanel* detectPanel() const { return detectPanel_; }
+    EditActions* editActions() const { return edits_; }
     // The layer selected in the table, or -1.
     int selectedLayer() const;
     // Inserts a palette layer type after the selection (at the end when nothing is selected).
@@ -65,6 +67,7 @@ private:
     PropertyPanel* properties_ = nullptr;
     LayerPalette* palette_ = nullptr;
     GraphView* graph_ = nullptr;
+    EditActions* edits_ = nullptr;
     DetectPanel* detectPanel_ = nullptr;
     QList<QAction*> editActions_;
     LayerTableModel* model_ = nullptr;

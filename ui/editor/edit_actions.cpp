@@ -1,0 +1,132 @@
+#include "editor/edit_actions.h"
+
+#include "cfg/layer_clipboard.h"
+#include "cfg/layer_edits.h"
+#include "editor/document_model.h"
+#include "editor/graph_view.h"
+#include "editor/layer_palette.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QMimeData>
+#include <numeric>
+
+namespace nw::ui {
+
+namespace {
+
+constexpr char kCfgMime[] = "application/x-netwright-cfg";
+
+std::vector<int> range(int first, int count)
+{
+    std::vector<int> layers(static_cast<std::size_t>(std::max(0, count)));
+    std::iota(layers.begin(), layers.end(), first);
+    return layers;
+}
+
+} // namespace
+
+EditActions::EditActions(DocumentModel& model, GraphView& graph, std::function<std::vector<int>()> selection,
+                         QWidget* parent)
+    : QObject(parent), model_(model), graph_(graph), selection_(std::move(selection))
+{
+    cut_ = new QAction(tr("Cu&t layers"), parent);
+    cut_->setShortcut(QKeySequence::Cut);
+    connect(cut_, &QAction::triggered, this, [this] {
+        copyLayers();
+        deleteSelection();
+    });
+    copy_ = new QAction(tr("&Copy layers"), parent);
+    copy_->setShortcut(QKeySequence::Copy);
+    connect(copy_, &QAction::triggered, this, &EditActions::copyLayers);
+    paste_ = new QAction(tr("&Paste layers"), parent);
+    paste_->setShortcut(QKeySequence::Paste);
+    connect(paste_, &QAction::triggered, this, &EditActions::pasteLayers);
+    duplicate_ = new QAction(tr("D&uplicate layers"), parent);
+    duplicate_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    connect(duplicate_, &QAction::triggered, this, &EditActions::duplicateLayers);
+    delete_ = new QAction(tr("&Delete"), parent);
+    delete_->setShortcut(QKeySequence::Delete);
+    delete_->setToolTip(tr("Delete the selected layers, or disconnect the selected route input"));
+    connect(delete_, &QAction::triggered, this, &EditActions::deleteSelection);
+    for (QAction* action : actions())
+        action->setShortcutContext(Qt::WindowShortcut); // text fields keep their own Ctrl+C/V
+}
+
+void EditActions::copyLayers()
+{
+    const std::vector<int> layers = selection_();
+    if (layers.empty()) {
+        emit message(tr("Select layers to copy (Ctrl+click or Shift+drag in the graph selects several)"));
+        return;
+    }
+    const QString text = QString::fromStdString(cfg::layersText(model_.document(), layers));
+    auto* data = new QMimeData;
+    data->setText(text);
+    data->setData(kCfgMime, text.toUtf8());
+    QGuiApplication::clipboard()->setMimeData(data);
+    emit message(tr("Copied %n layer(s) as cfg text", nullptr, int(layers.size())));
+}
+
+void EditActions::pasteLayers()
+{
+    const QMimeData* data = QGuiApplication::clipboard()->mimeData();
+    const QString text = data && data->hasFormat(kCfgMime) ? QString::fromUtf8(data->data(kCfgMime))
+                                                           : QGuiApplication::clipboard()->text();
+    const std::vector<int> selected = selection_();
+    const int at = selected.empty() ? cfg::layerCount(model_.document()) : selected.back() + 1;
+    QString error;
+    const int count = model_.pasteLayers(at, text, error);
+    if (count == 0) {
+        emit message(error);
+        return;
+    }
+    emit selectRequested(range(at, count));
+    emit message(tr("Pasted %n layer(s) at %1", nullptr, count).arg(at));
+}
+
+void EditActions::duplicateLayers()
+{
+    const std::vector<int> layers = selection_();
+    if (layers.empty())
+        return;
+    QString error;
+    const int at = layers.back() + 1;
+    const int count =
+        model_.pasteLayers(at, QString::fromStdString(cfg::layersText(model_.document(), layers)), error);
+    if (count > 0)
+        emit selectRequested(range(at, count));
+}
+
+void EditActions::deleteSelection()
+{
+    if (const auto edge = graph_.selectedEdge(); edge && graph_.selectedLayers().empty()) {
+        if (const QString problem = model_.disconnectLayers(edge->first, edge->second); !problem.isEmpty())
+            emit message(problem);
+        return;
+    }
+    const std::vector<int> layers = selection_();
+    if (layers.empty())
+        return;
+    model_.removeLayers(layers);
+    emit selectRequested({std::min(layers.front(), cfg::layerCount(model_.document()) - 1)});
+}
+
+void EditActions::connectLayers(int source, int target)
+{
+    if (const QString problem = model_.connectLayers(source, target); !problem.isEmpty()) {
+        emit message(problem);
+        return;
+    }
+    emit selectRequested({target});
+    emit message(tr("Layer %1 now reads layer %2").arg(target).arg(source));
+}
+
+void EditActions::insertOnEdge(const QString& type, int from, int to)
+{
+    const int at = model_.insertLayerOnEdge(type, LayerPalette::defaults(type), from, to);
+    emit selectRequested({at});
+}
+
+} // namespace nw::ui

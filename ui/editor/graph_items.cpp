@@ -1,0 +1,131 @@
+#include "editor/graph_items.h"
+
+#include <QLineF>
+#include <QPainter>
+#include <QPainterPathStroker>
+
+namespace nw::ui {
+
+namespace {
+
+QColor categoryColor(const std::string& type)
+{
+    if (type == "convolutional" || type == "deconvolutional" || type == "local")
+        return QColor(225, 236, 250);
+    if (type == "maxpool" || type == "avgpool")
+        return QColor(230, 245, 230);
+    if (type == "route" || type == "shortcut" || type == "sam" || type == "scale_channels")
+        return QColor(250, 240, 220);
+    if (type == "yolo" || type == "region" || type == "detection" || type == "softmax" || type == "cost")
+        return QColor(245, 228, 240);
+    return QColor(238, 238, 238);
+}
+
+const QColor kSelected(30, 90, 200);
+
+} // namespace
+
+NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
+    : QGraphicsRectItem(box), layer_(layer.index), border_(Qt::gray)
+{
+    setFlags(ItemIsSelectable);
+    setData(0, layer.index);
+    title_ = QString("%1  %2").arg(layer.index).arg(QString::fromStdString(layer.type));
+    QStringList detail;
+    if (!layer.filters.empty())
+        detail << QString::fromStdString(layer.filters);
+    if (!layer.size.empty())
+        detail << QString::fromStdString(layer.size);
+    detail_ = detail.join("  ");
+    shape_ = QString("→ %1   %2 BFLOPs")
+                 .arg(QString::fromStdString(layer.output.text()))
+                 .arg(layer.costs.bflops, 0, 'f', 3);
+    fill_ = categoryColor(layer.type);
+    if (!layer.valid())
+        border_ = QColor(200, 30, 30);
+    else if (!layer.diagnostics.empty())
+        border_ = QColor(230, 150, 20);
+    QStringList problems;
+    for (const Diagnostic& d : layer.diagnostics)
+        problems << QString::fromStdString(d.format());
+    setToolTip(problems.isEmpty() ? title_ + "\n" + shape_ + "\nDrag from the bottom port to connect"
+                                  : problems.join('\n'));
+}
+
+bool NodeItem::onOutputPort(const QPointF& scenePoint) const
+{
+    return QLineF(scenePoint, mapToScene(outputPort())).length() <= kPortRadius + 4;
+}
+
+void NodeItem::setDropTarget(bool target)
+{
+    if (dropTarget_ != target) {
+        dropTarget_ = target;
+        update();
+    }
+}
+
+void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    const QRectF r = rect();
+    painter->setRenderHint(QPainter::Antialiasing);
+    const bool strong = isSelected() || dropTarget_ || border_ != Qt::gray;
+    painter->setPen(QPen(isSelected() || dropTarget_ ? kSelected : border_, strong ? 2.5 : 1,
+                         dropTarget_ ? Qt::DashLine : Qt::SolidLine));
+    painter->setBrush(fill_);
+    painter->drawRoundedRect(r, 6, 6);
+    painter->setPen(Qt::black);
+    QFont font = painter->font();
+    font.setPointSizeF(8.5);
+    font.setBold(true);
+    painter->setFont(font);
+    const QRectF text = r.adjusted(8, 4, -8, -4);
+    painter->drawText(text, Qt::AlignLeft | Qt::AlignTop, title_);
+    font.setBold(false);
+    painter->setFont(font);
+    painter->drawText(text, Qt::AlignRight | Qt::AlignTop, detail_);
+    painter->setPen(QColor(60, 60, 60));
+    painter->drawText(text, Qt::AlignLeft | Qt::AlignBottom, shape_);
+    // Ports: where data comes in (top) and goes out (bottom; drag from it to connect).
+    painter->setPen(QPen(QColor(90, 90, 110), 1));
+    painter->setBrush(Qt::white);
+    painter->drawEllipse(inputPort(), kPortRadius - 1, kPortRadius - 1);
+    painter->setBrush(QColor(90, 120, 190));
+    painter->drawEllipse(outputPort(), kPortRadius, kPortRadius);
+}
+
+EdgeItem::EdgeItem(int from, int to, const QPainterPath& path) : QGraphicsPathItem(path), from_(from), to_(to)
+{
+    setFlags(ItemIsSelectable);
+    setZValue(-1); // under the cards
+    setToolTip(
+        QString("layer %1 → layer %2\nDrop a layer type here to insert it; Del disconnects a route input")
+            .arg(from)
+            .arg(to));
+}
+
+QPainterPath EdgeItem::shape() const
+{
+    QPainterPathStroker stroker;
+    stroker.setWidth(10);
+    return stroker.createStroke(path());
+}
+
+void EdgeItem::setDropTarget(bool target)
+{
+    if (dropTarget_ != target) {
+        dropTarget_ = target;
+        update();
+    }
+}
+
+void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    painter->setRenderHint(QPainter::Antialiasing);
+    const bool highlighted = isSelected() || dropTarget_;
+    painter->setPen(QPen(highlighted ? kSelected : QColor(110, 110, 130), highlighted ? 3 : 1.4));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawPath(path());
+}
+
+} // namespace nw::ui

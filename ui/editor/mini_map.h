@@ -1,0 +1,29 @@
+#pragma once
+// An overview of a large graph in the corner of the canvas: the whole scene scaled down, the part the
+// canvas shows as a rectangle; clicking or dragging in it moves the canvas there. It hides itself when
+// the whole graph already fits the canvas.
+#include <QGraphicsView>
+
+namespace nw::ui {
+
+class MiniMap : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit MiniMap(QGraphicsView* canvas);
+    // Re-fits the scene and shows or hides itself; the canvas calls it after any change of view.
+    void refresh();
+    // The scene rectangle the canvas shows.
+    QRectF visibleArea() const;
+
+protected:
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+
+private:
+    QGraphicsView* canvas_;
+};
+
+} // namespace nw::ui
