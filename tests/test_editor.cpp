@@ -9,15 +9,22 @@
 #include "editor/layer_palette.h"
 #include "editor/mini_map.h"
 #include "editor/property_panel.h"
+#include "graph/key_schema.h"
 #include "table/layer_table_model.h"
 #include "test_support.h"
 #include "window/main_window.h"
 
 #include <QAction>
 #include <QClipboard>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QGraphicsScene>
+#include <QMenu>
 #include <QMimeData>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
@@ -29,6 +36,7 @@ using namespace nw;
 class TestEditor : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); } // QSettings away from the user's
     void editsThenUndoAllRestoreTheBytes();
     void paletteInsertCreatesDefaultsAndKeepsReferences();
     void savingUnmodifiedWritesTheSameBytes();
@@ -39,6 +47,8 @@ private slots:
     void copyPasteDuplicateDeleteSeveral();
     void shiftDragSelectsAnArea();
     void miniMapShowsAndMovesTheView();
+    void propertyPanelHasTypedEditorsFromTheSchema();
+    void recentFilesAreRememberedAndPruned();
 };
 
 namespace {
@@ -363,6 +373,98 @@ void TestEditor::miniMapShowsAndMovesTheView()
                                                                         .arg(all.center().x())
                                                                         .arg(all.center().y())));
     QVERIFY(map->visibleArea().contains(all.center()));
+}
+
+void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
+{
+    // The schema is what the parsers read: kinds, Darknet's defaults, choices; aliases work.
+    const std::vector<KeySpec> conv = keySchema("conv");
+    auto find = [](const std::vector<KeySpec>& schema, const std::string& key) {
+        const auto it =
+            std::find_if(schema.begin(), schema.end(), [&](const KeySpec& k) { return k.key == key; });
+        return it == schema.end() ? KeySpec{} : *it;
+    };
+    QCOMPARE(find(conv, "filters").kind, cfg::KeyInfo::Kind::Int);
+    QCOMPARE(find(conv, "filters").fallback, std::string("1"));
+    QCOMPARE(find(conv, "batch_normalize").kind, cfg::KeyInfo::Kind::Flag);
+    QCOMPARE(find(conv, "activation").fallback, std::string("logistic")); // Darknet's conv default
+    QVERIFY(find(conv, "activation").choices.size() > 10);
+    QCOMPARE(find(conv, "learning_rate").kind, cfg::KeyInfo::Kind::Float); // every layer's multiplier
+    QCOMPARE(find(keySchema("route"), "layers").kind, cfg::KeyInfo::Kind::IntList);
+    QVERIFY(keySchema("no_such_layer").empty());
+    const std::vector<KeySpec> net = keySchema("net");
+    QCOMPARE(find(net, "width").group, std::string("Input"));
+    QCOMPARE(find(net, "flip").fallback, std::string("1"));
+    QCOMPARE(find(net, "policy").group, std::string("Policy"));
+    QVERIFY(!find(net, "momentum").description.empty());
+
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
+    window.layerTable()->selectRow(0); // [convolutional] with batch_normalize=1, filters=32
+    ui::PropertyPanel* panel = window.propertyPanel();
+    QTableWidget* table = panel->table();
+    const int filters = panel->rowOf("filters"), bn = panel->rowOf("batch_normalize");
+    const int groups = panel->rowOf("groups"), rate = panel->rowOf("learning_rate");
+    QVERIFY(filters >= 0 && bn >= 0 && groups >= 0 && rate >= 0);
+    QCOMPARE(table->item(bn, 1)->checkState(), Qt::Checked);
+    QVERIFY(table->item(groups, 1)->font().italic()); // not set: its default, in grey italics
+    QCOMPARE(table->item(groups, 1)->text(), QString("1"));
+    QVERIFY(table->item(filters, 0)->toolTip().contains("output channels"));
+    // Each kind gets its editor.
+    QAbstractItemDelegate* delegate = table->itemDelegateForColumn(1);
+    QStyleOptionViewItem option;
+    auto editorFor = [&](int row) {
+        return delegate->createEditor(table->viewport(), option, table->model()->index(row, 1));
+    };
+    QVERIFY(qobject_cast<QSpinBox*>(editorFor(filters)));
+    QVERIFY(qobject_cast<QDoubleSpinBox*>(editorFor(rate)));
+    QVERIFY(qobject_cast<QComboBox*>(editorFor(panel->rowOf("activation"))));
+    // Unchecking the switch writes 0; setting a default key adds it; both are undo steps.
+    table->item(bn, 1)->setCheckState(Qt::Unchecked);
+    QVERIFY(window.documentModel()->document().toText().find("batch_normalize=0\nfilters=32") !=
+            std::string::npos);
+    table->item(panel->rowOf("groups"), 1)->setText("2");
+    QVERIFY(window.documentModel()->document().sections()[1].find("groups"));
+    QCOMPARE(window.documentModel()->undoStack()->count(), 2);
+    // [net]: its own grouped view.
+    panel->showSection(0);
+    QStringList titles;
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (table->columnSpan(row, 0) == 2)
+            titles << table->item(row, 0)->text();
+    QCOMPARE(titles.mid(0, 5), QStringList({"Input", "Batch", "Solver", "Policy", "Augmentation"}));
+    QCOMPARE(table->item(panel->rowOf("policy"), 1)->text(), QString("steps"));
+}
+
+void TestEditor::recentFilesAreRememberedAndPruned()
+{
+    QSettings().remove("recentFiles");
+    QTemporaryDir dir;
+    const QString a = dir.path() + "/a.cfg", b = dir.path() + "/b.cfg";
+    for (const QString& path : {a, b}) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(kLinked);
+    }
+    {
+        ui::MainWindow window;
+        QVERIFY(window.openFile(a));
+        QVERIFY(window.openFile(b));
+        QVERIFY(window.openFile(a));
+        QCOMPARE(window.recentFiles(), QStringList({a, b})); // newest first, each once
+    }
+    // A new window lists them in File ▸ Open Recent; a file deleted since is dropped when chosen.
+    QVERIFY(QFile::remove(b));
+    ui::MainWindow window;
+    auto* recent = window.findChild<QMenu*>("recentMenu");
+    QVERIFY(recent);
+    QCOMPARE(recent->actions().size(), 2);
+    recent->actions().at(1)->trigger();
+    QCOMPARE(window.recentFiles(), QStringList({a}));
+    QVERIFY(window.statusBar()->currentMessage().contains("no longer exists"));
+    QTRY_COMPARE(recent->actions().size(), 1); // the menu is rebuilt once the action has returned
+    recent->actions().at(0)->trigger();
+    QCOMPARE(window.documentModel()->path(), a);
 }
 
 QTEST_MAIN(TestEditor)

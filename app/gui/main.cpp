@@ -1,5 +1,7 @@
 // netwright: the studio GUI. Wiring only: options, the default network, the main window.
 #include "detect/detect_panel.h"
+#include "editor/graph_view.h"
+#include "editor/property_panel.h"
 #include "train/train_panel.h"
 #include "window/main_window.h"
 
@@ -57,6 +59,9 @@ int main(int argc, char** argv)
     QCommandLineOption data("data", "The .data file to train on (default: the one beside the cfg).",
                             "file.data");
     QCommandLineOption detect("detect", "Open an image, a folder or a video in the Detect panel.", "source");
+    QCommandLineOption select("select", "Select a layer (or \"net\" for the [net] section) in the editor.",
+                              "layer");
+    parser.addOption(select);
     parser.addOption(screenshot);
     parser.addOption(delay);
     parser.addOption(train);
@@ -85,6 +90,16 @@ int main(int argc, char** argv)
                 window.detectPanel()->openVideoFile(source.filePath());
             else
                 window.detectPanel()->openImageFile(source.filePath());
+        });
+    }
+    if (parser.isSet(select)) {
+        const QString which = parser.value(select);
+        QTimer::singleShot(0, &window, [&window, which] {
+            window.findChild<QDockWidget*>("propertiesDock")->raise();
+            if (which == "net")
+                window.propertyPanel()->showSection(0);
+            else
+                window.selectLayer(which.toInt());
         });
     }
     if (parser.isSet(train))

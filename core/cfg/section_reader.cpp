@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <sstream>
 
 namespace nw::cfg {
 
@@ -54,8 +55,33 @@ void SectionReader::warning(std::string_view key, std::string message)
     diagnostics_.push_back({Severity::Warning, file_, lineOf(key), layer_, std::move(message)});
 }
 
+void SectionReader::record(std::string_view key, KeyInfo::Kind kind, std::string fallback)
+{
+    if (!schema_)
+        return;
+    for (KeyInfo& known : *schema_)
+        if (known.key == key) {
+            if (known.kind == KeyInfo::Kind::Other)
+                known = {std::string(key), kind, std::move(fallback)};
+            return;
+        }
+    schema_->push_back({std::string(key), kind, std::move(fallback)});
+}
+
+namespace {
+
+std::string numberText(float value)
+{
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+} // namespace
+
 int SectionReader::getInt(std::string_view key, int fallback)
 {
+    record(key, KeyInfo::Kind::Int, std::to_string(fallback));
     const Line* line = entry(key);
     if (!line)
         return fallback;
@@ -65,8 +91,21 @@ int SectionReader::getInt(std::string_view key, int fallback)
     return fallback;
 }
 
+bool SectionReader::getFlag(std::string_view key, bool fallback)
+{
+    record(key, KeyInfo::Kind::Flag, fallback ? "1" : "0");
+    const Line* line = entry(key);
+    if (!line)
+        return fallback;
+    if (auto value = parseInt(line->value))
+        return *value != 0;
+    error(key, "bad value for '" + std::string(key) + "': expected 0 or 1, found '" + line->value + "'");
+    return fallback;
+}
+
 float SectionReader::getFloat(std::string_view key, float fallback)
 {
+    record(key, KeyInfo::Kind::Float, numberText(fallback));
     const Line* line = entry(key);
     if (!line)
         return fallback;
@@ -78,6 +117,7 @@ float SectionReader::getFloat(std::string_view key, float fallback)
 
 std::string SectionReader::getString(std::string_view key, std::string fallback)
 {
+    record(key, KeyInfo::Kind::Text, fallback);
     const Line* line = entry(key);
     return line ? line->value : std::move(fallback);
 }
@@ -112,20 +152,24 @@ std::vector<T> parseList(SectionReader& reader, std::string_view key, const std:
 
 std::vector<int> SectionReader::getIntList(std::string_view key)
 {
+    record(key, KeyInfo::Kind::IntList, "");
     const Line* line = entry(key);
     return line ? parseList<int>(*this, key, line->value, parseInt, "an integer") : std::vector<int>{};
 }
 
 std::vector<float> SectionReader::getFloatList(std::string_view key)
 {
+    record(key, KeyInfo::Kind::FloatList, "");
     const Line* line = entry(key);
     return line ? parseList<float>(*this, key, line->value, parseFloat, "a number") : std::vector<float>{};
 }
 
 void SectionReader::accept(std::initializer_list<std::string_view> keys)
 {
-    for (auto key : keys)
+    for (auto key : keys) {
+        record(key, KeyInfo::Kind::Other, "");
         used_.insert(std::string(key));
+    }
 }
 
 void SectionReader::reportUnused()

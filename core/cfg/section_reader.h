@@ -11,6 +11,15 @@
 
 namespace nw::cfg {
 
+// A key a section type reads, as its parser asked for it: the editor's schema (typed editors,
+// defaults) comes from running a parser on an empty section with a recorder attached.
+struct KeyInfo {
+    enum class Kind { Int, Float, Flag, Text, IntList, FloatList, Other };
+    std::string key;
+    Kind kind = Kind::Other;
+    std::string fallback; // the default as cfg text ("" when the key has none)
+};
+
 class SectionReader {
 public:
     SectionReader(const Section& section, std::string file, int layer, Diagnostics& diagnostics);
@@ -18,6 +27,8 @@ public:
     bool has(std::string_view key) const { return section_.find(key) != nullptr; }
     int getInt(std::string_view key, int fallback);
     float getFloat(std::string_view key, float fallback);
+    // A 0/1 switch (any non-zero integer is on, as in Darknet).
+    bool getFlag(std::string_view key, bool fallback);
     std::string getString(std::string_view key, std::string fallback);
     // Comma-separated lists; empty when the key is absent.
     std::vector<int> getIntList(std::string_view key);
@@ -34,16 +45,20 @@ public:
     void reportUnused();
 
     const std::string& file() const { return file_; }
+    // Every key read from now on is appended (once) to `schema`.
+    void recordKeys(std::vector<KeyInfo>* schema) { schema_ = schema; }
     int layer() const { return layer_; }
 
 private:
     const Line* entry(std::string_view key);
+    void record(std::string_view key, KeyInfo::Kind kind, std::string fallback);
 
     const Section& section_;
     std::string file_;
     int layer_;
     Diagnostics& diagnostics_;
     std::set<std::string, std::less<>> used_;
+    std::vector<KeyInfo>* schema_ = nullptr;
 };
 
 // Strict number parsing (the whole text must be the number); nullopt when it is not one.

@@ -27,7 +27,7 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
                                     " (found " + std::to_string(n.subdivisions) + ")");
     if (n.timeSteps < 1)
         r.error("time_steps", "time_steps must be at least 1");
-    n.adam = r.getInt("adam", 0) != 0;
+    n.adam = r.getFlag("adam", false);
     n.b1 = r.getFloat("B1", 0.9f);
     n.b2 = r.getFloat("B2", 0.999f);
     n.eps = r.getFloat("eps", 1e-7f);
@@ -46,9 +46,9 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     n.saturation = r.getFloat("saturation", 1);
     n.exposure = r.getFloat("exposure", 1);
     n.hue = r.getFloat("hue", 0);
-    n.flip = r.getInt("flip", 1) != 0;
-    n.letterBox = r.getInt("letter_box", 0) != 0;
-    n.mosaic = r.getInt("mosaic", 0) != 0;
+    n.flip = r.getFlag("flip", true);
+    n.letterBox = r.getFlag("letter_box", false);
+    n.mosaic = r.getFlag("mosaic", false);
     n.resizeStep = std::max(1, r.getInt("resize_step", 32));
     n.policy = r.getString("policy", "constant");
     const auto& policies = learningRatePolicies();

@@ -10,21 +10,21 @@
 
 namespace nw {
 
-namespace {
-
 // Keys Darknet reads for every layer (either fork); they never produce an "unused key" warning.
-LayerFlags readCommonKeys(cfg::SectionReader& reader)
+LayerFlags readLayerFlags(cfg::SectionReader& reader)
 {
     LayerFlags flags;
-    flags.dontload = reader.getInt("dontload", 0) != 0;
-    flags.dontloadscales = reader.getInt("dontloadscales", 0) != 0;
-    flags.stopbackward = reader.getInt("stopbackward", 0) != 0;
-    flags.dontupdate = reader.getInt("dont_update", 0) != 0;
+    flags.dontload = reader.getFlag("dontload", false);
+    flags.dontloadscales = reader.getFlag("dontloadscales", false);
+    flags.stopbackward = reader.getFlag("stopbackward", false);
+    flags.dontupdate = reader.getFlag("dont_update", false);
     flags.learningRateScale = reader.getFloat("learning_rate", 1);
     reader.accept(
         {"truth", "onlyforward", "dontsave", "numload", "smooth", "clip", "burnin_update", "train_only_bn"});
     return flags;
 }
+
+namespace {
 
 // How far an output pixel sees into the input: r_out = r_in + (k − 1)·jump_in, jump_out = jump_in·stride
 // along every input (route/shortcut sources too), the widest one winning.
@@ -128,7 +128,7 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             layer.type = type->name;
             cfg::SectionReader reader(section, spec.file, layer.index, layer.diagnostics);
             layer.config = type->parse(reader);
-            layer.flags = readCommonKeys(reader);
+            layer.flags = readLayerFlags(reader);
             reader.reportUnused();
             LayerContext context(spec.net, layer.index, layer.input, inputValid, spec.layers, section,
                                  spec.file, layer.diagnostics);

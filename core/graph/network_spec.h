@@ -68,5 +68,7 @@ struct NetworkSpec {
 };
 
 NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& options = {});
+// The keys every layer section accepts (dontload, stopbackward, learning_rate, ...).
+LayerFlags readLayerFlags(cfg::SectionReader& reader);
 
 } // namespace nw

@@ -16,7 +16,7 @@ std::unique_ptr<LayerConfig> ConnectedLayer::parse(cfg::SectionReader& r)
     auto l = std::make_unique<ConnectedLayer>();
     l->outputs = r.getInt("output", 1);
     l->activation = readActivation(r, "logistic");
-    l->batchNormalize = r.getInt("batch_normalize", 0) != 0;
+    l->batchNormalize = r.getFlag("batch_normalize", false);
     if (l->outputs < 1)
         r.error("output", "output must be at least 1 (found " + std::to_string(l->outputs) + ")");
     return l;

@@ -30,10 +30,10 @@ std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
     l->groups = r.getInt("groups", 1);
     l->dilation = l->size == 1 ? 1 : r.getInt("dilation", 1);
     l->activation = readActivation(r, "logistic");
-    l->batchNormalize = r.getInt("batch_normalize", 0) != 0;
-    l->binary = r.getInt("binary", 0) != 0;
-    l->xnor = r.getInt("xnor", 0) != 0;
-    l->flipped = r.getInt("flipped", 0) != 0;
+    l->batchNormalize = r.getFlag("batch_normalize", false);
+    l->binary = r.getFlag("binary", false);
+    l->xnor = r.getFlag("xnor", false);
+    l->flipped = r.getFlag("flipped", false);
     r.accept({"dot", "dilation", "antialiasing", "share_index", "cbn", "sway", "rotate", "stretch",
               "stretch_sway", "coordconv", "grad_centr", "stream", "wait_stream", "bin_output"});
     if (l->filters < 1)

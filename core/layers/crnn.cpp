@@ -14,8 +14,8 @@ std::unique_ptr<LayerConfig> CrnnLayer::parse(cfg::SectionReader& r)
     l->outputs = r.getInt("output_filters", r.getInt("output", 1));
     l->hidden = r.getInt("hidden_filters", r.getInt("hidden", 1));
     l->activation = readActivation(r, "logistic");
-    l->batchNormalize = r.getInt("batch_normalize", 0) != 0;
-    l->shortcut = r.getInt("shortcut", 0) != 0;
+    l->batchNormalize = r.getFlag("batch_normalize", false);
+    l->shortcut = r.getFlag("shortcut", false);
     r.accept({"size", "stride", "pad"});
     if (l->outputs < 1 || l->hidden < 1)
         r.error("output_filters", "output_filters and hidden_filters must be at least 1");

@@ -10,12 +10,12 @@ std::unique_ptr<LayerConfig> CropLayer::parse(cfg::SectionReader& r)
     auto l = std::make_unique<CropLayer>();
     l->cropHeight = r.getInt("crop_height", 1);
     l->cropWidth = r.getInt("crop_width", 1);
-    l->flip = r.getInt("flip", 0) != 0;
+    l->flip = r.getFlag("flip", false);
     l->angle = r.getFloat("angle", 0);
     l->saturation = r.getFloat("saturation", 1);
     l->exposure = r.getFloat("exposure", 1);
     l->shift = r.getFloat("shift", 0);
-    l->noadjust = r.getInt("noadjust", 0) != 0;
+    l->noadjust = r.getFlag("noadjust", false);
     if (l->cropHeight < 1 || l->cropWidth < 1)
         r.error("crop_width", "crop_width and crop_height must be at least 1");
     return l;

@@ -19,7 +19,7 @@ std::unique_ptr<LayerConfig> DeconvolutionalLayer::parse(cfg::SectionReader& r)
     l->size = r.getInt("size", 1);
     l->stride = r.getInt("stride", 1);
     l->activation = readActivation(r, "logistic");
-    l->batchNormalize = r.getInt("batch_normalize", 0) != 0;
+    l->batchNormalize = r.getFlag("batch_normalize", false);
     const int pad = r.getInt("pad", 0);
     l->padding = r.getInt("padding", 0);
     if (pad)

@@ -14,13 +14,13 @@ std::unique_ptr<LayerConfig> DetectionLayer::parse(cfg::SectionReader& r)
     auto l = std::make_unique<DetectionLayer>();
     l->coords = r.getInt("coords", 1);
     l->classes = r.getInt("classes", 1);
-    l->rescore = r.getInt("rescore", 0) != 0;
+    l->rescore = r.getFlag("rescore", false);
     l->num = r.getInt("num", 1);
     l->side = r.getInt("side", 7);
-    l->softmax = r.getInt("softmax", 0) != 0;
-    l->sqrt = r.getInt("sqrt", 0) != 0;
-    l->forced = r.getInt("forced", 0) != 0;
-    l->random = r.getInt("random", 0) != 0;
+    l->softmax = r.getFlag("softmax", false);
+    l->sqrt = r.getFlag("sqrt", false);
+    l->forced = r.getFlag("forced", false);
+    l->random = r.getFlag("random", false);
     l->coordScale = r.getFloat("coord_scale", 1);
     l->objectScale = r.getFloat("object_scale", 1);
     l->noobjectScale = r.getFloat("noobject_scale", 1);

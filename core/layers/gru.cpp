@@ -9,8 +9,8 @@ std::unique_ptr<LayerConfig> GruLayer::parse(cfg::SectionReader& r)
 {
     auto l = std::make_unique<GruLayer>();
     l->outputs = r.getInt("output", 1);
-    l->batchNormalize = r.getInt("batch_normalize", 0) != 0;
-    l->tanh = r.getInt("tanh", 0) != 0;
+    l->batchNormalize = r.getFlag("batch_normalize", false);
+    l->tanh = r.getFlag("tanh", false);
     if (l->outputs < 1)
         r.error("output", "output must be at least 1");
     return l;

@@ -15,7 +15,7 @@ std::unique_ptr<LayerConfig> LocalLayer::parse(cfg::SectionReader& r)
     l->filters = r.getInt("filters", 1);
     l->size = r.getInt("size", 1);
     l->stride = r.getInt("stride", 1);
-    l->pad = r.getInt("pad", 0) != 0;
+    l->pad = r.getFlag("pad", false);
     l->activation = readActivation(r, "logistic");
     if (l->filters < 1 || l->size < 1 || l->stride < 1)
         r.error("filters", "filters, size and stride must be at least 1");

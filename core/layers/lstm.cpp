@@ -9,7 +9,7 @@ std::unique_ptr<LayerConfig> LstmLayer::parse(cfg::SectionReader& r)
 {
     auto l = std::make_unique<LstmLayer>();
     l->outputs = r.getInt("output", 1);
-    l->batchNormalize = r.getInt("batch_normalize", 0) != 0;
+    l->batchNormalize = r.getFlag("batch_normalize", false);
 
     if (l->outputs < 1)
         r.error("output", "output must be at least 1");

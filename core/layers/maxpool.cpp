@@ -15,7 +15,7 @@ std::unique_ptr<LayerConfig> MaxpoolLayer::parse(cfg::SectionReader& r)
     l->strideY = r.getInt("stride_y", stride);
     l->size = r.getInt("size", stride);
     l->padding = r.getInt("padding", l->size - 1);
-    l->depth = r.getInt("maxpool_depth", 0) != 0;
+    l->depth = r.getFlag("maxpool_depth", false);
     l->outChannels = r.getInt("out_channels", 1);
     r.accept({"antialiasing", "maxpool_zero_nonmax"});
     if (l->size < 1 || l->strideX < 1 || l->strideY < 1)

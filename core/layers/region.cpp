@@ -17,7 +17,7 @@ std::unique_ptr<LayerConfig> RegionLayer::parse(cfg::SectionReader& r)
     l->coords = r.getInt("coords", 4);
     l->classes = r.getInt("classes", 20);
     l->num = r.getInt("num", 1);
-    l->softmax = r.getInt("softmax", 0) != 0;
+    l->softmax = r.getFlag("softmax", false);
     l->maxBoxes = r.getInt("max", 30);
     l->jitter = r.getFloat("jitter", 0.2f);
     l->random = r.getFloat("random", 0);
@@ -27,8 +27,8 @@ std::unique_ptr<LayerConfig> RegionLayer::parse(cfg::SectionReader& r)
     l->objectScale = r.getFloat("object_scale", 1);
     l->noobjectScale = r.getFloat("noobject_scale", 1);
     l->classScale = r.getFloat("class_scale", 1);
-    l->rescore = r.getInt("rescore", 0) != 0;
-    l->biasMatch = r.getInt("bias_match", 0) != 0;
+    l->rescore = r.getFlag("rescore", false);
+    l->biasMatch = r.getFlag("bias_match", false);
     l->tree = r.getString("tree", "");
     r.accept({"log", "sqrt", "background", "classfix", "absolute", "mask_scale", "map"});
     if (l->classes < 0 || l->coords < 0 || l->num < 1)

@@ -10,8 +10,8 @@ std::unique_ptr<LayerConfig> ReorgLayer::parse(cfg::SectionReader& r)
 {
     auto l = std::make_unique<ReorgLayer>();
     l->stride = r.getInt("stride", 1);
-    l->reverse = r.getInt("reverse", 0) != 0;
-    l->flatten = r.getInt("flatten", 0) != 0;
+    l->reverse = r.getFlag("reverse", false);
+    l->flatten = r.getFlag("flatten", false);
     l->extra = r.getInt("extra", 0);
     if (l->stride < 1)
         r.error("stride", "stride must be at least 1");

@@ -8,7 +8,7 @@ std::unique_ptr<LayerConfig> Reorg3dLayer::parse(cfg::SectionReader& r)
 {
     auto l = std::make_unique<Reorg3dLayer>();
     l->stride = r.getInt("stride", 1);
-    l->reverse = r.getInt("reverse", 0) != 0;
+    l->reverse = r.getFlag("reverse", false);
     if (l->stride < 1)
         r.error("stride", "stride must be at least 1");
     return l;

@@ -9,9 +9,9 @@ std::unique_ptr<LayerConfig> RnnLayer::parse(cfg::SectionReader& r)
 {
     auto l = std::make_unique<RnnLayer>();
     l->outputs = r.getInt("output", 1);
-    l->batchNormalize = r.getInt("batch_normalize", 0) != 0;
+    l->batchNormalize = r.getFlag("batch_normalize", false);
     l->activation = readActivation(r, "logistic");
-    l->shortcut = r.getInt("shortcut", 0) != 0;
+    l->shortcut = r.getFlag("shortcut", false);
     r.accept({"hidden"});
     if (l->outputs < 1)
         r.error("output", "output must be at least 1");

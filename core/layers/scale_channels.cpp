@@ -12,7 +12,7 @@ std::unique_ptr<LayerConfig> ScaleChannelsLayer::parse(cfg::SectionReader& r)
     if (!r.has("from"))
         r.error("from", "[scale_channels] needs from= (the layer to scale)");
     l->from = r.getInt("from", 0);
-    l->scaleWh = r.getInt("scale_wh", 0) != 0;
+    l->scaleWh = r.getFlag("scale_wh", false);
     l->activation = readActivation(r, "linear");
     return l;
 }

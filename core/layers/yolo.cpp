@@ -26,7 +26,7 @@ std::unique_ptr<LayerConfig> YoloLayer::parse(cfg::SectionReader& r)
     l->truthThresh = r.getFloat("truth_thresh", 1);
     l->random = r.getFloat("random", 0);
     l->scaleXY = r.getFloat("scale_x_y", 1);
-    l->newCoords = r.getInt("new_coords", 0) != 0;
+    l->newCoords = r.getFlag("new_coords", false);
     l->iouLoss = r.getString("iou_loss", "mse");
     l->iouNormalizer = r.getFloat("iou_normalizer", 0.75f);
     l->objNormalizer = r.getFloat("obj_normalizer", 1);

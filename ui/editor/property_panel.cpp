@@ -1,42 +1,72 @@
 #include "editor/property_panel.h"
 
 #include "editor/document_model.h"
-#include "graph/net_config.h"
-#include "layers/layer_config.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStyledItemDelegate>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <limits>
 
 namespace nw::ui {
 
 namespace {
 
-// Combo boxes for the keys whose values come from a fixed list; free text elsewhere.
+using Kind = cfg::KeyInfo::Kind;
+
+// Item data of a value cell.
+constexpr int kKindRole = Qt::UserRole;        // Kind as int
+constexpr int kChoicesRole = Qt::UserRole + 1; // QStringList
+constexpr int kSetRole = Qt::UserRole + 2;     // the key is written in the section
+constexpr int kKeyRole = Qt::UserRole + 3;     // the key (group rows have none)
+
+// The editor a value cell gets: from its kind and choices; text when the value does not fit the kind.
 class ValueDelegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option,
                           const QModelIndex& index) const override
     {
-        const QStringList choices = choicesFor(index.siblingAtColumn(0).data().toString());
-        if (choices.isEmpty())
-            return QStyledItemDelegate::createEditor(parent, option, index);
-        auto* combo = new QComboBox(parent);
-        combo->addItems(choices);
-        combo->setEditable(true);
-        return combo;
+        const auto kind = Kind(index.data(kKindRole).toInt());
+        const QStringList choices = index.data(kChoicesRole).toStringList();
+        const QString text = index.data(Qt::DisplayRole).toString();
+        bool number = false;
+        if (!choices.isEmpty() && kind != Kind::Flag) {
+            auto* combo = new QComboBox(parent);
+            combo->addItems(choices);
+            combo->setEditable(true); // a value Netwright does not list stays possible
+            return combo;
+        }
+        if (kind == Kind::Int && (text.toInt(&number), number)) {
+            auto* spin = new QSpinBox(parent);
+            spin->setRange(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+            return spin;
+        }
+        if (kind == Kind::Float && (text.toDouble(&number), number)) {
+            auto* spin = new QDoubleSpinBox(parent);
+            spin->setRange(-1e9, 1e9);
+            spin->setDecimals(7);
+            spin->setSingleStep(text.toDouble() != 0 ? std::abs(text.toDouble()) / 10 : 0.1);
+            return spin;
+        }
+        return QStyledItemDelegate::createEditor(parent, option, index);
     }
     void setEditorData(QWidget* editor, const QModelIndex& index) const override
     {
+        const QString text = index.data(Qt::DisplayRole).toString();
         if (auto* combo = qobject_cast<QComboBox*>(editor))
-            combo->setCurrentText(index.data().toString());
+            combo->setCurrentText(text);
+        else if (auto* spin = qobject_cast<QSpinBox*>(editor))
+            spin->setValue(text.toInt());
+        else if (auto* decimal = qobject_cast<QDoubleSpinBox*>(editor))
+            decimal->setValue(text.toDouble());
         else
             QStyledItemDelegate::setEditorData(editor, index);
     }
@@ -44,31 +74,35 @@ public:
     {
         if (auto* combo = qobject_cast<QComboBox*>(editor))
             model->setData(index, combo->currentText());
+        else if (auto* spin = qobject_cast<QSpinBox*>(editor))
+            model->setData(index, QString::number(spin->value()));
+        else if (auto* decimal = qobject_cast<QDoubleSpinBox*>(editor))
+            model->setData(index, QString::number(decimal->value(), 'g', 7)); // 0.001, not 0.0010000
         else
             QStyledItemDelegate::setModelData(editor, model, index);
     }
-
-private:
-    static QStringList toList(const std::vector<std::string>& names)
-    {
-        QStringList list;
-        for (const auto& name : names)
-            list << QString::fromStdString(name);
-        return list;
-    }
-    static QStringList choicesFor(const QString& key)
-    {
-        if (key == "activation")
-            return toList(activationNames());
-        if (key == "policy")
-            return toList(learningRatePolicies());
-        if (key == "iou_loss")
-            return {"mse", "iou", "giou", "diou", "ciou"};
-        if (key == "batch_normalize" || key == "pad" || key == "adam" || key == "stopbackward")
-            return {"0", "1"};
-        return {};
-    }
 };
+
+QString kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::Int:
+        return QObject::tr("integer");
+    case Kind::Float:
+        return QObject::tr("number");
+    case Kind::Flag:
+        return QObject::tr("0 or 1");
+    case Kind::Text:
+        return QObject::tr("text");
+    case Kind::IntList:
+        return QObject::tr("list of integers");
+    case Kind::FloatList:
+        return QObject::tr("list of numbers");
+    case Kind::Other:
+        break;
+    }
+    return QObject::tr("text");
+}
 
 } // namespace
 
@@ -87,6 +121,7 @@ PropertyPanel::PropertyPanel(DocumentModel& model, QWidget* parent) : QWidget(pa
     newValue_->setPlaceholderText(tr("value"));
     auto* add = new QPushButton(tr("Add"), this);
     auto* remove = new QPushButton(tr("Remove key"), this);
+    remove->setToolTip(tr("Remove the selected key from the section: it takes its default again"));
     auto* addRow = new QHBoxLayout;
     addRow->addWidget(newKey_);
     addRow->addWidget(newValue_);
@@ -97,11 +132,7 @@ PropertyPanel::PropertyPanel(DocumentModel& model, QWidget* parent) : QWidget(pa
     layout->addWidget(table_);
     layout->addLayout(addRow);
 
-    connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
-        if (refreshing_ || item->column() != 1)
-            return;
-        model_.setValue(section_, table_->item(item->row(), 0)->text(), item->text());
-    });
+    connect(table_, &QTableWidget::itemChanged, this, &PropertyPanel::valueEdited);
     connect(add, &QPushButton::clicked, this, &PropertyPanel::addKey);
     connect(newValue_, &QLineEdit::returnPressed, this, &PropertyPanel::addKey);
     connect(remove, &QPushButton::clicked, this, &PropertyPanel::removeSelectedKey);
@@ -114,12 +145,77 @@ void PropertyPanel::showSection(int section)
     refresh();
 }
 
+int PropertyPanel::rowOf(const QString& key) const
+{
+    for (int row = 0; row < table_->rowCount(); ++row)
+        if (table_->item(row, 1) && table_->item(row, 1)->data(kKeyRole).toString() == key)
+            return row;
+    return -1;
+}
+
+void PropertyPanel::addGroupRow(const QString& title)
+{
+    const int row = table_->rowCount();
+    table_->insertRow(row);
+    auto* item = new QTableWidgetItem(title);
+    QFont font = item->font();
+    font.setBold(true);
+    item->setFont(font);
+    item->setFlags(Qt::ItemIsEnabled);
+    item->setBackground(palette().alternateBase());
+    table_->setItem(row, 0, item);
+    table_->setSpan(row, 0, 1, 2);
+}
+
+void PropertyPanel::addRow(const KeySpec& spec, const std::string* value)
+{
+    const int row = table_->rowCount();
+    table_->insertRow(row);
+    const QString key = QString::fromStdString(spec.key);
+    auto* keyItem = new QTableWidgetItem(key);
+    keyItem->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    QString tip = spec.description.empty() ? key : key + ": " + QString::fromStdString(spec.description);
+    tip +=
+        "\n" + (spec.kind == Kind::Other && spec.fallback.empty() && spec.choices.empty()
+                    ? tr("Read elsewhere or not by Netwright; kept as written.")
+                    : tr("%1, default %2")
+                          .arg(kindName(spec.kind),
+                               spec.fallback.empty() ? tr("none") : QString::fromStdString(spec.fallback)));
+    keyItem->setToolTip(tip);
+    table_->setItem(row, 0, keyItem);
+
+    const QString text = QString::fromStdString(value ? *value : spec.fallback);
+    auto* valueItem = new QTableWidgetItem;
+    valueItem->setData(kKindRole, int(spec.kind));
+    QStringList choices;
+    for (const std::string& choice : spec.choices)
+        choices << QString::fromStdString(choice);
+    valueItem->setData(kChoicesRole, choices);
+    valueItem->setData(kSetRole, value != nullptr);
+    valueItem->setData(kKeyRole, key);
+    valueItem->setToolTip(value ? tip : tip + "\n" + tr("Not set: the default applies. Edit to set it."));
+    if (spec.kind == Kind::Flag && (text == "0" || text == "1")) {
+        valueItem->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+        valueItem->setCheckState(text == "1" ? Qt::Checked : Qt::Unchecked);
+    } else {
+        valueItem->setText(text);
+    }
+    if (!value) { // the default, shown for reference
+        valueItem->setForeground(palette().placeholderText());
+        QFont font = valueItem->font();
+        font.setItalic(true);
+        valueItem->setFont(font);
+    }
+    table_->setItem(row, 1, valueItem);
+}
+
 void PropertyPanel::refresh()
 {
     const auto& sections = model_.document().sections();
     if (section_ >= int(sections.size()))
         section_ = -1;
     refreshing_ = true;
+    table_->clearSpans();
     table_->setRowCount(0);
     if (section_ < 0) {
         title_->setText(tr("Select a layer to edit its keys."));
@@ -127,22 +223,48 @@ void PropertyPanel::refresh()
         return;
     }
     const cfg::Section& section = sections[std::size_t(section_)];
-    title_->setText(
-        section_ == 0
-            ? tr("[%1] (line %2)").arg(QString::fromStdString(section.type)).arg(section.headerLine())
-            : tr("Layer %1: [%2] (line %3)")
-                  .arg(section_ - 1)
-                  .arg(QString::fromStdString(section.type))
-                  .arg(section.headerLine()));
-    for (const cfg::Line* line : section.entries()) {
-        const int row = table_->rowCount();
-        table_->insertRow(row);
-        auto* key = new QTableWidgetItem(QString::fromStdString(line->key));
-        key->setFlags(key->flags() & ~Qt::ItemIsEditable);
-        table_->setItem(row, 0, key);
-        table_->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(line->value)));
+    title_->setText(section_ == 0 ? tr("[%1] (line %2): the network's input, batch, solver and augmentation")
+                                        .arg(QString::fromStdString(section.type))
+                                        .arg(section.headerLine())
+                                  : tr("Layer %1: [%2] (line %3)")
+                                        .arg(section_ - 1)
+                                        .arg(QString::fromStdString(section.type))
+                                        .arg(section.headerLine()));
+    std::vector<KeySpec> schema = keySchema(section.type);
+    // Keys written in the section but not read by the type's parser: at the end, as text.
+    for (const cfg::Line* line : section.entries())
+        if (std::none_of(schema.begin(), schema.end(), [&](const KeySpec& k) { return k.key == line->key; }))
+            schema.push_back({line->key, Kind::Other, "", {}, "", section_ == 0 ? "Other" : ""});
+    if (section_ == 0) // [net]: one block per group, in a fixed order
+        std::stable_sort(schema.begin(), schema.end(), [](const KeySpec& a, const KeySpec& b) {
+            static const QStringList order = {"Input", "Batch", "Solver", "Policy", "Augmentation", "Other"};
+            return order.indexOf(QString::fromStdString(a.group)) <
+                   order.indexOf(QString::fromStdString(b.group));
+        });
+    std::string group;
+    for (const KeySpec& spec : schema) {
+        const bool written = section.find(spec.key) != nullptr;
+        if (section_ == 0 && spec.group != group && (written || spec.kind != Kind::Other))
+            addGroupRow(QString::fromStdString(group = spec.group));
+        const cfg::Line* line = section.find(spec.key);
+        if (!line && spec.kind == Kind::Other)
+            continue; // accepted but not used by Netwright (AlexeyAB extras): only shown when written
+        addRow(spec, line ? &line->value : nullptr);
     }
+    table_->resizeColumnToContents(0);
     refreshing_ = false;
+}
+
+void PropertyPanel::valueEdited(QTableWidgetItem* item)
+{
+    if (refreshing_ || item->column() != 1 || item->data(kKeyRole).toString().isEmpty())
+        return;
+    const QString key = item->data(kKeyRole).toString();
+    const bool checkBox = item->data(Qt::CheckStateRole).isValid(); // a 0/1 switch
+    const QString value = checkBox ? QString(item->checkState() == Qt::Checked ? "1" : "0") : item->text();
+    if (value.trimmed().isEmpty())
+        return; // Darknet cannot read an empty value: "Remove key" goes back to the default
+    model_.setValue(section_, key, value);
 }
 
 void PropertyPanel::addKey()
@@ -158,8 +280,9 @@ void PropertyPanel::addKey()
 void PropertyPanel::removeSelectedKey()
 {
     const int row = table_->currentRow();
-    if (section_ >= 0 && row >= 0)
-        model_.removeKey(section_, table_->item(row, 0)->text());
+    if (section_ < 0 || row < 0 || !table_->item(row, 1))
+        return;
+    model_.removeKey(section_, table_->item(row, 1)->data(kKeyRole).toString());
 }
 
 } // namespace nw::ui

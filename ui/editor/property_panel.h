@@ -1,11 +1,18 @@
 #pragma once
-// Shows one section's keys and values for editing: every change is an undo step through the
-// DocumentModel. Activation, policy and iou_loss get combo boxes; unknown keys stay editable text.
+// Shows one section's keys for editing, every change an undo step through the DocumentModel. The rows
+// come from the section type's key schema (graph/key_schema.h): every key the type reads, set ones in
+// plain text and the others showing their default in grey; integers get spin boxes, numbers decimal
+// spin boxes, 0/1 switches check boxes, activation/policy/iou_loss/... combo boxes, and each key a
+// tooltip with its meaning and default. [net] is grouped (input, batch, solver, policy, augmentation).
+// Keys the schema does not know stay editable as text.
+#include "graph/key_schema.h"
+
 #include <QWidget>
 
 class QLabel;
 class QLineEdit;
 class QTableWidget;
+class QTableWidgetItem;
 
 namespace nw::ui {
 
@@ -20,9 +27,14 @@ public:
     void showSection(int section);
     int section() const { return section_; }
     QTableWidget* table() const { return table_; }
+    // The row of `key`, or -1.
+    int rowOf(const QString& key) const;
 
 private:
     void refresh();
+    void addRow(const KeySpec& spec, const std::string* value);
+    void addGroupRow(const QString& title);
+    void valueEdited(QTableWidgetItem* item);
     void addKey();
     void removeSelectedKey();
 

@@ -178,6 +178,9 @@ void MainWindow::createActions()
         file->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this,
                         [this] { openFile(model_doc_->path()); });
     reload->setShortcut(QKeySequence::Refresh);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    recentMenu_->setObjectName("recentMenu");
+    updateRecentMenu();
     QAction* newAction = file->addAction(tr("&New"), this, &MainWindow::newNetwork);
     newAction->setShortcut(QKeySequence::New);
     QAction* saveAction = file->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"),
@@ -265,6 +268,7 @@ bool MainWindow::openFile(const QString& path)
         return false;
     }
     model_doc_->reset(std::move(document), path);
+    rememberRecent(path);
     graph_->showStart();
     trainPanel_->setNetwork(path);
     detectPanel_->setNetwork(path);
@@ -348,9 +352,46 @@ bool MainWindow::saveAs(const QString& path)
         return false;
     }
     trainPanel_->setNetwork(path);
+    rememberRecent(path);
     updateTitle();
     statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
     return true;
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value("recentFiles").toStringList();
+}
+
+void MainWindow::rememberRecent(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList files = recentFiles();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    QSettings().setValue("recentFiles", files.mid(0, 10));
+    // Later: this may run inside one of the menu's own actions, which the rebuild deletes.
+    QMetaObject::invokeMethod(this, &MainWindow::updateRecentMenu, Qt::QueuedConnection);
+}
+
+void MainWindow::updateRecentMenu()
+{
+    recentMenu_->clear();
+    for (const QString& path : recentFiles())
+        recentMenu_->addAction(
+            QFileInfo(path).fileName() + "   " + QFileInfo(path).path(), this, [this, path] {
+                if (QFileInfo::exists(path)) {
+                    openFile(path);
+                    return;
+                }
+                // Moved or deleted since: say so and drop it from the list.
+                QStringList files = recentFiles();
+                files.removeAll(path);
+                QSettings().setValue("recentFiles", files);
+                QMetaObject::invokeMethod(this, &MainWindow::updateRecentMenu, Qt::QueuedConnection);
+                statusBar()->showMessage(tr("%1 no longer exists").arg(path), 8000);
+            });
+    recentMenu_->setEnabled(!recentMenu_->isEmpty());
 }
 
 void MainWindow::newNetwork()

@@ -9,6 +9,7 @@
 class QListWidget;
 class QTableView;
 class QLabel;
+class QMenu;
 
 namespace nw::ui {
 
@@ -42,10 +43,14 @@ public:
     EditActions* editActions() const { return edits_; }
     // The layer selected in the table, or -1.
     int selectedLayer() const;
+    // Selects a layer in the table, the graph and the Properties dock.
+    void selectLayer(int layer);
     // Inserts a palette layer type after the selection (at the end when nothing is selected).
     void insertLayer(const QString& type);
     bool save();
     bool saveAs(const QString& path);
+    // Files opened or saved, newest first (at most 10), kept in QSettings.
+    QStringList recentFiles() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -55,13 +60,14 @@ protected:
 private:
     void createActions();
     void showSpec();
-    void selectLayer(int layer);
     void chooseFile();
     void newNetwork();
     // Asks what to do with unsaved edits; false means cancel.
     bool maybeSave();
     void updateTitle();
     void setEditable(bool editable);
+    void rememberRecent(const QString& path);
+    void updateRecentMenu();
 
     DocumentModel* model_doc_ = nullptr;
     PropertyPanel* properties_ = nullptr;
@@ -78,6 +84,7 @@ private:
     TrainPanel* trainPanel_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* reloadAction_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
 };
 
 } // namespace nw::ui
