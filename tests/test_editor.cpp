@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QGraphicsScene>
@@ -49,6 +50,7 @@ private slots:
     void miniMapShowsAndMovesTheView();
     void propertyPanelHasTypedEditorsFromTheSchema();
     void recentFilesAreRememberedAndPruned();
+    void everyDarknetAndSampleCfgOpensAndEdits();
 };
 
 namespace {
@@ -465,6 +467,36 @@ void TestEditor::recentFilesAreRememberedAndPruned()
     QTRY_COMPARE(recent->actions().size(), 1); // the menu is rebuilt once the action has returned
     recent->actions().at(0)->trigger();
     QCOMPARE(window.documentModel()->path(), a);
+}
+
+void TestEditor::everyDarknetAndSampleCfgOpensAndEdits()
+{
+    // Issue 7's bar: the editor works on every cfg of Debian's Darknet and the AlexeyAB samples.
+    QStringList paths;
+    for (const QString& dir : {QString(DARKNET_CFG_DIR), QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs",
+                               QString(NETWRIGHT_SOURCE_CFG_DIR)})
+        for (const QString& name : QDir(dir).entryList({"*.cfg"}, QDir::Files))
+            paths << dir + "/" + name;
+    QVERIFY(paths.size() >= 45);
+    ui::MainWindow window;
+    for (const QString& path : paths) {
+        QVERIFY2(window.openFile(path), qPrintable(path));
+        const NetworkSpec& spec = window.layerModel()->spec();
+        const int layers = int(spec.layers.size());
+        QVERIFY2(window.graphView()->nodeCount() == layers, qPrintable(path));
+        // Every layer's properties show; an insert on the first edge and its undo give the bytes back.
+        for (int layer = 0; layer < layers; layer += std::max(1, layers / 8)) {
+            window.selectLayer(layer);
+            QVERIFY2(window.propertyPanel()->table()->rowCount() > 0, qPrintable(path));
+        }
+        const std::string before = window.documentModel()->document().toText();
+        if (layers > 1) {
+            window.editActions()->insertOnEdge("dropout", 0, 1);
+            QCOMPARE(window.layerModel()->spec().layers[1].type, std::string("dropout"));
+            window.documentModel()->undoStack()->undo();
+        }
+        QVERIFY2(window.documentModel()->document().toText() == before, qPrintable(path));
+    }
 }
 
 QTEST_MAIN(TestEditor)

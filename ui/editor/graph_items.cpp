@@ -86,6 +86,16 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     painter->drawText(text, Qt::AlignRight | Qt::AlignTop, detail_);
     painter->setPen(QColor(60, 60, 60));
     painter->drawText(text, Qt::AlignLeft | Qt::AlignBottom, shape_);
+    if (border_ != Qt::gray) { // a problem badge: red for errors, amber for warnings (details: tooltip)
+        const QPointF centre(r.right() - 1, r.top() + 1);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(border_);
+        painter->drawEllipse(centre, 8, 8);
+        painter->setPen(Qt::white);
+        font.setBold(true);
+        painter->setFont(font);
+        painter->drawText(QRectF(centre - QPointF(8, 8), QSizeF(16, 16)), Qt::AlignCenter, "!");
+    }
     // Ports: where data comes in (top) and goes out (bottom; drag from it to connect).
     painter->setPen(QPen(QColor(90, 90, 110), 1));
     painter->setBrush(Qt::white);
