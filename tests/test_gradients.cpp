@@ -156,6 +156,32 @@ void TestGradients::layersMatchFiniteDifferences_data()
                head;
     QTest::newRow("dropout") << "[connected]\noutput=8\nactivation=selu\n\n[dropout]\nprobability=0.4\n\n" +
                                     head;
+    // Activations whose derivative needs their input (kept by the layer while training).
+    for (const char* activation : {"mish", "swish", "gelu", "hard_mish"}) {
+        QTest::newRow(qPrintable(QString("conv + batch norm, %1").arg(activation)))
+            << QString("[convolutional]\nbatch_normalize=1\nfilters=3\nsize=3\npad=1\nactivation=%1\n\n")
+                       .arg(activation) +
+                   head;
+        QTest::newRow(qPrintable(QString("conv, %1").arg(activation)))
+            << QString("[convolutional]\nfilters=3\nsize=3\npad=1\nactivation=%1\n\n").arg(activation) + head;
+    }
+    QTest::newRow("activation layer, mish") << "[convolutional]\nfilters=2\nsize=1\nactivation=linear\n\n"
+                                               "[activation]\nactivation=mish\n\n" +
+                                                   head;
+    QTest::newRow("connected + batch norm, leaky")
+        << "[connected]\noutput=7\nbatch_normalize=1\nactivation=leaky\n\n" + head;
+    QTest::newRow("connected + batch norm, swish")
+        << "[connected]\noutput=7\nbatch_normalize=1\nactivation=swish\n\n" + head;
+    // AlexeyAB's weighted shortcuts: the weights learn through each normalisation.
+    for (const char* kind : {"per_feature", "per_channel"})
+        for (const char* normalization : {"none", "relu", "softmax"})
+            QTest::newRow(qPrintable(QString("shortcut weights %1 %2").arg(kind, normalization)))
+                << QString(
+                       "[convolutional]\nfilters=3\nsize=1\nactivation=leaky\n\n[convolutional]\nfilters=3\n"
+                       "size=3\npad=1\nactivation=linear\n\n[shortcut]\nfrom=-2\nweights_type=%1\n"
+                       "weights_normalization=%2\nactivation=mish\n\n")
+                           .arg(kind, normalization) +
+                       head;
 }
 
 void TestGradients::layersMatchFiniteDifferences()
@@ -170,24 +196,22 @@ void TestGradients::layersMatchFiniteDifferences()
 void TestGradients::untrainableLayersAreNamed()
 {
     std::string error;
-    auto net =
-        Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[convolutional]\nfilters=2\n"
-                                       "activation=mish\n[upsample]\n[connected]\noutput=2\n[softmax]\n"),
-                    1, error);
+    auto net = Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[lstm]\noutput=4\n"
+                                              "[connected]\noutput=2\n[softmax]\n"),
+                           1, error);
     QVERIFY(net);
     const auto problem = net->setTraining(true);
     QVERIFY(problem);
     QCOMPARE(QString::fromStdString(*problem),
-             QString("layer 0 [convolutional] (line 5) cannot be trained yet (no backward pass)"));
+             QString("layer 0 [lstm] (line 5) cannot be trained yet (no backward pass)"));
 }
 
 void TestGradients::stopbackwardFreezesEarlierLayers()
 {
-    Case c = makeCase(
-        "[convolutional]\nfilters=2\nsize=1\nactivation=mish\n\n[connected]\noutput=4\nstopbackward=1\n"
-        "activation=linear\n\n[connected]\noutput=3\nactivation=linear\n\n[softmax]\n",
-        2, 5);
-    QVERIFY(c.net); // the mish convolution cannot train, but it is frozen
+    Case c = makeCase("[lstm]\noutput=4\n\n[connected]\noutput=4\nstopbackward=1\n"
+                      "activation=linear\n\n[connected]\noutput=3\nactivation=linear\n\n[softmax]\n",
+                      2, 5);
+    QVERIFY(c.net); // the LSTM cannot train, but it is frozen
     const auto layers = c.net->trainableParameters();
     QCOMPARE(layers.size(), std::size_t(1));
     QCOMPARE(layers[0].layer, 2);

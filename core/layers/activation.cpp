@@ -31,14 +31,18 @@ public:
     void forward(ForwardArgs& args) override
     {
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
-        activateArray(args.output.data(), args.output.size(), activation_);
+        if (args.context.training)
+            cache_.activate(args.output.data(), args.output.size(), activation_);
+        else
+            activateArray(args.output.data(), args.output.size(), activation_);
     }
 
-    bool canTrain() const override { return gradientFromOutput(activation_); }
+    bool canTrain() const override { return true; }
 
     void backward(BackwardArgs& args) override
     {
-        multiplyByGradient(args.output.data(), args.output.size(), activation_, args.outputDelta.data());
+        cache_.multiplyByGradient(args.output.data(), args.output.size(), activation_,
+                                  args.outputDelta.data());
         if (args.inputDelta)
             for (std::size_t i = 0; i < args.output.size(); ++i)
                 args.inputDelta->data()[i] += args.outputDelta.data()[i];
@@ -46,6 +50,7 @@ public:
 
 private:
     Activation activation_;
+    ActivationCache cache_;
 };
 
 } // namespace

@@ -97,6 +97,10 @@ public:
         gemm(false, true, batch, outputs, static_cast<int>(inputs_), 1.0f, args.input.data(),
              static_cast<int>(inputs_), packedWeights_.empty() ? weights_.data() : packedWeights_.data(),
              static_cast<int>(inputs_), 0.0f, args.output.data(), outputs);
+        if (args.context.training) {
+            trainingOutput(args);
+            return;
+        }
         // Bias, or batch norm with its rolling statistics, as one scale and shift per output.
         batchNormScaleShift(biases_, scales_, mean_, variance_, scale_, shift_);
         for (int b = 0; b < batch; ++b) {
@@ -106,31 +110,29 @@ public:
         }
     }
 
-    // Training covers connected layers without batch norm, stored in the usual [outputs][inputs] order.
-    bool canTrain() const override
-    {
-        return !config_.batchNormalize && !transposedFile_ && gradientFromOutput(activation_);
-    }
+    // Training covers weights stored in the usual [outputs][inputs] order (not transposed files).
+    bool canTrain() const override { return !transposedFile_; }
 
     std::vector<Parameter> parameters() override
     {
-        if (biasGradient_.size() != biases_.size())
-            biasGradient_.assign(biases_.size(), 0.0f);
-        if (weightGradient_.size() != weights_.size())
-            weightGradient_.assign(weights_.size(), 0.0f);
-        return {{&biases_, &biasGradient_, false}, {&weights_, &weightGradient_, true}};
+        return biasScaleWeightParameters(biases_, biasGradient_, config_.batchNormalize ? &scales_ : nullptr,
+                                         scaleGradient_, weights_, weightGradient_);
     }
 
     void backward(BackwardArgs& args) override
     {
         const int batch = args.output.batch(), outputs = config_.outputs, inputs = static_cast<int>(inputs_);
         float* delta = args.outputDelta.data();
-        multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
+        activationCache_.multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
         parameters();
-        for (int b = 0; b < batch; ++b)
-            for (int o = 0; o < outputs; ++o)
-                biasGradient_[std::size_t(o)] +=
-                    delta[std::size_t(b) * std::size_t(outputs) + std::size_t(o)];
+        if (config_.batchNormalize)
+            batchNormBackward(delta, savedNormalized_.data(), batchVariance_.data(), scales_.data(), batch,
+                              outputs, 1, scaleGradient_.data(), biasGradient_.data());
+        else
+            for (int b = 0; b < batch; ++b)
+                for (int o = 0; o < outputs; ++o)
+                    biasGradient_[std::size_t(o)] +=
+                        delta[std::size_t(b) * std::size_t(outputs) + std::size_t(o)];
         gemm(true, false, outputs, inputs, batch, 1.0f, delta, outputs, args.input.data(), inputs, 1.0f,
              weightGradient_.data(), inputs);
         if (args.inputDelta)
@@ -139,12 +141,38 @@ public:
     }
 
 private:
+    // The training output: bias, or batch norm with the batch's statistics (Darknet's
+    // forward_batchnorm_layer over outputs × 1 planes), then the activation.
+    void trainingOutput(ForwardArgs& args)
+    {
+        const int batch = args.output.batch(), outputs = config_.outputs;
+        const Activation fused = gradientFromOutput(activation_) ? activation_ : Activation::Linear;
+        if (config_.batchNormalize) {
+            sizeTo(batchMean_, std::size_t(outputs));
+            sizeTo(batchVariance_, std::size_t(outputs));
+            sizeTo(savedNormalized_, args.output.size());
+            batchNormTrainingForward(args.output.data(), batch, outputs, 1, scales_.data(), biases_.data(),
+                                     batchMean_.data(), batchVariance_.data(), mean_.data(), variance_.data(),
+                                     savedNormalized_.data(), fused);
+        } else {
+            for (int b = 0; b < batch; ++b) {
+                float* out = args.output.item(b);
+                for (std::size_t o = 0; o < std::size_t(outputs); ++o)
+                    out[o] = activate(out[o] + biases_[o], fused);
+            }
+        }
+        if (fused != activation_)
+            activationCache_.activate(args.output.data(), args.output.size(), activation_);
+    }
+
     const ConnectedLayer config_;
     Activation activation_;
     std::size_t inputs_;
     std::vector<float> biases_, weights_, scales_, mean_, variance_;
     std::vector<float> packedWeights_; // only for files that store [inputs][outputs]
-    std::vector<float> biasGradient_, weightGradient_;
+    std::vector<float> biasGradient_, weightGradient_, scaleGradient_;
+    std::vector<float> batchMean_, batchVariance_, savedNormalized_;
+    ActivationCache activationCache_;
     std::vector<float> scale_, shift_; // per output, for the output pass
     bool transposedFile_ = false;
 };

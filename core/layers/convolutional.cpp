@@ -165,19 +165,12 @@ public:
             convolveTiled(kernel, args.input.item(b), args.output.item(b), args.context.workspace);
     }
 
-    bool canTrain() const override { return !config_.flipped && gradientFromOutput(activation_); }
+    bool canTrain() const override { return !config_.flipped; }
 
     std::vector<Parameter> parameters() override
     {
-        grow(biasGradient_, biases_.size());
-        grow(weightGradient_, weights_.size());
-        std::vector<Parameter> result{{&biases_, &biasGradient_, false}};
-        if (config_.batchNormalize) {
-            grow(scaleGradient_, scales_.size());
-            result.push_back({&scales_, &scaleGradient_, false});
-        }
-        result.push_back({&weights_, &weightGradient_, true});
-        return result;
+        return biasScaleWeightParameters(biases_, biasGradient_, config_.batchNormalize ? &scales_ : nullptr,
+                                         scaleGradient_, weights_, weightGradient_);
     }
 
     void backward(BackwardArgs& args) override
@@ -185,7 +178,7 @@ public:
         const int batch = args.output.batch(), filters = config_.filters;
         const int plane = geometry_.outHeight * geometry_.outWidth;
         float* delta = args.outputDelta.data();
-        multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
+        activationCache_.multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
         parameters(); // sizes the gradient arrays
         if (config_.batchNormalize) {
             batchNormBackward(delta, savedNormalized_.data(), batchVariance_.data(), scales_.data(), batch,
@@ -263,6 +256,7 @@ private:
     // Training: −gradients, batch statistics and what the backward pass needs from the forward.
     std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
     std::vector<float> batchMean_, batchVariance_, savedNormalized_;
+    ActivationCache activationCache_; // the pre-activation values where the derivative needs them
 
     // Images per GEMM in training: enough columns for an efficient product, few enough to share the
     // batch among the threads and keep the unrolled block around a few MB.
@@ -291,12 +285,6 @@ private:
         return mine;
     }
 
-    static void grow(std::vector<float>& v, std::size_t n)
-    {
-        if (v.size() != n)
-            v.assign(n, 0.0f);
-    }
-
     void forwardTraining(ForwardArgs& args)
     {
         const int batch = args.output.batch(), filters = config_.filters;
@@ -306,6 +294,8 @@ private:
         const int groups = config_.groups, perGroup = filters / groups, K = int(perFilter());
         const std::size_t inPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
         const bool bn = config_.batchNormalize;
+        // Activations whose derivative needs their input run after the fused passes, through the cache.
+        const Activation fused = gradientFromOutput(activation_) ? activation_ : Activation::Linear;
         const int chunk = chunkImages(batch);
         scratch_.resize(std::size_t(std::max(omp_get_max_threads(), maxComputeThreads())));
 #pragma omp parallel
@@ -335,17 +325,19 @@ private:
                 if (!bn)
                     for (int j = 0; j < n; ++j)
                         addBiasActivate(args.output.item(b0 + j), std::size_t(filters), std::size_t(plane),
-                                        biases_.data(), activation_);
+                                        biases_.data(), fused);
             }
         }
-        if (!bn)
-            return;
-        grow(batchMean_, std::size_t(filters));
-        grow(batchVariance_, std::size_t(filters));
-        grow(savedNormalized_, args.output.size());
-        batchNormTrainingForward(args.output.data(), batch, filters, plane, scales_.data(), biases_.data(),
-                                 batchMean_.data(), batchVariance_.data(), mean_.data(), variance_.data(),
-                                 savedNormalized_.data(), activation_);
+        if (bn) {
+            sizeTo(batchMean_, std::size_t(filters));
+            sizeTo(batchVariance_, std::size_t(filters));
+            sizeTo(savedNormalized_, args.output.size());
+            batchNormTrainingForward(args.output.data(), batch, filters, plane, scales_.data(),
+                                     biases_.data(), batchMean_.data(), batchVariance_.data(), mean_.data(),
+                                     variance_.data(), savedNormalized_.data(), fused);
+        }
+        if (fused != activation_)
+            activationCache_.activate(args.output.data(), args.output.size(), activation_);
     }
 };
 

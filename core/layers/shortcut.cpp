@@ -122,16 +122,35 @@ public:
                 for (std::size_t k = 0; k < args.sources.size(); ++k)
                     add(args.sources[k]->shape(), args.sources[k]->item(b), args.output.item(b), k == 0);
         }
-        activateArray(args.output.data(), args.output.size(), activation_);
+        if (args.context.training)
+            activationCache_.activate(args.output.data(), args.output.size(), activation_);
+        else
+            activateArray(args.output.data(), args.output.size(), activation_);
     }
 
-    bool canTrain() const override { return weights_.empty() && gradientFromOutput(activation_); }
+    bool canTrain() const override { return true; }
+
+    std::vector<Parameter> parameters() override
+    {
+        if (weights_.empty())
+            return {};
+        if (weightGradient_.size() != weights_.size())
+            weightGradient_.assign(weights_.size(), 0.0f);
+        return {{&weights_, &weightGradient_, true}};
+    }
+
+    void initialize(std::mt19937&) override { std::fill(weights_.begin(), weights_.end(), 1.0f); }
 
     // The reverse of forward: the previous layer gets delta (alpha·delta where the first source
     // overlapped it), each source beta·delta (1·delta for extra sources) at the pixels it was read from.
     void backward(BackwardArgs& args) override
     {
-        multiplyByGradient(args.output.data(), args.output.size(), activation_, args.outputDelta.data());
+        activationCache_.multiplyByGradient(args.output.data(), args.output.size(), activation_,
+                                            args.outputDelta.data());
+        if (!weights_.empty()) {
+            weightedBackward(args);
+            return;
+        }
         for (int b = 0; b < args.output.batch(); ++b) {
             const float* delta = args.outputDelta.item(b);
             if (args.inputDelta) {
@@ -185,11 +204,16 @@ private:
         });
     }
 
-    // AB weights_type: out = w0·prev + Σ w_k·from_k, the weights normalised by relu or softmax.
-    void weightedSum(ForwardArgs& args)
+    std::size_t perInput() const { return config_.weightsType == "per_channel" ? std::size_t(out_.c) : 1; }
+    bool reluNormalized() const
     {
-        const std::size_t inputs = args.sources.size() + 1;
-        const std::size_t perInput = config_.weightsType == "per_channel" ? std::size_t(out_.c) : 1;
+        return config_.weightsNormalization == "relu" || config_.weightsNormalization == "avg_relu";
+    }
+
+    // The weights as used: w[k·perInput + c] for input k (0: the previous layer) and channel c.
+    std::vector<float> normalizedWeights() const
+    {
+        const std::size_t inputs = weights_.size() / perInput(), perInput = this->perInput();
         std::vector<float> w(weights_.size());
         for (std::size_t c = 0; c < perInput; ++c) {
             float sum = 0, largest = -1e30f;
@@ -197,19 +221,27 @@ private:
                 largest = std::max(largest, weights_[k * perInput + c]);
             for (std::size_t k = 0; k < inputs; ++k) {
                 float v = weights_[k * perInput + c];
-                if (config_.weightsNormalization == "relu" || config_.weightsNormalization == "avg_relu")
+                if (reluNormalized())
                     v = std::max(v, 0.0f);
                 else if (config_.weightsNormalization == "softmax")
                     v = std::exp(v - largest);
                 w[k * perInput + c] = v;
                 sum += v;
             }
-            if (config_.weightsNormalization == "relu" || config_.weightsNormalization == "avg_relu")
+            if (reluNormalized())
                 sum += 0.0001f;
             for (std::size_t k = 0; k < inputs; ++k)
                 if (config_.weightsNormalization != "none")
                     w[k * perInput + c] /= sum;
         }
+        return w;
+    }
+
+    // AB weights_type: out = w0·prev + Σ w_k·from_k, the weights normalised by relu or softmax.
+    void weightedSum(ForwardArgs& args)
+    {
+        const std::size_t perInput = this->perInput();
+        const std::vector<float> w = normalizedWeights();
         const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
         for (int b = 0; b < args.output.batch(); ++b) {
             float* out = args.output.item(b);
@@ -224,10 +256,57 @@ private:
         }
     }
 
+    // Backward of weightedSum: each input gets w·delta; −∂loss/∂w (summed over pixels and images) goes
+    // back through the normalisation into the raw weights.
+    void weightedBackward(BackwardArgs& args)
+    {
+        const std::size_t perInput = this->perInput(), inputs = weights_.size() / perInput;
+        const std::vector<float> w = normalizedWeights();
+        std::vector<double> g(weights_.size(), 0.0); // −∂loss/∂w, normalised weights
+        const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
+        for (int b = 0; b < args.output.batch(); ++b) {
+            const float* delta = args.outputDelta.item(b);
+            const float* previous = args.input.item(b);
+            float* into = args.inputDelta ? args.inputDelta->item(b) : nullptr;
+            for (std::size_t i = 0; i < args.output.itemSize(); ++i) {
+                const std::size_t c = perInput == 1 ? 0 : i / plane;
+                if (into)
+                    into[i] += w[c] * delta[i];
+                g[c] += double(delta[i]) * previous[i];
+                for (std::size_t k = 0; k < args.sources.size(); ++k) {
+                    if (i >= args.sources[k]->itemSize())
+                        continue;
+                    const std::size_t j = (k + 1) * perInput + c;
+                    if (args.sourceDeltas[k])
+                        args.sourceDeltas[k]->item(b)[i] += w[j] * delta[i];
+                    g[j] += double(delta[i]) * args.sources[k]->item(b)[i];
+                }
+            }
+        }
+        parameters(); // sizes the gradient array
+        for (std::size_t c = 0; c < perInput; ++c) {
+            double dot = 0, sum = 0.0001;
+            for (std::size_t k = 0; k < inputs; ++k) {
+                dot += g[k * perInput + c] * w[k * perInput + c];
+                sum += std::max(weights_[k * perInput + c], 0.0f);
+            }
+            for (std::size_t k = 0; k < inputs; ++k) {
+                const std::size_t j = k * perInput + c;
+                double raw = g[j]; // "none": the weights are used as they are
+                if (reluNormalized())
+                    raw = weights_[j] > 0 ? (g[j] - dot) / sum : 0.0;
+                else if (config_.weightsNormalization == "softmax")
+                    raw = w[j] * (g[j] - dot);
+                weightGradient_[j] += float(raw);
+            }
+        }
+    }
+
     const ShortcutLayer config_;
     Shape out_;
     Activation activation_;
-    std::vector<float> weights_;
+    std::vector<float> weights_, weightGradient_;
+    ActivationCache activationCache_;
 };
 
 } // namespace

@@ -46,6 +46,31 @@ struct Parameter {
     bool decay; // weight decay applies (weights yes; biases and batch-norm scales no)
 };
 
+// Zero-filled to n entries unless it already has them (gradients and batch statistics, sized on use).
+inline void sizeTo(std::vector<float>& v, std::size_t n)
+{
+    if (v.size() != n)
+        v.assign(n, 0.0f);
+}
+
+// The learnable arrays of a convolutional or connected layer: biases, batch-norm scales (null when the
+// layer has none) and weights, each with its gradient array sized to match.
+inline std::vector<Parameter>
+biasScaleWeightParameters(std::vector<float>& biases, std::vector<float>& biasGradient,
+                          std::vector<float>* scales, std::vector<float>& scaleGradient,
+                          std::vector<float>& weights, std::vector<float>& weightGradient)
+{
+    sizeTo(biasGradient, biases.size());
+    sizeTo(weightGradient, weights.size());
+    std::vector<Parameter> result{{&biases, &biasGradient, false}};
+    if (scales) {
+        sizeTo(scaleGradient, scales->size());
+        result.push_back({scales, &scaleGradient, false});
+    }
+    result.push_back({&weights, &weightGradient, true});
+    return result;
+}
+
 class RuntimeLayer {
 public:
     virtual ~RuntimeLayer() = default;

@@ -185,4 +185,63 @@ void multiplyByGradient(const float* y, std::size_t n, Activation a, float* delt
         delta[i] *= gradient(y[i], a);
 }
 
+namespace {
+
+float logistic(float x)
+{
+    return 1.0f / (1.0f + std::exp(-x));
+}
+
+// f'(x) of the activations whose derivative needs the input (the others: from their output).
+float inputGradient(float x, Activation a)
+{
+    switch (a) {
+    case Activation::Swish: {
+        const float s = logistic(x);
+        return s + x * s * (1 - s);
+    }
+    case Activation::Mish: { // d/dx x·tanh(softplus(x)) = tanh(sp) + x·sech²(sp)·σ(x)
+        const float t = std::tanh(softplus(x));
+        return t + x * (1 - t * t) * logistic(x);
+    }
+    case Activation::HardMish:
+        if (x > 0)
+            return 1;
+        if (x > -2)
+            return x + 1;
+        return 0;
+    case Activation::Gelu: {
+        const float u = 0.797885f * x + 0.035677f * x * x * x;
+        const float t = std::tanh(u);
+        return 0.5f * (1 + t) + 0.5f * x * (1 - t * t) * (0.797885f + 3 * 0.035677f * x * x);
+    }
+    default:
+        return gradient(activate(x, a), a);
+    }
+}
+
+} // namespace
+
+void multiplyByInputGradient(const float* x, std::size_t n, Activation a, float* delta)
+{
+#pragma omp parallel for if (n > 16384)
+    for (std::size_t i = 0; i < n; ++i)
+        delta[i] *= inputGradient(x[i], a);
+}
+
+void ActivationCache::activate(float* x, std::size_t n, Activation a)
+{
+    if (!gradientFromOutput(a))
+        input_.assign(x, x + n);
+    activateArray(x, n, a);
+}
+
+void ActivationCache::multiplyByGradient(const float* y, std::size_t n, Activation a, float* delta) const
+{
+    if (gradientFromOutput(a))
+        nw::multiplyByGradient(y, n, a, delta);
+    else
+        multiplyByInputGradient(input_.data(), std::min(n, input_.size()), a, delta);
+}
+
 } // namespace nw
