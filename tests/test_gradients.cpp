@@ -100,6 +100,7 @@ private slots:
     void layersMatchFiniteDifferences();
     void untrainableLayersAreNamed();
     void stopbackwardFreezesEarlierLayers();
+    void costLayerDeltasByHand();
 };
 
 void TestGradients::layersMatchFiniteDifferences_data()
@@ -172,6 +173,27 @@ void TestGradients::layersMatchFiniteDifferences_data()
         << "[connected]\noutput=7\nbatch_normalize=1\nactivation=leaky\n\n" + head;
     QTest::newRow("connected + batch norm, swish")
         << "[connected]\noutput=7\nbatch_normalize=1\nactivation=swish\n\n" + head;
+    const QString conv4 =
+        "[convolutional]\nfilters=4\nsize=3\npad=1\nactivation=tanh\n\n"; // smooth: no kinks
+    QTest::newRow("reorg stride 2") << conv4 + "[reorg]\nstride=2\n\n" + head;
+    QTest::newRow("reorg reverse") << conv4 + "[reorg]\nstride=2\nreverse=1\n\n" + head;
+    QTest::newRow("reorg flatten") << conv4 + "[reorg]\nflatten=1\n\n" + head;
+    QTest::newRow("reorg extra") << conv4 + "[reorg]\nextra=5\n\n" + head;
+    QTest::newRow("logistic in the middle") << conv4 + "[logistic]\n\n" + head;
+    QTest::newRow("logistic as the loss") << "[connected]\noutput=3\nactivation=linear\n\n[logistic]\n";
+    QTest::newRow("l2norm") << conv4 + "[l2norm]\n\n" + head;
+    QTest::newRow("scale_channels (squeeze-excite)")
+        << conv4 +
+               "[avgpool]\n\n[connected]\noutput=4\nactivation=logistic\n\n[scale_channels]\nfrom=-3\n\n" +
+               head;
+    QTest::newRow("sam")
+        << conv4 + "[convolutional]\nfilters=4\nsize=1\nactivation=logistic\n\n[sam]\nfrom=-2\n\n" + head;
+    QTest::newRow("batchnorm layer")
+        << "[convolutional]\nfilters=3\nsize=3\npad=1\nactivation=linear\n\n[batchnorm]\n\n" + head;
+    QTest::newRow("normalization (LRN)")
+        << "[convolutional]\nfilters=7\nsize=3\npad=1\nactivation=linear\n\n[normalization]\nsize=5\n"
+           "alpha=0.5\nbeta=0.75\nkappa=1\n\n" +
+               head;
     // AlexeyAB's weighted shortcuts: the weights learn through each normalisation.
     for (const char* kind : {"per_feature", "per_channel"})
         for (const char* normalization : {"none", "relu", "softmax"})
@@ -215,6 +237,47 @@ void TestGradients::stopbackwardFreezesEarlierLayers()
     const auto layers = c.net->trainableParameters();
     QCOMPARE(layers.size(), std::size_t(1));
     QCOMPARE(layers[0].layer, 2);
+}
+
+void TestGradients::costLayerDeltasByHand()
+{
+    // connected (identity weights, no bias) → [cost]: the bias gradient is the cost's delta.
+    const float input[3] = {0.2f, 0.5f, 3.0f};
+    struct Expect {
+        const char* type;
+        float truth[3];
+        float delta[3]; // scale 2 included
+        double loss;
+    };
+    const Expect cases[] = {
+        {"sse", {0, 1, 0.5f}, {-0.4f, 1.0f, -5.0f}, 2 * (0.04 + 0.25 + 6.25)},
+        {"L1", {0, 1, 0.5f}, {-2, 2, -2}, 2 * (0.2 + 0.5 + 2.5)},
+        {"smooth", {0, 1, 0.5f}, {-0.4f, 1.0f, -2}, 2 * (0.04 + 0.25 + 4.0)},
+        {"masked", {-1234, 1, -1234}, {0, 1.0f, 0}, 2 * 0.25},
+    };
+    for (const Expect& e : cases) {
+        std::string error;
+        auto net = Net::create(test::specFromText(std::string("[net]\nwidth=1\nheight=1\nchannels=3\n\n"
+                                                              "[connected]\noutput=3\nactivation=linear\n\n"
+                                                              "[cost]\nscale=2\ntype=") +
+                                                  e.type + "\n"),
+                               1, error);
+        QVERIFY2(net, error.c_str());
+        QVERIFY(!net->setTraining(true));
+        auto layers = net->trainableParameters();
+        std::vector<float>& weights = *layers[0].parameters.back().values;
+        std::fill(weights.begin(), weights.end(), 0.0f);
+        for (int i = 0; i < 3; ++i)
+            weights[std::size_t(i * 3 + i)] = 1;
+        std::mt19937 random(1);
+        const double loss = net->forwardTraining(input, e.truth, random);
+        QVERIFY2(std::abs(loss - e.loss) < 1e-4, qPrintable(QString("%1: loss %2").arg(e.type).arg(loss)));
+        net->backward();
+        const std::vector<float>& biasGradient = *layers[0].parameters.front().gradient;
+        for (int i = 0; i < 3; ++i)
+            QVERIFY2(std::abs(biasGradient[std::size_t(i)] - e.delta[i]) < 1e-5,
+                     qPrintable(QString("%1[%2]: %3").arg(e.type).arg(i).arg(biasGradient[std::size_t(i)])));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestGradients)

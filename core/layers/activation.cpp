@@ -31,10 +31,7 @@ public:
     void forward(ForwardArgs& args) override
     {
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
-        if (args.context.training)
-            cache_.activate(args.output.data(), args.output.size(), activation_);
-        else
-            activateArray(args.output.data(), args.output.size(), activation_);
+        cache_.apply(args.output.data(), args.output.size(), activation_, args.context.training);
     }
 
     bool canTrain() const override { return true; }

@@ -58,46 +58,61 @@ public:
     ReorgRuntime(const ReorgLayer& config, const Shape& in) : config_(config), in_(in) {}
     void forward(ForwardArgs& args) override
     {
-        const int batch = args.output.batch();
+        std::fill(args.output.data(), args.output.data() + args.output.size(), 0.0f);
+        for (int b = 0; b < args.output.batch(); ++b) {
+            const float* in = args.input.item(b);
+            float* out = args.output.item(b);
+            forEachPair([&](std::size_t from, std::size_t to) { out[to] = in[from]; });
+        }
+    }
+
+    bool canTrain() const override { return true; }
+
+    // A permutation (or a copy): each input value gets the delta of the output it went to.
+    void backward(BackwardArgs& args) override
+    {
+        if (!args.inputDelta)
+            return;
+        for (int b = 0; b < args.output.batch(); ++b) {
+            const float* delta = args.outputDelta.item(b);
+            float* in = args.inputDelta->item(b);
+            forEachPair([&](std::size_t from, std::size_t to) { in[from] += delta[to]; });
+        }
+    }
+
+private:
+    // Calls visit(input index, output index) for every value the layer moves, per batch item.
+    template <typename Visit> void forEachPair(Visit visit) const
+    {
+        const std::size_t inputs = std::size_t(in_.w) * std::size_t(in_.h) * std::size_t(in_.c);
         if (config_.extra != 0) { // the input, then `extra` zeros
-            std::fill(args.output.data(), args.output.data() + args.output.size(), 0.0f);
-            for (int b = 0; b < batch; ++b)
-                std::copy(args.input.item(b), args.input.item(b) + args.input.itemSize(),
-                          args.output.item(b));
+            for (std::size_t i = 0; i < inputs; ++i)
+                visit(i, i);
             return;
         }
         if (config_.flatten) { // CHW ↔ HWC
             const std::size_t plane = std::size_t(in_.w) * std::size_t(in_.h), channels = std::size_t(in_.c);
-            for (int b = 0; b < batch; ++b)
-                for (std::size_t c = 0; c < channels; ++c)
-                    for (std::size_t i = 0; i < plane; ++i) {
-                        const std::size_t chw = c * plane + i, hwc = i * channels + c;
-                        if (config_.reverse)
-                            args.output.item(b)[chw] = args.input.item(b)[hwc];
-                        else
-                            args.output.item(b)[hwc] = args.input.item(b)[chw];
-                    }
+            for (std::size_t c = 0; c < channels; ++c)
+                for (std::size_t i = 0; i < plane; ++i) {
+                    const std::size_t chw = c * plane + i, hwc = i * channels + c;
+                    config_.reverse ? visit(hwc, chw) : visit(chw, hwc);
+                }
             return;
         }
         // Darknet's reorg_cpu with the input's dims, in its own (quirky) index order.
         const int s = config_.stride, w = in_.w, h = in_.h, c = in_.c;
         const int outC = c / (s * s);
-        for (int b = 0; b < batch; ++b)
-            for (int k = 0; k < c; ++k)
-                for (int j = 0; j < h; ++j)
-                    for (int i = 0; i < w; ++i) {
-                        const std::size_t plain = std::size_t(i + w * (j + h * k));
-                        const int c2 = k % outC, offset = k / outC;
-                        const int w2 = i * s + offset % s, h2 = j * s + offset / s;
-                        const std::size_t moved = std::size_t(w2 + w * s * (h2 + h * s * c2));
-                        if (config_.reverse)
-                            args.output.item(b)[moved] = args.input.item(b)[plain];
-                        else
-                            args.output.item(b)[plain] = args.input.item(b)[moved];
-                    }
+        for (int k = 0; k < c; ++k)
+            for (int j = 0; j < h; ++j)
+                for (int i = 0; i < w; ++i) {
+                    const std::size_t plain = std::size_t(i + w * (j + h * k));
+                    const int c2 = k % outC, offset = k / outC;
+                    const int w2 = i * s + offset % s, h2 = j * s + offset / s;
+                    const std::size_t moved = std::size_t(w2 + w * s * (h2 + h * s * c2));
+                    config_.reverse ? visit(plain, moved) : visit(moved, plain);
+                }
     }
 
-private:
     const ReorgLayer config_;
     Shape in_;
 };

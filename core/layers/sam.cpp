@@ -47,10 +47,28 @@ public:
         float* out = args.output.data();
         for (std::size_t i = 0; i < args.output.size(); ++i)
             out[i] = prev[i] * from[i];
-        activateArray(out, args.output.size(), activation_);
+        cache_.apply(out, args.output.size(), activation_, args.context.training);
+    }
+
+    bool canTrain() const override { return true; }
+
+    // out = prev · from, element by element.
+    void backward(BackwardArgs& args) override
+    {
+        float* delta = args.outputDelta.data();
+        cache_.multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
+        const float* from = args.sources[0]->data();
+        const float* prev = args.input.data();
+        for (std::size_t i = 0; i < args.output.size(); ++i) {
+            if (args.inputDelta)
+                args.inputDelta->data()[i] += delta[i] * from[i];
+            if (args.sourceDeltas[0])
+                args.sourceDeltas[0]->data()[i] += delta[i] * prev[i];
+        }
     }
 
 private:
+    ActivationCache cache_;
     Activation activation_;
 };
 

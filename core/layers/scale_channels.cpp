@@ -59,10 +59,35 @@ public:
             for (std::size_t i = 0; i < args.output.itemSize(); ++i)
                 out[i] = from[i] * (scaleWh_ ? scale[i % plane] : scale[i / plane]);
         }
-        activateArray(args.output.data(), args.output.size(), activation_);
+        cache_.apply(args.output.data(), args.output.size(), activation_, args.context.training);
+    }
+
+    bool canTrain() const override { return true; }
+
+    // out = from · s: the source gets δ·s, each scale the sum of δ·from over what it scaled.
+    void backward(BackwardArgs& args) override
+    {
+        cache_.multiplyByGradient(args.output.data(), args.output.size(), activation_,
+                                  args.outputDelta.data());
+        const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
+        for (int b = 0; b < args.output.batch(); ++b) {
+            const float* from = args.sources[0]->item(b);
+            const float* scale = args.input.item(b);
+            const float* delta = args.outputDelta.item(b);
+            float* fromDelta = args.sourceDeltas[0] ? args.sourceDeltas[0]->item(b) : nullptr;
+            float* scaleDelta = args.inputDelta ? args.inputDelta->item(b) : nullptr;
+            for (std::size_t i = 0; i < args.output.itemSize(); ++i) {
+                const std::size_t s = scaleWh_ ? i % plane : i / plane;
+                if (fromDelta)
+                    fromDelta[i] += delta[i] * scale[s];
+                if (scaleDelta)
+                    scaleDelta[s] += delta[i] * from[i];
+            }
+        }
     }
 
 private:
+    ActivationCache cache_;
     bool scaleWh_;
     Shape out_;
     Activation activation_;

@@ -122,10 +122,7 @@ public:
                 for (std::size_t k = 0; k < args.sources.size(); ++k)
                     add(args.sources[k]->shape(), args.sources[k]->item(b), args.output.item(b), k == 0);
         }
-        if (args.context.training)
-            activationCache_.activate(args.output.data(), args.output.size(), activation_);
-        else
-            activateArray(args.output.data(), args.output.size(), activation_);
+        activationCache_.apply(args.output.data(), args.output.size(), activation_, args.context.training);
     }
 
     bool canTrain() const override { return true; }

@@ -47,6 +47,14 @@ void multiplyByInputGradient(const float* x, std::size_t n, Activation a, float*
 class ActivationCache {
 public:
     void activate(float* x, std::size_t n, Activation a);
+    // activate() while training, plain activateArray() otherwise (nothing to keep).
+    void apply(float* x, std::size_t n, Activation a, bool training)
+    {
+        if (training)
+            activate(x, n, a);
+        else
+            activateArray(x, n, a);
+    }
     // delta *= f'(x) for the values of the last activate(); `y` are its outputs.
     void multiplyByGradient(const float* y, std::size_t n, Activation a, float* delta) const;
 
