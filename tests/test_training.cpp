@@ -23,9 +23,13 @@ using test::kToyCfg;
 using test::writeIdx;
 using test::writeToySet;
 
-std::unique_ptr<Net> toyNet()
+// The toy classifier; with `adam`, trained by Adam at a rate that suits it.
+std::unique_ptr<Net> toyNet(bool adam = false)
 {
-    const NetworkSpec spec = test::specFromText(kToyCfg, "toy.cfg");
+    std::string cfg = kToyCfg;
+    if (adam)
+        cfg.insert(cfg.find("[net]\n") + 6, "adam=1\nlearning_rate=0.003\n");
+    const NetworkSpec spec = test::specFromText(cfg, "toy.cfg");
     std::string error;
     auto net = Net::create(spec, spec.net.layerBatch(), error);
     if (net)
@@ -57,11 +61,13 @@ private slots:
     void learningRatePoliciesByHand();
     void sgdUpdateByHand();
     void idxFilesAreReadAndCheckedWithClearErrors();
+    void resumeContinuesTheSameRun_data();
     void resumeContinuesTheSameRun();
     void damagedCheckpointIsRefused();
     void lossFallsOnFashionMnist();
     void trainCommandWritesMetricsAndWeights();
     void imageListsAsDarknetReadsThem();
+    void angleRotatesTrainingImages();
 };
 
 void TestTraining::learningRatePoliciesByHand()
@@ -150,8 +156,16 @@ void TestTraining::idxFilesAreReadAndCheckedWithClearErrors()
     QVERIFY(error.find("missing: cannot open") != std::string::npos);
 }
 
+void TestTraining::resumeContinuesTheSameRun_data()
+{
+    QTest::addColumn<bool>("adam");
+    QTest::newRow("sgd") << false;
+    QTest::newRow("adam (m, v and t in the checkpoint)") << true;
+}
+
 void TestTraining::resumeContinuesTheSameRun()
 {
+    QFETCH(bool, adam);
     QTemporaryDir dir;
     writeToySet(dir.path(), 40);
     std::string error;
@@ -162,7 +176,7 @@ void TestTraining::resumeContinuesTheSameRun()
     options.name = "toy";
     options.checkpointEvery = 3;
 
-    auto straight = toyNet();
+    auto straight = toyNet(adam);
     options.outDir = dir.filePath("straight").toStdString();
     Quiet all;
     QVERIFY(!Trainer(*straight, *set, nullptr, options).run(all));
@@ -170,12 +184,12 @@ void TestTraining::resumeContinuesTheSameRun()
     QVERIFY(all.seen.back().averageLoss < all.seen.front().averageLoss);
 
     options.outDir = dir.filePath("resumed").toStdString();
-    auto first = toyNet();
+    auto first = toyNet(adam);
     Quiet half;
     half.stopAfter = 6; // like Ctrl+C after iteration 6: the stop writes a checkpoint
     QVERIFY(!Trainer(*first, *set, nullptr, options).run(half));
     QCOMPARE(half.seen.size(), std::size_t(6));
-    auto second = toyNet(); // a new process: fresh net, state from the checkpoint
+    auto second = toyNet(adam); // a new process: fresh net, state from the checkpoint
     options.resume = true;
     Quiet rest;
     const auto problem = Trainer(*second, *set, nullptr, options).run(rest);
@@ -359,6 +373,45 @@ void TestTraining::imageListsAsDarknetReadsThem()
     file = loadDataFile(broken.fileName().toStdString(), error);
     QVERIFY(!openClassificationSet(*file, "train", net, 7, error));
     QVERIFY(error.find("2 labels but classes=3") != std::string::npos);
+}
+
+void TestTraining::angleRotatesTrainingImages()
+{
+    // A uniform grey 16×16 image as a 16×16 net sees it: unrotated, every pixel is grey; turned by up
+    // to ±60°, the centre stays grey and the corners fall outside the image (black).
+    QTemporaryDir dir;
+    QDir(dir.path()).mkpath("cat");
+    const QString image = dir.filePath("cat/0.png");
+    QVERIFY(cv::imwrite(image.toStdString(), cv::Mat(16, 16, CV_8UC1, cv::Scalar(128))));
+    QFile list(dir.filePath("list.txt")), labels(dir.filePath("labels.txt"));
+    QVERIFY(list.open(QIODevice::WriteOnly) && labels.open(QIODevice::WriteOnly));
+    list.write(image.toUtf8() + "\n");
+    labels.write("cat\n");
+    list.close();
+    labels.close();
+    Augmentation augmentation;
+    augmentation.enabled = true;
+    augmentation.flip = false;
+    std::string error;
+    std::vector<std::string> warnings;
+    auto plain = loadImageListDataset(list.fileName().toStdString(), labels.fileName().toStdString(), 1, 16,
+                                      16, 1, augmentation, 3, error, warnings);
+    QVERIFY2(plain, error.c_str());
+    augmentation.angle = 60;
+    auto turned = loadImageListDataset(list.fileName().toStdString(), labels.fileName().toStdString(), 1, 16,
+                                       16, 1, augmentation, 3, error, warnings);
+    QVERIFY2(turned, error.c_str());
+    std::vector<float> pixels(256);
+    QVERIFY(plain->image(0, pixels.data(), error));
+    for (float v : pixels)
+        QVERIFY(std::fabs(v - 128 / 255.0f) < 1e-3f);
+    int blackCorners = 0;
+    for (int sample = 0; sample < 8; ++sample) {
+        QVERIFY(turned->image(0, pixels.data(), error));
+        QVERIFY(std::fabs(pixels[8 * 16 + 8] - 128 / 255.0f) < 1e-3f); // the centre
+        blackCorners += pixels[0] < 0.05f;
+    }
+    QVERIFY2(blackCorners >= 2, qPrintable(QString::number(blackCorners))); // most turns uncover a corner
 }
 
 QTEST_GUILESS_MAIN(TestTraining)

@@ -84,6 +84,7 @@ std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& dat
     augmentation.minCrop = net.minCrop;
     augmentation.maxCrop = net.maxCrop;
     augmentation.aspect = net.aspect;
+    augmentation.angle = net.angle;
     augmentation.hue = net.hue;
     augmentation.saturation = net.saturation;
     augmentation.exposure = net.exposure;

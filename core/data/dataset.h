@@ -34,6 +34,7 @@ struct Augmentation {
     bool enabled = false;
     int minCrop = 0, maxCrop = 0; // shorter side before the random crop (0: the network size)
     float aspect = 1, hue = 0, saturation = 1, exposure = 1;
+    float angle = 0; // random rotation, ± degrees
     bool flip = true;
 };
 

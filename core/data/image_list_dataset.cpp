@@ -84,15 +84,44 @@ private:
         const int dx = int(unit(random) * float(sw - w_ + 1)), dy = int(unit(random) * float(sh - h_ + 1));
         const bool flip = augmentation_.flip && unit(random) < 0.5f;
         Image out{w_, h_, c_, std::vector<float>(std::size_t(w_) * std::size_t(h_) * std::size_t(c_))};
-        for (int ch = 0; ch < c_; ++ch)
-            for (int y = 0; y < h_; ++y)
-                for (int x = 0; x < w_; ++x)
-                    out.at(x, y, ch) = scaled.at(std::min(sw - 1, dx + (flip ? w_ - 1 - x : x)),
-                                                 std::min(sh - 1, dy + y), ch);
+        if (augmentation_.angle > 0) {
+            // Darknet's rotate_crop_image: the crop turned about its centre by ±angle degrees, sampled
+            // bilinearly from the scaled image (black outside it).
+            const float radians = (unit(random) * 2 - 1) * augmentation_.angle * 3.14159265f / 180;
+            rotateCrop(scaled, float(dx) + float(w_) / 2, float(dy) + float(h_) / 2, radians, flip, out);
+        } else {
+            for (int ch = 0; ch < c_; ++ch)
+                for (int y = 0; y < h_; ++y)
+                    for (int x = 0; x < w_; ++x)
+                        out.at(x, y, ch) = scaled.at(std::min(sw - 1, dx + (flip ? w_ - 1 - x : x)),
+                                                     std::min(sh - 1, dy + y), ch);
+        }
         if (c_ == 3 &&
             (augmentation_.hue != 0 || augmentation_.saturation != 1 || augmentation_.exposure != 1))
             distort(out, random);
         return out;
+    }
+
+    // out(x, y) = source at the point (x, y) of a w_ × h_ window centred on (cx, cy), turned by
+    // `radians` (and mirrored first with `flip`); bilinear, 0 outside the source.
+    void rotateCrop(const Image& source, float cx, float cy, float radians, bool flip, Image& out) const
+    {
+        const float c = std::cos(radians), s = std::sin(radians);
+        auto pixel = [&](int x, int y, int ch) {
+            return x < 0 || y < 0 || x >= source.width || y >= source.height ? 0.0f : source.at(x, y, ch);
+        };
+        for (int y = 0; y < h_; ++y)
+            for (int x = 0; x < w_; ++x) {
+                const float u = float(flip ? w_ - 1 - x : x) - float(w_) / 2 + 0.5f,
+                            v = float(y) - float(h_) / 2 + 0.5f;
+                const float sx = c * u - s * v + cx - 0.5f, sy = s * u + c * v + cy - 0.5f;
+                const int x0 = int(std::floor(sx)), y0 = int(std::floor(sy));
+                const float fx = sx - float(x0), fy = sy - float(y0);
+                for (int ch = 0; ch < c_; ++ch)
+                    out.at(x, y, ch) =
+                        (1 - fy) * ((1 - fx) * pixel(x0, y0, ch) + fx * pixel(x0 + 1, y0, ch)) +
+                        fy * ((1 - fx) * pixel(x0, y0 + 1, ch) + fx * pixel(x0 + 1, y0 + 1, ch));
+            }
     }
 
     // rand_scale(s): uniform in [1, s], inverted with probability ½ (Darknet's).

@@ -5,7 +5,7 @@
 #include "train/checkpoint.h"
 #include "train/lr_policy.h"
 #include "train/multi_scale.h"
-#include "train/sgd.h"
+#include "train/solver.h"
 #include "util/atomic_file.h"
 
 #include <algorithm>
@@ -187,8 +187,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     }
     std::ofstream metrics(metricsPath, std::ios::app);
 
-    SgdSolver solver(cfg.momentum, cfg.decay);
-    solver.state() = state.velocity;
+    std::unique_ptr<Solver> solver = makeSolver(cfg);
+    solver->state() = state.velocity;
     auto parameters = net_.trainableParameters();
     BatchLoader loader(train_, net_.batch(), options_.seed, state.seen);
 
@@ -209,7 +209,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     } restoreSize{[&] { net_.resizeInput(ownSize.width, ownSize.height); }};
 
     auto checkpoint = [&]() -> std::optional<std::string> {
-        state.velocity = solver.state();
+        state.velocity = solver->state();
         state.seen = net_.seen();
         if (auto problem = saveCheckpoint(statePath, net_, state))
             return problem;
@@ -260,7 +260,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         net_.setSeen(net_.seen() + std::uint64_t(fullBatch));
         const int batchNumber = int(net_.seen() / std::uint64_t(fullBatch));
         const float rate = learningRate(cfg, batchNumber, &random);
-        solver.step(parameters, rate, fullBatch);
+        solver->step(parameters, rate, fullBatch);
         state.iteration = iteration;
         state.averageLoss = state.averageLoss < 0 ? loss : 0.9 * state.averageLoss + 0.1 * loss;
 

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""One SGD step in PyTorch on the network test_torch_parity builds:
+"""SGD or Adam steps in PyTorch on the network test_torch_parity builds:
 conv(f1, 3x3, pad 1, BN, leaky .1) → maxpool 2/2 → conv(f2, 3x3, pad 1, BN, leaky .1) → maxpool 2/2 →
 connected(hidden, leaky .1) → connected(classes, linear) → softmax + cross-entropy (mean over the batch).
 
 usage: torch_sgd_step.py IN.weights INPUT.f32 LABELS.txt OUT.weights B C H W F1 F2 HIDDEN CLASSES LR DECAY
-Reads the starting weights in Darknet's layout, writes the updated ones in the same layout.
+       [sgd|adam STEPS]
+Reads the starting weights in Darknet's layout, writes the updated ones in the same layout. Adam uses
+B1 .9, B2 .999, eps 1e-7 (Darknet's defaults); each step runs forward/backward on the same batch.
 Weight decay applies to conv and connected weights only (Darknet: not to biases or BN scales).
 """
 import sys
@@ -16,6 +18,8 @@ args = sys.argv[1:]
 weights_in, input_path, labels_path, weights_out = args[:4]
 B, C, H, W, F1, F2, HIDDEN, CLASSES = map(int, args[4:12])
 LR, DECAY = map(float, args[12:14])
+OPTIMIZER = args[14] if len(args) > 14 else "sgd"
+STEPS = int(args[15]) if len(args) > 15 else 1
 torch.set_num_threads(1)
 
 raw = np.fromfile(weights_in, dtype=np.uint8)
@@ -60,17 +64,21 @@ model.train()
 
 x = torch.tensor(np.fromfile(input_path, dtype=np.float32).reshape(B, C, H, W))
 labels = torch.tensor([int(v) for v in open(labels_path).read().split()])
-y = pool(leaky(bn1(conv1(x))))
-y = pool(leaky(bn2(conv2(y))))
-y = leaky(fc1(y.flatten(1)))
-loss = torch.nn.functional.cross_entropy(fc2(y), labels)  # mean over the batch
-loss.backward()
-
 decayed = [conv1.weight, conv2.weight, fc1.weight, fc2.weight]
 others = [p for p in model.parameters() if all(p is not d for d in decayed)]
-sgd = torch.optim.SGD([{"params": decayed, "weight_decay": DECAY}, {"params": others, "weight_decay": 0.0}],
-                      lr=LR, momentum=0.9)
-sgd.step()
+groups = [{"params": decayed, "weight_decay": DECAY}, {"params": others, "weight_decay": 0.0}]
+if OPTIMIZER == "adam":
+    optimizer = torch.optim.Adam(groups, lr=LR, betas=(0.9, 0.999), eps=1e-7)
+else:
+    optimizer = torch.optim.SGD(groups, lr=LR, momentum=0.9)
+for step in range(STEPS):
+    optimizer.zero_grad()
+    y = pool(leaky(bn1(conv1(x))))
+    y = pool(leaky(bn2(conv2(y))))
+    y = leaky(fc1(y.flatten(1)))
+    loss = torch.nn.functional.cross_entropy(fc2(y), labels)  # mean over the batch
+    loss.backward()
+    optimizer.step()
 
 out = [header.tobytes()]
 for bn, conv in ((bn1, conv1), (bn2, conv2)):
