@@ -1,5 +1,7 @@
 #include "kernels/cpu/activations.h"
 
+#include "kernels/cpu/clones.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -168,16 +170,29 @@ float gradient(float y, Activation a)
     }
 }
 
+// delta *= (y > 0 ? 1 : slope): a select, not a branch (the signs are random), in wide vectors.
+NW_KERNEL_CLONES
+void multiplyByRectifierGradient(const float* __restrict y, std::size_t n, float slope,
+                                 float* __restrict delta)
+{
+    for (std::size_t i = 0; i < n; ++i)
+        delta[i] = delta[i] * (y[i] > 0 ? 1.0f : slope);
+}
+
 } // namespace
 
 void multiplyByGradient(const float* y, std::size_t n, Activation a, float* delta)
 {
     if (a == Activation::Linear)
         return;
-    if (a == Activation::Leaky) {
-#pragma omp parallel for simd if (n > 65536)
-        for (std::size_t i = 0; i < n; ++i)
-            delta[i] *= y[i] > 0 ? 1.0f : 0.1f;
+    if (a == Activation::Leaky || a == Activation::Relu) {
+        const float slope = a == Activation::Leaky ? 0.1f : 0.0f;
+        constexpr std::size_t kChunk = 32768; // both cores on large arrays
+        const std::size_t chunks = (n + kChunk - 1) / kChunk;
+#pragma omp parallel for if (chunks > 2)
+        for (std::size_t c = 0; c < chunks; ++c)
+            multiplyByRectifierGradient(y + c * kChunk, std::min(kChunk, n - c * kChunk), slope,
+                                        delta + c * kChunk);
         return;
     }
 #pragma omp parallel for if (n > 65536)
