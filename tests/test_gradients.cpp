@@ -194,6 +194,18 @@ void TestGradients::layersMatchFiniteDifferences_data()
         << "[convolutional]\nfilters=7\nsize=3\npad=1\nactivation=linear\n\n[normalization]\nsize=5\n"
            "alpha=0.5\nbeta=0.75\nkappa=1\n\n" +
                head;
+    QTest::newRow("local, tanh") << "[local]\nfilters=3\nsize=3\nstride=1\npad=1\nactivation=tanh\n\n" + head;
+    QTest::newRow("local stride 2, no pad")
+        << "[local]\nfilters=2\nsize=3\nstride=2\npad=0\nactivation=logistic\n\n" + head;
+    QTest::newRow("deconvolutional, tanh")
+        << conv4 + "[deconvolutional]\nfilters=3\nsize=2\nstride=2\nactivation=tanh\n\n" + head;
+    QTest::newRow("deconvolutional + batch norm, swish")
+        << conv4 +
+               "[deconvolutional]\nbatch_normalize=1\nfilters=3\nsize=3\nstride=1\npad=1\nactivation="
+               "swish\n\n" +
+               head;
+    QTest::newRow("crop (random window and flip)")
+        << conv4 + "[crop]\ncrop_width=4\ncrop_height=4\nflip=1\n\n" + head;
     // AlexeyAB's weighted shortcuts: the weights learn through each normalisation.
     for (const char* kind : {"per_feature", "per_channel"})
         for (const char* normalization : {"none", "relu", "softmax"})

@@ -46,19 +46,57 @@ public:
     void forward(ForwardArgs& args) override
     {
         const float scale = config_.noadjust ? 1.0f : 2.0f, shift = config_.noadjust ? 0.0f : -1.0f;
-        const int dy = (in_.h - out_.h) / 2, dx = (in_.w - out_.w) / 2;
+        // At test time the centre; while training a random window (and a random flip with flip=1), as
+        // Darknet's forward_crop_layer (its colour jitter is left out).
+        placements_.assign(std::size_t(args.output.batch()),
+                           {(in_.w - out_.w) / 2, (in_.h - out_.h) / 2, false});
+        if (args.context.training && args.context.random)
+            for (Placement& p : placements_) {
+                p.dx = int((*args.context.random)() % std::uint32_t(in_.w - out_.w + 1));
+                p.dy = int((*args.context.random)() % std::uint32_t(in_.h - out_.h + 1));
+                p.flip = config_.flip && (*args.context.random)() % 2;
+            }
         for (int b = 0; b < args.output.batch(); ++b) {
             float* out = args.output.item(b);
-            for (int c = 0; c < out_.c; ++c)
-                for (int y = 0; y < out_.h; ++y)
-                    for (int x = 0; x < out_.w; ++x)
-                        *out++ =
-                            args.input.item(b)[std::size_t(x + dx + in_.w * (y + dy + in_.h * c))] * scale +
-                            shift;
+            const float* in = args.input.item(b);
+            forEachPixel(placements_[std::size_t(b)],
+                         [&](std::size_t o, std::size_t i) { out[o] = in[i] * scale + shift; });
+        }
+    }
+
+    bool canTrain() const override { return true; }
+
+    void backward(BackwardArgs& args) override
+    {
+        if (!args.inputDelta)
+            return;
+        const float scale = config_.noadjust ? 1.0f : 2.0f;
+        for (int b = 0; b < args.output.batch(); ++b) {
+            const float* delta = args.outputDelta.item(b);
+            float* in = args.inputDelta->item(b);
+            forEachPixel(placements_[std::size_t(b)],
+                         [&](std::size_t o, std::size_t i) { in[i] += scale * delta[o]; });
         }
     }
 
 private:
+    struct Placement {
+        int dx, dy;
+        bool flip;
+    };
+    // visit(output index, input index) for every output value of one image.
+    template <typename Visit> void forEachPixel(const Placement& p, Visit visit) const
+    {
+        std::size_t o = 0;
+        for (int c = 0; c < out_.c; ++c)
+            for (int y = 0; y < out_.h; ++y)
+                for (int x = 0; x < out_.w; ++x, ++o) {
+                    const int sx = p.dx + (p.flip ? out_.w - 1 - x : x);
+                    visit(o, std::size_t(sx + in_.w * (y + p.dy + in_.h * c)));
+                }
+    }
+
+    std::vector<Placement> placements_;
     const CropLayer config_;
     Shape in_, out_;
 };

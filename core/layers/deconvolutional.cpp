@@ -3,6 +3,7 @@
 #include "graph/network_spec.h"
 #include "kernels/cpu/activations.h"
 #include "kernels/cpu/batchnorm.h"
+#include "kernels/cpu/bias_activation.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/im2col.h"
 #include "runtime/layer_runtime.h"
@@ -98,28 +99,96 @@ public:
     {
         const int rows = config_.filters * config_.size * config_.size, plane = in_.w * in_.h;
         const std::size_t outPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
-        batchNormScaleShift(biases_, scales_, mean_, variance_, scale_, shift_);
-        for (int b = 0; b < args.output.batch(); ++b) {
+        for (int b = 0; b < args.output.batch(); ++b) { // Wᵀx, then each column added back into place
             gemm(true, false, rows, plane, in_.c, 1.0f, weights_.data(), rows, args.input.item(b), plane,
                  0.0f, args.context.workspace, plane);
             float* out = args.output.item(b);
             std::fill(out, out + args.output.itemSize(), 0.0f);
             col2imAdd(args.context.workspace, geometry_, out);
+        }
+        if (args.context.training) {
+            trainingOutput(args, int(outPlane));
+            return;
+        }
+        batchNormScaleShift(biases_, scales_, mean_, variance_, scale_, shift_);
+        for (int b = 0; b < args.output.batch(); ++b)
             for (int f = 0; f < config_.filters; ++f) {
-                float* p = out + std::size_t(f) * outPlane;
+                float* p = args.output.item(b) + std::size_t(f) * outPlane;
                 for (std::size_t i = 0; i < outPlane; ++i)
                     p[i] = activate(p[i] * scale_[std::size_t(f)] + shift_[std::size_t(f)], activation_);
             }
+    }
+
+    bool canTrain() const override { return true; }
+
+    std::vector<Parameter> parameters() override
+    {
+        return biasScaleWeightParameters(biases_, biasGradient_, config_.batchNormalize ? &scales_ : nullptr,
+                                         scaleGradient_, weights_, weightGradient_);
+    }
+
+    // The transpose of a convolution's backward: the output delta unrolled (im2col) gives
+    // dW += x·colsᵀ and dx += W·cols.
+    void backward(BackwardArgs& args) override
+    {
+        const int batch = args.output.batch(), filters = config_.filters;
+        const int rows = filters * config_.size * config_.size, plane = in_.w * in_.h;
+        const int outPlane = geometry_.height * geometry_.width;
+        float* delta = args.outputDelta.data();
+        cache_.multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
+        parameters();
+        if (config_.batchNormalize)
+            batchNormBackward(delta, savedNormalized_.data(), batchVariance_.data(), scales_.data(), batch,
+                              filters, outPlane, scaleGradient_.data(), biasGradient_.data());
+        else
+            for (int b = 0; b < batch; ++b)
+                for (int f = 0; f < filters; ++f) {
+                    const float* d = args.outputDelta.item(b) + std::size_t(f) * std::size_t(outPlane);
+                    for (int i = 0; i < outPlane; ++i)
+                        biasGradient_[std::size_t(f)] += d[i];
+                }
+        std::vector<float> columns(std::size_t(rows) * std::size_t(plane));
+        for (int b = 0; b < batch; ++b) {
+            im2col(args.outputDelta.item(b), geometry_, columns.data());
+            gemm(false, true, in_.c, rows, plane, 1.0f, args.input.item(b), plane, columns.data(), plane,
+                 1.0f, weightGradient_.data(), rows);
+            if (args.inputDelta)
+                gemm(false, false, in_.c, plane, rows, 1.0f, weights_.data(), rows, columns.data(), plane,
+                     1.0f, args.inputDelta->item(b), plane);
         }
     }
 
 private:
+    // Bias, or batch norm with the batch's statistics, then the activation (derivatives kept).
+    void trainingOutput(ForwardArgs& args, int outPlane)
+    {
+        const int batch = args.output.batch(), filters = config_.filters;
+        const Activation fused = gradientFromOutput(activation_) ? activation_ : Activation::Linear;
+        if (config_.batchNormalize) {
+            sizeTo(batchMean_, std::size_t(filters));
+            sizeTo(batchVariance_, std::size_t(filters));
+            sizeTo(savedNormalized_, args.output.size());
+            batchNormTrainingForward(args.output.data(), batch, filters, outPlane, scales_.data(),
+                                     biases_.data(), batchMean_.data(), batchVariance_.data(), mean_.data(),
+                                     variance_.data(), savedNormalized_.data(), fused);
+        } else {
+            for (int b = 0; b < batch; ++b)
+                addBiasActivate(args.output.item(b), std::size_t(filters), std::size_t(outPlane),
+                                biases_.data(), fused);
+        }
+        if (fused != activation_)
+            cache_.activate(args.output.data(), args.output.size(), activation_);
+    }
+
     const DeconvolutionalLayer config_;
     Activation activation_;
     Shape in_;
     ConvGeometry geometry_;
     std::vector<float> biases_, scales_, mean_, variance_, weights_;
     std::vector<float> scale_, shift_; // per filter, for the output pass
+    std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
+    std::vector<float> batchMean_, batchVariance_, savedNormalized_;
+    ActivationCache cache_;
 };
 
 } // namespace

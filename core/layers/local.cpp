@@ -85,7 +85,45 @@ public:
                     out[f * l + j] = sum;
                 }
         }
-        activateArray(args.output.data(), args.output.size(), activation_);
+        cache_.apply(args.output.data(), args.output.size(), activation_, args.context.training);
+    }
+
+    bool canTrain() const override { return true; }
+
+    std::vector<Parameter> parameters() override
+    {
+        sizeTo(biasGradient_, biases_.size());
+        sizeTo(weightGradient_, weights_.size());
+        return {{&biases_, &biasGradient_, false}, {&weights_, &weightGradient_, true}};
+    }
+
+    // Each location j has its own filters: the same products as a convolution, one location at a time.
+    void backward(BackwardArgs& args) override
+    {
+        cache_.multiplyByGradient(args.output.data(), args.output.size(), activation_,
+                                  args.outputDelta.data());
+        parameters();
+        const std::size_t k = rows(), n = std::size_t(config_.filters), l = locations();
+        std::vector<float> columns(k * l), columnDelta(k * l);
+        for (int b = 0; b < args.output.batch(); ++b) {
+            const float* delta = args.outputDelta.item(b);
+            for (std::size_t i = 0; i < n * l; ++i)
+                biasGradient_[i] += delta[i];
+            im2col(args.input.item(b), geometry_, columns.data());
+            std::fill(columnDelta.begin(), columnDelta.end(), 0.0f);
+            for (std::size_t j = 0; j < l; ++j)
+                for (std::size_t f = 0; f < n; ++f) {
+                    const float d = delta[f * l + j];
+                    const float* w = weights_.data() + (j * n + f) * k;
+                    float* g = weightGradient_.data() + (j * n + f) * k;
+                    for (std::size_t r = 0; r < k; ++r) {
+                        g[r] += d * columns[r * l + j];
+                        columnDelta[r * l + j] += d * w[r];
+                    }
+                }
+            if (args.inputDelta)
+                col2imAddStrided(columnDelta.data(), geometry_, args.inputDelta->item(b), long(l));
+        }
     }
 
 private:
@@ -101,7 +139,8 @@ private:
     const LocalLayer config_;
     Activation activation_;
     ConvGeometry geometry_;
-    std::vector<float> biases_, weights_;
+    std::vector<float> biases_, weights_, biasGradient_, weightGradient_;
+    ActivationCache cache_;
 };
 
 } // namespace
