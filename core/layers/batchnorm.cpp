@@ -46,12 +46,8 @@ public:
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
         const int plane = shape_.w * shape_.h;
         if (args.context.training) { // the batch's statistics; the rolling ones move toward them
-            sizeTo(batchMean_, scales_.size());
-            sizeTo(batchVariance_, scales_.size());
-            sizeTo(savedNormalized_, args.output.size());
-            batchNormTrainingForward(args.output.data(), args.output.batch(), shape_.c, plane, scales_.data(),
-                                     biases_.data(), batchMean_.data(), batchVariance_.data(), mean_.data(),
-                                     variance_.data(), savedNormalized_.data(), Activation::Linear);
+            batchNorm_.forward(args.output.data(), args.output.batch(), shape_.c, plane, scales_.data(),
+                               biases_.data(), mean_.data(), variance_.data(), Activation::Linear);
             return;
         }
         for (int b = 0; b < args.output.batch(); ++b)
@@ -75,9 +71,8 @@ public:
         sizeTo(biasGradient_, biases_.size());
         std::vector<float>& delta = deltaCopy_;
         delta.assign(args.outputDelta.data(), args.outputDelta.data() + args.outputDelta.size());
-        batchNormBackward(delta.data(), savedNormalized_.data(), batchVariance_.data(), scales_.data(),
-                          args.output.batch(), shape_.c, shape_.w * shape_.h, scaleGradient_.data(),
-                          biasGradient_.data());
+        batchNorm_.backward(delta.data(), scales_.data(), args.output.batch(), shape_.c, shape_.w * shape_.h,
+                            scaleGradient_.data(), biasGradient_.data());
         if (args.inputDelta)
             for (std::size_t i = 0; i < delta.size(); ++i)
                 args.inputDelta->data()[i] += delta[i];
@@ -86,8 +81,8 @@ public:
 private:
     Shape shape_;
     std::vector<float> scales_, mean_, variance_, biases_;
-    std::vector<float> scaleGradient_, biasGradient_, batchMean_, batchVariance_, savedNormalized_,
-        deltaCopy_;
+    std::vector<float> scaleGradient_, biasGradient_, deltaCopy_;
+    BatchNormTraining batchNorm_;
 };
 
 } // namespace

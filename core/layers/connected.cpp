@@ -126,8 +126,8 @@ public:
         activationCache_.multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
         parameters();
         if (config_.batchNormalize)
-            batchNormBackward(delta, savedNormalized_.data(), batchVariance_.data(), scales_.data(), batch,
-                              outputs, 1, scaleGradient_.data(), biasGradient_.data());
+            batchNorm_.backward(delta, scales_.data(), batch, outputs, 1, scaleGradient_.data(),
+                                biasGradient_.data());
         else
             for (int b = 0; b < batch; ++b)
                 for (int o = 0; o < outputs; ++o)
@@ -148,12 +148,8 @@ private:
         const int batch = args.output.batch(), outputs = config_.outputs;
         const Activation fused = gradientFromOutput(activation_) ? activation_ : Activation::Linear;
         if (config_.batchNormalize) {
-            sizeTo(batchMean_, std::size_t(outputs));
-            sizeTo(batchVariance_, std::size_t(outputs));
-            sizeTo(savedNormalized_, args.output.size());
-            batchNormTrainingForward(args.output.data(), batch, outputs, 1, scales_.data(), biases_.data(),
-                                     batchMean_.data(), batchVariance_.data(), mean_.data(), variance_.data(),
-                                     savedNormalized_.data(), fused);
+            batchNorm_.forward(args.output.data(), batch, outputs, 1, scales_.data(), biases_.data(),
+                               mean_.data(), variance_.data(), fused);
         } else {
             for (int b = 0; b < batch; ++b) {
                 float* out = args.output.item(b);
@@ -171,7 +167,7 @@ private:
     std::vector<float> biases_, weights_, scales_, mean_, variance_;
     std::vector<float> packedWeights_; // only for files that store [inputs][outputs]
     std::vector<float> biasGradient_, weightGradient_, scaleGradient_;
-    std::vector<float> batchMean_, batchVariance_, savedNormalized_;
+    BatchNormTraining batchNorm_;
     ActivationCache activationCache_;
     std::vector<float> scale_, shift_; // per output, for the output pass
     bool transposedFile_ = false;

@@ -181,8 +181,8 @@ public:
         activationCache_.multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
         parameters(); // sizes the gradient arrays
         if (config_.batchNormalize) {
-            batchNormBackward(delta, savedNormalized_.data(), batchVariance_.data(), scales_.data(), batch,
-                              filters, plane, scaleGradient_.data(), biasGradient_.data());
+            batchNorm_.backward(delta, scales_.data(), batch, filters, plane, scaleGradient_.data(),
+                                biasGradient_.data());
         } else {
             for (int b = 0; b < batch; ++b)
                 for (int f = 0; f < filters; ++f) {
@@ -255,7 +255,7 @@ private:
     std::vector<float> scale_, shift_;                               // per filter, applied in the output pass
     // Training: −gradients, batch statistics and what the backward pass needs from the forward.
     std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
-    std::vector<float> batchMean_, batchVariance_, savedNormalized_;
+    BatchNormTraining batchNorm_;
     ActivationCache activationCache_; // the pre-activation values where the derivative needs them
 
     // Images per GEMM in training: enough columns for an efficient product, few enough to share the
@@ -329,12 +329,8 @@ private:
             }
         }
         if (bn) {
-            sizeTo(batchMean_, std::size_t(filters));
-            sizeTo(batchVariance_, std::size_t(filters));
-            sizeTo(savedNormalized_, args.output.size());
-            batchNormTrainingForward(args.output.data(), batch, filters, plane, scales_.data(),
-                                     biases_.data(), batchMean_.data(), batchVariance_.data(), mean_.data(),
-                                     variance_.data(), savedNormalized_.data(), fused);
+            batchNorm_.forward(args.output.data(), batch, filters, plane, scales_.data(), biases_.data(),
+                               mean_.data(), variance_.data(), fused);
         }
         if (fused != activation_)
             activationCache_.activate(args.output.data(), args.output.size(), activation_);

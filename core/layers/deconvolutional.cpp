@@ -138,8 +138,8 @@ public:
         cache_.multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
         parameters();
         if (config_.batchNormalize)
-            batchNormBackward(delta, savedNormalized_.data(), batchVariance_.data(), scales_.data(), batch,
-                              filters, outPlane, scaleGradient_.data(), biasGradient_.data());
+            batchNorm_.backward(delta, scales_.data(), batch, filters, outPlane, scaleGradient_.data(),
+                                biasGradient_.data());
         else
             for (int b = 0; b < batch; ++b)
                 for (int f = 0; f < filters; ++f) {
@@ -165,12 +165,8 @@ private:
         const int batch = args.output.batch(), filters = config_.filters;
         const Activation fused = gradientFromOutput(activation_) ? activation_ : Activation::Linear;
         if (config_.batchNormalize) {
-            sizeTo(batchMean_, std::size_t(filters));
-            sizeTo(batchVariance_, std::size_t(filters));
-            sizeTo(savedNormalized_, args.output.size());
-            batchNormTrainingForward(args.output.data(), batch, filters, outPlane, scales_.data(),
-                                     biases_.data(), batchMean_.data(), batchVariance_.data(), mean_.data(),
-                                     variance_.data(), savedNormalized_.data(), fused);
+            batchNorm_.forward(args.output.data(), batch, filters, outPlane, scales_.data(), biases_.data(),
+                               mean_.data(), variance_.data(), fused);
         } else {
             for (int b = 0; b < batch; ++b)
                 addBiasActivate(args.output.item(b), std::size_t(filters), std::size_t(outPlane),
@@ -187,7 +183,7 @@ private:
     std::vector<float> biases_, scales_, mean_, variance_, weights_;
     std::vector<float> scale_, shift_; // per filter, for the output pass
     std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
-    std::vector<float> batchMean_, batchVariance_, savedNormalized_;
+    BatchNormTraining batchNorm_;
     ActivationCache cache_;
 };
 

@@ -156,4 +156,22 @@ void batchNormBackward(float* delta, const float* savedNormalized, const float* 
     }
 }
 
+void BatchNormTraining::forward(float* x, int batch, int channels, int plane, const float* scales,
+                                const float* biases, float* rollingMean, float* rollingVariance,
+                                Activation activation)
+{
+    mean_.resize(std::size_t(channels));
+    variance_.resize(std::size_t(channels));
+    normalized_.resize(std::size_t(batch) * std::size_t(channels) * std::size_t(plane));
+    batchNormTrainingForward(x, batch, channels, plane, scales, biases, mean_.data(), variance_.data(),
+                             rollingMean, rollingVariance, normalized_.data(), activation);
+}
+
+void BatchNormTraining::backward(float* delta, const float* scales, int batch, int channels, int plane,
+                                 float* scaleGradient, float* biasGradient) const
+{
+    batchNormBackward(delta, normalized_.data(), variance_.data(), scales, batch, channels, plane,
+                      scaleGradient, biasGradient);
+}
+
 } // namespace nw

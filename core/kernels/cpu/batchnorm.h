@@ -32,4 +32,17 @@ void batchNormTrainingForward(float* x, int batch, int channels, int plane, cons
 void batchNormBackward(float* delta, const float* savedNormalized, const float* variance, const float* scales,
                        int batch, int channels, int plane, float* scaleGradient, float* biasGradient);
 
+// What a training layer keeps of its batch normalisation from the forward to the backward pass: the
+// batch's mean and variance and the normalised values (sized on use).
+class BatchNormTraining {
+public:
+    void forward(float* x, int batch, int channels, int plane, const float* scales, const float* biases,
+                 float* rollingMean, float* rollingVariance, Activation activation);
+    void backward(float* delta, const float* scales, int batch, int channels, int plane, float* scaleGradient,
+                  float* biasGradient) const;
+
+private:
+    std::vector<float> mean_, variance_, normalized_;
+};
+
 } // namespace nw
