@@ -1,6 +1,6 @@
 // netwright-cli: the headless tool. Wiring only: options → one command in commands.h.
 #include "commands.h"
-#include "util/blas_threads.h"
+#include "util/thread_settings.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -8,7 +8,7 @@
 
 int main(int argc, char** argv)
 {
-    nw::restartWithoutBlasThreads(argv);
+    nw::restartWithThreadSettings(argv);
     CLI::App app{"netwright-cli: inspect and run Darknet networks without a GUI"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string(NETWRIGHT_VERSION));

@@ -3,7 +3,7 @@
 #include "editor/graph_view.h"
 #include "editor/property_panel.h"
 #include "train/train_panel.h"
-#include "util/blas_threads.h"
+#include "util/thread_settings.h"
 #include "window/main_window.h"
 
 #include <QApplication>
@@ -36,7 +36,7 @@ QString defaultNetwork()
 
 int main(int argc, char** argv)
 {
-    nw::restartWithoutBlasThreads(argv);
+    nw::restartWithThreadSettings(argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName("Netwright");
     QApplication::setOrganizationName("Netwright");
