@@ -119,6 +119,7 @@ int train(const TrainArgs& args)
     std::printf("training %s on %s; batch %d = %d × %d, output in %s\n", args.cfg.c_str(),
                 sets->describe().c_str(), net->spec().net.batch, net->spec().net.subdivisions, net->batch(),
                 options.outDir.c_str());
+    std::fflush(stdout); // before the trainer's messages, which may go to the unbuffered stderr
     std::signal(SIGINT, [](int) { interrupted = true; });
     std::signal(SIGTERM, [](int) { interrupted = true; });
     ConsoleObserver observer;
