@@ -17,12 +17,12 @@ struct Case {
     std::vector<float> input, truth;
 };
 
-Case makeCase(const std::string& layers, int batch, unsigned seed)
+Case makeCase(const std::string& layers, int batch, unsigned seed,
+              const std::string& net = "[net]\nwidth=6\nheight=6\nchannels=2\n\n")
 {
     Case c;
     std::string error;
-    c.net = Net::create(test::specFromText("[net]\nwidth=6\nheight=6\nchannels=2\n\n" + layers, "grad.cfg"),
-                        batch, error);
+    c.net = Net::create(test::specFromText(net + layers, "grad.cfg"), batch, error);
     if (!c.net) {
         qWarning("%s", error.c_str());
         return c;
@@ -57,7 +57,8 @@ double loss(Case& c)
 }
 
 // Returns the worst relative error over `samples` entries of every parameter array.
-double worstRelativeError(Case& c, int samples)
+// `floor`: below it, errors count as absolute (float rounding in the loss makes tiny gradients noisy).
+double worstRelativeError(Case& c, int samples, double floor = 1e-2)
 {
     auto layers = c.net->trainableParameters();
     for (auto& layer : layers)
@@ -80,8 +81,8 @@ double worstRelativeError(Case& c, int samples)
                 (*p.values)[i] = saved;
                 const double numeric = -(plus - minus) / (2 * eps);
                 const double analytic = (*p.gradient)[i];
-                const double error =
-                    std::fabs(numeric - analytic) / std::max({std::fabs(numeric), std::fabs(analytic), 1e-2});
+                const double error = std::fabs(numeric - analytic) /
+                                     std::max({std::fabs(numeric), std::fabs(analytic), floor});
                 if (error > worst)
                     qDebug("layer %d array of %zu, entry %zu: numeric %.6f analytic %.6f", layer.layer,
                            p.values->size(), i, numeric, analytic);
@@ -101,6 +102,8 @@ private slots:
     void untrainableLayersAreNamed();
     void stopbackwardFreezesEarlierLayers();
     void costLayerDeltasByHand();
+    void rnnThroughTimeMatchesFiniteDifferences_data();
+    void rnnThroughTimeMatchesFiniteDifferences();
 };
 
 void TestGradients::layersMatchFiniteDifferences_data()
@@ -290,6 +293,30 @@ void TestGradients::costLayerDeltasByHand()
             QVERIFY2(std::abs(biasGradient[std::size_t(i)] - e.delta[i]) < 1e-5,
                      qPrintable(QString("%1[%2]: %3").arg(e.type).arg(i).arg(biasGradient[std::size_t(i)])));
     }
+}
+
+void TestGradients::rnnThroughTimeMatchesFiniteDifferences_data()
+{
+    QTest::addColumn<QString>("layers");
+    const QString head = "[connected]\noutput=3\nactivation=linear\n\n[softmax]\n";
+    QTest::newRow("rnn, tanh") << "[rnn]\noutput=4\nactivation=tanh\n\n" + head;
+    QTest::newRow("rnn + batch norm, shortcut, tanh")
+        << "[rnn]\noutput=4\nbatch_normalize=1\nshortcut=1\nactivation=tanh\n\n" + head;
+    QTest::newRow("two rnn layers, logistic")
+        << "[rnn]\noutput=5\nactivation=logistic\n\n[rnn]\noutput=4\nactivation=tanh\n\n" + head;
+}
+
+void TestGradients::rnnThroughTimeMatchesFiniteDifferences()
+{
+    // Three time steps of four sequences (batch 12 = 3 steps × 4; batch norm needs a few rows per
+    // step): the gradients flow back through the state from the last step to the first.
+    QFETCH(QString, layers);
+    Case c = makeCase(layers.toStdString(), 12, 13, "[net]\ninputs=5\ntime_steps=3\n\n");
+    QVERIFY(c.net);
+    // The loss of 12 rows is ≈ 13, so float32 forward passes leave ≈ 4e-4 of noise in each central
+    // difference (ε = 1e-3): errors below 0.05 count as absolute.
+    const double worst = worstRelativeError(c, 12, 5e-2);
+    QVERIFY2(worst < 3e-2, qPrintable(QString("worst relative error %1").arg(worst)));
 }
 
 QTEST_GUILESS_MAIN(TestGradients)

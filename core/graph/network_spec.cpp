@@ -112,6 +112,7 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         layer.index = static_cast<int>(s - 1);
         layer.section = s;
         layer.line = section.headerLine();
+        layer.timeSteps = std::max(1, spec.net.timeSteps);
         layer.input = spec.layers.empty() ? spec.input : spec.layers.back().output;
         const LayerType* type = registry.find(section.type);
         if (isNetSection(section)) {

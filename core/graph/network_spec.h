@@ -39,6 +39,7 @@ struct LayerSpec {
     int receptiveField = 0;
     double jump = 1;
     LayerFlags flags;
+    int timeSteps = 1; // [net] time_steps: recurrent layers see batch items as steps × sequences
     Diagnostics diagnostics;
     std::shared_ptr<const LayerConfig> config; // null for unknown types
 

@@ -57,4 +57,58 @@ void ConnectedBlock::forward(const float* in, float* out, int batch) const
         }
 }
 
+void BlockTraining::setSteps(int steps)
+{
+    if (int(steps_.size()) != steps)
+        steps_.resize(std::size_t(steps));
+}
+
+void BlockTraining::forward(int step, const float* in, float* out, int batch)
+{
+    Step& s = steps_[std::size_t(step)];
+    const ConnectedBlock& b = block_;
+    const std::size_t n = std::size_t(batch) * std::size_t(b.outputs);
+    s.input.assign(in, in + std::size_t(batch) * std::size_t(b.inputs));
+    gemm(false, true, batch, b.outputs, b.inputs, 1.0f, in, b.inputs, b.weights.data(), b.inputs, 0.0f, out,
+         b.outputs);
+    const Activation fused = gradientFromOutput(b.activation) ? b.activation : Activation::Linear;
+    if (b.batchNormalize) {
+        s.batchNorm.forward(out, batch, b.outputs, 1, block_.scales.data(), block_.biases.data(),
+                            block_.mean.data(), block_.variance.data(), fused);
+    } else {
+        for (std::size_t i = 0; i < n; ++i)
+            out[i] = activate(out[i] + b.biases[i % std::size_t(b.outputs)], fused);
+    }
+    if (fused != b.activation)
+        s.activation.activate(out, n, b.activation);
+    s.output.assign(out, out + n);
+}
+
+void BlockTraining::backward(int step, float* delta, float* inputDelta, int batch)
+{
+    Step& s = steps_[std::size_t(step)];
+    const ConnectedBlock& b = block_;
+    const std::size_t n = std::size_t(batch) * std::size_t(b.outputs);
+    parameters();
+    s.activation.multiplyByGradient(s.output.data(), n, b.activation, delta);
+    if (b.batchNormalize)
+        s.batchNorm.backward(delta, b.scales.data(), batch, b.outputs, 1, scaleGradient_.data(),
+                             biasGradient_.data());
+    else
+        for (std::size_t i = 0; i < n; ++i)
+            biasGradient_[i % std::size_t(b.outputs)] += delta[i];
+    gemm(true, false, b.outputs, b.inputs, batch, 1.0f, delta, b.outputs, s.input.data(), b.inputs, 1.0f,
+         weightGradient_.data(), b.inputs);
+    if (inputDelta)
+        gemm(false, false, batch, b.inputs, b.outputs, 1.0f, delta, b.outputs, b.weights.data(), b.inputs,
+             1.0f, inputDelta, b.inputs);
+}
+
+std::vector<Parameter> BlockTraining::parameters()
+{
+    return biasScaleWeightParameters(block_.biases, biasGradient_,
+                                     block_.batchNormalize ? &block_.scales : nullptr, scaleGradient_,
+                                     block_.weights, weightGradient_);
+}
+
 } // namespace nw

@@ -1,6 +1,7 @@
 #pragma once
 // What the recurrent layers share: their gates are connected sub-layers ("blocks").
 #include "kernels/cpu/activations.h"
+#include "kernels/cpu/batchnorm.h"
 #include "layers/layer_config.h"
 #include "runtime/layer_runtime.h"
 
@@ -24,6 +25,29 @@ struct ConnectedBlock {
     void appendWeightArrays(std::vector<WeightArray>& arrays);
     void initialize(std::mt19937& random);
     void forward(const float* in, float* out, int batch) const;
+};
+
+// A connected block while training over time steps: each step keeps its input, output and batch
+// statistics for the backward pass; the gradients add up over the steps (backpropagation through time).
+class BlockTraining {
+public:
+    explicit BlockTraining(ConnectedBlock& block) : block_(block) {}
+    void setSteps(int steps);
+    // out = act(BN(W·in + b)) for `batch` rows, with the batch's statistics (rolling ones updated).
+    void forward(int step, const float* in, float* out, int batch);
+    // `delta` (−∂loss/∂out of that step) is used up; −∂loss/∂in is added into inputDelta (if any).
+    void backward(int step, float* delta, float* inputDelta, int batch);
+    std::vector<Parameter> parameters();
+
+private:
+    struct Step {
+        std::vector<float> input, output;
+        BatchNormTraining batchNorm;
+        ActivationCache activation;
+    };
+    ConnectedBlock& block_;
+    std::vector<Step> steps_;
+    std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
 };
 
 } // namespace nw

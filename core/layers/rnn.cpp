@@ -60,6 +60,10 @@ public:
     }
     void forward(ForwardArgs& args) override
     {
+        if (args.context.training) {
+            forwardTraining(args);
+            return;
+        }
         const int batch = args.output.batch() / steps_, outputs = output_.outputs;
         const std::size_t width = std::size_t(batch) * std::size_t(outputs);
         if (state_.size() != width)
@@ -77,18 +81,79 @@ public:
         }
     }
 
+    bool canTrain() const override { return true; }
+
+    std::vector<Parameter> parameters() override
+    {
+        std::vector<Parameter> all;
+        for (BlockTraining* block : {&inputTraining_, &selfTraining_, &outputTraining_}) {
+            auto mine = block->parameters();
+            all.insert(all.end(), mine.begin(), mine.end());
+        }
+        return all;
+    }
+
+    // Backpropagation through the time steps, last to first: the state's delta gathers what the output
+    // block and the next step's self block (and the shortcut) send back.
+    void backward(BackwardArgs& args) override
+    {
+        const int batch = args.output.batch() / steps_;
+        const std::size_t width = std::size_t(batch) * std::size_t(output_.outputs);
+        const std::size_t inputWidth = std::size_t(batch) * std::size_t(input_.inputs);
+        std::vector<float> stateDelta(width, 0.0f), previous(width), forInput(width), forSelf(width);
+        for (int t = steps_ - 1; t >= 0; --t) {
+            outputTraining_.backward(t, args.outputDelta.data() + std::size_t(t) * width, stateDelta.data(),
+                                     batch);
+            forInput = stateDelta;
+            forSelf = stateDelta;
+            inputTraining_.backward(
+                t, forInput.data(),
+                args.inputDelta ? args.inputDelta->data() + std::size_t(t) * inputWidth : nullptr, batch);
+            std::fill(previous.begin(), previous.end(), 0.0f);
+            selfTraining_.backward(t, forSelf.data(), t > 0 ? previous.data() : nullptr, batch);
+            if (shortcut_)
+                for (std::size_t i = 0; i < width; ++i)
+                    previous[i] += stateDelta[i];
+            stateDelta = previous;
+        }
+    }
+
 private:
+    // Training starts every batch from a zero state (Darknet) and keeps each step's state.
+    void forwardTraining(ForwardArgs& args)
+    {
+        const int batch = args.output.batch() / steps_, outputs = output_.outputs;
+        const std::size_t width = std::size_t(batch) * std::size_t(outputs);
+        for (BlockTraining* block : {&inputTraining_, &selfTraining_, &outputTraining_})
+            block->setSteps(steps_);
+        states_.assign(std::size_t(steps_ + 1) * width, 0.0f); // states_[0]: the zero start
+        fromInput_.resize(width);
+        fromSelf_.resize(width);
+        for (int t = 0; t < steps_; ++t) {
+            const float* previous = states_.data() + std::size_t(t) * width;
+            float* state = states_.data() + std::size_t(t + 1) * width;
+            inputTraining_.forward(
+                t, args.input.data() + std::size_t(t) * std::size_t(batch) * std::size_t(input_.inputs),
+                fromInput_.data(), batch);
+            selfTraining_.forward(t, previous, fromSelf_.data(), batch);
+            for (std::size_t i = 0; i < width; ++i)
+                state[i] = (shortcut_ ? previous[i] : 0.0f) + fromInput_[i] + fromSelf_[i];
+            outputTraining_.forward(t, state, args.output.data() + std::size_t(t) * width, batch);
+        }
+    }
+
     bool shortcut_;
     int steps_;
     ConnectedBlock input_, self_, output_;
-    std::vector<float> state_, fromInput_, fromSelf_;
+    BlockTraining inputTraining_{input_}, selfTraining_{self_}, outputTraining_{output_};
+    std::vector<float> state_, fromInput_, fromSelf_, states_;
 };
 
 } // namespace
 
 std::unique_ptr<RuntimeLayer> RnnLayer::createRuntime(const LayerSpec& spec) const
 {
-    return std::make_unique<RnnRuntime>(*this, int(spec.input.size), 1);
+    return std::make_unique<RnnRuntime>(*this, int(spec.input.size), spec.timeSteps);
 }
 
 } // namespace nw
