@@ -102,8 +102,8 @@ private slots:
     void untrainableLayersAreNamed();
     void stopbackwardFreezesEarlierLayers();
     void costLayerDeltasByHand();
-    void rnnThroughTimeMatchesFiniteDifferences_data();
-    void rnnThroughTimeMatchesFiniteDifferences();
+    void recurrentThroughTimeMatchesFiniteDifferences_data();
+    void recurrentThroughTimeMatchesFiniteDifferences();
 };
 
 void TestGradients::layersMatchFiniteDifferences_data()
@@ -295,18 +295,21 @@ void TestGradients::costLayerDeltasByHand()
     }
 }
 
-void TestGradients::rnnThroughTimeMatchesFiniteDifferences_data()
+void TestGradients::recurrentThroughTimeMatchesFiniteDifferences_data()
 {
     QTest::addColumn<QString>("layers");
     const QString head = "[connected]\noutput=3\nactivation=linear\n\n[softmax]\n";
     QTest::newRow("rnn, tanh") << "[rnn]\noutput=4\nactivation=tanh\n\n" + head;
     QTest::newRow("rnn + batch norm, shortcut, tanh")
         << "[rnn]\noutput=4\nbatch_normalize=1\nshortcut=1\nactivation=tanh\n\n" + head;
+    QTest::newRow("gru") << "[gru]\noutput=4\n\n" + head;
+    QTest::newRow("gru + batch norm, tanh candidate")
+        << "[gru]\noutput=4\nbatch_normalize=1\ntanh=1\n\n" + head;
     QTest::newRow("two rnn layers, logistic")
         << "[rnn]\noutput=5\nactivation=logistic\n\n[rnn]\noutput=4\nactivation=tanh\n\n" + head;
 }
 
-void TestGradients::rnnThroughTimeMatchesFiniteDifferences()
+void TestGradients::recurrentThroughTimeMatchesFiniteDifferences()
 {
     // Three time steps of four sequences (batch 12 = 3 steps × 4; batch norm needs a few rows per
     // step): the gradients flow back through the state from the last step to the first.

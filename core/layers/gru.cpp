@@ -3,6 +3,8 @@
 #include "graph/network_spec.h"
 #include "layers/recurrent.h"
 
+#include <algorithm>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> GruLayer::parse(cfg::SectionReader& r)
@@ -37,10 +39,10 @@ namespace {
 // connected blocks; the state persists between forward calls.
 class GruRuntime final : public RuntimeLayer {
 public:
-    GruRuntime(const GruLayer& config, int inputs)
-        : tanh_(config.tanh), wz_(block(config.outputs, config)), wr_(block(config.outputs, config)),
-          wh_(block(config.outputs, config)), uz_(block(inputs, config)), ur_(block(inputs, config)),
-          uh_(block(inputs, config))
+    GruRuntime(const GruLayer& config, int inputs, int steps)
+        : tanh_(config.tanh), steps_(std::max(1, steps)), wz_(block(config.outputs, config)),
+          wr_(block(config.outputs, config)), wh_(block(config.outputs, config)), uz_(block(inputs, config)),
+          ur_(block(inputs, config)), uh_(block(inputs, config))
     {
     }
     std::vector<WeightArray> weightArrays() override
@@ -55,28 +57,113 @@ public:
         for (ConnectedBlock* b : {&wz_, &wr_, &wh_, &uz_, &ur_, &uh_})
             b->initialize(random);
     }
+
+    // Per step: z = σ(Wz·s + Uz·x), r = σ(Wr·s + Ur·x), c = act(Wh·(r∘s) + Uh·x),
+    // s' = z∘s + (1 − z)∘c, which is also the output. At inference the state persists between calls;
+    // training starts each batch from a zero state and keeps every step for the backward pass.
     void forward(ForwardArgs& args) override
     {
-        const int batch = args.output.batch(), outputs = wz_.outputs;
+        const bool training = args.context.training;
+        const int batch = args.output.batch() / steps_, outputs = wz_.outputs;
         const std::size_t n = std::size_t(batch) * std::size_t(outputs);
-        if (state_.size() != n)
+        const std::size_t inputWidth = std::size_t(batch) * std::size_t(uz_.inputs);
+        if (training) {
+            for (BlockTraining* t : trainings())
+                t->setSteps(steps_);
+            states_.assign(std::size_t(steps_ + 1) * n, 0.0f);
+            z_.resize(std::size_t(steps_) * n);
+            r_.resize(std::size_t(steps_) * n);
+            c_.resize(std::size_t(steps_) * n);
+        } else if (state_.size() != n) {
             state_.assign(n, 0.0f);
-        std::vector<float> z(n), r(n), a(n), h(n);
-        wz_.forward(state_.data(), z.data(), batch);
-        uz_.forward(args.input.data(), a.data(), batch);
-        for (std::size_t i = 0; i < n; ++i)
-            z[i] = activate(z[i] + a[i], Activation::Logistic);
-        wr_.forward(state_.data(), r.data(), batch);
-        ur_.forward(args.input.data(), a.data(), batch);
-        for (std::size_t i = 0; i < n; ++i)
-            r[i] = activate(r[i] + a[i], Activation::Logistic) * state_[i]; // the forgotten state
-        wh_.forward(r.data(), h.data(), batch);
-        uh_.forward(args.input.data(), a.data(), batch);
-        float* out = args.output.data();
-        for (std::size_t i = 0; i < n; ++i) {
-            const float candidate = activate(h[i] + a[i], tanh_ ? Activation::Tanh : Activation::Logistic);
-            out[i] = z[i] * state_[i] + (1 - z[i]) * candidate;
-            state_[i] = out[i];
+        }
+        std::vector<float> a(n), b(n), forgotten(n);
+        for (int t = 0; t < steps_; ++t) {
+            const float* x = args.input.data() + std::size_t(t) * inputWidth;
+            const float* s = training ? states_.data() + std::size_t(t) * n : state_.data();
+            float* z = training ? z_.data() + std::size_t(t) * n : nullptr;
+            std::vector<float> zLocal, rLocal, cLocal;
+            if (!training) {
+                zLocal.resize(n);
+                rLocal.resize(n);
+                cLocal.resize(n);
+                z = zLocal.data();
+            }
+            float* r = training ? r_.data() + std::size_t(t) * n : rLocal.data();
+            float* c = training ? c_.data() + std::size_t(t) * n : cLocal.data();
+            run(wz_, wzT_, t, s, a.data(), batch, training);
+            run(uz_, uzT_, t, x, b.data(), batch, training);
+            for (std::size_t i = 0; i < n; ++i)
+                z[i] = activate(a[i] + b[i], Activation::Logistic);
+            run(wr_, wrT_, t, s, a.data(), batch, training);
+            run(ur_, urT_, t, x, b.data(), batch, training);
+            for (std::size_t i = 0; i < n; ++i) {
+                r[i] = activate(a[i] + b[i], Activation::Logistic);
+                forgotten[i] = r[i] * s[i];
+            }
+            run(wh_, whT_, t, forgotten.data(), a.data(), batch, training);
+            run(uh_, uhT_, t, x, b.data(), batch, training);
+            float* out = args.output.data() + std::size_t(t) * n;
+            float* next = training ? states_.data() + std::size_t(t + 1) * n : state_.data();
+            for (std::size_t i = 0; i < n; ++i) {
+                c[i] = activate(a[i] + b[i], candidateActivation());
+                out[i] = z[i] * s[i] + (1 - z[i]) * c[i];
+            }
+            std::copy(out, out + n, next);
+        }
+    }
+
+    bool canTrain() const override { return true; }
+
+    std::vector<Parameter> parameters() override
+    {
+        std::vector<Parameter> all;
+        for (BlockTraining* t : trainings()) {
+            auto mine = t->parameters();
+            all.insert(all.end(), mine.begin(), mine.end());
+        }
+        return all;
+    }
+
+    void backward(BackwardArgs& args) override
+    {
+        const int batch = args.output.batch() / steps_;
+        const std::size_t n = std::size_t(batch) * std::size_t(wz_.outputs);
+        const std::size_t inputWidth = std::size_t(batch) * std::size_t(uz_.inputs);
+        std::vector<float> future(n, 0.0f), previous(n), dz(n), dr(n), dc(n), df(n), scratch(n);
+        for (int t = steps_ - 1; t >= 0; --t) {
+            const float* s = states_.data() + std::size_t(t) * n;
+            const float* z = z_.data() + std::size_t(t) * n;
+            const float* r = r_.data() + std::size_t(t) * n;
+            const float* c = c_.data() + std::size_t(t) * n;
+            const float* outDelta = args.outputDelta.data() + std::size_t(t) * n;
+            float* dx = args.inputDelta ? args.inputDelta->data() + std::size_t(t) * inputWidth : nullptr;
+            const bool logistic = !tanh_;
+            for (std::size_t i = 0; i < n; ++i) {
+                const float d = outDelta[i] + future[i];
+                previous[i] = d * z[i];
+                dz[i] = d * (s[i] - c[i]) * z[i] * (1 - z[i]);
+                dc[i] = d * (1 - z[i]) * (logistic ? c[i] * (1 - c[i]) : 1 - c[i] * c[i]);
+            }
+            std::fill(df.begin(), df.end(), 0.0f);
+            scratch = dc;
+            whT_.backward(t, scratch.data(), df.data(), batch);
+            scratch = dc;
+            uhT_.backward(t, scratch.data(), dx, batch);
+            for (std::size_t i = 0; i < n; ++i) {
+                previous[i] += df[i] * r[i];
+                dr[i] = df[i] * s[i] * r[i] * (1 - r[i]);
+            }
+            const bool first = t == 0; // the zero start state needs no delta
+            scratch = dr;
+            wrT_.backward(t, scratch.data(), first ? nullptr : previous.data(), batch);
+            scratch = dr;
+            urT_.backward(t, scratch.data(), dx, batch);
+            scratch = dz;
+            wzT_.backward(t, scratch.data(), first ? nullptr : previous.data(), batch);
+            scratch = dz;
+            uzT_.backward(t, scratch.data(), dx, batch);
+            future = previous;
         }
     }
 
@@ -85,17 +172,30 @@ private:
     {
         return ConnectedBlock(inputs, config.outputs, config.batchNormalize, Activation::Linear);
     }
+    Activation candidateActivation() const { return tanh_ ? Activation::Tanh : Activation::Logistic; }
+    static void run(const ConnectedBlock& block, BlockTraining& training, int step, const float* in,
+                    float* out, int batch, bool train)
+    {
+        if (train)
+            training.forward(step, in, out, batch);
+        else
+            block.forward(in, out, batch);
+    }
+    std::vector<BlockTraining*> trainings() { return {&wzT_, &wrT_, &whT_, &uzT_, &urT_, &uhT_}; }
 
     bool tanh_;
+    int steps_;
     ConnectedBlock wz_, wr_, wh_, uz_, ur_, uh_;
-    std::vector<float> state_;
+    BlockTraining wzT_{wz_}, wrT_{wr_}, whT_{wh_}, uzT_{uz_}, urT_{ur_}, uhT_{uh_};
+    std::vector<float> state_;              // inference: carried between calls
+    std::vector<float> states_, z_, r_, c_; // training: every step's start state and gates
 };
 
 } // namespace
 
 std::unique_ptr<RuntimeLayer> GruLayer::createRuntime(const LayerSpec& spec) const
 {
-    return std::make_unique<GruRuntime>(*this, int(spec.input.size));
+    return std::make_unique<GruRuntime>(*this, int(spec.input.size), spec.timeSteps);
 }
 
 } // namespace nw
