@@ -233,22 +233,23 @@ void TestGradients::layersMatchFiniteDifferences()
 void TestGradients::untrainableLayersAreNamed()
 {
     std::string error;
-    auto net = Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[lstm]\noutput=4\n"
-                                              "[connected]\noutput=2\n[softmax]\n"),
-                           1, error);
+    auto net =
+        Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[crnn]\noutput=2\nhidden=2\n"
+                                       "[connected]\noutput=2\n[softmax]\n"),
+                    1, error);
     QVERIFY(net);
     const auto problem = net->setTraining(true);
     QVERIFY(problem);
     QCOMPARE(QString::fromStdString(*problem),
-             QString("layer 0 [lstm] (line 5) cannot be trained yet (no backward pass)"));
+             QString("layer 0 [crnn] (line 5) cannot be trained yet (no backward pass)"));
 }
 
 void TestGradients::stopbackwardFreezesEarlierLayers()
 {
-    Case c = makeCase("[lstm]\noutput=4\n\n[connected]\noutput=4\nstopbackward=1\n"
+    Case c = makeCase("[crnn]\noutput=2\nhidden=2\n\n[connected]\noutput=4\nstopbackward=1\n"
                       "activation=linear\n\n[connected]\noutput=3\nactivation=linear\n\n[softmax]\n",
                       2, 5);
-    QVERIFY(c.net); // the LSTM cannot train, but it is frozen
+    QVERIFY(c.net); // the CRNN cannot train, but it is frozen
     const auto layers = c.net->trainableParameters();
     QCOMPARE(layers.size(), std::size_t(1));
     QCOMPARE(layers[0].layer, 2);
@@ -305,6 +306,8 @@ void TestGradients::recurrentThroughTimeMatchesFiniteDifferences_data()
     QTest::newRow("gru") << "[gru]\noutput=4\n\n" + head;
     QTest::newRow("gru + batch norm, tanh candidate")
         << "[gru]\noutput=4\nbatch_normalize=1\ntanh=1\n\n" + head;
+    QTest::newRow("lstm") << "[lstm]\noutput=4\n\n" + head;
+    QTest::newRow("lstm + batch norm") << "[lstm]\noutput=3\nbatch_normalize=1\n\n" + head;
     QTest::newRow("two rnn layers, logistic")
         << "[rnn]\noutput=5\nactivation=logistic\n\n[rnn]\noutput=4\nactivation=tanh\n\n" + head;
 }

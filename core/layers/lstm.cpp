@@ -3,6 +3,9 @@
 #include "graph/network_spec.h"
 #include "layers/recurrent.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> LstmLayer::parse(cfg::SectionReader& r)
@@ -36,8 +39,8 @@ namespace {
 // h = o ⊙ tanh(c) is the output. Gates are linear connected blocks; c and h persist between calls.
 class LstmRuntime final : public RuntimeLayer {
 public:
-    LstmRuntime(const LstmLayer& config, int inputs)
-        : wi_(block(config.outputs, config)), wf_(block(config.outputs, config)),
+    LstmRuntime(const LstmLayer& config, int inputs, int steps)
+        : steps_(std::max(1, steps)), wi_(block(config.outputs, config)), wf_(block(config.outputs, config)),
           wo_(block(config.outputs, config)), wg_(block(config.outputs, config)), ui_(block(inputs, config)),
           uf_(block(inputs, config)), uo_(block(inputs, config)), ug_(block(inputs, config))
     {
@@ -54,28 +57,109 @@ public:
         for (ConnectedBlock* b : {&wi_, &wf_, &wo_, &wg_, &ui_, &uf_, &uo_, &ug_})
             b->initialize(random);
     }
+
+    // Per step: f, i, o = σ(W·h + U·x), g = tanh(W·h + U·x); c' = f∘c + i∘g; h' = o∘tanh(c'), the output.
+    // At inference c and h persist between calls; training starts each batch from zeros and keeps every
+    // step for the backward pass.
     void forward(ForwardArgs& args) override
     {
-        const int batch = args.output.batch();
+        const bool training = args.context.training;
+        const int batch = args.output.batch() / steps_;
         const std::size_t n = std::size_t(batch) * std::size_t(wi_.outputs);
-        if (cell_.size() != n) {
+        const std::size_t inputWidth = std::size_t(batch) * std::size_t(ui_.inputs);
+        if (training) {
+            for (Gate& gate : gates()) {
+                gate.recurrent->setSteps(steps_);
+                gate.input->setSteps(steps_);
+                gate.values.resize(std::size_t(steps_) * n);
+            }
+            cells_.assign(std::size_t(steps_ + 1) * n, 0.0f);
+            hiddens_.assign(std::size_t(steps_ + 1) * n, 0.0f);
+        } else if (cell_.size() != n) {
             cell_.assign(n, 0.0f);
             hidden_.assign(n, 0.0f);
         }
-        auto gate = [&](const ConnectedBlock& w, const ConnectedBlock& u, Activation act) {
-            std::vector<float> a(n), b(n);
-            w.forward(hidden_.data(), a.data(), batch);
-            u.forward(args.input.data(), b.data(), batch);
-            for (std::size_t k = 0; k < n; ++k)
-                a[k] = activate(a[k] + b[k], act);
-            return a;
-        };
-        const auto f = gate(wf_, uf_, Activation::Logistic), i = gate(wi_, ui_, Activation::Logistic);
-        const auto g = gate(wg_, ug_, Activation::Tanh), o = gate(wo_, uo_, Activation::Logistic);
-        for (std::size_t k = 0; k < n; ++k) {
-            cell_[k] = f[k] * cell_[k] + i[k] * g[k];
-            hidden_[k] = o[k] * activate(cell_[k], Activation::Tanh);
-            args.output.data()[k] = hidden_[k];
+        std::vector<float> a(n), b(n), local[4];
+        for (int t = 0; t < steps_; ++t) {
+            const float* x = args.input.data() + std::size_t(t) * inputWidth;
+            const float* h = training ? hiddens_.data() + std::size_t(t) * n : hidden_.data();
+            const float* c = training ? cells_.data() + std::size_t(t) * n : cell_.data();
+            float* values[4];
+            int k = 0;
+            for (Gate& gate : gates()) {
+                if (training) {
+                    gate.recurrent->forward(t, h, a.data(), batch);
+                    gate.input->forward(t, x, b.data(), batch);
+                    values[k] = gate.values.data() + std::size_t(t) * n;
+                } else {
+                    gate.recurrentBlock->forward(h, a.data(), batch);
+                    gate.inputBlock->forward(x, b.data(), batch);
+                    local[k].resize(n);
+                    values[k] = local[k].data();
+                }
+                for (std::size_t j = 0; j < n; ++j)
+                    values[k][j] = activate(a[j] + b[j], gate.activation);
+                ++k;
+            }
+            const float *f = values[0], *i = values[1], *g = values[2], *o = values[3];
+            float* nextCell = training ? cells_.data() + std::size_t(t + 1) * n : cell_.data();
+            float* nextHidden = training ? hiddens_.data() + std::size_t(t + 1) * n : hidden_.data();
+            float* out = args.output.data() + std::size_t(t) * n;
+            for (std::size_t j = 0; j < n; ++j) {
+                nextCell[j] = f[j] * c[j] + i[j] * g[j];
+                nextHidden[j] = o[j] * activate(nextCell[j], Activation::Tanh);
+                out[j] = nextHidden[j];
+            }
+        }
+    }
+
+    bool canTrain() const override { return true; }
+
+    std::vector<Parameter> parameters() override
+    {
+        std::vector<Parameter> all;
+        for (BlockTraining* t : {&wiT_, &wfT_, &woT_, &wgT_, &uiT_, &ufT_, &uoT_, &ugT_}) {
+            auto mine = t->parameters();
+            all.insert(all.end(), mine.begin(), mine.end());
+        }
+        return all;
+    }
+
+    void backward(BackwardArgs& args) override
+    {
+        const int batch = args.output.batch() / steps_;
+        const std::size_t n = std::size_t(batch) * std::size_t(wi_.outputs);
+        const std::size_t inputWidth = std::size_t(batch) * std::size_t(ui_.inputs);
+        std::vector<float> hiddenDelta(n, 0.0f), cellDelta(n, 0.0f), previousHidden(n), pre[4], scratch(n);
+        for (auto& p : pre)
+            p.resize(n);
+        auto gateList = gates();
+        for (int t = steps_ - 1; t >= 0; --t) {
+            const std::size_t at = std::size_t(t) * n;
+            const float *f = gateList[0].values.data() + at, *i = gateList[1].values.data() + at,
+                        *g = gateList[2].values.data() + at, *o = gateList[3].values.data() + at;
+            const float* c = cells_.data() + std::size_t(t + 1) * n;
+            const float* cPrevious = cells_.data() + at;
+            const float* outDelta = args.outputDelta.data() + at;
+            for (std::size_t j = 0; j < n; ++j) {
+                const float dh = outDelta[j] + hiddenDelta[j], tc = activate(c[j], Activation::Tanh);
+                const float dc = cellDelta[j] + dh * o[j] * (1 - tc * tc);
+                pre[3][j] = dh * tc * o[j] * (1 - o[j]);           // o
+                pre[0][j] = dc * cPrevious[j] * f[j] * (1 - f[j]); // f
+                pre[1][j] = dc * g[j] * i[j] * (1 - i[j]);         // i
+                pre[2][j] = dc * i[j] * (1 - g[j] * g[j]);         // g
+                cellDelta[j] = dc * f[j];
+            }
+            std::fill(previousHidden.begin(), previousHidden.end(), 0.0f);
+            float* dx = args.inputDelta ? args.inputDelta->data() + std::size_t(t) * inputWidth : nullptr;
+            for (int k = 0; k < 4; ++k) {
+                scratch = pre[k];
+                gateList[std::size_t(k)].recurrent->backward(t, scratch.data(),
+                                                             t > 0 ? previousHidden.data() : nullptr, batch);
+                scratch = pre[k];
+                gateList[std::size_t(k)].input->backward(t, scratch.data(), dx, batch);
+            }
+            hiddenDelta = previousHidden;
         }
     }
 
@@ -84,16 +168,35 @@ private:
     {
         return ConnectedBlock(inputs, config.outputs, config.batchNormalize, Activation::Linear);
     }
+    struct Gate {
+        ConnectedBlock* recurrentBlock;
+        ConnectedBlock* inputBlock;
+        BlockTraining* recurrent;
+        BlockTraining* input;
+        Activation activation;
+        std::vector<float>& values; // each training step's gate values
+    };
+    // f, i, g, o (the order backward expects).
+    std::vector<Gate> gates()
+    {
+        return {{&wf_, &uf_, &wfT_, &ufT_, Activation::Logistic, f_},
+                {&wi_, &ui_, &wiT_, &uiT_, Activation::Logistic, i_},
+                {&wg_, &ug_, &wgT_, &ugT_, Activation::Tanh, g_},
+                {&wo_, &uo_, &woT_, &uoT_, Activation::Logistic, o_}};
+    }
 
+    int steps_;
     ConnectedBlock wi_, wf_, wo_, wg_, ui_, uf_, uo_, ug_;
-    std::vector<float> cell_, hidden_;
+    BlockTraining wiT_{wi_}, wfT_{wf_}, woT_{wo_}, wgT_{wg_}, uiT_{ui_}, ufT_{uf_}, uoT_{uo_}, ugT_{ug_};
+    std::vector<float> cell_, hidden_;                   // inference: carried between calls
+    std::vector<float> cells_, hiddens_, f_, i_, g_, o_; // training: every step
 };
 
 } // namespace
 
 std::unique_ptr<RuntimeLayer> LstmLayer::createRuntime(const LayerSpec& spec) const
 {
-    return std::make_unique<LstmRuntime>(*this, int(spec.input.size));
+    return std::make_unique<LstmRuntime>(*this, int(spec.input.size), spec.timeSteps);
 }
 
 } // namespace nw
