@@ -104,6 +104,8 @@ private slots:
     void costLayerDeltasByHand();
     void recurrentThroughTimeMatchesFiniteDifferences_data();
     void recurrentThroughTimeMatchesFiniteDifferences();
+    void crnnThroughTimeMatchesFiniteDifferences_data();
+    void crnnThroughTimeMatchesFiniteDifferences();
 };
 
 void TestGradients::layersMatchFiniteDifferences_data()
@@ -133,6 +135,9 @@ void TestGradients::layersMatchFiniteDifferences_data()
                head;
     QTest::newRow("maxpool 3/2 odd")
         << "[convolutional]\nfilters=2\nsize=1\nactivation=linear\n\n[maxpool]\nsize=3\nstride=2\n\n" + head;
+    QTest::newRow("maxpool_depth") << "[convolutional]\nfilters=4\nsize=3\npad=1\nactivation=tanh\n\n"
+                                      "[maxpool]\nmaxpool_depth=1\nout_channels=2\n\n" +
+                                          head;
     QTest::newRow("avgpool") << "[convolutional]\nfilters=4\nsize=3\npad=1\nactivation=elu\n\n[avgpool]\n\n" +
                                     head;
     QTest::newRow("route concatenating two branches")
@@ -234,22 +239,22 @@ void TestGradients::untrainableLayersAreNamed()
 {
     std::string error;
     auto net =
-        Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[crnn]\noutput=2\nhidden=2\n"
+        Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=3\n[iseg]\nclasses=1\nids=2\n"
                                        "[connected]\noutput=2\n[softmax]\n"),
                     1, error);
     QVERIFY(net);
     const auto problem = net->setTraining(true);
     QVERIFY(problem);
     QCOMPARE(QString::fromStdString(*problem),
-             QString("layer 0 [crnn] (line 5) cannot be trained yet (no backward pass)"));
+             QString("layer 0 [iseg] (line 5) cannot be trained yet (no backward pass)"));
 }
 
 void TestGradients::stopbackwardFreezesEarlierLayers()
 {
-    Case c = makeCase("[crnn]\noutput=2\nhidden=2\n\n[connected]\noutput=4\nstopbackward=1\n"
+    Case c = makeCase("[iseg]\nclasses=1\nids=1\n\n[connected]\noutput=4\nstopbackward=1\n"
                       "activation=linear\n\n[connected]\noutput=3\nactivation=linear\n\n[softmax]\n",
                       2, 5);
-    QVERIFY(c.net); // the CRNN cannot train, but it is frozen
+    QVERIFY(c.net); // the [iseg] head cannot train, but it is frozen
     const auto layers = c.net->trainableParameters();
     QCOMPARE(layers.size(), std::size_t(1));
     QCOMPARE(layers[0].layer, 2);
@@ -321,6 +326,26 @@ void TestGradients::recurrentThroughTimeMatchesFiniteDifferences()
     QVERIFY(c.net);
     // The loss of 12 rows is ≈ 13, so float32 forward passes leave ≈ 4e-4 of noise in each central
     // difference (ε = 1e-3): errors below 0.05 count as absolute.
+    const double worst = worstRelativeError(c, 12, 5e-2);
+    QVERIFY2(worst < 3e-2, qPrintable(QString("worst relative error %1").arg(worst)));
+}
+
+void TestGradients::crnnThroughTimeMatchesFiniteDifferences_data()
+{
+    QTest::addColumn<QString>("layers");
+    const QString head = "[connected]\noutput=3\nactivation=linear\n\n[softmax]\n";
+    QTest::newRow("crnn, tanh") << "[crnn]\noutput=2\nhidden=3\nactivation=tanh\n\n" + head;
+    QTest::newRow("crnn + batch norm, shortcut, tanh")
+        << "[crnn]\noutput=2\nhidden=3\nbatch_normalize=1\nshortcut=1\nactivation=tanh\n\n" + head;
+}
+
+void TestGradients::crnnThroughTimeMatchesFiniteDifferences()
+{
+    // Three steps of four 4×4×2 images: convolutions through the state, each step's forward rerun
+    // before its backward.
+    QFETCH(QString, layers);
+    Case c = makeCase(layers.toStdString(), 12, 17, "[net]\nwidth=4\nheight=4\nchannels=2\ntime_steps=3\n\n");
+    QVERIFY(c.net);
     const double worst = worstRelativeError(c, 12, 5e-2);
     QVERIFY2(worst < 3e-2, qPrintable(QString("worst relative error %1").arg(worst)));
 }

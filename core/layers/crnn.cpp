@@ -45,8 +45,9 @@ namespace {
 // 0) + input(x) + self(state); output = output(state). The state persists between calls.
 class CrnnRuntime final : public RuntimeLayer {
 public:
-    CrnnRuntime(const CrnnLayer& config, const Shape& in)
-        : shortcut_(config.shortcut), hiddenShape_(Shape::image(in.w, in.h, config.hidden)),
+    CrnnRuntime(const CrnnLayer& config, const Shape& in, int steps)
+        : shortcut_(config.shortcut), steps_(std::max(1, steps)), inputShape_(in),
+          hiddenShape_(Shape::image(in.w, in.h, config.hidden)),
           outputShape_(Shape::image(in.w, in.h, config.outputs))
     {
         input_ = conv(config, config.hidden, in);
@@ -77,6 +78,10 @@ public:
     }
     void forward(ForwardArgs& args) override
     {
+        if (args.context.training) {
+            forwardTraining(args);
+            return;
+        }
         const int batch = args.output.batch();
         if (state_.batch() != batch) {
             state_.reset(hiddenShape_, batch);
@@ -95,7 +100,112 @@ public:
         output_->forward(o);
     }
 
+    bool canTrain() const override { return input_->canTrain() && self_->canTrain() && output_->canTrain(); }
+
+    std::vector<Parameter> parameters() override
+    {
+        std::vector<Parameter> all;
+        for (RuntimeLayer* part : {input_.get(), self_.get(), output_.get()}) {
+            auto mine = part->parameters();
+            all.insert(all.end(), mine.begin(), mine.end());
+        }
+        return all;
+    }
+
+    // Backpropagation through time. The convolutions keep only their last forward's internals, so each
+    // step's forward runs again just before its backward (its rolling batch-norm statistics restored
+    // afterwards, so they move once per step as in the forward pass).
+    void backward(BackwardArgs& args) override
+    {
+        const int batch = args.output.batch() / steps_;
+        const std::size_t hidden = std::size_t(hiddenShape_.size) * std::size_t(batch);
+        const std::size_t outWidth = std::size_t(outputShape_.size) * std::size_t(batch);
+        const std::size_t inWidth = std::size_t(inputShape_.size) * std::size_t(batch);
+        Tensor stateDelta(hiddenShape_, batch), previous(hiddenShape_, batch), partDelta(hiddenShape_, batch);
+        Tensor outDelta(outputShape_, batch), out(outputShape_, batch), part(hiddenShape_, batch);
+        Tensor x(inputShape_, batch), inDelta(inputShape_, batch);
+        std::vector<const Tensor*> none;
+        std::vector<Tensor*> noDeltas;
+        for (int t = steps_ - 1; t >= 0; --t) {
+            std::copy_n(args.input.data() + std::size_t(t) * inWidth, inWidth, x.data());
+            // The output convolution, fed by this step's state.
+            rerun(*output_, states_[std::size_t(t + 1)], out, args.context);
+            std::copy_n(args.outputDelta.data() + std::size_t(t) * outWidth, outWidth, outDelta.data());
+            BackwardArgs o{
+                states_[std::size_t(t + 1)], &stateDelta, none, noDeltas, out, outDelta, args.context};
+            output_->backward(o);
+            // The state's delta goes to the input convolution and to the self one (the previous state).
+            rerun(*input_, x, part, args.context);
+            std::copy_n(stateDelta.data(), hidden, partDelta.data());
+            std::fill(inDelta.data(), inDelta.data() + inDelta.size(), 0.0f);
+            BackwardArgs a{x,           args.inputDelta ? &inDelta : nullptr, none, noDeltas, part, partDelta,
+                           args.context};
+            input_->backward(a);
+            if (args.inputDelta)
+                for (std::size_t i = 0; i < inWidth; ++i)
+                    args.inputDelta->data()[std::size_t(t) * inWidth + i] += inDelta.data()[i];
+            rerun(*self_, states_[std::size_t(t)], part, args.context);
+            std::copy_n(stateDelta.data(), hidden, partDelta.data());
+            std::fill(previous.data(), previous.data() + previous.size(), 0.0f);
+            BackwardArgs sb{states_[std::size_t(t)],
+                            t > 0 ? &previous : nullptr,
+                            none,
+                            noDeltas,
+                            part,
+                            partDelta,
+                            args.context};
+            self_->backward(sb);
+            if (shortcut_)
+                for (std::size_t i = 0; i < hidden; ++i)
+                    previous.data()[i] += stateDelta.data()[i];
+            std::copy_n(previous.data(), hidden, stateDelta.data());
+        }
+    }
+
 private:
+    // Training: each batch starts from a zero state; every step's state is kept.
+    void forwardTraining(ForwardArgs& args)
+    {
+        const int batch = args.output.batch() / steps_;
+        const std::size_t outWidth = std::size_t(outputShape_.size) * std::size_t(batch);
+        const std::size_t inWidth = std::size_t(inputShape_.size) * std::size_t(batch);
+        states_.assign(std::size_t(steps_ + 1), Tensor(hiddenShape_, batch));
+        Tensor x(inputShape_, batch), a(hiddenShape_, batch), b(hiddenShape_, batch),
+            out(outputShape_, batch);
+        std::vector<const Tensor*> none;
+        for (int t = 0; t < steps_; ++t) {
+            std::copy_n(args.input.data() + std::size_t(t) * inWidth, inWidth, x.data());
+            ForwardArgs fa{x, none, a, args.context};
+            input_->forward(fa);
+            ForwardArgs fs{states_[std::size_t(t)], none, b, args.context};
+            self_->forward(fs);
+            const float* previous = states_[std::size_t(t)].data();
+            float* state = states_[std::size_t(t + 1)].data();
+            for (std::size_t i = 0; i < states_[0].size(); ++i)
+                state[i] = (shortcut_ ? previous[i] : 0.0f) + a.data()[i] + b.data()[i];
+            ForwardArgs fo{states_[std::size_t(t + 1)], none, out, args.context};
+            output_->forward(fo);
+            std::copy_n(out.data(), outWidth, args.output.data() + std::size_t(t) * outWidth);
+        }
+    }
+
+    // The forward of one convolution again (its internals for the backward), rolling statistics kept.
+    static void rerun(RuntimeLayer& part, const Tensor& in, Tensor& out, ExecContext& context)
+    {
+        std::vector<std::vector<float>> saved;
+        auto arrays = part.weightArrays();
+        for (const WeightArray& array : arrays)
+            if (array.batchNormStatistic)
+                saved.push_back(*array.data);
+        std::vector<const Tensor*> none;
+        ForwardArgs f{in, none, out, context};
+        part.forward(f);
+        std::size_t k = 0;
+        for (const WeightArray& array : arrays)
+            if (array.batchNormStatistic)
+                *array.data = saved[k++];
+    }
+
     static std::unique_ptr<RuntimeLayer> conv(const CrnnLayer& config, int filters, const Shape& in)
     {
         ConvolutionalLayer layer;
@@ -111,16 +221,18 @@ private:
     }
 
     bool shortcut_;
-    Shape hiddenShape_, outputShape_;
+    int steps_;
+    Shape inputShape_, hiddenShape_, outputShape_;
     std::unique_ptr<RuntimeLayer> input_, self_, output_;
     Tensor state_, fromInput_, fromSelf_;
+    std::vector<Tensor> states_; // training: the zero start, then every step's state
 };
 
 } // namespace
 
 std::unique_ptr<RuntimeLayer> CrnnLayer::createRuntime(const LayerSpec& spec) const
 {
-    return std::make_unique<CrnnRuntime>(*this, spec.input);
+    return std::make_unique<CrnnRuntime>(*this, spec.input, spec.timeSteps);
 }
 
 } // namespace nw

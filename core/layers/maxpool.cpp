@@ -96,7 +96,7 @@ public:
     {
     }
 
-    bool canTrain() const override { return !config_.depth; }
+    bool canTrain() const override { return true; }
 
     void backward(BackwardArgs& args) override
     {
@@ -118,13 +118,25 @@ public:
         }
         if (config_.depth) { // AB maxpool_depth: max over channels k ≡ g (mod out_c)
             const std::size_t plane = std::size_t(in_.w) * std::size_t(in_.h);
+            if (args.context.training)
+                indexes_.assign(args.output.size(), -1);
             for (int b = 0; b < batch; ++b)
                 for (int g = 0; g < out_.c; ++g)
                     for (std::size_t i = 0; i < plane; ++i) {
                         float best = -FLT_MAX;
-                        for (int k = g; k < in_.c; k += out_.c)
-                            best = std::max(best, args.input.item(b)[std::size_t(k) * plane + i]);
-                        args.output.item(b)[std::size_t(g) * plane + i] = best;
+                        std::size_t winner = 0;
+                        for (int k = g; k < in_.c; k += out_.c) {
+                            const std::size_t at = std::size_t(k) * plane + i;
+                            if (args.input.item(b)[at] > best) {
+                                best = args.input.item(b)[at];
+                                winner = at;
+                            }
+                        }
+                        const std::size_t o = std::size_t(g) * plane + i;
+                        args.output.item(b)[o] = best;
+                        if (args.context.training) // the backward pass routes the delta to the winner
+                            indexes_[std::size_t(b) * args.output.itemSize() + o] =
+                                long(std::size_t(b) * args.input.itemSize() + winner);
                     }
             return;
         }
