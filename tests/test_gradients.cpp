@@ -104,8 +104,6 @@ private slots:
     void costLayerDeltasByHand();
     void recurrentThroughTimeMatchesFiniteDifferences_data();
     void recurrentThroughTimeMatchesFiniteDifferences();
-    void crnnThroughTimeMatchesFiniteDifferences_data();
-    void crnnThroughTimeMatchesFiniteDifferences();
 };
 
 void TestGradients::layersMatchFiniteDifferences_data()
@@ -303,49 +301,37 @@ void TestGradients::costLayerDeltasByHand()
 
 void TestGradients::recurrentThroughTimeMatchesFiniteDifferences_data()
 {
+    QTest::addColumn<QString>("net");
     QTest::addColumn<QString>("layers");
     const QString head = "[connected]\noutput=3\nactivation=linear\n\n[softmax]\n";
-    QTest::newRow("rnn, tanh") << "[rnn]\noutput=4\nactivation=tanh\n\n" + head;
+    const QString flat = "[net]\ninputs=5\ntime_steps=3\n\n";
+    const QString image = "[net]\nwidth=4\nheight=4\nchannels=2\ntime_steps=3\n\n";
+    QTest::newRow("rnn, tanh") << flat << "[rnn]\noutput=4\nactivation=tanh\n\n" + head;
     QTest::newRow("rnn + batch norm, shortcut, tanh")
-        << "[rnn]\noutput=4\nbatch_normalize=1\nshortcut=1\nactivation=tanh\n\n" + head;
-    QTest::newRow("gru") << "[gru]\noutput=4\n\n" + head;
+        << flat << "[rnn]\noutput=4\nbatch_normalize=1\nshortcut=1\nactivation=tanh\n\n" + head;
+    QTest::newRow("gru") << flat << "[gru]\noutput=4\n\n" + head;
     QTest::newRow("gru + batch norm, tanh candidate")
-        << "[gru]\noutput=4\nbatch_normalize=1\ntanh=1\n\n" + head;
-    QTest::newRow("lstm") << "[lstm]\noutput=4\n\n" + head;
-    QTest::newRow("lstm + batch norm") << "[lstm]\noutput=3\nbatch_normalize=1\n\n" + head;
+        << flat << "[gru]\noutput=4\nbatch_normalize=1\ntanh=1\n\n" + head;
+    QTest::newRow("lstm") << flat << "[lstm]\noutput=4\n\n" + head;
+    QTest::newRow("lstm + batch norm") << flat << "[lstm]\noutput=3\nbatch_normalize=1\n\n" + head;
     QTest::newRow("two rnn layers, logistic")
-        << "[rnn]\noutput=5\nactivation=logistic\n\n[rnn]\noutput=4\nactivation=tanh\n\n" + head;
+        << flat << "[rnn]\noutput=5\nactivation=logistic\n\n[rnn]\noutput=4\nactivation=tanh\n\n" + head;
+    // Convolutions through the state; each step's forward runs again before its backward.
+    QTest::newRow("crnn, tanh") << image << "[crnn]\noutput=2\nhidden=3\nactivation=tanh\n\n" + head;
+    QTest::newRow("crnn + batch norm, shortcut, tanh")
+        << image << "[crnn]\noutput=2\nhidden=3\nbatch_normalize=1\nshortcut=1\nactivation=tanh\n\n" + head;
 }
 
 void TestGradients::recurrentThroughTimeMatchesFiniteDifferences()
 {
     // Three time steps of four sequences (batch 12 = 3 steps × 4; batch norm needs a few rows per
     // step): the gradients flow back through the state from the last step to the first.
+    QFETCH(QString, net);
     QFETCH(QString, layers);
-    Case c = makeCase(layers.toStdString(), 12, 13, "[net]\ninputs=5\ntime_steps=3\n\n");
+    Case c = makeCase(layers.toStdString(), 12, 13, net.toStdString());
     QVERIFY(c.net);
     // The loss of 12 rows is ≈ 13, so float32 forward passes leave ≈ 4e-4 of noise in each central
     // difference (ε = 1e-3): errors below 0.05 count as absolute.
-    const double worst = worstRelativeError(c, 12, 5e-2);
-    QVERIFY2(worst < 3e-2, qPrintable(QString("worst relative error %1").arg(worst)));
-}
-
-void TestGradients::crnnThroughTimeMatchesFiniteDifferences_data()
-{
-    QTest::addColumn<QString>("layers");
-    const QString head = "[connected]\noutput=3\nactivation=linear\n\n[softmax]\n";
-    QTest::newRow("crnn, tanh") << "[crnn]\noutput=2\nhidden=3\nactivation=tanh\n\n" + head;
-    QTest::newRow("crnn + batch norm, shortcut, tanh")
-        << "[crnn]\noutput=2\nhidden=3\nbatch_normalize=1\nshortcut=1\nactivation=tanh\n\n" + head;
-}
-
-void TestGradients::crnnThroughTimeMatchesFiniteDifferences()
-{
-    // Three steps of four 4×4×2 images: convolutions through the state, each step's forward rerun
-    // before its backward.
-    QFETCH(QString, layers);
-    Case c = makeCase(layers.toStdString(), 12, 17, "[net]\nwidth=4\nheight=4\nchannels=2\ntime_steps=3\n\n");
-    QVERIFY(c.net);
     const double worst = worstRelativeError(c, 12, 5e-2);
     QVERIFY2(worst < 3e-2, qPrintable(QString("worst relative error %1").arg(worst)));
 }
