@@ -102,6 +102,7 @@ private slots:
     void untrainableLayersAreNamed();
     void stopbackwardFreezesEarlierLayers();
     void costLayerDeltasByHand();
+    void deadBranchesGetNoBackward();
     void recurrentThroughTimeMatchesFiniteDifferences_data();
     void recurrentThroughTimeMatchesFiniteDifferences();
 };
@@ -334,6 +335,24 @@ void TestGradients::recurrentThroughTimeMatchesFiniteDifferences()
     // difference (ε = 1e-3): errors below 0.05 count as absolute.
     const double worst = worstRelativeError(c, 12, 5e-2);
     QVERIFY2(worst < 3e-2, qPrintable(QString("worst relative error %1").arg(worst)));
+}
+
+void TestGradients::deadBranchesGetNoBackward()
+{
+    // Layer 1 is read by nobody (the route takes layer 0): its backward is skipped, the others run.
+    Case c = makeCase("[convolutional]\nfilters=2\nsize=1\nactivation=tanh\n\n"
+                      "[convolutional]\nfilters=3\nsize=3\npad=1\nactivation=tanh\n\n"
+                      "[route]\nlayers=-2\n\n[connected]\noutput=3\nactivation=linear\n\n[softmax]\n",
+                      2, 3);
+    QVERIFY(c.net);
+    loss(c);
+    std::vector<double> milliseconds;
+    c.net->backward(&milliseconds);
+    QCOMPARE(milliseconds[1], 0.0);
+    for (int layer : {0, 2, 3, 4})
+        QVERIFY2(milliseconds[std::size_t(layer)] > 0, qPrintable(QString::number(layer)));
+    const auto reaches = c.net->layersReachingLoss();
+    QCOMPARE(reaches, std::vector<bool>({true, false, true, true, true}));
 }
 
 QTEST_GUILESS_MAIN(TestGradients)

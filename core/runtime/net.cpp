@@ -185,8 +185,11 @@ void Net::backward(std::vector<double>* layerMilliseconds)
     std::vector<const Tensor*> sources;
     std::vector<Tensor*> sourceDeltas;
     const int first = firstTrainedLayer();
+    const std::vector<bool> reaches = layersReachingLoss();
     for (int i = static_cast<int>(layers_.size()) - 1; i >= first; --i) {
         const auto index = static_cast<std::size_t>(i);
+        if (!reaches[index]) // its output feeds no loss: nothing to propagate (Caffe's rule)
+            continue;
         sources.clear();
         sourceDeltas.clear();
         for (int source : spec_.layers[index].sources) {
@@ -207,6 +210,26 @@ void Net::backward(std::vector<double>* layerMilliseconds)
             (*layerMilliseconds)[index] =
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     }
+}
+
+std::vector<bool> Net::layersReachingLoss() const
+{
+    const int count = int(spec_.layers.size());
+    std::vector<bool> reaches(std::size_t(count), false);
+    for (int i = count - 1; i >= 0; --i) {
+        const LayerSpec& layer = spec_.layers[std::size_t(i)];
+        bool reach = i == outputLayer() || layer.type == "cost" || detectionHeadInfo(layer.config.get());
+        // Consumers come later: the next layer (unless a route, which reads only its sources) and every
+        // layer naming this one as a source.
+        if (i + 1 < count && spec_.layers[std::size_t(i + 1)].type != "route")
+            reach = reach || reaches[std::size_t(i + 1)];
+        for (int j = i + 1; j < count && !reach; ++j)
+            for (int source : spec_.layers[std::size_t(j)].sources)
+                if (source == i && reaches[std::size_t(j)])
+                    reach = true;
+        reaches[std::size_t(i)] = reach;
+    }
+    return reaches;
 }
 
 std::vector<WeightArray> Net::weightArrays()

@@ -63,6 +63,9 @@ public:
     };
     // Every trainable array, layer by layer (frozen layers — stopbackward, dont_update — left out).
     std::vector<LayerParameters> trainableParameters();
+    // Whether each layer's output reaches a loss (the output layer, [cost], a detection head) through
+    // the layers that read it; backward skips the others.
+    std::vector<bool> layersReachingLoss() const;
     // Every layer's arrays in .weights order (for checkpoints).
     std::vector<WeightArray> weightArrays();
     // Images trained on, kept in the .weights header.
