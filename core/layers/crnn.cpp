@@ -82,22 +82,30 @@ public:
             forwardTraining(args);
             return;
         }
-        const int batch = args.output.batch();
+        // Inference: `time_steps` steps per call, the state carried on to the next call.
+        const int batch = args.output.batch() / steps_;
         if (state_.batch() != batch) {
             state_.reset(hiddenShape_, batch);
             fromInput_.reset(hiddenShape_, batch);
             fromSelf_.reset(hiddenShape_, batch);
         }
+        const std::size_t outWidth = std::size_t(outputShape_.size) * std::size_t(batch);
+        const std::size_t inWidth = std::size_t(inputShape_.size) * std::size_t(batch);
+        Tensor x(inputShape_, batch), out(outputShape_, batch);
         std::vector<const Tensor*> none;
-        ForwardArgs a{args.input, none, fromInput_, args.context};
-        input_->forward(a);
-        ForwardArgs s{state_, none, fromSelf_, args.context};
-        self_->forward(s);
-        for (std::size_t i = 0; i < state_.size(); ++i)
-            state_.data()[i] =
-                (shortcut_ ? state_.data()[i] : 0.0f) + fromInput_.data()[i] + fromSelf_.data()[i];
-        ForwardArgs o{state_, none, args.output, args.context};
-        output_->forward(o);
+        for (int t = 0; t < steps_; ++t) {
+            std::copy_n(args.input.data() + std::size_t(t) * inWidth, inWidth, x.data());
+            ForwardArgs a{x, none, fromInput_, args.context};
+            input_->forward(a);
+            ForwardArgs s{state_, none, fromSelf_, args.context};
+            self_->forward(s);
+            for (std::size_t i = 0; i < state_.size(); ++i)
+                state_.data()[i] =
+                    (shortcut_ ? state_.data()[i] : 0.0f) + fromInput_.data()[i] + fromSelf_.data()[i];
+            ForwardArgs o{state_, none, out, args.context};
+            output_->forward(o);
+            std::copy_n(out.data(), outWidth, args.output.data() + std::size_t(t) * outWidth);
+        }
     }
 
     bool canTrain() const override { return input_->canTrain() && self_->canTrain() && output_->canTrain(); }
