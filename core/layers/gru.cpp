@@ -68,7 +68,7 @@ public:
         const std::size_t n = std::size_t(batch) * std::size_t(outputs);
         const std::size_t inputWidth = std::size_t(batch) * std::size_t(uz_.inputs);
         if (training) {
-            for (BlockTraining* t : trainings())
+            for (BlockTraining* t : {&wzT_, &wrT_, &whT_, &uzT_, &urT_, &uhT_})
                 t->setSteps(steps_);
             states_.assign(std::size_t(steps_ + 1) * n, 0.0f);
             z_.resize(std::size_t(steps_) * n);
@@ -117,12 +117,7 @@ public:
 
     std::vector<Parameter> parameters() override
     {
-        std::vector<Parameter> all;
-        for (BlockTraining* t : trainings()) {
-            auto mine = t->parameters();
-            all.insert(all.end(), mine.begin(), mine.end());
-        }
-        return all;
+        return blockParameters({&wzT_, &wrT_, &whT_, &uzT_, &urT_, &uhT_});
     }
 
     void backward(BackwardArgs& args) override
@@ -181,7 +176,6 @@ private:
         else
             block.forward(in, out, batch);
     }
-    std::vector<BlockTraining*> trainings() { return {&wzT_, &wrT_, &whT_, &uzT_, &urT_, &uhT_}; }
 
     bool tanh_;
     int steps_;

@@ -117,12 +117,7 @@ public:
 
     std::vector<Parameter> parameters() override
     {
-        std::vector<Parameter> all;
-        for (BlockTraining* t : {&wiT_, &wfT_, &woT_, &wgT_, &uiT_, &ufT_, &uoT_, &ugT_}) {
-            auto mine = t->parameters();
-            all.insert(all.end(), mine.begin(), mine.end());
-        }
-        return all;
+        return blockParameters({&wiT_, &wfT_, &woT_, &wgT_, &uiT_, &ufT_, &uoT_, &ugT_});
     }
 
     void backward(BackwardArgs& args) override

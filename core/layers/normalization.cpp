@@ -35,7 +35,7 @@ namespace {
 class NormalizationRuntime final : public RuntimeLayer {
 public:
     NormalizationRuntime(const NormalizationLayer& config, const Shape& shape)
-        : config_(config), shape_(shape)
+        : config_(config), shape_(shape), window_(windowCounts())
     {
     }
     void forward(ForwardArgs& args) override
@@ -83,7 +83,6 @@ public:
             return;
         const std::size_t plane = std::size_t(shape_.w) * std::size_t(shape_.h);
         const int c = shape_.c;
-        const auto window = windowCounts();
         for (int b = 0; b < args.output.batch(); ++b) {
             const float* x = args.input.item(b);
             const float* delta = args.outputDelta.item(b);
@@ -95,7 +94,7 @@ public:
                     in[at] += delta[at] * std::pow(n[at], -config_.beta);
                     const float common = -2 * config_.alpha * config_.beta * delta[at] * x[at] *
                                          std::pow(n[at], -config_.beta - 1);
-                    for (const auto& [j, count] : window[std::size_t(k)])
+                    for (const auto& [j, count] : window_[std::size_t(k)])
                         in[std::size_t(j) * plane + i] +=
                             float(count) * common * x[std::size_t(j) * plane + i];
                 }
@@ -127,9 +126,10 @@ private:
         return result;
     }
 
-    std::vector<float> savedNorms_; // n per value, batch after batch, of the last training forward
     const NormalizationLayer config_;
     Shape shape_;
+    const std::vector<std::vector<std::pair<int, int>>> window_; // windowCounts(), fixed by the shape
+    std::vector<float> savedNorms_; // n per value, batch after batch, of the last training forward
 };
 
 } // namespace

@@ -104,6 +104,16 @@ void BlockTraining::backward(int step, float* delta, float* inputDelta, int batc
              1.0f, inputDelta, b.inputs);
 }
 
+std::vector<Parameter> blockParameters(std::initializer_list<BlockTraining*> blocks)
+{
+    std::vector<Parameter> all;
+    for (BlockTraining* block : blocks) {
+        auto mine = block->parameters();
+        all.insert(all.end(), mine.begin(), mine.end());
+    }
+    return all;
+}
+
 std::vector<Parameter> BlockTraining::parameters()
 {
     return biasScaleWeightParameters(block_.biases, biasGradient_,

@@ -50,4 +50,7 @@ private:
     std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
 };
 
+// Every learnable array of a recurrent layer's blocks, in block order.
+std::vector<Parameter> blockParameters(std::initializer_list<BlockTraining*> blocks);
+
 } // namespace nw

@@ -85,12 +85,7 @@ public:
 
     std::vector<Parameter> parameters() override
     {
-        std::vector<Parameter> all;
-        for (BlockTraining* block : {&inputTraining_, &selfTraining_, &outputTraining_}) {
-            auto mine = block->parameters();
-            all.insert(all.end(), mine.begin(), mine.end());
-        }
-        return all;
+        return blockParameters({&inputTraining_, &selfTraining_, &outputTraining_});
     }
 
     // Backpropagation through the time steps, last to first: the state's delta gathers what the output

@@ -141,6 +141,7 @@ std::optional<std::string> Net::setTraining(bool training)
                 return "layer " + std::to_string(i) + " [" + spec_.layers[i].type + "] (line " +
                        std::to_string(spec_.layers[i].line) + ") cannot be trained yet (no backward pass)";
     training_ = training;
+    reachesLoss_ = training ? layersReachingLoss() : std::vector<bool>();
     deltas_.resize(training ? layers_.size() : 0);
     for (std::size_t i = 0; i < deltas_.size(); ++i)
         deltas_[i].reset(spec_.layers[i].output, batch_);
@@ -185,10 +186,9 @@ void Net::backward(std::vector<double>* layerMilliseconds)
     std::vector<const Tensor*> sources;
     std::vector<Tensor*> sourceDeltas;
     const int first = firstTrainedLayer();
-    const std::vector<bool> reaches = layersReachingLoss();
     for (int i = static_cast<int>(layers_.size()) - 1; i >= first; --i) {
         const auto index = static_cast<std::size_t>(i);
-        if (!reaches[index]) // its output feeds no loss: nothing to propagate (Caffe's rule)
+        if (!reachesLoss_[index]) // its output feeds no loss: nothing to propagate (Caffe's rule)
             continue;
         sources.clear();
         sourceDeltas.clear();

@@ -98,6 +98,7 @@ private:
     std::vector<float> workspace_;
     WeightsHeader header_;
     std::vector<HeadStats> headStats_;
+    std::vector<bool> reachesLoss_; // layersReachingLoss(), set when training starts
 };
 
 } // namespace nw

@@ -134,19 +134,23 @@ void DocumentModel::removeLayers(const std::vector<int>& layers)
 
 QString DocumentModel::connectLayers(int source, int layer)
 {
-    cfg::Document after = document_;
-    if (const std::string problem = cfg::connectLayers(after, source, layer); !problem.empty())
-        return QString::fromStdString(problem);
-    push(tr("Connect layer %1 → %2").arg(source).arg(layer), std::move(after));
-    return {};
+    return pushIfPossible(tr("Connect layer %1 → %2").arg(source).arg(layer),
+                          [&](cfg::Document& doc) { return cfg::connectLayers(doc, source, layer); });
 }
 
 QString DocumentModel::disconnectLayers(int source, int layer)
 {
+    return pushIfPossible(tr("Disconnect layer %1 → %2").arg(source).arg(layer),
+                          [&](cfg::Document& doc) { return cfg::disconnectLayers(doc, source, layer); });
+}
+
+QString DocumentModel::pushIfPossible(const QString& text,
+                                      const std::function<std::string(cfg::Document&)>& edit)
+{
     cfg::Document after = document_;
-    if (const std::string problem = cfg::disconnectLayers(after, source, layer); !problem.empty())
+    if (const std::string problem = edit(after); !problem.empty())
         return QString::fromStdString(problem);
-    push(tr("Disconnect layer %1 → %2").arg(source).arg(layer), std::move(after));
+    push(text, std::move(after));
     return {};
 }
 

@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QUndoStack>
+#include <functional>
 
 namespace nw::ui {
 
@@ -54,6 +55,8 @@ private:
     friend class SnapshotCommand;
     void apply(const cfg::Document& document);
     void push(const QString& text, cfg::Document after, int mergeId = -1);
+    // Applies `edit` to a copy and pushes it; the edit's refusal (non-empty) is returned, nothing changes.
+    QString pushIfPossible(const QString& text, const std::function<std::string(cfg::Document&)>& edit);
 
     cfg::Document document_;
     QString path_;

@@ -262,8 +262,12 @@ void PropertyPanel::valueEdited(QTableWidgetItem* item)
     const QString key = item->data(kKeyRole).toString();
     const bool checkBox = item->data(Qt::CheckStateRole).isValid(); // a 0/1 switch
     const QString value = checkBox ? QString(item->checkState() == Qt::Checked ? "1" : "0") : item->text();
-    if (value.trimmed().isEmpty())
-        return; // Darknet cannot read an empty value: "Remove key" goes back to the default
+    if (value.trimmed().isEmpty()) {
+        // Darknet cannot read an empty value ("Remove key" goes back to the default): show the
+        // document's value again, once this edit has returned.
+        QMetaObject::invokeMethod(this, &PropertyPanel::refresh, Qt::QueuedConnection);
+        return;
+    }
     model_.setValue(section_, key, value);
 }
 
