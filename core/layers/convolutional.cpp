@@ -6,6 +6,7 @@
 #include "kernels/cpu/conv_tiled.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/im2col.h"
+#include "kernels/cpu/winograd.h"
 #include "runtime/layer_runtime.h"
 #include "runtime/weights_file.h"
 
@@ -95,7 +96,8 @@ public:
                                                                         config.padding * config.dilation,
                                                                         config.dilation,
                                                                         out.h,
-                                                                        out.w}
+                                                                        out.w},
+          winograd_(!config.flipped && winogradPays(geometry_, config.groups, config.filters))
     {
         const auto filters = static_cast<std::size_t>(config.filters);
         biases_.assign(filters, 0.0f);
@@ -131,6 +133,7 @@ public:
 
     void prepare(const WeightsHeader&) override
     {
+        winogradStale_ = true;
         packedWeights_.clear();
         if (config_.flipped) { // stored as a [c·size²][filters] matrix
             const std::size_t rows = perFilter(), columns = std::size_t(config_.filters);
@@ -143,6 +146,8 @@ public:
 
     std::size_t workspaceFloats() const override
     {
+        if (winograd_)
+            return winogradWorkspaceFloats(geometry_, config_.filters, maxComputeThreads());
         return convWorkspaceFloats(geometry_, config_.groups, config_.filters / config_.groups,
                                    maxComputeThreads());
     }
@@ -156,6 +161,17 @@ public:
         // Bias and batch norm become one per-filter scale and shift applied in the output pass
         // (computed per call: a few dozen square roots, and never stale while training).
         batchNormScaleShift(biases_, scales_, mean_, variance_, scale_, shift_);
+        if (winograd_) {
+            if (winogradStale_) // after loading or a training step: transform the weights again
+                winogradTransformWeights(weights_.data(), config_.filters, geometry_.channels, winogradWeights_);
+            winogradStale_ = false;
+            const WinogradKernel kernel{geometry_,     config_.filters, winogradWeights_.data(),
+                                        scale_.data(), shift_.data(),   activation_,
+                                        maxComputeThreads()};
+            for (int b = 0; b < args.output.batch(); ++b)
+                convolveWinograd(kernel, args.input.item(b), args.output.item(b), args.context.workspace);
+            return;
+        }
         const ConvKernel kernel{
             geometry_,       config_.groups,
             config_.filters, packedWeights_.empty() ? weights_.data() : packedWeights_.data(),
@@ -169,12 +185,14 @@ public:
 
     std::vector<Parameter> parameters() override
     {
+        winogradStale_ = true; // the caller may change the weights through these
         return biasScaleWeightParameters(biases_, biasGradient_, config_.batchNormalize ? &scales_ : nullptr,
                                          scaleGradient_, weights_, weightGradient_);
     }
 
     void backward(BackwardArgs& args) override
     {
+        winogradStale_ = true; // an update follows
         const int batch = args.output.batch(), filters = config_.filters;
         const int plane = geometry_.outHeight * geometry_.outWidth;
         float* delta = args.outputDelta.data();
@@ -252,6 +270,9 @@ private:
     ConvGeometry geometry_;
     std::vector<float> biases_, scales_, mean_, variance_, weights_; // as in the .weights file
     std::vector<float> packedWeights_;                               // only for flipped weights
+    // 3×3 stride-1 layers run Winograd F(4×4, 3×3) at inference, on weights transformed once per change.
+    bool winograd_ = false, winogradStale_ = true;
+    std::vector<float> winogradWeights_;
     std::vector<float> scale_, shift_;                               // per filter, applied in the output pass
     // Training: −gradients, batch statistics and what the backward pass needs from the forward.
     std::vector<float> biasGradient_, scaleGradient_, weightGradient_;

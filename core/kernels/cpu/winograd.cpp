@@ -1,0 +1,295 @@
+#include "kernels/cpu/winograd.h"
+
+#include "kernels/cpu/clones.h"
+#include "kernels/cpu/gemm.h"
+
+#include <algorithm>
+#include <omp.h>
+
+namespace nw {
+
+namespace {
+
+constexpr int kLanes = 16;    // tiles transformed together: one AVX-512 vector per row of a tile
+constexpr int kTile = 6;      // input tile side
+constexpr int kOut = 4;       // output tile side
+constexpr std::size_t kBlockBytes = 640 * 1024; // V and M of a block of tiles stay in L2 (1 MB here)
+
+struct Tiling {
+    int tilesX, tilesY, tiles; // output tiles of 4×4
+    int block;                 // tiles per block, a multiple of kLanes
+    int blocks;
+    bool shared; // few blocks: all threads work on one block at a time, splitting the filters
+};
+
+Tiling tiling(const ConvGeometry& g, int filters, int threads)
+{
+    Tiling t{};
+    t.tilesX = (g.outWidth + kOut - 1) / kOut;
+    t.tilesY = (g.outHeight + kOut - 1) / kOut;
+    t.tiles = t.tilesX * t.tilesY;
+    const std::size_t perTile = sizeof(float) * kWinogradPoints * std::size_t(g.channels + filters);
+    const int padded = (t.tiles + kLanes - 1) / kLanes * kLanes;
+    t.block = std::clamp(int(kBlockBytes / perTile) / kLanes * kLanes, kLanes, 256);
+    t.block = std::min(t.block, padded);
+    t.blocks = (t.tiles + t.block - 1) / t.block;
+    t.shared = t.blocks < 2 * std::max(1, threads);
+    if (t.shared) { // one block holds every tile
+        t.block = padded;
+        t.blocks = 1;
+    }
+    return t;
+}
+
+// 1-D transforms of the Winograd F(4, 3) algorithm with interpolation points 0, ±1, ±2 (Bᵀ, Aᵀ, G),
+// written out so that no multiplication by zero is left, each over kLanes tiles at once.
+NW_KERNEL_CLONES
+void inputTransform(const float* const in[kTile], float* const out[kTile])
+{
+    for (int l = 0; l < kLanes; ++l) {
+        const float d0 = in[0][l], d1 = in[1][l], d2 = in[2][l], d3 = in[3][l], d4 = in[4][l], d5 = in[5][l];
+        out[0][l] = 4 * d0 - 5 * d2 + d4;
+        out[1][l] = -4 * (d1 + d2) + d3 + d4;
+        out[2][l] = 4 * (d1 - d2) - d3 + d4;
+        out[3][l] = 2 * (d3 - d1) - d2 + d4;
+        out[4][l] = 2 * (d1 - d3) - d2 + d4;
+        out[5][l] = 4 * d1 - 5 * d3 + d5;
+    }
+}
+
+NW_KERNEL_CLONES
+void outputTransform(const float* const in[kTile], float* const out[kOut])
+{
+    for (int l = 0; l < kLanes; ++l) {
+        const float m0 = in[0][l], m1 = in[1][l], m2 = in[2][l], m3 = in[3][l], m4 = in[4][l], m5 = in[5][l];
+        const float sum12 = m1 + m2, diff12 = m1 - m2, sum34 = m3 + m4, diff34 = m3 - m4;
+        out[0][l] = m0 + sum12 + sum34;
+        out[1][l] = diff12 + 2 * diff34;
+        out[2][l] = sum12 + 4 * sum34;
+        out[3][l] = diff12 + 8 * diff34 + m5;
+    }
+}
+
+// The 6×6 input tiles of tiles [first, first + kLanes) of one channel, lane by lane (zeros outside
+// the image and past the last tile).
+void gatherTiles(const float* channel, const ConvGeometry& g, const Tiling& t, int first,
+                 float (&d)[kTile][kTile][kLanes])
+{
+    for (int l = 0; l < kLanes; ++l) {
+        const int tile = first + l;
+        if (tile >= t.tiles) {
+            for (auto& row : d)
+                for (auto& column : row)
+                    column[l] = 0.0f;
+            continue;
+        }
+        const int y0 = tile / t.tilesX * kOut - g.pad, x0 = tile % t.tilesX * kOut - g.pad;
+        const bool inside = y0 >= 0 && x0 >= 0 && y0 + kTile <= g.height && x0 + kTile <= g.width;
+        for (int r = 0; r < kTile; ++r) {
+            const int y = y0 + r;
+            const float* row = channel + long(y) * g.width;
+            for (int j = 0; j < kTile; ++j) {
+                const int x = x0 + j;
+                d[r][j][l] = inside || (y >= 0 && y < g.height && x >= 0 && x < g.width) ? row[x] : 0.0f;
+            }
+        }
+    }
+}
+
+// V[ξ][c][·] of one channel for kLanes tiles starting at `first` (lane columns at `column` of the block).
+NW_KERNEL_CLONES
+void transformInput(const float* channel, const ConvGeometry& g, const Tiling& t, int first, float* v,
+                    std::size_t pointStride)
+{
+    alignas(64) float d[kTile][kTile][kLanes];
+    alignas(64) float rows[kTile][kTile][kLanes]; // Bᵀ·d, row i, column j
+    gatherTiles(channel, g, t, first, d);
+    for (int j = 0; j < kTile; ++j) {
+        const float* in[kTile] = {d[0][j], d[1][j], d[2][j], d[3][j], d[4][j], d[5][j]};
+        float* out[kTile] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j], rows[4][j], rows[5][j]};
+        inputTransform(in, out);
+    }
+    for (int i = 0; i < kTile; ++i) {
+        const float* in[kTile] = {rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5]};
+        float* out[kTile];
+        for (int j = 0; j < kTile; ++j)
+            out[j] = v + std::size_t(i * kTile + j) * pointStride;
+        inputTransform(in, out);
+    }
+}
+
+NW_KERNEL_CLONES
+void applyScaleShift(float* x, float scale, float shift, Activation act)
+{
+    switch (act) {
+    case Activation::Leaky:
+        for (int l = 0; l < kLanes; ++l) {
+            const float v = x[l] * scale + shift;
+            x[l] = v > 0 ? v : 0.1f * v;
+        }
+        break;
+    case Activation::Linear:
+        for (int l = 0; l < kLanes; ++l)
+            x[l] = x[l] * scale + shift;
+        break;
+    case Activation::Relu:
+        for (int l = 0; l < kLanes; ++l) {
+            const float v = x[l] * scale + shift;
+            x[l] = v > 0 ? v : 0.0f;
+        }
+        break;
+    default:
+        for (int l = 0; l < kLanes; ++l)
+            x[l] = activate(x[l] * scale + shift, act);
+    }
+}
+
+// Output tiles [first, first + kLanes) of one filter from M[ξ][filter][·]: Aᵀ·M·A, scale, shift,
+// activation, written into the filter's output plane (tiles cut at the right and bottom edges).
+NW_KERNEL_CLONES
+void transformOutput(const float* m, std::size_t pointStride, const ConvGeometry& g, const Tiling& t, int first,
+                     float scale, float shift, Activation act, float* plane)
+{
+    alignas(64) float rows[kOut][kTile][kLanes]; // Aᵀ·M
+    alignas(64) float o[kOut][kOut][kLanes];
+    for (int j = 0; j < kTile; ++j) {
+        const float* in[kTile];
+        for (int i = 0; i < kTile; ++i)
+            in[i] = m + std::size_t(i * kTile + j) * pointStride;
+        float* out[kOut] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
+        outputTransform(in, out);
+    }
+    for (int i = 0; i < kOut; ++i) {
+        const float* in[kTile] = {rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5]};
+        float* out[kOut] = {o[i][0], o[i][1], o[i][2], o[i][3]};
+        outputTransform(in, out);
+        for (auto* lanes : out)
+            applyScaleShift(lanes, scale, shift, act);
+    }
+    const int count = std::min(kLanes, t.tiles - first);
+    for (int l = 0; l < count; ++l) {
+        const int tile = first + l;
+        const int y0 = tile / t.tilesX * kOut, x0 = tile % t.tilesX * kOut;
+        const int rows4 = std::min(kOut, g.outHeight - y0), columns4 = std::min(kOut, g.outWidth - x0);
+        for (int i = 0; i < rows4; ++i) {
+            float* out = plane + long(y0 + i) * g.outWidth + x0;
+            for (int j = 0; j < columns4; ++j)
+                out[j] = o[i][j][l];
+        }
+    }
+}
+
+// Everything for the tiles of one block, filters [filter0, filter1): 36 GEMMs, then output transforms.
+void multiplyAndOutput(const WinogradKernel& k, const Tiling& t, int blockFirst, int blockTiles, const float* v,
+                       float* m, int filter0, int filter1, float* output)
+{
+    const ConvGeometry& g = k.geometry;
+    const int channels = g.channels, rows = filter1 - filter0;
+    if (rows <= 0)
+        return;
+    const std::size_t vPoint = std::size_t(channels) * std::size_t(t.block);
+    const std::size_t mPoint = std::size_t(k.filters) * std::size_t(t.block);
+    const std::size_t uPoint = std::size_t(k.filters) * std::size_t(channels);
+    for (int point = 0; point < kWinogradPoints; ++point)
+        gemm(false, false, rows, blockTiles, channels, 1.0f,
+             k.transformedWeights + std::size_t(point) * uPoint + std::size_t(filter0) * std::size_t(channels),
+             channels, v + std::size_t(point) * vPoint, t.block, 0.0f,
+             m + std::size_t(point) * mPoint + std::size_t(filter0) * std::size_t(t.block), t.block);
+    const std::size_t plane = std::size_t(g.outHeight) * std::size_t(g.outWidth);
+    for (int f = filter0; f < filter1; ++f)
+        for (int lane0 = 0; lane0 < blockTiles; lane0 += kLanes)
+            transformOutput(m + std::size_t(f) * std::size_t(t.block) + std::size_t(lane0), mPoint, g, t,
+                            blockFirst + lane0, k.scale[f], k.shift[f], k.activation,
+                            output + std::size_t(f) * plane);
+}
+
+} // namespace
+
+bool winogradApplies(const ConvGeometry& g, int groups)
+{
+    return groups == 1 && g.size == 3 && g.strideX == 1 && g.strideY == 1 && g.dilation == 1;
+}
+
+bool winogradPays(const ConvGeometry& g, int groups, int filters)
+{
+    return winogradApplies(g, groups) && g.channels >= 16 && filters >= 16;
+}
+
+void winogradTransformWeights(const float* weights, int filters, int channels, std::vector<float>& transformed)
+{
+    // G (6×3) for points 0, ±1, ±2 and ∞; U = G·w·Gᵀ per (filter, channel), in double.
+    static constexpr double G[kTile][3] = {{1.0 / 4, 0, 0},
+                                           {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                           {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                           {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                           {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                           {0, 0, 1}};
+    const std::size_t pairs = std::size_t(filters) * std::size_t(channels);
+    transformed.assign(pairs * kWinogradPoints, 0.0f);
+    for (std::size_t pair = 0; pair < pairs; ++pair) {
+        const float* w = weights + pair * 9;
+        double left[kTile][3]; // G·w
+        for (int i = 0; i < kTile; ++i)
+            for (int s = 0; s < 3; ++s)
+                left[i][s] = G[i][0] * w[s] + G[i][1] * w[3 + s] + G[i][2] * w[6 + s];
+        for (int i = 0; i < kTile; ++i)
+            for (int j = 0; j < kTile; ++j)
+                transformed[std::size_t(i * kTile + j) * pairs + pair] =
+                    float(left[i][0] * G[j][0] + left[i][1] * G[j][1] + left[i][2] * G[j][2]);
+    }
+}
+
+std::size_t winogradWorkspaceFloats(const ConvGeometry& g, int filters, int threads)
+{
+    const Tiling t = tiling(g, filters, threads);
+    const std::size_t block = std::size_t(kWinogradPoints) * std::size_t(g.channels + filters) * std::size_t(t.block);
+    return t.shared ? block : block * std::size_t(std::max(1, threads));
+}
+
+void convolveWinograd(const WinogradKernel& k, const float* input, float* output, float* workspace)
+{
+    const ConvGeometry& g = k.geometry;
+    const int threads = std::max(1, std::min(omp_get_max_threads(), k.maxThreads));
+    const Tiling t = tiling(g, k.filters, threads);
+    const std::size_t inPlane = std::size_t(g.height) * std::size_t(g.width);
+    const std::size_t vFloats = std::size_t(kWinogradPoints) * std::size_t(g.channels) * std::size_t(t.block);
+    const std::size_t blockFloats = vFloats + std::size_t(kWinogradPoints) * std::size_t(k.filters) * std::size_t(t.block);
+    const int groupsPerBlock = t.block / kLanes;
+
+    if (t.shared) { // the input transform split over channels, then the filters split over threads
+        float* v = workspace;
+        float* m = workspace + vFloats;
+        const int laneGroups = (t.tiles + kLanes - 1) / kLanes;
+#pragma omp parallel num_threads(threads)
+        {
+#pragma omp for collapse(2) schedule(static)
+            for (int c = 0; c < g.channels; ++c)
+                for (int group = 0; group < laneGroups; ++group)
+                    transformInput(input + std::size_t(c) * inPlane, g, t, group * kLanes,
+                                   v + std::size_t(c) * std::size_t(t.block) + std::size_t(group * kLanes),
+                                   std::size_t(g.channels) * std::size_t(t.block));
+            const int parts = omp_get_num_threads();
+#pragma omp for schedule(static)
+            for (int part = 0; part < parts; ++part)
+                multiplyAndOutput(k, t, 0, laneGroups * kLanes, v, m, k.filters * part / parts,
+                                  k.filters * (part + 1) / parts, output);
+        }
+        return;
+    }
+
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (int block = 0; block < t.blocks; ++block) {
+        float* v = workspace + std::size_t(omp_get_thread_num()) * blockFloats;
+        float* m = v + vFloats;
+        const int first = block * t.block;
+        const int laneGroups = std::min(groupsPerBlock, (t.tiles - first + kLanes - 1) / kLanes);
+        for (int c = 0; c < g.channels; ++c)
+            for (int group = 0; group < laneGroups; ++group)
+                transformInput(input + std::size_t(c) * inPlane, g, t, first + group * kLanes,
+                               v + std::size_t(c) * std::size_t(t.block) + std::size_t(group * kLanes),
+                               std::size_t(g.channels) * std::size_t(t.block));
+        multiplyAndOutput(k, t, first, laneGroups * kLanes, v, m, 0, k.filters, output);
+    }
+}
+
+} // namespace nw

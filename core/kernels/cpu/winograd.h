@@ -1,0 +1,43 @@
+#pragma once
+// Winograd F(4×4, 3×3) for 3×3 stride-1 convolutions (Lavin & Gray, "Fast Algorithms for
+// Convolutional Neural Networks", 2016): each 4×4 block of outputs comes from a 6×6 input tile with
+// 36 multiplications per (filter, channel) pair instead of 144. The products become 36 independent
+// GEMMs, U[ξ] (filters × channels) · V[ξ] (channels × tiles), between the transformed weights (done
+// once per weight change) and the transformed input tiles; the output transform adds back the
+// bias/batch-norm scale and shift and the activation, like the tiled GEMM path.
+//
+// Exact in real arithmetic; in float the result differs from the direct sum by a few ulps of the
+// largest term (the transforms scale by up to 8 and 1/24), which tests bound against the GEMM path.
+#include "kernels/cpu/activations.h"
+#include "kernels/cpu/im2col.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace nw {
+
+constexpr int kWinogradPoints = 36; // a 6×6 transformed tile
+
+// True where this kernel applies: 3×3, stride 1, no dilation, one group.
+bool winogradApplies(const ConvGeometry& geometry, int groups);
+// Whether it is also the faster choice for this layer's shape (few channels or filters keep GEMM).
+bool winogradPays(const ConvGeometry& geometry, int groups, int filters);
+
+// weights: filters × channels × 3 × 3 (Darknet's order) → 36 × filters × channels.
+void winogradTransformWeights(const float* weights, int filters, int channels, std::vector<float>& transformed);
+
+struct WinogradKernel {
+    ConvGeometry geometry;
+    int filters = 0;
+    const float* transformedWeights; // from winogradTransformWeights
+    const float* scale;              // per filter
+    const float* shift;              // per filter
+    Activation activation;
+    int maxThreads; // the workspace was sized for this many threads
+};
+
+std::size_t winogradWorkspaceFloats(const ConvGeometry& geometry, int filters, int threads);
+// One image: input channels×h×w, output filters×outH×outW.
+void convolveWinograd(const WinogradKernel& kernel, const float* input, float* output, float* workspace);
+
+} // namespace nw
