@@ -163,10 +163,11 @@ public:
         batchNormScaleShift(biases_, scales_, mean_, variance_, scale_, shift_);
         if (winograd_) {
             if (winogradStale_) // after loading or a training step: transform the weights again
-                winogradTransformWeights(weights_.data(), config_.filters, geometry_.channels, winogradWeights_);
+                winogradTransformWeights(weights_.data(), config_.filters, geometry_.channels,
+                                         winogradWeights_);
             winogradStale_ = false;
-            const WinogradKernel kernel{geometry_,     config_.filters, winogradWeights_.data(),
-                                        scale_.data(), shift_.data(),   activation_,
+            const WinogradKernel kernel{geometry_,          config_.filters, winogradWeights_.data(),
+                                        scale_.data(),      shift_.data(),   activation_,
                                         maxComputeThreads()};
             for (int b = 0; b < args.output.batch(); ++b)
                 convolveWinograd(kernel, args.input.item(b), args.output.item(b), args.context.workspace);
@@ -273,7 +274,7 @@ private:
     // 3×3 stride-1 layers run Winograd F(4×4, 3×3) at inference, on weights transformed once per change.
     bool winograd_ = false, winogradStale_ = true;
     std::vector<float> winogradWeights_;
-    std::vector<float> scale_, shift_;                               // per filter, applied in the output pass
+    std::vector<float> scale_, shift_; // per filter, applied in the output pass
     // Training: −gradients, batch statistics and what the backward pass needs from the forward.
     std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
     BatchNormTraining batchNorm_;

@@ -4,16 +4,18 @@
 #include "kernels/cpu/gemm.h"
 
 #include <algorithm>
+#include <cstring>
 #include <omp.h>
 
 namespace nw {
 
 namespace {
 
-constexpr int kLanes = 16;    // tiles transformed together: one AVX-512 vector per row of a tile
-constexpr int kTile = 6;      // input tile side
-constexpr int kOut = 4;       // output tile side
-constexpr std::size_t kBlockBytes = 640 * 1024; // V and M of a block of tiles stay in L2 (1 MB here)
+constexpr int kLanes = 16; // tiles transformed together: one AVX-512 vector per row of a tile
+constexpr int kTile = 6;   // input tile side
+constexpr int kOut = 4;    // output tile side
+constexpr std::size_t kBlockBytes = 640 * 1024;       // V and M of a block of tiles stay in L2 (1 MB here)
+constexpr std::size_t kSharedWeightPairs = 64 * 1024; // filters × channels: 9.4 MB of transformed weights
 
 struct Tiling {
     int tilesX, tilesY, tiles; // output tiles of 4×4
@@ -29,15 +31,18 @@ Tiling tiling(const ConvGeometry& g, int filters, int threads)
     t.tilesY = (g.outHeight + kOut - 1) / kOut;
     t.tiles = t.tilesX * t.tilesY;
     const std::size_t perTile = sizeof(float) * kWinogradPoints * std::size_t(g.channels + filters);
-    const int padded = (t.tiles + kLanes - 1) / kLanes * kLanes;
-    t.block = std::clamp(int(kBlockBytes / perTile) / kLanes * kLanes, kLanes, 256);
-    t.block = std::min(t.block, padded);
-    t.blocks = (t.tiles + t.block - 1) / t.block;
-    t.shared = t.blocks < 2 * std::max(1, threads);
-    if (t.shared) { // one block holds every tile
-        t.block = padded;
+    const int largest = std::clamp(int(kBlockBytes / perTile) / kLanes * kLanes, kLanes, 256);
+    // Equal blocks, as many as a multiple of the threads, so no thread waits on a last short block.
+    threads = std::max(1, threads);
+    t.blocks = (t.tiles + largest - 1) / largest;
+    t.blocks = (t.blocks + threads - 1) / threads * threads;
+    // Transformed weights past a share of L3 are streamed once for all tiles rather than once per block.
+    const bool largeWeights = std::size_t(filters) * std::size_t(g.channels) > kSharedWeightPairs;
+    t.shared = t.blocks < 2 * threads || largeWeights;
+    if (t.shared)
         t.blocks = 1;
-    }
+    t.blocks = std::min(t.blocks, t.tiles);
+    t.block = ((t.tiles + t.blocks - 1) / t.blocks + kLanes - 1) / kLanes * kLanes;
     return t;
 }
 
@@ -70,14 +75,14 @@ void outputTransform(const float* const in[kTile], float* const out[kOut])
     }
 }
 
-// The 6×6 input tiles of tiles [first, first + kLanes) of one channel, lane by lane (zeros outside
-// the image and past the last tile).
-void gatherTiles(const float* channel, const ConvGeometry& g, const Tiling& t, int first,
+// The 6×6 input tiles of tiles [first, min(first + kLanes, end)) of one channel, lane by lane (zeros
+// outside the image and in lanes past `end`).
+void gatherTiles(const float* channel, const ConvGeometry& g, const Tiling& t, int first, int end,
                  float (&d)[kTile][kTile][kLanes])
 {
     for (int l = 0; l < kLanes; ++l) {
         const int tile = first + l;
-        if (tile >= t.tiles) {
+        if (tile >= end) {
             for (auto& row : d)
                 for (auto& column : row)
                     column[l] = 0.0f;
@@ -98,12 +103,12 @@ void gatherTiles(const float* channel, const ConvGeometry& g, const Tiling& t, i
 
 // V[ξ][c][·] of one channel for kLanes tiles starting at `first` (lane columns at `column` of the block).
 NW_KERNEL_CLONES
-void transformInput(const float* channel, const ConvGeometry& g, const Tiling& t, int first, float* v,
-                    std::size_t pointStride)
+void transformInput(const float* channel, const ConvGeometry& g, const Tiling& t, int first, int end,
+                    float* v, std::size_t pointStride)
 {
     alignas(64) float d[kTile][kTile][kLanes];
     alignas(64) float rows[kTile][kTile][kLanes]; // Bᵀ·d, row i, column j
-    gatherTiles(channel, g, t, first, d);
+    gatherTiles(channel, g, t, first, end, d);
     for (int j = 0; j < kTile; ++j) {
         const float* in[kTile] = {d[0][j], d[1][j], d[2][j], d[3][j], d[4][j], d[5][j]};
         float* out[kTile] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j], rows[4][j], rows[5][j]};
@@ -147,8 +152,8 @@ void applyScaleShift(float* x, float scale, float shift, Activation act)
 // Output tiles [first, first + kLanes) of one filter from M[ξ][filter][·]: Aᵀ·M·A, scale, shift,
 // activation, written into the filter's output plane (tiles cut at the right and bottom edges).
 NW_KERNEL_CLONES
-void transformOutput(const float* m, std::size_t pointStride, const ConvGeometry& g, const Tiling& t, int first,
-                     float scale, float shift, Activation act, float* plane)
+void transformOutput(const float* m, std::size_t pointStride, const ConvGeometry& g, const Tiling& t,
+                     int first, int end, float scale, float shift, Activation act, float* plane)
 {
     alignas(64) float rows[kOut][kTile][kLanes]; // Aᵀ·M
     alignas(64) float o[kOut][kOut][kLanes];
@@ -166,7 +171,7 @@ void transformOutput(const float* m, std::size_t pointStride, const ConvGeometry
         for (auto* lanes : out)
             applyScaleShift(lanes, scale, shift, act);
     }
-    const int count = std::min(kLanes, t.tiles - first);
+    const int count = std::min(kLanes, end - first);
     for (int l = 0; l < count; ++l) {
         const int tile = first + l;
         const int y0 = tile / t.tilesX * kOut, x0 = tile % t.tilesX * kOut;
@@ -179,9 +184,45 @@ void transformOutput(const float* m, std::size_t pointStride, const ConvGeometry
     }
 }
 
+// M = U·V for blocks of at most kLanes tiles (13×13 and smaller images): OpenBLAS packs all of U for
+// every one of these thin products and reaches a third of its speed; here each row of U is read once
+// and multiplied into one vector of tiles. V's unused lanes are zeros, so all kLanes are computed.
+using LaneVector = float __attribute__((vector_size(kLanes * sizeof(float))));
+
+NW_KERNEL_CLONES
+void multiplyNarrow(const float* u, int rows, int channels, const float* v, std::size_t ldv, float* m,
+                    std::size_t ldm)
+{
+    constexpr int kRows = 8; // accumulators held in registers
+    int r0 = 0;
+    for (; r0 + kRows <= rows; r0 += kRows) {
+        LaneVector sum[kRows] = {};
+        const float* row = u + std::size_t(r0) * std::size_t(channels);
+        for (int c = 0; c < channels; ++c) {
+            LaneVector x;
+            std::memcpy(&x, v + std::size_t(c) * ldv, sizeof x);
+#pragma GCC unroll 8
+            for (int r = 0; r < kRows; ++r)
+                sum[r] += row[std::size_t(r) * std::size_t(channels) + std::size_t(c)] * x;
+        }
+        for (int r = 0; r < kRows; ++r)
+            std::memcpy(m + std::size_t(r0 + r) * ldm, &sum[r], sizeof sum[r]);
+    }
+    for (; r0 < rows; ++r0) {
+        LaneVector sum = {};
+        const float* row = u + std::size_t(r0) * std::size_t(channels);
+        for (int c = 0; c < channels; ++c) {
+            LaneVector x;
+            std::memcpy(&x, v + std::size_t(c) * ldv, sizeof x);
+            sum += row[c] * x;
+        }
+        std::memcpy(m + std::size_t(r0) * ldm, &sum, sizeof sum);
+    }
+}
+
 // Everything for the tiles of one block, filters [filter0, filter1): 36 GEMMs, then output transforms.
-void multiplyAndOutput(const WinogradKernel& k, const Tiling& t, int blockFirst, int blockTiles, const float* v,
-                       float* m, int filter0, int filter1, float* output)
+void multiplyAndOutput(const WinogradKernel& k, const Tiling& t, int blockFirst, int blockTiles,
+                       const float* v, float* m, int filter0, int filter1, float* output)
 {
     const ConvGeometry& g = k.geometry;
     const int channels = g.channels, rows = filter1 - filter0;
@@ -190,16 +231,21 @@ void multiplyAndOutput(const WinogradKernel& k, const Tiling& t, int blockFirst,
     const std::size_t vPoint = std::size_t(channels) * std::size_t(t.block);
     const std::size_t mPoint = std::size_t(k.filters) * std::size_t(t.block);
     const std::size_t uPoint = std::size_t(k.filters) * std::size_t(channels);
-    for (int point = 0; point < kWinogradPoints; ++point)
-        gemm(false, false, rows, blockTiles, channels, 1.0f,
-             k.transformedWeights + std::size_t(point) * uPoint + std::size_t(filter0) * std::size_t(channels),
-             channels, v + std::size_t(point) * vPoint, t.block, 0.0f,
-             m + std::size_t(point) * mPoint + std::size_t(filter0) * std::size_t(t.block), t.block);
+    for (int point = 0; point < kWinogradPoints; ++point) {
+        const float* u =
+            k.transformedWeights + std::size_t(point) * uPoint + std::size_t(filter0) * std::size_t(channels);
+        float* product = m + std::size_t(point) * mPoint + std::size_t(filter0) * std::size_t(t.block);
+        if (blockTiles <= kLanes)
+            multiplyNarrow(u, rows, channels, v + std::size_t(point) * vPoint, t.block, product, t.block);
+        else
+            gemm(false, false, rows, blockTiles, channels, 1.0f, u, channels, v + std::size_t(point) * vPoint,
+                 t.block, 0.0f, product, t.block);
+    }
     const std::size_t plane = std::size_t(g.outHeight) * std::size_t(g.outWidth);
     for (int f = filter0; f < filter1; ++f)
         for (int lane0 = 0; lane0 < blockTiles; lane0 += kLanes)
             transformOutput(m + std::size_t(f) * std::size_t(t.block) + std::size_t(lane0), mPoint, g, t,
-                            blockFirst + lane0, k.scale[f], k.shift[f], k.activation,
+                            blockFirst + lane0, blockFirst + blockTiles, k.scale[f], k.shift[f], k.activation,
                             output + std::size_t(f) * plane);
 }
 
@@ -212,10 +258,14 @@ bool winogradApplies(const ConvGeometry& g, int groups)
 
 bool winogradPays(const ConvGeometry& g, int groups, int filters)
 {
-    return winogradApplies(g, groups) && g.channels >= 16 && filters >= 16;
+    // Measured with bench/conv_kernels_bench (BENCHMARKS.md): with 16 input channels the transforms
+    // cost more than they save; below 16 output tiles (8×8 images) the products are too thin.
+    const int tiles = ((g.outWidth + kOut - 1) / kOut) * ((g.outHeight + kOut - 1) / kOut);
+    return winogradApplies(g, groups) && g.channels >= 32 && filters >= 16 && tiles >= 16;
 }
 
-void winogradTransformWeights(const float* weights, int filters, int channels, std::vector<float>& transformed)
+void winogradTransformWeights(const float* weights, int filters, int channels,
+                              std::vector<float>& transformed)
 {
     // G (6×3) for points 0, ±1, ±2 and ∞; U = G·w·Gᵀ per (filter, channel), in double.
     static constexpr double G[kTile][3] = {{1.0 / 4, 0, 0},
@@ -242,7 +292,8 @@ void winogradTransformWeights(const float* weights, int filters, int channels, s
 std::size_t winogradWorkspaceFloats(const ConvGeometry& g, int filters, int threads)
 {
     const Tiling t = tiling(g, filters, threads);
-    const std::size_t block = std::size_t(kWinogradPoints) * std::size_t(g.channels + filters) * std::size_t(t.block);
+    const std::size_t block =
+        std::size_t(kWinogradPoints) * std::size_t(g.channels + filters) * std::size_t(t.block);
     return t.shared ? block : block * std::size_t(std::max(1, threads));
 }
 
@@ -253,8 +304,8 @@ void convolveWinograd(const WinogradKernel& k, const float* input, float* output
     const Tiling t = tiling(g, k.filters, threads);
     const std::size_t inPlane = std::size_t(g.height) * std::size_t(g.width);
     const std::size_t vFloats = std::size_t(kWinogradPoints) * std::size_t(g.channels) * std::size_t(t.block);
-    const std::size_t blockFloats = vFloats + std::size_t(kWinogradPoints) * std::size_t(k.filters) * std::size_t(t.block);
-    const int groupsPerBlock = t.block / kLanes;
+    const std::size_t blockFloats =
+        vFloats + std::size_t(kWinogradPoints) * std::size_t(k.filters) * std::size_t(t.block);
 
     if (t.shared) { // the input transform split over channels, then the filters split over threads
         float* v = workspace;
@@ -265,13 +316,13 @@ void convolveWinograd(const WinogradKernel& k, const float* input, float* output
 #pragma omp for collapse(2) schedule(static)
             for (int c = 0; c < g.channels; ++c)
                 for (int group = 0; group < laneGroups; ++group)
-                    transformInput(input + std::size_t(c) * inPlane, g, t, group * kLanes,
+                    transformInput(input + std::size_t(c) * inPlane, g, t, group * kLanes, t.tiles,
                                    v + std::size_t(c) * std::size_t(t.block) + std::size_t(group * kLanes),
                                    std::size_t(g.channels) * std::size_t(t.block));
             const int parts = omp_get_num_threads();
 #pragma omp for schedule(static)
             for (int part = 0; part < parts; ++part)
-                multiplyAndOutput(k, t, 0, laneGroups * kLanes, v, m, k.filters * part / parts,
+                multiplyAndOutput(k, t, 0, t.tiles, v, m, k.filters * part / parts,
                                   k.filters * (part + 1) / parts, output);
         }
         return;
@@ -281,14 +332,14 @@ void convolveWinograd(const WinogradKernel& k, const float* input, float* output
     for (int block = 0; block < t.blocks; ++block) {
         float* v = workspace + std::size_t(omp_get_thread_num()) * blockFloats;
         float* m = v + vFloats;
-        const int first = block * t.block;
-        const int laneGroups = std::min(groupsPerBlock, (t.tiles - first + kLanes - 1) / kLanes);
+        const int first = int(long(t.tiles) * block / t.blocks),
+                  end = int(long(t.tiles) * (block + 1) / t.blocks);
         for (int c = 0; c < g.channels; ++c)
-            for (int group = 0; group < laneGroups; ++group)
-                transformInput(input + std::size_t(c) * inPlane, g, t, first + group * kLanes,
-                               v + std::size_t(c) * std::size_t(t.block) + std::size_t(group * kLanes),
+            for (int lane0 = 0; lane0 < end - first; lane0 += kLanes)
+                transformInput(input + std::size_t(c) * inPlane, g, t, first + lane0, end,
+                               v + std::size_t(c) * std::size_t(t.block) + std::size_t(lane0),
                                std::size_t(g.channels) * std::size_t(t.block));
-        multiplyAndOutput(k, t, first, laneGroups * kLanes, v, m, 0, k.filters, output);
+        multiplyAndOutput(k, t, first, end - first, v, m, 0, k.filters, output);
     }
 }
 

@@ -24,7 +24,8 @@ bool winogradApplies(const ConvGeometry& geometry, int groups);
 bool winogradPays(const ConvGeometry& geometry, int groups, int filters);
 
 // weights: filters × channels × 3 × 3 (Darknet's order) → 36 × filters × channels.
-void winogradTransformWeights(const float* weights, int filters, int channels, std::vector<float>& transformed);
+void winogradTransformWeights(const float* weights, int filters, int channels,
+                              std::vector<float>& transformed);
 
 struct WinogradKernel {
     ConvGeometry geometry;

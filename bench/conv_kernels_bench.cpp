@@ -1,0 +1,104 @@
+// One convolution shape, timed with each CPU kernel that can run it (im2col + GEMM tiles, Winograd
+// F(4×4, 3×3)), in alternation, on random data: how kernel choices per layer shape were made.
+//   conv_kernels_bench WxHxC:FILTERS[:SIZE] ... [--runs N] [--threads T]
+#include "kernels/cpu/conv_tiled.h"
+#include "kernels/cpu/gemm.h"
+#include "kernels/cpu/winograd.h"
+#include "util/thread_settings.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace nw;
+
+namespace {
+
+double medianMs(std::vector<double> times)
+{
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
+double timeOnce(const std::function<void()>& run)
+{
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    restartWithThreadSettings(argv);
+    int runs = 30, threads = 2;
+    std::vector<std::string> shapes;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--runs") && i + 1 < argc)
+            runs = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = std::atoi(argv[++i]);
+        else
+            shapes.push_back(argv[i]);
+    }
+    if (shapes.empty() || runs < 1 || threads < 1) {
+        std::fprintf(stderr, "usage: %s WxHxC:FILTERS[:SIZE] ... [--runs N] [--threads T]\n", argv[0]);
+        return 2;
+    }
+    setComputeThreads(threads);
+    std::printf("%-18s %10s %10s %8s\n", "shape", "gemm ms", "winograd", "ratio");
+    for (const std::string& text : shapes) {
+        int w = 0, h = 0, c = 0, filters = 0, size = 3;
+        if (std::sscanf(text.c_str(), "%dx%dx%d:%d:%d", &w, &h, &c, &filters, &size) < 4 || w < 1 || h < 1 ||
+            c < 1 || filters < 1 || size < 1) {
+            std::fprintf(stderr, "%s: expected WxHxC:FILTERS[:SIZE], e.g. 52x52x64:128\n", text.c_str());
+            return 2;
+        }
+        const ConvGeometry g{c, h, w, size, 1, 1, size / 2, 1, h, w};
+        std::mt19937 random(1);
+        std::uniform_real_distribution<float> uniform(-1, 1);
+        std::vector<float> input(std::size_t(c) * std::size_t(w * h)),
+            weights(std::size_t(filters * c * size * size));
+        for (float& v : input)
+            v = uniform(random);
+        for (float& v : weights)
+            v = uniform(random) * 0.05f;
+        std::vector<float> scale(std::size_t(filters), 1.0f), shift(std::size_t(filters), 0.0f),
+            output(std::size_t(filters) * std::size_t(w * h)), transformed;
+        const bool winograd = winogradApplies(g, 1);
+        if (winograd)
+            winogradTransformWeights(weights.data(), filters, c, transformed);
+        std::vector<float> workspace(std::max(convWorkspaceFloats(g, 1, filters, threads),
+                                              winograd ? winogradWorkspaceFloats(g, filters, threads) : 0));
+        const ConvKernel tiled{
+            g, 1, filters, weights.data(), scale.data(), shift.data(), Activation::Leaky, threads};
+        const WinogradKernel fast{
+            g, filters, transformed.data(), scale.data(), shift.data(), Activation::Leaky, threads};
+        std::vector<double> gemmTimes, winogradTimes;
+        for (int run = 0; run < runs + 2; ++run) { // two warm-up runs each
+            const double a =
+                timeOnce([&] { convolveTiled(tiled, input.data(), output.data(), workspace.data()); });
+            const double b =
+                winograd
+                    ? timeOnce([&] { convolveWinograd(fast, input.data(), output.data(), workspace.data()); })
+                    : 0.0;
+            if (run >= 2) {
+                gemmTimes.push_back(a);
+                winogradTimes.push_back(b);
+            }
+        }
+        const double gm = medianMs(gemmTimes), wm = medianMs(winogradTimes);
+        if (winograd)
+            std::printf("%-18s %10.3f %10.3f %8.2f\n", text.c_str(), gm, wm, wm / gm);
+        else
+            std::printf("%-18s %10.3f %10s %8s\n", text.c_str(), gm, "-", "-");
+    }
+    return 0;
+}
