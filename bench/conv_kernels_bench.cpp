@@ -76,7 +76,7 @@ int main(int argc, char** argv)
         if (winograd)
             winogradTransformWeights(weights.data(), filters, c, transformed);
         std::vector<float> workspace(std::max(convWorkspaceFloats(g, 1, filters, threads),
-                                              winograd ? winogradWorkspaceFloats(g, filters, threads) : 0));
+                                              winograd ? winogradWorkspaceFloats(g, filters, 1, threads) : 0));
         const ConvKernel tiled{
             g, 1, filters, weights.data(), scale.data(), shift.data(), Activation::Leaky, threads};
         const WinogradKernel fast{
@@ -87,7 +87,7 @@ int main(int argc, char** argv)
                 timeOnce([&] { convolveTiled(tiled, input.data(), output.data(), workspace.data()); });
             const double b =
                 winograd
-                    ? timeOnce([&] { convolveWinograd(fast, input.data(), output.data(), workspace.data()); })
+                    ? timeOnce([&] { convolveWinograd(fast, 1, input.data(), output.data(), workspace.data()); })
                     : 0.0;
             if (run >= 2) {
                 gemmTimes.push_back(a);

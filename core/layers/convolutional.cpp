@@ -6,7 +6,7 @@
 #include "kernels/cpu/conv_tiled.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/im2col.h"
-#include "kernels/cpu/winograd.h"
+#include "kernels/cpu/winograd_convolution.h"
 #include "runtime/layer_runtime.h"
 #include "runtime/weights_file.h"
 
@@ -97,7 +97,7 @@ public:
                                                                         config.dilation,
                                                                         out.h,
                                                                         out.w},
-          winograd_(!config.flipped && winogradPays(geometry_, config.groups, config.filters))
+          winograd_(geometry_, config.filters, !config.flipped && config.groups == 1)
     {
         const auto filters = static_cast<std::size_t>(config.filters);
         biases_.assign(filters, 0.0f);
@@ -133,7 +133,7 @@ public:
 
     void prepare(const WeightsHeader&) override
     {
-        winogradStale_ = true;
+        winograd_.weightsChanged();
         packedWeights_.clear();
         if (config_.flipped) { // stored as a [c·size²][filters] matrix
             const std::size_t rows = perFilter(), columns = std::size_t(config_.filters);
@@ -146,8 +146,8 @@ public:
 
     std::size_t workspaceFloats() const override
     {
-        if (winograd_)
-            return winogradWorkspaceFloats(geometry_, config_.filters, maxComputeThreads());
+        if (winograd_.servesForward())
+            return winograd_.workspaceFloats();
         return convWorkspaceFloats(geometry_, config_.groups, config_.filters / config_.groups,
                                    maxComputeThreads());
     }
@@ -161,16 +161,10 @@ public:
         // Bias and batch norm become one per-filter scale and shift applied in the output pass
         // (computed per call: a few dozen square roots, and never stale while training).
         batchNormScaleShift(biases_, scales_, mean_, variance_, scale_, shift_);
-        if (winograd_) {
-            if (winogradStale_) // after loading or a training step: transform the weights again
-                winogradTransformWeights(weights_.data(), config_.filters, geometry_.channels,
-                                         winogradWeights_);
-            winogradStale_ = false;
-            const WinogradKernel kernel{geometry_,          config_.filters, winogradWeights_.data(),
-                                        scale_.data(),      shift_.data(),   activation_,
-                                        maxComputeThreads()};
+        if (winograd_.servesForward()) {
             for (int b = 0; b < args.output.batch(); ++b)
-                convolveWinograd(kernel, args.input.item(b), args.output.item(b), args.context.workspace);
+                winograd_.forward(weights_, scale_.data(), shift_.data(), activation_, 1, args.input.item(b),
+                                  args.output.item(b), args.context.workspace);
             return;
         }
         const ConvKernel kernel{
@@ -186,14 +180,14 @@ public:
 
     std::vector<Parameter> parameters() override
     {
-        winogradStale_ = true; // the caller may change the weights through these
+        winograd_.weightsChanged(); // the caller may change the weights through these
         return biasScaleWeightParameters(biases_, biasGradient_, config_.batchNormalize ? &scales_ : nullptr,
                                          scaleGradient_, weights_, weightGradient_);
     }
 
     void backward(BackwardArgs& args) override
     {
-        winogradStale_ = true; // an update follows
+        winograd_.weightsChanged(); // an update follows
         const int batch = args.output.batch(), filters = config_.filters;
         const int plane = geometry_.outHeight * geometry_.outWidth;
         float* delta = args.outputDelta.data();
@@ -242,7 +236,7 @@ public:
                     gemm(false, true, perGroup, K, int(width), 1.0f, gathered.data(), int(width),
                          columns.data(), int(width), 1.0f,
                          local.data() + std::size_t(g * perGroup) * std::size_t(K), K);
-                    if (!args.inputDelta)
+                    if (!args.inputDelta || winograd_.servesInputGradient())
                         continue;
                     gemm(true, false, K, int(width), perGroup, 1.0f,
                          weights_.data() + std::size_t(g * perGroup) * std::size_t(K), K, gathered.data(),
@@ -258,6 +252,8 @@ public:
             for (std::size_t i = 0; i < local.size(); ++i)
                 weightGradient_[i] += local[i];
         }
+        if (args.inputDelta && winograd_.servesInputGradient())
+            winograd_.addInputGradient(weights_, batch, args.outputDelta.data(), args.inputDelta->data());
     }
 
 private:
@@ -271,10 +267,8 @@ private:
     ConvGeometry geometry_;
     std::vector<float> biases_, scales_, mean_, variance_, weights_; // as in the .weights file
     std::vector<float> packedWeights_;                               // only for flipped weights
-    // 3×3 stride-1 layers run Winograd F(4×4, 3×3) at inference, on weights transformed once per change.
-    bool winograd_ = false, winogradStale_ = true;
-    std::vector<float> winogradWeights_;
-    std::vector<float> scale_, shift_; // per filter, applied in the output pass
+    WinogradConvolution winograd_;                                   // 3×3 stride-1 layers where it pays
+    std::vector<float> scale_, shift_;                               // per filter, applied in the output pass
     // Training: −gradients, batch statistics and what the backward pass needs from the forward.
     std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
     BatchNormTraining batchNorm_;
@@ -311,13 +305,33 @@ private:
     {
         const int batch = args.output.batch(), filters = config_.filters;
         const int plane = geometry_.outHeight * geometry_.outWidth;
+        const bool bn = config_.batchNormalize;
+        // Activations whose derivative needs their input run after the fused passes, through the cache.
+        const Activation fused = gradientFromOutput(activation_) ? activation_ : Activation::Linear;
+        if (winograd_.servesForward())
+            winograd_.forward(weights_, nullptr, bn ? nullptr : biases_.data(),
+                              bn ? Activation::Linear : fused, batch, args.input.data(), args.output.data(),
+                              nullptr);
+        else
+            forwardTrainingGemm(args, fused);
+        if (bn) {
+            batchNorm_.forward(args.output.data(), batch, filters, plane, scales_.data(), biases_.data(),
+                               mean_.data(), variance_.data(), fused);
+        }
+        if (fused != activation_)
+            activationCache_.activate(args.output.data(), args.output.size(), activation_);
+    }
+
+    // The training forward through im2col + GEMM, without batch norm (applied after, over the batch).
+    void forwardTrainingGemm(ForwardArgs& args, Activation fused)
+    {
+        const int batch = args.output.batch(), filters = config_.filters;
+        const int plane = geometry_.outHeight * geometry_.outWidth;
         // Images in parallel, in chunks: each thread unrolls a few images side by side and runs one GEMM
         // over all of them (small training images alone make GEMMs too small to be efficient).
         const int groups = config_.groups, perGroup = filters / groups, K = int(perFilter());
         const std::size_t inPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
         const bool bn = config_.batchNormalize;
-        // Activations whose derivative needs their input run after the fused passes, through the cache.
-        const Activation fused = gradientFromOutput(activation_) ? activation_ : Activation::Linear;
         const int chunk = chunkImages(batch);
         scratch_.resize(std::size_t(std::max(omp_get_max_threads(), maxComputeThreads())));
 #pragma omp parallel
@@ -350,12 +364,6 @@ private:
                                         biases_.data(), fused);
             }
         }
-        if (bn) {
-            batchNorm_.forward(args.output.data(), batch, filters, plane, scales_.data(), biases_.data(),
-                               mean_.data(), variance_.data(), fused);
-        }
-        if (fused != activation_)
-            activationCache_.activate(args.output.data(), args.output.size(), activation_);
     }
 };
 

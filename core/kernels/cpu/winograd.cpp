@@ -4,6 +4,7 @@
 #include "kernels/cpu/gemm.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <omp.h>
 
@@ -15,35 +16,53 @@ constexpr int kLanes = 16; // tiles transformed together: one AVX-512 vector per
 constexpr int kTile = 6;   // input tile side
 constexpr int kOut = 4;    // output tile side
 constexpr std::size_t kBlockBytes = 640 * 1024;       // V and M of a block of tiles stay in L2 (1 MB here)
+constexpr std::size_t kSharedBlockBytes = 8 << 20;    // blocks all threads share: the tiles of a 26×26 layer
 constexpr std::size_t kSharedWeightPairs = 64 * 1024; // filters × channels: 9.4 MB of transformed weights
 
+// The 4×4 output tiles of every image, numbered image by image, row by row, cut into blocks.
 struct Tiling {
-    int tilesX, tilesY, tiles; // output tiles of 4×4
-    int block;                 // tiles per block, a multiple of kLanes
+    int tilesX, tilesY, perImage;
+    int tiles; // all images
+    int block; // workspace columns per block: the most tiles a block holds, rounded up to kLanes
     int blocks;
-    bool shared; // few blocks: all threads work on one block at a time, splitting the filters
+    // Each thread takes whole blocks, or (few tiles, or large weights streamed once per block) all
+    // threads work on one block at a time, splitting the channels and then the filters.
+    bool shared;
+    std::size_t imageFloats, outputImageFloats;
 };
 
-Tiling tiling(const ConvGeometry& g, int filters, int threads)
+Tiling tiling(const ConvGeometry& g, int filters, int images, int threads)
 {
     Tiling t{};
     t.tilesX = (g.outWidth + kOut - 1) / kOut;
     t.tilesY = (g.outHeight + kOut - 1) / kOut;
-    t.tiles = t.tilesX * t.tilesY;
+    t.perImage = t.tilesX * t.tilesY;
+    t.tiles = t.perImage * std::max(1, images);
+    t.imageFloats = std::size_t(g.channels) * std::size_t(g.height) * std::size_t(g.width);
+    t.outputImageFloats = std::size_t(filters) * std::size_t(g.outHeight) * std::size_t(g.outWidth);
     const std::size_t perTile = sizeof(float) * kWinogradPoints * std::size_t(g.channels + filters);
-    const int largest = std::clamp(int(kBlockBytes / perTile) / kLanes * kLanes, kLanes, 256);
+    const auto largestBlock = [&](std::size_t bytes, int cap) {
+        return std::clamp(int(bytes / perTile) / kLanes * kLanes, kLanes, cap);
+    };
     // Equal blocks, as many as a multiple of the threads, so no thread waits on a last short block.
     threads = std::max(1, threads);
-    t.blocks = (t.tiles + largest - 1) / largest;
+    const int privateLargest = largestBlock(kBlockBytes, 256);
+    t.blocks = (t.tiles + privateLargest - 1) / privateLargest;
     t.blocks = (t.blocks + threads - 1) / threads * threads;
-    // Transformed weights past a share of L3 are streamed once for all tiles rather than once per block.
     const bool largeWeights = std::size_t(filters) * std::size_t(g.channels) > kSharedWeightPairs;
     t.shared = t.blocks < 2 * threads || largeWeights;
-    if (t.shared)
-        t.blocks = 1;
+    if (t.shared) {
+        const int sharedLargest = largestBlock(kSharedBlockBytes, 1 << 20);
+        t.blocks = (t.tiles + sharedLargest - 1) / sharedLargest;
+    }
     t.blocks = std::min(t.blocks, t.tiles);
     t.block = ((t.tiles + t.blocks - 1) / t.blocks + kLanes - 1) / kLanes * kLanes;
     return t;
+}
+
+int blockFirst(const Tiling& t, int block)
+{
+    return int(long(t.tiles) * block / t.blocks);
 }
 
 // 1-D transforms of the Winograd F(4, 3) algorithm with interpolation points 0, ±1, ±2 (Bᵀ, Aᵀ, G),
@@ -75,8 +94,8 @@ void outputTransform(const float* const in[kTile], float* const out[kOut])
     }
 }
 
-// The 6×6 input tiles of tiles [first, min(first + kLanes, end)) of one channel, lane by lane (zeros
-// outside the image and in lanes past `end`).
+// The 6×6 input tiles of tiles [first, min(first + kLanes, end)) of one channel (`channel` points to
+// it in the first image), lane by lane (zeros outside the image and in lanes past `end`).
 void gatherTiles(const float* channel, const ConvGeometry& g, const Tiling& t, int first, int end,
                  float (&d)[kTile][kTile][kLanes])
 {
@@ -88,11 +107,13 @@ void gatherTiles(const float* channel, const ConvGeometry& g, const Tiling& t, i
                     column[l] = 0.0f;
             continue;
         }
-        const int y0 = tile / t.tilesX * kOut - g.pad, x0 = tile % t.tilesX * kOut - g.pad;
+        const int image = tile / t.perImage, inImage = tile % t.perImage;
+        const int y0 = inImage / t.tilesX * kOut - g.pad, x0 = inImage % t.tilesX * kOut - g.pad;
+        const float* plane = channel + std::size_t(image) * t.imageFloats;
         const bool inside = y0 >= 0 && x0 >= 0 && y0 + kTile <= g.height && x0 + kTile <= g.width;
         for (int r = 0; r < kTile; ++r) {
             const int y = y0 + r;
-            const float* row = channel + long(y) * g.width;
+            const float* row = plane + long(y) * g.width;
             for (int j = 0; j < kTile; ++j) {
                 const int x = x0 + j;
                 d[r][j][l] = inside || (y >= 0 && y < g.height && x >= 0 && x < g.width) ? row[x] : 0.0f;
@@ -153,7 +174,8 @@ void applyScaleShift(float* x, float scale, float shift, Activation act)
 // activation, written into the filter's output plane (tiles cut at the right and bottom edges).
 NW_KERNEL_CLONES
 void transformOutput(const float* m, std::size_t pointStride, const ConvGeometry& g, const Tiling& t,
-                     int first, int end, float scale, float shift, Activation act, float* plane)
+                     int first, int end, float scale, float shift, Activation act, bool accumulate,
+                     float* plane)
 {
     alignas(64) float rows[kOut][kTile][kLanes]; // Aᵀ·M
     alignas(64) float o[kOut][kOut][kLanes];
@@ -174,12 +196,14 @@ void transformOutput(const float* m, std::size_t pointStride, const ConvGeometry
     const int count = std::min(kLanes, end - first);
     for (int l = 0; l < count; ++l) {
         const int tile = first + l;
-        const int y0 = tile / t.tilesX * kOut, x0 = tile % t.tilesX * kOut;
+        const int image = tile / t.perImage, inImage = tile % t.perImage;
+        const int y0 = inImage / t.tilesX * kOut, x0 = inImage % t.tilesX * kOut;
         const int rows4 = std::min(kOut, g.outHeight - y0), columns4 = std::min(kOut, g.outWidth - x0);
         for (int i = 0; i < rows4; ++i) {
-            float* out = plane + long(y0 + i) * g.outWidth + x0;
+            float* out = plane + std::size_t(image) * t.outputImageFloats +
+                         std::size_t(y0 + i) * std::size_t(g.outWidth) + std::size_t(x0);
             for (int j = 0; j < columns4; ++j)
-                out[j] = o[i][j][l];
+                out[j] = accumulate ? out[j] + o[i][j][l] : o[i][j][l];
         }
     }
 }
@@ -246,10 +270,24 @@ void multiplyAndOutput(const WinogradKernel& k, const Tiling& t, int blockFirst,
         for (int lane0 = 0; lane0 < blockTiles; lane0 += kLanes)
             transformOutput(m + std::size_t(f) * std::size_t(t.block) + std::size_t(lane0), mPoint, g, t,
                             blockFirst + lane0, blockFirst + blockTiles, k.scale[f], k.shift[f], k.activation,
-                            output + std::size_t(f) * plane);
+                            k.accumulate, output + std::size_t(f) * plane);
 }
 
 } // namespace
+
+namespace {
+std::atomic<bool> enabled{true};
+}
+
+void setWinogradEnabled(bool on)
+{
+    enabled = on;
+}
+
+bool winogradEnabled()
+{
+    return enabled;
+}
 
 bool winogradApplies(const ConvGeometry& g, int groups)
 {
@@ -261,7 +299,7 @@ bool winogradPays(const ConvGeometry& g, int groups, int filters)
     // Measured with bench/conv_kernels_bench (BENCHMARKS.md): with 16 input channels the transforms
     // cost more than they save; below 16 output tiles (8×8 images) the products are too thin.
     const int tiles = ((g.outWidth + kOut - 1) / kOut) * ((g.outHeight + kOut - 1) / kOut);
-    return winogradApplies(g, groups) && g.channels >= 32 && filters >= 16 && tiles >= 16;
+    return enabled && winogradApplies(g, groups) && g.channels >= 32 && filters >= 16 && tiles >= 16;
 }
 
 void winogradTransformWeights(const float* weights, int filters, int channels,
@@ -289,40 +327,45 @@ void winogradTransformWeights(const float* weights, int filters, int channels,
     }
 }
 
-std::size_t winogradWorkspaceFloats(const ConvGeometry& g, int filters, int threads)
+std::size_t winogradWorkspaceFloats(const ConvGeometry& g, int filters, int images, int threads)
 {
-    const Tiling t = tiling(g, filters, threads);
+    const Tiling t = tiling(g, filters, images, threads);
     const std::size_t block =
         std::size_t(kWinogradPoints) * std::size_t(g.channels + filters) * std::size_t(t.block);
     return t.shared ? block : block * std::size_t(std::max(1, threads));
 }
 
-void convolveWinograd(const WinogradKernel& k, const float* input, float* output, float* workspace)
+void convolveWinograd(const WinogradKernel& k, int images, const float* input, float* output,
+                      float* workspace)
 {
     const ConvGeometry& g = k.geometry;
     const int threads = std::max(1, std::min(omp_get_max_threads(), k.maxThreads));
-    const Tiling t = tiling(g, k.filters, threads);
+    const Tiling t = tiling(g, k.filters, images, threads);
     const std::size_t inPlane = std::size_t(g.height) * std::size_t(g.width);
-    const std::size_t vFloats = std::size_t(kWinogradPoints) * std::size_t(g.channels) * std::size_t(t.block);
+    const std::size_t pointStride = std::size_t(g.channels) * std::size_t(t.block);
+    const std::size_t vFloats = std::size_t(kWinogradPoints) * pointStride;
     const std::size_t blockFloats =
         vFloats + std::size_t(kWinogradPoints) * std::size_t(k.filters) * std::size_t(t.block);
+    const auto transformBlockInput = [&](float* v, int first, int end, int c, int lane0) {
+        transformInput(input + std::size_t(c) * inPlane, g, t, first + lane0, end,
+                       v + std::size_t(c) * std::size_t(t.block) + std::size_t(lane0), pointStride);
+    };
 
-    if (t.shared) { // the input transform split over channels, then the filters split over threads
+    if (t.shared) { // block after block: the input transform split over channels, then the filters
         float* v = workspace;
         float* m = workspace + vFloats;
-        const int laneGroups = (t.tiles + kLanes - 1) / kLanes;
 #pragma omp parallel num_threads(threads)
-        {
+        for (int block = 0; block < t.blocks; ++block) {
+            const int first = blockFirst(t, block), end = blockFirst(t, block + 1);
+            const int laneGroups = (end - first + kLanes - 1) / kLanes;
 #pragma omp for collapse(2) schedule(static)
             for (int c = 0; c < g.channels; ++c)
                 for (int group = 0; group < laneGroups; ++group)
-                    transformInput(input + std::size_t(c) * inPlane, g, t, group * kLanes, t.tiles,
-                                   v + std::size_t(c) * std::size_t(t.block) + std::size_t(group * kLanes),
-                                   std::size_t(g.channels) * std::size_t(t.block));
+                    transformBlockInput(v, first, end, c, group * kLanes);
             const int parts = omp_get_num_threads();
 #pragma omp for schedule(static)
             for (int part = 0; part < parts; ++part)
-                multiplyAndOutput(k, t, 0, t.tiles, v, m, k.filters * part / parts,
+                multiplyAndOutput(k, t, first, end - first, v, m, k.filters * part / parts,
                                   k.filters * (part + 1) / parts, output);
         }
         return;
@@ -332,13 +375,10 @@ void convolveWinograd(const WinogradKernel& k, const float* input, float* output
     for (int block = 0; block < t.blocks; ++block) {
         float* v = workspace + std::size_t(omp_get_thread_num()) * blockFloats;
         float* m = v + vFloats;
-        const int first = int(long(t.tiles) * block / t.blocks),
-                  end = int(long(t.tiles) * (block + 1) / t.blocks);
+        const int first = blockFirst(t, block), end = blockFirst(t, block + 1);
         for (int c = 0; c < g.channels; ++c)
             for (int lane0 = 0; lane0 < end - first; lane0 += kLanes)
-                transformInput(input + std::size_t(c) * inPlane, g, t, first + lane0, end,
-                               v + std::size_t(c) * std::size_t(t.block) + std::size_t(lane0),
-                               std::size_t(g.channels) * std::size_t(t.block));
+                transformBlockInput(v, first, end, c, lane0);
         multiplyAndOutput(k, t, first, end - first, v, m, 0, k.filters, output);
     }
 }

@@ -18,6 +18,11 @@ namespace nw {
 
 constexpr int kWinogradPoints = 36; // a 6×6 transformed tile
 
+// Off: every convolution uses the tiled GEMM path (for comparisons: `netwright-cli bench --no-winograd`,
+// tests). Read when a layer is built.
+void setWinogradEnabled(bool enabled);
+bool winogradEnabled();
+
 // True where this kernel applies: 3×3, stride 1, no dilation, one group.
 bool winogradApplies(const ConvGeometry& geometry, int groups);
 // Whether it is also the faster choice for this layer's shape (few channels or filters keep GEMM).
@@ -34,11 +39,14 @@ struct WinogradKernel {
     const float* scale;              // per filter
     const float* shift;              // per filter
     Activation activation;
-    int maxThreads; // the workspace was sized for this many threads
+    int maxThreads;          // the workspace was sized for this many threads
+    bool accumulate = false; // output += result (the input gradient of a layer with several consumers)
 };
 
-std::size_t winogradWorkspaceFloats(const ConvGeometry& geometry, int filters, int threads);
-// One image: input channels×h×w, output filters×outH×outW.
-void convolveWinograd(const WinogradKernel& kernel, const float* input, float* output, float* workspace);
+std::size_t winogradWorkspaceFloats(const ConvGeometry& geometry, int filters, int images, int threads);
+// `images` images side by side: input images × channels×h×w, output images × filters×outH×outW. The
+// tiles of all images form one set, so a batch of small images still makes wide products.
+void convolveWinograd(const WinogradKernel& kernel, int images, const float* input, float* output,
+                      float* workspace);
 
 } // namespace nw

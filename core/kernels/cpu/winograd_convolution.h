@@ -1,0 +1,39 @@
+#pragma once
+// A convolutional layer's use of the Winograd kernel: which passes it serves, the transformed weights
+// (for the forward pass, and flipped and transposed for the input gradient), transformed again only
+// after the weights changed, and scratch for whole training batches.
+#include "kernels/cpu/winograd.h"
+
+#include <vector>
+
+namespace nw {
+
+class WinogradConvolution {
+public:
+    // geometry: the layer's (one group); filters: its output channels.
+    WinogradConvolution(const ConvGeometry& geometry, int filters, bool allowed);
+
+    bool servesForward() const { return forward_; }
+    bool servesInputGradient() const { return backward_; }
+    // Call whenever the weights may have changed (loaded, initialised, handed out for an update).
+    void weightsChanged() { forwardStale_ = backwardStale_ = true; }
+    std::size_t workspaceFloats() const; // for one image at a time from the shared workspace
+
+    // output = act(convolution · scale + shift) for `images` images; workspace: nullptr for own scratch.
+    void forward(const std::vector<float>& weights, const float* scale, const float* shift,
+                 Activation activation, int images, const float* input, float* output, float* workspace);
+    // inputDelta += the gradient of the convolution's input for outputDelta (images side by side).
+    void addInputGradient(const std::vector<float>& weights, int images, const float* outputDelta,
+                          float* inputDelta);
+
+private:
+    ConvGeometry geometry_, backwardGeometry_; // the input gradient: the flipped kernel over the deltas
+    int filters_;
+    bool forward_, backward_;
+    bool forwardStale_ = true, backwardStale_ = true;
+    std::vector<float> forwardWeights_, backwardWeights_, flipped_, ones_, zeros_, scratch_;
+
+    float* scratch(const ConvGeometry& geometry, int filters, int images);
+};
+
+} // namespace nw
