@@ -2,6 +2,7 @@
 #include "cfg/document.h"
 #include "commands.h"
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/winograd.h"
 #include "net_loading.h"
 
 #include <algorithm>
@@ -93,6 +94,7 @@ int bench(const BenchArgs& args)
         return 2;
     }
     setComputeThreads(args.threads);
+    setWinogradEnabled(!args.noWinograd);
     if (args.training)
         return benchTraining(args, options);
     auto net = loadNet(args.cfg, args.weights, 1, options);

@@ -16,7 +16,7 @@ struct DetectArgs {
 struct BenchArgs {
     std::string cfg, weights, size;
     int runs = 20, threads = 0;
-    bool json = false, perLayer = false, training = false;
+    bool json = false, perLayer = false, training = false, noWinograd = false;
 };
 
 struct TrainArgs {

@@ -70,6 +70,8 @@ int main(int argc, char** argv)
     bench->add_flag("--per-layer", benchArgs.perLayer, "Also print each layer's median time and GFLOP/s");
     bench->add_flag("--train", benchArgs.training,
                     "Time training passes (forward + loss + backward) at the cfg's batch instead");
+    bench->add_flag("--no-winograd", benchArgs.noWinograd,
+                    "Run 3x3 convolutions through im2col + GEMM only (to compare kernels)");
     bench->add_flag("--json", benchArgs.json, "Print {\"median_ms\":..,\"min_ms\":..,\"peak_rss_mb\":..}");
 
     nw::cli::TrainArgs trainArgs;

@@ -65,37 +65,59 @@ int blockFirst(const Tiling& t, int block)
     return int(long(t.tiles) * block / t.blocks);
 }
 
-// 1-D transforms of the Winograd F(4, 3) algorithm with interpolation points 0, ±1, ±2 (Bᵀ, Aᵀ, G),
-// written out so that no multiplication by zero is left, each over kLanes tiles at once.
-NW_KERNEL_CLONES
-void inputTransform(const float* const in[kTile], float* const out[kTile])
+// Sixteen tiles' values of one tile position, one AVX-512 register (GCC vector extension; the
+// AVX2 and plain clones split it).
+using LaneVector = float __attribute__((vector_size(kLanes * sizeof(float))));
+
+// Always inlined into the cloned kernels, so the vectors stay in registers of the clone's width.
+#define NW_LANES_INLINE [[gnu::always_inline]] inline
+
+NW_LANES_INLINE void loadLanes(LaneVector& v, const float* p)
 {
-    for (int l = 0; l < kLanes; ++l) {
-        const float d0 = in[0][l], d1 = in[1][l], d2 = in[2][l], d3 = in[3][l], d4 = in[4][l], d5 = in[5][l];
-        out[0][l] = 4 * d0 - 5 * d2 + d4;
-        out[1][l] = -4 * (d1 + d2) + d3 + d4;
-        out[2][l] = 4 * (d1 - d2) - d3 + d4;
-        out[3][l] = 2 * (d3 - d1) - d2 + d4;
-        out[4][l] = 2 * (d1 - d3) - d2 + d4;
-        out[5][l] = 4 * d1 - 5 * d3 + d5;
-    }
+    std::memcpy(&v, p, sizeof v);
 }
 
-NW_KERNEL_CLONES
-void outputTransform(const float* const in[kTile], float* const out[kOut])
+NW_LANES_INLINE void storeLanes(float* p, const LaneVector& v)
 {
-    for (int l = 0; l < kLanes; ++l) {
-        const float m0 = in[0][l], m1 = in[1][l], m2 = in[2][l], m3 = in[3][l], m4 = in[4][l], m5 = in[5][l];
-        const float sum12 = m1 + m2, diff12 = m1 - m2, sum34 = m3 + m4, diff34 = m3 - m4;
-        out[0][l] = m0 + sum12 + sum34;
-        out[1][l] = diff12 + 2 * diff34;
-        out[2][l] = sum12 + 4 * sum34;
-        out[3][l] = diff12 + 8 * diff34 + m5;
-    }
+    std::memcpy(p, &v, sizeof v);
+}
+
+// 1-D transforms of the Winograd F(4, 3) algorithm with interpolation points 0, ±1, ±2 (Bᵀ and Aᵀ),
+// written out so that no multiplication by zero is left.
+NW_LANES_INLINE void inputTransform(const LaneVector (&d)[kTile], LaneVector (&out)[kTile])
+{
+    out[0] = 4 * d[0] - 5 * d[2] + d[4];
+    out[1] = -4 * (d[1] + d[2]) + d[3] + d[4];
+    out[2] = 4 * (d[1] - d[2]) - d[3] + d[4];
+    out[3] = 2 * (d[3] - d[1]) - d[2] + d[4];
+    out[4] = 2 * (d[1] - d[3]) - d[2] + d[4];
+    out[5] = 4 * d[1] - 5 * d[3] + d[5];
+}
+
+NW_LANES_INLINE void outputTransform(const LaneVector (&m)[kTile], LaneVector (&out)[kOut])
+{
+    const LaneVector sum12 = m[1] + m[2], diff12 = m[1] - m[2], sum34 = m[3] + m[4], diff34 = m[3] - m[4];
+    out[0] = m[0] + sum12 + sum34;
+    out[1] = diff12 + 2 * diff34;
+    out[2] = sum12 + 4 * sum34;
+    out[3] = diff12 + 8 * diff34 + m[5];
+}
+
+// Where lane l's tile starts: its image, and its top-left input pixel (before padding is removed).
+struct TileOrigin {
+    std::size_t image;
+    int y, x;
+};
+
+TileOrigin tileOrigin(const Tiling& t, int tile)
+{
+    const int inImage = tile % t.perImage;
+    return {std::size_t(tile / t.perImage), inImage / t.tilesX * kOut, inImage % t.tilesX * kOut};
 }
 
 // The 6×6 input tiles of tiles [first, min(first + kLanes, end)) of one channel (`channel` points to
-// it in the first image), lane by lane (zeros outside the image and in lanes past `end`).
+// it in the first image), lane by lane: a straight copy for tiles inside the image, zeros outside it
+// and in lanes past `end`.
 void gatherTiles(const float* channel, const ConvGeometry& g, const Tiling& t, int first, int end,
                  float (&d)[kTile][kTile][kLanes])
 {
@@ -107,66 +129,66 @@ void gatherTiles(const float* channel, const ConvGeometry& g, const Tiling& t, i
                     column[l] = 0.0f;
             continue;
         }
-        const int image = tile / t.perImage, inImage = tile % t.perImage;
-        const int y0 = inImage / t.tilesX * kOut - g.pad, x0 = inImage % t.tilesX * kOut - g.pad;
-        const float* plane = channel + std::size_t(image) * t.imageFloats;
-        const bool inside = y0 >= 0 && x0 >= 0 && y0 + kTile <= g.height && x0 + kTile <= g.width;
+        const TileOrigin origin = tileOrigin(t, tile);
+        const int y0 = origin.y - g.pad, x0 = origin.x - g.pad;
+        const float* plane = channel + origin.image * t.imageFloats;
+        if (y0 >= 0 && x0 >= 0 && y0 + kTile <= g.height && x0 + kTile <= g.width) {
+            const float* p = plane + long(y0) * g.width + x0;
+            for (int r = 0; r < kTile; ++r, p += g.width)
+                for (int j = 0; j < kTile; ++j)
+                    d[r][j][l] = p[j];
+            continue;
+        }
         for (int r = 0; r < kTile; ++r) {
             const int y = y0 + r;
-            const float* row = plane + long(y) * g.width;
             for (int j = 0; j < kTile; ++j) {
                 const int x = x0 + j;
-                d[r][j][l] = inside || (y >= 0 && y < g.height && x >= 0 && x < g.width) ? row[x] : 0.0f;
+                d[r][j][l] =
+                    y >= 0 && y < g.height && x >= 0 && x < g.width ? plane[long(y) * g.width + x] : 0.0f;
             }
         }
     }
 }
 
-// V[ξ][c][·] of one channel for kLanes tiles starting at `first` (lane columns at `column` of the block).
+// V[ξ][c][·] of one channel for kLanes tiles starting at `first`: Bᵀ·d·B.
 NW_KERNEL_CLONES
 void transformInput(const float* channel, const ConvGeometry& g, const Tiling& t, int first, int end,
                     float* v, std::size_t pointStride)
 {
     alignas(64) float d[kTile][kTile][kLanes];
-    alignas(64) float rows[kTile][kTile][kLanes]; // Bᵀ·d, row i, column j
     gatherTiles(channel, g, t, first, end, d);
+    LaneVector rows[kTile][kTile]; // Bᵀ·d: rows[i][j]
     for (int j = 0; j < kTile; ++j) {
-        const float* in[kTile] = {d[0][j], d[1][j], d[2][j], d[3][j], d[4][j], d[5][j]};
-        float* out[kTile] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j], rows[4][j], rows[5][j]};
-        inputTransform(in, out);
+        LaneVector column[kTile], out[kTile];
+        for (int r = 0; r < kTile; ++r)
+            loadLanes(column[r], d[r][j]);
+        inputTransform(column, out);
+        for (int i = 0; i < kTile; ++i)
+            rows[i][j] = out[i];
     }
     for (int i = 0; i < kTile; ++i) {
-        const float* in[kTile] = {rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5]};
-        float* out[kTile];
+        LaneVector out[kTile];
+        inputTransform(rows[i], out);
         for (int j = 0; j < kTile; ++j)
-            out[j] = v + std::size_t(i * kTile + j) * pointStride;
-        inputTransform(in, out);
+            storeLanes(v + std::size_t(i * kTile + j) * pointStride, out[j]);
     }
 }
 
-NW_KERNEL_CLONES
-void applyScaleShift(float* x, float scale, float shift, Activation act)
+NW_LANES_INLINE void scaleShiftActivate(LaneVector& x, float scale, float shift, Activation act)
 {
+    x = x * scale + shift;
     switch (act) {
     case Activation::Leaky:
-        for (int l = 0; l < kLanes; ++l) {
-            const float v = x[l] * scale + shift;
-            x[l] = v > 0 ? v : 0.1f * v;
-        }
+        x = x > 0 ? x : 0.1f * x;
         break;
     case Activation::Linear:
-        for (int l = 0; l < kLanes; ++l)
-            x[l] = x[l] * scale + shift;
         break;
     case Activation::Relu:
-        for (int l = 0; l < kLanes; ++l) {
-            const float v = x[l] * scale + shift;
-            x[l] = v > 0 ? v : 0.0f;
-        }
+        x = x > 0 ? x : 0.0f;
         break;
     default:
         for (int l = 0; l < kLanes; ++l)
-            x[l] = activate(x[l] * scale + shift, act);
+            x[l] = activate(x[l], act);
     }
 }
 
@@ -177,42 +199,46 @@ void transformOutput(const float* m, std::size_t pointStride, const ConvGeometry
                      int first, int end, float scale, float shift, Activation act, bool accumulate,
                      float* plane)
 {
-    alignas(64) float rows[kOut][kTile][kLanes]; // Aᵀ·M
-    alignas(64) float o[kOut][kOut][kLanes];
+    LaneVector rows[kOut][kTile]; // Aᵀ·M
     for (int j = 0; j < kTile; ++j) {
-        const float* in[kTile];
+        LaneVector column[kTile], out[kOut];
         for (int i = 0; i < kTile; ++i)
-            in[i] = m + std::size_t(i * kTile + j) * pointStride;
-        float* out[kOut] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
-        outputTransform(in, out);
+            loadLanes(column[i], m + std::size_t(i * kTile + j) * pointStride);
+        outputTransform(column, out);
+        for (int i = 0; i < kOut; ++i)
+            rows[i][j] = out[i];
     }
+    alignas(64) float o[kOut][kOut][kLanes];
     for (int i = 0; i < kOut; ++i) {
-        const float* in[kTile] = {rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5]};
-        float* out[kOut] = {o[i][0], o[i][1], o[i][2], o[i][3]};
-        outputTransform(in, out);
-        for (auto* lanes : out)
-            applyScaleShift(lanes, scale, shift, act);
+        LaneVector out[kOut];
+        outputTransform(rows[i], out);
+        for (int j = 0; j < kOut; ++j) {
+            scaleShiftActivate(out[j], scale, shift, act);
+            storeLanes(o[i][j], out[j]);
+        }
     }
     const int count = std::min(kLanes, end - first);
     for (int l = 0; l < count; ++l) {
-        const int tile = first + l;
-        const int image = tile / t.perImage, inImage = tile % t.perImage;
-        const int y0 = inImage / t.tilesX * kOut, x0 = inImage % t.tilesX * kOut;
-        const int rows4 = std::min(kOut, g.outHeight - y0), columns4 = std::min(kOut, g.outWidth - x0);
-        for (int i = 0; i < rows4; ++i) {
-            float* out = plane + std::size_t(image) * t.outputImageFloats +
-                         std::size_t(y0 + i) * std::size_t(g.outWidth) + std::size_t(x0);
+        const TileOrigin origin = tileOrigin(t, first + l);
+        float* out = plane + origin.image * t.outputImageFloats +
+                     std::size_t(origin.y) * std::size_t(g.outWidth) + std::size_t(origin.x);
+        const int rows4 = std::min(kOut, g.outHeight - origin.y),
+                  columns4 = std::min(kOut, g.outWidth - origin.x);
+        if (rows4 == kOut && columns4 == kOut && !accumulate) {
+            for (int i = 0; i < kOut; ++i, out += g.outWidth)
+                for (int j = 0; j < kOut; ++j)
+                    out[j] = o[i][j][l];
+            continue;
+        }
+        for (int i = 0; i < rows4; ++i, out += g.outWidth)
             for (int j = 0; j < columns4; ++j)
                 out[j] = accumulate ? out[j] + o[i][j][l] : o[i][j][l];
-        }
     }
 }
 
 // M = U·V for blocks of at most kLanes tiles (13×13 and smaller images): OpenBLAS packs all of U for
 // every one of these thin products and reaches a third of its speed; here each row of U is read once
 // and multiplied into one vector of tiles. V's unused lanes are zeros, so all kLanes are computed.
-using LaneVector = float __attribute__((vector_size(kLanes * sizeof(float))));
-
 NW_KERNEL_CLONES
 void multiplyNarrow(const float* u, int rows, int channels, const float* v, std::size_t ldv, float* m,
                     std::size_t ldm)
