@@ -322,10 +322,11 @@ bool winogradApplies(const ConvGeometry& g, int groups)
 
 bool winogradPays(const ConvGeometry& g, int groups, int filters)
 {
-    // Measured with bench/conv_kernels_bench (BENCHMARKS.md): with 16 input channels the transforms
-    // cost more than they save; below 16 output tiles (8×8 images) the products are too thin.
-    const int tiles = ((g.outWidth + kOut - 1) / kOut) * ((g.outHeight + kOut - 1) / kOut);
-    return enabled && winogradApplies(g, groups) && g.channels >= 32 && filters >= 16 && tiles >= 16;
+    // Measured with bench/conv_kernels_bench (BENCHMARKS.md): with 8 input channels the transforms cost
+    // more than they save (1.5× the GEMM's time), with 16 they pay (0.8–0.95×); outputs under 10×10
+    // (9×9: 1.2×, 8×8: 1.2×) have too few tiles and too much of them past the edge.
+    return enabled && winogradApplies(g, groups) && g.channels >= 16 && filters >= 16 && g.outWidth >= 10 &&
+           g.outHeight >= 10;
 }
 
 void winogradTransformWeights(const float* weights, int filters, int channels,
