@@ -75,8 +75,9 @@ int main(int argc, char** argv)
         const bool winograd = winogradApplies(g, 1);
         if (winograd)
             winogradTransformWeights(weights.data(), filters, c, transformed);
-        std::vector<float> workspace(std::max(convWorkspaceFloats(g, 1, filters, threads),
-                                              winograd ? winogradWorkspaceFloats(g, filters, 1, threads) : 0));
+        std::vector<float> workspace(
+            std::max(convWorkspaceFloats(g, 1, filters, threads),
+                     winograd ? winogradWorkspaceFloats(g, filters, 1, threads) : 0));
         const ConvKernel tiled{
             g, 1, filters, weights.data(), scale.data(), shift.data(), Activation::Leaky, threads};
         const WinogradKernel fast{
@@ -85,10 +86,10 @@ int main(int argc, char** argv)
         for (int run = 0; run < runs + 2; ++run) { // two warm-up runs each
             const double a =
                 timeOnce([&] { convolveTiled(tiled, input.data(), output.data(), workspace.data()); });
-            const double b =
-                winograd
-                    ? timeOnce([&] { convolveWinograd(fast, 1, input.data(), output.data(), workspace.data()); })
-                    : 0.0;
+            const double b = winograd ? timeOnce([&] {
+                convolveWinograd(fast, 1, input.data(), output.data(), workspace.data());
+            })
+                                      : 0.0;
             if (run >= 2) {
                 gemmTimes.push_back(a);
                 winogradTimes.push_back(b);
