@@ -18,7 +18,10 @@ ConvGeometry inputGradientGeometry(const ConvGeometry& g, int filters)
 WinogradConvolution::WinogradConvolution(const ConvGeometry& geometry, int filters, bool allowed)
     : geometry_(geometry), backwardGeometry_(inputGradientGeometry(geometry, filters)), filters_(filters),
       forward_(allowed && winogradPays(geometry, 1, filters)),
-      backward_(allowed && geometry.pad <= 2 && winogradPays(backwardGeometry_, 1, geometry.channels)),
+      // Only for layers the kernel applies to: the rotated-kernel geometry is always 3×3 stride 1, so
+      // it must not stand for a 1×1 or strided layer's gradient.
+      backward_(allowed && winogradApplies(geometry, 1) && geometry.pad <= 2 &&
+                winogradPays(backwardGeometry_, 1, geometry.channels)),
       ones_(std::size_t(std::max(filters, geometry.channels)), 1.0f),
       zeros_(std::size_t(std::max(filters, geometry.channels)), 0.0f)
 {
