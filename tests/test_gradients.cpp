@@ -1,7 +1,10 @@
 // Finite-difference checks of every trainable layer's backward pass: the −gradients a backward pass
 // adds up must equal −(L(θ + ε) − L(θ − ε)) / 2ε for the cross-entropy loss of a small network.
-// Tolerance: 3% relative (floor 0.01) with ε = 1e-3; leaky/relu kinks and max-pool switches make the
+// Tolerance: 3% relative (floor 0.02) with ε = 1e-3; leaky/relu kinks and max-pool switches make the
 // float central difference that inexact on a few entries, real bugs give errors of 10–100%.
+// The floor: float rounding in the forward pass makes the loss itself noisy by a few ulps, which gives
+// central differences an absolute error up to ≈ 4e-4 (seen with OpenBLAS's Haswell/Zen kernels; its
+// SkylakeX kernels round differently); a larger ε would cross leaky/max-pool kinks instead.
 #include "runtime/net.h"
 #include "test_support.h"
 
@@ -58,7 +61,7 @@ double loss(Case& c)
 
 // Returns the worst relative error over `samples` entries of every parameter array.
 // `floor`: below it, errors count as absolute (float rounding in the loss makes tiny gradients noisy).
-double worstRelativeError(Case& c, int samples, double floor = 1e-2)
+double worstRelativeError(Case& c, int samples, double floor = 2e-2)
 {
     auto layers = c.net->trainableParameters();
     for (auto& layer : layers)
