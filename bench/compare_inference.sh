@@ -51,7 +51,8 @@ done
 
 {
   echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p')), $rounds rounds × $runs runs"
-  echo "(Darknet: $rounds × 3 runs), batch 1, random weights written by libdarknet."
+  echo "(Darknet: $rounds × 3 runs), batch 1, random weights written by libdarknet; Netwright's OpenBLAS kernels:"
+  echo "$(sed -n 's/.*"blas_core": "\([^"]*\)".*/\1/p' "$work"/*.ours | sort -u | tr '\n' ' ')(OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset})."
   echo
   cat "$work/table"
 } > "$out"

@@ -1,4 +1,5 @@
 // netwright-cli as a user runs it: summary (table and JSON), roundtrip, exit codes and error text.
+#include "cfg/document.h"
 #include "test_support.h"
 
 #include <QJsonArray>
@@ -35,6 +36,7 @@ private slots:
     void missingFileIsReported();
     void roundtripWritesTheSameBytes();
     void usageErrorsExitWithTwo();
+    void benchReportsLatencyMemoryAndBlasKernels();
 };
 
 void TestCli::summaryJsonDescribesEveryLayer()
@@ -133,6 +135,40 @@ void TestCli::usageErrorsExitWithTwo()
     QCOMPARE(cli({"summary"}).exitCode, 2);
     QCOMPARE(cli({"frobnicate"}).exitCode, 2);
     QCOMPARE(cli({"--help"}).exitCode, 0);
+}
+
+// bench --json: the figures benchmark scripts read, and which OpenBLAS kernels ran (a user's
+// OPENBLAS_CORETYPE wins; the machine's own choice otherwise), so results say what they measured.
+void TestCli::benchReportsLatencyMemoryAndBlasKernels()
+{
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const QByteArray saved = qgetenv("OPENBLAS_CORETYPE");
+    qputenv("OPENBLAS_CORETYPE", "Haswell");
+    const Run run = cli({"bench", cfg, "--runs", "3", "--threads", "1", "--json"});
+    const Run perLayer = cli({"bench", cfg, "--runs", "1", "--per-layer"});
+    if (saved.isEmpty())
+        qunsetenv("OPENBLAS_CORETYPE");
+    else
+        qputenv("OPENBLAS_CORETYPE", saved);
+    QCOMPARE(run.exitCode, 0);
+    QJsonParseError error;
+    const QJsonObject result = QJsonDocument::fromJson(run.out, &error).object();
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    QCOMPARE(result["blas_core"].toString(), QString("Haswell"));
+    QCOMPARE(result["runs"].toInt(), 3);
+    QCOMPARE(result["threads"].toInt(), 1);
+    QCOMPARE(result["width"].toInt(), 192);
+    QCOMPARE(result["height"].toInt(), 192);
+    QVERIFY(result["min_ms"].toDouble() > 0);
+    QVERIFY(result["min_ms"].toDouble() <= result["median_ms"].toDouble());
+    QVERIFY(result["peak_rss_mb"].toDouble() > result["baseline_rss_mb"].toDouble());
+    // --per-layer: a header, one row per layer of the cfg, the summary line.
+    QCOMPARE(perLayer.exitCode, 0);
+    const QList<QByteArray> lines = perLayer.out.trimmed().split('\n');
+    const int layers = buildNetworkSpec(cfg::Document::load(cfg.toStdString())).layers.size();
+    QCOMPARE(lines.size(), layers + 2);
+    QVERIFY(lines.front().contains("GFLOP/s"));
+    QVERIFY(lines.back().contains("OpenBLAS Haswell"));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -4,6 +4,7 @@
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/winograd.h"
 #include "net_loading.h"
+#include "util/thread_settings.h"
 
 #include <algorithm>
 #include <chrono>
@@ -77,9 +78,9 @@ int benchTraining(const BenchArgs& args, const SpecOptions& options)
     }
     const double ms = median(times);
     std::printf("%s training pass, batch %d, %d threads, %zu runs: median %.1f ms = %.1f images/s (no weight "
-                "update, no data loading)\n",
+                "update, no data loading; OpenBLAS %s)\n",
                 args.cfg.c_str(), batch, computeThreads(), times.size(), ms,
-                ms > 0 ? batch * 1000.0 / ms : 0.0);
+                ms > 0 ? batch * 1000.0 / ms : 0.0, blasCoreName());
     return 0;
 }
 
@@ -141,13 +142,14 @@ int bench(const BenchArgs& args)
     if (args.json)
         std::printf(
             "{\"median_ms\": %.3f, \"min_ms\": %.3f, \"peak_rss_mb\": %.1f, \"baseline_rss_mb\": %.1f, "
-            "\"runs\": %zu, \"threads\": %d, \"width\": %d, \"height\": %d}\n",
-            median, times.front(), peakRssMb(), baseline, times.size(), computeThreads(), in.w, in.h);
+            "\"runs\": %zu, \"threads\": %d, \"width\": %d, \"height\": %d, \"blas_core\": \"%s\"}\n",
+            median, times.front(), peakRssMb(), baseline, times.size(), computeThreads(), in.w, in.h,
+            blasCoreName());
     else
         std::printf("%s %dx%d, batch 1, %d threads, %zu runs: median %.2f ms, min %.2f ms, peak RSS %.1f MB "
-                    "(%.1f MB before the network was built)\n",
+                    "(%.1f MB before the network was built), OpenBLAS %s\n",
                     args.cfg.c_str(), in.w, in.h, computeThreads(), times.size(), median, times.front(),
-                    peakRssMb(), baseline);
+                    peakRssMb(), baseline, blasCoreName());
     return 0;
 }
 

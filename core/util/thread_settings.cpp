@@ -1,5 +1,6 @@
 #include "util/thread_settings.h"
 
+#include <cblas.h>
 #include <cstdlib>
 #include <unistd.h>
 #include <utility>
@@ -15,6 +16,12 @@ void restartWithThreadSettings(char** argv)
             changed = true;
     if (changed)
         execv("/proc/self/exe", argv); // only returns on failure: then go on as we are
+}
+
+const char* blasCoreName()
+{
+    const char* name = openblas_get_corename();
+    return name ? name : "unknown";
 }
 
 } // namespace nw

@@ -11,4 +11,8 @@ namespace nw {
 // Call first thing in main(); returns (doing nothing) when both are set or re-executing fails.
 void restartWithThreadSettings(char** argv);
 
+// The kernel set OpenBLAS chose when it loaded ("Cooperlake", "Haswell", ...: OPENBLAS_CORETYPE forces
+// one), for benchmark reports.
+const char* blasCoreName();
+
 } // namespace nw
