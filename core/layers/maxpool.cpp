@@ -104,9 +104,20 @@ public:
             return;
         const float* delta = args.outputDelta.data();
         float* inputDelta = args.inputDelta->data();
-        for (std::size_t i = 0; i < indexes_.size(); ++i)
-            if (indexes_[i] >= 0)
-                inputDelta[indexes_[i]] += delta[i];
+        if (config_.depth) { // winners in other channels: one thread
+            for (std::size_t i = 0; i < indexes_.size(); ++i)
+                if (indexes_[i] >= 0)
+                    inputDelta[indexes_[i]] += delta[i];
+            return;
+        }
+        // Every winner lies in its output's own plane, so threads taking whole planes never collide.
+        const long planes = long(args.outputDelta.batch()) * out_.c;
+        const long plane = long(out_.w) * out_.h;
+#pragma omp parallel for
+        for (long p = 0; p < planes; ++p)
+            for (long i = p * plane; i < (p + 1) * plane; ++i)
+                if (indexes_[std::size_t(i)] >= 0)
+                    inputDelta[indexes_[std::size_t(i)]] += delta[i];
     }
 
     void forward(ForwardArgs& args) override
@@ -176,7 +187,7 @@ private:
     void forwardRecordingIndexes(ForwardArgs& args)
     {
         const int batch = args.output.batch();
-        indexes_.assign(args.output.size(), -1);
+        indexes_.resize(args.output.size()); // both paths below write every entry
         if (config_.size == 2 && config_.strideX == 2 && config_.strideY == 2 && config_.padding == 1 &&
             in_.w % 2 == 0 && in_.h % 2 == 0) {
             maxpool2x2Indexed(args.input.data(), args.output.data(), indexes_.data(), batch * in_.c, in_.w,
