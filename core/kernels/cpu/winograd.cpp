@@ -139,13 +139,19 @@ void gatherTiles(const float* channel, const ConvGeometry& g, const Tiling& t, i
                     d[r][j][l] = p[j];
             continue;
         }
+        // A tile over the edge (most tiles of small images): the rows and columns inside the image,
+        // zeros around them.
+        const int rowBegin = std::max(0, -y0), rowEnd = std::clamp(g.height - y0, 0, kTile);
+        const int columnBegin = std::max(0, -x0), columnEnd = std::clamp(g.width - x0, 0, kTile);
         for (int r = 0; r < kTile; ++r) {
-            const int y = y0 + r;
-            for (int j = 0; j < kTile; ++j) {
-                const int x = x0 + j;
-                d[r][j][l] =
-                    y >= 0 && y < g.height && x >= 0 && x < g.width ? plane[long(y) * g.width + x] : 0.0f;
+            if (r < rowBegin || r >= rowEnd) {
+                for (int j = 0; j < kTile; ++j)
+                    d[r][j][l] = 0.0f;
+                continue;
             }
+            const float* p = plane + long(y0 + r) * g.width + x0;
+            for (int j = 0; j < kTile; ++j)
+                d[r][j][l] = j >= columnBegin && j < columnEnd ? p[j] : 0.0f;
         }
     }
 }
