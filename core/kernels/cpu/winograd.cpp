@@ -115,21 +115,34 @@ TileOrigin tileOrigin(const Tiling& t, int tile)
     return {std::size_t(tile / t.perImage), inImage / t.tilesX * kOut, inImage % t.tilesX * kOut};
 }
 
+// The next tile's origin, without tileOrigin's divisions (run for every lane of every channel).
+NW_LANES_INLINE void advanceTile(const Tiling& t, TileOrigin& origin)
+{
+    origin.x += kOut;
+    if (origin.x < t.tilesX * kOut)
+        return;
+    origin.x = 0;
+    origin.y += kOut;
+    if (origin.y < t.tilesY * kOut)
+        return;
+    origin.y = 0;
+    ++origin.image;
+}
+
 // The 6×6 input tiles of tiles [first, min(first + kLanes, end)) of one channel (`channel` points to
 // it in the first image), lane by lane: a straight copy for tiles inside the image, zeros outside it
 // and in lanes past `end`.
 void gatherTiles(const float* channel, const ConvGeometry& g, const Tiling& t, int first, int end,
                  float (&d)[kTile][kTile][kLanes])
 {
-    for (int l = 0; l < kLanes; ++l) {
-        const int tile = first + l;
-        if (tile >= end) {
+    TileOrigin origin = tileOrigin(t, first);
+    for (int l = 0; l < kLanes; ++l, advanceTile(t, origin)) {
+        if (first + l >= end) {
             for (auto& row : d)
                 for (auto& column : row)
                     column[l] = 0.0f;
             continue;
         }
-        const TileOrigin origin = tileOrigin(t, tile);
         const int y0 = origin.y - g.pad, x0 = origin.x - g.pad;
         const float* plane = channel + origin.image * t.imageFloats;
         if (y0 >= 0 && x0 >= 0 && y0 + kTile <= g.height && x0 + kTile <= g.width) {
@@ -224,8 +237,8 @@ void transformOutput(const float* m, std::size_t pointStride, const ConvGeometry
         }
     }
     const int count = std::min(kLanes, end - first);
-    for (int l = 0; l < count; ++l) {
-        const TileOrigin origin = tileOrigin(t, first + l);
+    TileOrigin origin = tileOrigin(t, first);
+    for (int l = 0; l < count; ++l, advanceTile(t, origin)) {
         float* out = plane + origin.image * t.outputImageFloats +
                      std::size_t(origin.y) * std::size_t(g.outWidth) + std::size_t(origin.x);
         const int rows4 = std::min(kOut, g.outHeight - origin.y),
