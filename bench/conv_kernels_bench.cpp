@@ -1,6 +1,8 @@
 // One convolution shape, timed with each CPU kernel that can run it (im2col + GEMM tiles, Winograd
-// F(4×4, 3×3)), in alternation, on random data: how kernel choices per layer shape were made.
+// F(4×4, 3×3) for 3×3, the direct kernel for up to 8 channels), in alternation, on random data: how
+// kernel choices per layer shape were made. Ratios are to the GEMM path's time.
 //   conv_kernels_bench WxHxC:FILTERS[:SIZE] ... [--runs N] [--threads T]
+#include "kernels/cpu/conv_direct.h"
 #include "kernels/cpu/conv_tiled.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/winograd.h"
@@ -53,7 +55,7 @@ int main(int argc, char** argv)
         return 2;
     }
     setComputeThreads(threads);
-    std::printf("%-18s %10s %10s %8s\n", "shape", "gemm ms", "winograd", "ratio");
+    std::printf("%-18s %10s %10s %8s %10s %8s\n", "shape", "gemm ms", "winograd", "ratio", "direct", "ratio");
     for (const std::string& text : shapes) {
         int w = 0, h = 0, c = 0, filters = 0, size = 3;
         if (std::sscanf(text.c_str(), "%dx%dx%d:%d:%d", &w, &h, &c, &filters, &size) < 4 || w < 1 || h < 1 ||
@@ -72,17 +74,19 @@ int main(int argc, char** argv)
             v = uniform(random) * 0.05f;
         std::vector<float> scale(std::size_t(filters), 1.0f), shift(std::size_t(filters), 0.0f),
             output(std::size_t(filters) * std::size_t(w * h)), transformed;
-        const bool winograd = winogradApplies(g, 1);
+        const bool winograd = winogradApplies(g, 1), direct = c <= 8;
         if (winograd)
             winogradTransformWeights(weights.data(), filters, c, transformed);
-        std::vector<float> workspace(
-            std::max(convWorkspaceFloats(g, 1, filters, threads),
-                     winograd ? winogradWorkspaceFloats(g, filters, 1, threads) : 0));
+        std::vector<float> workspace(std::max({convWorkspaceFloats(g, 1, filters, threads),
+                                               winograd ? winogradWorkspaceFloats(g, filters, 1, threads) : 0,
+                                               direct ? directWorkspaceFloats(g, filters, threads) : 0}));
         const ConvKernel tiled{
             g, 1, filters, weights.data(), scale.data(), shift.data(), Activation::Leaky, threads};
         const WinogradKernel fast{
             g, filters, transformed.data(), scale.data(), shift.data(), Activation::Leaky, threads};
-        std::vector<double> gemmTimes, winogradTimes;
+        const DirectKernel plain{
+            g, filters, weights.data(), scale.data(), shift.data(), Activation::Leaky, threads};
+        std::vector<double> gemmTimes, winogradTimes, directTimes;
         for (int run = 0; run < runs + 2; ++run) { // two warm-up runs each
             const double a =
                 timeOnce([&] { convolveTiled(tiled, input.data(), output.data(), workspace.data()); });
@@ -90,16 +94,29 @@ int main(int argc, char** argv)
                 convolveWinograd(fast, 1, input.data(), output.data(), workspace.data());
             })
                                       : 0.0;
+            const double d =
+                direct
+                    ? timeOnce([&] { convolveDirect(plain, input.data(), output.data(), workspace.data()); })
+                    : 0.0;
             if (run >= 2) {
                 gemmTimes.push_back(a);
                 winogradTimes.push_back(b);
+                directTimes.push_back(d);
             }
         }
-        const double gm = medianMs(gemmTimes), wm = medianMs(winogradTimes);
-        if (winograd)
-            std::printf("%-18s %10.3f %10.3f %8.2f\n", text.c_str(), gm, wm, wm / gm);
-        else
-            std::printf("%-18s %10.3f %10s %8s\n", text.c_str(), gm, "-", "-");
+        const double gm = medianMs(gemmTimes);
+        const auto column = [&](bool applies, const std::vector<double>& times) {
+            if (!applies) {
+                std::printf(" %10s %8s", "-", "-");
+                return;
+            }
+            const double ms = medianMs(times);
+            std::printf(" %10.3f %8.2f", ms, ms / gm);
+        };
+        std::printf("%-18s %10.3f", text.c_str(), gm);
+        column(winograd, winogradTimes);
+        column(direct, directTimes);
+        std::printf("\n");
     }
     return 0;
 }

@@ -2,6 +2,7 @@
 // in test_runtime): every convolution shape they serve in the bundled, Darknet and AlexeyAB cfgs, random
 // inputs, weights, scales and shifts, with one and two threads (the kernels split the work differently).
 #include "graph/network_spec.h"
+#include "kernels/cpu/conv_direct.h"
 #include "kernels/cpu/conv_tiled.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/winograd.h"
@@ -54,6 +55,21 @@ std::vector<ConvShape> winogradShapes()
     return shapes;
 }
 
+// A failure message: where the shape comes from, the shape, the threads and the error.
+QString describe(const std::string& where, const ConvGeometry& g, int filters, int threads, double relative)
+{
+    return QString("%1 (%2x%3x%4 → %5, size %6, pad %7, %8 threads): relative error %9")
+        .arg(QString::fromStdString(where))
+        .arg(g.width)
+        .arg(g.height)
+        .arg(g.channels)
+        .arg(filters)
+        .arg(g.size)
+        .arg(g.pad)
+        .arg(threads)
+        .arg(relative);
+}
+
 std::vector<float> randomFloats(std::size_t n, float low, float high, std::mt19937& random)
 {
     std::uniform_real_distribution<float> uniform(low, high);
@@ -71,6 +87,7 @@ private slots:
     void winogradMatchesGemmOnEveryCfgShape();
     void winogradTransformOfAnImpulse();
     void winogradTrainingEqualsGemmTraining();
+    void directMatchesGemm();
 };
 
 // Tolerance: max |winograd − gemm| ≤ 1e-4 × max |gemm| per layer. The transforms multiply by up to
@@ -119,16 +136,7 @@ void TestKernels::winogradMatchesGemmOnEveryCfgShape()
                 worst = relative;
                 worstWhere = s.where;
             }
-            QVERIFY2(relative <= 1e-4,
-                     qPrintable(QString("%1 (%2x%3x%4 → %5, pad %6, %7 threads): relative error %8")
-                                    .arg(QString::fromStdString(s.where))
-                                    .arg(g.width)
-                                    .arg(g.height)
-                                    .arg(g.channels)
-                                    .arg(s.filters)
-                                    .arg(g.pad)
-                                    .arg(threads)
-                                    .arg(relative)));
+            QVERIFY2(relative <= 1e-4, qPrintable(describe(s.where, g, s.filters, threads, relative)));
         }
     }
     setComputeThreads(0);
@@ -257,6 +265,93 @@ void TestKernels::winogradTrainingEqualsGemmTraining()
         const double relative = relativeDifference(nets[0]->output(i).span(), nets[1]->output(i).span());
         QVERIFY2(relative <= 1e-4, qPrintable(QString("layer %1 after a step: %2").arg(i).arg(relative)));
     }
+}
+
+// The direct kernel against the GEMM path: every shape it serves in the cfgs (first layers) and
+// shapes by hand around its edges (1–4 and 8 channels; sizes 3, 5, 7 with pad 0 and size/2; widths that
+// are not multiples of its 16 columns; filter counts that are not multiples of its 16 filters), one
+// and two threads. Tolerance 1e-5 of the largest output: at most 8·49 products, summed in another
+// order than OpenBLAS; a wrong tap or edge gives errors of order 1.
+void TestKernels::directMatchesGemm()
+{
+    struct Case {
+        ConvGeometry geometry;
+        int filters;
+        Activation activation;
+        std::string where;
+    };
+    std::vector<Case> cases;
+    std::set<std::tuple<int, int, int, int, int, int>> seen;
+    for (const QString& path : test::bundledCfgs() + test::darknetCfgs() + test::abCfgs()) {
+        const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(path.toStdString()), {1});
+        for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+            const auto* conv = dynamic_cast<const ConvolutionalLayer*>(spec.layers[i].config.get());
+            if (!conv || conv->flipped)
+                continue;
+            const Shape& in = spec.layers[i].input;
+            const Shape& out = spec.layers[i].output;
+            const ConvGeometry g{in.c / conv->groups,
+                                 in.h,
+                                 in.w,
+                                 conv->size,
+                                 conv->strideX,
+                                 conv->strideY,
+                                 conv->padding * conv->dilation,
+                                 conv->dilation,
+                                 out.h,
+                                 out.w};
+            if (!directConvolutionPays(g, conv->groups) ||
+                !seen.insert({in.c, in.h, in.w, conv->size, conv->filters, conv->padding}).second)
+                continue;
+            cases.push_back({g, conv->filters, activationFromName(conv->activation),
+                             QFileInfo(path).fileName().toStdString() + " layer " + std::to_string(i)});
+        }
+    }
+    QVERIFY2(cases.size() >= 5, qPrintable(QString("only %1 cfg shapes found").arg(cases.size())));
+    const std::size_t fromCfgs = cases.size();
+    for (int channels : {1, 2, 3, 4, 8})
+        for (int size : {3, 5, 7})
+            for (int pad : {0, size / 2}) {
+                const int w = 37 + channels, h = 9 + size;
+                const int outW = w + 2 * pad - size + 1, outH = h + 2 * pad - size + 1;
+                const ConvGeometry g{channels, h, w, size, 1, 1, pad, 1, outH, outW};
+                if (!directConvolutionPays(g, 1))
+                    continue;
+                cases.push_back({g, 3 + 7 * channels, channels % 2 ? Activation::Leaky : Activation::Logistic,
+                                 "by hand"});
+            }
+    QCOMPARE(int(cases.size() - fromCfgs), 5 * 3 * 2); // every hand-made shape is the kernel's
+    std::mt19937 random(13);
+    double worst = 0;
+    for (const Case& c : cases) {
+        const ConvGeometry& g = c.geometry;
+        const std::size_t taps = std::size_t(g.channels) * std::size_t(g.size) * std::size_t(g.size);
+        const std::vector<float> input = randomFloats(
+            std::size_t(g.channels) * std::size_t(g.height) * std::size_t(g.width), -1, 1, random);
+        const std::vector<float> weights = randomFloats(std::size_t(c.filters) * taps, -0.5f, 0.5f, random);
+        const std::vector<float> scale = randomFloats(std::size_t(c.filters), 0.5f, 2.0f, random);
+        const std::vector<float> shift = randomFloats(std::size_t(c.filters), -0.5f, 0.5f, random);
+        const std::size_t outSize =
+            std::size_t(c.filters) * std::size_t(g.outHeight) * std::size_t(g.outWidth);
+        for (int threads : {1, 2}) {
+            setComputeThreads(threads);
+            std::vector<float> reference(outSize, NAN), ours(outSize, NAN);
+            std::vector<float> workspace(std::max(convWorkspaceFloats(g, 1, c.filters, threads),
+                                                  directWorkspaceFloats(g, c.filters, threads)));
+            convolveTiled(
+                {g, 1, c.filters, weights.data(), scale.data(), shift.data(), c.activation, threads},
+                input.data(), reference.data(), workspace.data());
+            convolveDirect({g, c.filters, weights.data(), scale.data(), shift.data(), c.activation, threads},
+                           input.data(), ours.data(), workspace.data());
+            const bool finite =
+                std::all_of(ours.begin(), ours.end(), [](float v) { return std::isfinite(v); });
+            const double relative = finite ? relativeDifference(reference, ours) : INFINITY;
+            worst = std::max(worst, relative);
+            QVERIFY2(relative <= 1e-5, qPrintable(describe(c.where, g, c.filters, threads, relative)));
+        }
+    }
+    setComputeThreads(0);
+    qInfo("%zu shapes (%zu from cfgs), worst relative error %.2g", cases.size(), fromCfgs, worst);
 }
 
 QTEST_GUILESS_MAIN(TestKernels)

@@ -3,6 +3,7 @@
 #include "graph/network_spec.h"
 #include "kernels/cpu/batchnorm.h"
 #include "kernels/cpu/bias_activation.h"
+#include "kernels/cpu/conv_direct.h"
 #include "kernels/cpu/conv_tiled.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/im2col.h"
@@ -97,7 +98,8 @@ public:
                                                                         config.dilation,
                                                                         out.h,
                                                                         out.w},
-          winograd_(geometry_, config.filters, !config.flipped && config.groups == 1)
+          winograd_(geometry_, config.filters, !config.flipped && config.groups == 1),
+          direct_(!config.flipped && directConvolutionPays(geometry_, config.groups))
     {
         const auto filters = static_cast<std::size_t>(config.filters);
         biases_.assign(filters, 0.0f);
@@ -148,8 +150,11 @@ public:
     {
         if (winograd_.servesForward())
             return winograd_.workspaceFloats();
-        return convWorkspaceFloats(geometry_, config_.groups, config_.filters / config_.groups,
-                                   maxComputeThreads());
+        const std::size_t tiled = convWorkspaceFloats(geometry_, config_.groups,
+                                                      config_.filters / config_.groups, maxComputeThreads());
+        return direct_
+                   ? std::max(tiled, directWorkspaceFloats(geometry_, config_.filters, maxComputeThreads()))
+                   : tiled;
     }
 
     void forward(ForwardArgs& args) override
@@ -165,6 +170,13 @@ public:
             for (int b = 0; b < args.output.batch(); ++b)
                 winograd_.forward(weights_, scale_.data(), shift_.data(), activation_, 1, args.input.item(b),
                                   args.output.item(b), args.context.workspace);
+            return;
+        }
+        if (direct_) {
+            const DirectKernel kernel{geometry_,     config_.filters, weights_.data(),    scale_.data(),
+                                      shift_.data(), activation_,     maxComputeThreads()};
+            for (int b = 0; b < args.output.batch(); ++b)
+                convolveDirect(kernel, args.input.item(b), args.output.item(b), args.context.workspace);
             return;
         }
         const ConvKernel kernel{
@@ -268,7 +280,8 @@ private:
     std::vector<float> biases_, scales_, mean_, variance_, weights_; // as in the .weights file
     std::vector<float> packedWeights_;                               // only for flipped weights
     WinogradConvolution winograd_;                                   // 3×3 stride-1 layers where it pays
-    std::vector<float> scale_, shift_;                               // per filter, applied in the output pass
+    bool direct_;                      // inference through the direct kernel (few input channels)
+    std::vector<float> scale_, shift_; // per filter, applied in the output pass
     // Training: −gradients, batch statistics and what the backward pass needs from the forward.
     std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
     BatchNormTraining batchNorm_;

@@ -109,9 +109,11 @@ void epilogueTransposed(const float* product, float* out, int rows, int count, i
     }
 }
 
+} // namespace
+
 NW_KERNEL_CLONES
-void epilogue(float* out, int rows, int count, int stride, const float* scale, const float* shift,
-              Activation act)
+void convEpilogue(float* out, int rows, int count, int stride, const float* scale, const float* shift,
+                  Activation act)
 {
     for (int r = 0; r < rows; ++r) {
         float* p = out + static_cast<long>(r) * stride;
@@ -139,8 +141,6 @@ void epilogue(float* out, int rows, int count, int stride, const float* scale, c
         }
     }
 }
-
-} // namespace
 
 // Few filters and a large image (the first layers): OpenBLAS is about twice as fast on the
 // transposed product (positions × K) · (K × filters) than on the thin (filters × K) · (K × positions).
@@ -232,7 +232,7 @@ void convolveTiled(const ConvKernel& k, const float* input, float* output, float
             ldb = count;
         }
         gemm(false, false, rows, count, K, 1.0f, weights, K, columns, ldb, 0.0f, out, plane);
-        epilogue(out, rows, count, plane, k.scale + row0, k.shift + row0, k.activation);
+        convEpilogue(out, rows, count, plane, k.scale + row0, k.shift + row0, k.activation);
     }
 }
 

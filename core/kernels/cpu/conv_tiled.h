@@ -29,4 +29,9 @@ std::size_t convWorkspaceFloats(const ConvGeometry& geometry, int groups, int fi
 // One image: input c×h×w, output filters×outH×outW.
 void convolveTiled(const ConvKernel& kernel, const float* input, float* output, float* workspace);
 
+// out[r·stride + i] = act(out[r·stride + i]·scale[r] + shift[r]) for rows r < rows, i < count: the
+// output pass shared by the convolution kernels.
+void convEpilogue(float* out, int rows, int count, int stride, const float* scale, const float* shift,
+                  Activation act);
+
 } // namespace nw
