@@ -1,7 +1,7 @@
 // One convolution shape, timed with each CPU kernel that can run it (im2col + GEMM tiles, Winograd
 // F(4×4, 3×3) for 3×3, the direct kernel for up to 8 channels), in alternation, on random data: how
 // kernel choices per layer shape were made. Ratios are to the GEMM path's time.
-//   conv_kernels_bench WxHxC:FILTERS[:SIZE] ... [--runs N] [--threads T]
+//   conv_kernels_bench WxHxC:FILTERS[:SIZE[:STRIDE]] ... [--runs N] [--threads T]   (input size, pad size/2)
 #include "kernels/cpu/conv_direct.h"
 #include "kernels/cpu/conv_tiled.h"
 #include "kernels/cpu/gemm.h"
@@ -51,19 +51,23 @@ int main(int argc, char** argv)
             shapes.push_back(argv[i]);
     }
     if (shapes.empty() || runs < 1 || threads < 1) {
-        std::fprintf(stderr, "usage: %s WxHxC:FILTERS[:SIZE] ... [--runs N] [--threads T]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s WxHxC:FILTERS[:SIZE[:STRIDE]] ... [--runs N] [--threads T]\n",
+                     argv[0]);
         return 2;
     }
     setComputeThreads(threads);
     std::printf("%-18s %10s %10s %8s %10s %8s\n", "shape", "gemm ms", "winograd", "ratio", "direct", "ratio");
     for (const std::string& text : shapes) {
-        int w = 0, h = 0, c = 0, filters = 0, size = 3;
-        if (std::sscanf(text.c_str(), "%dx%dx%d:%d:%d", &w, &h, &c, &filters, &size) < 4 || w < 1 || h < 1 ||
-            c < 1 || filters < 1 || size < 1) {
-            std::fprintf(stderr, "%s: expected WxHxC:FILTERS[:SIZE], e.g. 52x52x64:128\n", text.c_str());
+        int w = 0, h = 0, c = 0, filters = 0, size = 3, stride = 1;
+        if (std::sscanf(text.c_str(), "%dx%dx%d:%d:%d:%d", &w, &h, &c, &filters, &size, &stride) < 4 ||
+            w < 1 || h < 1 || c < 1 || filters < 1 || size < 1 || stride < 1) {
+            std::fprintf(stderr, "%s: expected WxHxC:FILTERS[:SIZE[:STRIDE]], e.g. 52x52x64:128\n",
+                         text.c_str());
             return 2;
         }
-        const ConvGeometry g{c, h, w, size, 1, 1, size / 2, 1, h, w};
+        const int pad = size / 2, outW = (w + 2 * pad - size) / stride + 1,
+                  outH = (h + 2 * pad - size) / stride + 1;
+        const ConvGeometry g{c, h, w, size, stride, stride, pad, 1, outH, outW};
         std::mt19937 random(1);
         std::uniform_real_distribution<float> uniform(-1, 1);
         std::vector<float> input(std::size_t(c) * std::size_t(w * h)),
@@ -73,7 +77,7 @@ int main(int argc, char** argv)
         for (float& v : weights)
             v = uniform(random) * 0.05f;
         std::vector<float> scale(std::size_t(filters), 1.0f), shift(std::size_t(filters), 0.0f),
-            output(std::size_t(filters) * std::size_t(w * h)), transformed;
+            output(std::size_t(filters) * std::size_t(outW * outH)), transformed;
         const bool winograd = winogradApplies(g, 1), direct = c <= 8;
         if (winograd)
             winogradTransformWeights(weights.data(), filters, c, transformed);

@@ -268,10 +268,10 @@ void TestKernels::winogradTrainingEqualsGemmTraining()
 }
 
 // The direct kernel against the GEMM path: every shape it serves in the cfgs (first layers) and
-// shapes by hand around its edges (1–4 and 8 channels; sizes 3, 5, 7 with pad 0 and size/2; widths that
-// are not multiples of its 16 columns; filter counts that are not multiples of its 16 filters), one
-// and two threads. Tolerance 1e-5 of the largest output: at most 8·49 products, summed in another
-// order than OpenBLAS; a wrong tap or edge gives errors of order 1.
+// shapes by hand around its edges (strides 1 and 2; 1–4 and 8 channels; sizes 3, 5, 7 with pad 0 and
+// size/2; widths that are not multiples of its 16 columns; filter counts that are not multiples of
+// its 16 filters), one and two threads. Tolerance 1e-5 of the largest output: at most 8·49
+// products, summed in another order than OpenBLAS; a wrong tap or edge gives errors of order 1.
 void TestKernels::directMatchesGemm()
 {
     struct Case {
@@ -309,18 +309,20 @@ void TestKernels::directMatchesGemm()
     }
     QVERIFY2(cases.size() >= 5, qPrintable(QString("only %1 cfg shapes found").arg(cases.size())));
     const std::size_t fromCfgs = cases.size();
-    for (int channels : {1, 2, 3, 4, 8})
-        for (int size : {3, 5, 7})
-            for (int pad : {0, size / 2}) {
-                const int w = 37 + channels, h = 9 + size;
-                const int outW = w + 2 * pad - size + 1, outH = h + 2 * pad - size + 1;
-                const ConvGeometry g{channels, h, w, size, 1, 1, pad, 1, outH, outW};
-                if (!directConvolutionPays(g, 1))
-                    continue;
-                cases.push_back({g, 3 + 7 * channels, channels % 2 ? Activation::Leaky : Activation::Logistic,
-                                 "by hand"});
-            }
-    QCOMPARE(int(cases.size() - fromCfgs), 5 * 3 * 2); // every hand-made shape is the kernel's
+    for (int stride : {1, 2})
+        for (int channels : {1, 2, 3, 4, 8})
+            for (int size : {3, 5, 7})
+                for (int pad : {0, size / 2}) {
+                    const int w = 37 * stride + channels, h = 9 + size; // odd widths for stride 2, too
+                    const int outW = (w + 2 * pad - size) / stride + 1,
+                              outH = (h + 2 * pad - size) / stride + 1;
+                    const ConvGeometry g{channels, h, w, size, stride, stride, pad, 1, outH, outW};
+                    if (!directConvolutionPays(g, 1))
+                        continue;
+                    cases.push_back({g, 3 + 7 * channels,
+                                     channels % 2 ? Activation::Leaky : Activation::Logistic, "by hand"});
+                }
+    QCOMPARE(int(cases.size() - fromCfgs), 2 * 5 * 3 * 2); // every hand-made shape is the kernel's
     std::mt19937 random(13);
     double worst = 0;
     for (const Case& c : cases) {

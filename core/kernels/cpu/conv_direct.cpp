@@ -21,11 +21,12 @@ int taps(const ConvGeometry& g)
     return g.channels * g.size * g.size;
 }
 
-// Each (channel, kernel row) input row of one output row, padding included as zeros, with kLanes of
-// slack so the last vector load stays inside.
-int rowLength(const ConvGeometry& g)
+// Each (channel, kernel row) input row of one output row, padding included as zeros, split by
+// stride into phases (phase p holds columns p, p + stride, …, so every tap reads consecutive
+// floats), with kLanes of slack so the last vector load stays inside.
+int phaseLength(const ConvGeometry& g)
 {
-    return g.outWidth + g.size - 1 + kLanes;
+    return g.outWidth + (g.size - 1) / g.strideX + kLanes;
 }
 
 std::size_t packedWeightFloats(const ConvGeometry& g, int filters)
@@ -36,7 +37,8 @@ std::size_t packedWeightFloats(const ConvGeometry& g, int filters)
 
 std::size_t rowFloats(const ConvGeometry& g)
 {
-    return std::size_t(g.channels) * std::size_t(g.size) * std::size_t(rowLength(g));
+    return std::size_t(g.channels) * std::size_t(g.size) * std::size_t(g.strideX) *
+           std::size_t(phaseLength(g));
 }
 
 // weights → [filter group][tap][kFilters], zeros for the missing filters of the last group.
@@ -53,19 +55,28 @@ void packWeights(const float* weights, int filters, int tapCount, float* packed)
 
 void gatherRows(const float* input, const ConvGeometry& g, int y, float* rows)
 {
-    const int length = rowLength(g);
+    const int length = phaseLength(g), stride = g.strideX;
     for (int c = 0; c < g.channels; ++c)
         for (int ky = 0; ky < g.size; ++ky) {
-            float* row = rows + std::size_t(c * g.size + ky) * std::size_t(length);
-            const int iy = y + ky - g.pad;
-            std::fill(row, row + length, 0.0f);
-            if (iy < 0 || iy >= g.height)
-                continue;
+            const int iy = y * g.strideY + ky - g.pad;
             const float* source =
-                input + (std::size_t(c) * std::size_t(g.height) + std::size_t(iy)) * g.width;
-            const int first = std::max(0, g.pad),
-                      last = std::min(length, g.pad + g.width); // row[x] = in[x − pad]
-            std::memcpy(row + first, source + (first - g.pad), sizeof(float) * std::size_t(last - first));
+                input + (std::size_t(c) * std::size_t(g.height) + std::size_t(std::max(iy, 0))) * g.width;
+            for (int phase = 0; phase < stride; ++phase) {
+                float* row = rows + std::size_t((c * g.size + ky) * stride + phase) * std::size_t(length);
+                std::fill(row, row + length, 0.0f);
+                if (iy < 0 || iy >= g.height)
+                    continue;
+                // row[j] = in[j·stride + phase − pad] for the j that land inside the image.
+                const int offset = phase - g.pad;
+                const int first = std::max(0, (-offset + stride - 1) / stride);
+                const int last = std::min(length, (g.width - offset + stride - 1) / stride);
+                if (stride == 1)
+                    std::memcpy(row + first, source + first + offset,
+                                sizeof(float) * std::size_t(last - first));
+                else
+                    for (int j = first; j < last; ++j)
+                        row[j] = source[j * stride + offset];
+            }
         }
 }
 
@@ -74,16 +85,19 @@ NW_KERNEL_CLONES
 void rowOfGroup(const ConvGeometry& g, const float* rows, const float* packed, int filterCount, float* out,
                 std::size_t plane)
 {
-    const int length = rowLength(g);
+    const int length = phaseLength(g), stride = g.strideX;
     for (int x0 = 0; x0 < g.outWidth; x0 += kLanes) {
         LaneVector sum[kFilters] = {};
         const float* w = packed;
         for (int c = 0; c < g.channels; ++c)
             for (int ky = 0; ky < g.size; ++ky) {
-                const float* row = rows + std::size_t(c * g.size + ky) * std::size_t(length) + x0;
+                const float* phases =
+                    rows + std::size_t((c * g.size + ky) * stride) * std::size_t(length) + x0;
                 for (int kx = 0; kx < g.size; ++kx, w += kFilters) {
+                    // Column x·stride + kx − pad: phase kx mod stride, position x + kx / stride.
                     LaneVector x;
-                    std::memcpy(&x, row + kx, sizeof x);
+                    std::memcpy(&x, phases + std::size_t(kx % stride) * std::size_t(length) + kx / stride,
+                                sizeof x);
 #pragma GCC unroll 16
                     for (int f = 0; f < kFilters; ++f)
                         sum[f] += w[f] * x;
@@ -108,9 +122,10 @@ void rowOfGroup(const ConvGeometry& g, const float* rows, const float* packed, i
 bool directConvolutionPays(const ConvGeometry& g, int groups)
 {
     // bench/conv_kernels_bench, 2 threads, time ÷ GEMM's: 0.5–0.8 for 1–8 channels with sizes 3–7 and
-    // outputs 28 wide or more (416×416×3 → 16: 0.55; 104×104×8 → 128: 0.72); 1.15 for 1×1 (nothing to
-    // share between taps); 1.24 for 20-wide outputs (a 16-column vector and a short tail per row).
-    return groups == 1 && g.strideX == 1 && g.strideY == 1 && g.dilation == 1 && g.channels <= 8 &&
+    // outputs 28 wide or more (416×416×3 → 16: 0.55; 104×104×8 → 128: 0.72; stride 2, 7×7
+    // 256×256×3 → 64: 0.48; 24–32 wide at stride 2: 0.85–0.99); 1.15 for 1×1 (nothing to share
+    // between taps); 1.24 for 20-wide outputs (a 16-column vector and a short tail per row).
+    return groups == 1 && g.strideX == g.strideY && g.strideX <= 2 && g.dilation == 1 && g.channels <= 8 &&
            g.size >= 3 && g.size <= 7 && g.outWidth >= 24;
 }
 

@@ -11,8 +11,8 @@
 
 namespace nw {
 
-// Where the direct kernel is the faster choice (one group, stride 1, no dilation, few channels and a
-// wide output; BENCHMARKS.md has the measurements behind the rule).
+// Where the direct kernel is the faster choice (one group, stride 1 or 2, no dilation, few channels
+// and a wide output; BENCHMARKS.md has the measurements behind the rule).
 bool directConvolutionPays(const ConvGeometry& geometry, int groups);
 
 std::size_t directWorkspaceFloats(const ConvGeometry& geometry, int filters, int threads);
