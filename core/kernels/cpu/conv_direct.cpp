@@ -70,6 +70,8 @@ void gatherRows(const float* input, const ConvGeometry& g, int y, float* rows)
                 const int offset = phase - g.pad;
                 const int first = std::max(0, (-offset + stride - 1) / stride);
                 const int last = std::min(length, (g.width - offset + stride - 1) / stride);
+                if (last <= first)
+                    continue;
                 if (stride == 1)
                     std::memcpy(row + first, source + first + offset,
                                 sizeof(float) * std::size_t(last - first));
