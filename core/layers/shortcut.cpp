@@ -114,10 +114,13 @@ public:
 
     void forward(ForwardArgs& args) override
     {
-        std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
-        if (!weights_.empty()) {
+        if (weights_.empty() && sameShapes(args)) {
+            sumFlat(args);
+        } else if (!weights_.empty()) {
+            std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
             weightedSum(args);
         } else {
+            std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
             for (int b = 0; b < args.output.batch(); ++b)
                 for (std::size_t k = 0; k < args.sources.size(); ++k)
                     add(args.sources[k]->shape(), args.sources[k]->item(b), args.output.item(b), k == 0);
@@ -179,6 +182,33 @@ private:
                           std::size_t(i * stride) +
                               std::size_t(from.w) *
                                   (std::size_t(j * stride) + std::size_t(from.h) * std::size_t(k)));
+    }
+
+    bool sameShapes(const ForwardArgs& args) const
+    {
+        for (const Tensor* source : args.sources)
+            if (source->shape().w != out_.w || source->shape().h != out_.h || source->shape().c != out_.c)
+                return false;
+        return true;
+    }
+
+    // The usual residual block, every source the output's shape: one pass over memory, on all threads.
+    void sumFlat(ForwardArgs& args) const
+    {
+        const long n = long(args.output.size());
+        const float alpha = config_.alpha, beta = config_.beta;
+        const float* in = args.input.data();
+        const float* first = args.sources[0]->data();
+        float* out = args.output.data();
+#pragma omp parallel for simd if (n > 65536)
+        for (long i = 0; i < n; ++i)
+            out[i] = alpha * in[i] + beta * first[i];
+        for (std::size_t k = 1; k < args.sources.size(); ++k) {
+            const float* more = args.sources[k]->data();
+#pragma omp parallel for simd if (n > 65536)
+            for (long i = 0; i < n; ++i)
+                out[i] += more[i];
+        }
     }
 
     // out = alpha·out + beta·from (AB: only equal sizes, plain sums for extra sources).

@@ -1,9 +1,11 @@
 #include "kernels/cpu/activations.h"
 
 #include "kernels/cpu/clones.h"
+#include "kernels/cpu/lanes.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace nw {
 
@@ -100,25 +102,42 @@ float activate(float x, Activation a)
     return x;
 }
 
-void activateArray(float* x, std::size_t n, Activation a)
+NW_KERNEL_CLONES
+void activateSpan(float* x, std::size_t n, Activation a)
 {
-    switch (a) { // the common cases get tight loops the compiler can vectorise
-    case Activation::Linear:
+    if (a == Activation::Linear)
         return;
-    case Activation::Leaky:
-#pragma omp parallel for simd if (n > 65536)
-        for (std::size_t i = 0; i < n; ++i)
-            x[i] = x[i] > 0 ? x[i] : 0.1f * x[i];
-        return;
-    case Activation::Relu:
-#pragma omp parallel for simd if (n > 65536)
-        for (std::size_t i = 0; i < n; ++i)
-            x[i] = x[i] > 0 ? x[i] : 0.0f;
-        return;
-    default:
-#pragma omp parallel for if (n > 16384)
+    if (!vectorActivation(a)) {
         for (std::size_t i = 0; i < n; ++i)
             x[i] = activate(x[i], a);
+        return;
+    }
+    std::size_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        LaneVector v;
+        loadLanes(v, x + i);
+        activateLanes(v, a);
+        storeLanes(x + i, v);
+    }
+    if (i < n) { // the tail through a zero-padded vector
+        alignas(64) float tail[kLanes] = {};
+        std::memcpy(tail, x + i, (n - i) * sizeof(float));
+        LaneVector v;
+        loadLanes(v, tail);
+        activateLanes(v, a);
+        storeLanes(tail, v);
+        std::memcpy(x + i, tail, (n - i) * sizeof(float));
+    }
+}
+
+void activateArray(float* x, std::size_t n, Activation a)
+{
+    constexpr std::size_t kChunk = 16384; // per task: long enough to pay for waking a thread
+    const long chunks = long((n + kChunk - 1) / kChunk);
+#pragma omp parallel for if (chunks > 1)
+    for (long c = 0; c < chunks; ++c) {
+        const std::size_t first = std::size_t(c) * kChunk;
+        activateSpan(x + first, std::min(kChunk, n - first), a);
     }
 }
 

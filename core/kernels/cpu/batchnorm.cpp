@@ -71,8 +71,9 @@ void normalizePlane(float* p, float* saved, int plane, float m, float inverse, f
     for (int i = 0; i < plane; ++i) {
         const float normalized = (p[i] - m) * inverse;
         saved[i] = normalized;
-        p[i] = activate(normalized * scale + bias, activation);
+        p[i] = normalized * scale + bias;
     }
+    activateSpan(p, std::size_t(plane), activation);
 }
 
 NW_KERNEL_CLONES

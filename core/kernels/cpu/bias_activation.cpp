@@ -28,7 +28,8 @@ void addBiasActivate(float* x, std::size_t channels, std::size_t plane, const fl
             break;
         default:
             for (std::size_t i = 0; i < plane; ++i)
-                p[i] = activate(p[i] + b, activation);
+                p[i] += b;
+            activateSpan(p, plane, activation);
         }
     }
 }

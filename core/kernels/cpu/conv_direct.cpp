@@ -2,6 +2,7 @@
 
 #include "kernels/cpu/clones.h"
 #include "kernels/cpu/conv_tiled.h"
+#include "kernels/cpu/lanes.h"
 
 #include <algorithm>
 #include <cstring>
@@ -11,10 +12,7 @@ namespace nw {
 
 namespace {
 
-constexpr int kLanes = 16;   // output columns per vector
-constexpr int kFilters = 16; // filters accumulated together
-
-using LaneVector = float __attribute__((vector_size(kLanes * sizeof(float))));
+constexpr int kFilters = 16; // filters accumulated together (over kLanes output columns)
 
 int taps(const ConvGeometry& g)
 {

@@ -103,7 +103,8 @@ void epilogueTransposed(const float* product, float* out, int rows, int count, i
                 }
             } else {
                 for (int i = 0; i < n; ++i)
-                    p[i] = activate(q[static_cast<long>(i) * rows] * s + b, act);
+                    p[i] = q[static_cast<long>(i) * rows] * s + b;
+                activateSpan(p, std::size_t(n), act);
             }
         }
     }
@@ -137,7 +138,8 @@ void convEpilogue(float* out, int rows, int count, int stride, const float* scal
             break;
         default:
             for (int i = 0; i < count; ++i)
-                p[i] = activate(p[i] * s + b, act);
+                p[i] = p[i] * s + b;
+            activateSpan(p, std::size_t(count), act);
         }
     }
 }

@@ -2,6 +2,7 @@
 
 #include "kernels/cpu/clones.h"
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/lanes.h"
 
 #include <algorithm>
 #include <atomic>
@@ -12,9 +13,8 @@ namespace nw {
 
 namespace {
 
-constexpr int kLanes = 16; // tiles transformed together: one AVX-512 vector per row of a tile
-constexpr int kTile = 6;   // input tile side
-constexpr int kOut = 4;    // output tile side
+constexpr int kTile = 6;                              // input tile side
+constexpr int kOut = 4;                               // output tile side
 constexpr std::size_t kBlockBytes = 640 * 1024;       // V and M of a block of tiles stay in L2 (1 MB here)
 constexpr std::size_t kSharedBlockBytes = 8 << 20;    // blocks all threads share: the tiles of a 26×26 layer
 constexpr std::size_t kSharedWeightPairs = 64 * 1024; // filters × channels: 9.4 MB of transformed weights
@@ -65,22 +65,7 @@ int blockFirst(const Tiling& t, int block)
     return int(long(t.tiles) * block / t.blocks);
 }
 
-// Sixteen tiles' values of one tile position, one AVX-512 register (GCC vector extension; the
-// AVX2 and plain clones split it).
-using LaneVector = float __attribute__((vector_size(kLanes * sizeof(float))));
-
-// Always inlined into the cloned kernels, so the vectors stay in registers of the clone's width.
-#define NW_LANES_INLINE [[gnu::always_inline]] inline
-
-NW_LANES_INLINE void loadLanes(LaneVector& v, const float* p)
-{
-    std::memcpy(&v, p, sizeof v);
-}
-
-NW_LANES_INLINE void storeLanes(float* p, const LaneVector& v)
-{
-    std::memcpy(p, &v, sizeof v);
-}
+// Tiles go kLanes at a time (lanes.h): one vector holds sixteen tiles' values of one tile position.
 
 // 1-D transforms of the Winograd F(4, 3) algorithm with interpolation points 0, ±1, ±2 (Bᵀ and Aᵀ),
 // written out so that no multiplication by zero is left.
@@ -196,19 +181,7 @@ void transformInput(const float* channel, const ConvGeometry& g, const Tiling& t
 NW_LANES_INLINE void scaleShiftActivate(LaneVector& x, float scale, float shift, Activation act)
 {
     x = x * scale + shift;
-    switch (act) {
-    case Activation::Leaky:
-        x = x > 0 ? x : 0.1f * x;
-        break;
-    case Activation::Linear:
-        break;
-    case Activation::Relu:
-        x = x > 0 ? x : 0.0f;
-        break;
-    default:
-        for (int l = 0; l < kLanes; ++l)
-            x[l] = activate(x[l], act);
-    }
+    activateLanes(x, act);
 }
 
 // Output tiles [first, first + kLanes) of one filter from M[ξ][filter][·]: Aᵀ·M·A, scale, shift,
