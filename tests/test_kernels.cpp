@@ -90,6 +90,7 @@ private slots:
     void winogradTrainingEqualsGemmTraining();
     void directMatchesGemm();
     void vectorActivationsMatchScalar();
+    void winogradRunsWithFewerThreadsThanSized();
 };
 
 // Tolerance: max |winograd − gemm| ≤ 1e-4 × max |gemm| per layer. The transforms multiply by up to
@@ -394,6 +395,63 @@ void TestKernels::vectorActivationsMatchScalar()
                                                .arg(worst)));
         qInfo("activation %d: worst %.2g at x = %g", int(a), worst, double(inputs[worstAt]));
     }
+}
+
+// Workspaces are sized for the most threads a net may use (every core); a run may use fewer
+// (--threads, setComputeThreads). The blocks must then still fit: sized for 4 threads, run with 1–4,
+// every float after the workspace must stay untouched and the output must equal the GEMM path's.
+// Shapes where tiling for 3 threads once needed more room than tiling for 4 (found by a review's
+// brute-force copy of the tiling rule), in inference and as a training batch.
+void TestKernels::winogradRunsWithFewerThreadsThanSized()
+{
+    struct Case {
+        int size, channels, filters, images;
+    };
+    std::mt19937 random(17);
+    for (const Case& c :
+         {Case{97, 16, 16, 1}, Case{100, 16, 16, 1}, Case{14, 32, 32, 32}, Case{26, 64, 32, 3}}) {
+        const ConvGeometry g{c.channels, c.size, c.size, 3, 1, 1, 1, 1, c.size, c.size};
+        const std::size_t inSize = std::size_t(c.channels) * std::size_t(c.size * c.size);
+        const std::size_t outSize = std::size_t(c.filters) * std::size_t(c.size * c.size);
+        const std::vector<float> input = randomFloats(inSize * std::size_t(c.images), -1, 1, random);
+        const std::vector<float> weights =
+            randomFloats(std::size_t(c.filters * c.channels * 9), -0.2f, 0.2f, random);
+        const std::vector<float> scale(std::size_t(c.filters), 1.0f), shift(std::size_t(c.filters), 0.0f);
+        std::vector<float> transformed;
+        winogradTransformWeights(weights.data(), c.filters, c.channels, transformed);
+        std::vector<float> reference(outSize * std::size_t(c.images));
+        std::vector<float> tiledWorkspace(convWorkspaceFloats(g, 1, c.filters, 1));
+        setComputeThreads(1);
+        for (int b = 0; b < c.images; ++b)
+            convolveTiled(
+                {g, 1, c.filters, weights.data(), scale.data(), shift.data(), Activation::Linear, 1},
+                input.data() + std::size_t(b) * inSize, reference.data() + std::size_t(b) * outSize,
+                tiledWorkspace.data());
+        constexpr int sizedFor = 4;
+        constexpr std::size_t guard = 4096;
+        const std::size_t floats = winogradWorkspaceFloats(g, c.filters, c.images, sizedFor);
+        for (int threads = 1; threads <= sizedFor; ++threads) {
+            setComputeThreads(threads);
+            std::vector<float> workspace(floats + guard, 12345.0f), ours(reference.size(), NAN);
+            convolveWinograd(
+                {g, c.filters, transformed.data(), scale.data(), shift.data(), Activation::Linear, sizedFor},
+                c.images, input.data(), ours.data(), workspace.data());
+            const auto touched = std::find_if(workspace.begin() + std::ptrdiff_t(floats), workspace.end(),
+                                              [](float v) { return v != 12345.0f; });
+            QVERIFY2(
+                touched == workspace.end(),
+                qPrintable(
+                    QString("%1x%1x%2 → %3, %4 images, %5 threads: wrote past the workspace (first at +%6)")
+                        .arg(c.size)
+                        .arg(c.channels)
+                        .arg(c.filters)
+                        .arg(c.images)
+                        .arg(threads)
+                        .arg(touched - workspace.begin() - std::ptrdiff_t(floats))));
+            QVERIFY(relativeDifference(reference, ours) <= 1e-4);
+        }
+    }
+    setComputeThreads(0);
 }
 
 QTEST_GUILESS_MAIN(TestKernels)

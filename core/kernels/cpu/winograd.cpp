@@ -358,8 +358,9 @@ void convolveWinograd(const WinogradKernel& k, int images, const float* input, f
                       float* workspace)
 {
     const ConvGeometry& g = k.geometry;
+    // Tiled as the workspace was sized (for k.maxThreads): tiling for fewer threads can need more room.
+    const Tiling t = tiling(g, k.filters, images, k.maxThreads);
     const int threads = std::max(1, std::min(omp_get_max_threads(), k.maxThreads));
-    const Tiling t = tiling(g, k.filters, images, threads);
     const std::size_t inPlane = std::size_t(g.height) * std::size_t(g.width);
     const std::size_t pointStride = std::size_t(g.channels) * std::size_t(t.block);
     const std::size_t vFloats = std::size_t(kWinogradPoints) * pointStride;
