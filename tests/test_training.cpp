@@ -59,6 +59,7 @@ class TestTraining : public QObject {
     Q_OBJECT
 private slots:
     void learningRatePoliciesByHand();
+    void checkpointedNetPredictsAsTheSavedOne();
     void sgdUpdateByHand();
     void idxFilesAreReadAndCheckedWithClearErrors();
     void resumeContinuesTheSameRun_data();
@@ -208,6 +209,41 @@ void TestTraining::resumeContinuesTheSameRun()
     QCOMPARE(rows.size(), 1 + 12);
     QCOMPARE(rows[0], QString("iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1,map50"));
     QVERIFY(rows[7].startsWith("7,"));
+}
+
+// A net that loads a checkpoint predicts what the saved net predicted, also through layers that keep
+// a derived form of their weights (the 16 → 16 3×3 layer runs Winograd on transformed weights, which
+// the loading net had already computed from its own initialisation).
+void TestTraining::checkpointedNetPredictsAsTheSavedOne()
+{
+    const std::string cfg = "[net]\nwidth=16\nheight=16\nchannels=3\n\n"
+                            "[convolutional]\nfilters=16\nsize=3\npad=1\nactivation=leaky\n\n"
+                            "[convolutional]\nfilters=16\nsize=3\npad=1\nactivation=leaky\n\n"
+                            "[avgpool]\n\n[softmax]\n";
+    std::string error;
+    auto saved = Net::create(test::specFromText(cfg, "ckpt.cfg"), 1, error);
+    auto loading = Net::create(test::specFromText(cfg, "ckpt.cfg"), 1, error);
+    QVERIFY2(saved && loading, error.c_str());
+    saved->initialize(1);
+    loading->initialize(2);
+    std::vector<float> image(16 * 16 * 3);
+    for (std::size_t i = 0; i < image.size(); ++i)
+        image[i] = float((i * 37) % 101) / 101.0f;
+    const std::vector<float> expected(saved->forward(image.data()).span().begin(),
+                                      saved->forward(image.data()).span().end());
+    const std::vector<float> before(loading->forward(image.data()).span().begin(),
+                                    loading->forward(image.data()).span().end());
+    QVERIFY(before != expected);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("ckpt.state").toStdString();
+    QVERIFY(!saveCheckpoint(path, *saved, TrainState{}));
+    TrainState state;
+    const auto problem = loadCheckpoint(path, *loading, state);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    const Tensor& got = loading->forward(image.data());
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        QVERIFY2(std::fabs(got.span()[i] - expected[i]) <= 1e-6f,
+                 qPrintable(QString("output %1: %2 vs %3").arg(i).arg(got.span()[i]).arg(expected[i])));
 }
 
 void TestTraining::damagedCheckpointIsRefused()

@@ -82,9 +82,12 @@ public:
     void initialize(unsigned seed);
     const WeightsHeader& weightsHeader() const { return header_; }
 
+    // After weight arrays were replaced through weightArrays() (a checkpoint): recomputes what layers
+    // derive from their weights (Winograd's transformed weights, flipped copies).
+    void prepareAll();
+
 private:
     Net() = default;
-    void prepareAll();
     const Tensor& run(const float* input, std::vector<double>* layerMilliseconds, ExecContext& context);
     int firstTrainedLayer() const; // layers before it are frozen by stopbackward
 

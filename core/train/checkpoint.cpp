@@ -105,6 +105,7 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
             return path + ": the training state is truncated";
     for (std::size_t i = 0; i < arrays.size(); ++i)
         *arrays[i] = std::move(values[i]);
+    net.prepareAll(); // derived forms of the weights (Winograd's transforms) follow the new values
     net.setSeen(loaded.seen);
     state = std::move(loaded);
     return std::nullopt;
