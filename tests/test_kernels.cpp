@@ -198,7 +198,7 @@ double relativeDifference(std::span<const float> a, std::span<const float> b)
 // path, which test_gradients checks with finite differences: the same loss, layer outputs and
 // gradients within 1e-4 (relative to each array's largest entry), and after the weights change, an
 // inference pass that uses the new weights. Layers 1–3 are Winograd's in the forward pass (pad 1 and
-// pad 0), and 1 and 3 in the input gradient (pad 1 → 1, pad 0 → 2); the 1×1 and the stride-2 layers
+// pad 0), and in the input gradient (pad 1 → 1, pad 0 → 2); the 1×1 and the stride-2 layers
 // after them must stay on GEMM in both passes (a Winograd input gradient for them once overran a buffer).
 void TestKernels::winogradTrainingEqualsGemmTraining()
 {

@@ -21,7 +21,6 @@ constexpr int kWinogradPoints = 36; // a 6×6 transformed tile
 // Off: every convolution uses the tiled GEMM path (for comparisons: `netwright-cli bench --no-winograd`,
 // tests). Read when a layer is built.
 void setWinogradEnabled(bool enabled);
-bool winogradEnabled();
 
 // True where this kernel applies: 3×3, stride 1, no dilation, one group.
 bool winogradApplies(const ConvGeometry& geometry, int groups);
