@@ -37,6 +37,7 @@ private slots:
     void roundtripWritesTheSameBytes();
     void usageErrorsExitWithTwo();
     void benchReportsLatencyMemoryAndBlasKernels();
+    void initWritesWeightsThatLoad();
 };
 
 void TestCli::summaryJsonDescribesEveryLayer()
@@ -169,6 +170,30 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
     QCOMPARE(lines.size(), layers + 2);
     QVERIFY(lines.front().contains("GFLOP/s"));
     QVERIFY(lines.back().contains("OpenBLAS Haswell"));
+}
+
+// init: the same seed gives the same bytes, another seed other weights; the file loads (bench runs
+// on it without a warning) and has Darknet's size: a 20-byte header and, per layer, biases, batch
+// norm scales, rolling means and variances and weights (fashion-mnist.cfg: 421,642 weights and
+// biases, and 3 × 96 batch-norm values).
+void TestCli::initWritesWeightsThatLoad()
+{
+    QTemporaryDir dir;
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg";
+    const QString a = dir.filePath("a.weights"), b = dir.filePath("b.weights"), c = dir.filePath("c.weights");
+    QCOMPARE(cli({"init", cfg, a, "--seed", "3"}).exitCode, 0);
+    QCOMPARE(cli({"init", cfg, b, "--seed", "3"}).exitCode, 0);
+    QCOMPARE(cli({"init", cfg, c, "--seed", "4"}).exitCode, 0);
+    const QByteArray first = test::readAll(a);
+    QCOMPARE(first.size(), 20 + 4 * (421642 + 3 * (32 + 64)));
+    QCOMPARE(test::readAll(b), first);
+    QVERIFY(test::readAll(c) != first);
+    const Run bench = cli({"bench", cfg, "--weights", a, "--runs", "1"});
+    QCOMPARE(bench.exitCode, 0);
+    QVERIFY2(!bench.err.contains("warning"), bench.err.constData());
+    const Run missing = cli({"init", dir.filePath("none.cfg"), a});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY(missing.err.contains("none.cfg"));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -49,6 +49,7 @@ int detect(const DetectArgs& args);
 int classify(const std::string& cfg, const std::string& weights, const std::vector<std::string>& images,
              const std::string& names, int top);
 int bench(const BenchArgs& args);
+int initWeights(const std::string& cfg, const std::string& out, unsigned seed);
 int map(const MapArgs& args);
 int anchors(const AnchorsArgs& args);
 int makeShapes(const std::string& outDir, int count, unsigned seed, const std::string& size);

@@ -36,6 +36,12 @@ int main(int argc, char** argv)
     forward->add_option("--all-layers", allLayers, "Write every layer's output as DIR/layer_000.f32, ...");
 
     nw::cli::DetectArgs detectArgs;
+    unsigned initSeed = 1;
+    auto* init = app.add_subcommand("init", "Write Darknet-style random initial weights for a cfg");
+    init->add_option("cfg", cfg, "Darknet .cfg file")->required();
+    init->add_option("out", out, "The .weights file to write")->required();
+    init->add_option("--seed", initSeed, "Random seed (the same seed gives the same file)");
+
     auto* detect = app.add_subcommand("detect", "Detect objects in images and videos");
     detect->add_option("cfg", detectArgs.cfg, "Darknet .cfg file")->required();
     detect->add_option("weights", detectArgs.weights, "Darknet .weights file")->required();
@@ -158,6 +164,8 @@ int main(int argc, char** argv)
         return nw::cli::roundtrip(in, out);
     if (*forward)
         return nw::cli::forward(cfg, weights, in, out, allLayers);
+    if (*init)
+        return nw::cli::initWeights(cfg, out, initSeed);
     if (*detect)
         return nw::cli::detect(detectArgs);
     if (*classify)
