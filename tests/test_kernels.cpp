@@ -91,6 +91,7 @@ private slots:
     void directMatchesGemm();
     void vectorActivationsMatchScalar();
     void winogradRunsWithFewerThreadsThanSized();
+    void winogradBatchesAndAccumulates();
 };
 
 // Tolerance: max |winograd − gemm| ≤ 1e-4 × max |gemm| per layer. The transforms multiply by up to
@@ -450,6 +451,55 @@ void TestKernels::winogradRunsWithFewerThreadsThanSized()
                         .arg(touched - workspace.begin() - std::ptrdiff_t(floats))));
             QVERIFY(relativeDifference(reference, ours) <= 1e-4);
         }
+    }
+    setComputeThreads(0);
+}
+
+// Several images in one call (their tiles in one set, blocks crossing from one image to the next) in
+// both block modes — per-thread blocks (52×52, 32 → 32: many tiles, small weights) and shared ones
+// (13×13, 512 → 256: weights too large to read once per thread) — and `accumulate`, which adds to
+// what the output holds (the input gradient of a layer whose output several layers read), with
+// explicit padding 0 and 2 besides 1.
+void TestKernels::winogradBatchesAndAccumulates()
+{
+    struct Case {
+        int size, channels, filters, images, pad;
+    };
+    std::mt19937 random(19);
+    for (const Case& c :
+         {Case{52, 32, 32, 3, 1}, Case{13, 512, 256, 2, 1}, Case{20, 16, 16, 2, 0}, Case{18, 16, 24, 2, 2}}) {
+        const int out = c.size + 2 * c.pad - 2;
+        const ConvGeometry g{c.channels, c.size, c.size, 3, 1, 1, c.pad, 1, out, out};
+        const std::size_t inSize = std::size_t(c.channels) * std::size_t(c.size * c.size);
+        const std::size_t outSize = std::size_t(c.filters) * std::size_t(out * out);
+        const std::vector<float> input = randomFloats(inSize * std::size_t(c.images), -1, 1, random);
+        const std::vector<float> weights =
+            randomFloats(std::size_t(c.filters * c.channels * 9), -0.2f, 0.2f, random);
+        const std::vector<float> scale(std::size_t(c.filters), 1.0f), shift(std::size_t(c.filters), 0.0f);
+        const std::vector<float> before = randomFloats(outSize * std::size_t(c.images), -1, 1, random);
+        std::vector<float> transformed;
+        winogradTransformWeights(weights.data(), c.filters, c.channels, transformed);
+        setComputeThreads(2);
+        std::vector<float> expected(before.size());
+        std::vector<float> tiledWorkspace(convWorkspaceFloats(g, 1, c.filters, 2));
+        for (int b = 0; b < c.images; ++b)
+            convolveTiled(
+                {g, 1, c.filters, weights.data(), scale.data(), shift.data(), Activation::Linear, 2},
+                input.data() + std::size_t(b) * inSize, expected.data() + std::size_t(b) * outSize,
+                tiledWorkspace.data());
+        std::vector<float> workspace(winogradWorkspaceFloats(g, c.filters, c.images, 2));
+        std::vector<float> fresh(before.size(), NAN), added = before;
+        WinogradKernel kernel{
+            g, c.filters, transformed.data(), scale.data(), shift.data(), Activation::Linear, 2};
+        convolveWinograd(kernel, c.images, input.data(), fresh.data(), workspace.data());
+        kernel.accumulate = true;
+        convolveWinograd(kernel, c.images, input.data(), added.data(), workspace.data());
+        for (std::size_t i = 0; i < added.size(); ++i)
+            added[i] -= before[i];
+        QVERIFY2(relativeDifference(expected, fresh) <= 1e-4,
+                 qPrintable(describe("batch", g, c.filters, 2, relativeDifference(expected, fresh))));
+        QVERIFY2(relativeDifference(expected, added) <= 1e-4,
+                 qPrintable(describe("accumulate", g, c.filters, 2, relativeDifference(expected, added))));
     }
     setComputeThreads(0);
 }
