@@ -231,7 +231,10 @@ private:
         });
     }
 
-    std::size_t perInput() const { return config_.weightsType == "per_channel" ? std::size_t(out_.c) : 1; }
+    std::size_t perInput() const
+    {
+        return config_.weightsType == "per_channel" ? std::size_t(out_.c) : 1;
+    }
     bool reluNormalized() const
     {
         return config_.weightsNormalization == "relu" || config_.weightsNormalization == "avg_relu";

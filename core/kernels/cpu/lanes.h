@@ -33,7 +33,8 @@ NW_LANES_INLINE void expLanes(LaneVector& x)
     x = x < 88.3762626647949f ? x : 88.3762626647949f;
     x = x > -87.3365447505531f ? x : -87.3365447505531f;
     LaneVector n = x * 1.44269504088896341f + 0.5f; // round(x / ln 2) through floor(· + 0.5)
-    const LaneVector truncated = __builtin_convertvector(__builtin_convertvector(n, LaneIntegers), LaneVector);
+    const LaneVector truncated =
+        __builtin_convertvector(__builtin_convertvector(n, LaneIntegers), LaneVector);
     n = truncated > n ? truncated - 1.0f : truncated;
     const LaneVector r = x - n * 0.693359375f + n * 2.12194440e-4f; // ln 2 in two parts
     LaneVector p = r * 1.9875691500e-4f + 1.3981999507e-3f;
