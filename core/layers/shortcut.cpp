@@ -187,7 +187,8 @@ private:
     bool sameShapes(const ForwardArgs& args) const
     {
         for (const Tensor* source : args.sources)
-            if (source->shape().w != out_.w || source->shape().h != out_.h || source->shape().c != out_.c)
+            if (source->shape().w != out_.w || source->shape().h != out_.h || source->shape().c != out_.c ||
+                source->shape().size != out_.size)
                 return false;
         return true;
     }
