@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cfloat>
 #include <cmath>
 
 using namespace nw;
@@ -63,6 +64,7 @@ double relativeError(const std::vector<float>& reference, std::span<const float>
 class TestRuntime : public QObject {
     Q_OBJECT
 private slots:
+    void stride1MaxpoolMatchesWindowsByHand();
     void matchesDarknetLayerByLayer_data();
     void matchesDarknetLayerByLayer();
     void damagedWeightsAreRefusedWithoutChanges();
@@ -251,6 +253,46 @@ void TestRuntime::layersWithoutForwardAreNamed()
     net = Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[yolo]\n"), 1, error);
     QVERIFY(!net);
     QVERIFY(error.find("the network has errors; first: test.cfg:5: error: layer 0:") == 0);
+}
+
+// Stride-1 max-pools (YOLOv4's SPP: 5, 9, 13) take the separable path at inference; every output must
+// be the maximum of its window as Darknet defines it (origin −padding/2, positions outside the image
+// ignored), for odd image sizes, default and explicit paddings, and windows larger than the image.
+void TestRuntime::stride1MaxpoolMatchesWindowsByHand()
+{
+    struct Case {
+        int w, h, size, padding; // padding < 0: the default (size − 1)
+    };
+    std::mt19937 random(23);
+    std::uniform_real_distribution<float> uniform(-1, 1);
+    for (const Case& c : {Case{7, 5, 2, -1}, Case{19, 19, 5, -1}, Case{19, 19, 9, -1}, Case{19, 19, 13, -1},
+                          Case{9, 6, 3, 0}, Case{8, 7, 3, 4}, Case{4, 3, 7, -1}}) {
+        std::string cfg = "[net]\nwidth=" + std::to_string(c.w) + "\nheight=" + std::to_string(c.h) +
+                          "\nchannels=3\n\n[maxpool]\nstride=1\nsize=" + std::to_string(c.size) + "\n";
+        if (c.padding >= 0)
+            cfg += "padding=" + std::to_string(c.padding) + "\n";
+        auto net = makeNetFromText(cfg);
+        QVERIFY(net);
+        std::vector<float> image(std::size_t(c.w * c.h * 3));
+        for (float& v : image)
+            v = uniform(random);
+        const Tensor& out = net->forward(image.data());
+        const int padding = c.padding >= 0 ? c.padding : c.size - 1, offset = -padding / 2;
+        const int outW = c.w + padding - c.size + 1, outH = c.h + padding - c.size + 1;
+        QCOMPARE(int(out.itemSize()), outW * outH * 3);
+        for (int k = 0; k < 3; ++k)
+            for (int y = 0; y < outH; ++y)
+                for (int x = 0; x < outW; ++x) {
+                    float best = -FLT_MAX;
+                    for (int dy = 0; dy < c.size; ++dy)
+                        for (int dx = 0; dx < c.size; ++dx) {
+                            const int iy = y + offset + dy, ix = x + offset + dx;
+                            if (iy >= 0 && iy < c.h && ix >= 0 && ix < c.w)
+                                best = std::max(best, image[std::size_t((k * c.h + iy) * c.w + ix)]);
+                        }
+                    QCOMPARE(out.data()[(k * outH + y) * outW + x], best);
+                }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestRuntime)

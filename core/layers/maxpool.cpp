@@ -3,7 +3,9 @@
 #include "graph/network_spec.h"
 #include "kernels/cpu/clones.h"
 #include "runtime/layer_runtime.h"
+#include <algorithm>
 #include <cfloat>
+#include <vector>
 
 namespace nw {
 
@@ -66,6 +68,44 @@ void maxpool2x2(const float* in, float* out, int planes, int w, int h)
             for (int x = 0; x < w / 2; ++x)
                 dst[y * (w / 2) + x] = std::max(std::max(top[2 * x], top[2 * x + 1]),
                                                 std::max(bottom[2 * x], bottom[2 * x + 1]));
+        }
+    }
+}
+
+// Stride 1, any window (YOLOv4's SPP block: 5, 9 and 13 on 19×19×512): the maximum over a size×size
+// window is the maximum over its rows of each row's maximum, so 2·size comparisons per output instead
+// of size² (13×13: 26 instead of 169). `offset` is the window's first column/row relative to the
+// output position (−padding/2); positions outside the image do not count.
+NW_KERNEL_CLONES
+void maxpoolSeparable(const float* in, float* out, int planes, int w, int h, int outW, int outH, int size,
+                      int offset)
+{
+#pragma omp parallel
+    {
+        thread_local std::vector<float> rows; // each row's maxima; grows once per thread
+        rows.resize(std::size_t(h) * std::size_t(outW));
+#pragma omp for
+        for (int p = 0; p < planes; ++p) {
+            const float* src = in + std::size_t(p) * std::size_t(w) * std::size_t(h);
+            float* dst = out + std::size_t(p) * std::size_t(outW) * std::size_t(outH);
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < outW; ++x) {
+                    const int first = std::max(0, x + offset), last = std::min(w, x + offset + size);
+                    float best = -FLT_MAX;
+                    for (int ix = first; ix < last; ++ix)
+                        best = std::max(best, src[std::size_t(y) * std::size_t(w) + std::size_t(ix)]);
+                    rows[std::size_t(y) * std::size_t(outW) + std::size_t(x)] = best;
+                }
+            for (int y = 0; y < outH; ++y) {
+                float* line = dst + std::size_t(y) * std::size_t(outW);
+                std::fill(line, line + outW, -FLT_MAX);
+                const int first = std::max(0, y + offset), last = std::min(h, y + offset + size);
+                for (int iy = first; iy < last; ++iy) {
+                    const float* row = rows.data() + std::size_t(iy) * std::size_t(outW);
+                    for (int x = 0; x < outW; ++x)
+                        line[x] = std::max(line[x], row[x]);
+                }
+            }
         }
     }
 }
@@ -154,6 +194,11 @@ public:
         if (config_.size == 2 && config_.strideX == 2 && config_.strideY == 2 && config_.padding == 1 &&
             in_.w % 2 == 0 && in_.h % 2 == 0) {
             maxpool2x2(args.input.data(), args.output.data(), batch * in_.c, in_.w, in_.h);
+            return;
+        }
+        if (config_.strideX == 1 && config_.strideY == 1 && config_.size > 1) {
+            maxpoolSeparable(args.input.data(), args.output.data(), batch * in_.c, in_.w, in_.h, out_.w,
+                             out_.h, config_.size, -config_.padding / 2);
             return;
         }
         // Window origin (x·stride − padding/2); outside the image counts as −∞.
