@@ -30,8 +30,8 @@ NW_LANES_INLINE void storeLanes(float* p, const LaneVector& v)
 // depends on the instruction set.)
 NW_LANES_INLINE void expLanes(LaneVector& x)
 {
-    x = x < 88.3762626647949f ? x : 88.3762626647949f;
-    x = x > -87.3365447505531f ? x : -87.3365447505531f;
+    x = x > 88.3762626647949f ? 88.3762626647949f : x; // written so that NaN stays NaN
+    x = x < -87.3365447505531f ? -87.3365447505531f : x;
     LaneVector n = x * 1.44269504088896341f + 0.5f; // round(x / ln 2) through floor(· + 0.5)
     const LaneVector truncated =
         __builtin_convertvector(__builtin_convertvector(n, LaneIntegers), LaneVector);
@@ -65,7 +65,7 @@ NW_LANES_INLINE void activateLanes(LaneVector& x, Activation a)
         x = x > 0 ? x : 0.1f * x;
         return;
     case Activation::Relu:
-        x = x > 0 ? x : 0.0f;
+        x = x > 0 ? x : x * 0.0f; // as activate(): NaN stays NaN
         return;
     case Activation::Logistic:
     case Activation::Swish: {
