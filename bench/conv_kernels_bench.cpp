@@ -67,6 +67,11 @@ int main(int argc, char** argv)
         }
         const int pad = size / 2, outW = (w + 2 * pad - size) / stride + 1,
                   outH = (h + 2 * pad - size) / stride + 1;
+        if (outW < 1 || outH < 1) {
+            std::fprintf(stderr, "%s: a %dx%d window does not fit a %dx%d input\n", text.c_str(), size, size,
+                         w, h);
+            return 2;
+        }
         const ConvGeometry g{c, h, w, size, stride, stride, pad, 1, outH, outW};
         std::mt19937 random(1);
         std::uniform_real_distribution<float> uniform(-1, 1);

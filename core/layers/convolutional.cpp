@@ -148,13 +148,13 @@ public:
 
     std::size_t workspaceFloats() const override
     {
+        // Only inference uses the shared workspace (training keeps its own buffers): the kernel it runs.
         if (winograd_.servesForward())
             return winograd_.workspaceFloats();
-        const std::size_t tiled = convWorkspaceFloats(geometry_, config_.groups,
-                                                      config_.filters / config_.groups, maxComputeThreads());
-        return direct_
-                   ? std::max(tiled, directWorkspaceFloats(geometry_, config_.filters, maxComputeThreads()))
-                   : tiled;
+        if (direct_)
+            return directWorkspaceFloats(geometry_, config_.filters, maxComputeThreads());
+        return convWorkspaceFloats(geometry_, config_.groups, config_.filters / config_.groups,
+                                   maxComputeThreads());
     }
 
     void forward(ForwardArgs& args) override

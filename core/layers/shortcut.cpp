@@ -116,14 +116,14 @@ public:
     {
         if (weights_.empty() && sameShapes(args)) {
             sumFlat(args);
-        } else if (!weights_.empty()) {
-            std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
-            weightedSum(args);
         } else {
             std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
-            for (int b = 0; b < args.output.batch(); ++b)
-                for (std::size_t k = 0; k < args.sources.size(); ++k)
-                    add(args.sources[k]->shape(), args.sources[k]->item(b), args.output.item(b), k == 0);
+            if (!weights_.empty())
+                weightedSum(args);
+            else
+                for (int b = 0; b < args.output.batch(); ++b)
+                    for (std::size_t k = 0; k < args.sources.size(); ++k)
+                        add(args.sources[k]->shape(), args.sources[k]->item(b), args.output.item(b), k == 0);
         }
         activationCache_.apply(args.output.data(), args.output.size(), activation_, args.context.training);
     }

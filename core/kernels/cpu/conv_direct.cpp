@@ -138,6 +138,8 @@ void convolveDirect(const DirectKernel& k, const float* input, float* output, fl
 {
     const ConvGeometry& g = k.geometry;
     const int tapCount = taps(g);
+    // Packed on every call: at most 8·49 floats per filter, far below 1 % of the layer's time, and
+    // never stale while the weights train.
     float* packed = workspace;
     packWeights(k.weights, k.filters, tapCount, packed);
     float* rowsBase = workspace + packedWeightFloats(g, k.filters);
