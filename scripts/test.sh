@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh
+scripts/build.sh -DNETWRIGHT_WARNINGS_AS_ERRORS=ON
 cd build
 QT_QPA_PLATFORM=offscreen ctest --parallel "$(nproc)" --output-on-failure

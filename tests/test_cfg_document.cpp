@@ -3,6 +3,7 @@
 #include "cfg/document.h"
 #include "test_support.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <random>
@@ -22,6 +23,8 @@ private slots:
     void syntaxErrorsNameTheLine_data();
     void syntaxErrorsNameTheLine();
     void missingFileIsAnError();
+    void directoriesAndBinaryFilesAreRefusedOnce();
+    void longValuesAreCutInMessages();
     void randomAndTruncatedTextNeverBreaks_data();
     void randomAndTruncatedTextNeverBreaks();
 };
@@ -51,7 +54,7 @@ void TestCfgDocument::roundTripIsByteIdentical()
     const auto error = document.save(out.toStdString());
     QVERIFY2(!error, error ? error->c_str() : "");
     QCOMPARE(test::readAll(out), original);
-    QVERIFY(!QFileInfo::exists(out + ".tmp-netwright"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"out.cfg"}); // no temporary left
 }
 
 void TestCfgDocument::keepsLineEndingsSpacingAndUnknownKeys()
@@ -174,8 +177,53 @@ void TestCfgDocument::missingFileIsAnError()
     QVERIFY(document.readFailed());
     QCOMPARE(document.diagnostics().size(), std::size_t(1));
     QCOMPARE(QString::fromStdString(document.diagnostics()[0].format()),
-             QString("/nonexistent/dir/net.cfg: error: cannot open the file: No such file or directory"));
+             QString("/nonexistent/dir/net.cfg: error: no such file (expected a cfg file)"));
     QVERIFY(!buildNetworkSpec(document).ok());
+}
+
+void TestCfgDocument::directoriesAndBinaryFilesAreRefusedOnce()
+{
+    QTemporaryDir dir;
+    const cfg::Document folder = cfg::Document::load(dir.path().toStdString());
+    QVERIFY(folder.readFailed());
+    QCOMPARE(folder.diagnostics().size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(folder.diagnostics()[0].format()),
+             dir.path() + ": error: is a directory, not a cfg file");
+
+    // The first bytes of a program (ELF), and a weights file: one error each, on the first binary line.
+    QByteArray elf = test::readAll("/bin/ls").left(4000);
+    QVERIFY(elf.startsWith("\x7f"
+                           "ELF"));
+    const cfg::Document program = cfg::Document::parse(elf.toStdString(), "ls.cfg");
+    QVERIFY(program.readFailed());
+    QCOMPARE(program.diagnostics().size(), std::size_t(1));
+    QVERIFY2(program.diagnostics()[0].format().starts_with("ls.cfg:1: error: this is not a text cfg"),
+             program.diagnostics()[0].format().c_str());
+    const std::string weights = "[net]\nwidth=8\n" + std::string("\x00\x00\x00\x02", 4) + "junk";
+    const cfg::Document mixed = cfg::Document::parse(weights, "mixed.cfg");
+    QCOMPARE(mixed.diagnostics().size(), std::size_t(1));
+    QCOMPARE(mixed.diagnostics()[0].line, 3);
+    QVERIFY(!buildNetworkSpec(mixed).ok());
+    // Text with the odd tab, form feed or UTF-8 stays text.
+    const cfg::Document text = cfg::Document::parse("[net]\n# café\f\nwidth=8\theight=8\n", "t.cfg");
+    QVERIFY(!text.readFailed());
+}
+
+void TestCfgDocument::longValuesAreCutInMessages()
+{
+    // A 10 MB value is quoted in its error, but cut: the message stays short enough to read.
+    const std::string text = "[net]\nwidth=" + std::string(10'000'000, '7') + "x\nheight=8\nchannels=1\n";
+    const NetworkSpec spec = buildNetworkSpec(cfg::Document::parse(text, "long.cfg"));
+    const Diagnostic* bad = test::findDiagnostic(spec.diagnostics, "bad number for 'width'");
+    QVERIFY2(bad, test::allText(spec.diagnostics).substr(0, 2000).c_str());
+    QCOMPARE(bad->line, 2);
+    QVERIFY(bad->format().size() < 400);
+    QVERIFY2(bad->format().find("(9999921 more characters)") != std::string::npos, bad->format().c_str());
+    // Any message: format() cuts what is left in the middle.
+    const Diagnostic huge{Severity::Error, "f.cfg", 3, -1, "start " + std::string(5000, 'x') + " end"};
+    QVERIFY(huge.format().size() < 1100);
+    QVERIFY(huge.format().find("characters cut") != std::string::npos);
+    QVERIFY(huge.format().ends_with(" end"));
 }
 
 void TestCfgDocument::randomAndTruncatedTextNeverBreaks_data()

@@ -38,6 +38,8 @@ private slots:
     void usageErrorsExitWithTwo();
     void benchReportsLatencyMemoryAndBlasKernels();
     void initWritesWeightsThatLoad();
+    void hostileInputsGetClearErrors();
+    void anotherNetworksWeightsAreRefused();
 };
 
 void TestCli::summaryJsonDescribesEveryLayer()
@@ -115,7 +117,7 @@ void TestCli::missingFileIsReported()
 {
     const Run run = cli({"summary", "/nonexistent/net.cfg"});
     QCOMPARE(run.exitCode, 1);
-    QVERIFY(run.err.contains("/nonexistent/net.cfg: error: cannot open the file"));
+    QVERIFY(run.err.contains("/nonexistent/net.cfg: error: no such file (expected a cfg file)"));
     QVERIFY(run.out.isEmpty());
 }
 
@@ -194,6 +196,78 @@ void TestCli::initWritesWeightsThatLoad()
     const Run missing = cli({"init", dir.filePath("none.cfg"), a});
     QCOMPARE(missing.exitCode, 1);
     QVERIFY(missing.err.contains("none.cfg"));
+}
+
+// What a careless or hostile user hands the tool: every case ends with exit code 1 and a message
+// naming the file, never an abort (exit code −1 in Run) or a hang.
+void TestCli::hostileInputsGetClearErrors()
+{
+    QTemporaryDir dir;
+    const Run folder = cli({"summary", dir.path()});
+    QCOMPARE(folder.exitCode, 1);
+    QVERIFY(folder.err.contains(": error: is a directory, not a cfg file"));
+
+    // A relative path the system refuses (one 300-character name) in a .data file.
+    const QString data = dir.filePath("long.data");
+    test::writeFile(data, "classes=5\ntrain=" + QByteArray(300, 'a') + "\nnames=x.names\n");
+    for (const QStringList& arguments :
+         {QStringList{"train", data, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg", "--out",
+                      dir.filePath("out")},
+          QStringList{"anchors", data}}) {
+        const Run run = cli(arguments);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QByteArray(300, 'a') + ": cannot open"), run.err.constData());
+    }
+    const Run dataFolder = cli({"anchors", dir.path()});
+    QCOMPARE(dataFolder.exitCode, 1);
+    QVERIFY(dataFolder.err.contains("is a directory, not a .data file"));
+
+    // Sizes no machine holds: refused by the description with the line, before anything is allocated
+    // (414 × 414 × 10^6 outputs of a 3×3 unpadded convolution, 4 bytes each).
+    const QString huge = dir.filePath("huge.cfg");
+    test::writeFile(huge, "[net]\nwidth=416\nheight=416\nchannels=3\n[convolutional]\nfilters=1000000\n"
+                          "size=3\n[connected]\noutput=100000\n");
+    for (const char* command : {"summary", "init", "bench"}) {
+        const QStringList arguments = QString(command) == "init"
+                                          ? QStringList{"init", huge, dir.filePath("w")}
+                                          : QStringList{command, huge};
+        const Run run = cli(arguments);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(
+                     "huge.cfg:5: error: layer 0: the layer would need 685.6 GB of output for the batch "
+                     "(171396000000 values"),
+                 run.err.constData());
+    }
+    // A network that fits the limits but not the machine: refused with both figures.
+    qputenv("NETWRIGHT_MEMORY_LIMIT_MB", "10");
+    const Run tight = cli({"bench", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"});
+    qunsetenv("NETWRIGHT_MEMORY_LIMIT_MB");
+    QCOMPARE(tight.exitCode, 1);
+    QVERIFY2(tight.err.contains("the network needs about 18.3 MB (weights, outputs for a batch of 1 and "
+                                "workspace) but this machine has 10.5 MB available"),
+             tight.err.constData());
+}
+
+// shapes-tiny.weights (about 5 MB) into the Fashion-MNIST cfg gave NaN scores when the rest was
+// ignored: now refused, unless asked for with --allow-extra.
+void TestCli::anotherNetworksWeightsAreRefused()
+{
+    QTemporaryDir dir;
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg";
+    const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    const QString input = dir.filePath("in.f32");
+    test::writeFile(input, QByteArray(28 * 28 * 4, 0));
+    const Run refused = cli({"forward", cfg, weights, "--input", input, "--out", dir.filePath("out.f32")});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("shapes-tiny.weights: the file holds") &&
+                 refused.err.contains("it belongs to a larger network"),
+             refused.err.constData());
+    QVERIFY(!QFileInfo::exists(dir.filePath("out.f32")));
+    const Run allowed =
+        cli({"forward", cfg, weights, "--input", input, "--out", dir.filePath("out.f32"), "--allow-extra"});
+    QCOMPARE(allowed.exitCode, 0);
+    QVERIFY(allowed.err.contains("were ignored (--allow-extra)"));
+    QCOMPARE(test::readAll(dir.filePath("out.f32")).size(), 10 * 4);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

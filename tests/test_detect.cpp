@@ -74,7 +74,7 @@ void TestDetect::preprocessingMatchesDarknet()
     QVERIFY(maxAbsDiff(readFloats(dir.filePath("letterbox.f32")), ours.data) < 1e-5f);
     QVERIFY(maxAbsDiff(readFloats(dir.filePath("resize.f32")), resized.data) < 1e-5f);
     QVERIFY(!loadImage(dir.filePath("missing.png").toStdString(), 3, error));
-    QVERIFY(error.find("missing.png: cannot read the image") != std::string::npos);
+    QVERIFY(error.find("missing.png: no such file (expected an image)") != std::string::npos);
 }
 
 void TestDetect::iouByHand()
@@ -243,7 +243,29 @@ void TestDetect::detectCommandOnImagesAndVideo()
 
     const Run bad = cli({"detect", cfg, weights, dir.filePath("nothing.jpg"), video});
     QCOMPARE(bad.exitCode, 1);
-    QVERIFY(bad.err.contains("nothing.jpg: cannot read the image"));
+    QVERIFY(bad.err.contains("nothing.jpg: no such file (expected an image)"));
+    // A PNG whose header declares 100000×100000 pixels (OpenCV throws) and a directory are each reported
+    // and skipped; the image after them is still detected.
+    const QString huge = dir.filePath("huge.png");
+    test::writeFile(huge, test::pngDeclaring(100000, 100000));
+    const Run skipped =
+        cli({"detect", cfg, weights, huge, dir.path(), "/usr/share/darknet/data/dog.jpg", "--json"});
+    QCOMPARE(skipped.exitCode, 1);
+    QVERIFY2(skipped.err.contains(
+                 "huge.png: cannot read the image: its header declares more pixels than OpenCV accepts"),
+             skipped.err.constData());
+    QVERIFY(skipped.err.contains(": is a directory, not an image; skipped"));
+    QVERIFY(skipped.err.contains("detect: 2 of 3 inputs could not be read and were skipped"));
+    QCOMPARE(QJsonDocument::fromJson(skipped.out).array().size(), 1);
+    for (const char* command : {"classify", "forward"}) {
+        const QStringList arguments = QString(command) == "forward"
+                                          ? QStringList{"forward", cfg, weights, "--input", huge}
+                                          : QStringList{"classify", cfg, weights, huge};
+        const Run refused = cli(arguments);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("huge.png: cannot read the image: its header declares more pixels"),
+                 refused.err.constData());
+    }
     const Run classifier = cli({"detect", QString(DARKNET_CFG_DIR) + "/darknet.cfg", weights, video});
     QCOMPARE(classifier.exitCode, 1);
 }

@@ -5,11 +5,13 @@
 #include "data/detection_dataset.h"
 #include "data/make_shapes.h"
 #include "detect/detect_panel.h"
+#include "detect/detect_worker.h"
 #include "test_support.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -29,6 +31,8 @@ private slots:
     void videoFramesThresholdAndExports();
     void classifierShowsTopClasses();
     void bundledDetectorOnAShapesVideo();
+    void anotherNetworksWeightsAreRefusedInADialog();
+    void stopBeforeTheStreamStartsHolds();
 };
 
 void TestDetectPanel::videoFramesThresholdAndExports()
@@ -199,6 +203,52 @@ void TestDetectPanel::bundledDetectorOnAShapesVideo()
     panel.slideshowButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(panel.framesReceived() >= before + 3, 15000);
     panel.slideshowButton()->click();
+}
+
+void TestDetectPanel::anotherNetworksWeightsAreRefusedInADialog()
+{
+    ui::DetectPanel panel;
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    panel.setWeights(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights");
+    QVERIFY(loaded.wait(60000));
+    const QString error = loaded.last().first().toString();
+    QVERIFY2(error.contains("it belongs to a larger network"), qPrintable(error));
+    QVERIFY(!panel.isReady());
+    QMessageBox* box = panel.findChild<QMessageBox*>();
+    QVERIFY(box);
+    QTRY_VERIFY(box->isVisible());
+    QCOMPARE(box->text(), QString("shapes-tiny.weights cannot be used with fashion-mnist.cfg."));
+    QCOMPARE(box->informativeText(), error);
+}
+
+// A Stop sent before the worker picks a stream up stops that stream; the next stream still plays.
+void TestDetectPanel::stopBeforeTheStreamStartsHolds()
+{
+    QTemporaryDir dir;
+    const QString video = dir.filePath("clip.avi");
+    {
+        cv::VideoWriter writer(video.toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10,
+                               cv::Size(64, 48));
+        QVERIFY(writer.isOpened());
+        for (int i = 0; i < 4; ++i)
+            writer.write(cv::Mat(48, 64, CV_8UC3, cv::Scalar(60 * i, 90, 180)));
+    }
+    ui::DetectWorker worker; // on this thread: queued calls run only when the test lets events through
+    QSignalSpy loaded(&worker, &ui::DetectWorker::loaded);
+    QSignalSpy frames(&worker, &ui::DetectWorker::frameReady);
+    QSignalSpy ended(&worker, &ui::DetectWorker::streamEnded);
+    worker.load(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", QString());
+    QCOMPARE(loaded.last().first().toString(), QString());
+    QMetaObject::invokeMethod(&worker, "playVideo", Qt::QueuedConnection, Q_ARG(QString, video),
+                              Q_ARG(bool, false), Q_ARG(int, worker.newStream()));
+    worker.requestStop(); // before the queued call has run
+    QTRY_COMPARE(ended.size(), 1);
+    QCOMPARE(frames.size(), 0);
+    QMetaObject::invokeMethod(&worker, "playVideo", Qt::QueuedConnection, Q_ARG(QString, video),
+                              Q_ARG(bool, false), Q_ARG(int, worker.newStream()));
+    QTRY_COMPARE(ended.size(), 2);
+    QCOMPARE(frames.size(), 4);
 }
 
 QTEST_MAIN(TestDetectPanel)

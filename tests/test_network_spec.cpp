@@ -59,6 +59,7 @@ private slots:
     void brokenLayersAreReported();
     void batchScalesActivationMemory();
     void receptiveFieldByHand();
+    void hugeInputIsRefusedOnce();
 };
 
 void TestNetworkSpec::matchesReferenceDarknet_data()
@@ -203,6 +204,19 @@ void TestNetworkSpec::brokenLayersAreReported_data()
     QTest::newRow("detection inputs") << n + "[connected]\noutput=100\n[detection]\nside=7\nclasses=20\n"
                                       << 1 << 9 << "needs 1078 input values";
     QTest::newRow("second net") << n + "[net]\nwidth=3\n" << 0 << 6 << "a second [net] section";
+    // Sizes no machine could hold are refused on their layer's line, without overflowing on the way.
+    QTest::newRow("filters 2e9") << n + "[convolutional]\nfilters=2000000000\n"
+                                 << 0 << 6
+                                 << "the output would be 13x13x2000000000: sides and channels are limited";
+    QTest::newRow("size INT_MAX") << n + "[convolutional]\nfilters=4\nsize=2147483647\npad=1\n"
+                                  << 0 << 6 << "the layer would need over a petabyte of weights";
+    QTest::newRow("connected 2e9") << n + "[connected]\noutput=2000000000\n"
+                                   << 0 << 6 << "the output would be 1x1x2000000000";
+    QTest::newRow("2.8 TB of weights")
+        << n + "[convolutional]\nfilters=4096\n[connected]\noutput=1000000\n"
+        << 1 << 8 << "the layer would need 2768.9 GB of weights (692225000000 values";
+    QTest::newRow("window beyond the side limit") << n + "[maxpool]\nsize=1\nstride=1\npadding=2000000000\n"
+                                                  << 0 << 9 << "beyond the limit of 1048576";
 }
 
 void TestNetworkSpec::brokenLayersAreReported()
@@ -251,4 +265,19 @@ void TestNetworkSpec::receptiveFieldByHand()
 }
 
 QTEST_GUILESS_MAIN(TestNetworkSpec)
+void TestNetworkSpec::hugeInputIsRefusedOnce()
+{
+    const NetworkSpec spec =
+        test::specFromText(net(100000, 100000, 3) + "[convolutional]\nfilters=16\nsize=3\n", "huge.cfg");
+    QVERIFY(!spec.ok());
+    QCOMPARE(std::count_if(spec.diagnostics.begin(), spec.diagnostics.end(),
+                           [](const Diagnostic& d) { return d.isError(); }),
+             1L);
+    const Diagnostic* found =
+        test::findDiagnostic(spec.diagnostics, "the input 100000x100000x3 is too large");
+    QVERIFY2(found, test::allText(spec.diagnostics).c_str());
+    QCOMPARE(found->line, 2);
+    QCOMPARE(spec.totalParams, std::int64_t(0));
+}
+
 #include "test_network_spec.moc"

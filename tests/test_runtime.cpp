@@ -11,6 +11,7 @@
 #include <QtTest>
 #include <cfloat>
 #include <cmath>
+#include <limits>
 
 using namespace nw;
 
@@ -68,7 +69,9 @@ private slots:
     void matchesDarknetLayerByLayer_data();
     void matchesDarknetLayerByLayer();
     void damagedWeightsAreRefusedWithoutChanges();
-    void trailingBytesAreAWarning();
+    void trailingBytesAreRefusedUnlessAllowed();
+    void nonFiniteWeightsAreAWarningNamingTheLayer();
+    void aDirectoryIsNotAWeightsFile();
     void threadCountDoesNotChangeResults();
     void batchItemsAreIndependent();
     void standaloneBatchnormByHand();
@@ -153,7 +156,7 @@ void TestRuntime::damagedWeightsAreRefusedWithoutChanges()
     const auto after = net->forward(input.data()).span();
     QVERIFY(std::equal(before.begin(), before.end(), after.begin())); // nothing half-loaded
 
-    QVERIFY(net->loadWeights(dir.filePath("missing.weights").toStdString())->find("cannot open") !=
+    QVERIFY(net->loadWeights(dir.filePath("missing.weights").toStdString())->find("no such file") !=
             std::string::npos);
     QFile tiny(dir.filePath("tiny.weights"));
     QVERIFY(tiny.open(QIODevice::WriteOnly));
@@ -163,7 +166,7 @@ void TestRuntime::damagedWeightsAreRefusedWithoutChanges()
             std::string::npos);
 }
 
-void TestRuntime::trailingBytesAreAWarning()
+void TestRuntime::trailingBytesAreRefusedUnlessAllowed()
 {
     auto net =
         makeNetFromText("[net]\nwidth=2\nheight=2\nchannels=1\n[connected]\noutput=2\nactivation=linear\n");
@@ -172,14 +175,54 @@ void TestRuntime::trailingBytesAreAWarning()
     const QString path = dir.filePath("w.weights");
     QVERIFY(!net->saveWeights(path.toStdString()));
     QCOMPARE(test::readAll(path).size(), 20 + 4 * (2 + 8));
+    const std::vector<float> before(net->weightArrays()[1].data->begin(), net->weightArrays()[1].data->end());
     QFile file(path);
     QVERIFY(file.open(QIODevice::Append));
-    file.write(QByteArray(12, '\0'));
+    file.write(QByteArray(12, '\1'));
     file.close();
+    // Another network's (longer) file: refused, nothing changes.
+    std::vector<std::string> warnings;
+    const auto error = net->loadWeights(path.toStdString(), &warnings);
+    QVERIFY(error);
+    QVERIFY2(error->find("12 bytes more than this network's 60 (header and weights)") != std::string::npos,
+             error->c_str());
+    QVERIFY(error->find("--allow-extra") != std::string::npos);
+    QVERIFY(warnings.empty());
+    QVERIFY(std::equal(before.begin(), before.end(), net->weightArrays()[1].data->begin()));
+    // Asked for on purpose: the first part loads with a warning.
+    QVERIFY(!net->loadWeights(path.toStdString(), &warnings, true));
+    QCOMPARE(warnings.size(), std::size_t(1));
+    QVERIFY2(warnings[0].find("12 bytes more") != std::string::npos, warnings[0].c_str());
+}
+
+void TestRuntime::nonFiniteWeightsAreAWarningNamingTheLayer()
+{
+    auto net =
+        makeNetFromText("[net]\nwidth=2\nheight=2\nchannels=1\n[connected]\noutput=2\nactivation=linear\n"
+                        "[connected]\noutput=3\nactivation=linear\n");
+    QVERIFY(net);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("nan.weights");
+    (*net->weightArrays()[3].data)[1] = std::numeric_limits<float>::quiet_NaN(); // layer 1's weights
+    (*net->weightArrays()[3].data)[4] = std::numeric_limits<float>::infinity();
+    QVERIFY(!net->saveWeights(path.toStdString()));
     std::vector<std::string> warnings;
     QVERIFY(!net->loadWeights(path.toStdString(), &warnings));
     QCOMPARE(warnings.size(), std::size_t(1));
-    QVERIFY(warnings[0].find("12 bytes after the last layer") != std::string::npos);
+    QVERIFY2(
+        warnings[0].find("layer 1 [connected] (line 8): 2 of 6 values of 'weights' are NaN or infinite") !=
+            std::string::npos,
+        warnings[0].c_str());
+}
+
+void TestRuntime::aDirectoryIsNotAWeightsFile()
+{
+    auto net =
+        makeNetFromText("[net]\nwidth=2\nheight=2\nchannels=1\n[connected]\noutput=2\nactivation=linear\n");
+    QTemporaryDir dir;
+    const auto error = net->loadWeights(dir.path().toStdString());
+    QVERIFY(error);
+    QVERIFY2(error->find("is a directory, not a .weights file") != std::string::npos, error->c_str());
 }
 
 void TestRuntime::threadCountDoesNotChangeResults()

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QTest>
 #include <cstring>
 #include <random>
 #include <zlib.h>
@@ -190,5 +191,30 @@ num=3
 jitter=0
 ignore_thresh=.7
 )";
+
+QByteArray pngDeclaring(std::uint32_t width, std::uint32_t height)
+{
+    auto bigEndian = [](std::uint32_t v) {
+        const char bytes[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+        return QByteArray(bytes, 4);
+    };
+    auto chunk = [&](const QByteArray& type, const QByteArray& data) {
+        const QByteArray typed = type + data;
+        const auto crc =
+            std::uint32_t(crc32(0, reinterpret_cast<const Bytef*>(typed.data()), uInt(typed.size())));
+        return bigEndian(std::uint32_t(data.size())) + typed + bigEndian(crc);
+    };
+    // 8-bit RGB, no interlace; the image data is a token zlib stream (OpenCV refuses before reading it).
+    const QByteArray header = bigEndian(width) + bigEndian(height) + QByteArray("\x08\x02\x00\x00\x00", 5);
+    return QByteArray("\x89PNG\r\n\x1a\n", 8) + chunk("IHDR", header) +
+           chunk("IDAT", qCompress(QByteArray(10, 0)).mid(4)) + chunk("IEND", {});
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(path));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
 
 } // namespace nw::test

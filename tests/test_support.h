@@ -29,6 +29,11 @@ const Diagnostic* findDiagnostic(const Diagnostics& diagnostics, const std::stri
 // "file:line:" of a diagnostic, for messages in failed comparisons.
 std::string allText(const Diagnostics& diagnostics);
 
+// A 70-byte PNG whose header declares width × height pixels (OpenCV refuses past 2^30 by throwing).
+QByteArray pngDeclaring(std::uint32_t width, std::uint32_t height);
+// Writes bytes to a file; fails the calling test when it cannot.
+void writeFile(const QString& path, const QByteArray& bytes);
+
 // IDX files for tests: `magic` 0x803 (images) or 0x801 (labels), big-endian dims, gzip optional.
 void writeIdx(const QString& path, std::uint32_t magic, const std::vector<std::uint32_t>& dims,
               const std::vector<unsigned char>& payload, bool gzip);

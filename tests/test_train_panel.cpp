@@ -54,6 +54,9 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     ticker.start(10);
 
     QSignalSpy changed(panel, &ui::TrainPanel::trainingChanged);
+    QSignalSpy paused(panel, &ui::TrainPanel::pausedAt);
+    QElapsedTimer running;
+    running.start();
     panel->trainButton()->click();
     QVERIFY(panel->isTraining());
     QVERIFY(!panel->trainButton()->isEnabled());
@@ -64,8 +67,10 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QCOMPARE(float(first->value), first->key < 8 ? 0.05f : 0.025f);
 
     panel->pauseButton()->click();
-    QTest::qWait(300); // the iteration in flight finishes
-    const int pausedAt = panel->progressBar()->value();
+    QVERIFY(paused.wait(20000)); // the iteration in flight has finished; the worker waits
+    const int pausedAt = paused.first().first().toInt();
+    QCOMPARE(panel->progressBar()->value(), pausedAt); // the throttled last iteration was flushed
+    QCOMPARE(panel->statusLabel()->text(), QString("Paused after iteration %1.").arg(pausedAt));
     QTest::qWait(400);
     QCOMPARE(panel->progressBar()->value(), pausedAt);
     QCOMPARE(panel->pauseButton()->text(), QString("Resume"));
@@ -77,7 +82,17 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 20000);
     QCOMPARE(changed.count(), 2); // on, off
     ticker.stop();
-    QVERIFY2(worstGap <= 50, qPrintable(QString("the event loop was blocked for %1 ms").arg(worstGap)));
+    // The worker throttles progress to one signal per 50 ms (plus the pause flush and the end), so
+    // the GUI thread is never flooded: a count, not a timing, so a loaded machine cannot fail it.
+    const qint64 ranMs = running.elapsed();
+    QVERIFY2(
+        panel->plot()->graph(1)->dataCount() <= ranMs / 50 + 4,
+        qPrintable(
+            QString("%1 progress points in %2 ms").arg(panel->plot()->graph(1)->dataCount()).arg(ranMs)));
+    // Training never runs on the GUI thread: the 10 ms timer kept firing. The bound is loose (a
+    // loaded 2-core machine or a sanitizer build stretches gaps); training here would block for
+    // the whole run.
+    QVERIFY2(worstGap <= 1000, qPrintable(QString("the event loop was blocked for %1 ms").arg(worstGap)));
 
     const QString state = dir.filePath("run/toy_last.state");
     QVERIFY(QFileInfo::exists(state));
@@ -104,7 +119,7 @@ void TestTrainPanel::badDataIsReportedAndThePanelRecovers()
     panel.outputEdit()->setText(dir.filePath("run"));
     panel.trainButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 10000);
-    QVERIFY(panel.log()->toPlainText().contains("missing.data: cannot open the .data file"));
+    QVERIFY(panel.log()->toPlainText().contains("missing.data: no such file (expected a .data file)"));
     QVERIFY(panel.trainButton()->isEnabled());
 
     // Starting weights that do not exist: the run stops with a message naming them.

@@ -5,6 +5,7 @@
 #include "test_support.h"
 #include "train/checkpoint.h"
 #include "train/lr_policy.h"
+#include "train/run_folder_lock.h"
 #include "train/sgd.h"
 #include "train/trainer.h"
 
@@ -45,6 +46,23 @@ public:
     bool stopRequested() override { return stopAfter >= 0 && int(seen.size()) >= stopAfter; }
 };
 
+// writeToySet's images in `dir`, loaded; nullptr on failure.
+std::unique_ptr<ClassificationDataset> toySet(const QTemporaryDir& dir, int count)
+{
+    writeToySet(dir.path(), count);
+    std::string error;
+    return loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
+                          dir.filePath("toy-labels").toStdString(), 3, error);
+}
+
+TrainOptions toyOptions(const QTemporaryDir& dir)
+{
+    TrainOptions options;
+    options.name = "toy";
+    options.outDir = dir.filePath("out").toStdString();
+    return options;
+}
+
 std::vector<float> allWeights(Net& net)
 {
     std::vector<float> values;
@@ -65,6 +83,8 @@ private slots:
     void resumeContinuesTheSameRun_data();
     void resumeContinuesTheSameRun();
     void damagedCheckpointIsRefused();
+    void oneRunPerOutputFolder();
+    void resumeBringsTheWeightsFileBackToTheState();
     void lossFallsOnFashionMnist();
     void trainCommandWritesMetricsAndWeights();
     void imageListsAsDarknetReadsThem();
@@ -265,11 +285,85 @@ void TestTraining::damagedCheckpointIsRefused()
     TrainState loaded;
     const auto problem = loadCheckpoint(path.toStdString(), *other, loaded);
     QVERIFY(problem);
-    QVERIFY2(problem->find("does not fit the network") != std::string::npos ||
-                 problem->find("truncated") != std::string::npos,
+    QVERIFY2(problem->find("the training state is damaged (its checksum does not match)") !=
+                 std::string::npos,
              problem->c_str());
     QCOMPARE(loaded.iteration, 0);
     QVERIFY(allWeights(*other) != before); // unchanged: still its own initialisation
+
+    // One flipped bit in the middle (a bad disk, a partial copy) is caught by the checksum too.
+    QByteArray flipped = good;
+    flipped[flipped.size() / 2] = char(flipped[flipped.size() / 2] ^ 0x10);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(flipped);
+    file.close();
+    const auto flippedProblem = loadCheckpoint(path.toStdString(), *other, loaded);
+    QVERIFY(flippedProblem && flippedProblem->find("checksum does not match") != std::string::npos);
+    QVERIFY(allWeights(*other) != before);
+    // The intact file loads.
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(good);
+    file.close();
+    QVERIFY(!loadCheckpoint(path.toStdString(), *other, loaded));
+    QCOMPARE(loaded.iteration, 5);
+    QVERIFY(allWeights(*other) == before);
+}
+
+// A second run into the same folder is refused while the first holds it, naming the holder; the
+// lock goes with its holder (here its object; a killed process's lock goes with the process).
+void TestTraining::oneRunPerOutputFolder()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 16);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir);
+    QVERIFY(QDir().mkpath(dir.filePath("out")));
+    auto net = toyNet();
+    {
+        std::string lockError;
+        const RunFolderLock holder(options.outDir, "training other.cfg", lockError);
+        QVERIFY2(holder.locked(), lockError.c_str());
+        Quiet quiet;
+        const auto problem = Trainer(*net, *set, nullptr, options).run(quiet);
+        QVERIFY(problem);
+        QVERIFY2(problem->find(options.outDir + " is in use by another training run (pid " +
+                               std::to_string(QCoreApplication::applicationPid())) != std::string::npos,
+                 problem->c_str());
+        QVERIFY(problem->find("training other.cfg") != std::string::npos);
+        QVERIFY(quiet.seen.empty());
+        QVERIFY(!QFileInfo::exists(dir.filePath("out/metrics.csv"))); // nothing of the holder's touched
+    }
+    Quiet quiet;
+    const auto problem = Trainer(*net, *set, nullptr, options).run(quiet);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    QCOMPARE(quiet.seen.size(), std::size_t(12));
+}
+
+// The state is the commit point of a checkpoint: a run killed after writing _last.weights but before
+// the state gets, on resume, a _last.weights equal to the state again.
+void TestTraining::resumeBringsTheWeightsFileBackToTheState()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 16);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir);
+    auto net = toyNet();
+    Quiet half;
+    half.stopAfter = 4;
+    QVERIFY(!Trainer(*net, *set, nullptr, options).run(half));
+    const QString weights = dir.filePath("out/toy_last.weights");
+    const QByteArray atCheckpoint = test::readAll(weights);
+    auto other = toyNet();
+    other->initialize(7);
+    QVERIFY(!other->saveWeights(weights.toStdString())); // "a newer checkpoint's weights"
+    QVERIFY(test::readAll(weights) != atCheckpoint);
+    options.resume = true;
+    options.maxBatches = 4; // resume and stop at once: only the state's weights are written back
+    auto resumed = toyNet();
+    Quiet rest;
+    const auto problem = Trainer(*resumed, *set, nullptr, options).run(rest);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    QCOMPARE(test::readAll(weights), atCheckpoint);
 }
 
 void TestTraining::lossFallsOnFashionMnist()
@@ -335,7 +429,7 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     process.start(NETWRIGHT_CLI, {"train", dir.filePath("none.data"), cfg.fileName()});
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 1);
-    QVERIFY(process.readAllStandardError().contains("none.data: cannot open the .data file"));
+    QVERIFY(process.readAllStandardError().contains("none.data: no such file (expected a .data file)"));
     process.start(NETWRIGHT_CLI,
                   {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("fresh"), "--resume"});
     QVERIFY(process.waitForFinished(60000));
@@ -397,7 +491,7 @@ void TestTraining::imageListsAsDarknetReadsThem()
     for (float v : a)
         QVERIFY(v >= 0 && v <= 1);
     QVERIFY(!train->image(12, a.data(), error)); // the missing file
-    QVERIFY(error.find("missing.png: cannot read the image") != std::string::npos);
+    QVERIFY(error.find("missing.png: no such file (expected an image)") != std::string::npos);
     auto valid = openClassificationSet(*file, "valid", net, 7, error);
     QVERIFY(valid->image(0, a.data(), error) && valid->image(0, b.data(), error));
     QVERIFY(a == b); // validation images are not augmented

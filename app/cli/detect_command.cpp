@@ -4,6 +4,7 @@
 #include "detect/decode.h"
 #include "detect/detector.h"
 #include "net_loading.h"
+#include "util/file_check.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -98,57 +99,66 @@ int detect(const DetectArgs& args)
     nlohmann::json results = nlohmann::json::array();
     int failures = 0;
     for (const std::string& input : args.inputs) {
-        const std::string stem = std::filesystem::path(input).stem().string();
-        if (!isVideo(input)) {
-            cv::Mat frame = cv::imread(input, cv::IMREAD_COLOR);
-            if (frame.empty()) {
-                std::cerr << "error: " << input << ": cannot read the image\n";
+        try { // one input's failure (a library exception included) never ends the run
+            const std::string stem = std::filesystem::path(input).stem().string();
+            if (!isVideo(input)) {
+                cv::Mat frame;
+                std::string error;
+                if (!readImageFile(input, 3, frame, error)) {
+                    std::cerr << "error: " << error << "; skipped\n";
+                    ++failures;
+                    continue;
+                }
+                const auto boxes = detector.detect(imageFromMat(frame, channels), options);
+                results.push_back({{"file", input}, {"frame", 0}, {"detections", boxesJson(boxes)}});
+                if (!args.json)
+                    printBoxes(input, -1, boxes);
+                if (!args.outDir.empty()) {
+                    drawBoxes(frame, boxes);
+                    cv::imwrite(args.outDir + "/" + stem + ".jpg", frame);
+                }
+                continue;
+            }
+            cv::VideoCapture capture(input);
+            if (!capture.isOpened()) {
+                std::cerr << "error: " << input << ": cannot open the video\n";
                 ++failures;
                 continue;
             }
-            const auto boxes = detector.detect(imageFromMat(frame, channels), options);
-            results.push_back({{"file", input}, {"frame", 0}, {"detections", boxesJson(boxes)}});
-            if (!args.json)
-                printBoxes(input, -1, boxes);
-            if (!args.outDir.empty()) {
-                drawBoxes(frame, boxes);
-                cv::imwrite(args.outDir + "/" + stem + ".jpg", frame);
-            }
-            continue;
-        }
-        cv::VideoCapture capture(input);
-        if (!capture.isOpened()) {
-            std::cerr << "error: " << input << ": cannot open the video\n";
-            ++failures;
-            continue;
-        }
-        cv::VideoWriter writer;
-        cv::Mat frame;
-        int index = 0;
-        while (capture.read(frame) && !frame.empty()) {
-            const auto boxes = detector.detect(imageFromMat(frame, channels), options);
-            results.push_back({{"file", input}, {"frame", index}, {"detections", boxesJson(boxes)}});
-            if (!args.json)
-                printBoxes(input, index, boxes);
-            if (!args.outDir.empty()) {
-                if (!writer.isOpened()) {
-                    const double fps = capture.get(cv::CAP_PROP_FPS);
-                    writer.open(args.outDir + "/" + stem + ".avi",
-                                cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps > 0 ? fps : 25,
-                                frame.size());
+            cv::VideoWriter writer;
+            cv::Mat frame;
+            int index = 0;
+            while (capture.read(frame) && !frame.empty()) {
+                const auto boxes = detector.detect(imageFromMat(frame, channels), options);
+                results.push_back({{"file", input}, {"frame", index}, {"detections", boxesJson(boxes)}});
+                if (!args.json)
+                    printBoxes(input, index, boxes);
+                if (!args.outDir.empty()) {
+                    if (!writer.isOpened()) {
+                        const double fps = capture.get(cv::CAP_PROP_FPS);
+                        writer.open(args.outDir + "/" + stem + ".avi",
+                                    cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps > 0 ? fps : 25,
+                                    frame.size());
+                    }
+                    drawBoxes(frame, boxes);
+                    writer.write(frame);
                 }
-                drawBoxes(frame, boxes);
-                writer.write(frame);
+                ++index;
             }
-            ++index;
-        }
-        if (index == 0) {
-            std::cerr << "error: " << input << ": the video has no readable frames\n";
+            if (index == 0) {
+                std::cerr << "error: " << input << ": the video has no readable frames\n";
+                ++failures;
+            }
+        } catch (const std::exception& e) {
+            std::cerr << "error: " << input << ": " << shortened(e.what(), 200) << "; skipped\n";
             ++failures;
         }
     }
     if (args.json)
         std::cout << results.dump(1) << "\n";
+    if (failures)
+        std::cerr << "detect: " << failures << " of " << args.inputs.size()
+                  << " inputs could not be read and were skipped\n";
     return failures ? 1 : 0;
 }
 

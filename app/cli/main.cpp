@@ -1,5 +1,7 @@
 // netwright-cli: the headless tool. Wiring only: options → one command in commands.h.
 #include "commands.h"
+#include "net_loading.h"
+#include "util/file_check.h"
 #include "util/thread_settings.h"
 
 #include <CLI/CLI.hpp>
@@ -12,6 +14,11 @@ int main(int argc, char** argv)
     CLI::App app{"netwright-cli: inspect and run Darknet networks without a GUI"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string(NETWRIGHT_VERSION));
+
+    bool allowExtra = false;
+    app.add_flag("--allow-extra", allowExtra,
+                 "Load the first part of a .weights file longer than the network needs (refused otherwise)");
+    app.fallthrough(); // the flag may follow the command, like every other option
 
     std::string cfg, weights, in, out, allLayers, names;
     int batch = 1, top = 5;
@@ -158,39 +165,53 @@ int main(int argc, char** argv)
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : 2;
     }
-    if (*summary)
-        return nw::cli::summary(cfg, batch, json);
-    if (*roundtrip)
-        return nw::cli::roundtrip(in, out);
-    if (*forward)
-        return nw::cli::forward(cfg, weights, in, out, allLayers);
-    if (*init)
-        return nw::cli::initWeights(cfg, out, initSeed);
-    if (*detect)
-        return nw::cli::detect(detectArgs);
-    if (*classify)
-        return nw::cli::classify(cfg, weights, images, names, top);
-    if (*bench)
-        return nw::cli::bench(benchArgs);
-    if (*train) {
-        if (mapPeriodically && trainArgs.mapEvery == 0)
-            trainArgs.mapEvery = 1000;
-        try {
-            return nw::cli::train(trainArgs);
-        } catch (const std::bad_alloc&) {
-            std::fprintf(stderr,
-                         "\nerror: out of memory: lower batch (or raise subdivisions) in [net]; the last "
-                         "checkpoint is kept\n");
-            return 1;
+    // Every command reports its own input problems; this is the last net for what libraries throw
+    // (OpenCV, the standard library), so no input ever ends in an abort.
+    nw::cli::setAllowExtraWeights(allowExtra);
+    const auto run = [&]() -> int {
+        if (*summary)
+            return nw::cli::summary(cfg, batch, json);
+        if (*roundtrip)
+            return nw::cli::roundtrip(in, out);
+        if (*forward)
+            return nw::cli::forward(cfg, weights, in, out, allLayers);
+        if (*init)
+            return nw::cli::initWeights(cfg, out, initSeed);
+        if (*detect)
+            return nw::cli::detect(detectArgs);
+        if (*classify)
+            return nw::cli::classify(cfg, weights, images, names, top);
+        if (*bench)
+            return nw::cli::bench(benchArgs);
+        if (*train) {
+            if (mapPeriodically && trainArgs.mapEvery == 0)
+                trainArgs.mapEvery = 1000;
+            try {
+                return nw::cli::train(trainArgs);
+            } catch (const std::bad_alloc&) {
+                std::fprintf(stderr,
+                             "\nerror: out of memory: lower batch (or raise subdivisions) in [net]; the last "
+                             "checkpoint is kept\n");
+                return 1;
+            }
         }
+        if (*valid)
+            return nw::cli::valid(dataPath, cfg, weights, json);
+        if (*map)
+            return nw::cli::map(mapArgs);
+        if (*anchors)
+            return nw::cli::anchors(anchorsArgs);
+        if (*makeShapes)
+            return nw::cli::makeShapes(out, shapesCount, shapesSeed, shapesSize);
+        return 2;
+    };
+    try {
+        return run();
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "error: out of memory: the network or its input is too large for this machine "
+                             "(lower width/height/batch in [net])\n");
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", nw::shortened(e.what(), 300).c_str());
     }
-    if (*valid)
-        return nw::cli::valid(dataPath, cfg, weights, json);
-    if (*map)
-        return nw::cli::map(mapArgs);
-    if (*anchors)
-        return nw::cli::anchors(anchorsArgs);
-    if (*makeShapes)
-        return nw::cli::makeShapes(out, shapesCount, shapesSeed, shapesSize);
-    return 2;
+    return 1;
 }

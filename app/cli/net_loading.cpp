@@ -4,6 +4,15 @@
 
 namespace nw::cli {
 
+namespace {
+bool allowExtraWeights = false;
+}
+
+void setAllowExtraWeights(bool allow)
+{
+    allowExtraWeights = allow;
+}
+
 void printDiagnostics(const Diagnostics& diagnostics)
 {
     for (const Diagnostic& d : diagnostics)
@@ -29,7 +38,7 @@ std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights,
     }
     if (!weights.empty()) {
         std::vector<std::string> warnings;
-        if (auto problem = net->loadWeights(weights, &warnings)) {
+        if (auto problem = net->loadWeights(weights, &warnings, allowExtraWeights)) {
             std::cerr << "error: " << *problem << "\n";
             return nullptr;
         }

@@ -11,6 +11,9 @@
 namespace nw::cli {
 
 void printDiagnostics(const Diagnostics& diagnostics);
+// --allow-extra: a .weights file longer than the net needs loads its first part (with a warning)
+// instead of being refused.
+void setAllowExtraWeights(bool allow);
 // Prints every problem and returns nullptr when the cfg is invalid, the runtime cannot be built or
 // the weights do not load. Empty `weights` keeps the seeded random initialisation.
 std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights, int batch,

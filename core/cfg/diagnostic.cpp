@@ -16,7 +16,12 @@ std::string Diagnostic::format() const
     text += severity == Severity::Error ? "error: " : "warning: ";
     if (layer >= 0)
         text += "layer " + std::to_string(layer) + ": ";
-    return text + message;
+    // Messages quote values from the file; a megabyte-long line is cut in the middle.
+    constexpr std::size_t kMax = 1000;
+    if (message.size() <= kMax)
+        return text + message;
+    return text + message.substr(0, kMax - 200) + " ... (" + std::to_string(message.size() - kMax) +
+           " characters cut) ... " + message.substr(message.size() - 200);
 }
 
 bool hasErrors(const Diagnostics& diagnostics)

@@ -1,6 +1,7 @@
 #include "cfg/document.h"
 
 #include "util/atomic_file.h"
+#include "util/file_check.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -73,7 +74,7 @@ Line classify(std::string text, std::string eol, int number, const std::string& 
             error("expected key=value, found " + quoted(stripped) + " (no key before '=')");
         } else if (eq + 1 == stripped.size()) {
             line.kind = Line::Kind::Invalid;
-            error("key '" + stripped.substr(0, eq) + "' has no value after '='");
+            error("key '" + shortened(stripped.substr(0, eq)) + "' has no value after '='");
         } else {
             line.kind = Line::Kind::Entry;
             line.key = stripped.substr(0, eq);
@@ -143,8 +144,41 @@ bool Section::remove(std::string_view key)
     return lines.size() != before;
 }
 
+namespace {
+
+// A cfg is text: a NUL byte, or control characters on more than 1 % of the first 64 KB, mean a binary
+// file (weights, an image, a program) given by mistake. Returns the line of the first such byte.
+std::optional<int> binaryLine(std::string_view text)
+{
+    const std::string_view head = text.substr(0, 65536);
+    std::size_t controls = 0;
+    int line = 1;
+    std::optional<int> first;
+    for (const char ch : head) {
+        const auto byte = static_cast<unsigned char>(ch);
+        if (byte == '\n')
+            ++line;
+        const bool control =
+            byte < 0x20 && byte != '\n' && byte != '\r' && byte != '\t' && byte != '\f' && byte != '\v';
+        if (control && !first)
+            first = line;
+        if (byte == 0)
+            return line;
+        controls += control;
+    }
+    if (controls * 100 > head.size())
+        return first;
+    return std::nullopt;
+}
+
+} // namespace
+
 Document Document::parse(std::string_view text, std::string fileName)
 {
+    if (auto line = binaryLine(text))
+        return failedRead(fileName, *line,
+                          "this is not a text cfg (binary data on this line): did you mean to open a "
+                          ".cfg file? Weights (.weights) and images are opened beside a cfg, not as one");
     Document doc;
     doc.fileName_ = std::move(fileName);
     int number = 0;
@@ -174,7 +208,7 @@ Document Document::parse(std::string_view text, std::string fileName)
         } else {
             if (line.kind == Line::Kind::Entry)
                 doc.diagnostics_.push_back({Severity::Error, doc.fileName_, number, -1,
-                                            "'" + line.key + "=" + line.value +
+                                            "'" + shortened(line.key + "=" + line.value) +
                                                 "' is outside any section: start the file with [net]"});
             doc.preamble_.push_back(std::move(line));
         }
@@ -182,19 +216,29 @@ Document Document::parse(std::string_view text, std::string fileName)
     return doc;
 }
 
+Document Document::failedRead(const std::string& path, int line, std::string message)
+{
+    Document doc;
+    doc.fileName_ = path;
+    doc.readFailed_ = true;
+    doc.diagnostics_.push_back({Severity::Error, path, line, -1, std::move(message)});
+    return doc;
+}
+
 Document Document::load(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        Document doc;
-        doc.fileName_ = path;
-        doc.readFailed_ = true;
-        doc.diagnostics_.push_back(
-            {Severity::Error, path, 0, -1, std::string("cannot open the file: ") + std::strerror(errno)});
-        return doc;
+    if (auto reason = unreadableFileReason(path, "a cfg file")) {
+        // The reason starts with the path, which the diagnostic already names.
+        const std::string prefix = path + ": ";
+        return failedRead(path, 0, reason->starts_with(prefix) ? reason->substr(prefix.size()) : *reason);
     }
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return failedRead(path, 0, std::string("cannot open the file: ") + std::strerror(errno));
     std::ostringstream buffer;
     buffer << in.rdbuf();
+    if (in.bad())
+        return failedRead(path, 0, std::string("read error: ") + std::strerror(errno));
     return parse(buffer.str(), path);
 }
 

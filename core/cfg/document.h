@@ -73,6 +73,8 @@ public:
     void moveSection(std::size_t from, std::size_t to);
 
 private:
+    // A document that holds only one error (the file could not be read as a cfg).
+    static Document failedRead(const std::string& path, int line, std::string message);
     std::string fileName_;
     std::vector<Line> preamble_;
     std::vector<Section> sections_;

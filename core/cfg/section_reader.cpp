@@ -1,5 +1,7 @@
 #include "cfg/section_reader.h"
 
+#include "util/file_check.h"
+
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -87,7 +89,8 @@ int SectionReader::getInt(std::string_view key, int fallback)
         return fallback;
     if (auto value = parseInt(line->value))
         return *value;
-    error(key, "bad number for '" + std::string(key) + "': expected an integer, found '" + line->value + "'");
+    error(key, "bad number for '" + std::string(key) + "': expected an integer, found '" +
+                   shortened(line->value) + "'");
     return fallback;
 }
 
@@ -99,7 +102,8 @@ bool SectionReader::getFlag(std::string_view key, bool fallback)
         return fallback;
     if (auto value = parseInt(line->value))
         return *value != 0;
-    error(key, "bad value for '" + std::string(key) + "': expected 0 or 1, found '" + line->value + "'");
+    error(key, "bad value for '" + std::string(key) + "': expected 0 or 1, found '" + shortened(line->value) +
+                   "'");
     return fallback;
 }
 
@@ -111,7 +115,8 @@ float SectionReader::getFloat(std::string_view key, float fallback)
         return fallback;
     if (auto value = parseFloat(line->value))
         return *value;
-    error(key, "bad number for '" + std::string(key) + "': expected a number, found '" + line->value + "'");
+    error(key, "bad number for '" + std::string(key) + "': expected a number, found '" +
+                   shortened(line->value) + "'");
     return fallback;
 }
 
@@ -138,8 +143,8 @@ std::vector<T> parseList(SectionReader& reader, std::string_view key, const std:
             values.push_back(*value);
         } else {
             reader.error(key, "bad list for '" + std::string(key) + "': element " +
-                                  std::to_string(values.size() + 1) + " is '" + item + "', expected " +
-                                  expected + " (write values as 1,2,3)");
+                                  std::to_string(values.size() + 1) + " is '" + shortened(item) +
+                                  "', expected " + expected + " (write values as 1,2,3)");
             return {};
         }
         if (comma == std::string::npos)
@@ -178,7 +183,7 @@ void SectionReader::reportUnused()
         if (!used_.contains(line->key))
             diagnostics_.push_back(
                 {Severity::Warning, file_, line->number, layer_,
-                 "unused key '" + line->key + "=" + line->value + "' in [" + section_.type +
+                 "unused key '" + shortened(line->key + "=" + line->value) + "' in [" + section_.type +
                      "]: Darknet ignores it (misspelt, or meant for another layer type?)"});
 }
 

@@ -1,6 +1,7 @@
 #include "data/data_file.h"
 
 #include "cfg/document.h"
+#include "util/file_check.h"
 
 #include <filesystem>
 #include <fstream>
@@ -28,11 +29,17 @@ std::string DataFile::resolve(const std::string& relative) const
     if (p.is_absolute() || relative.empty())
         return relative;
     const auto besideData = std::filesystem::path(path).parent_path() / p;
-    return std::filesystem::exists(besideData) ? besideData.string() : relative;
+    // The non-throwing form: a path the system refuses (too long, say) simply is not there.
+    std::error_code ec;
+    return std::filesystem::exists(besideData, ec) ? besideData.string() : relative;
 }
 
 std::optional<DataFile> loadDataFile(const std::string& path, std::string& error)
 {
+    if (auto reason = unreadableFileReason(path, "a .data file")) {
+        error = *reason;
+        return std::nullopt;
+    }
     std::ifstream in(path);
     if (!in) {
         error = path + ": cannot open the .data file";
@@ -48,7 +55,8 @@ std::optional<DataFile> loadDataFile(const std::string& path, std::string& error
             continue;
         const auto eq = stripped.find('=');
         if (eq == std::string::npos || eq == 0) {
-            error = path + ":" + std::to_string(number) + ": expected key=value, found '" + stripped + "'";
+            error = path + ":" + std::to_string(number) + ": expected key=value, found '" +
+                    shortened(stripped) + "'";
             return std::nullopt;
         }
         data.values.emplace(stripped.substr(0, eq), stripped.substr(eq + 1)); // the first one wins

@@ -1,5 +1,7 @@
 #include "data/detection_dataset.h"
 
+#include "image/image.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -121,9 +123,9 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, 
     cache_.resize(items_.size());
     cv::Mat source = cache_[index];
     if (source.empty()) {
-        source = cv::imread(item.image, c_ == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
-        if (source.empty()) {
-            warning = item.image + ": cannot read the image; skipped";
+        std::string error;
+        if (!readImageFile(item.image, c_, source, error)) {
+            warning = error + "; skipped";
             return false;
         }
         if (c_ == 3)

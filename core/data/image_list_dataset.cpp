@@ -47,9 +47,10 @@ public:
 
     bool image(std::size_t index, float* out, std::string& warning) const override
     {
-        cv::Mat frame = cv::imread(paths_[index], c_ == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
-        if (frame.empty()) {
-            warning = paths_[index] + ": cannot read the image; skipped";
+        cv::Mat frame;
+        std::string error;
+        if (!readImageFile(paths_[index], c_, frame, error)) {
+            warning = error + "; skipped";
             return false;
         }
         Image image = imageFromMat(frame, c_);

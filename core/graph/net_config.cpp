@@ -1,6 +1,9 @@
 #include "graph/net_config.h"
 
+#include "graph/shape.h"
+
 #include <algorithm>
+#include <limits>
 
 namespace nw {
 
@@ -34,12 +37,22 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     n.height = r.getInt("height", 0);
     n.width = r.getInt("width", 0);
     n.channels = r.getInt("channels", 0);
-    n.inputs = r.getInt("inputs", n.width * n.height * n.channels);
+    // In 64 bits: a typo such as width=100000000 must be reported, not wrap around.
+    const std::int64_t pixels = saturatingProduct({n.width, n.height, n.channels});
+    const bool tooLarge = n.width > kMaxSide || n.height > kMaxSide || n.channels > kMaxSide ||
+                          pixels > std::numeric_limits<std::int32_t>::max();
+    if (tooLarge)
+        r.error("width", "the input " + std::to_string(n.width) + "x" + std::to_string(n.height) + "x" +
+                             std::to_string(n.channels) + " is too large: sides are limited to " +
+                             std::to_string(kMaxSide) + " and width x height x channels to 2^31 - 1");
+    n.inputs = r.getInt("inputs", tooLarge ? 0 : int(pixels));
+    if (tooLarge)
+        n.width = n.height = n.channels = 0;
     if (n.width < 0 || n.height < 0 || n.channels < 0 || n.inputs < 0)
         r.error("width", "input size must not be negative");
-    if (n.inputs <= 0 && !(n.width > 0 && n.height > 0 && n.channels > 0))
+    if (!tooLarge && n.inputs <= 0 && !(n.width > 0 && n.height > 0 && n.channels > 0))
         r.error("width", "no input size: set width, height and channels (or inputs) in [net]");
-    n.maxCrop = r.getInt("max_crop", n.width * 2);
+    n.maxCrop = r.getInt("max_crop", int(std::min<std::int64_t>(std::int64_t(n.width) * 2, kMaxSide)));
     n.minCrop = r.getInt("min_crop", n.width);
     n.angle = r.getFloat("angle", 0);
     n.aspect = r.getFloat("aspect", 1);

@@ -7,6 +7,8 @@
 #include "layers/upsample.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <limits>
 
 namespace nw {
 
@@ -44,9 +46,9 @@ void receptiveField(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
         take(layer.index - 1);
     for (int source : layer.sources)
         take(source);
-    int kernel = 1, stride = 1;
+    double kernel = 1, stride = 1; // in double: absurd kernels or strides must not wrap around
     if (auto* conv = dynamic_cast<const ConvolutionalLayer*>(layer.config.get())) {
-        kernel = (conv->size - 1) * conv->dilation + 1;
+        kernel = double(conv->size - 1) * conv->dilation + 1;
         stride = conv->strideX;
     } else if (auto* pool = dynamic_cast<const MaxpoolLayer*>(layer.config.get()); pool && !pool->depth) {
         kernel = pool->size;
@@ -57,12 +59,51 @@ void receptiveField(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
     } else if (layer.type == "avgpool") { // global: sees the whole input
         kernel = layer.input.w;
     } else if (auto* up = dynamic_cast<const UpsampleLayer*>(layer.config.get()); up && up->stride < 0) {
-        kernel = stride = -up->stride; // downsampling sums s×s blocks
+        kernel = stride = -double(up->stride); // downsampling sums s×s blocks
     }
-    layer.receptiveField = field + int(double(kernel - 1) * jump);
+    const double reach = double(field) + (kernel - 1) * jump;
+    layer.receptiveField = reach < double(INT32_MAX) ? int(reach) : INT32_MAX; // NaN too
     layer.jump = jump * stride;
     if (auto* up = dynamic_cast<const UpsampleLayer*>(layer.config.get()); up && up->stride > 0)
         layer.jump = jump / up->stride;
+}
+
+std::string gigabytes(double bytes)
+{
+    if (bytes > 1e15)
+        return "over a petabyte";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
+    return text;
+}
+
+// Sizes no runtime could hold, refused here with the layer's line rather than failing (or wrapping
+// around) at allocation: output sides past kMaxSide, or one array past 2^31 − 1 floats — the kernels
+// index with int, as Darknet's do. Whether the machine has the memory is Net::create's question.
+bool checkSizes(LayerSpec& layer, int batch, const std::string& file)
+{
+    constexpr std::int64_t kMaxValues = std::numeric_limits<std::int32_t>::max();
+    auto refuse = [&](const std::string& message) {
+        layer.diagnostics.push_back({Severity::Error, file, layer.line, layer.index, message});
+    };
+    const Shape& out = layer.output;
+    if (out.w > kMaxSide || out.h > kMaxSide || out.c > kMaxSide) {
+        refuse("the output would be " + out.text() + ": sides and channels are limited to " +
+               std::to_string(kMaxSide) + " (check filters, size and the input size)");
+        return false;
+    }
+    auto tooLarge = [&](std::int64_t values, const char* what, const char* fix) {
+        if (values <= kMaxValues)
+            return false;
+        refuse("the layer would need " + gigabytes(double(values) * sizeof(float)) + " of " + what + " (" +
+               std::to_string(values) + " values; one array holds at most 2^31 - 1): " + fix);
+        return true;
+    };
+    return !tooLarge(layer.costs.params, "weights", "lower filters, size or output") &&
+           !tooLarge(saturatingProduct({out.size, batch}), "output for the batch",
+                     "lower the input size, filters or batch") &&
+           !tooLarge(layer.costs.workspaceBytes / std::int64_t(sizeof(float)), "workspace",
+                     "lower size or filters");
 }
 
 bool isNetSection(const cfg::Section& section)
@@ -97,13 +138,16 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         if (options.width > 0 && options.height > 0) {
             spec.net.width = options.width;
             spec.net.height = options.height;
-            spec.net.inputs = spec.net.width * spec.net.height * spec.net.channels;
+            spec.net.inputs = int(std::min<std::int64_t>(
+                saturatingProduct({spec.net.width, spec.net.height, spec.net.channels}),
+                kMaxSide * kMaxSide));
         }
     }
     spec.input = spec.net.width > 0 && spec.net.height > 0 && spec.net.channels > 0
                      ? Shape::image(spec.net.width, spec.net.height, spec.net.channels)
                      : Shape::flat(spec.net.inputs);
     bool inputValid = spec.net.inputs > 0;
+    bool sizeRefused = false;
 
     const LayerRegistry& registry = LayerRegistry::builtin();
     for (std::size_t s = 1; s < sections.size(); ++s) {
@@ -140,13 +184,18 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             layer.filters = layer.config->filtersText();
             layer.size = layer.config->sizeText();
         }
-        layer.memoryBytes = layer.output.size * spec.batch * std::int64_t(sizeof(float));
+        // After one refusal the layers behind it see its (absurd) shape: one message is enough.
+        if (layer.config && !sizeRefused && !hasErrors(layer.diagnostics))
+            sizeRefused = !checkSizes(layer, spec.batch, spec.file);
+        layer.memoryBytes = saturatingProduct({layer.output.size, spec.batch, std::int64_t(sizeof(float))});
         receptiveField(layer, spec.layers);
         inputValid = layer.valid();
-        spec.totalBflops += layer.costs.bflops;
-        spec.totalParams += layer.costs.params;
-        spec.maxWorkspaceBytes = std::max(spec.maxWorkspaceBytes, layer.costs.workspaceBytes);
-        spec.totalMemoryBytes += layer.memoryBytes;
+        if (!sizeRefused) { // totals of refused sizes would only overflow
+            spec.totalBflops += layer.costs.bflops;
+            spec.totalParams += layer.costs.params;
+            spec.maxWorkspaceBytes = std::max(spec.maxWorkspaceBytes, layer.costs.workspaceBytes);
+            spec.totalMemoryBytes += layer.memoryBytes;
+        }
         spec.diagnostics.insert(spec.diagnostics.end(), layer.diagnostics.begin(), layer.diagnostics.end());
         spec.layers.push_back(std::move(layer));
     }

@@ -3,9 +3,21 @@
 // the flat element count. "Flat" outputs (softmax, cost, recurrent layers, mismatched routes) have
 // w = h = c = 0 and only a size, exactly as Darknet leaves them, because the next layer sees that.
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 namespace nw {
+
+// The largest width, height or channel count a layer output may have. Darknet keeps sizes in int;
+// a side past a million is a typo, and refusing it keeps every size product within 64 bits.
+inline constexpr std::int64_t kMaxSide = std::int64_t(1) << 20;
+
+// a × b × … in 64 bits, held at INT64_MAX instead of overflowing: an absurd cfg value then reads as
+// "too large" in the size checks rather than as a negative number.
+std::int64_t saturatingProduct(std::initializer_list<std::int64_t> factors);
+
+// a + b + … the same way.
+std::int64_t saturatingSum(std::initializer_list<std::int64_t> terms);
 
 struct Shape {
     int w = 0;

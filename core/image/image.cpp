@@ -1,5 +1,7 @@
 #include "image/image.h"
 
+#include "util/file_check.h"
+
 #include <algorithm>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -29,17 +31,43 @@ Image imageFromMat(const cv::Mat& frame, int channels)
     return image;
 }
 
+bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error)
+{
+    if (auto reason = unreadableFileReason(path, "an image")) {
+        error = *reason;
+        return false;
+    }
+    try {
+        frame = cv::imread(path, channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+    } catch (const cv::Exception& e) {
+        // OpenCV asserts on sizes it refuses (CV_IO_MAX_IMAGE_PIXELS, 2^30) instead of returning empty.
+        error = path + ": cannot read the image: " +
+                (e.err.find("CV_IO_MAX_IMAGE_PIXELS") != std::string::npos
+                     ? std::string("its header declares more pixels than OpenCV accepts (2^30)")
+                     : shortened(e.err, 200));
+        frame.release();
+        return false;
+    } catch (const std::bad_alloc&) {
+        error = path + ": cannot read the image: not enough memory for its declared size";
+        frame.release();
+        return false;
+    }
+    if (frame.empty()) {
+        error = path + ": cannot read the image (damaged, or not an image format OpenCV knows)";
+        return false;
+    }
+    return true;
+}
+
 std::optional<Image> loadImage(const std::string& path, int channels, std::string& error)
 {
-    const cv::Mat frame = cv::imread(path, channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
-    if (frame.empty()) {
-        error = path + ": cannot read the image (missing, unreadable, or not an image format OpenCV knows)";
-        return std::nullopt;
-    }
     if (channels != 1 && channels != 3) {
         error = path + ": the network wants " + std::to_string(channels) + " channels; images give 1 or 3";
         return std::nullopt;
     }
+    cv::Mat frame;
+    if (!readImageFile(path, channels, frame, error))
+        return std::nullopt;
     return imageFromMat(frame, channels);
 }
 

@@ -19,6 +19,10 @@ struct Image {
     float at(int x, int y, int c) const { return data[std::size_t((c * height + y) * width + x)]; }
 };
 
+// Reads an image file into an 8-bit BGR (channels 3) or grey (channels 1) frame. False and a message
+// naming the file when it is missing, a directory, not an image, or beyond OpenCV's size limit (a
+// header may declare 100000×100000 pixels); OpenCV's exceptions never escape.
+bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error);
 // Reads an image file (any format OpenCV reads); nullopt and a message naming the file on failure.
 std::optional<Image> loadImage(const std::string& path, int channels, std::string& error);
 // From an OpenCV BGR (or grey) 8-bit frame.

@@ -34,7 +34,7 @@ LayerResult ConnectedLayer::infer(LayerContext& ctx) const
     }
     result.output = Shape::image(1, 1, outputs);
     result.costs.bflops = (2.0 * inputs * outputs) / 1e9;
-    result.costs.params = inputs * outputs + outputs;
+    result.costs.params = saturatingSum({saturatingProduct({inputs, outputs}), outputs});
     return result;
 }
 

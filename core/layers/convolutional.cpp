@@ -64,8 +64,10 @@ LayerResult ConvolutionalLayer::infer(LayerContext& ctx) const
                   "groups");
         return result;
     }
-    const int outW = windowOutput(in.w, 2 * padding, size, strideX);
-    const int outH = windowOutput(in.h, 2 * padding, size, strideY);
+    const std::int64_t outW = windowOutput(in.w, 2 * std::int64_t(padding), size, strideX);
+    const std::int64_t outH = windowOutput(in.h, 2 * std::int64_t(padding), size, strideY);
+    if (!sideFits(ctx, outW, "padding") || !sideFits(ctx, outH, "padding"))
+        return result;
     if (outW <= 0 || outH <= 0) {
         ctx.error("output would be " + std::to_string(outW) + "x" + std::to_string(outH) + ": the " +
                       in.text() + " input is smaller than the " + std::to_string(size) + "x" +
@@ -73,12 +75,12 @@ LayerResult ConvolutionalLayer::infer(LayerContext& ctx) const
                   "size");
         return result;
     }
-    result.output = Shape::image(outW, outH, filters);
+    result.output = Shape::image(int(outW), int(outH), filters);
     // Darknet's printed formula, evaluated in the same order (c/groups as a double).
-    result.costs.bflops = (2.0 * filters * size * size * in.c / groups * outH * outW) / 1e9;
-    result.costs.params = std::int64_t(in.c / groups) * filters * size * size + filters;
+    result.costs.bflops = (2.0 * filters * size * size * in.c / groups * double(outH) * double(outW)) / 1e9;
+    result.costs.params = saturatingSum({saturatingProduct({in.c / groups, filters, size, size}), filters});
     result.costs.workspaceBytes =
-        std::int64_t(outH) * outW * size * size * in.c / groups * std::int64_t(sizeof(float));
+        saturatingProduct({outH, outW, size, size, in.c / groups, std::int64_t(sizeof(float))});
     return result;
 }
 

@@ -36,19 +36,21 @@ LayerResult DeconvolutionalLayer::infer(LayerContext& ctx) const
     if (filters < 1 || size < 1 || stride < 1 || !ctx.requireImage("deconvolutional"))
         return result;
     const Shape& in = ctx.input();
-    const int outW = (in.w - 1) * stride + size - 2 * padding;
-    const int outH = (in.h - 1) * stride + size - 2 * padding;
+    const std::int64_t outW = std::int64_t(in.w - 1) * stride + size - 2 * std::int64_t(padding);
+    const std::int64_t outH = std::int64_t(in.h - 1) * stride + size - 2 * std::int64_t(padding);
+    if (!sideFits(ctx, outW, "size") || !sideFits(ctx, outH, "size"))
+        return result;
     if (outW <= 0 || outH <= 0) {
         ctx.error("output would be " + std::to_string(outW) + "x" + std::to_string(outH) +
                       ": padding is too large for this size and stride",
                   "padding");
         return result;
     }
-    result.output = Shape::image(outW, outH, filters);
+    result.output = Shape::image(int(outW), int(outH), filters);
     result.costs.bflops = (2.0 * filters * size * size * in.c * in.h * in.w) / 1e9;
-    result.costs.params = std::int64_t(in.c) * filters * size * size + filters;
+    result.costs.params = saturatingSum({saturatingProduct({in.c, filters, size, size}), filters});
     result.costs.workspaceBytes =
-        std::int64_t(in.h) * in.w * size * size * filters * std::int64_t(sizeof(float));
+        saturatingProduct({in.h, in.w, size, size, filters, std::int64_t(sizeof(float))});
     return result;
 }
 

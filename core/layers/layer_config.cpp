@@ -109,6 +109,16 @@ std::string readActivation(cfg::SectionReader& reader, const char* fallback)
     return name;
 }
 
+bool sideFits(LayerContext& context, std::int64_t side, std::string_view key)
+{
+    if (side <= kMaxSide)
+        return true;
+    context.error("the output would be " + std::to_string(side) + " wide or high, beyond the limit of " +
+                      std::to_string(kMaxSide) + ": check " + std::string(key) + " and the sizes before it",
+                  key);
+    return false;
+}
+
 std::string kernelText(int size, int strideX, int strideY)
 {
     std::string text = std::to_string(size) + "x" + std::to_string(size) + "/" + std::to_string(strideX);

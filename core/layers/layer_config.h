@@ -85,11 +85,16 @@ using LayerParseFn = std::unique_ptr<LayerConfig> (*)(cfg::SectionReader&);
 std::string readActivation(cfg::SectionReader& reader, const char* fallback);
 const std::vector<std::string>& activationNames();
 
-// Output size of a sliding window: (in + padTotal − size) / stride + 1, with C's integer division.
-inline int windowOutput(int in, int padTotal, int size, int stride)
+// Output size of a sliding window: (in + padTotal − size) / stride + 1, with C's integer division,
+// in 64 bits (cfg values near INT_MAX must not wrap); callers refuse results beyond kMaxSide.
+inline std::int64_t windowOutput(std::int64_t in, std::int64_t padTotal, std::int64_t size,
+                                 std::int64_t stride)
 {
     return (in + padTotal - size) / stride + 1;
 }
+
+// An error naming the key when an output side is beyond kMaxSide; true when it fits.
+bool sideFits(LayerContext& context, std::int64_t side, std::string_view key);
 
 // "3×3/1" or "3×3/2×1" when strides differ.
 std::string kernelText(int size, int strideX, int strideY);

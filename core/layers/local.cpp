@@ -39,8 +39,10 @@ LayerResult LocalLayer::infer(LayerContext& ctx) const
     result.output = Shape::image(outW, outH, filters);
     const std::int64_t locations = std::int64_t(outW) * outH;
     result.costs.bflops = (2.0 * locations * filters * size * size * in.c) / 1e9;
-    result.costs.params = locations * filters * size * size * in.c + locations * filters;
-    result.costs.workspaceBytes = locations * size * size * in.c * std::int64_t(sizeof(float));
+    result.costs.params = saturatingSum(
+        {saturatingProduct({locations, filters, size, size, in.c}), saturatingProduct({locations, filters})});
+    result.costs.workspaceBytes =
+        saturatingProduct({locations, size, size, in.c, std::int64_t(sizeof(float))});
     return result;
 }
 

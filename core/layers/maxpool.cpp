@@ -38,8 +38,10 @@ LayerResult MaxpoolLayer::infer(LayerContext& ctx) const
         result.costs.bflops = double(in.c) * in.h * in.w / 1e9;
         return result;
     }
-    const int outW = windowOutput(in.w, padding, size, strideX);
-    const int outH = windowOutput(in.h, padding, size, strideY);
+    const std::int64_t outW = windowOutput(in.w, padding, size, strideX);
+    const std::int64_t outH = windowOutput(in.h, padding, size, strideY);
+    if (!sideFits(ctx, outW, "padding") || !sideFits(ctx, outH, "padding"))
+        return result;
     if (outW <= 0 || outH <= 0) {
         ctx.error("output would be " + std::to_string(outW) + "x" + std::to_string(outH) + ": the " +
                       in.text() + " input is smaller than the " + std::to_string(size) + "x" +
@@ -47,7 +49,7 @@ LayerResult MaxpoolLayer::infer(LayerContext& ctx) const
                   "size");
         return result;
     }
-    result.output = Shape::image(outW, outH, in.c);
+    result.output = Shape::image(int(outW), int(outH), in.c);
     result.costs.bflops = double(size) * size * in.c * outH * outW / 1e9;
     return result;
 }

@@ -22,14 +22,17 @@ LayerResult UpsampleLayer::infer(LayerContext& ctx) const
     if (stride == 0 || !ctx.requireImage("upsample"))
         return result;
     const Shape& in = ctx.input();
-    const int outW = stride > 0 ? in.w * stride : in.w / -stride;
-    const int outH = stride > 0 ? in.h * stride : in.h / -stride;
+    const std::int64_t outW = stride > 0 ? std::int64_t(in.w) * stride : in.w / -std::int64_t(stride);
+    const std::int64_t outH = stride > 0 ? std::int64_t(in.h) * stride : in.h / -std::int64_t(stride);
+    if (!sideFits(ctx, outW, "stride") || !sideFits(ctx, outH, "stride"))
+        return result;
     if (outW <= 0 || outH <= 0) {
-        ctx.error("downsampling " + in.text() + " by " + std::to_string(-stride) + " leaves nothing",
+        ctx.error("downsampling " + in.text() + " by " + std::to_string(-std::int64_t(stride)) +
+                      " leaves nothing",
                   "stride");
         return result;
     }
-    result.output = Shape::image(outW, outH, in.c);
+    result.output = Shape::image(int(outW), int(outH), in.c);
     return result;
 }
 

@@ -1,10 +1,15 @@
 #include "runtime/net.h"
 
+#include "util/file_check.h"
+#include "util/memory_info.h"
+
 #include "kernels/cpu/gemm.h"
 #include "layers/detection_heads.h"
 #include "util/atomic_file.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -17,6 +22,21 @@ std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string
             error = "the network has errors; first: " + d.format();
             return nullptr;
         }
+    // Weights, every layer's output for the batch and the shared workspace, before any of it is
+    // allocated (Winograd's transformed weights come on top; this is the floor).
+    double outputs = 0, params = 0, workspace = 0;
+    for (const LayerSpec& layer : spec.layers) {
+        outputs += double(layer.output.size) * std::max(1, batch) * sizeof(float);
+        params += double(layer.costs.params) * sizeof(float);
+        workspace = std::max(workspace, double(layer.costs.workspaceBytes));
+    }
+    if (auto shortfall =
+            memoryShortfall(outputs + params + workspace,
+                            "weights, outputs for a batch of " + std::to_string(batch) + " and workspace",
+                            "lower width/height in [net], the batch, or the filters")) {
+        error = "the network " + *shortfall;
+        return nullptr;
+    }
     ensureComputeThreads();
     std::unique_ptr<Net> net(new Net());
     net->spec_ = spec;
@@ -140,6 +160,17 @@ std::optional<std::string> Net::setTraining(bool training)
             if (!layers_[i]->canTrain() && int(i) >= firstTrainedLayer())
                 return "layer " + std::to_string(i) + " [" + spec_.layers[i].type + "] (line " +
                        std::to_string(spec_.layers[i].line) + ") cannot be trained yet (no backward pass)";
+    if (training && !training_) {
+        // On top of inference: a gradient per output, and per weight a gradient and solver state.
+        double deltas = 0, params = 0;
+        for (const LayerSpec& layer : spec_.layers) {
+            deltas += double(layer.output.size) * batch_ * sizeof(float);
+            params += double(layer.costs.params) * sizeof(float);
+        }
+        if (auto shortfall = memoryShortfall(deltas + 2 * params, "gradients and solver state for training",
+                                             "lower batch (or raise subdivisions) or width/height in [net]"))
+            return "training " + *shortfall;
+    }
     training_ = training;
     reachesLoss_ = training ? layersReachingLoss() : std::vector<bool>();
     deltas_.resize(training ? layers_.size() : 0);
@@ -292,8 +323,11 @@ void Net::initialize(unsigned seed)
     prepareAll();
 }
 
-std::optional<std::string> Net::loadWeights(const std::string& path, std::vector<std::string>* warnings)
+std::optional<std::string> Net::loadWeights(const std::string& path, std::vector<std::string>* warnings,
+                                            bool allowExtra)
 {
+    if (auto reason = unreadableFileReason(path, "a .weights file"))
+        return *reason;
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in)
         return path + ": cannot open the weights file: " + std::strerror(errno);
@@ -310,6 +344,8 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
     struct Placement {
         std::vector<float>* target;
         std::size_t offset;
+        std::size_t layer;
+        std::string array;
     };
     std::vector<Placement> placements;
     std::size_t offset = header.bytes();
@@ -328,21 +364,47 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
                        std::to_string(fileSize - offset) +
                        " are left. Do these weights belong to this cfg (same filters, classes and layer "
                        "order)?";
-            placements.push_back({array.data, offset});
+            placements.push_back({array.data, offset, i, array.name});
             offset += need;
         }
     }
-    for (const Placement& placement : placements) {
-        in.seekg(std::streamoff(placement.offset));
-        in.read(reinterpret_cast<char*>(placement.target->data()),
-                std::streamsize(placement.target->size() * sizeof(float)));
-        if (!in)
-            return path + ": read error at offset " + std::to_string(placement.offset) +
-                   "; the weights are incomplete, load them again";
+    // A longer file belongs to another (larger) network: its first part would load as nonsense
+    // weights, so it is refused unless the caller asks for exactly that (Darknet's partial loads).
+    if (offset != fileSize) {
+        const std::string extra = std::to_string(fileSize - offset) + " bytes more than this network's " +
+                                  std::to_string(offset) + " (header and weights)";
+        if (!allowExtra)
+            return path + ": the file holds " + extra +
+                   ": it belongs to a larger network (more filters, classes or layers). Use the weights "
+                   "trained for this cfg, or allow extra bytes (netwright-cli --allow-extra) to load "
+                   "the first part on purpose";
+        if (warnings)
+            warnings->push_back(path + ": " + extra + " were ignored (--allow-extra)");
     }
-    if (offset != fileSize && warnings)
-        warnings->push_back(path + ": " + std::to_string(fileSize - offset) +
-                            " bytes after the last layer's weights were ignored (a larger network's file?)");
+    // Read into copies first, so a read error leaves the net as it was.
+    std::vector<std::vector<float>> values(placements.size());
+    for (std::size_t p = 0; p < placements.size(); ++p) {
+        const Placement& placement = placements[p];
+        values[p].resize(placement.target->size());
+        in.seekg(std::streamoff(placement.offset));
+        in.read(reinterpret_cast<char*>(values[p].data()), std::streamsize(values[p].size() * sizeof(float)));
+        if (!in)
+            return path + ": read error at offset " + std::to_string(placement.offset) + ": " +
+                   std::strerror(errno) + "; nothing was loaded";
+    }
+    for (std::size_t p = 0; p < placements.size(); ++p) {
+        const Placement& placement = placements[p];
+        const auto bad =
+            std::count_if(values[p].begin(), values[p].end(), [](float v) { return !std::isfinite(v); });
+        if (bad && warnings) {
+            const LayerSpec& layer = spec_.layers[placement.layer];
+            warnings->push_back(path + ": layer " + std::to_string(placement.layer) + " [" + layer.type +
+                                "] (line " + std::to_string(layer.line) + "): " + std::to_string(bad) +
+                                " of " + std::to_string(values[p].size()) + " values of '" + placement.array +
+                                "' are NaN or infinite (saved from a diverged run?): outputs will be NaN");
+        }
+        *placement.target = std::move(values[p]);
+    }
     header_ = header;
     prepareAll();
     return std::nullopt;

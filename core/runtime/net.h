@@ -73,9 +73,12 @@ public:
     void setSeen(std::uint64_t seen) { header_.seen = seen; }
 
     // Reads a .weights file; on failure nothing changes and the message names the layer, the array
-    // and the expected vs. available bytes. Trailing bytes give a warning.
+    // and the expected vs. available bytes. A file longer than the net needs (another network's) is
+    // refused unless `allowExtra`, which loads its first part with a warning. NaN or infinite values
+    // load, with a warning naming the layer.
     std::optional<std::string> loadWeights(const std::string& path,
-                                           std::vector<std::string>* warnings = nullptr);
+                                           std::vector<std::string>* warnings = nullptr,
+                                           bool allowExtra = false);
     // Writes atomically; the header is the one read (or 0.2.5 for a new net).
     std::optional<std::string> saveWeights(const std::string& path) const;
     // Fills every layer with Darknet-style random initial weights (deterministic per seed).

@@ -12,7 +12,7 @@ struct WeightsHeader {
     std::uint64_t seen = 0;                          // images trained on
 
     // `seen` is a uint64 when major·10 + minor ≥ 2 (and both < 1000), else an int32.
-    bool wideSeen() const { return major * 10 + minor >= 2 && major < 1000 && minor < 1000; }
+    bool wideSeen() const { return std::int64_t(major) * 10 + minor >= 2 && major < 1000 && minor < 1000; }
     // Connected-layer matrices are stored [inputs][outputs] when major or minor exceed 1000.
     bool transpose() const { return major > 1000 || minor > 1000; }
     std::size_t bytes() const { return 12 + (wideSeen() ? 8 : 4); }

@@ -2,15 +2,31 @@
 
 #include "util/atomic_file.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <zlib.h>
 
 namespace nw {
 
 namespace {
 
-constexpr char kMagic[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '1'};
+// Version 2 ends with a CRC-32 of everything before it; version 1 (no checksum) still loads.
+constexpr char kMagic[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '2'};
+constexpr char kMagicV1[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '1'};
+
+std::uint32_t checksum(const char* data, std::size_t size)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    while (size > 0) { // zlib takes uInt lengths
+        const auto chunk = static_cast<uInt>(std::min<std::size_t>(size, 1u << 30));
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(data), chunk);
+        data += chunk;
+        size -= chunk;
+    }
+    return static_cast<std::uint32_t>(crc);
+}
 
 template <typename T> void put(std::string& out, const T& value)
 {
@@ -70,6 +86,7 @@ std::optional<std::string> saveCheckpoint(const std::string& path, Net& net, con
     put(out, std::uint64_t(state.velocity.size()));
     for (const auto& velocity : state.velocity)
         putArray(out, velocity);
+    put(out, checksum(out.data(), out.size()));
     return writeFileAtomically(path, out);
 }
 
@@ -78,9 +95,22 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return path + ": cannot open the training state (nothing to resume?)";
-    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const bool v2 = bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0;
+    const bool v1 =
+        bytes.size() >= sizeof kMagicV1 && std::memcmp(bytes.data(), kMagicV1, sizeof kMagicV1) == 0;
+    if (!v1 && !v2)
         return path + ": not a Netwright training state";
+    if (v2) {
+        std::uint32_t stored = 0;
+        if (bytes.size() < sizeof kMagic + sizeof stored)
+            return path + ": the training state is truncated";
+        std::memcpy(&stored, bytes.data() + bytes.size() - sizeof stored, sizeof stored);
+        bytes.resize(bytes.size() - sizeof stored);
+        if (checksum(bytes.data(), bytes.size()) != stored)
+            return path + ": the training state is damaged (its checksum does not match): resume from "
+                          "the _last.weights beside it as starting weights instead";
+    }
     Reader reader{bytes, sizeof kMagic};
     TrainState loaded;
     std::int32_t iteration = 0;
@@ -99,6 +129,8 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
             return path + ": weight array " + std::to_string(i) + " does not fit the network (another cfg?)";
     if (!reader.get(count))
         return path + ": the training state is truncated";
+    if (count > arrays.size() * 2 + 1) // Adam: m and v per array, and its step count
+        return path + ": the training state is damaged (" + std::to_string(count) + " solver buffers)";
     loaded.velocity.resize(std::size_t(count));
     for (auto& velocity : loaded.velocity)
         if (!reader.getArray(velocity))

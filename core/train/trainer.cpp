@@ -5,6 +5,7 @@
 #include "train/checkpoint.h"
 #include "train/lr_policy.h"
 #include "train/multi_scale.h"
+#include "train/run_folder_lock.h"
 #include "train/solver.h"
 #include "util/atomic_file.h"
 
@@ -172,12 +173,21 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     std::filesystem::create_directories(options_.outDir, ec);
     if (ec)
         return "cannot create " + options_.outDir + ": " + ec.message();
+    std::string lockError;
+    const RunFolderLock lock(options_.outDir, "training " + options_.name, lockError);
+    if (!lock.locked())
+        return lockError;
     const std::string base = options_.outDir + "/" + options_.name;
     const std::string statePath = base + "_last.state", metricsPath = options_.outDir + "/metrics.csv";
+    const std::string weightsPath = base + "_last.weights";
 
     TrainState state;
     if (options_.resume) {
         if (auto problem = loadCheckpoint(statePath, net_, state))
+            return *problem;
+        // A run killed between its two checkpoint files leaves _last.weights one checkpoint ahead of
+        // the state; the state is what resumes, so the weights are made to match it again.
+        if (auto problem = net_.saveWeights(weightsPath))
             return *problem;
         if (auto problem = trimMetrics(metricsPath, state.iteration))
             return *problem;
@@ -208,12 +218,13 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         ~RestoreSize() { restore(); }
     } restoreSize{[&] { net_.resizeInput(ownSize.width, ownSize.height); }};
 
+    // The weights first, the state last: the state is the commit point (see the resume above).
     auto checkpoint = [&]() -> std::optional<std::string> {
         state.velocity = solver->state();
         state.seen = net_.seen();
-        if (auto problem = saveCheckpoint(statePath, net_, state))
+        if (auto problem = net_.saveWeights(weightsPath))
             return problem;
-        return net_.saveWeights(base + "_last.weights");
+        return saveCheckpoint(statePath, net_, state);
     };
 
     const auto started = std::chrono::steady_clock::now();

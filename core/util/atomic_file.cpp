@@ -1,5 +1,6 @@
 #include "util/atomic_file.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -9,8 +10,11 @@ namespace nw {
 
 std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view content)
 {
-    const std::string temp = path + ".tmp-netwright";
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // A name of its own per process and call: two writers of one file never share a temporary.
+    static std::atomic<unsigned> calls{0};
+    const std::string temp =
+        path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(calls.fetch_add(1));
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return "cannot write " + temp + ": " + std::strerror(errno);
     std::size_t written = 0;

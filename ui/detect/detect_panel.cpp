@@ -17,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
@@ -187,8 +188,9 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             return;
         }
         const int device = devices.first().mid(5).toInt();
+        stopStream();
         QMetaObject::invokeMethod(worker_, "openCamera", Qt::QueuedConnection, Q_ARG(int, device),
-                                  Q_ARG(bool, letterbox_->isChecked()));
+                                  Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
     });
     connect(stop, &QPushButton::clicked, this, &DetectPanel::stopStream);
     connect(save, &QPushButton::clicked, this, [this] {
@@ -279,6 +281,18 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier)
                                  .arg(QFileInfo(cfgPath_).fileName(), QFileInfo(weightsPath_).fileName())
                                  .arg(classes)
                            : tr("Cannot load the detector: %1").arg(error));
+    if (!error.isEmpty() && !weightsPath_.isEmpty()) {
+        // Wrong weights (another network's, a damaged file) say so where the user looks, without
+        // blocking: the panel stays usable to pick other weights.
+        auto* box =
+            new QMessageBox(QMessageBox::Warning, tr("Weights not loaded"),
+                            tr("%1 cannot be used with %2.")
+                                .arg(QFileInfo(weightsPath_).fileName(), QFileInfo(cfgPath_).fileName()),
+                            QMessageBox::Ok, this);
+        box->setInformativeText(error);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
     emit detectorLoaded(error);
 }
 
@@ -313,7 +327,7 @@ void DetectPanel::openVideoFile(const QString& path)
 {
     stopStream();
     QMetaObject::invokeMethod(worker_, "playVideo", Qt::QueuedConnection, Q_ARG(QString, path),
-                              Q_ARG(bool, letterbox_->isChecked()));
+                              Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
 }
 
 void DetectPanel::stopStream()

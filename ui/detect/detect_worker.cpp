@@ -49,7 +49,22 @@ DetectWorker::DetectWorker(QObject* parent) : QObject(parent)
 
 DetectWorker::~DetectWorker() = default;
 
+// Each slot catches what libraries throw (out of memory, OpenCV): an exception escaping a Qt slot
+// would end the program, and with it the user's unsaved edits.
 void DetectWorker::load(const QString& cfg, const QString& weights)
+{
+    try {
+        loadUnguarded(cfg, weights);
+    } catch (const std::bad_alloc&) {
+        net_.reset();
+        emit loaded(tr("Out of memory while building the network: lower width/height in [net]"), 0, false);
+    } catch (const std::exception& e) {
+        net_.reset();
+        emit loaded(tr("Cannot load the network: %1").arg(QString::fromUtf8(e.what())), 0, false);
+    }
+}
+
+void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights)
 {
     net_.reset();
     const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(cfg.toStdString()));
@@ -64,8 +79,9 @@ void DetectWorker::load(const QString& cfg, const QString& weights)
         emit loaded(QString::fromStdString(error), 0, false);
         return;
     }
+    std::vector<std::string> warnings;
     if (!weights.isEmpty())
-        if (auto problem = net->loadWeights(weights.toStdString())) {
+        if (auto problem = net->loadWeights(weights.toStdString(), &warnings)) {
             emit loaded(QString::fromStdString(*problem), 0, false);
             return;
         }
@@ -74,6 +90,8 @@ void DetectWorker::load(const QString& cfg, const QString& weights)
     const int classes = classifier_ ? int(net->output().itemSize()) : detectionClasses(spec);
     net_ = std::move(net);
     emit loaded(QString(), classes, classifier_);
+    for (const std::string& warning : warnings)
+        emit problem(QString::fromStdString(warning));
 }
 
 bool DetectWorker::run(const QImage& image, const QString& source, int frame, bool letterbox)
@@ -82,6 +100,16 @@ bool DetectWorker::run(const QImage& image, const QString& source, int frame, bo
         emit problem(tr("Load a detector first (cfg and weights)."));
         return false;
     }
+    try {
+        return runUnguarded(image, source, frame, letterbox);
+    } catch (const std::exception& e) {
+        emit problem(tr("%1: detection failed: %2").arg(source, QString::fromUtf8(e.what())));
+        return false;
+    }
+}
+
+bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int frame, bool letterbox)
+{
     QElapsedTimer timer;
     timer.start();
     DetectFrame result;
@@ -112,9 +140,18 @@ void DetectWorker::detectImage(const QString& path, bool letterbox)
     run(image, path, 0, letterbox);
 }
 
-void DetectWorker::playVideo(const QString& path, bool letterbox)
+void DetectWorker::playVideo(const QString& path, bool letterbox, int stream)
 {
-    stop_ = false;
+    try {
+        playVideoUnguarded(path, letterbox, stream);
+    } catch (const std::exception& e) {
+        emit problem(tr("%1: %2").arg(path, QString::fromUtf8(e.what())));
+        emit streamEnded(path, 0);
+    }
+}
+
+void DetectWorker::playVideoUnguarded(const QString& path, bool letterbox, int stream)
+{
     cv::VideoCapture capture(path.toStdString());
     if (!capture.isOpened()) {
         emit problem(tr("%1: cannot open the video").arg(path));
@@ -122,17 +159,26 @@ void DetectWorker::playVideo(const QString& path, bool letterbox)
     }
     cv::Mat frame;
     int index = 0;
-    while (!stop_ && capture.read(frame) && !frame.empty())
+    while (!stopped(stream) && capture.read(frame) && !frame.empty())
         if (!run(toQImage(frame), path, index++, letterbox))
             break;
-    if (index == 0)
+    if (index == 0 && !stopped(stream))
         emit problem(tr("%1: the video has no readable frames").arg(path));
     emit streamEnded(path, index);
 }
 
-void DetectWorker::openCamera(int device, bool letterbox)
+void DetectWorker::openCamera(int device, bool letterbox, int stream)
 {
-    stop_ = false;
+    try {
+        openCameraUnguarded(device, letterbox, stream);
+    } catch (const std::exception& e) {
+        emit problem(tr("/dev/video%1: %2").arg(device).arg(QString::fromUtf8(e.what())));
+        emit streamEnded(QString("/dev/video%1").arg(device), 0);
+    }
+}
+
+void DetectWorker::openCameraUnguarded(int device, bool letterbox, int stream)
+{
     cv::VideoCapture capture(device);
     if (!capture.isOpened()) {
         emit problem(
@@ -141,7 +187,7 @@ void DetectWorker::openCamera(int device, bool letterbox)
     }
     cv::Mat frame;
     int index = 0;
-    while (!stop_) {
+    while (!stopped(stream)) {
         capture.grab(); // drop what queued up while the network was busy
         if (!capture.retrieve(frame) || frame.empty()) {
             emit problem(tr("The camera /dev/video%1 stopped delivering frames (unplugged?)").arg(device));

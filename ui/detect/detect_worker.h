@@ -30,13 +30,18 @@ class DetectWorker : public QObject {
 public:
     explicit DetectWorker(QObject* parent = nullptr);
     ~DetectWorker() override;
-    void requestStop() { stop_ = true; }
+    // Thread-safe, called from the GUI thread. Every stream (video, camera) gets a number from
+    // newStream() before it is queued; requestStop() stops every stream numbered so far, so a Stop
+    // pressed before the worker picks a stream up is not lost, and the next stream is not stopped.
+    int newStream() { return ++lastStream_; }
+    void requestStop() { stoppedUpTo_ = lastStream_.load(); }
+    bool stopped(int stream) const { return stoppedUpTo_ >= stream; }
 
 public slots:
     void load(const QString& cfg, const QString& weights);
     void detectImage(const QString& path, bool letterbox);
-    void playVideo(const QString& path, bool letterbox);
-    void openCamera(int device, bool letterbox);
+    void playVideo(const QString& path, bool letterbox, int stream);
+    void openCamera(int device, bool letterbox, int stream);
 
 signals:
     // Empty error: ready; `classes` is the number of classes of the detection heads (or of the
@@ -47,11 +52,15 @@ signals:
     void streamEnded(const QString& source, int frames);
 
 private:
+    void loadUnguarded(const QString& cfg, const QString& weights);
     bool run(const QImage& image, const QString& source, int frame, bool letterbox);
+    bool runUnguarded(const QImage& image, const QString& source, int frame, bool letterbox);
+    void playVideoUnguarded(const QString& path, bool letterbox, int stream);
+    void openCameraUnguarded(int device, bool letterbox, int stream);
 
     std::unique_ptr<Net> net_;
     bool classifier_ = false;
-    std::atomic<bool> stop_{false};
+    std::atomic<int> lastStream_{0}, stoppedUpTo_{0};
 };
 
 } // namespace nw::ui

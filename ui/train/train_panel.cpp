@@ -211,6 +211,11 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     connect(worker_, &TrainWorker::progress, this, &TrainPanel::onProgress);
     connect(worker_, &TrainWorker::message, this, &TrainPanel::appendLog);
     connect(worker_, &TrainWorker::finished, this, &TrainPanel::onFinished);
+    connect(worker_, &TrainWorker::pausedAt, this, [this](int iteration) {
+        if (paused_) // a resume may already be on its way
+            status_->setText(tr("Paused after iteration %1.").arg(iteration));
+        emit pausedAt(iteration);
+    });
     thread_->start();
     setTraining(false);
 }
@@ -276,6 +281,7 @@ void TrainPanel::start()
     appendLog(
         tr("Training %1 on %2 → %3").arg(QFileInfo(cfgPath_).fileName(), request.dataPath, request.outDir));
     setTraining(true);
+    worker_->prepareRun();
     QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(nw::ui::TrainRequest, request));
 }
 

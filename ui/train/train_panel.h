@@ -53,9 +53,12 @@ public:
         shapesCount_ = count;
     }
     QProgressBar* progressBar() const { return progress_; }
+    QLabel* statusLabel() const { return status_; }
     QPlainTextEdit* log() const { return log_; }
 
 signals:
+    // The worker has stopped between iterations for a pause (the progress shown is final).
+    void pausedAt(int iteration);
     void trainingChanged(bool training);
 
 private:

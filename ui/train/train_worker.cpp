@@ -5,6 +5,7 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <optional>
 
 namespace nw::ui {
 
@@ -19,19 +20,33 @@ public:
             sinceEmit_.elapsed() >= 50) {
             emit worker_.progress(stats);
             sinceEmit_.restart();
+            pending_.reset();
+        } else {
+            pending_ = stats;
         }
+        lastIteration_ = stats.iteration;
     }
     void message(const std::string& text) override { emit worker_.message(QString::fromStdString(text)); }
     bool stopRequested() override
     {
         std::unique_lock lock(worker_.mutex_);
-        worker_.resumed_.wait(lock, [this] { return !worker_.paused_ || worker_.stop_; });
+        if (worker_.paused_ && !worker_.stop_) {
+            // The panel shows where the run waits: the iteration the throttle held back, then a note.
+            if (pending_) {
+                emit worker_.progress(*pending_);
+                pending_.reset();
+            }
+            emit worker_.pausedAt(lastIteration_);
+            worker_.resumed_.wait(lock, [this] { return !worker_.paused_ || worker_.stop_; });
+        }
         return worker_.stop_;
     }
 
 private:
     TrainWorker& worker_;
     QElapsedTimer sinceEmit_;
+    std::optional<IterationStats> pending_; // the newest iteration not yet emitted
+    int lastIteration_ = 0;
 };
 
 TrainWorker::TrainWorker(QObject* parent) : QObject(parent)
@@ -49,10 +64,27 @@ void TrainWorker::requestPause(bool paused)
     resumed_.notify_all();
 }
 
+void TrainWorker::prepareRun()
+{
+    std::lock_guard lock(mutex_);
+    stop_ = false;
+    paused_ = false;
+}
+
 void TrainWorker::requestStop()
 {
-    stop_ = true;
+    {
+        // Set under the mutex: a waiter between checking stop_ and sleeping would miss the notify.
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
     resumed_.notify_all();
+}
+
+bool TrainWorker::stopRequested()
+{
+    std::lock_guard lock(mutex_);
+    return stop_;
 }
 
 void TrainWorker::run(const TrainRequest& request)
@@ -62,13 +94,17 @@ void TrainWorker::run(const TrainRequest& request)
     } catch (const std::bad_alloc&) {
         emit finished(
             tr("out of memory while building the network or loading the data: lower batch in [net]"));
+    } catch (const std::exception& e) {
+        emit finished(tr("cannot start training: %1").arg(QString::fromUtf8(e.what())));
     }
 }
 
 void TrainWorker::runUnguarded(const TrainRequest& request)
 {
-    stop_ = false;
-    paused_ = false;
+    if (stopRequested()) { // stopped before the worker got here
+        emit finished(QString());
+        return;
+    }
     std::string error;
     auto data = loadDataFile(request.dataPath.toStdString(), error);
     if (!data) {

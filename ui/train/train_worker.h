@@ -26,7 +26,9 @@ class TrainWorker : public QObject {
 public:
     explicit TrainWorker(QObject* parent = nullptr);
 
-    // Thread-safe: called from the GUI thread while run() works.
+    // Thread-safe: called from the GUI thread while run() works. prepareRun() clears the last run's
+    // pause and stop before the GUI queues run(), so a Stop pressed before the worker starts holds.
+    void prepareRun();
     void requestPause(bool paused);
     void requestStop();
 
@@ -38,13 +40,17 @@ signals:
     // One or more iterations finished (the latest, plus every validation point).
     void progress(const nw::IterationStats& stats);
     void message(const QString& text);
+    // The run has stopped between iterations for a requested pause (after `iteration`).
+    void pausedAt(int iteration);
     // Empty error: finished or stopped normally.
     void finished(const QString& error);
 
 private:
     void runUnguarded(const TrainRequest& request);
     friend class WorkerObserver;
-    std::atomic<bool> stop_{false};
+    bool stopRequested();
+    // Both guarded by mutex_, which the waiter in stopRequested() holds while it checks them.
+    bool stop_ = false;
     bool paused_ = false;
     std::mutex mutex_;
     std::condition_variable resumed_;

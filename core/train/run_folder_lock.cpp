@@ -1,0 +1,61 @@
+#include "train/run_folder_lock.h"
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+namespace nw {
+
+namespace {
+
+std::string holderText(int fd)
+{
+    char text[512] = {};
+    const auto n = ::pread(fd, text, sizeof text - 1, 0);
+    std::string holder = n > 0 ? std::string(text, std::size_t(n)) : std::string();
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == '\r'))
+        holder.pop_back();
+    return holder.empty() ? "another process" : holder;
+}
+
+} // namespace
+
+RunFolderLock::RunFolderLock(const std::string& folder, const std::string& description, std::string& error)
+{
+    const std::string path = folder + "/.netwright-train.lock";
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        error = "cannot create the lock file " + path + ": " + std::strerror(errno);
+        return;
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        error = folder + " is in use by another training run (" + holderText(fd) +
+                "): wait for it to finish or stop it, or train into another folder (--out)";
+        ::close(fd);
+        return;
+    }
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    char since[64] = {};
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    std::strftime(since, sizeof since, "%Y-%m-%d %H:%M:%S", &local);
+    const std::string holder =
+        "pid " + std::to_string(::getpid()) + " on " + host + ", " + description + ", since " + since + "\n";
+    if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, holder.data(), holder.size(), 0) < 0) {
+        // The lock holds without the note; only the message a second run prints is poorer.
+    }
+    fd_ = fd;
+}
+
+RunFolderLock::~RunFolderLock()
+{
+    if (fd_ >= 0)
+        ::close(fd_); // releases the flock; the file stays (removing it would race a new run)
+}
+
+} // namespace nw

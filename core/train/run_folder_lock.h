@@ -1,0 +1,25 @@
+#pragma once
+// One training run per output folder: two runs writing the same checkpoints and metrics.csv would
+// corrupt each other. The lock is an flock on OUT/.netwright-train.lock, so the kernel releases it
+// when its process ends (kill -9 included) and a stale lock file never blocks a later run.
+#include <optional>
+#include <string>
+
+namespace nw {
+
+class RunFolderLock {
+public:
+    // Takes the folder's lock; on failure `error` says who holds it (pid, host, cfg, since when) or why
+    // the lock file cannot be made, and locked() is false.
+    RunFolderLock(const std::string& folder, const std::string& description, std::string& error);
+    ~RunFolderLock();
+    RunFolderLock(const RunFolderLock&) = delete;
+    RunFolderLock& operator=(const RunFolderLock&) = delete;
+
+    bool locked() const { return fd_ >= 0; }
+
+private:
+    int fd_ = -1;
+};
+
+} // namespace nw

@@ -1,0 +1,28 @@
+#include "util/file_check.h"
+
+#include <filesystem>
+
+namespace nw {
+
+std::optional<std::string> unreadableFileReason(const std::string& path, std::string_view what)
+{
+    if (path.empty())
+        return "no " + std::string(what) + " given (an empty path)";
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+        return path + ": no such file (expected " + std::string(what) + ")";
+    if (std::filesystem::is_directory(status))
+        return path + ": is a directory, not " + std::string(what);
+    return std::nullopt;
+}
+
+std::string shortened(std::string_view text, std::size_t limit)
+{
+    if (text.size() <= limit)
+        return std::string(text);
+    return std::string(text.substr(0, limit)) + "... (" + std::to_string(text.size() - limit) +
+           " more characters)";
+}
+
+} // namespace nw

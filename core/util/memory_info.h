@@ -1,0 +1,21 @@
+#pragma once
+// How much memory the machine can still give, so a network too large for it is refused with a
+// message before allocating (instead of swapping for minutes or dying in bad_alloc).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace nw {
+
+// MemAvailable from /proc/meminfo (free memory plus what the kernel can reclaim), in bytes; nullopt
+// where it cannot be read. NETWRIGHT_MEMORY_LIMIT_MB, when set, takes its place (tests, containers).
+std::optional<std::int64_t> availableMemoryBytes();
+
+// "812.3 MB", "12.3 GB".
+std::string bytesText(double bytes);
+
+// nullopt when `needBytes` fits in the available memory; otherwise "... needs about 12.3 GB (what) but
+// this machine has 8.1 GB available: <fix>".
+std::optional<std::string> memoryShortfall(double needBytes, const std::string& what, const std::string& fix);
+
+} // namespace nw
