@@ -75,6 +75,15 @@ void TestDetect::preprocessingMatchesDarknet()
     QVERIFY(maxAbsDiff(readFloats(dir.filePath("resize.f32")), resized.data) < 1e-5f);
     QVERIFY(!loadImage(dir.filePath("missing.png").toStdString(), 3, error));
     QVERIFY(error.find("missing.png: no such file (expected an image)") != std::string::npos);
+    // An image whose floats do not fit in the memory left is refused with both figures
+    // (768 × 576 × 3 floats = 5.3 MB against a 1 MB limit).
+    qputenv("NETWRIGHT_MEMORY_LIMIT_MB", "1");
+    const auto tooLarge = loadImage(png.toStdString(), 3, error);
+    qunsetenv("NETWRIGHT_MEMORY_LIMIT_MB");
+    QVERIFY(!tooLarge);
+    QVERIFY2(error.find("dog.png: the image needs about 5.3 MB (768x576 pixels as floats) but this machine "
+                        "has 1.0 MB available") != std::string::npos,
+             error.c_str());
 }
 
 void TestDetect::iouByHand()

@@ -172,6 +172,18 @@ void TestTraining::idxFilesAreReadAndCheckedWithClearErrors()
     QVERIFY(!loadIdxDataset(dir.filePath("short").toStdString(), dir.filePath("toy-labels").toStdString(), 3,
                             error));
     QVERIFY(error.find("promises 10 images of 6x6 but the file holds 100 pixel bytes") != std::string::npos);
+    // Headers the fuzzer (fuzz_idx) found: 16 images of 2^30 x 2^30 in an empty file (the size check
+    // wrapped around to 0), and sides read as negative ints. Refused before any product.
+    for (const auto& [rows, columns] :
+         {std::pair{1u << 30, 1u << 30}, std::pair{0xED000000u, 0u}, std::pair{0xFFFFFFFFu, 0xFFFFFFF0u}}) {
+        writeIdx(dir.filePath("hostile"), 0x803, {16, rows, columns}, {}, false);
+        QVERIFY(!loadIdxDataset(dir.filePath("hostile").toStdString(),
+                                dir.filePath("toy-labels").toStdString(), 3, error));
+        QVERIFY2(error.find("the header gives images of " + std::to_string(rows) + "x" +
+                            std::to_string(columns) + " pixels; sides must be between 1 and 65536") !=
+                     std::string::npos,
+                 error.c_str());
+    }
     QVERIFY(!loadIdxDataset(dir.filePath("missing").toStdString(), dir.filePath("toy-labels").toStdString(),
                             3, error));
     QVERIFY(error.find("missing: cannot open") != std::string::npos);

@@ -83,8 +83,17 @@ loadIdxDataset(const std::string& imagesPath, const std::string& labelsPath, int
         return nullptr;
     }
     const std::uint32_t count = bigEndian(images->data() + 4);
-    const int rows = int(bigEndian(images->data() + 8)), columns = int(bigEndian(images->data() + 12));
-    if (images->size() != 16 + std::size_t(count) * std::size_t(rows) * std::size_t(columns)) {
+    const std::uint32_t rows = bigEndian(images->data() + 8), columns = bigEndian(images->data() + 12);
+    // Sides are checked before any product: 0 or huge values (read as negative ints before, or
+    // wrapping the size check around) come from a damaged or hostile header. The product of a count
+    // below 2^32 and two sides below 2^16 fits in 64 bits.
+    constexpr std::uint32_t kMaxSide = 1 << 16;
+    if (rows == 0 || columns == 0 || rows > kMaxSide || columns > kMaxSide) {
+        error = imagesPath + ": the header gives images of " + std::to_string(rows) + "x" +
+                std::to_string(columns) + " pixels; sides must be between 1 and " + std::to_string(kMaxSide);
+        return nullptr;
+    }
+    if (std::uint64_t(images->size()) != 16 + std::uint64_t(count) * rows * columns) {
         error = imagesPath + ": the header promises " + std::to_string(count) + " images of " +
                 std::to_string(rows) + "x" + std::to_string(columns) + " but the file holds " +
                 std::to_string(images->size() - 16) + " pixel bytes (truncated?)";
@@ -105,7 +114,8 @@ loadIdxDataset(const std::string& imagesPath, const std::string& labelsPath, int
                 " but the .data file says classes=" + std::to_string(classes);
         return nullptr;
     }
-    return std::make_unique<IdxDataset>(std::move(*images), std::move(*labels), rows, columns, classes);
+    return std::make_unique<IdxDataset>(std::move(*images), std::move(*labels), int(rows), int(columns),
+                                        classes);
 }
 
 } // namespace nw

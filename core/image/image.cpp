@@ -1,6 +1,7 @@
 #include "image/image.h"
 
 #include "util/file_check.h"
+#include "util/memory_info.h"
 
 #include <algorithm>
 #include <opencv2/imgcodecs.hpp>
@@ -54,6 +55,16 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
     }
     if (frame.empty()) {
         error = path + ": cannot read the image (damaged, or not an image format OpenCV knows)";
+        return false;
+    }
+    // A small file may declare a huge image (30000×30000 is within OpenCV's limit): its float copy
+    // for the network is 4× the decoded bytes, refused here rather than in bad_alloc or swap.
+    const double floatBytes = double(frame.total()) * frame.channels() * sizeof(float);
+    if (auto shortfall = memoryShortfall(
+            floatBytes, std::to_string(frame.cols) + "x" + std::to_string(frame.rows) + " pixels as floats",
+            "scale the image down first")) {
+        error = path + ": the image " + *shortfall;
+        frame.release();
         return false;
     }
     return true;
