@@ -12,6 +12,7 @@
 #include "graph/key_schema.h"
 #include "table/layer_table_model.h"
 #include "test_support.h"
+#include "train/train_panel.h"
 #include "window/main_window.h"
 
 #include <QAction>
@@ -51,6 +52,7 @@ private slots:
     void propertyPanelHasTypedEditorsFromTheSchema();
     void recentFilesAreRememberedAndPruned();
     void everyDarknetAndSampleCfgOpensAndEdits();
+    void undoFollowsItsStackAfterTraining();
 };
 
 namespace {
@@ -497,6 +499,38 @@ void TestEditor::everyDarknetAndSampleCfgOpensAndEdits()
         }
         QVERIFY2(window.documentModel()->document().toText() == before, qPrintable(path));
     }
+}
+
+// Training locks the editor; unlocking it must not enable Undo/Redo with nothing to undo (they did,
+// and stayed so across file opens). Ctrl+Y redoes too.
+void TestEditor::undoFollowsItsStackAfterTraining()
+{
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
+    QAction* undo = nullptr;
+    QAction* redo = nullptr;
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->shortcut() == QKeySequence(QKeySequence::Undo))
+            undo = action;
+        if (action->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::Key_Y)))
+            redo = action;
+    }
+    QVERIFY(undo && redo);
+    QVERIFY(redo->shortcuts().contains(QKeySequence(QKeySequence::Redo)));
+    QVERIFY(!undo->isEnabled() && !redo->isEnabled());
+    emit window.trainPanel()->trainingChanged(true);
+    emit window.trainPanel()->trainingChanged(false);
+    QVERIFY(!undo->isEnabled());
+    QVERIFY(!redo->isEnabled());
+    window.documentModel()->setValue(1, "filters", "16");
+    QVERIFY(undo->isEnabled());
+    emit window.trainPanel()->trainingChanged(true);
+    QVERIFY(!undo->isEnabled());
+    emit window.trainPanel()->trainingChanged(false);
+    QVERIFY(undo->isEnabled());
+    QVERIFY(!redo->isEnabled());
+    undo->trigger();
+    QVERIFY(redo->isEnabled());
 }
 
 QTEST_MAIN(TestEditor)

@@ -60,11 +60,16 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     panel->trainButton()->click();
     QVERIFY(panel->isTraining());
     QVERIFY(!panel->trainButton()->isEnabled());
+    QVERIFY(!panel->weightsEdit()->isEnabled()); // what the run uses stays as it started
     QTRY_VERIFY_WITH_TIMEOUT(panel->plot()->graph(1)->dataCount() >= 3, 20000);
     QVERIFY(panel->progressBar()->value() > 0);
     QVERIFY(panel->ratePlot()->graph(0)->dataCount() >= 3);        // learning rate
     const auto first = panel->ratePlot()->graph(0)->data()->at(0); // steps=8 scales=0.5 in the toy cfg
     QCOMPARE(float(first->value), first->key < 8 ? 0.05f : 0.025f);
+    // The learning-rate axis runs from 0 to just above the largest rate, so 0.05 is not drawn at 0.
+    QTRY_COMPARE(panel->ratePlot()->yAxis->range().lower, 0.0);
+    QVERIFY(panel->ratePlot()->yAxis->range().upper >= 0.05 &&
+            panel->ratePlot()->yAxis->range().upper < 0.06);
 
     panel->pauseButton()->click();
     QVERIFY(paused.wait(20000)); // the iteration in flight has finished; the worker waits
@@ -103,7 +108,22 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     TrainState loaded;
     QVERIFY(!loadCheckpoint(state.toStdString(), *net, loaded));
     QVERIFY(loaded.iteration >= pausedAt);
-    QVERIFY(panel->log()->toPlainText().contains("Finished"));
+    QCOMPARE(panel->statusLabel()->text(), QString("Stopped at iteration %1 / 100000; checkpoint in %2")
+                                               .arg(panel->progressBar()->value())
+                                               .arg(dir.filePath("run")));
+    QVERIFY(panel->weightsEdit()->isEnabled());
+
+    // Another network starts clean: no .data beside it, no curves, no log of this run.
+    QTemporaryDir other;
+    QFile otherCfg(other.filePath("other.cfg"));
+    QVERIFY(otherCfg.open(QIODevice::WriteOnly));
+    otherCfg.write(test::kToyCfg);
+    otherCfg.close();
+    QVERIFY(window.openFile(otherCfg.fileName()));
+    QCOMPARE(panel->dataEdit()->text(), QString());
+    QCOMPARE(panel->plot()->graph(1)->dataCount(), 0);
+    QCOMPARE(panel->ratePlot()->graph(0)->dataCount(), 0);
+    QVERIFY(panel->log()->toPlainText().isEmpty());
 }
 
 void TestTrainPanel::badDataIsReportedAndThePanelRecovers()

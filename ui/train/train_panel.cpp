@@ -79,6 +79,9 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     shapesFolder_ =
         QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/netwright/shapes";
     connect(shapes_, &QPushButton::clicked, this, &TrainPanel::useShapesDataSet);
+    // The browse buttons are locked with their fields while a run uses them.
+    for (QHBoxLayout* row : {dataRow, weightsRow, outputRow})
+        pathButtons_.push_back(row->itemAt(1)->widget());
     form->addRow(tr("Data (.data)"), dataRow);
     form->addRow(tr("Starting weights"), weightsRow);
     form->addRow(tr("Output folder"), outputRow);
@@ -234,8 +237,14 @@ void TrainPanel::setNetwork(const QString& cfgPath)
     cfgPath_ = cfgPath;
     const QFileInfo cfg(cfgPath);
     const QString beside = cfg.path() + "/" + cfg.completeBaseName() + ".data";
-    if (QFileInfo::exists(beside))
-        data_->setText(beside);
+    if (!training_) {
+        // Another network starts clean: its own .data (or none), no curves or log of the last one.
+        data_->setText(QFileInfo::exists(beside) ? beside : QString());
+        weights_->clear();
+        clearCurves();
+        log_->clear();
+        status_->setText(tr("Ready."));
+    }
     output_->setText(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
                      "/netwright/runs/" + cfg.completeBaseName());
     train_->setEnabled(!training_ && !cfgPath.isEmpty());
@@ -247,8 +256,10 @@ void TrainPanel::setTraining(bool training)
     train_->setEnabled(!training && !cfgPath_.isEmpty());
     pause_->setEnabled(training);
     stop_->setEnabled(training);
-    for (QWidget* w : std::initializer_list<QWidget*>{data_, output_, maxBatches_, validEvery_, learningRate_,
-                                                      resume_, shapes_})
+    for (QWidget* w : std::initializer_list<QWidget*>{data_, weights_, output_, maxBatches_, validEvery_,
+                                                      learningRate_, resume_, shapes_})
+        w->setEnabled(!training);
+    for (QWidget* w : pathButtons_)
         w->setEnabled(!training);
     emit trainingChanged(training);
 }
@@ -266,12 +277,8 @@ void TrainPanel::start()
     request.learningRate = learningRate_->value();
     request.resume = resume_->isChecked();
     request.weightsPath = weights_->text();
-    for (QCustomPlot* p : {plot_, rates_})
-        for (int g = 0; g < p->graphCount(); ++g)
-            p->graph(g)->data()->clear();
-    heads_->clearGraphs();
-    heads_->setVisible(false);
-    lastLoggedIteration_ = 0;
+    clearCurves();
+    stopRequested_ = false;
     if (request.resume)
         loadPreviousCurve(request.outDir + "/metrics.csv");
     plot_->replot();
@@ -285,6 +292,18 @@ void TrainPanel::start()
     QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(nw::ui::TrainRequest, request));
 }
 
+void TrainPanel::clearCurves()
+{
+    for (QCustomPlot* p : {plot_, rates_})
+        for (int g = 0; g < p->graphCount(); ++g)
+            p->graph(g)->data()->clear();
+    heads_->clearGraphs();
+    heads_->setVisible(false);
+    lastLoggedIteration_ = 0;
+    plot_->replot();
+    rates_->replot();
+}
+
 void TrainPanel::togglePause()
 {
     paused_ = !paused_;
@@ -296,6 +315,7 @@ void TrainPanel::togglePause()
 
 void TrainPanel::stop()
 {
+    stopRequested_ = true;
     worker_->requestStop();
     status_->setText(tr("Stopping: writing a checkpoint…"));
 }
@@ -315,8 +335,14 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
     plot_->graph(1)->addData(s.iteration, s.averageLoss);
     rates_->graph(0)->addData(s.iteration, double(s.learningRate));
     rates_->graph(1)->addData(s.iteration, s.imagesPerSecond);
-    rates_->graph(0)->rescaleValueAxis(false, true);
-    rates_->graph(1)->rescaleValueAxis(false, true);
+    // From 0 to a little above the largest value: rescaling to the data alone centres a constant
+    // learning rate on a ±2 range, drawing it as a flat line at 0.
+    for (int g = 0; g < 2; ++g) {
+        bool found = false;
+        const QCPRange values = rates_->graph(g)->getValueRange(found);
+        if (found && values.upper > 0)
+            rates_->graph(g)->valueAxis()->setRange(0, values.upper * 1.15);
+    }
     rates_->replot(QCustomPlot::rpQueuedReplot);
     if (s.validTop1)
         plot_->graph(2)->addData(s.iteration, *s.validTop1 * 100);
@@ -354,7 +380,13 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
 void TrainPanel::onFinished(const QString& error)
 {
     setTraining(false);
-    if (error.isEmpty()) {
+    if (error.isEmpty() && stopRequested_) {
+        status_->setText(tr("Stopped at iteration %1 / %2; checkpoint in %3")
+                             .arg(progress_->value())
+                             .arg(progress_->maximum())
+                             .arg(output_->text()));
+        appendLog(status_->text());
+    } else if (error.isEmpty()) {
         status_->setText(tr("Finished. Weights and checkpoint in %1").arg(output_->text()));
         appendLog(status_->text());
     } else {

@@ -7,6 +7,7 @@
 
 #include <QPointer>
 #include <QWidget>
+#include <vector>
 
 class QCheckBox;
 class QCustomPlot;
@@ -62,6 +63,7 @@ signals:
     void trainingChanged(bool training);
 
 private:
+    void clearCurves();
     void start();
     void togglePause();
     void stop();
@@ -102,6 +104,8 @@ private:
     TrainWorker* worker_ = nullptr;
     bool training_ = false;
     bool paused_ = false;
+    bool stopRequested_ = false; // the user pressed Stop (the run ends without an error)
+    std::vector<QWidget*> pathButtons_;
     int lastLoggedIteration_ = 0;
 };
 

@@ -38,6 +38,16 @@
 
 namespace nw::ui {
 
+namespace {
+
+// A name typed without a suffix in a save dialog gets ".cfg", as users of this tool expect.
+QString withCfgSuffix(const QString& path)
+{
+    return QFileInfo(path).suffix().isEmpty() ? path + ".cfg" : path;
+}
+
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("Netwright"));
@@ -168,6 +178,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     restoreState(settings.value("window/state").toByteArray());
 }
 
+MainWindow::~MainWindow()
+{
+    // The document model is a child destroyed after this class's part of the object: its undo stack
+    // would otherwise signal cleanChanged into a half-destroyed MainWindow (UBSan: a QWidget
+    // downcast to MainWindow in updateTitle when a window with unsaved edits closes).
+    model_doc_->undoStack()->disconnect(this);
+    model_doc_->disconnect(this);
+}
+
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -190,7 +209,7 @@ void MainWindow::createActions()
         const QString path = QFileDialog::getSaveFileName(this, tr("Save network"), model_doc_->path(),
                                                           tr("Darknet networks (*.cfg)"));
         if (!path.isEmpty())
-            saveAs(path);
+            saveAs(withCfgSuffix(path));
     });
     saveAsAction->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
@@ -200,7 +219,7 @@ void MainWindow::createActions()
     QAction* undo = model_doc_->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     QAction* redo = model_doc_->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
+    redo->setShortcuts({QKeySequence(QKeySequence::Redo), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
@@ -227,6 +246,8 @@ void MainWindow::createActions()
     QAction* fit = view->addAction(tr("&Fit the graph"), this, [this] { graph_->fitAll(); });
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     QAction* netSection = edit->addAction(tr("Edit [&net]"), this, [this] { properties_->showSection(0); });
+    undo_ = undo;
+    redo_ = redo;
     editActions_ = {undo, redo, up, down, newAction};
     editActions_.append(edits_->actions());
     quit->setShortcut(QKeySequence::Quit);
@@ -337,7 +358,7 @@ bool MainWindow::save()
     if (model_doc_->path().isEmpty()) {
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Save network"), QString(), tr("Darknet networks (*.cfg)"));
-        return !path.isEmpty() && saveAs(path);
+        return !path.isEmpty() && saveAs(withCfgSuffix(path));
     }
     return saveAs(model_doc_->path());
 }
@@ -432,6 +453,9 @@ void MainWindow::setEditable(bool editable)
     properties_->setEnabled(editable);
     for (QAction* action : editActions_)
         action->setEnabled(editable);
+    // Undo and redo follow their stack again (enabled only with something to undo or redo).
+    undo_->setEnabled(editable && model_doc_->undoStack()->canUndo());
+    redo_->setEnabled(editable && model_doc_->undoStack()->canRedo());
 }
 
 void MainWindow::selectLayer(int layer)

@@ -27,6 +27,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     // Loads a cfg and shows it; returns false (with a message in the window) when it cannot be read.
     bool openFile(const QString& path);
@@ -70,6 +71,8 @@ private:
     void updateRecentMenu();
 
     DocumentModel* model_doc_ = nullptr;
+    QAction* undo_ = nullptr;
+    QAction* redo_ = nullptr;
     PropertyPanel* properties_ = nullptr;
     LayerPalette* palette_ = nullptr;
     GraphView* graph_ = nullptr;
