@@ -262,9 +262,13 @@ void TestNetworkSpec::receptiveFieldByHand()
     QCOMPARE(spec.layers[17].receptiveField, 254); // route -4 → layer 13
     QCOMPARE(spec.layers[21].receptiveField, 286); // after the ×2 upsample: jump 16, + 2·16
     QCOMPARE(spec.layers[20].jump, 16.0);
+    // A [connected] layer sees its whole input: 3 + (11 − 1)·1 = 13, the whole 13×13 image.
+    const NetworkSpec dense =
+        test::specFromText(net(13, 13, 8) + "[convolutional]\nfilters=4\nsize=3\n[connected]\noutput=10\n");
+    QCOMPARE(dense.layers[0].receptiveField, 3);
+    QCOMPARE(dense.layers[1].receptiveField, 13);
 }
 
-QTEST_GUILESS_MAIN(TestNetworkSpec)
 void TestNetworkSpec::hugeInputIsRefusedOnce()
 {
     const NetworkSpec spec =
@@ -280,4 +284,5 @@ void TestNetworkSpec::hugeInputIsRefusedOnce()
     QCOMPARE(spec.totalParams, std::int64_t(0));
 }
 
+QTEST_GUILESS_MAIN(TestNetworkSpec)
 #include "test_network_spec.moc"

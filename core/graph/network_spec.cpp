@@ -56,8 +56,8 @@ void receptiveField(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
     } else if (auto* local = dynamic_cast<const LocalLayer*>(layer.config.get())) {
         kernel = local->size;
         stride = local->stride;
-    } else if (layer.type == "avgpool") { // global: sees the whole input
-        kernel = layer.input.w;
+    } else if (layer.type == "avgpool" || layer.type == "connected") { // sees the whole input
+        kernel = std::max(layer.input.w, layer.input.h);
     } else if (auto* up = dynamic_cast<const UpsampleLayer*>(layer.config.get()); up && up->stride < 0) {
         kernel = stride = -double(up->stride); // downsampling sums s×s blocks
     }
