@@ -1,6 +1,7 @@
 // Detection: Darknet's preprocessing (compared with libdarknet's own), box decoding, letterbox
 // correction and NMS on hand-computed cases, the same candidates as OpenCV DNN's Darknet importer, and
 // netwright-cli detect on images and a synthetic video.
+#include "detect/annotate.h"
 #include "detect/decode.h"
 #include "detect/detector.h"
 #include "image/image.h"
@@ -53,6 +54,7 @@ private slots:
     void letterboxCorrectionByHand();
     void candidatesMatchOpenCvDnn();
     void detectCommandOnImagesAndVideo();
+    void labelsStayInsideAndTheBestIsOnTop();
 };
 
 void TestDetect::preprocessingMatchesDarknet()
@@ -277,6 +279,46 @@ void TestDetect::detectCommandOnImagesAndVideo()
     }
     const Run classifier = cli({"detect", QString(DARKNET_CFG_DIR) + "/darknet.cfg", weights, video});
     QCOMPARE(classifier.exitCode, 1);
+}
+
+void TestDetect::labelsStayInsideAndTheBestIsOnTop()
+{
+    // By hand, a 200 × 20 label in a 640 × 480 image: above the box when there is room; else under
+    // its top edge; never past the right edge or the bottom.
+    auto at = [](float left, float top) {
+        LabeledBox box;
+        box.left = left;
+        box.top = top;
+        const LabelPlace p = placeLabel(box, 200, 20, 640, 480);
+        return std::pair{p.x, p.y};
+    };
+    QCOMPARE(at(100, 100), (std::pair{100.0, 80.0}));
+    QCOMPARE(at(100, 5), (std::pair{100.0, 5.0}));    // no room above: inside the box
+    QCOMPARE(at(550, 100), (std::pair{440.0, 80.0})); // would cross the right edge
+    QCOMPARE(at(-30, 475), (std::pair{0.0, 455.0}));  // left of the image, label above
+    QCOMPARE(at(10, 0), (std::pair{10.0, 0.0}));
+    // Two boxes whose labels overlap: the more confident one is drawn last, whatever the list order.
+    std::vector<LabeledBox> boxes(2);
+    boxes[0].classId = 0;
+    boxes[0].confidence = 0.9f;
+    boxes[1].classId = 1;
+    boxes[1].confidence = 0.4f;
+    for (LabeledBox& box : boxes) {
+        box.name = "x";
+        box.left = 10;
+        box.top = 40;
+        box.width = 50;
+        box.height = 50;
+    }
+    const auto order = drawingOrder(boxes);
+    QCOMPARE(order.size(), std::size_t(2));
+    QCOMPARE(order[1], &boxes[0]);
+    cv::Mat frame(120, 160, CV_8UC3, cv::Scalar(255, 255, 255));
+    drawBoxes(frame, boxes);
+    int r, g, b;
+    classColor(0, r, g, b);
+    const cv::Vec3b label = frame.at<cv::Vec3b>(36, 11); // inside both labels' tags, left of the text
+    QCOMPARE(label, cv::Vec3b(uchar(b), uchar(g), uchar(r)));
 }
 
 QTEST_GUILESS_MAIN(TestDetect)

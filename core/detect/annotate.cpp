@@ -1,5 +1,6 @@
 #include "detect/annotate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <opencv2/imgproc.hpp>
@@ -19,10 +20,31 @@ void classColor(int classId, int& r, int& g, int& b)
     b = int(rgb[sector % 6][2]);
 }
 
+LabelPlace placeLabel(const LabeledBox& box, double width, double height, double imageWidth,
+                      double imageHeight)
+{
+    LabelPlace place;
+    place.x = std::max(0.0, std::min(double(box.left), imageWidth - width));
+    const double above = double(box.top) - height;
+    place.y = above >= 0 ? above : std::max(0.0, std::min(double(box.top), imageHeight - height));
+    return place;
+}
+
+std::vector<const LabeledBox*> drawingOrder(const std::vector<LabeledBox>& boxes)
+{
+    std::vector<const LabeledBox*> order;
+    for (const LabeledBox& box : boxes)
+        order.push_back(&box);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const LabeledBox* a, const LabeledBox* b) { return a->confidence < b->confidence; });
+    return order;
+}
+
 void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
 {
     const int thickness = std::max(1, frame.rows / 300);
-    for (const LabeledBox& box : boxes) {
+    for (const LabeledBox* drawn : drawingOrder(boxes)) {
+        const LabeledBox& box = *drawn;
         int r, g, b;
         classColor(box.classId, r, g, b);
         const cv::Scalar color(b, g, r);
@@ -33,11 +55,12 @@ void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
         int baseline = 0;
         const double scale = std::max(0.4, frame.rows / 1000.0);
         const cv::Size size = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, scale, 1, &baseline);
-        const int top = std::max(0, rect.y - size.height - baseline - 2);
-        cv::rectangle(frame, cv::Rect(rect.x, top, size.width + 4, size.height + baseline + 2), color,
-                      cv::FILLED);
-        cv::putText(frame, label, cv::Point(rect.x + 2, top + size.height + 1), cv::FONT_HERSHEY_SIMPLEX,
-                    scale, cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
+        const int tagWidth = size.width + 4, tagHeight = size.height + baseline + 2;
+        const LabelPlace place = placeLabel(box, tagWidth, tagHeight, frame.cols, frame.rows);
+        const int x = int(place.x), top = int(place.y);
+        cv::rectangle(frame, cv::Rect(x, top, tagWidth, tagHeight), color, cv::FILLED);
+        cv::putText(frame, label, cv::Point(x + 2, top + size.height + 1), cv::FONT_HERSHEY_SIMPLEX, scale,
+                    cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
     }
 }
 

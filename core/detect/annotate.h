@@ -12,4 +12,15 @@ void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes);
 // A distinct, stable colour per class (Darknet's palette idea): RGB in 0..255.
 void classColor(int classId, int& r, int& g, int& b);
 
+// Top-left corner of a box's label of `width` × `height` pixels: above the box's top-left corner,
+// moved inside the image (under the box's top edge when there is no room above, left of the image's
+// right edge when the box ends there). Shared by the CLI's drawing and the studio's.
+struct LabelPlace {
+    double x = 0, y = 0;
+};
+LabelPlace placeLabel(const LabeledBox& box, double width, double height, double imageWidth,
+                      double imageHeight);
+// The boxes in drawing order: lowest confidence first, so the most confident box and label end on top.
+std::vector<const LabeledBox*> drawingOrder(const std::vector<LabeledBox>& boxes);
+
 } // namespace nw

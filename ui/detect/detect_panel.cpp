@@ -520,7 +520,8 @@ void DetectPanel::render()
     QFont font = painter.font();
     font.setPixelSize(std::max(11, annotated_.height() / 40));
     painter.setFont(font);
-    for (const LabeledBox& box : boxes_) {
+    for (const LabeledBox* drawn : drawingOrder(boxes_)) { // the most confident on top
+        const LabeledBox& box = *drawn;
         int r, g, b;
         classColor(box.classId, r, g, b);
         const QColor color(r, g, b);
@@ -530,8 +531,9 @@ void DetectPanel::render()
         const QString label =
             QString("%1 %2%").arg(QString::fromStdString(box.name)).arg(int(box.confidence * 100));
         const QRectF text = painter.fontMetrics().boundingRect(label).adjusted(-3, -1, 3, 1);
-        const QRectF tag(box.left, std::max(0.0f, box.top - float(text.height())), text.width(),
-                         text.height());
+        const LabelPlace place =
+            placeLabel(box, text.width(), text.height(), annotated_.width(), annotated_.height());
+        const QRectF tag(place.x, place.y, text.width(), text.height());
         painter.fillRect(tag, color);
         painter.setPen(Qt::black);
         painter.drawText(tag, Qt::AlignCenter, label);
