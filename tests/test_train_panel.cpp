@@ -2,6 +2,7 @@
 // grows, pause holds, resume continues, stop writes a checkpoint that loads — while the GUI's event
 // loop is never blocked for more than 50 ms.
 #include "table/layer_table_model.h"
+#include "editor/document_model.h"
 #include "test_support.h"
 #include "train/checkpoint.h"
 #include "train/train_panel.h"
@@ -27,6 +28,7 @@ private slots:
     void trainPauseResumeStopFromThePanel();
     void badDataIsReportedAndThePanelRecovers();
     void detectorOnTheShapesDataSet();
+    void trainsWhatTheEditorShows();
 };
 
 void TestTrainPanel::trainPauseResumeStopFromThePanel()
@@ -178,6 +180,29 @@ void TestTrainPanel::detectorOnTheShapesDataSet()
     QVERIFY(panel.headPlot()->graph(0)->dataCount() >= 1);
     QCOMPARE(panel.plot()->graph(2)->name(), QString("validation mAP@0.5"));
     QCOMPARE(panel.plot()->graph(2)->dataCount(), 2); // at 10 and 20
+}
+
+// Unsaved edits are what trains: max_batches edited from 12 to 3 in the editor, not saved.
+void TestTrainPanel::trainsWhatTheEditorShows()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 32);
+    const QString cfg = dir.filePath("toy.cfg");
+    test::writeFile(cfg, test::kToyCfg);
+    ui::MainWindow window;
+    QVERIFY(window.openFile(cfg));
+    window.documentModel()->setValue(0, "max_batches", "3");
+    QVERIFY(window.documentModel()->isModified());
+    ui::TrainPanel* panel = window.trainPanel();
+    panel->outputEdit()->setText(dir.filePath("run"));
+    panel->trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 30000);
+    QVERIFY2(panel->statusLabel()->text().startsWith("Finished"), qPrintable(panel->log()->toPlainText()));
+    QCOMPARE(panel->progressBar()->maximum(), 3);
+    const QStringList rows =
+        QString(test::readAll(dir.filePath("run/metrics.csv"))).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(rows.size(), 1 + 3);
+    QVERIFY(test::readAll(cfg).contains("max_batches=12")); // the file is as it was
 }
 
 QTEST_MAIN(TestTrainPanel)

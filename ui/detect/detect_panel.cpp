@@ -258,7 +258,7 @@ void DetectPanel::setWeights(const QString& path)
     weightsPath_ = path;
     detector_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     QMetaObject::invokeMethod(worker_, "load", Qt::QueuedConnection, Q_ARG(QString, cfgPath_),
-                              Q_ARG(QString, path));
+                              Q_ARG(QString, path), Q_ARG(QString, cfgText_ ? cfgText_() : QString()));
 }
 
 void DetectPanel::setNames(const QString& path)

@@ -10,6 +10,7 @@
 
 #include <QStringList>
 #include <QWidget>
+#include <functional>
 
 class QCheckBox;
 class QLabel;
@@ -29,6 +30,10 @@ public:
     ~DetectPanel() override;
 
     void setNetwork(const QString& cfgPath);
+
+    // Where the detector reads the network: the editor's text (unsaved edits included), not the file.
+
+    void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
     void setWeights(const QString& path); // (re)loads the detector in the worker
     void setNames(const QString& path);
     void openImageFile(const QString& path);
@@ -107,6 +112,7 @@ private:
     QString recordingPath_; // recording: frames go to this file (opened at the first frame)
     QThread* thread_ = nullptr;
     DetectWorker* worker_ = nullptr;
+    std::function<QString()> cfgText_;
 };
 
 } // namespace nw::ui

@@ -51,10 +51,10 @@ DetectWorker::~DetectWorker() = default;
 
 // Each slot catches what libraries throw (out of memory, OpenCV): an exception escaping a Qt slot
 // would end the program, and with it the user's unsaved edits.
-void DetectWorker::load(const QString& cfg, const QString& weights)
+void DetectWorker::load(const QString& cfg, const QString& weights, const QString& cfgText)
 {
     try {
-        loadUnguarded(cfg, weights);
+        loadUnguarded(cfg, weights, cfgText);
     } catch (const std::bad_alloc&) {
         net_.reset();
         emit loaded(tr("Out of memory while building the network: lower width/height in [net]"), 0, false);
@@ -64,10 +64,12 @@ void DetectWorker::load(const QString& cfg, const QString& weights)
     }
 }
 
-void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights)
+void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, const QString& cfgText)
 {
     net_.reset();
-    const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(cfg.toStdString()));
+    const NetworkSpec spec =
+        buildNetworkSpec(cfgText.isEmpty() ? cfg::Document::load(cfg.toStdString())
+                                           : cfg::Document::parse(cfgText.toStdString(), cfg.toStdString()));
     for (const Diagnostic& d : spec.diagnostics)
         if (d.isError()) {
             emit loaded(QString::fromStdString(d.format()), 0, false);

@@ -38,7 +38,8 @@ public:
     bool stopped(int stream) const { return stoppedUpTo_ >= stream; }
 
 public slots:
-    void load(const QString& cfg, const QString& weights);
+    // `cfgText`: the network as the editor shows it (unsaved edits included); empty: read `cfg`.
+    void load(const QString& cfg, const QString& weights, const QString& cfgText = QString());
     void detectImage(const QString& path, bool letterbox);
     void playVideo(const QString& path, bool letterbox, int stream);
     void openCamera(int device, bool letterbox, int stream);
@@ -52,7 +53,7 @@ signals:
     void streamEnded(const QString& source, int frames);
 
 private:
-    void loadUnguarded(const QString& cfg, const QString& weights);
+    void loadUnguarded(const QString& cfg, const QString& weights, const QString& cfgText);
     bool run(const QImage& image, const QString& source, int frame, bool letterbox);
     bool runUnguarded(const QImage& image, const QString& source, int frame, bool letterbox);
     void playVideoUnguarded(const QString& path, bool letterbox, int stream);

@@ -277,6 +277,8 @@ void TrainPanel::start()
     request.learningRate = learningRate_->value();
     request.resume = resume_->isChecked();
     request.weightsPath = weights_->text();
+    if (cfgText_)
+        request.cfgText = cfgText_();
     clearCurves();
     stopRequested_ = false;
     if (request.resume)

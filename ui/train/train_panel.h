@@ -7,6 +7,7 @@
 
 #include <QPointer>
 #include <QWidget>
+#include <functional>
 #include <vector>
 
 class QCheckBox;
@@ -33,6 +34,8 @@ public:
 
     // The network to train; also picks <name>.data beside it and a default output folder.
     void setNetwork(const QString& cfgPath);
+    // Where Train reads the network: the editor's text (unsaved edits included) instead of the file.
+    void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
     bool isTraining() const { return training_; }
 
     // For tests and scripting.
@@ -104,6 +107,7 @@ private:
     TrainWorker* worker_ = nullptr;
     bool training_ = false;
     bool paused_ = false;
+    std::function<QString()> cfgText_;
     bool stopRequested_ = false; // the user pressed Stop (the run ends without an error)
     std::vector<QWidget*> pathButtons_;
     int lastLoggedIteration_ = 0;

@@ -111,7 +111,10 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
         emit finished(QString::fromStdString(error));
         return;
     }
-    const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(request.cfgPath.toStdString()));
+    const NetworkSpec spec =
+        buildNetworkSpec(request.cfgText.isEmpty() ? cfg::Document::load(request.cfgPath.toStdString())
+                                                   : cfg::Document::parse(request.cfgText.toStdString(),
+                                                                          request.cfgPath.toStdString()));
     for (const Diagnostic& d : spec.diagnostics)
         if (d.isError()) {
             emit finished(QString::fromStdString(d.format()));

@@ -15,6 +15,8 @@ namespace nw::ui {
 
 struct TrainRequest {
     QString cfgPath, dataPath, outDir, weightsPath;
+    // The cfg as the editor shows it (unsaved edits included); empty: read cfgPath from disk.
+    QString cfgText;
     int maxBatches = 0;      // 0: the cfg's
     double learningRate = 0; // 0: the cfg's
     int validEvery = 0;

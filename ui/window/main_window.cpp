@@ -154,6 +154,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // ignore raise() before they are shown).
     QTimer::singleShot(0, trainDock, &QDockWidget::raise);
     propertiesDock->raise();
+    // Train and Detect use the network as the editor shows it, unsaved edits included.
+    trainPanel_->setCfgTextSource([this] { return QString::fromStdString(model_doc_->document().toText()); });
+    detectPanel_->setCfgTextSource(
+        [this] { return QString::fromStdString(model_doc_->document().toText()); });
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
         // The network being trained stays as it is until the run ends.
         openAction_->setEnabled(!training);
