@@ -22,6 +22,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QGraphicsScene>
+#include <QLabel>
 #include <QMenu>
 #include <QMimeData>
 #include <QSettings>
@@ -164,6 +165,10 @@ void TestEditor::paletteInsertCreatesDefaultsAndKeepsReferences()
     QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
     QCOMPARE(window.selectedLayer(), 5);
     QCOMPARE(window.propertyPanel()->section(), 6);
+    QStringList titles; // a layer not in the file yet says so, not "(line 0)"
+    for (const QLabel* label : window.propertyPanel()->findChildren<QLabel*>())
+        titles << label->text();
+    QVERIFY2(titles.contains("Layer 5: [convolutional] (unsaved)"), qPrintable(titles.join(" | ")));
     QCOMPARE(ui::LayerPalette::defaults("maxpool").size(), std::size_t(2));
 }
 

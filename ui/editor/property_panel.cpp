@@ -223,13 +223,13 @@ void PropertyPanel::refresh()
         return;
     }
     const cfg::Section& section = sections[std::size_t(section_)];
-    title_->setText(section_ == 0 ? tr("[%1] (line %2): the network's input, batch, solver and augmentation")
-                                        .arg(QString::fromStdString(section.type))
-                                        .arg(section.headerLine())
-                                  : tr("Layer %1: [%2] (line %3)")
-                                        .arg(section_ - 1)
-                                        .arg(QString::fromStdString(section.type))
-                                        .arg(section.headerLine()));
+    // A layer inserted since the file was read has no line in it yet.
+    const QString where = section.headerLine() > 0 ? tr("line %1").arg(section.headerLine()) : tr("unsaved");
+    title_->setText(
+        section_ == 0
+            ? tr("[%1] (%2): the network's input, batch, solver and augmentation")
+                  .arg(QString::fromStdString(section.type), where)
+            : tr("Layer %1: [%2] (%3)").arg(section_ - 1).arg(QString::fromStdString(section.type), where));
     std::vector<KeySpec> schema = keySchema(section.type);
     // Keys written in the section but not read by the type's parser: at the end, as text.
     for (const cfg::Line* line : section.entries())
