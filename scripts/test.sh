@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the whole test suite (CTest, Qt Test, offscreen GUI).
+# Installs what is missing, builds, and runs the whole test suite (CTest, Qt Test, offscreen GUI);
+# then the same suites under AddressSanitizer + UndefinedBehaviorSanitizer with the libFuzzer
+# harnesses (scripts/sanitize.sh: a clang build in build-sanitize/, each harness fuzzing for
+# NETWRIGHT_FUZZ_SECONDS, 15 here). NETWRIGHT_SKIP_SANITIZE=1 runs only the first part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh -DNETWRIGHT_WARNINGS_AS_ERRORS=ON
-cd build
-QT_QPA_PLATFORM=offscreen ctest --parallel "$(nproc)" --output-on-failure
+(cd build && QT_QPA_PLATFORM=offscreen ctest --parallel "$(nproc)" --output-on-failure)
+if [ "${NETWRIGHT_SKIP_SANITIZE:-0}" != 1 ]; then
+  # test_detection_training (3 minutes under the sanitizers) runs in the plain suite above; its label
+  # and .data parsing is fuzzed by fuzz_labels_data here.
+  NETWRIGHT_FUZZ_SECONDS="${NETWRIGHT_FUZZ_SECONDS:-15}" scripts/sanitize.sh -E test_detection_training
+fi

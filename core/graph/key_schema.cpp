@@ -146,10 +146,7 @@ std::vector<KeySpec> keySchema(std::string_view sectionType)
     const LayerType* type = net ? nullptr : LayerRegistry::builtin().find(sectionType);
     if (!net && !type)
         return {};
-    // Appended piece by piece: "[" + std::string(...) trips GCC 12's -Wrestrict false positive at -O3.
-    std::string header = "[";
-    header.append(sectionType).append("]\n");
-    const cfg::Document empty = cfg::Document::parse(header);
+    const cfg::Document empty = cfg::Document::parse("[" + std::string(sectionType) + "]\n");
     std::vector<cfg::KeyInfo> keys;
     Diagnostics ignored; // an empty section may lack required keys: only the reads matter here
     cfg::SectionReader reader(empty.sections().front(), "", net ? -1 : 0, ignored);
