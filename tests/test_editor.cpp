@@ -216,6 +216,25 @@ void TestEditor::propertyEditsMergeAndRederiveShapes()
     QVERIFY(!window.layerModel()->spec().ok()); // a bad number: reported, nothing crashes
     window.documentModel()->undoStack()->undo();
     QCOMPARE(window.layerModel()->spec().layers[2].output.c, 64);
+
+    // Through the cell's own editor (the delegate's spin box), as a person edits: the model's change
+    // must not rebuild the rows under the open editor (Qt then warned "closeEditor called with an
+    // editor that does not belong to this view").
+    QTest::failOnWarning(QRegularExpression("closeEditor"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCoreApplication::processEvents();
+    QTableWidgetItem* cell = table->item(filtersRow, 1);
+    QCOMPARE(cell->text(), QString("64"));
+    table->setCurrentItem(cell);
+    table->editItem(cell);
+    auto* spin = table->viewport()->findChild<QSpinBox*>();
+    QVERIFY(spin);
+    spin->selectAll();
+    QTest::keyClicks(spin, "32");
+    QTest::keyClick(spin, Qt::Key_Return);
+    QTRY_COMPARE(window.layerModel()->spec().layers[2].output.c, 32);
+    QTRY_COMPARE(table->item(filtersRow, 1)->text(), QString("32"));
 }
 
 void TestEditor::graphShowsEveryLayerAndEdge()

@@ -211,6 +211,13 @@ void PropertyPanel::addRow(const KeySpec& spec, const std::string* value)
 
 void PropertyPanel::refresh()
 {
+    if (applyingEdit_) {
+        // The change came from a cell editor that is still open: rebuilding the rows now would delete
+        // it under the view, which then closes an editor it no longer owns ("closeEditor called with
+        // an editor that does not belong to this view"). Rebuild once the edit has returned.
+        QMetaObject::invokeMethod(this, &PropertyPanel::refresh, Qt::QueuedConnection);
+        return;
+    }
     const auto& sections = model_.document().sections();
     if (section_ >= int(sections.size()))
         section_ = -1;
@@ -268,7 +275,9 @@ void PropertyPanel::valueEdited(QTableWidgetItem* item)
         QMetaObject::invokeMethod(this, &PropertyPanel::refresh, Qt::QueuedConnection);
         return;
     }
+    applyingEdit_ = true;
     model_.setValue(section_, key, value);
+    applyingEdit_ = false;
 }
 
 void PropertyPanel::addKey()

@@ -41,6 +41,7 @@ private:
     DocumentModel& model_;
     int section_ = -1;
     bool refreshing_ = false;
+    bool applyingEdit_ = false; // inside valueEdited: the model's change signal must not rebuild now
     QLabel* title_ = nullptr;
     QTableWidget* table_ = nullptr;
     QLineEdit* newKey_ = nullptr;
