@@ -1,8 +1,8 @@
 // The Train panel (offscreen): training a small network from the panel — iterations arrive and the plot
 // grows, pause holds, resume continues, stop writes a checkpoint that loads — while the GUI's event
 // loop is never blocked for more than 50 ms.
-#include "table/layer_table_model.h"
 #include "editor/document_model.h"
+#include "table/layer_table_model.h"
 #include "test_support.h"
 #include "train/checkpoint.h"
 #include "train/train_panel.h"
@@ -68,6 +68,12 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QVERIFY(panel->ratePlot()->graph(0)->dataCount() >= 3);        // learning rate
     const auto first = panel->ratePlot()->graph(0)->data()->at(0); // steps=8 scales=0.5 in the toy cfg
     QCOMPARE(float(first->value), first->key < 8 ? 0.05f : 0.025f);
+    // Both plots have a legend, above the axes where it covers no points.
+    for (QCustomPlot* plot : {panel->plot(), panel->ratePlot()}) {
+        QVERIFY(plot->legend->visible());
+        QCOMPARE(plot->plotLayout()->element(0, 0), static_cast<QCPLayoutElement*>(plot->legend));
+        QCOMPARE(plot->plotLayout()->element(1, 0), static_cast<QCPLayoutElement*>(plot->axisRect()));
+    }
     // The learning-rate axis runs from 0 to just above the largest rate, so 0.05 is not drawn at 0.
     QTRY_COMPARE(panel->ratePlot()->yAxis->range().lower, 0.0);
     QVERIFY(panel->ratePlot()->yAxis->range().upper >= 0.05 &&

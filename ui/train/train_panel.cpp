@@ -58,6 +58,18 @@ QLineEdit* pathEdit(QWidget* parent, QHBoxLayout*& row, const QString& title, co
     return edit;
 }
 
+// The legend in a row of its own above the axes, laid out left to right: inside the axes it covered
+// the newest points (validation points come in at the right).
+void legendAbove(QCustomPlot* plot)
+{
+    plot->legend->setVisible(true);
+    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, plot->legend); // moves it out of the axes' inset
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+}
+
 } // namespace
 
 TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
@@ -131,12 +143,11 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     plot_ = new QCustomPlot(this);
     plot_->setMinimumHeight(220);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignTop);
+    legendAbove(plot_);
     plot_->xAxis->setLabel(tr("iteration"));
     plot_->yAxis->setLabel(tr("loss"));
     plot_->yAxis2->setVisible(true);
-    plot_->yAxis2->setLabel(tr("validation top-1 / mAP@0.5 (%)"));
+    plot_->yAxis2->setLabel(tr("validation (%)")); // top-1 or mAP@0.5: the legend says which
     plot_->yAxis2->setRange(0, 100);
     plot_->addGraph()->setName(tr("loss"));
     plot_->graph(0)->setPen(QPen(QColor(120, 160, 220), 1));
@@ -147,7 +158,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     plot_->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
 
     rates_ = new QCustomPlot(this);
-    rates_->setFixedHeight(120);
+    rates_->setFixedHeight(140);
     rates_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     rates_->yAxis->setLabel(tr("learning rate"));
     rates_->yAxis2->setVisible(true);
@@ -156,6 +167,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     rates_->graph(0)->setPen(QPen(QColor(120, 40, 160), 1.5));
     rates_->addGraph(rates_->xAxis, rates_->yAxis2)->setName(tr("images/s"));
     rates_->graph(1)->setPen(QPen(QColor(40, 150, 90), 1));
+    legendAbove(rates_);
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), rates_->xAxis,
             qOverload<const QCPRange&>(&QCPAxis::setRange));
 
