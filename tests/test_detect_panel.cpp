@@ -33,6 +33,7 @@ private slots:
     void bundledDetectorOnAShapesVideo();
     void anotherNetworksWeightsAreRefusedInADialog();
     void stopBeforeTheStreamStartsHolds();
+    void anotherNetworkStartsClean();
 };
 
 void TestDetectPanel::videoFramesThresholdAndExports()
@@ -249,6 +250,25 @@ void TestDetectPanel::stopBeforeTheStreamStartsHolds()
                               Q_ARG(bool, false), Q_ARG(int, worker.newStream()));
     QTRY_COMPARE(ended.size(), 2);
     QCOMPARE(frames.size(), 4);
+}
+
+// Opening another cfg drops the last result: its image, boxes, labels and status belonged to the old
+// network ("dog.jpg · top: star nan%" was left from the detector).
+void TestDetectPanel::anotherNetworkStartsClean()
+{
+    ui::DetectPanel panel;
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    QVERIFY(loaded.wait(60000));
+    panel.openImageFile("/usr/share/darknet/data/dog.jpg");
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
+    QVERIFY(!panel.view()->pixmap().isNull());
+    QVERIFY(!panel.status()->text().isEmpty());
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    QVERIFY(panel.view()->pixmap().isNull());
+    QVERIFY(panel.status()->text().isEmpty());
+    QVERIFY(panel.legend()->text().isEmpty());
+    QVERIFY(!panel.isReady());
 }
 
 QTEST_MAIN(TestDetectPanel)

@@ -237,8 +237,19 @@ DetectPanel::~DetectPanel()
 
 void DetectPanel::setNetwork(const QString& cfgPath)
 {
+    // Another network starts clean: the last result, its labels and the names belonged to the old one.
+    stopStream();
     cfgPath_ = cfgPath;
     classes_ = 0;
+    last_ = DetectFrame{};
+    boxes_.clear();
+    names_.clear();
+    weightsPath_.clear();
+    annotated_ = QImage();
+    view_->clear();
+    legend_->clear();
+    bars_->setVisible(false);
+    status_->clear();
     detector_->setText(tr("Detector: %1 — choose its weights.").arg(QFileInfo(cfgPath).fileName()));
     // Bundled networks come with their weights (resources/weights in the source tree, weights/ when
     // installed) and their class names beside the cfg.
