@@ -19,11 +19,13 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QGraphicsScene>
 #include <QLabel>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
 #include <QSpinBox>
@@ -54,6 +56,7 @@ private slots:
     void recentFilesAreRememberedAndPruned();
     void everyDarknetAndSampleCfgOpensAndEdits();
     void undoFollowsItsStackAfterTraining();
+    void viewMenuZoomsAndBringsDocksBack();
 };
 
 namespace {
@@ -555,6 +558,53 @@ void TestEditor::undoFollowsItsStackAfterTraining()
     QVERIFY(!redo->isEnabled());
     undo->trigger();
     QVERIFY(redo->isEnabled());
+}
+
+void TestEditor::viewMenuZoomsAndBringsDocksBack()
+{
+    QSettings().remove("window"); // a first start: no saved geometry or layout
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QMenu* view = nullptr;
+    for (QMenu* menu : window.menuBar()->findChildren<QMenu*>())
+        if (menu->title() == "&View")
+            view = menu;
+    QVERIFY(view);
+    auto action = [&](const QString& text) {
+        for (QAction* a : view->actions())
+            if (a->text() == text)
+                return a;
+        return static_cast<QAction*>(nullptr);
+    };
+    // Zoom in, then back to 100 %.
+    QVERIFY(action("Zoom &in") && action("&Actual size (100 %)"));
+    action("&Actual size (100 %)")->trigger();
+    action("Zoom &in")->trigger();
+    QCOMPARE(window.graphView()->transform().m11(), 1.25);
+    action("&Actual size (100 %)")->trigger();
+    QCOMPARE(window.graphView()->transform().m11(), 1.0);
+    // A closed dock comes back from the menu, and Reset layout shows every dock.
+    auto* properties = window.findChild<QDockWidget*>("propertiesDock");
+    QVERIFY(properties);
+    properties->close();
+    QVERIFY(!properties->isVisible());
+    QVERIFY(action("Properties"));
+    action("Properties")->trigger();
+    QVERIFY(properties->isVisible());
+    auto* table = window.findChild<QDockWidget*>("tableDock");
+    table->close();
+    action("&Reset layout")->trigger();
+    QVERIFY(table->isVisible());
+    // Edit [net] brings the Properties tab in front of the Training tab.
+    window.findChild<QDockWidget*>("trainDock")->raise();
+    QTRY_VERIFY(properties->visibleRegion().isEmpty());
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->text() == "Edit [&net]")
+            a->trigger();
+    QTRY_VERIFY(!properties->visibleRegion().isEmpty());
+    QCOMPARE(window.propertyPanel()->section(), 0);
 }
 
 QTEST_MAIN(TestEditor)

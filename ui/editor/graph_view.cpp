@@ -171,8 +171,18 @@ void GraphView::applyStart()
 
 void GraphView::wheelEvent(QWheelEvent* event)
 {
-    const double factor = event->angleDelta().y() > 0 ? 1.15 : 1 / 1.15;
+    zoomBy(event->angleDelta().y() > 0 ? 1.15 : 1 / 1.15);
+}
+
+void GraphView::zoomBy(double factor)
+{
     scale(factor, factor);
+    miniMap_->refresh();
+}
+
+void GraphView::zoomActualSize()
+{
+    resetTransform();
     miniMap_->refresh();
 }
 

@@ -33,6 +33,9 @@ public:
     std::vector<int> selectedLayers() const;                 // every selected card, in index order
     std::optional<std::pair<int, int>> selectedEdge() const; // (from, to) of a selected edge
     void fitAll();
+    // Zoom by a factor (the wheel's step is 1.15), or back to 100 %.
+    void zoomBy(double factor);
+    void zoomActualSize();
     // Scrolls to the network's first layers (at the current zoom): where a newly opened network is read
     // from. Deferred until the view has its size.
     void showStart();

@@ -28,6 +28,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -175,10 +176,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     createActions();
 
     QSettings settings;
-    if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
-        resize(1480, 900);
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) {
+        // The first window fits the screen it opens on (1480×900 at most): a 1366×768 laptop included.
+        const QRect available = screen()->availableGeometry();
+        resize(std::min(1480, available.width() * 95 / 100), std::min(900, available.height() * 92 / 100));
+    }
     resizeDocks({paletteDock, propertiesDock}, {200, 430}, Qt::Horizontal);
     resizeDocks({tableDock}, {250}, Qt::Vertical);
+    defaultState_ = saveState(); // View ▸ Reset layout goes back to this
     restoreState(settings.value("window/state").toByteArray());
 }
 
@@ -249,7 +254,30 @@ void MainWindow::createActions()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("&Fit the graph"), this, [this] { graph_->fitAll(); });
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    QAction* netSection = edit->addAction(tr("Edit [&net]"), this, [this] { properties_->showSection(0); });
+    view->addAction(tr("Zoom &in"), this, [this] { graph_->zoomBy(1.25); })
+        ->setShortcut(QKeySequence::ZoomIn);
+    view->addAction(tr("Zoom &out"), this, [this] { graph_->zoomBy(1 / 1.25); })
+        ->setShortcut(QKeySequence::ZoomOut);
+    view->addAction(tr("&Actual size (100 %)"), this, [this] { graph_->zoomActualSize(); })
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    view->addSeparator();
+    // Every dock can be shown again after it was closed.
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("&Reset layout"), this, [this] {
+        restoreState(defaultState_);
+        for (QDockWidget* dock : findChildren<QDockWidget*>())
+            if (!dock->isFloating())
+                dock->show();
+    });
+    QAction* netSection = edit->addAction(tr("Edit [&net]"), this, [this] {
+        properties_->showSection(0);
+        if (auto* dock = findChild<QDockWidget*>("propertiesDock")) { // its tab in front
+            dock->show();
+            dock->raise();
+        }
+    });
     undo_ = undo;
     redo_ = redo;
     editActions_ = {undo, redo, up, down, newAction};

@@ -71,6 +71,7 @@ private:
     void updateRecentMenu();
 
     DocumentModel* model_doc_ = nullptr;
+    QByteArray defaultState_; // the docks as first laid out, for View ▸ Reset layout
     QAction* undo_ = nullptr;
     QAction* redo_ = nullptr;
     PropertyPanel* properties_ = nullptr;
