@@ -24,6 +24,7 @@
 #include <QFile>
 #include <QGraphicsScene>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
@@ -605,6 +606,20 @@ void TestEditor::viewMenuZoomsAndBringsDocksBack()
             a->trigger();
     QTRY_VERIFY(!properties->visibleRegion().isEmpty());
     QCOMPARE(window.propertyPanel()->section(), 0);
+    // So does activating a row of the Problems list, on that problem's layer.
+    window.documentModel()->setValue(3, "filters", "x"); // layer 2 (a convolution): a bad number
+    auto* problems = window.findChild<QListWidget*>("problemList");
+    QVERIFY(problems && problems->count() > 0);
+    QListWidgetItem* problem = nullptr;
+    for (int row = 0; row < problems->count(); ++row)
+        if (problems->item(row)->text().contains("bad number for 'filters'"))
+            problem = problems->item(row);
+    QVERIFY(problem);
+    window.findChild<QDockWidget*>("trainDock")->raise();
+    QTRY_VERIFY(properties->visibleRegion().isEmpty());
+    emit problems->itemActivated(problem);
+    QTRY_VERIFY(!properties->visibleRegion().isEmpty());
+    QCOMPARE(window.selectedLayer(), problem->data(Qt::UserRole).toInt());
 }
 
 QTEST_MAIN(TestEditor)

@@ -136,8 +136,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tabifyDockWidget(tableDock, problemsDock);
     tableDock->raise();
 
-    connect(problems_, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { selectLayer(item->data(Qt::UserRole).toInt()); });
+    // A problem's layer: selected in the table and the graph, its keys in front in Properties.
+    connect(problems_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        selectLayer(item->data(Qt::UserRole).toInt());
+        raiseProperties();
+    });
 
     trainPanel_ = new TrainPanel(this);
     auto* trainDock = new QDockWidget(tr("Training"), this);
@@ -273,10 +276,7 @@ void MainWindow::createActions()
     });
     QAction* netSection = edit->addAction(tr("Edit [&net]"), this, [this] {
         properties_->showSection(0);
-        if (auto* dock = findChild<QDockWidget*>("propertiesDock")) { // its tab in front
-            dock->show();
-            dock->raise();
-        }
+        raiseProperties();
     });
     undo_ = undo;
     redo_ = redo;
@@ -488,6 +488,14 @@ void MainWindow::setEditable(bool editable)
     // Undo and redo follow their stack again (enabled only with something to undo or redo).
     undo_->setEnabled(editable && model_doc_->undoStack()->canUndo());
     redo_->setEnabled(editable && model_doc_->undoStack()->canRedo());
+}
+
+void MainWindow::raiseProperties()
+{
+    if (auto* dock = findChild<QDockWidget*>("propertiesDock")) { // its tab in front of Training/Detect
+        dock->show();
+        dock->raise();
+    }
 }
 
 void MainWindow::selectLayer(int layer)

@@ -59,6 +59,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void raiseProperties();
     void createActions();
     void showSpec();
     void chooseFile();
