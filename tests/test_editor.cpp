@@ -28,6 +28,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -568,6 +569,15 @@ void TestEditor::viewMenuZoomsAndBringsDocksBack()
     QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // The first window fits its screen (offscreen: 800×800), the docks scrolling what does not fit.
+    const QRect available = window.screen()->availableGeometry();
+    QVERIFY2(window.width() <= available.width() && window.height() <= available.height(),
+             qPrintable(QString("window %1x%2 on %3x%4")
+                            .arg(window.width())
+                            .arg(window.height())
+                            .arg(available.width())
+                            .arg(available.height())));
+
     QMenu* view = nullptr;
     for (QMenu* menu : window.menuBar()->findChildren<QMenu*>())
         if (menu->title() == "&View")

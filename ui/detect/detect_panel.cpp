@@ -107,6 +107,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     for (QPushButton* b : {zoomOut, zoomIn})
         b->setFixedWidth(32);
     status_ = new QLabel(this);
+    status_->setWordWrap(true); // a long error wraps instead of widening the window
     bars_ = new QCustomPlot(this);
     bars_->setFixedHeight(170);
     bars_->setVisible(false);

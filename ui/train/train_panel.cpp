@@ -139,6 +139,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     progress_ = new QProgressBar(this);
     progress_->setFormat(tr("%v / %m iterations"));
     status_ = new QLabel(tr("Not training."), this);
+    status_->setWordWrap(true); // a long error wraps instead of widening the window
 
     plot_ = new QCustomPlot(this);
     plot_->setMinimumHeight(220);

@@ -29,6 +29,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -40,6 +41,17 @@
 namespace nw::ui {
 
 namespace {
+
+// A panel in a scroll area, so its dock can shrink below the panel's own minimum size (a 1366×768
+// screen): the panel scrolls instead of pushing the window past the screen.
+QScrollArea* scrollable(QWidget* panel)
+{
+    auto* area = new QScrollArea;
+    area->setWidget(panel);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
 
 // A name typed without a suffix in a save dialog gets ".cfg", as users of this tool expect.
 QString withCfgSuffix(const QString& path)
@@ -80,12 +92,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     properties_ = new PropertyPanel(*model_doc_, this);
     auto* propertiesDock = new QDockWidget(tr("Properties"), this);
     propertiesDock->setObjectName("propertiesDock");
-    propertiesDock->setWidget(properties_);
+    propertiesDock->setWidget(scrollable(properties_));
     addDockWidget(Qt::RightDockWidgetArea, propertiesDock);
     palette_ = new LayerPalette(this);
     auto* paletteDock = new QDockWidget(tr("Layers"), this);
     paletteDock->setObjectName("paletteDock");
-    paletteDock->setWidget(palette_);
+    paletteDock->setWidget(scrollable(palette_));
     addDockWidget(Qt::LeftDockWidgetArea, paletteDock);
     connect(palette_, &LayerPalette::insertRequested, this, &MainWindow::insertLayer);
     auto* undoView = new QUndoView(model_doc_->undoStack(), this);
@@ -145,13 +157,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     trainPanel_ = new TrainPanel(this);
     auto* trainDock = new QDockWidget(tr("Training"), this);
     trainDock->setObjectName("trainDock");
-    trainDock->setWidget(trainPanel_);
+    trainDock->setWidget(scrollable(trainPanel_));
     addDockWidget(Qt::RightDockWidgetArea, trainDock);
     tabifyDockWidget(propertiesDock, trainDock);
     detectPanel_ = new DetectPanel(this);
     auto* detectDock = new QDockWidget(tr("Detect"), this);
     detectDock->setObjectName("detectDock");
-    detectDock->setWidget(detectPanel_);
+    detectDock->setWidget(scrollable(detectPanel_));
     addDockWidget(Qt::RightDockWidgetArea, detectDock);
     tabifyDockWidget(trainDock, detectDock);
     // Train is one click away on the default network (raised once the window exists: tabified docks
