@@ -34,6 +34,7 @@ private slots:
     void anotherNetworksWeightsAreRefusedInADialog();
     void stopBeforeTheStreamStartsHolds();
     void anotherNetworkStartsClean();
+    void noWeightsIsSaidAndRandomWeightsAreAChoice();
 };
 
 void TestDetectPanel::videoFramesThresholdAndExports()
@@ -269,6 +270,36 @@ void TestDetectPanel::anotherNetworkStartsClean()
     QVERIFY(panel.status()->text().isEmpty());
     QVERIFY(panel.legend()->text().isEmpty());
     QVERIFY(!panel.isReady());
+}
+
+// A cfg without weights does not run on random weights silently (it said "No objects above the
+// threshold"), nor on the previous network: the panel says what is missing; Random weights is an
+// explicit choice that the detector line names.
+void TestDetectPanel::noWeightsIsSaidAndRandomWeightsAreAChoice()
+{
+    ui::DetectPanel panel;
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"); // bundled weights
+    QVERIFY(loaded.wait(60000));
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"); // none
+    panel.openImageFile("/usr/share/darknet/data/dog.jpg");
+    QCOMPARE(panel.status()->text(),
+             QString("fashion-mnist.cfg has no weights yet: choose them with Weights…, "
+                     "or Random weights to run it untrained."));
+    QTest::qWait(200); // nothing was queued: no frame can arrive
+    QCOMPARE(panel.framesReceived(), 0);
+    panel.useRandomWeights();
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(loaded.last().first().toString(), QString());
+    QLabel* detector = nullptr;
+    for (QLabel* label : panel.findChildren<QLabel*>())
+        if (label->text().startsWith("Detector:"))
+            detector = label;
+    QVERIFY(detector);
+    QCOMPARE(detector->text(),
+             QString("Detector: fashion-mnist.cfg with random weights, untrained (10 classes)"));
+    panel.openImageFile("/usr/share/darknet/data/dog.jpg");
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
 }
 
 QTEST_MAIN(TestDetectPanel)

@@ -48,6 +48,8 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     detector_->setWordWrap(true);
     auto* files = new QHBoxLayout;
     QPushButton* weights = button(this, tr("Weights…"), files);
+    QPushButton* random = button(this, tr("Random weights"), files);
+    random->setToolTip(tr("Run the network untrained (random weights): to see its outputs, not real boxes"));
     QPushButton* names = button(this, tr("Names…"), files);
     files->addStretch();
     auto* sources = new QHBoxLayout;
@@ -157,6 +159,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         if (!path.isEmpty())
             setWeights(path);
     });
+    connect(random, &QPushButton::clicked, this, &DetectPanel::useRandomWeights);
     connect(names, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Class names"), QFileInfo(cfgPath_).path(),
                                                           tr("Names (*.names *.txt);;All files (*)"));
@@ -189,6 +192,8 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             return;
         }
         const int device = devices.first().mid(5).toInt();
+        if (!hasDetectorOrSaySo())
+            return;
         stopStream();
         QMetaObject::invokeMethod(worker_, "openCamera", Qt::QueuedConnection, Q_ARG(int, device),
                                   Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
@@ -246,6 +251,8 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     boxes_.clear();
     names_.clear();
     weightsPath_.clear();
+    randomWeights_ = false;
+    QMetaObject::invokeMethod(worker_, "unload", Qt::QueuedConnection); // the old network must not run
     annotated_ = QImage();
     view_->clear();
     legend_->clear();
@@ -265,8 +272,33 @@ void DetectPanel::setNetwork(const QString& cfgPath)
         }
 }
 
+void DetectPanel::useRandomWeights()
+{
+    if (cfgPath_.isEmpty())
+        return;
+    weightsPath_.clear();
+    randomWeights_ = true;
+    detector_->setText(tr("Loading %1 with random weights…").arg(QFileInfo(cfgPath_).fileName()));
+    QMetaObject::invokeMethod(worker_, "load", Qt::QueuedConnection, Q_ARG(QString, cfgPath_),
+                              Q_ARG(QString, QString()), Q_ARG(QString, cfgText_ ? cfgText_() : QString()));
+}
+
+bool DetectPanel::hasDetectorOrSaySo()
+{
+    if (classes_ > 0)
+        return true;
+    if (!cfgPath_.isEmpty() && weightsPath_.isEmpty() && !randomWeights_)
+        status_->setText(tr("%1 has no weights yet: choose them with Weights…, or Random weights to run it "
+                            "untrained.")
+                             .arg(QFileInfo(cfgPath_).fileName()));
+    else
+        status_->setText(tr("The detector is not loaded yet (see above)."));
+    return false;
+}
+
 void DetectPanel::setWeights(const QString& path)
 {
+    randomWeights_ = false;
     weightsPath_ = path;
     detector_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     QMetaObject::invokeMethod(worker_, "load", Qt::QueuedConnection, Q_ARG(QString, cfgPath_),
@@ -288,11 +320,12 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier)
     classes_ = error.isEmpty() ? classes : 0;
     classifier_ = classifier;
     bars_->setVisible(classifier && error.isEmpty());
-    detector_->setText(error.isEmpty()
-                           ? tr("Detector: %1 with %2 (%3 classes)")
-                                 .arg(QFileInfo(cfgPath_).fileName(), QFileInfo(weightsPath_).fileName())
-                                 .arg(classes)
-                           : tr("Cannot load the detector: %1").arg(error));
+    detector_->setText(error.isEmpty() ? tr("Detector: %1 with %2 (%3 classes)")
+                                             .arg(QFileInfo(cfgPath_).fileName(),
+                                                  randomWeights_ ? tr("random weights, untrained")
+                                                                 : QFileInfo(weightsPath_).fileName())
+                                             .arg(classes)
+                                       : tr("Cannot load the detector: %1").arg(error));
     if (!error.isEmpty() && !weightsPath_.isEmpty()) {
         // Wrong weights (another network's, a damaged file) say so where the user looks, without
         // blocking: the panel stays usable to pick other weights.
@@ -310,6 +343,8 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier)
 
 void DetectPanel::openImageFile(const QString& path)
 {
+    if (!hasDetectorOrSaySo())
+        return;
     QMetaObject::invokeMethod(worker_, "detectImage", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()));
 }
@@ -337,6 +372,8 @@ void DetectPanel::showNext(int step)
 
 void DetectPanel::openVideoFile(const QString& path)
 {
+    if (!hasDetectorOrSaySo())
+        return;
     stopStream();
     QMetaObject::invokeMethod(worker_, "playVideo", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));

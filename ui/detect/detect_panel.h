@@ -32,9 +32,10 @@ public:
     void setNetwork(const QString& cfgPath);
 
     // Where the detector reads the network: the editor's text (unsaved edits included), not the file.
-
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
     void setWeights(const QString& path); // (re)loads the detector in the worker
+    // Loads the network untrained, on the user's explicit request (no weights file).
+    void useRandomWeights();
     void setNames(const QString& path);
     void openImageFile(const QString& path);
     void openFolder(const QString& path);
@@ -68,6 +69,8 @@ signals:
     void streamFinished(int frames);
 
 private:
+    // True when a detector is loaded; otherwise says in the status line what is missing.
+    bool hasDetectorOrSaySo();
     void onLoaded(const QString& error, int classes, bool classifier);
     void showTopClasses();
     void onFrame(const nw::ui::DetectFrame& frame);
@@ -113,6 +116,7 @@ private:
     QThread* thread_ = nullptr;
     DetectWorker* worker_ = nullptr;
     std::function<QString()> cfgText_;
+    bool randomWeights_ = false; // loaded without weights, on request
 };
 
 } // namespace nw::ui

@@ -40,6 +40,8 @@ public:
 public slots:
     // `cfgText`: the network as the editor shows it (unsaved edits included); empty: read `cfg`.
     void load(const QString& cfg, const QString& weights, const QString& cfgText = QString());
+    // Drops the network (another cfg was opened; nothing runs until it is loaded).
+    void unload() { net_.reset(); }
     void detectImage(const QString& path, bool letterbox);
     void playVideo(const QString& path, bool letterbox, int stream);
     void openCamera(int device, bool letterbox, int stream);
