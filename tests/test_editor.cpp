@@ -23,6 +23,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
@@ -59,6 +60,7 @@ private slots:
     void everyDarknetAndSampleCfgOpensAndEdits();
     void undoFollowsItsStackAfterTraining();
     void viewMenuZoomsAndBringsDocksBack();
+    void newFilesStartCleanAndNewSaysHowToStart();
 };
 
 namespace {
@@ -630,6 +632,33 @@ void TestEditor::viewMenuZoomsAndBringsDocksBack()
     emit problems->itemActivated(problem);
     QTRY_VERIFY(!properties->visibleRegion().isEmpty());
     QCOMPARE(window.selectedLayer(), problem->data(Qt::UserRole).toInt());
+}
+
+void TestEditor::newFilesStartCleanAndNewSaysHowToStart()
+{
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg"));
+    window.layerTable()->selectRow(5);
+    QCOMPARE(window.selectedLayer(), 5);
+    QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
+    QCOMPARE(window.selectedLayer(), -1); // not layer 5 of the new file
+    // File > New: an empty canvas says how to start; the hint goes with the first layer.
+    auto hints = [&] {
+        int count = 0;
+        for (QGraphicsItem* item : window.graphView()->scene()->items())
+            if (auto* text = dynamic_cast<QGraphicsTextItem*>(item))
+                count += text->toPlainText() == QString(ui::GraphView::kEmptyHint);
+        return count;
+    };
+    QCOMPARE(hints(), 0);
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == "&New")
+            action->trigger();
+    QCOMPARE(window.graphView()->nodeCount(), 0);
+    QCOMPARE(hints(), 1);
+    window.insertLayer("convolutional");
+    QCOMPARE(window.graphView()->nodeCount(), 1);
+    QCOMPARE(hints(), 0);
 }
 
 QTEST_MAIN(TestEditor)

@@ -60,6 +60,11 @@ void GraphView::setSpec(const NetworkSpec& spec)
     for (const LaidOutNode& node : layout.nodes)
         scene_->addItem(new NodeItem(spec.layers[std::size_t(node.layer)], node.box));
     scene_->setSceneRect(layout.bounds.adjusted(-40, -40, 40, 40));
+    if (layout.nodes.empty()) { // a new network: say how to start
+        auto* hint = scene_->addText(kEmptyHint);
+        hint->setDefaultTextColor(QColor(120, 120, 120));
+        scene_->setSceneRect(hint->boundingRect().adjusted(-40, -40, 40, 40));
+    }
     updatingSelection_ = false;
     selectLayers(selected);
     miniMap_->refresh();

@@ -23,6 +23,9 @@ class EdgeItem;
 class GraphView : public QGraphicsView {
     Q_OBJECT
 public:
+    // Shown on the canvas of a network without layers.
+    static constexpr const char* kEmptyHint =
+        "No layers yet: drag a layer type from the Layers palette onto the canvas to start.";
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
 

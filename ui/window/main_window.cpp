@@ -332,6 +332,9 @@ bool MainWindow::openFile(const QString& path)
             QMessageBox::warning(this, tr("Cannot open"), message);
         return false;
     }
+    // A new file starts with nothing selected, at its first layers (the selection followed the row).
+    table_->selectionModel()->clear();
+    graph_->selectLayers({});
     model_doc_->reset(std::move(document), path);
     rememberRecent(path);
     graph_->showStart();
@@ -468,6 +471,7 @@ void MainWindow::newNetwork()
                              "learning_rate=0.01\nmomentum=0.9\ndecay=0.0005\nmax_batches=1000\n\n"),
         QString());
     trainPanel_->setNetwork(QString());
+    detectPanel_->setNetwork(QString());
 }
 
 bool MainWindow::maybeSave()
