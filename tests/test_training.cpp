@@ -41,8 +41,10 @@ std::unique_ptr<Net> toyNet(bool adam = false)
 class Quiet : public TrainObserver {
 public:
     std::vector<IterationStats> seen;
+    std::vector<std::string> messages;
     int stopAfter = -1;
     void iteration(const IterationStats& s) override { seen.push_back(s); }
+    void message(const std::string& text) override { messages.push_back(text); }
     bool stopRequested() override { return stopAfter >= 0 && int(seen.size()) >= stopAfter; }
 };
 
@@ -504,6 +506,32 @@ void TestTraining::imageListsAsDarknetReadsThem()
         QVERIFY(v >= 0 && v <= 1);
     QVERIFY(!train->image(12, a.data(), error)); // the missing file
     QVERIFY(error.find("missing.png: no such file (expected an image)") != std::string::npos);
+    {
+        // Training over the list: the missing image is skipped (another takes its place), named in a
+        // warning and counted at the end of the run.
+        std::string netError;
+        auto small = Net::create(test::specFromText("[net]\nbatch=13\nwidth=8\nheight=8\nchannels=3\n"
+                                                    "max_batches=1\n[connected]\noutput=2\n"
+                                                    "activation=linear\n[softmax]\n"),
+                                 13, netError);
+        QVERIFY2(small, netError.c_str());
+        TrainOptions options;
+        options.name = "pets";
+        options.outDir = dir.filePath("run").toStdString();
+        Quiet quiet;
+        const auto problem = Trainer(*small, *train, nullptr, options).run(quiet);
+        QVERIFY2(!problem, problem ? problem->c_str() : "");
+        QCOMPARE(std::count_if(quiet.messages.begin(), quiet.messages.end(),
+                               [](const std::string& m) {
+                                   return m.starts_with("warning: ") &&
+                                          m.find("missing.png") != std::string::npos;
+                               }),
+                 1L);
+        QVERIFY(
+            std::find(quiet.messages.begin(), quiet.messages.end(),
+                      "1 unreadable samples were skipped in this run (each is named in a warning above)") !=
+            quiet.messages.end());
+    }
     auto valid = openClassificationSet(*file, "valid", net, 7, error);
     QVERIFY(valid->image(0, a.data(), error) && valid->image(0, b.data(), error));
     QVERIFY(a == b); // validation images are not augmented

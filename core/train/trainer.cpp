@@ -227,10 +227,18 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         return saveCheckpoint(statePath, net_, state);
     };
 
+    // Unreadable samples are skipped (another takes their place) and counted for the run's summary.
+    std::size_t skipped = 0;
+    auto reportSkipped = [&] {
+        if (skipped > 0)
+            observer.message(std::to_string(skipped) + " unreadable samples were skipped in this run "
+                                                       "(each is named in a warning above)");
+    };
     const auto started = std::chrono::steady_clock::now();
     const double elapsedBefore = state.elapsedSeconds;
     while (state.iteration < maxBatches) {
         if (observer.stopRequested()) {
+            reportSkipped();
             observer.message("stopped at iteration " + std::to_string(state.iteration) +
                              "; checkpoint written");
             return checkpoint();
@@ -259,6 +267,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                        std::to_string(std::size_t(net_.batch()) * net_.inputShape().size);
             for (const std::string& warning : batch.warnings)
                 observer.message("warning: " + warning);
+            skipped += batch.warnings.size();
             loss += net_.forwardTraining(batch.images.data(), batch.truth.data(), random);
             addHeadStats(heads, net_.headStats(), subdivisions);
             net_.backward();
@@ -306,6 +315,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             if (auto problem = checkpoint())
                 return problem;
     }
+    reportSkipped();
     return net_.saveWeights(base + "_final.weights");
 }
 
