@@ -199,6 +199,10 @@ void TestEditor::savingUnmodifiedWritesTheSameBytes()
     QCOMPARE(differences, 2);
     QVERIFY(!window.documentModel()->isModified());
     QVERIFY(!window.saveAs(dir.filePath("missing-folder/x.cfg")));
+    // A name typed without a suffix in the Save dialogs is saved as .cfg; other names stay as typed.
+    QCOMPARE(ui::withCfgSuffix("/tmp/net"), QString("/tmp/net.cfg"));
+    QCOMPARE(ui::withCfgSuffix("/tmp/net.cfg"), QString("/tmp/net.cfg"));
+    QCOMPARE(ui::withCfgSuffix("/tmp/yolo.v4.txt"), QString("/tmp/yolo.v4.txt"));
 }
 
 void TestEditor::propertyEditsMergeAndRederiveShapes()

@@ -40,6 +40,11 @@
 
 namespace nw::ui {
 
+QString withCfgSuffix(const QString& path)
+{
+    return QFileInfo(path).suffix().isEmpty() ? path + ".cfg" : path;
+}
+
 namespace {
 
 // A panel in a scroll area, so its dock can shrink below the panel's own minimum size (a 1366×768
@@ -51,12 +56,6 @@ QScrollArea* scrollable(QWidget* panel)
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
     return area;
-}
-
-// A name typed without a suffix in a save dialog gets ".cfg", as users of this tool expect.
-QString withCfgSuffix(const QString& path)
-{
-    return QFileInfo(path).suffix().isEmpty() ? path + ".cfg" : path;
 }
 
 } // namespace

@@ -23,6 +23,9 @@ class GraphView;
 class DetectPanel;
 class EditActions;
 
+// A name typed without a suffix in a save dialog gets ".cfg", as users of this tool expect.
+QString withCfgSuffix(const QString& path);
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
