@@ -4,6 +4,7 @@
 #include "cfg/layer_edits.h"
 #include "editor/document_model.h"
 #include "editor/edit_actions.h"
+#include "editor/graph_items.h"
 #include "editor/graph_layout.h"
 #include "editor/graph_view.h"
 #include "editor/layer_palette.h"
@@ -401,6 +402,26 @@ void TestEditor::miniMapShowsAndMovesTheView()
     graph->miniMap()->refresh();
     QVERIFY(graph->miniMap()->isVisible()); // 162 cards at full size do not fit
     QVERIFY(graph->miniMap()->geometry().right() <= graph->viewport()->width());
+    // It sits in a corner that covers no card.
+    auto coveredCards = [&] {
+        int covered = 0;
+        for (QGraphicsItem* item : graph->items(graph->miniMap()->geometry()))
+            covered += item->type() == ui::NodeItem::Type;
+        return covered;
+    };
+    QCOMPARE(coveredCards(), 0);
+    // Scrolled so that a card sits where the mini-map's usual corner (bottom right) is: it moves.
+    QGraphicsItem* card = nullptr;
+    for (QGraphicsItem* item : graph->scene()->items())
+        if (item->type() == ui::NodeItem::Type && (!card || item->sceneBoundingRect().top() > 2000))
+            card = item;
+    const QSize viewSize = graph->viewport()->size();
+    graph->centerOn(card->sceneBoundingRect().center() -
+                    QPointF(viewSize.width() / 2.0 - 90, viewSize.height() / 2.0 - 100));
+    QVERIFY(
+        !graph->items(QRect(graph->viewport()->width() - 210, graph->viewport()->height() - 270, 200, 260))
+             .isEmpty());
+    QCOMPARE(coveredCards(), 0);
     // A click in the overview's middle centres the canvas on the middle of the graph.
     const QRectF all = graph->scene()->sceneRect();
     ui::MiniMap* map = graph->miniMap();

@@ -10,6 +10,7 @@
 #include <QMouseEvent>
 #include <QWheelEvent>
 #include <algorithm>
+#include <limits>
 
 namespace nw::ui {
 
@@ -67,6 +68,7 @@ void GraphView::setSpec(const NetworkSpec& spec)
     }
     updatingSelection_ = false;
     selectLayers(selected);
+    placeMiniMap();
     miniMap_->refresh();
 }
 
@@ -153,6 +155,7 @@ std::optional<QPointF> GraphView::edgePoint(int from, int to) const
 void GraphView::fitAll()
 {
     fitInView(scene_->sceneRect(), Qt::KeepAspectRatio);
+    placeMiniMap();
     miniMap_->refresh();
 }
 
@@ -171,6 +174,7 @@ void GraphView::applyStart()
         return;
     const double halfHeight = viewport()->height() / 2.0 / std::max(1e-6, transform().m22());
     centerOn(QPointF(first->x(), first->y() - 70 + halfHeight));
+    placeMiniMap();
     miniMap_->refresh();
 }
 
@@ -182,12 +186,14 @@ void GraphView::wheelEvent(QWheelEvent* event)
 void GraphView::zoomBy(double factor)
 {
     scale(factor, factor);
+    placeMiniMap();
     miniMap_->refresh();
 }
 
 void GraphView::zoomActualSize()
 {
     resetTransform();
+    placeMiniMap();
     miniMap_->refresh();
 }
 
@@ -269,6 +275,7 @@ void GraphView::mouseReleaseEvent(QMouseEvent* event)
     }
     QGraphicsView::mouseReleaseEvent(event);
     setDragMode(QGraphicsView::ScrollHandDrag);
+    placeMiniMap();
     miniMap_->refresh();
 }
 
@@ -310,11 +317,26 @@ void GraphView::dropEvent(QDropEvent* event)
         emit insertRequested(type, -1);
 }
 
+// The mini-map takes the corner of the canvas that covers the fewest cards (bottom right first), so it
+// stays clear of what the user is looking at as the view scrolls and zooms.
 void GraphView::placeMiniMap()
 {
     const QSize size(std::min(200, viewport()->width() / 4), std::min(260, viewport()->height() / 3));
-    miniMap_->setGeometry(viewport()->width() - size.width() - 8, viewport()->height() - size.height() - 8,
-                          size.width(), size.height());
+    const int right = viewport()->width() - size.width() - 8,
+              bottom = viewport()->height() - size.height() - 8;
+    const QPoint corners[] = {{right, bottom}, {8, bottom}, {right, 8}, {8, 8}};
+    QPoint best = corners[0];
+    int fewest = std::numeric_limits<int>::max();
+    for (const QPoint& corner : corners) {
+        int covered = 0;
+        for (QGraphicsItem* item : items(QRect(corner, size)))
+            covered += item->type() == NodeItem::Type;
+        if (covered < fewest) {
+            fewest = covered;
+            best = corner;
+        }
+    }
+    miniMap_->setGeometry(QRect(best, size));
 }
 
 void GraphView::resizeEvent(QResizeEvent* event)
@@ -323,12 +345,14 @@ void GraphView::resizeEvent(QResizeEvent* event)
     placeMiniMap();
     if (startPending_)
         applyStart();
+    placeMiniMap();
     miniMap_->refresh();
 }
 
 void GraphView::scrollContentsBy(int dx, int dy)
 {
     QGraphicsView::scrollContentsBy(dx, dy);
+    placeMiniMap();
     miniMap_->viewport()->update();
 }
 
