@@ -258,7 +258,9 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     legend_->clear();
     bars_->setVisible(false);
     status_->clear();
-    detector_->setText(tr("Detector: %1 — choose its weights.").arg(QFileInfo(cfgPath).fileName()));
+    detector_->setText(cfgPath.isEmpty()
+                           ? tr("No detector loaded (an unsaved new network).")
+                           : tr("Detector: %1 — choose its weights.").arg(QFileInfo(cfgPath).fileName()));
     // Bundled networks come with their weights (resources/weights in the source tree, weights/ when
     // installed) and their class names beside the cfg.
     const QFileInfo cfg(cfgPath);
