@@ -196,6 +196,9 @@ int classify(const std::string& cfg, const std::string& weights, const std::vect
             std::printf("  %6.2f%%  %s\n", out.data()[c] * 100, name.c_str());
         }
     }
+    if (failures)
+        std::cerr << "classify: " << failures << " of " << images.size()
+                  << " images could not be read and were skipped\n";
     return failures ? 1 : 0;
 }
 
