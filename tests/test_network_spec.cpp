@@ -215,6 +215,9 @@ void TestNetworkSpec::brokenLayersAreReported_data()
     QTest::newRow("2.8 TB of weights")
         << n + "[convolutional]\nfilters=4096\n[connected]\noutput=1000000\n"
         << 1 << 8 << "the layer would need 2768.9 GB of weights (692225000000 values";
+    QTest::newRow("reorg stride 65536")
+        << n + "[reorg]\nstride=65536\nreverse=1\n"
+        << 0 << 7 << "divisible by stride² = 4294967296"; // was int: wrapped to 0, SIGFPE
     QTest::newRow("window beyond the side limit") << n + "[maxpool]\nsize=1\nstride=1\npadding=2000000000\n"
                                                   << 0 << 9 << "beyond the limit of 1048576";
 }

@@ -138,9 +138,9 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         if (options.width > 0 && options.height > 0) {
             spec.net.width = options.width;
             spec.net.height = options.height;
+            // Held within int: a size too large for any layer is then refused by the first layer's checks.
             spec.net.inputs = int(std::min<std::int64_t>(
-                saturatingProduct({spec.net.width, spec.net.height, spec.net.channels}),
-                kMaxSide * kMaxSide));
+                saturatingProduct({spec.net.width, spec.net.height, spec.net.channels}), INT32_MAX));
         }
     }
     spec.input = spec.net.width > 0 && spec.net.height > 0 && spec.net.channels > 0

@@ -21,21 +21,28 @@ std::unique_ptr<LayerConfig> ReorgLayer::parse(cfg::SectionReader& r)
 Shape spaceToDepthShape(LayerContext& ctx, int stride, bool reverse)
 {
     const Shape& in = ctx.input();
+    const std::int64_t area = std::int64_t(stride) * stride; // in 64 bits: stride=65536 must not wrap to 0
     if (reverse) {
-        if (in.c % (stride * stride) != 0) {
+        if (in.c % area != 0) {
             ctx.error("reverse reorg needs channels (" + std::to_string(in.c) +
-                          ") divisible by stride² = " + std::to_string(stride * stride),
+                          ") divisible by stride² = " + std::to_string(area),
                       "stride");
             return {};
         }
-        return Shape::image(in.w * stride, in.h * stride, in.c / (stride * stride));
+        const std::int64_t w = std::int64_t(in.w) * stride, h = std::int64_t(in.h) * stride;
+        if (!sideFits(ctx, w, "stride") || !sideFits(ctx, h, "stride"))
+            return {};
+        return Shape::image(int(w), int(h), int(in.c / area));
     }
     if (in.w % stride != 0 || in.h % stride != 0) {
         ctx.error("the " + in.text() + " input is not a multiple of stride " + std::to_string(stride),
                   "stride");
         return {};
     }
-    return Shape::image(in.w / stride, in.h / stride, in.c * stride * stride);
+    const std::int64_t channels = in.c * area;
+    if (!sideFits(ctx, channels, "stride"))
+        return {};
+    return Shape::image(in.w / stride, in.h / stride, int(channels));
 }
 
 LayerResult ReorgLayer::infer(LayerContext& ctx) const

@@ -14,7 +14,13 @@ std::optional<std::string> writeFileAtomically(const std::string& path, std::str
     static std::atomic<unsigned> calls{0};
     const std::string temp =
         path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(calls.fetch_add(1));
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST) {
+        // Left by a killed process that had this pid (a container restarts with the same one): this
+        // process numbers its own names, so the file is nobody's any more.
+        ::unlink(temp.c_str());
+        fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    }
     if (fd < 0)
         return "cannot write " + temp + ": " + std::strerror(errno);
     std::size_t written = 0;

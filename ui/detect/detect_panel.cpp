@@ -287,14 +287,14 @@ void DetectPanel::useRandomWeights()
 
 bool DetectPanel::hasDetectorOrSaySo()
 {
-    if (classes_ > 0)
+    // A load in flight is fine: the worker runs it before the detection queued after it.
+    if (classes_ > 0 || !weightsPath_.isEmpty() || randomWeights_)
         return true;
-    if (!cfgPath_.isEmpty() && weightsPath_.isEmpty() && !randomWeights_)
-        status_->setText(tr("%1 has no weights yet: choose them with Weights…, or Random weights to run it "
-                            "untrained.")
-                             .arg(QFileInfo(cfgPath_).fileName()));
-    else
-        status_->setText(tr("The detector is not loaded yet (see above)."));
+    status_->setText(cfgPath_.isEmpty()
+                         ? tr("Open a network first.")
+                         : tr("%1 has no weights yet: choose them with Weights…, or Random weights to run it "
+                              "untrained.")
+                               .arg(QFileInfo(cfgPath_).fileName()));
     return false;
 }
 

@@ -6,6 +6,7 @@
 
 #include <QDragEnterEvent>
 #include <QGraphicsLineItem>
+#include <QGuiApplication>
 #include <QMimeData>
 #include <QMouseEvent>
 #include <QWheelEvent>
@@ -352,7 +353,8 @@ void GraphView::resizeEvent(QResizeEvent* event)
 void GraphView::scrollContentsBy(int dx, int dy)
 {
     QGraphicsView::scrollContentsBy(dx, dy);
-    placeMiniMap();
+    if (QGuiApplication::mouseButtons() == Qt::NoButton) // never move the mini-map under a drag in it
+        placeMiniMap();
     miniMap_->viewport()->update();
 }
 

@@ -263,6 +263,12 @@ void TrainPanel::setNetwork(const QString& cfgPath)
     train_->setEnabled(!training_ && !cfgPath.isEmpty());
 }
 
+void TrainPanel::renameNetwork(const QString& cfgPath)
+{
+    cfgPath_ = cfgPath;
+    train_->setEnabled(!training_ && !cfgPath.isEmpty());
+}
+
 void TrainPanel::setTraining(bool training)
 {
     training_ = training;

@@ -34,6 +34,8 @@ public:
 
     // The network to train; also picks <name>.data beside it and a default output folder.
     void setNetwork(const QString& cfgPath);
+    // The same network saved under a (new) name: keeps the data, weights, curves and log.
+    void renameNetwork(const QString& cfgPath);
     // Where Train reads the network: the editor's text (unsaved edits included) instead of the file.
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
     bool isTraining() const { return training_; }
@@ -57,6 +59,7 @@ public:
         shapesCount_ = count;
     }
     QProgressBar* progressBar() const { return progress_; }
+    const QString& cfgPath() const { return cfgPath_; }
     QLabel* statusLabel() const { return status_; }
     QPlainTextEdit* log() const { return log_; }
 

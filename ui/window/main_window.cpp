@@ -419,7 +419,10 @@ bool MainWindow::saveAs(const QString& path)
             QMessageBox::warning(this, tr("Cannot save"), error);
         return false;
     }
-    trainPanel_->setNetwork(path);
+    // Saving keeps what the panels hold (data, weights, curves); a new network gets its first path.
+    if (trainPanel_->cfgPath().isEmpty())
+        detectPanel_->setNetwork(path);
+    trainPanel_->renameNetwork(path);
     rememberRecent(path);
     updateTitle();
     statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
