@@ -401,7 +401,10 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
 void TrainPanel::onFinished(const QString& error)
 {
     setTraining(false);
-    if (error.isEmpty() && stopRequested_) {
+    if (error.isEmpty() && stopRequested_ && progress_->value() == 0) {
+        status_->setText(tr("Stopped before the first iteration."));
+        appendLog(status_->text());
+    } else if (error.isEmpty() && stopRequested_) {
         status_->setText(tr("Stopped at iteration %1 / %2; checkpoint in %3")
                              .arg(progress_->value())
                              .arg(progress_->maximum())

@@ -134,11 +134,15 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
         return;
     }
     emit message(QString::fromStdString("training on " + sets->describe()));
-    if (!request.weightsPath.isEmpty())
-        if (auto problem = net->loadWeights(request.weightsPath.toStdString())) {
+    if (!request.weightsPath.isEmpty()) {
+        std::vector<std::string> weightWarnings; // NaN or infinite values, named by layer
+        if (auto problem = net->loadWeights(request.weightsPath.toStdString(), &weightWarnings)) {
             emit finished(QString::fromStdString(*problem));
             return;
         }
+        for (const std::string& warning : weightWarnings)
+            emit message(QString::fromStdString("warning: " + warning));
+    }
     TrainOptions options;
     options.outDir = request.outDir.toStdString();
     options.name = QFileInfo(request.cfgPath).completeBaseName().toStdString();
