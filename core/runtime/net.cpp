@@ -15,6 +15,26 @@
 
 namespace nw {
 
+namespace {
+
+// Bytes of every layer's output for `batch` images, and of all weights, as the description counts them.
+struct SpecBytes {
+    double outputs = 0, params = 0, workspace = 0;
+};
+
+SpecBytes specBytes(const NetworkSpec& spec, int batch)
+{
+    SpecBytes bytes;
+    for (const LayerSpec& layer : spec.layers) {
+        bytes.outputs += double(layer.output.size) * std::max(1, batch) * sizeof(float);
+        bytes.params += double(layer.costs.params) * sizeof(float);
+        bytes.workspace = std::max(bytes.workspace, double(layer.costs.workspaceBytes));
+    }
+    return bytes;
+}
+
+} // namespace
+
 std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string& error)
 {
     for (const Diagnostic& d : spec.diagnostics)
@@ -24,14 +44,9 @@ std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string
         }
     // Weights, every layer's output for the batch and the shared workspace, before any of it is
     // allocated (Winograd's transformed weights come on top; this is the floor).
-    double outputs = 0, params = 0, workspace = 0;
-    for (const LayerSpec& layer : spec.layers) {
-        outputs += double(layer.output.size) * std::max(1, batch) * sizeof(float);
-        params += double(layer.costs.params) * sizeof(float);
-        workspace = std::max(workspace, double(layer.costs.workspaceBytes));
-    }
+    const SpecBytes need = specBytes(spec, batch);
     if (auto shortfall =
-            memoryShortfall(outputs + params + workspace,
+            memoryShortfall(need.outputs + need.params + need.workspace,
                             "weights, outputs for a batch of " + std::to_string(batch) + " and workspace",
                             "lower width/height in [net], the batch, or the filters")) {
         error = "the network " + *shortfall;
@@ -161,14 +176,12 @@ std::optional<std::string> Net::setTraining(bool training)
                 return "layer " + std::to_string(i) + " [" + spec_.layers[i].type + "] (line " +
                        std::to_string(spec_.layers[i].line) + ") cannot be trained yet (no backward pass)";
     if (training && !training_) {
-        // On top of inference: a gradient per output, and per weight a gradient and solver state.
-        double deltas = 0, params = 0;
-        for (const LayerSpec& layer : spec_.layers) {
-            deltas += double(layer.output.size) * batch_ * sizeof(float);
-            params += double(layer.costs.params) * sizeof(float);
-        }
-        if (auto shortfall = memoryShortfall(deltas + 2 * params, "gradients and solver state for training",
-                                             "lower batch (or raise subdivisions) or width/height in [net]"))
+        // On top of inference: a gradient per output, and per weight a gradient and solver state
+        // (m and v for Adam).
+        const SpecBytes need = specBytes(spec_, batch_);
+        if (auto shortfall =
+                memoryShortfall(need.outputs + 3 * need.params, "gradients and solver state for training",
+                                "lower batch (or raise subdivisions) or width/height in [net]"))
             return "training " + *shortfall;
     }
     training_ = training;
@@ -381,29 +394,24 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
         if (warnings)
             warnings->push_back(path + ": " + extra + " were ignored (--allow-extra)");
     }
-    // Read into copies first, so a read error leaves the net as it was.
-    std::vector<std::vector<float>> values(placements.size());
-    for (std::size_t p = 0; p < placements.size(); ++p) {
-        const Placement& placement = placements[p];
-        values[p].resize(placement.target->size());
+    // Straight into the arrays (no second copy of the weights in memory): the sizes were checked
+    // above, so only an I/O error can stop half-way, and the message says so.
+    for (const Placement& placement : placements) {
+        std::vector<float>& target = *placement.target;
         in.seekg(std::streamoff(placement.offset));
-        in.read(reinterpret_cast<char*>(values[p].data()), std::streamsize(values[p].size() * sizeof(float)));
+        in.read(reinterpret_cast<char*>(target.data()), std::streamsize(target.size() * sizeof(float)));
         if (!in)
-            return path + ": read error at offset " + std::to_string(placement.offset) + ": " +
-                   std::strerror(errno) + "; nothing was loaded";
-    }
-    for (std::size_t p = 0; p < placements.size(); ++p) {
-        const Placement& placement = placements[p];
+            return path + ": read error at offset " + std::to_string(placement.offset) +
+                   "; the weights are incomplete, load them again";
         const auto bad =
-            std::count_if(values[p].begin(), values[p].end(), [](float v) { return !std::isfinite(v); });
+            std::count_if(target.begin(), target.end(), [](float v) { return !std::isfinite(v); });
         if (bad && warnings) {
             const LayerSpec& layer = spec_.layers[placement.layer];
             warnings->push_back(path + ": layer " + std::to_string(placement.layer) + " [" + layer.type +
                                 "] (line " + std::to_string(layer.line) + "): " + std::to_string(bad) +
-                                " of " + std::to_string(values[p].size()) + " values of '" + placement.array +
+                                " of " + std::to_string(target.size()) + " values of '" + placement.array +
                                 "' are NaN or infinite (saved from a diverged run?): outputs will be NaN");
         }
-        *placement.target = std::move(values[p]);
     }
     header_ = header;
     prepareAll();

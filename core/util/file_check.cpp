@@ -10,6 +10,8 @@ std::optional<std::string> unreadableFileReason(const std::string& path, std::st
         return "no " + std::string(what) + " given (an empty path)";
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory)
+        return path + ": cannot read it: " + ec.message() + " (expected " + std::string(what) + ")";
     if (ec || !std::filesystem::exists(status))
         return path + ": no such file (expected " + std::string(what) + ")";
     if (std::filesystem::is_directory(status))
