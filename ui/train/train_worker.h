@@ -7,7 +7,6 @@
 #include <QMetaType>
 #include <QObject>
 #include <QString>
-#include <atomic>
 #include <condition_variable>
 #include <mutex>
 
