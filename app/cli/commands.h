@@ -39,6 +39,13 @@ struct AnchorsArgs {
     unsigned seed = 1;
 };
 
+struct ExportOnnxArgs {
+    std::string cfg, weights, out;
+    int opset = 11;
+    std::string batch = "1"; // a number, or "dynamic"
+    bool withDecode = false;
+};
+
 int summary(const std::string& cfg, int batch, bool json);
 int train(const TrainArgs& args);
 int valid(const std::string& data, const std::string& cfg, const std::string& weights, bool json);
@@ -52,6 +59,7 @@ int bench(const BenchArgs& args);
 int initWeights(const std::string& cfg, const std::string& out, unsigned seed);
 int map(const MapArgs& args);
 int anchors(const AnchorsArgs& args);
+int exportOnnx(const ExportOnnxArgs& args);
 int makeShapes(const std::string& outDir, int count, unsigned seed, const std::string& size);
 
 } // namespace nw::cli

@@ -149,6 +149,20 @@ int main(int argc, char** argv)
         ->check(CLI::Range(1, 65536));
     anchors->add_option("--seed", anchorsArgs.seed, "Seed of the k-means++ start (default 1)");
 
+    nw::cli::ExportOnnxArgs exportArgs;
+    auto* exportOnnx =
+        app.add_subcommand("export-onnx", "Write the network and its weights as an ONNX model");
+    exportOnnx->add_option("cfg", exportArgs.cfg, "Darknet .cfg file")->required();
+    exportOnnx->add_option("weights", exportArgs.weights, "Darknet .weights file")->required();
+    exportOnnx->add_option("out", exportArgs.out, "The .onnx file to write")->required();
+    exportOnnx->add_option("--opset", exportArgs.opset, "ONNX opset, 11 to 17 (default 11)")
+        ->check(CLI::Range(1, 1000));
+    exportOnnx->add_option("--batch", exportArgs.batch, "Batch size of the graph, or dynamic (default 1)");
+    exportOnnx->add_flag(
+        "--with-decode", exportArgs.withDecode,
+        "Decode [yolo]/[region] boxes in the graph: one output detections [batch, boxes, 5 + "
+        "classes]");
+
     int shapesCount = 2000;
     unsigned shapesSeed = 1;
     std::string shapesSize;
@@ -195,6 +209,8 @@ int main(int argc, char** argv)
                 return 1;
             }
         }
+        if (*exportOnnx)
+            return nw::cli::exportOnnx(exportArgs);
         if (*valid)
             return nw::cli::valid(dataPath, cfg, weights, json);
         if (*map)

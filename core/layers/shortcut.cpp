@@ -91,6 +91,37 @@ LayerResult ShortcutLayer::infer(LayerContext& ctx) const
     return result;
 }
 
+// The weights as used: w[k·perInput + c] for input k (0: the previous layer) and channel c, normalised
+// per channel by relu (plus 0.0001 in the sum, as AB) or softmax.
+std::vector<float> shortcutWeightsAsUsed(const ShortcutLayer& config, const std::vector<float>& weights,
+                                         int channels)
+{
+    const std::size_t perInput = config.weightsType == "per_channel" ? std::size_t(channels) : 1;
+    const std::size_t inputs = weights.size() / perInput;
+    const bool relu = config.weightsNormalization == "relu" || config.weightsNormalization == "avg_relu";
+    std::vector<float> w(weights.size());
+    for (std::size_t c = 0; c < perInput; ++c) {
+        float sum = 0, largest = -1e30f;
+        for (std::size_t k = 0; k < inputs; ++k)
+            largest = std::max(largest, weights[k * perInput + c]);
+        for (std::size_t k = 0; k < inputs; ++k) {
+            float v = weights[k * perInput + c];
+            if (relu)
+                v = std::max(v, 0.0f);
+            else if (config.weightsNormalization == "softmax")
+                v = std::exp(v - largest);
+            w[k * perInput + c] = v;
+            sum += v;
+        }
+        if (relu)
+            sum += 0.0001f;
+        for (std::size_t k = 0; k < inputs; ++k)
+            if (config.weightsNormalization != "none")
+                w[k * perInput + c] /= sum;
+    }
+    return w;
+}
+
 namespace {
 
 class ShortcutRuntime final : public RuntimeLayer {
@@ -241,31 +272,9 @@ private:
         return config_.weightsNormalization == "relu" || config_.weightsNormalization == "avg_relu";
     }
 
-    // The weights as used: w[k·perInput + c] for input k (0: the previous layer) and channel c.
     std::vector<float> normalizedWeights() const
     {
-        const std::size_t inputs = weights_.size() / perInput(), perInput = this->perInput();
-        std::vector<float> w(weights_.size());
-        for (std::size_t c = 0; c < perInput; ++c) {
-            float sum = 0, largest = -1e30f;
-            for (std::size_t k = 0; k < inputs; ++k)
-                largest = std::max(largest, weights_[k * perInput + c]);
-            for (std::size_t k = 0; k < inputs; ++k) {
-                float v = weights_[k * perInput + c];
-                if (reluNormalized())
-                    v = std::max(v, 0.0f);
-                else if (config_.weightsNormalization == "softmax")
-                    v = std::exp(v - largest);
-                w[k * perInput + c] = v;
-                sum += v;
-            }
-            if (reluNormalized())
-                sum += 0.0001f;
-            for (std::size_t k = 0; k < inputs; ++k)
-                if (config_.weightsNormalization != "none")
-                    w[k * perInput + c] /= sum;
-        }
-        return w;
+        return shortcutWeightsAsUsed(config_, weights_, out_.c);
     }
 
     // AB weights_type: out = w0·prev + Σ w_k·from_k, the weights normalised by relu or softmax.

@@ -68,6 +68,11 @@ public:
     std::vector<bool> layersReachingLoss() const;
     // Every layer's arrays in .weights order (for checkpoints).
     std::vector<WeightArray> weightArrays();
+    // One layer's arrays in .weights order (for exporters).
+    std::vector<WeightArray> layerWeightArrays(int layer)
+    {
+        return layers_[static_cast<std::size_t>(layer)]->weightArrays();
+    }
     // Images trained on, kept in the .weights header.
     std::uint64_t seen() const { return header_.seen; }
     void setSeen(std::uint64_t seen) { header_.seen = seen; }
