@@ -15,8 +15,12 @@
 #include "test_support.h"
 #include "train/train_panel.h"
 #include "window/main_window.h"
+#ifdef NETWRIGHT_WITH_ONNX
+#include "export/onnx_export_dialog.h"
+#endif
 
 #include <QAction>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
@@ -26,6 +30,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -47,6 +52,7 @@ class TestEditor : public QObject {
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); } // QSettings away from the user's
     void editsThenUndoAllRestoreTheBytes();
+    void exportOnnxFromTheFileMenu();
     void paletteInsertCreatesDefaultsAndKeepsReferences();
     void savingUnmodifiedWritesTheSameBytes();
     void propertyEditsMergeAndRederiveShapes();
@@ -684,6 +690,59 @@ void TestEditor::newFilesStartCleanAndNewSaysHowToStart()
     window.insertLayer("convolutional");
     QCOMPARE(window.graphView()->nodeCount(), 1);
     QCOMPARE(hints(), 0);
+}
+
+// File ▸ Export ONNX on the bundled detector: the editor's network with chosen weights, written by a
+// worker; wrong or missing weights are refused in the dialog, nothing written.
+void TestEditor::exportOnnxFromTheFileMenu()
+{
+#ifndef NETWRIGHT_WITH_ONNX
+    QSKIP("built without libonnx-dev");
+#else
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("shapes.cfg"), weights = dir.filePath("shapes.weights");
+    QVERIFY(QFile::copy(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg", cfg));
+    QCOMPARE(nw::test::cli({"init", cfg, weights}).exitCode, 0);
+    ui::MainWindow window;
+    QVERIFY(window.openFile(cfg));
+    auto* action = window.findChild<QAction*>("exportOnnxAction");
+    QVERIFY(action && action->isEnabled());
+    action->trigger();
+    auto* dialog = window.findChild<ui::OnnxExportDialog*>("onnxExportDialog");
+    QVERIFY(dialog);
+    QCOMPARE(dialog->outputEdit()->text(), dir.filePath("shapes.onnx")); // next to the cfg
+    QVERIFY(dialog->decodeBox()->isEnabled());                           // the net has [yolo] heads
+
+    auto exportNow = [&] {
+        QSignalSpy done(dialog, &ui::OnnxExportDialog::exported);
+        dialog->startExport();
+        QVERIFY(done.wait(60000));
+    };
+    QCOMPARE(dialog->weightsEdit()->text(), weights); // the Detect panel's (found next to the cfg)
+    dialog->weightsEdit()->clear();
+    exportNow(); // no weights chosen
+    QVERIFY2(dialog->status()->text().contains("choose the .weights file"),
+             qPrintable(dialog->status()->text()));
+    QVERIFY(!QFile::exists(dir.filePath("shapes.onnx")));
+
+    dialog->weightsEdit()->setText(weights);
+    dialog->decodeBox()->setChecked(true);
+    dialog->dynamicBatchBox()->setChecked(true);
+    exportNow();
+    QVERIFY2(dialog->status()->text().contains("detections [batch, 540, 10]"),
+             qPrintable(dialog->status()->text()));
+    QVERIFY(QFileInfo(dir.filePath("shapes.onnx")).size() > 1000000);
+
+    // Another network's weights: refused by name, the file from before untouched.
+    const QString other = dir.filePath("fashion.weights");
+    QCOMPARE(
+        nw::test::cli({"init", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", other}).exitCode, 0);
+    dialog->weightsEdit()->setText(other);
+    dialog->outputEdit()->setText(dir.filePath("other.onnx"));
+    exportNow();
+    QVERIFY2(dialog->status()->text().startsWith("Not exported:"), qPrintable(dialog->status()->text()));
+    QVERIFY(!QFile::exists(dir.filePath("other.onnx")));
+#endif
 }
 
 QTEST_MAIN(TestEditor)

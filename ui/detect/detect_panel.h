@@ -34,6 +34,7 @@ public:
     // Where the detector reads the network: the editor's text (unsaved edits included), not the file.
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
     void setWeights(const QString& path); // (re)loads the detector in the worker
+    QString weightsPath() const { return weightsPath_; }
     // Loads the network untrained, on the user's explicit request (no weights file).
     void useRandomWeights();
     void setNames(const QString& path);

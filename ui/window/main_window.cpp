@@ -10,6 +10,9 @@
 #include "table/layer_sort_proxy.h"
 #include "table/layer_table_model.h"
 #include "train/train_panel.h"
+#ifdef NETWRIGHT_WITH_ONNX
+#include "export/onnx_export_dialog.h"
+#endif
 
 #include <QAction>
 #include <QApplication>
@@ -211,6 +214,21 @@ MainWindow::~MainWindow()
     model_doc_->disconnect(this);
 }
 
+void MainWindow::showOnnxExport()
+{
+#ifdef NETWRIGHT_WITH_ONNX
+    bool hasHeads = false;
+    for (const LayerSpec& layer : spec().layers)
+        hasHeads = hasHeads || layer.type == "yolo" || layer.type == "region";
+    auto* dialog =
+        new OnnxExportDialog(model_doc_->path(), QString::fromStdString(model_doc_->document().toText()),
+                             detectPanel_->weightsPath(), hasHeads, this);
+    dialog->setObjectName("onnxExportDialog");
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+#endif
+}
+
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -236,6 +254,14 @@ void MainWindow::createActions()
             saveAs(withCfgSuffix(path));
     });
     saveAsAction->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    file->addSeparator();
+    QAction* exportOnnx = file->addAction(tr("&Export ONNX..."), this, &MainWindow::showOnnxExport);
+    exportOnnx->setObjectName("exportOnnxAction");
+#ifndef NETWRIGHT_WITH_ONNX
+    exportOnnx->setEnabled(false);
+    exportOnnx->setToolTip(tr("This build has no ONNX export (it needs libonnx-dev)"));
+#endif
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
 

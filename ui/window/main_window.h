@@ -67,6 +67,8 @@ private:
     void showSpec();
     void chooseFile();
     void newNetwork();
+    // File ▸ Export ONNX: a dialog over the editor's network and the Detect panel's weights.
+    void showOnnxExport();
     // Asks what to do with unsaved edits; false means cancel.
     bool maybeSave();
     void updateTitle();

@@ -1,0 +1,188 @@
+#include "export/onnx_export_dialog.h"
+
+#include "cfg/document.h"
+#include "export/onnx_export.h"
+#include "graph/network_spec.h"
+#include "runtime/net.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QThread>
+#include <QVBoxLayout>
+
+namespace nw::ui {
+
+namespace {
+
+// A line edit with a "…" button that opens a file dialog.
+QWidget* withBrowse(QLineEdit* edit, QWidget* parent, std::function<QString(const QString&)> choose)
+{
+    auto* row = new QWidget(parent);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(edit, 1);
+    auto* browse = new QPushButton(QObject::tr("Browse…"), row);
+    layout->addWidget(browse);
+    QObject::connect(browse, &QPushButton::clicked, row, [edit, choose] {
+        const QString path = choose(edit->text());
+        if (!path.isEmpty())
+            edit->setText(path);
+    });
+    return row;
+}
+
+// The whole export, in the worker thread: cfg text → description → runtime net → weights → file.
+std::optional<std::string> runExport(const std::string& cfgPath, const std::string& cfgText,
+                                     const std::string& weights, const OnnxExportOptions& options,
+                                     const std::string& out, std::string& summary)
+{
+    if (weights.empty())
+        return std::string("choose the .weights file to export with the network");
+    const NetworkSpec spec = buildNetworkSpec(cfg::Document::parse(cfgText, cfgPath));
+    std::string error;
+    auto net = Net::create(spec, std::max(1, options.batch), error);
+    if (!net)
+        return error;
+    if (auto problem = net->loadWeights(weights))
+        return problem;
+    OnnxExportReport report;
+    if (auto problem = exportOnnx(*net, options, out, &report))
+        return problem;
+    summary = "Wrote " + out + " (opset " + std::to_string(options.opset) + ", " +
+              std::to_string(report.nodes) + " nodes, " + std::to_string((report.bytes + (1 << 19)) >> 20) +
+              " MB). Outputs:";
+    for (const std::string& output : report.outputs)
+        summary += " " + output;
+    return std::nullopt;
+}
+
+} // namespace
+
+OnnxExportDialog::OnnxExportDialog(const QString& cfgPath, const QString& cfgText, const QString& weights,
+                                   bool hasHeads, QWidget* parent)
+    : QDialog(parent), cfgPath_(cfgPath), cfgText_(cfgText)
+{
+    setWindowTitle(tr("Export ONNX"));
+    auto* form = new QFormLayout;
+    weights_ = new QLineEdit(weights, this);
+    weights_->setObjectName("onnxWeights");
+    form->addRow(tr("Weights:"), withBrowse(weights_, this, [this](const QString& current) {
+                     return QFileDialog::getOpenFileName(this, tr("Weights to export"), current,
+                                                         tr("Darknet weights (*.weights);;All files (*)"));
+                 }));
+    const QFileInfo cfg(cfgPath);
+    output_ = new QLineEdit(
+        cfgPath.isEmpty() ? QString() : cfg.dir().filePath(cfg.completeBaseName() + ".onnx"), this);
+    output_->setObjectName("onnxOutput");
+    form->addRow(tr("Write to:"), withBrowse(output_, this, [this](const QString& current) {
+                     QString path = QFileDialog::getSaveFileName(this, tr("Export ONNX"), current,
+                                                                 tr("ONNX models (*.onnx)"));
+                     if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
+                         path += ".onnx";
+                     return path;
+                 }));
+    opset_ = new QSpinBox(this);
+    opset_->setRange(kMinOnnxOpset, kMaxOnnxOpset);
+    opset_->setValue(11);
+    opset_->setMaximumWidth(90);
+    opset_->setToolTip(tr("11 is read by every ONNX runtime in use (OpenCV DNN, ONNX Runtime, TensorRT)"));
+    form->addRow(tr("Opset:"), opset_);
+    auto* batchRow = new QWidget(this);
+    auto* batchLayout = new QHBoxLayout(batchRow);
+    batchLayout->setContentsMargins(0, 0, 0, 0);
+    batch_ = new QSpinBox(batchRow);
+    batch_->setRange(1, 1024);
+    dynamic_ = new QCheckBox(tr("Dynamic"), batchRow);
+    dynamic_->setToolTip(tr("The batch dimension is named \"batch\" and set by the runtime"));
+    connect(dynamic_, &QCheckBox::toggled, batch_, &QWidget::setDisabled);
+    batchLayout->addWidget(batch_);
+    batchLayout->addWidget(dynamic_);
+    batchLayout->addStretch(1);
+    form->addRow(tr("Batch:"), batchRow);
+    decode_ = new QCheckBox(tr("Decode boxes in the graph (one \"detections\" output)"), this);
+    decode_->setEnabled(hasHeads);
+    if (!hasHeads)
+        decode_->setToolTip(tr("The network has no [yolo] or [region] head"));
+    form->addRow(QString(), decode_);
+
+    status_ = new QLabel(this);
+    status_->setObjectName("onnxStatus");
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status_->setMinimumHeight(3 * status_->fontMetrics().lineSpacing()); // a result of two lines fits
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    exportButton_ = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
+    exportButton_->setDefault(true);
+    connect(buttons, &QDialogButtonBox::accepted, this, &OnnxExportDialog::startExport);
+    connect(buttons, &QDialogButtonBox::rejected, this, &OnnxExportDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(status_);
+    layout->addWidget(buttons);
+    resize(620, sizeHint().height());
+}
+
+OnnxExportDialog::~OnnxExportDialog()
+{
+    if (worker_)
+        worker_->wait(); // the worker writes into this object
+}
+
+void OnnxExportDialog::startExport()
+{
+    if (worker_)
+        return;
+    if (output_->text().trimmed().isEmpty()) {
+        status_->setText(tr("Choose where to write the .onnx file."));
+        return;
+    }
+    OnnxExportOptions options;
+    options.opset = opset_->value();
+    options.batch = dynamic_->isChecked() ? 0 : batch_->value();
+    options.withDecode = decode_->isEnabled() && decode_->isChecked();
+    const std::string cfgPath = cfgPath_.toStdString(), cfgText = cfgText_.toStdString(),
+                      weights = weights_->text().trimmed().toStdString(),
+                      out = output_->text().trimmed().toStdString();
+    error_.reset();
+    summary_.clear();
+    exportButton_->setEnabled(false);
+    status_->setText(tr("Exporting…"));
+    worker_ = QThread::create([this, cfgPath, cfgText, weights, options, out] {
+        try {
+            error_ = runExport(cfgPath, cfgText, weights, options, out, summary_);
+        } catch (const std::exception& e) { // bad_alloc, protobuf: a message, never a crash
+            error_ = std::string("the export failed: ") + e.what();
+        }
+    });
+    connect(worker_, &QThread::finished, this, &OnnxExportDialog::finish);
+    worker_->start();
+}
+
+void OnnxExportDialog::finish()
+{
+    worker_->wait();
+    worker_->deleteLater();
+    worker_ = nullptr;
+    exportButton_->setEnabled(true);
+    const QString message = QString::fromStdString(error_ ? "Not exported: " + *error_ : summary_);
+    status_->setText(message);
+    emit exported(!error_, message);
+}
+
+void OnnxExportDialog::reject()
+{
+    if (worker_)
+        worker_->wait();
+    QDialog::reject();
+}
+
+} // namespace nw::ui
