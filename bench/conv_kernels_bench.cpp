@@ -82,17 +82,15 @@ int main(int argc, char** argv)
         for (float& v : weights)
             v = uniform(random) * 0.05f;
         std::vector<float> scale(std::size_t(filters), 1.0f), shift(std::size_t(filters), 0.0f),
-            output(std::size_t(filters) * std::size_t(outW * outH)), transformed;
+            output(std::size_t(filters) * std::size_t(outW * outH));
         const bool winograd = winogradApplies(g, 1), direct = c <= 8;
-        if (winograd)
-            winogradTransformWeights(weights.data(), filters, c, transformed);
         std::vector<float> workspace(std::max({convWorkspaceFloats(g, 1, filters, threads),
                                                winograd ? winogradWorkspaceFloats(g, filters, 1, threads) : 0,
                                                direct ? directWorkspaceFloats(g, filters, threads) : 0}));
         const ConvKernel tiled{
             g, 1, filters, weights.data(), scale.data(), shift.data(), Activation::Leaky, threads};
         const WinogradKernel fast{
-            g, filters, transformed.data(), scale.data(), shift.data(), Activation::Leaky, threads};
+            g, filters, weights.data(), scale.data(), shift.data(), Activation::Leaky, threads};
         const DirectKernel plain{
             g, filters, weights.data(), scale.data(), shift.data(), Activation::Leaky, threads};
         std::vector<double> gemmTimes, winogradTimes, directTimes;

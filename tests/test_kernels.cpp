@@ -87,6 +87,7 @@ class TestKernels : public QObject {
 private slots:
     void winogradMatchesGemmOnEveryCfgShape();
     void winogradTransformOfAnImpulse();
+    void winogradFloatWeightTransformMatchesDouble();
     void winogradTrainingEqualsGemmTraining();
     void directMatchesGemm();
     void vectorActivationsMatchScalar();
@@ -116,8 +117,6 @@ void TestKernels::winogradMatchesGemmOnEveryCfgShape()
             randomFloats(std::size_t(s.filters) * std::size_t(g.channels) * 9, -range, range, random);
         const std::vector<float> scale = randomFloats(std::size_t(s.filters), 0.5f, 2.0f, random);
         const std::vector<float> shift = randomFloats(std::size_t(s.filters), -0.5f, 0.5f, random);
-        std::vector<float> transformed;
-        winogradTransformWeights(weights.data(), s.filters, g.channels, transformed);
         for (int threads : {1, 2}) {
             setComputeThreads(threads);
             std::vector<float> reference(outSize, NAN), ours(outSize, NAN);
@@ -126,9 +125,15 @@ void TestKernels::winogradMatchesGemmOnEveryCfgShape()
             convolveTiled(
                 {g, 1, s.filters, weights.data(), scale.data(), shift.data(), s.activation, threads},
                 input.data(), reference.data(), workspace.data());
-            convolveWinograd(
-                {g, s.filters, transformed.data(), scale.data(), shift.data(), s.activation, threads}, 1,
-                input.data(), ours.data(), workspace.data());
+            // Weights transformed as used (threads 1) or kept transformed (threads 2): both paths.
+            WinogradKernel kernel{g,      s.filters, weights.data(), scale.data(), shift.data(), s.activation,
+                                  threads};
+            std::vector<float> kept;
+            if (threads == 2) {
+                winogradTransformWeights(weights.data(), s.filters, g.channels, kept);
+                kernel.transformed = kept.data();
+            }
+            convolveWinograd(kernel, 1, input.data(), ours.data(), workspace.data());
             double largest = 0, diff = 0;
             for (std::size_t i = 0; i < outSize; ++i) {
                 largest = std::max(largest, double(std::fabs(reference[i])));
@@ -159,11 +164,10 @@ void TestKernels::winogradTransformOfAnImpulse()
         image[i] = float(i + 1);
     const float one = 1, zero = 0;
     for (int tap : {4, 0}) {
-        std::vector<float> weights(9, 0.0f), transformed;
+        std::vector<float> weights(9, 0.0f);
         weights[std::size_t(tap)] = 1;
-        winogradTransformWeights(weights.data(), 1, 1, transformed);
         std::vector<float> out(image.size(), NAN), workspace(winogradWorkspaceFloats(g, 1, 1, 2));
-        convolveWinograd({g, 1, transformed.data(), &one, &zero, Activation::Linear, 2}, 1, image.data(),
+        convolveWinograd({g, 1, weights.data(), &one, &zero, Activation::Linear, 2}, 1, image.data(),
                          out.data(), workspace.data());
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x) {
@@ -421,8 +425,6 @@ void TestKernels::winogradRunsWithFewerThreadsThanSized()
         const std::vector<float> weights =
             randomFloats(std::size_t(c.filters * c.channels * 9), -0.2f, 0.2f, random);
         const std::vector<float> scale(std::size_t(c.filters), 1.0f), shift(std::size_t(c.filters), 0.0f);
-        std::vector<float> transformed;
-        winogradTransformWeights(weights.data(), c.filters, c.channels, transformed);
         std::vector<float> reference(outSize * std::size_t(c.images));
         std::vector<float> tiledWorkspace(convWorkspaceFloats(g, 1, c.filters, 1));
         setComputeThreads(1);
@@ -438,7 +440,7 @@ void TestKernels::winogradRunsWithFewerThreadsThanSized()
             setComputeThreads(threads);
             std::vector<float> workspace(floats + guard, 12345.0f), ours(reference.size(), NAN);
             convolveWinograd(
-                {g, c.filters, transformed.data(), scale.data(), shift.data(), Activation::Linear, sizedFor},
+                {g, c.filters, weights.data(), scale.data(), shift.data(), Activation::Linear, sizedFor},
                 c.images, input.data(), ours.data(), workspace.data());
             const auto touched = std::find_if(workspace.begin() + std::ptrdiff_t(floats), workspace.end(),
                                               [](float v) { return v != 12345.0f; });
@@ -480,8 +482,6 @@ void TestKernels::winogradBatchesAndAccumulates()
             randomFloats(std::size_t(c.filters * c.channels * 9), -0.2f, 0.2f, random);
         const std::vector<float> scale(std::size_t(c.filters), 1.0f), shift(std::size_t(c.filters), 0.0f);
         const std::vector<float> before = randomFloats(outSize * std::size_t(c.images), -1, 1, random);
-        std::vector<float> transformed;
-        winogradTransformWeights(weights.data(), c.filters, c.channels, transformed);
         setComputeThreads(2);
         std::vector<float> expected(before.size());
         std::vector<float> tiledWorkspace(convWorkspaceFloats(g, 1, c.filters, 2));
@@ -492,8 +492,8 @@ void TestKernels::winogradBatchesAndAccumulates()
                 tiledWorkspace.data());
         std::vector<float> workspace(winogradWorkspaceFloats(g, c.filters, c.images, 2));
         std::vector<float> fresh(before.size(), NAN), added = before;
-        WinogradKernel kernel{
-            g, c.filters, transformed.data(), scale.data(), shift.data(), Activation::Linear, 2};
+        WinogradKernel kernel{g, c.filters, weights.data(), scale.data(), shift.data(), Activation::Linear,
+                              2};
         convolveWinograd(kernel, c.images, input.data(), fresh.data(), workspace.data());
         kernel.accumulate = true;
         convolveWinograd(kernel, c.images, input.data(), added.data(), workspace.data());
@@ -505,6 +505,23 @@ void TestKernels::winogradBatchesAndAccumulates()
                  qPrintable(describe("accumulate", g, c.filters, 2, relativeDifference(expected, added))));
     }
     setComputeThreads(0);
+}
+
+// The kernel transforms weights in float, sixteen channels at a time, as it uses them; the reference
+// is the transform in double. 35 channels: two full vectors and a partial one.
+void TestKernels::winogradFloatWeightTransformMatchesDouble()
+{
+    std::mt19937 random(23);
+    const int filters = 37, channels = 35;
+    const std::vector<float> weights = randomFloats(std::size_t(filters * channels * 9), -1, 1, random);
+    std::vector<float> reference, fast;
+    winogradTransformWeights(weights.data(), filters, channels, reference);
+    winogradTransformWeightsFast(weights.data(), filters, channels, fast);
+    QCOMPARE(fast.size(), reference.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < fast.size(); ++i)
+        worst = std::max(worst, double(std::fabs(fast[i] - reference[i])));
+    QVERIFY2(worst <= 1e-6, qPrintable(QString("worst difference %1").arg(worst)));
 }
 
 QTEST_GUILESS_MAIN(TestKernels)

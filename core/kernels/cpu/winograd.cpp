@@ -18,6 +18,21 @@ constexpr int kOut = 4;                               // output tile side
 constexpr std::size_t kBlockBytes = 640 * 1024;       // V and M of a block of tiles stay in L2 (1 MB here)
 constexpr std::size_t kSharedBlockBytes = 8 << 20;    // blocks all threads share: the tiles of a 26×26 layer
 constexpr std::size_t kSharedWeightPairs = 64 * 1024; // filters × channels: 9.4 MB of transformed weights
+constexpr std::size_t kChunkBytes = 1536 * 1024;      // a thread's transformed weights for a few filters
+
+// Floats between the chunk's U[ξ] and U[ξ + 1]: rows × channels and a little more, so the 36 points a
+// pair's transform writes do not fall 2^k bytes apart (the same L1 set: 36 streams into 8 ways).
+std::size_t chunkPointStride(int rows, int channels)
+{
+    return std::size_t(rows) * std::size_t(channels) + 16;
+}
+
+// Filters whose weights a thread transforms at a time (U[ξ] for those rows, all channels).
+int chunkFilters(int channels, int filters)
+{
+    const int fit = int(kChunkBytes / (sizeof(float) * kWinogradPoints * std::size_t(std::max(1, channels))));
+    return std::clamp(fit / 8 * 8, 8, std::max(8, filters));
+}
 
 // The 4×4 output tiles of every image, numbered image by image, row by row, cut into blocks.
 struct Tiling {
@@ -262,33 +277,101 @@ void multiplyNarrow(const float* u, int rows, int channels, const float* v, std:
     }
 }
 
-// Everything for the tiles of one block, filters [filter0, filter1): 36 GEMMs, then output transforms.
+// G·g for one column g of the 3×3 kernel (G: 6×3 for points 0, ±1, ±2 and ∞), sixteen pairs at a time.
+NW_LANES_INLINE void weightTransform(const LaneVector (&g)[3], LaneVector (&out)[kTile])
+{
+    const LaneVector outer = g[0] + g[2], quarter = g[0] * (1.0f / 24) + g[2] * (1.0f / 6),
+                     middle = g[1] * (1.0f / 12);
+    out[0] = g[0] * 0.25f;
+    out[1] = (outer + g[1]) * (-1.0f / 6);
+    out[2] = (outer - g[1]) * (-1.0f / 6);
+    out[3] = quarter + middle;
+    out[4] = quarter - middle;
+    out[5] = g[2];
+}
+
+// U[ξ][row][c] = (G·w·Gᵀ)[ξ] for filters [filter0, filter0 + rows), every channel: the weights a
+// block needs, transformed where they are used instead of kept (36/9 = 4× the weights) for every
+// layer. `weights`: filters × channels × 3 × 3, Darknet's order.
+NW_KERNEL_CLONES
+void transformWeightChunk(const float* weights, int channels, int filter0, int rows, float* u,
+                          std::size_t pointStride)
+{
+    for (int r = 0; r < rows; ++r) {
+        const float* w = weights + (std::size_t(filter0 + r) * std::size_t(channels)) * 9;
+        for (int c0 = 0; c0 < channels; c0 += kLanes) {
+            const int count = std::min(kLanes, channels - c0);
+            alignas(64) float taps[9][kLanes];
+            const float* first = w + std::size_t(c0) * 9;
+            if (count == kLanes) { // tap by tap: one strided load (a gather) per tap
+                for (int tap = 0; tap < 9; ++tap)
+                    for (int l = 0; l < kLanes; ++l)
+                        taps[tap][l] = first[l * 9 + tap];
+            } else {
+                for (int tap = 0; tap < 9; ++tap)
+                    for (int l = 0; l < kLanes; ++l)
+                        taps[tap][l] = l < count ? first[l * 9 + tap] : 0.0f;
+            }
+            LaneVector left[kTile][3]; // G·w: column by column
+            for (int column = 0; column < 3; ++column) {
+                LaneVector g[3], out[kTile];
+                for (int row = 0; row < 3; ++row)
+                    loadLanes(g[row], taps[row * 3 + column]);
+                weightTransform(g, out);
+                for (int i = 0; i < kTile; ++i)
+                    left[i][column] = out[i];
+            }
+            float* at = u + std::size_t(r) * std::size_t(channels) + std::size_t(c0);
+            for (int i = 0; i < kTile; ++i) { // (G·w)·Gᵀ: row by row
+                LaneVector out[kTile];
+                weightTransform(left[i], out);
+                for (int j = 0; j < kTile; ++j) {
+                    float* point = at + std::size_t(i * kTile + j) * pointStride;
+                    if (count == kLanes)
+                        storeLanes(point, out[j]);
+                    else
+                        std::memcpy(point, &out[j], sizeof(float) * std::size_t(count));
+                }
+            }
+        }
+    }
+}
+
+// Everything for the tiles of one block, filters [filter0, filter1): a chunk of filters at a time,
+// their weights transformed into `u`, 36 GEMMs, then the output transforms.
 void multiplyAndOutput(const WinogradKernel& k, const Tiling& t, int blockFirst, int blockTiles,
-                       const float* v, float* m, int filter0, int filter1, float* output)
+                       const float* v, float* m, float* u, int filter0, int filter1, float* output)
 {
     const ConvGeometry& g = k.geometry;
-    const int channels = g.channels, rows = filter1 - filter0;
-    if (rows <= 0)
-        return;
+    const int channels = g.channels;
     const std::size_t vPoint = std::size_t(channels) * std::size_t(t.block);
     const std::size_t mPoint = std::size_t(k.filters) * std::size_t(t.block);
-    const std::size_t uPoint = std::size_t(k.filters) * std::size_t(channels);
-    for (int point = 0; point < kWinogradPoints; ++point) {
-        const float* u =
-            k.transformedWeights + std::size_t(point) * uPoint + std::size_t(filter0) * std::size_t(channels);
-        float* product = m + std::size_t(point) * mPoint + std::size_t(filter0) * std::size_t(t.block);
-        if (blockTiles <= kLanes)
-            multiplyNarrow(u, rows, channels, v + std::size_t(point) * vPoint, t.block, product, t.block);
-        else
-            gemm(false, false, rows, blockTiles, channels, 1.0f, u, channels, v + std::size_t(point) * vPoint,
-                 t.block, 0.0f, product, t.block);
-    }
     const std::size_t plane = std::size_t(g.outHeight) * std::size_t(g.outWidth);
-    for (int f = filter0; f < filter1; ++f)
-        for (int lane0 = 0; lane0 < blockTiles; lane0 += kLanes)
-            transformOutput(m + std::size_t(f) * std::size_t(t.block) + std::size_t(lane0), mPoint, g, t,
-                            blockFirst + lane0, blockFirst + blockTiles, k.scale[f], k.shift[f], k.activation,
-                            k.accumulate, output + std::size_t(f) * plane);
+    const int chunk = chunkFilters(channels, k.filters);
+    for (int first = filter0; first < filter1; first += chunk) {
+        const int rows = std::min(chunk, filter1 - first);
+        // Kept transformed weights (small layers), or this chunk's transformed here.
+        const std::size_t uPoint =
+            k.transformed ? std::size_t(k.filters) * std::size_t(channels) : chunkPointStride(rows, channels);
+        const float* uFirst = k.transformed ? k.transformed + std::size_t(first) * std::size_t(channels) : u;
+        if (!k.transformed)
+            transformWeightChunk(k.weights, channels, first, rows, u, uPoint);
+        for (int point = 0; point < kWinogradPoints; ++point) {
+            const float* weights = uFirst + std::size_t(point) * uPoint;
+            float* product = m + std::size_t(point) * mPoint + std::size_t(first) * std::size_t(t.block);
+            if (blockTiles <= kLanes)
+                multiplyNarrow(weights, rows, channels, v + std::size_t(point) * vPoint, t.block, product,
+                               t.block);
+            else
+                gemm(false, false, rows, blockTiles, channels, 1.0f, weights, channels,
+                     v + std::size_t(point) * vPoint, t.block, 0.0f, product, t.block);
+        }
+        for (int f = first; f < first + rows; ++f)
+            for (int lane0 = 0; lane0 < blockTiles; lane0 += kLanes)
+                transformOutput(m + std::size_t(f) * std::size_t(t.block) + std::size_t(lane0), mPoint, g, t,
+                                blockFirst + lane0, blockFirst + blockTiles, k.scale[f], k.shift[f],
+                                k.activation, k.accumulate, output + std::size_t(f) * plane);
+    }
 }
 
 std::atomic<bool> enabled{true};
@@ -342,12 +425,23 @@ void winogradTransformWeights(const float* weights, int filters, int channels,
     }
 }
 
+void winogradTransformWeightsFast(const float* weights, int filters, int channels,
+                                  std::vector<float>& transformed)
+{
+    transformed.resize(std::size_t(kWinogradPoints) * std::size_t(filters) * std::size_t(channels));
+    transformWeightChunk(weights, channels, 0, filters, transformed.data(),
+                         std::size_t(filters) * std::size_t(channels));
+}
+
 std::size_t winogradWorkspaceFloats(const ConvGeometry& g, int filters, int images, int threads)
 {
     const Tiling t = tiling(g, filters, images, threads);
     const std::size_t block =
         std::size_t(kWinogradPoints) * std::size_t(g.channels + filters) * std::size_t(t.block);
-    return t.shared ? block : block * std::size_t(std::max(1, threads));
+    const std::size_t chunk =
+        std::size_t(kWinogradPoints) * chunkPointStride(chunkFilters(g.channels, filters), g.channels);
+    threads = std::max(1, threads);
+    return (t.shared ? block : block * std::size_t(threads)) + chunk * std::size_t(threads);
 }
 
 void convolveWinograd(const WinogradKernel& k, int images, const float* input, float* output,
@@ -362,6 +456,11 @@ void convolveWinograd(const WinogradKernel& k, int images, const float* input, f
     const std::size_t vFloats = std::size_t(kWinogradPoints) * pointStride;
     const std::size_t blockFloats =
         vFloats + std::size_t(kWinogradPoints) * std::size_t(k.filters) * std::size_t(t.block);
+    // After the blocks' V and M: each thread's transformed-weight chunk.
+    const std::size_t chunkFloats =
+        std::size_t(kWinogradPoints) * chunkPointStride(chunkFilters(g.channels, k.filters), g.channels);
+    float* chunks =
+        workspace + (t.shared ? blockFloats : blockFloats * std::size_t(std::max(1, k.maxThreads)));
     const auto transformBlockInput = [&](float* v, int first, int end, int c, int lane0) {
         transformInput(input + std::size_t(c) * inPlane, g, t, first + lane0, end,
                        v + std::size_t(c) * std::size_t(t.block) + std::size_t(lane0), pointStride);
@@ -381,8 +480,9 @@ void convolveWinograd(const WinogradKernel& k, int images, const float* input, f
             const int parts = omp_get_num_threads();
 #pragma omp for schedule(static)
             for (int part = 0; part < parts; ++part)
-                multiplyAndOutput(k, t, first, end - first, v, m, k.filters * part / parts,
-                                  k.filters * (part + 1) / parts, output);
+                multiplyAndOutput(k, t, first, end - first, v, m,
+                                  chunks + std::size_t(omp_get_thread_num()) * chunkFloats,
+                                  k.filters * part / parts, k.filters * (part + 1) / parts, output);
         }
         return;
     }
@@ -395,7 +495,8 @@ void convolveWinograd(const WinogradKernel& k, int images, const float* input, f
         for (int c = 0; c < g.channels; ++c)
             for (int lane0 = 0; lane0 < end - first; lane0 += kLanes)
                 transformBlockInput(v, first, end, c, lane0);
-        multiplyAndOutput(k, t, first, end - first, v, m, 0, k.filters, output);
+        multiplyAndOutput(k, t, first, end - first, v, m,
+                          chunks + std::size_t(omp_get_thread_num()) * chunkFloats, 0, k.filters, output);
     }
 }
 

@@ -44,16 +44,19 @@ void WinogradConvolution::forward(const std::vector<float>& weights, const float
                                   Activation activation, int images, const float* input, float* output,
                                   float* workspace)
 {
-    if (forwardStale_)
-        winogradTransformWeights(weights.data(), filters_, geometry_.channels, forwardWeights_);
-    forwardStale_ = false;
-    const WinogradKernel kernel{geometry_,
-                                filters_,
-                                forwardWeights_.data(),
-                                scale ? scale : ones_.data(),
-                                shift ? shift : zeros_.data(),
-                                activation,
-                                maxComputeThreads()};
+    WinogradKernel kernel{geometry_,
+                          filters_,
+                          weights.data(),
+                          scale ? scale : ones_.data(),
+                          shift ? shift : zeros_.data(),
+                          activation,
+                          maxComputeThreads()};
+    if (std::size_t(filters_) * std::size_t(geometry_.channels) <= kKeptTransformPairs) {
+        if (forwardStale_)
+            winogradTransformWeights(weights.data(), filters_, geometry_.channels, forwardWeights_);
+        forwardStale_ = false;
+        kernel.transformed = forwardWeights_.data();
+    }
     convolveWinograd(kernel, images, input, output,
                      workspace ? workspace : scratch(geometry_, filters_, images));
 }
@@ -71,10 +74,9 @@ void WinogradConvolution::addInputGradient(const std::vector<float>& weights, in
                              std::size_t(8 - tap)] =
                         weights[(std::size_t(f) * std::size_t(channels) + std::size_t(c)) * 9 +
                                 std::size_t(tap)];
-        winogradTransformWeights(flipped_.data(), channels, filters_, backwardWeights_);
     }
     backwardStale_ = false;
-    WinogradKernel kernel{backwardGeometry_, channels,           backwardWeights_.data(), ones_.data(),
+    WinogradKernel kernel{backwardGeometry_, channels,           flipped_.data(),    ones_.data(),
                           zeros_.data(),     Activation::Linear, maxComputeThreads()};
     kernel.accumulate = true;
     convolveWinograd(kernel, images, outputDelta, inputDelta, scratch(backwardGeometry_, channels, images));

@@ -1,7 +1,8 @@
 #pragma once
-// A convolutional layer's use of the Winograd kernel: which passes it serves, the transformed weights
-// (for the forward pass, and flipped and transposed for the input gradient), transformed again only
-// after the weights changed, and scratch for whole training batches.
+// A convolutional layer's use of the Winograd kernel: which passes it serves, the weights flipped and
+// transposed for the input gradient (redone only after the weights changed), and scratch for whole
+// training batches. The kernel transforms weights as it uses them, so nothing 4× larger is kept except
+// for small layers (at most kKeptTransformPairs pairs, where transforming per block would cost more).
 #include "kernels/cpu/winograd.h"
 
 #include <vector>
@@ -31,7 +32,8 @@ private:
     int filters_;
     bool forward_, backward_;
     bool forwardStale_ = true, backwardStale_ = true;
-    std::vector<float> forwardWeights_, backwardWeights_, flipped_, ones_, zeros_, scratch_;
+    // Transformed weights, kept only for small layers (kKeptTransformPairs).
+    std::vector<float> forwardWeights_, flipped_, ones_, zeros_, scratch_;
 
     float* scratch(const ConvGeometry& geometry, int filters, int images);
 };
