@@ -1,6 +1,7 @@
 // The network description: shapes and BFLOPs equal to the reference Darknet (Debian's libdarknet,
 // run in a helper process) on every cfg it ships, hand-computed cases, and one clear diagnostic per
 // broken layer.
+#include "graph/activation_plan.h"
 #include "graph/network_spec.h"
 #include "test_support.h"
 
@@ -49,6 +50,7 @@ std::string net(int w, int h, int c)
 class TestNetworkSpec : public QObject {
     Q_OBJECT
 private slots:
+    void inferenceReusesFreedOutputsByHand();
     void matchesReferenceDarknet_data();
     void matchesReferenceDarknet();
     void alexeyAbCfgsAreValid_data();
@@ -285,6 +287,29 @@ void TestNetworkSpec::hugeInputIsRefusedOnce()
     QVERIFY2(found, test::allText(spec.diagnostics).c_str());
     QCOMPARE(found->line, 2);
     QCOMPARE(spec.totalParams, std::int64_t(0));
+}
+
+// Layer 0 is read by layer 1 and by the route (3); layer 1 only by layer 2; the route's output goes
+// where layer 1's was (its reader has run), the last layer's where layer 0's was. Buffers of 256, 256
+// and 128 floats hold five outputs of 1152 floats in all.
+void TestNetworkSpec::inferenceReusesFreedOutputsByHand()
+{
+    const NetworkSpec spec =
+        test::specFromText("[net]\nwidth=8\nheight=8\nchannels=3\n\n"
+                           "[convolutional]\nfilters=4\nsize=1\n\n[convolutional]\nfilters=4\nsize=1\n\n"
+                           "[convolutional]\nfilters=2\nsize=1\n\n[route]\nlayers=-3\n\n"
+                           "[convolutional]\nfilters=4\nsize=1\n");
+    QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+    const ActivationPlan plan = planActivations(spec, 1);
+    QCOMPARE(plan.buffer, (std::vector<int>{0, 1, 2, 1, 0}));
+    QCOMPARE(plan.bufferFloats, (std::vector<std::int64_t>{256, 256, 128}));
+    QCOMPARE(plan.addedBytes, (std::vector<std::int64_t>{1024, 1024, 512, 0, 0}));
+    QCOMPARE(spec.inferenceMemoryBytes, std::int64_t(640 * 4));
+    QCOMPARE(spec.totalMemoryBytes, std::int64_t(1152 * 4));
+    QCOMPARE(spec.layers[3].inferenceBytes, std::int64_t(0));
+    QCOMPARE(outputsKeptAfterInference(spec), (std::vector<bool>{false, false, false, false, true}));
+    // A batch of 3 scales every buffer.
+    QCOMPARE(planActivations(spec, 3).bufferFloats, (std::vector<std::int64_t>{768, 768, 384}));
 }
 
 QTEST_GUILESS_MAIN(TestNetworkSpec)

@@ -98,7 +98,7 @@ int bench(const BenchArgs& args)
     setWinogradEnabled(!args.noWinograd);
     if (args.training)
         return benchTraining(args, options);
-    auto net = loadNet(args.cfg, args.weights, 1, options);
+    auto net = loadNet(args.cfg, args.weights, 1, options, Net::Use::InferenceOnly);
     if (!net)
         return 1;
     std::vector<float> input(std::size_t(net->inputShape().size));

@@ -20,7 +20,7 @@ int map(const MapArgs& args)
     if (!data)
         return 1;
     std::string error;
-    auto net = loadNet(args.cfg, args.weights, 1);
+    auto net = loadNet(args.cfg, args.weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;
     if (net->maxTruthBoxes() == 0) {

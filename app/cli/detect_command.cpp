@@ -73,7 +73,7 @@ std::optional<std::vector<std::string>> namesFor(const std::string& path, int cl
 
 int detect(const DetectArgs& args)
 {
-    auto net = loadNet(args.cfg, args.weights, 1);
+    auto net = loadNet(args.cfg, args.weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;
     const int classes = detectionClasses(net->spec());
@@ -165,7 +165,7 @@ int detect(const DetectArgs& args)
 int classify(const std::string& cfg, const std::string& weights, const std::vector<std::string>& images,
              const std::string& namesPath, int top)
 {
-    auto net = loadNet(cfg, weights, 1);
+    auto net = loadNet(cfg, weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;
     const Shape input = net->inputShape();

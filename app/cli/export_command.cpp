@@ -27,7 +27,7 @@ int exportOnnx(const ExportOnnxArgs& args)
             return 1;
         }
     }
-    auto net = loadNet(args.cfg, args.weights, 1);
+    auto net = loadNet(args.cfg, args.weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;
     OnnxExportReport report;

@@ -22,7 +22,9 @@ bool endsWith(const std::string& text, const std::string& suffix)
 int forward(const std::string& cfg, const std::string& weights, const std::string& inputPath,
             const std::string& outPath, const std::string& allLayersDir)
 {
-    auto net = loadNet(cfg, weights, 1);
+    // Every layer's output stays readable only when --all-layers asks for them.
+    auto net =
+        loadNet(cfg, weights, 1, {}, allLayersDir.empty() ? Net::Use::InferenceOnly : Net::Use::Everything);
     if (!net)
         return 1;
     std::vector<float> input;

@@ -20,7 +20,7 @@ void printDiagnostics(const Diagnostics& diagnostics)
 }
 
 std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights, int batch,
-                             const SpecOptions& options)
+                             const SpecOptions& options, Net::Use use)
 {
     const cfg::Document document = cfg::Document::load(cfg);
     SpecOptions withBatch = options;
@@ -31,7 +31,7 @@ std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights,
         return nullptr;
     }
     std::string error;
-    auto net = Net::create(spec, batch, error);
+    auto net = Net::create(spec, batch, error, use);
     if (!net) {
         std::cerr << cfg << ": error: " << error << "\n";
         return nullptr;

@@ -16,8 +16,9 @@ void printDiagnostics(const Diagnostics& diagnostics);
 void setAllowExtraWeights(bool allow);
 // Prints every problem and returns nullptr when the cfg is invalid, the runtime cannot be built or
 // the weights do not load. Empty `weights` keeps the seeded random initialisation.
+// `use`: InferenceOnly for commands that only run forward passes (outputs share buffers).
 std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights, int batch,
-                             const SpecOptions& options = {});
+                             const SpecOptions& options = {}, Net::Use use = Net::Use::Everything);
 
 // Reads a .data file; on failure prints "error: ..." (naming the file and line) and returns nullopt.
 std::optional<DataFile> loadDataFileOrReport(const std::string& path);

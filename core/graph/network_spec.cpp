@@ -1,5 +1,7 @@
 #include "graph/network_spec.h"
 
+#include "graph/activation_plan.h"
+
 #include "layers/convolutional.h"
 #include "layers/local.h"
 #include "layers/maxpool.h"
@@ -202,6 +204,12 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
     if (spec.layers.empty())
         spec.diagnostics.push_back({Severity::Error, spec.file, sections.front().headerLine(), -1,
                                     "the network has no layers after [net]"});
+    if (!sizeRefused) { // what an inference pass holds, its buffers reused (runtime::Net does the same)
+        const ActivationPlan plan = planActivations(spec, spec.batch);
+        for (std::size_t i = 0; i < spec.layers.size(); ++i)
+            spec.layers[i].inferenceBytes = plan.addedBytes[i];
+        spec.inferenceMemoryBytes = plan.totalBytes;
+    }
     // Document syntax errors come first; keep the whole list in file order for readers.
     std::stable_sort(spec.diagnostics.begin(), spec.diagnostics.end(),
                      [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });

@@ -34,6 +34,9 @@ struct LayerSpec {
     std::string filters;      // summary texts
     std::string size;
     std::int64_t memoryBytes = 0; // output activations for the spec's batch, float32
+    // What the output adds to an inference pass's buffers (graph/activation_plan.h): 0 when it goes
+    // into the buffer of an output no later layer reads.
+    std::int64_t inferenceBytes = 0;
     // Receptive field of one output pixel in input pixels, and the input-pixel distance between
     // neighbouring outputs (the largest over the layer's inputs); 0 for flat outputs.
     int receptiveField = 0;
@@ -64,6 +67,7 @@ struct NetworkSpec {
     std::int64_t totalParams = 0;
     std::int64_t maxWorkspaceBytes = 0;
     std::int64_t totalMemoryBytes = 0;
+    std::int64_t inferenceMemoryBytes = 0; // the activation buffers an inference pass really holds
 
     bool ok() const { return !hasErrors(diagnostics); }
 };

@@ -177,7 +177,9 @@ private:
         const int batch = args.output.batch() / steps_;
         const std::size_t outWidth = std::size_t(outputShape_.size) * std::size_t(batch);
         const std::size_t inWidth = std::size_t(inputShape_.size) * std::size_t(batch);
-        states_.assign(std::size_t(steps_ + 1), Tensor(hiddenShape_, batch));
+        states_.resize(std::size_t(steps_ + 1));
+        for (Tensor& state : states_)
+            state.reset(hiddenShape_, batch);
         Tensor x(inputShape_, batch), a(hiddenShape_, batch), b(hiddenShape_, batch),
             out(outputShape_, batch);
         std::vector<const Tensor*> none;

@@ -33,9 +33,12 @@ std::string summaryTable(const NetworkSpec& spec)
         out += row;
     }
     std::snprintf(
-        row, sizeof row, "Total: %.3f BFLOPs, %lld params, largest workspace %s, activations %s (batch %d)\n",
+        row, sizeof row,
+        "Total: %.3f BFLOPs, %lld params, largest workspace %s, activations %s (batch %d; %s at inference, "
+        "buffers reused)\n",
         spec.totalBflops, static_cast<long long>(spec.totalParams),
-        humanBytes(spec.maxWorkspaceBytes).c_str(), humanBytes(spec.totalMemoryBytes).c_str(), spec.batch);
+        humanBytes(spec.maxWorkspaceBytes).c_str(), humanBytes(spec.totalMemoryBytes).c_str(), spec.batch,
+        humanBytes(spec.inferenceMemoryBytes).c_str());
     out += row;
     return out;
 }
@@ -79,6 +82,7 @@ std::string summaryJson(const NetworkSpec& spec, int indent)
                           {"params", layer.costs.params},
                           {"workspace_bytes", layer.costs.workspaceBytes},
                           {"memory_bytes", layer.memoryBytes},
+                          {"inference_bytes", layer.inferenceBytes},
                           {"receptive_field", layer.receptiveField},
                           {"sources", layer.sources},
                           {"valid", layer.valid()}});
@@ -88,6 +92,7 @@ std::string summaryJson(const NetworkSpec& spec, int indent)
     root["total_params"] = spec.totalParams;
     root["max_workspace_bytes"] = spec.maxWorkspaceBytes;
     root["memory_bytes"] = spec.totalMemoryBytes;
+    root["inference_memory_bytes"] = spec.inferenceMemoryBytes;
     root["warnings"] = diagnosticsJson(spec.diagnostics, Severity::Warning);
     root["errors"] = diagnosticsJson(spec.diagnostics, Severity::Error);
     return root.dump(indent) + "\n";

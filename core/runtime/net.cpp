@@ -1,5 +1,6 @@
 #include "runtime/net.h"
 
+#include "graph/activation_plan.h"
 #include "util/file_check.h"
 #include "util/memory_info.h"
 
@@ -35,16 +36,18 @@ SpecBytes specBytes(const NetworkSpec& spec, int batch)
 
 } // namespace
 
-std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string& error)
+std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string& error, Use use)
 {
     for (const Diagnostic& d : spec.diagnostics)
         if (d.isError()) {
             error = "the network has errors; first: " + d.format();
             return nullptr;
         }
-    // Weights, every layer's output for the batch and the shared workspace, before any of it is
-    // allocated (Winograd's transformed weights come on top; this is the floor).
-    const SpecBytes need = specBytes(spec, batch);
+    // Weights, the layers' outputs for the batch and the shared workspace, before any of it is
+    // allocated (small layers' kept Winograd weights come on top; this is the floor).
+    SpecBytes need = specBytes(spec, batch);
+    if (use == Use::InferenceOnly)
+        need.outputs = double(planActivations(spec, batch).totalBytes);
     if (auto shortfall =
             memoryShortfall(need.outputs + need.params + need.workspace,
                             "weights, outputs for a batch of " + std::to_string(batch) + " and workspace",
@@ -55,6 +58,7 @@ std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string
     ensureComputeThreads();
     std::unique_ptr<Net> net(new Net());
     net->spec_ = spec;
+    net->use_ = use;
     for (const LayerSpec& layer : spec.layers) {
         auto runtime = layer.config ? layer.config->createRuntime(layer) : nullptr;
         if (!runtime) {
@@ -76,11 +80,23 @@ void Net::setBatch(int batch)
         deltas_[i].reset(spec_.layers[i].output, batch_);
     input_.reset(spec_.input, batch_);
     outputs_.resize(spec_.layers.size());
-    std::size_t workspace = 0;
-    for (std::size_t i = 0; i < spec_.layers.size(); ++i) {
-        outputs_[i].reset(spec_.layers[i].output, batch_);
-        workspace = std::max(workspace, layers_[i]->workspaceFloats());
+    activationBuffers_.clear();
+    kept_.clear();
+    if (use_ == Use::InferenceOnly) {
+        const ActivationPlan plan = planActivations(spec_, batch_);
+        for (std::int64_t floats : plan.bufferFloats)
+            activationBuffers_.emplace_back(std::size_t(floats), 0.0f);
+        for (std::size_t i = 0; i < spec_.layers.size(); ++i)
+            outputs_[i].view(spec_.layers[i].output, batch_,
+                             activationBuffers_[std::size_t(plan.buffer[i])].data());
+        kept_ = outputsKeptAfterInference(spec_);
+    } else {
+        for (std::size_t i = 0; i < spec_.layers.size(); ++i)
+            outputs_[i].reset(spec_.layers[i].output, batch_);
     }
+    std::size_t workspace = 0;
+    for (const auto& layer : layers_)
+        workspace = std::max(workspace, layer->workspaceFloats());
     workspace_.assign(workspace, 0.0f);
 }
 
@@ -168,8 +184,23 @@ const Tensor& Net::forward(const float* input, std::vector<double>& layerMillise
     return run(input, &layerMilliseconds, context);
 }
 
+std::size_t Net::activationBytes() const
+{
+    std::size_t floats = 0;
+    if (use_ == Use::InferenceOnly)
+        for (const auto& buffer : activationBuffers_)
+            floats += buffer.size();
+    else
+        for (const Tensor& output : outputs_)
+            floats += output.size();
+    return floats * sizeof(float);
+}
+
 std::optional<std::string> Net::setTraining(bool training)
 {
+    if (training && use_ == Use::InferenceOnly)
+        return std::string("this network was built for inference only (its layers share output buffers); "
+                           "build it for training");
     if (training)
         for (std::size_t i = 0; i < layers_.size(); ++i)
             if (!layers_[i]->canTrain() && int(i) >= firstTrainedLayer())

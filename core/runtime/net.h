@@ -15,8 +15,14 @@ namespace nw {
 
 class Net {
 public:
+    // What a net is built for. Inference only: a layer's output lives only until its last reader has
+    // run (graph/activation_plan.h), so after a pass only the detection heads' and the output layer's
+    // outputs are readable (outputKept), and it cannot train.
+    enum class Use { Everything, InferenceOnly };
+
     // Builds the runtime for a valid spec; nullptr and a message naming the layer when it cannot.
-    static std::unique_ptr<Net> create(const NetworkSpec& spec, int batch, std::string& error);
+    static std::unique_ptr<Net> create(const NetworkSpec& spec, int batch, std::string& error,
+                                       Use use = Use::Everything);
 
     void setBatch(int batch);
     // Rebuilds every layer for a new input size keeping the weights (Darknet's resize_network, for
@@ -32,7 +38,12 @@ public:
     const Tensor& forward(const float* input);
     // The same, recording each layer's wall time in milliseconds (for `bench --per-layer`).
     const Tensor& forward(const float* input, std::vector<double>& layerMilliseconds);
+    // A layer's output after a pass (an inference-only net: only where outputKept).
     const Tensor& output(int layer) const { return outputs_[static_cast<std::size_t>(layer)]; }
+    bool outputKept(int layer) const { return kept_.empty() || kept_[static_cast<std::size_t>(layer)]; }
+    bool inferenceOnly() const { return use_ == Use::InferenceOnly; }
+    // Bytes of the layers' outputs as allocated (shared buffers counted once).
+    std::size_t activationBytes() const;
     // The last layer that is not a [cost] layer, as Darknet's network output.
     const Tensor& output() const;
     int outputLayer() const;
@@ -103,6 +114,9 @@ private:
     int batch_ = 1;
     std::vector<std::unique_ptr<RuntimeLayer>> layers_;
     std::vector<Tensor> outputs_;
+    Use use_ = Use::Everything;
+    std::vector<std::vector<float>> activationBuffers_; // inference only: outputs_ view these
+    std::vector<bool> kept_;                            // inference only: outputsKeptAfterInference
     Tensor input_;
     std::vector<Tensor> deltas_;
     bool training_ = false;

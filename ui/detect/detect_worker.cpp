@@ -76,7 +76,7 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
             return;
         }
     std::string error;
-    auto net = Net::create(spec, 1, error);
+    auto net = Net::create(spec, 1, error, Net::Use::InferenceOnly);
     if (!net) {
         emit loaded(QString::fromStdString(error), 0, false);
         return;

@@ -48,7 +48,7 @@ std::optional<std::string> runExport(const std::string& cfgPath, const std::stri
         return std::string("choose the .weights file to export with the network");
     const NetworkSpec spec = buildNetworkSpec(cfg::Document::parse(cfgText, cfgPath));
     std::string error;
-    auto net = Net::create(spec, std::max(1, options.batch), error);
+    auto net = Net::create(spec, std::max(1, options.batch), error, Net::Use::InferenceOnly);
     if (!net)
         return error;
     if (auto problem = net->loadWeights(weights))

@@ -68,6 +68,10 @@ QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role
 {
     if (role == Qt::ToolTipRole && !layer.diagnostics.empty())
         return diagnosticsText(layer.diagnostics);
+    if (role == Qt::ToolTipRole && column == Memory)
+        return tr("Output: %1. Inference keeps an output only until its last reader has run and puts later "
+                  "outputs in its place: this layer adds %2.")
+            .arg(toQ(humanBytes(layer.memoryBytes)), toQ(humanBytes(layer.inferenceBytes)));
     if (role == Qt::BackgroundRole && !layer.diagnostics.empty())
         return QBrush(layer.valid() ? QColor(255, 236, 179) : QColor(255, 205, 210));
     if (role == Qt::TextAlignmentRole)
@@ -115,8 +119,12 @@ QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role
         return QLocale().toString(qlonglong(layer.costs.params));
     case Workspace:
         return layer.costs.workspaceBytes ? toQ(humanBytes(layer.costs.workspaceBytes)) : QString();
-    case Memory:
-        return toQ(humanBytes(layer.memoryBytes));
+    case Memory: // the output, and what an inference pass really adds for it (buffers are reused)
+        if (layer.inferenceBytes >= layer.memoryBytes)
+            return toQ(humanBytes(layer.memoryBytes));
+        return toQ(humanBytes(layer.memoryBytes)) +
+               (layer.inferenceBytes == 0 ? tr(" (reused)")
+                                          : tr(" (+%1)").arg(toQ(humanBytes(layer.inferenceBytes))));
     case Receptive:
         return layer.receptiveField > 0 ? QString::number(layer.receptiveField) : QString();
     default:
@@ -167,7 +175,8 @@ QVariant LayerTableModel::totalsData(int column, int role) const
     case Workspace:
         return toQ(humanBytes(spec_.maxWorkspaceBytes)) + tr(" (max)");
     case Memory:
-        return toQ(humanBytes(spec_.totalMemoryBytes));
+        return toQ(humanBytes(spec_.totalMemoryBytes)) +
+               tr("; inference %1").arg(toQ(humanBytes(spec_.inferenceMemoryBytes)));
     default:
         return {};
     }
