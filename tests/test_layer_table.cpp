@@ -70,6 +70,17 @@ void TestLayerTable::rowsEqualCliSummary()
             layer["params"].toInteger());
     }
     QCOMPARE(cell(model->totalsRow(), ui::LayerTableModel::Type), QString("Total"));
+    // Memory: the output, marked where inference puts it into a freed buffer; the totals give both.
+    int reused = 0;
+    for (int row = 0; row < layers.size(); ++row) {
+        const QJsonObject layer = layers[row].toObject();
+        const bool freed = layer["inference_bytes"].toInteger() == 0;
+        QCOMPARE(cell(row, ui::LayerTableModel::Memory).endsWith(" (reused)"), freed);
+        reused += freed;
+    }
+    QVERIFY(reused > 0);
+    QVERIFY2(cell(model->totalsRow(), ui::LayerTableModel::Memory).contains("; inference "),
+             qPrintable(cell(model->totalsRow(), ui::LayerTableModel::Memory)));
     for (int row = 0; row < layers.size(); ++row)
         QCOMPARE(cell(row, ui::LayerTableModel::Receptive).toInt(),
                  layers[row].toObject()["receptive_field"].toInt());

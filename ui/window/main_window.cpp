@@ -399,13 +399,16 @@ void MainWindow::showSpec()
     const auto errors = std::count_if(spec.diagnostics.begin(), spec.diagnostics.end(),
                                       [](const Diagnostic& d) { return d.isError(); });
     const auto warnings = static_cast<qsizetype>(spec.diagnostics.size()) - errors;
-    totals_->setText(tr("%1 layers · %2 BFLOPs · %3 params · workspace %4 · %5 errors, %6 warnings")
-                         .arg(spec.layers.size())
-                         .arg(spec.totalBflops, 0, 'f', 3)
-                         .arg(QLocale().toString(qlonglong(spec.totalParams)))
-                         .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
-                         .arg(errors)
-                         .arg(warnings));
+    totals_->setText(
+        tr("%1 layers · %2 BFLOPs · %3 params · workspace %4 · activations %5 at inference · %6 errors, %7 "
+           "warnings")
+            .arg(spec.layers.size())
+            .arg(spec.totalBflops, 0, 'f', 3)
+            .arg(QLocale().toString(qlonglong(spec.totalParams)))
+            .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
+            .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes)))
+            .arg(errors)
+            .arg(warnings));
 }
 
 int MainWindow::selectedLayer() const
