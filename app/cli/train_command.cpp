@@ -1,14 +1,19 @@
 // train and valid: classification training from a .data file, and accuracy on its validation set.
 #include "commands.h"
 #include "data/training_data.h"
+#include "kernels/cpu/gemm.h"
 #include "net_loading.h"
 #include "train/trainer.h"
+#ifdef NETWRIGHT_WITH_MPI
+#include "distributed/mpi_communicator.h"
+#endif
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 #include <unistd.h>
 
 namespace nw::cli {
@@ -20,10 +25,13 @@ std::atomic<bool> interrupted{false};
 // Prints each iteration: a progress bar with ETA on a terminal, plain lines otherwise.
 class ConsoleObserver final : public TrainObserver {
 public:
-    ConsoleObserver() : terminal_(isatty(STDOUT_FILENO)) {}
+    // `quiet`: a data-parallel rank other than 0 prints only its messages (warnings, errors).
+    explicit ConsoleObserver(bool quiet = false) : terminal_(isatty(STDOUT_FILENO)), quiet_(quiet) {}
 
     void iteration(const IterationStats& s) override
     {
+        if (quiet_)
+            return;
         const double perIteration = s.elapsedSeconds / std::max(1, s.iteration - firstIteration(s));
         const double eta = perIteration * (s.maxBatches - s.iteration);
         char valid[64] = "";
@@ -73,8 +81,26 @@ private:
         return text;
     }
     bool terminal_;
+    bool quiet_;
     int first_ = -1;
 };
+
+// Under mpirun: this rank's Communicator (MPI), and the cores of the host shared by its ranks.
+std::unique_ptr<Communicator> joinRanks(std::string& error)
+{
+    if (!launchedByMpi())
+        return nullptr;
+#ifdef NETWRIGHT_WITH_MPI
+    auto team = startMpi(error);
+    if (team)
+        setComputeThreads(std::max(1, int(std::thread::hardware_concurrency()) / localRanks()));
+    return team;
+#else
+    error = "this netwright-cli was started by an MPI launcher but built without MPI: install "
+            "libopenmpi-dev (scripts/setup.sh does) and rebuild";
+    return nullptr;
+#endif
+}
 
 std::unique_ptr<Net> trainingNet(const std::string& cfgPath, const std::string& weights)
 {
@@ -90,20 +116,33 @@ std::unique_ptr<Net> trainingNet(const std::string& cfgPath, const std::string& 
 
 int train(const TrainArgs& args)
 {
+    std::string mpiError;
+    const std::unique_ptr<Communicator> team = joinRanks(mpiError);
+    if (!team && !mpiError.empty()) {
+        std::cerr << "error: " << mpiError << "\n";
+        return 1;
+    }
+    const bool leader = !team || team->rank() == 0;
+    // Any rank's early failure ends the job: the others would wait for it in their first exchange.
+    const auto fail = [&] {
+        if (team && team->size() > 1)
+            team->abort(1);
+        return 1;
+    };
     auto data = loadDataFileOrReport(args.data);
     if (!data)
-        return 1;
+        return fail();
     std::string error;
     auto net = trainingNet(args.cfg, args.weights);
     if (!net)
-        return 1;
+        return fail();
     std::vector<std::string> warnings;
     auto sets = openTrainingData(*data, *net, args.seed, error, warnings);
     for (const std::string& warning : warnings)
         std::cerr << "warning: " << warning << "\n";
     if (!sets) {
         std::cerr << "error: " << error << "\n";
-        return 1;
+        return fail();
     }
     TrainOptions options;
     options.outDir = args.outDir.empty() ? data->resolve(data->get("backup", "backup")) : args.outDir;
@@ -116,17 +155,22 @@ int train(const TrainArgs& args)
     options.letterbox = net->spec().net.letterBox;
     options.checkpointEvery = args.checkpointEvery;
     options.resume = args.resume;
-    std::printf("training %s on %s; batch %d = %d × %d, output in %s\n", args.cfg.c_str(),
-                sets->describe().c_str(), net->spec().net.batch, net->spec().net.subdivisions, net->batch(),
-                options.outDir.c_str());
+    options.communicator = team.get();
+    if (leader)
+        std::printf("training %s on %s; batch %d = %d × %d%s, output in %s\n", args.cfg.c_str(),
+                    sets->describe().c_str(), net->spec().net.batch, net->spec().net.subdivisions,
+                    net->batch(),
+                    team ? (" on each of " + std::to_string(team->size()) + " ranks").c_str() : "",
+                    options.outDir.c_str());
     std::fflush(stdout); // before the trainer's messages, which may go to the unbuffered stderr
     std::signal(SIGINT, [](int) { interrupted = true; });
     std::signal(SIGTERM, [](int) { interrupted = true; });
-    ConsoleObserver observer;
+    ConsoleObserver observer(!leader);
     Trainer trainer(*net, *sets->train, sets->valid.get(), options, sets->detectionValid.get());
     if (auto problem = trainer.run(observer)) {
-        std::cerr << "\nerror: " << *problem << "\n";
-        return 1;
+        std::cerr << "\nerror" << (team ? " (rank " + std::to_string(team->rank()) + ")" : std::string())
+                  << ": " << *problem << "\n";
+        return fail();
     }
     return 0;
 }

@@ -7,10 +7,20 @@
 
 namespace nw {
 
-BatchLoader::BatchLoader(const TrainingSet& data, int batchSize, unsigned seed, std::uint64_t firstSample)
-    : data_(data), batchSize_(batchSize), seed_(seed), nextSample_(firstSample), width_(data.width()),
-      height_(data.height()), thread_([this] { work(); })
+BatchLoader::BatchLoader(const TrainingSet& data, int batchSize, unsigned seed, std::uint64_t firstSample,
+                         Shard shard)
+    : data_(data), batchSize_(batchSize), seed_(seed), start_(firstSample), shard_(shard),
+      width_(data.width()), height_(data.height()), thread_([this] { work(); })
 {
+}
+
+std::uint64_t BatchLoader::firstSampleOf(std::uint64_t pass) const
+{
+    const auto passes = std::uint64_t(std::max(1, shard_.passes)),
+               ranks = std::uint64_t(std::max(1, shard_.ranks));
+    const std::uint64_t group = pass / passes, within = pass % passes;
+    return start_ +
+           ((group * ranks + std::uint64_t(shard_.rank)) * passes + within) * std::uint64_t(batchSize_);
 }
 
 void BatchLoader::setInputSize(int width, int height)
@@ -21,7 +31,7 @@ void BatchLoader::setInputSize(int width, int height)
     width_ = width;
     height_ = height;
     if (ready_ && (ready_->width != width || ready_->height != height)) {
-        nextSample_ = ready_->first;
+        nextPass_ = ready_->pass;
         ready_.reset();
         changed_.notify_all();
     }
@@ -89,15 +99,15 @@ void BatchLoader::work()
             continue;
         }
         Batch batch;
-        batch.first = nextSample_;
+        batch.pass = nextPass_++;
+        batch.first = firstSampleOf(batch.pass);
         batch.width = width_;
         batch.height = height_;
-        nextSample_ += std::uint64_t(batchSize_);
         lock.unlock();
         fill(batch);
         lock.lock();
         if (batch.width != width_ || batch.height != height_) { // resized meanwhile: again, at the new size
-            nextSample_ = batch.first;
+            nextPass_ = batch.pass;
             continue;
         }
         ready_ = std::move(batch);

@@ -16,15 +16,24 @@ namespace nw {
 
 struct Batch {
     int width = 0, height = 0; // of each image
+    std::uint64_t pass = 0;    // this loader's count of batches before it
     std::uint64_t first = 0;   // the stream position of its first sample
     std::vector<float> images; // batch × CHW
     std::vector<float> truth;  // batch × the set's truth floats
     std::vector<std::string> warnings;
 };
 
+// One process's share of a data-parallel run (train/communicator.h): of every ranks × passes
+// consecutive batches of the stream, rank r takes batches r·passes … r·passes + passes − 1. So N ranks
+// see, between them, the batches one process with N times the passes sees, in the same groups.
+struct Shard {
+    int rank = 0, ranks = 1, passes = 1;
+};
+
 class BatchLoader {
 public:
-    BatchLoader(const TrainingSet& data, int batchSize, unsigned seed, std::uint64_t firstSample);
+    BatchLoader(const TrainingSet& data, int batchSize, unsigned seed, std::uint64_t firstSample,
+                Shard shard = {});
     ~BatchLoader();
     BatchLoader(const BatchLoader&) = delete;
     BatchLoader& operator=(const BatchLoader&) = delete;
@@ -37,12 +46,15 @@ public:
 private:
     void fill(Batch& batch);
     std::size_t sampleAt(std::uint64_t k);
+    std::uint64_t firstSampleOf(std::uint64_t pass) const;
     void work();
 
     const TrainingSet& data_;
     int batchSize_;
     unsigned seed_;
-    std::uint64_t nextSample_;
+    std::uint64_t start_; // the stream position of pass 0 of rank 0
+    Shard shard_;
+    std::uint64_t nextPass_ = 0; // this loader's next batch
     int width_, height_;
     std::uint64_t permutationEpoch_ = ~std::uint64_t(0);
     std::vector<std::size_t> permutation_;

@@ -3,6 +3,7 @@
 #include "data/batch_loader.h"
 #include "detect/map.h"
 #include "train/checkpoint.h"
+#include "train/data_parallel.h"
 #include "train/lr_policy.h"
 #include "train/multi_scale.h"
 #include "train/run_folder_lock.h"
@@ -154,14 +155,18 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     NetConfig cfg = net_.spec().net;
     if (options_.learningRate > 0)
         cfg.learningRate = options_.learningRate;
-    const int fullBatch = cfg.batch; // B: images per weight update
+    SingleProcess alone;
+    Communicator& team = options_.communicator ? *options_.communicator : alone;
+    const bool leader = team.rank() == 0;          // writes the files, validates
+    const int rankBatch = cfg.batch;               // images per iteration on this rank
+    const int fullBatch = rankBatch * team.size(); // B: images per weight update
     const int subdivisions = std::max(1, cfg.subdivisions);
     const int maxBatches = options_.maxBatches > 0 ? options_.maxBatches : cfg.maxBatches;
     if (maxBatches <= 0)
         return "max_batches is 0: set max_batches in [net] or pass --max-batches";
-    if (net_.batch() * subdivisions != fullBatch)
+    if (net_.batch() * subdivisions != rankBatch)
         return "the network was built for " + std::to_string(net_.batch()) +
-               " images per pass but batch=" + std::to_string(fullBatch) +
+               " images per pass but batch=" + std::to_string(rankBatch) +
                " / subdivisions=" + std::to_string(subdivisions) + " needs " +
                std::to_string(fullBatch / subdivisions);
     if (auto problem = checkData())
@@ -169,38 +174,56 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     if (auto problem = net_.setTraining(true))
         return *problem;
 
-    std::error_code ec;
-    std::filesystem::create_directories(options_.outDir, ec);
-    if (ec)
-        return "cannot create " + options_.outDir + ": " + ec.message();
-    std::string lockError;
-    const RunFolderLock lock(options_.outDir, "training " + options_.name, lockError);
-    if (!lock.locked())
-        return lockError;
     const std::string base = options_.outDir + "/" + options_.name;
     const std::string statePath = base + "_last.state", metricsPath = options_.outDir + "/metrics.csv";
     const std::string weightsPath = base + "_last.weights";
-
     TrainState state;
-    if (options_.resume) {
+    // Rank 0 owns the run folder; the others get its start through shareStart (they may be on other
+    // machines). Rank 0 tells them when it could not start, so no rank waits for it forever.
+    std::optional<RunFolderLock> lock;
+    std::optional<std::string> leaderProblem = leader ? [&]() -> std::optional<std::string> {
+        std::error_code ec;
+        std::filesystem::create_directories(options_.outDir, ec);
+        if (ec)
+            return "cannot create " + options_.outDir + ": " + ec.message();
+        std::string lockError;
+        lock.emplace(options_.outDir, "training " + options_.name, lockError);
+        if (!lock->locked())
+            return lockError;
+        if (!options_.resume)
+            return writeFileAtomically(metricsPath, kMetricsHeader);
         if (auto problem = loadCheckpoint(statePath, net_, state))
-            return *problem;
+            return problem;
         // A run killed between its two checkpoint files leaves _last.weights one checkpoint ahead of
         // the state; the state is what resumes, so the weights are made to match it again.
         if (auto problem = net_.saveWeights(weightsPath))
-            return *problem;
+            return problem;
         if (auto problem = trimMetrics(metricsPath, state.iteration))
-            return *problem;
+            return problem;
         observer.message("resuming from " + statePath + " at iteration " + std::to_string(state.iteration));
-    } else if (auto problem = writeFileAtomically(metricsPath, kMetricsHeader)) {
-        return *problem;
-    }
-    std::ofstream metrics(metricsPath, std::ios::app);
+        return std::nullopt;
+    }()
+        : std::nullopt;
+    if (auto problem = shareStart(team, net_, state, leaderProblem.has_value()))
+        return leaderProblem ? leaderProblem : problem;
+    if (leaderProblem)
+        return leaderProblem;
+    if (team.size() > 1)
+        observer.message("data-parallel training over " + team.describe() + ": " + std::to_string(rankBatch) +
+                         " images per rank, " + std::to_string(fullBatch) + " per update");
+    std::ofstream metrics;
+    if (leader)
+        metrics.open(metricsPath, std::ios::app);
 
     std::unique_ptr<Solver> solver = makeSolver(cfg);
     solver->state() = state.velocity;
     auto parameters = net_.trainableParameters();
-    BatchLoader loader(train_, net_.batch(), options_.seed, state.seen);
+    // This rank's passes of every iteration: rank r takes passes r·S … r·S + S − 1 of the N·S passes one
+    // process with N times the batch would run.
+    BatchLoader loader(train_, net_.batch(), options_.seed, state.seen,
+                       Shard{team.rank(), team.size(), subdivisions});
+    GradientSum gradientSum;
+    RollingStatistics rolling;
 
     // Multi-scale training changes the net's input size every 10 iterations; the caller gets the net
     // back at its own size however the run ends.
@@ -220,6 +243,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
 
     // The weights first, the state last: the state is the commit point (see the resume above).
     auto checkpoint = [&]() -> std::optional<std::string> {
+        if (!leader)
+            return std::nullopt;
         state.velocity = solver->state();
         state.seen = net_.seen();
         if (auto problem = net_.saveWeights(weightsPath))
@@ -237,7 +262,11 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     const auto started = std::chrono::steady_clock::now();
     const double elapsedBefore = state.elapsedSeconds;
     while (state.iteration < maxBatches) {
-        if (observer.stopRequested()) {
+        // A stop asked on any rank (Ctrl+C reaches every rank under mpirun) stops all of them here.
+        double stop = observer.stopRequested() ? 1.0 : 0.0;
+        if (auto problem = team.sum(&stop, 1))
+            return problem;
+        if (stop > 0) {
             reportSkipped();
             observer.message("stopped at iteration " + std::to_string(state.iteration) +
                              "; checkpoint written");
@@ -257,6 +286,12 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                                  std::to_string(iteration));
             }
         std::mt19937 random(options_.seed * 7919u + unsigned(iteration));
+        // Dropout draws differ per rank; the learning rate's draws (policy=random) are the same on all.
+        std::mt19937 rankRandom(options_.seed * 7919u + unsigned(iteration) +
+                                104729u * unsigned(team.rank()));
+        std::mt19937& passRandom = team.size() > 1 ? rankRandom : random;
+        if (team.size() > 1)
+            rolling.remember(net_);
         double loss = 0;
         std::vector<HeadStats> heads;
         for (int s = 0; s < subdivisions; ++s) {
@@ -268,10 +303,17 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             for (const std::string& warning : batch.warnings)
                 observer.message("warning: " + warning);
             skipped += batch.warnings.size();
-            loss += net_.forwardTraining(batch.images.data(), batch.truth.data(), random);
+            loss += net_.forwardTraining(batch.images.data(), batch.truth.data(), passRandom);
             addHeadStats(heads, net_.headStats(), subdivisions);
             net_.backward();
         }
+        // The ranks' loss and gradient sums added up: every rank then takes the same step.
+        if (auto problem = team.sum(&loss, 1))
+            return problem;
+        if (auto problem = gradientSum.run(team, parameters))
+            return problem;
+        if (auto problem = rolling.combine(team, net_, subdivisions))
+            return problem;
         loss /= fullBatch;
         if (!std::isfinite(loss))
             return "the loss became " + std::to_string(loss) + " at iteration " + std::to_string(iteration) +
@@ -297,9 +339,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         stats.imagesPerSecond = seconds > 0 ? fullBatch / seconds : 0;
         stats.epoch = double(net_.seen()) / double(train_.size());
         const bool last = iteration == maxBatches;
-        if (valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last))
+        if (leader && valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last))
             stats.validTop1 = evaluate(net_, *valid_).top1;
-        if (mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last)) {
+        if (leader && mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last)) {
             if (auto problem = resizeNet(ownSize)) // mAP at the size the net is used at
                 return *problem;
             stats.map50 = evaluateMap(net_, *mapSet_, options_.letterbox).map50;
@@ -309,14 +351,15 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         state.elapsedSeconds =
             elapsedBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         stats.elapsedSeconds = state.elapsedSeconds;
-        metrics << metricsRow(stats) << std::flush;
+        if (leader)
+            metrics << metricsRow(stats) << std::flush;
         observer.iteration(stats);
         if (iteration % std::max(1, options_.checkpointEvery) == 0 || last)
             if (auto problem = checkpoint())
                 return problem;
     }
     reportSkipped();
-    return net_.saveWeights(base + "_final.weights");
+    return leader ? net_.saveWeights(base + "_final.weights") : std::nullopt;
 }
 
 } // namespace nw

@@ -6,6 +6,7 @@
 #include "data/dataset.h"
 #include "data/detection_dataset.h"
 #include "runtime/net.h"
+#include "train/communicator.h"
 
 #include <atomic>
 #include <optional>
@@ -24,6 +25,10 @@ struct TrainOptions {
     bool letterbox = false;    // detectors: letterbox the validation images for mAP
     int checkpointEvery = 100; // iterations
     bool resume = false;
+    // A data-parallel run's ranks (nullptr: this process alone). Each rank trains on batch images
+    // per iteration (the cfg's batch, as Darknet's -gpus), the gradients are summed across ranks, so
+    // an update covers ranks × batch images; only rank 0 writes files and validates.
+    Communicator* communicator = nullptr;
 };
 
 struct IterationStats {
