@@ -220,9 +220,10 @@ private slots:
 void TestOnnxExport::outputsMatchOpenCv_data()
 {
     QTest::addColumn<QString>("cfg");
-    for (const char* name : {"yolov3-tiny.cfg", "yolov2-tiny.cfg", "darknet19.cfg", "resnet18.cfg",
-                             "yolov2.cfg", "yolov4-tiny.cfg", "yolov4-tiny-3l.cfg", "yolov4.cfg",
-                             "fashion-mnist.cfg", "shapes-tiny.cfg", "yolov7-tiny-like.cfg", "every-op.cfg"})
+    for (const char* name :
+         {"yolov3-tiny.cfg", "yolov2-tiny.cfg", "darknet19.cfg", "resnet18.cfg", "yolov2.cfg",
+          "yolov4-tiny.cfg", "yolov4-tiny-3l.cfg", "yolov4.cfg", "fashion-mnist.cfg", "shapes-tiny.cfg",
+          "yolov7-tiny-like.cfg", "every-op.cfg", "se-block.cfg"})
         QTest::newRow(name) << QString(name);
 }
 

@@ -93,7 +93,7 @@ std::unique_ptr<Communicator> joinRanks(std::string& error)
 #ifdef NETWRIGHT_WITH_MPI
     auto team = startMpi(error);
     if (team)
-        setComputeThreads(std::max(1, int(std::thread::hardware_concurrency()) / localRanks()));
+        setComputeThreads(std::max(1, int(std::thread::hardware_concurrency()) / team->ranksOnThisHost()));
     return team;
 #else
     error = "this netwright-cli was started by an MPI launcher but built without MPI: install "
@@ -129,50 +129,64 @@ int train(const TrainArgs& args)
             team->abort(1);
         return 1;
     };
-    auto data = loadDataFileOrReport(args.data);
-    if (!data)
+    // An exception in one rank must end the job too: unwinding would run MPI_Finalize, which waits for
+    // ranks that wait in their next exchange for this one.
+    try {
+        auto data = loadDataFileOrReport(args.data);
+        if (!data)
+            return fail();
+        std::string error;
+        auto net = trainingNet(args.cfg, args.weights);
+        if (!net)
+            return fail();
+        std::vector<std::string> warnings;
+        auto sets = openTrainingData(*data, *net, args.seed, error, warnings);
+        for (const std::string& warning : warnings)
+            std::cerr << "warning: " << warning << "\n";
+        if (!sets) {
+            std::cerr << "error: " << error << "\n";
+            return fail();
+        }
+        TrainOptions options;
+        options.outDir = args.outDir.empty() ? data->resolve(data->get("backup", "backup")) : args.outDir;
+        options.name = std::filesystem::path(args.cfg).stem().string();
+        options.maxBatches = args.maxBatches;
+        options.learningRate = args.learningRate;
+        options.seed = args.seed;
+        options.validEvery = args.validEvery;
+        options.mapEvery = args.mapEvery;
+        options.letterbox = net->spec().net.letterBox;
+        options.checkpointEvery = args.checkpointEvery;
+        options.resume = args.resume;
+        options.communicator = team.get();
+        if (leader)
+            std::printf("training %s on %s; batch %d = %d × %d%s, output in %s\n", args.cfg.c_str(),
+                        sets->describe().c_str(), net->spec().net.batch, net->spec().net.subdivisions,
+                        net->batch(),
+                        team ? (" on each of " + std::to_string(team->size()) + " ranks").c_str() : "",
+                        options.outDir.c_str());
+        std::fflush(stdout); // before the trainer's messages, which may go to the unbuffered stderr
+        std::signal(SIGINT, [](int) { interrupted = true; });
+        std::signal(SIGTERM, [](int) { interrupted = true; });
+        ConsoleObserver observer(!leader);
+        Trainer trainer(*net, *sets->train, sets->valid.get(), options, sets->detectionValid.get());
+        if (auto problem = trainer.run(observer)) {
+            std::cerr << "\nerror" << (team ? " (rank " + std::to_string(team->rank()) + ")" : std::string())
+                      << ": " << *problem << "\n";
+            return fail();
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        if (!team || team->size() == 1)
+            throw; // main's last net (with its out-of-memory advice)
+        std::cerr << "\nerror (rank " << team->rank() << "): " << e.what() << "\n";
         return fail();
-    std::string error;
-    auto net = trainingNet(args.cfg, args.weights);
-    if (!net)
-        return fail();
-    std::vector<std::string> warnings;
-    auto sets = openTrainingData(*data, *net, args.seed, error, warnings);
-    for (const std::string& warning : warnings)
-        std::cerr << "warning: " << warning << "\n";
-    if (!sets) {
-        std::cerr << "error: " << error << "\n";
+    } catch (...) {
+        if (!team || team->size() == 1)
+            throw;
+        std::cerr << "\nerror (rank " << team->rank() << "): an unknown exception\n";
         return fail();
     }
-    TrainOptions options;
-    options.outDir = args.outDir.empty() ? data->resolve(data->get("backup", "backup")) : args.outDir;
-    options.name = std::filesystem::path(args.cfg).stem().string();
-    options.maxBatches = args.maxBatches;
-    options.learningRate = args.learningRate;
-    options.seed = args.seed;
-    options.validEvery = args.validEvery;
-    options.mapEvery = args.mapEvery;
-    options.letterbox = net->spec().net.letterBox;
-    options.checkpointEvery = args.checkpointEvery;
-    options.resume = args.resume;
-    options.communicator = team.get();
-    if (leader)
-        std::printf("training %s on %s; batch %d = %d × %d%s, output in %s\n", args.cfg.c_str(),
-                    sets->describe().c_str(), net->spec().net.batch, net->spec().net.subdivisions,
-                    net->batch(),
-                    team ? (" on each of " + std::to_string(team->size()) + " ranks").c_str() : "",
-                    options.outDir.c_str());
-    std::fflush(stdout); // before the trainer's messages, which may go to the unbuffered stderr
-    std::signal(SIGINT, [](int) { interrupted = true; });
-    std::signal(SIGTERM, [](int) { interrupted = true; });
-    ConsoleObserver observer(!leader);
-    Trainer trainer(*net, *sets->train, sets->valid.get(), options, sets->detectionValid.get());
-    if (auto problem = trainer.run(observer)) {
-        std::cerr << "\nerror" << (team ? " (rank " + std::to_string(team->rank()) + ")" : std::string())
-                  << ": " << *problem << "\n";
-        return fail();
-    }
-    return 0;
 }
 
 int valid(const std::string& dataPath, const std::string& cfg, const std::string& weights, bool json)

@@ -26,10 +26,18 @@ public:
         MPI_Comm_size(MPI_COMM_WORLD, &size_);
         // Errors come back as codes (and messages) instead of aborting every rank at once.
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        // The ranks sharing this machine's memory, whatever launched them (mpirun, srun, MPICH).
+        MPI_Comm local;
+        if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local) ==
+            MPI_SUCCESS) {
+            MPI_Comm_size(local, &local_);
+            MPI_Comm_free(&local);
+        }
     }
     ~MpiCommunicator() override { MPI_Finalize(); }
 
     int rank() const override { return rank_; }
+    int ranksOnThisHost() const override { return std::max(1, local_); }
     int size() const override { return size_; }
 
     std::string describe() const override
@@ -88,22 +96,10 @@ private:
         return std::nullopt;
     }
 
-    int rank_ = 0, size_ = 1;
+    int rank_ = 0, size_ = 1, local_ = 1;
 };
 
-int environmentInt(const char* name)
-{
-    const char* value = std::getenv(name);
-    return value ? std::atoi(value) : 0;
-}
-
 } // namespace
-
-int localRanks()
-{
-    const int local = environmentInt("OMPI_COMM_WORLD_LOCAL_SIZE");
-    return local > 0 ? local : 1;
-}
 
 std::unique_ptr<Communicator> startMpi(std::string& error)
 {

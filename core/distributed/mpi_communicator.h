@@ -9,7 +9,5 @@ namespace nw {
 // MPI_Init_thread and the world communicator; nullptr and a message when MPI cannot start.
 // MPI_Finalize runs when the last communicator is destroyed.
 std::unique_ptr<Communicator> startMpi(std::string& error);
-// Ranks of this job on this host (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE), for sharing the cores.
-int localRanks();
 
 } // namespace nw

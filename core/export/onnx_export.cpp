@@ -6,6 +6,7 @@
 #include "util/atomic_file.h"
 
 #include <onnx/checker.h>
+#include <onnx/shape_inference/implementation.h>
 
 #include <filesystem>
 #include <stdexcept>
@@ -58,9 +59,36 @@ void addOutput(onnx::GraphProto& graph, const std::string& tensor, const std::st
     report.outputs.push_back(name + " " + dimsText(batch, dims));
 }
 
+// [softmax] and a route of different sizes give [batch, n]; everything else keeps NCHW ([connected] as
+// [batch, n, 1, 1], as Darknet's 1×1×n), and so does whatever reads a flat tensor.
 bool flattens(const LayerSpec& layer)
 {
-    return layer.type == "connected" || layer.type == "softmax";
+    return layer.type == "softmax" || (layer.type == "route" && !layer.output.isImage());
+}
+
+// ONNX's shape inference in strict mode, as python's check_model(full_check=True): tensors that do
+// not fit together throw instead of being written. The weights' values are set aside while it runs
+// (it reads only their dims, and would copy them); small constants stay (Resize reads its scales).
+void inferShapes(onnx::ModelProto& model)
+{
+    onnx::GraphProto& graph = *model.mutable_graph();
+    std::vector<std::string> values(std::size_t(graph.initializer_size()));
+    for (int i = 0; i < graph.initializer_size(); ++i)
+        if (graph.initializer(i).raw_data().size() > 4096)
+            graph.mutable_initializer(i)->mutable_raw_data()->swap(values[std::size_t(i)]);
+    std::exception_ptr failure;
+    try {
+        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
+                                           onnx::ShapeInferenceOptions(true, 1, false));
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    for (int i = 0; i < graph.initializer_size(); ++i)
+        if (!values[std::size_t(i)].empty())
+            graph.mutable_initializer(i)->mutable_raw_data()->swap(values[std::size_t(i)]);
+    graph.clear_value_info(); // what inference added: readers infer it themselves
+    if (failure)
+        std::rethrow_exception(failure);
 }
 
 } // namespace
@@ -74,7 +102,9 @@ std::optional<std::string> buildOnnxModel(Net& net, const OnnxExportOptions& opt
     if (options.batch < 0)
         return "the batch must be a positive number, or dynamic";
     const NetworkSpec& spec = net.spec();
-    const std::string cfgName = std::filesystem::path(spec.file).filename().string();
+    // An editor's new network has no file yet: messages still say which network they mean.
+    const std::string cfgName = spec.file.empty() ? std::string("the unsaved network")
+                                                  : std::filesystem::path(spec.file).filename().string();
     OnnxExportReport report;
 
     onnx::ModelProto model;
@@ -148,6 +178,7 @@ std::optional<std::string> buildOnnxModel(Net& net, const OnnxExportOptions& opt
 
     try {
         onnx::checker::check_model(model);
+        inferShapes(model);
     } catch (const std::exception& e) {
         return std::string("the ONNX checker refused the model (a Netwright bug, please report it): ") +
                e.what();

@@ -102,7 +102,8 @@ Emitted connected(LayerExport& e, const ConnectedLayer& c)
                  {flat, e.g.floats("fc_w", {std::int64_t(outputs), std::int64_t(inputs)}, folded),
                   e.g.floats("fc_b", {std::int64_t(outputs)}, shift)},
                  {Attribute::integer("transB", 1)}, "fc");
-    return activated(e, y, c.activation);
+    // Darknet's 1×1×outputs: later layers (batch norm, scale_channels of an SE block, ...) see NCHW.
+    return activated(e, e.g.reshape(y, {0, std::int64_t(outputs), 1, 1}), c.activation);
 }
 
 Emitted batchnorm(LayerExport& e)
@@ -137,6 +138,8 @@ Emitted maxpool(LayerExport& e, const MaxpoolLayer& m)
 
 Emitted route(LayerExport& e, const RouteLayer& r)
 {
+    // Sources of different sizes make a flat output in Darknet: each part flattened, then joined.
+    const bool flat = !e.layer.output.isImage() && e.layer.sources.size() > 1;
     std::vector<std::string> parts;
     for (int source : e.layer.sources) {
         std::string t = e.tensors[std::size_t(source)];
@@ -144,7 +147,7 @@ Emitted route(LayerExport& e, const RouteLayer& r)
             const int per = e.spec.layers[std::size_t(source)].output.c / r.groups;
             t = e.g.slice(t, 1, std::int64_t(r.groupId) * per, std::int64_t(r.groupId + 1) * per);
         }
-        parts.push_back(t);
+        parts.push_back(flat ? e.g.node("Flatten", {t}, {Attribute::integer("axis", 1)}) : t);
     }
     if (parts.size() == 1)
         return {parts[0], std::nullopt};

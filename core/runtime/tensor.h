@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace nw {
@@ -17,8 +18,22 @@ public:
     // A view points into its owner's values: copying one would leave two owners of one buffer.
     Tensor(const Tensor&) = delete;
     Tensor& operator=(const Tensor&) = delete;
-    Tensor(Tensor&&) = default; // the vector's buffer moves with it, so data_ stays valid
-    Tensor& operator=(Tensor&&) = default;
+    // The vector's buffer moves with it, so data_ stays valid; the moved-from tensor is left empty.
+    Tensor(Tensor&& other) noexcept { *this = std::move(other); }
+    Tensor& operator=(Tensor&& other) noexcept
+    {
+        shape_ = other.shape_;
+        batch_ = other.batch_;
+        owned_ = std::move(other.owned_);
+        data_ = other.data_;
+        size_ = other.size_;
+        other.shape_ = {};
+        other.batch_ = 0;
+        other.owned_.clear();
+        other.data_ = nullptr;
+        other.size_ = 0;
+        return *this;
+    }
 
     // Owns shape.size × batch zeros.
     void reset(Shape shape, int batch)

@@ -25,6 +25,8 @@ public:
     virtual std::optional<std::string> broadcast(double* values, std::size_t count, int root) = 0;
     // Ends every rank of the job (after this rank's error was printed), so none waits forever.
     virtual void abort(int code) = 0;
+    // Ranks of this job on this machine (they share its cores).
+    virtual int ranksOnThisHost() const { return 1; }
 };
 
 // Whether this process was started by an MPI launcher (mpirun, srun with PMI/PMIx): its environment

@@ -168,7 +168,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         return "the network was built for " + std::to_string(net_.batch()) +
                " images per pass but batch=" + std::to_string(rankBatch) +
                " / subdivisions=" + std::to_string(subdivisions) + " needs " +
-               std::to_string(fullBatch / subdivisions);
+               std::to_string(rankBatch / subdivisions);
     if (auto problem = checkData())
         return problem;
     if (auto problem = net_.setTraining(true))

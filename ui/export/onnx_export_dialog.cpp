@@ -48,7 +48,8 @@ std::optional<std::string> runExport(const std::string& cfgPath, const std::stri
         return std::string("choose the .weights file to export with the network");
     const NetworkSpec spec = buildNetworkSpec(cfg::Document::parse(cfgText, cfgPath));
     std::string error;
-    auto net = Net::create(spec, std::max(1, options.batch), error, Net::Use::InferenceOnly);
+    // Batch 1 whatever the graph's batch: the export runs no pass, the batch is only the input's dims.
+    auto net = Net::create(spec, 1, error, Net::Use::InferenceOnly);
     if (!net)
         return error;
     if (auto problem = net->loadWeights(weights))
@@ -133,8 +134,10 @@ OnnxExportDialog::OnnxExportDialog(const QString& cfgPath, const QString& cfgTex
 
 OnnxExportDialog::~OnnxExportDialog()
 {
-    if (worker_)
-        worker_->wait(); // the worker writes into this object
+    if (worker_) { // the worker writes into this object
+        worker_->wait();
+        delete worker_;
+    }
 }
 
 void OnnxExportDialog::startExport()
@@ -161,6 +164,8 @@ void OnnxExportDialog::startExport()
             error_ = runExport(cfgPath, cfgText, weights, options, out, summary_);
         } catch (const std::exception& e) { // bad_alloc, protobuf: a message, never a crash
             error_ = std::string("the export failed: ") + e.what();
+        } catch (...) {
+            error_ = std::string("the export failed (an unknown exception)");
         }
     });
     connect(worker_, &QThread::finished, this, &OnnxExportDialog::finish);
