@@ -44,6 +44,7 @@ struct ExportOnnxArgs {
     int opset = 11;
     std::string batch = "1"; // a number, or "dynamic"
     bool withDecode = false;
+    bool everyLayer = false;
 };
 
 int summary(const std::string& cfg, int batch, bool json);

@@ -17,6 +17,7 @@ int exportOnnx(const ExportOnnxArgs& args)
     OnnxExportOptions options;
     options.opset = args.opset;
     options.withDecode = args.withDecode;
+    options.everyLayer = args.everyLayer;
     if (args.batch == "dynamic") {
         options.batch = 0;
     } else {

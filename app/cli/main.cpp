@@ -159,6 +159,9 @@ int main(int argc, char** argv)
         ->check(CLI::Range(1, 1000));
     exportOnnx->add_option("--batch", exportArgs.batch, "Batch size of the graph, or dynamic (default 1)");
     exportOnnx->add_flag(
+        "--every-layer", exportArgs.everyLayer,
+        "Also output every layer's tensor as layer_<index> (to compare runtimes layer by layer)");
+    exportOnnx->add_flag(
         "--with-decode", exportArgs.withDecode,
         "Decode [yolo]/[region] boxes in the graph: one output detections [batch, boxes, 5 + "
         "classes]");

@@ -59,11 +59,19 @@ void addOutput(onnx::GraphProto& graph, const std::string& tensor, const std::st
     report.outputs.push_back(name + " " + dimsText(batch, dims));
 }
 
-// [softmax] and a route of different sizes give [batch, n]; everything else keeps NCHW ([connected] as
-// [batch, n, 1, 1], as Darknet's 1×1×n), and so does whatever reads a flat tensor.
+// Layers whose output Darknet calls flat ([softmax], a route of different sizes, reorg's extra) give
+// [batch, n]; everything else keeps NCHW ([connected] as [batch, n, 1, 1], as Darknet's 1×1×n), and so
+// does whatever reads a flat tensor.
 bool flattens(const LayerSpec& layer)
 {
-    return layer.type == "softmax" || (layer.type == "route" && !layer.output.isImage());
+    return !layer.output.isImage();
+}
+
+// Layers whose ONNX tensor has the rank of their input (element-wise, or identities).
+bool passesShapeOn(const LayerSpec& layer)
+{
+    return layer.type == "dropout" || layer.type == "activation" || layer.type == "logistic" ||
+           layer.type == "cost";
 }
 
 // ONNX's shape inference in strict mode, as python's check_model(full_check=True): tensors that do
@@ -134,7 +142,7 @@ std::optional<std::string> buildOnnxModel(Net& net, const OnnxExportOptions& opt
                    " [" + layer.type + "] " + *result.refusal;
         const bool previousFlat = layer.index > 0 && flat.back();
         tensors.push_back(result.tensor);
-        flat.push_back(flattens(layer) || (layer.sources.empty() && previousFlat));
+        flat.push_back(flattens(layer) || (passesShapeOn(layer) && previousFlat));
         if (head) {
             heads.push_back(std::size_t(layer.index));
             if (!rows.empty())
@@ -175,6 +183,15 @@ std::optional<std::string> buildOnnxModel(Net& net, const OnnxExportOptions& opt
                              : std::vector<std::int64_t>{out.c, out.h, out.w},
                   report);
     }
+
+    if (options.everyLayer)
+        for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+            const Shape out = spec.layers[i].output;
+            addOutput(graph, tensors[i], "layer_" + std::to_string(i), options.batch,
+                      flat[i] ? std::vector<std::int64_t>{out.size}
+                              : std::vector<std::int64_t>{out.c, out.h, out.w},
+                      report);
+        }
 
     try {
         onnx::checker::check_model(model);

@@ -16,6 +16,8 @@ struct OnnxExportOptions {
     int opset = 11;          // 11..17: what Debian's onnx 1.12 checks and OpenCV 4.6 reads
     int batch = 1;           // 0: a dynamic batch dimension named "batch"
     bool withDecode = false; // decode the [yolo]/[region] boxes in the graph
+    // Every layer's output too, as "layer_<index>" (to compare a runtime's tensors layer by layer).
+    bool everyLayer = false;
 };
 
 struct OnnxExportReport {

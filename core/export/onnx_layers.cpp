@@ -225,11 +225,26 @@ Emitted upsample(LayerExport& e, const UpsampleLayer& u)
 
 Emitted reorg(LayerExport& e, const ReorgLayer& r)
 {
-    if (r.reverse || r.flatten || r.extra != 0)
-        return refuse("reverse, flatten and extra have no ONNX form here");
+    const Shape in = e.layer.input, out = e.layer.output;
+    if (r.extra != 0) { // pjreddie: the input, then `extra` zeros, as a flat vector
+        if (r.extra < 0)
+            return refuse("a negative extra has no ONNX form");
+        const std::string flat = e.g.node("Flatten", {e.input}, {Attribute::integer("axis", 1)});
+        return {e.g.node("Pad", {flat, e.g.int64s("pads", {0, 0, 0, r.extra})}), std::nullopt};
+    }
+    if (r.flatten) { // CHW → HWC in memory (reverse: HWC → CHW), read with the output's dims
+        if (out.size != in.size || !in.isImage())
+            return refuse("flatten with a stride that changes the size has no ONNX form here");
+        const std::string moved =
+            r.reverse ? e.g.node("Transpose", {e.g.reshape(e.input, {0, in.h, in.w, in.c})},
+                                 {Attribute::integers("perm", {0, 3, 1, 2})})
+                      : e.g.node("Transpose", {e.input}, {Attribute::integers("perm", {0, 2, 3, 1})});
+        return {e.g.reshape(moved, {0, out.c, out.h, out.w}), std::nullopt};
+    }
+    if (r.reverse)
+        return refuse("reverse has no ONNX form here");
     // Darknet's reorg_cpu reads the input's memory as [c/s², h·s, w·s] and writes it as [c, h, w]:
     // out[(dy·s + dx)·c/s² + k][j][i] = in'[k][j·s + dy][i·s + dx].
-    const Shape in = e.layer.input, out = e.layer.output;
     const std::int64_t s = r.stride, groups = in.c / (s * s);
     if (groups * s * s != in.c)
         return refuse("the channels are not a multiple of stride²");
