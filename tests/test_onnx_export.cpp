@@ -492,7 +492,9 @@ void TestOnnxExport::everyCfgExportsOrIsRefusedByLine()
             if (!net) // a layer the runtime cannot run yet (tree softmax): not the exporter's question
                 continue;
             std::string bytes;
-            const auto refusal = buildOnnxModel(*net, {}, bytes);
+            OnnxExportOptions options;
+            options.everyLayer = true; // every layer's declared dims checked by the strict inference
+            const auto refusal = buildOnnxModel(*net, options, bytes);
             if (!refusal) {
                 QVERIFY(bytes.size() > 100);
                 ++exported;

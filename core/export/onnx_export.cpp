@@ -127,7 +127,10 @@ std::optional<std::string> buildOnnxModel(Net& net, const OnnxExportOptions& opt
 
     GraphBuilder g(graph, options.opset);
     std::vector<std::string> tensors;
-    std::vector<bool> flat; // the tensor is [batch, n] (after Flatten/Gemm), not NCHW
+    // Each layer's tensor's dims after the batch: [n] when flat, else [c, h, w]. What the tensor is, not
+    // what Darknet calls it: [cost] is flat in Darknet but an identity here, and a one-source route
+    // passes its source's tensor on.
+    std::vector<std::vector<std::int64_t>> dims;
     std::vector<std::string> decoded;
     std::vector<std::size_t> heads;
     for (const LayerSpec& layer : spec.layers) {
@@ -140,9 +143,18 @@ std::optional<std::string> buildOnnxModel(Net& net, const OnnxExportOptions& opt
         if (result.refusal)
             return cfgName + ":" + std::to_string(layer.line) + ": layer " + std::to_string(layer.index) +
                    " [" + layer.type + "] " + *result.refusal;
-        const bool previousFlat = layer.index > 0 && flat.back();
         tensors.push_back(result.tensor);
-        flat.push_back(flattens(layer) || (passesShapeOn(layer) && previousFlat));
+        const Shape out = layer.output;
+        if (passesShapeOn(layer))
+            dims.push_back(layer.index > 0
+                               ? dims.back()
+                               : std::vector<std::int64_t>{spec.input.c, spec.input.h, spec.input.w});
+        else if (layer.type == "route" && layer.sources.size() == 1 &&
+                 dims[std::size_t(layer.sources[0])].size() == 1)
+            dims.push_back({out.size}); // a flat source, whole (groups of a flat input are refused)
+        else
+            dims.push_back(flattens(layer) ? std::vector<std::int64_t>{out.size}
+                                           : std::vector<std::int64_t>{out.c, out.h, out.w});
         if (head) {
             heads.push_back(std::size_t(layer.index));
             if (!rows.empty())
@@ -177,21 +189,12 @@ std::optional<std::string> buildOnnxModel(Net& net, const OnnxExportOptions& opt
         }
     } else {
         const auto last = std::size_t(net.outputLayer());
-        const Shape out = spec.layers[last].output;
-        addOutput(graph, tensors[last], "output", options.batch,
-                  flat[last] ? std::vector<std::int64_t>{out.size}
-                             : std::vector<std::int64_t>{out.c, out.h, out.w},
-                  report);
+        addOutput(graph, tensors[last], "output", options.batch, dims[last], report);
     }
 
     if (options.everyLayer)
-        for (std::size_t i = 0; i < spec.layers.size(); ++i) {
-            const Shape out = spec.layers[i].output;
-            addOutput(graph, tensors[i], "layer_" + std::to_string(i), options.batch,
-                      flat[i] ? std::vector<std::int64_t>{out.size}
-                              : std::vector<std::int64_t>{out.c, out.h, out.w},
-                      report);
-        }
+        for (std::size_t i = 0; i < spec.layers.size(); ++i)
+            addOutput(graph, tensors[i], "layer_" + std::to_string(i), options.batch, dims[i], report);
 
     try {
         onnx::checker::check_model(model);

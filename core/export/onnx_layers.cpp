@@ -143,6 +143,9 @@ Emitted route(LayerExport& e, const RouteLayer& r)
     std::vector<std::string> parts;
     for (int source : e.layer.sources) {
         std::string t = e.tensors[std::size_t(source)];
+        if (r.groups > 1 && !e.spec.layers[std::size_t(source)].output.isImage())
+            return refuse("groups of a flat input (layer " + std::to_string(source) +
+                          ") have no ONNX form here");
         if (r.groups > 1) { // AB: the group_id-th of `groups` equal channel slices of each source
             const int per = e.spec.layers[std::size_t(source)].output.c / r.groups;
             t = e.g.slice(t, 1, std::int64_t(r.groupId) * per, std::int64_t(r.groupId + 1) * per);
