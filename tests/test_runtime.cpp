@@ -343,10 +343,10 @@ void TestRuntime::inferenceOnlyNetSharesBuffersAndGivesTheSameHeads_data()
 {
     QTest::addColumn<QString>("cfg");
     const QString darknet = DARKNET_CFG_DIR, data = NETWRIGHT_TEST_DATA_DIR;
-    for (const QString& cfg : {darknet + "/yolov3-tiny.cfg", darknet + "/yolov2.cfg", darknet + "/resnet18.cfg",
-                               darknet + "/darknet19.cfg", darknet + "/rnn.cfg", data + "/ab-cfgs/yolov4.cfg",
-                               data + "/ab-cfgs/yolov4-tiny-3l.cfg", data + "/onnx/every-op.cfg",
-                               data + "/onnx/yolov7-tiny-like.cfg"})
+    for (const QString& cfg : {darknet + "/yolov3-tiny.cfg", darknet + "/yolov2.cfg",
+                               darknet + "/resnet18.cfg", darknet + "/darknet19.cfg", darknet + "/rnn.cfg",
+                               data + "/ab-cfgs/yolov4.cfg", data + "/ab-cfgs/yolov4-tiny-3l.cfg",
+                               data + "/onnx/every-op.cfg", data + "/onnx/yolov7-tiny-like.cfg"})
         QTest::newRow(qPrintable(QFileInfo(cfg).fileName())) << cfg;
 }
 
@@ -380,7 +380,8 @@ void TestRuntime::inferenceOnlyNetSharesBuffersAndGivesTheSameHeads()
             if (!lean->outputKept(i))
                 continue;
             const auto a = everything->output(i).span(), b = lean->output(i).span();
-            QVERIFY2(std::equal(a.begin(), a.end(), b.begin(), b.end()), qPrintable(QString("layer %1").arg(i)));
+            QVERIFY2(std::equal(a.begin(), a.end(), b.begin(), b.end()),
+                     qPrintable(QString("layer %1").arg(i)));
             ++compared;
         }
     }
