@@ -6,23 +6,13 @@ namespace nw::onnx_export {
 
 namespace {
 
-std::string times(GraphBuilder& g, const std::string& x, float k)
-{
-    return g.node("Mul", {x, g.scalar("k", k)});
-}
-
-std::string plus(GraphBuilder& g, const std::string& x, float k)
-{
-    return g.node("Add", {x, g.scalar("k", k)});
-}
-
 // low + relu(x − low) − relu(x − high): Clip takes its bounds as inputs from opset 11 on, which
 // OpenCV 4.6 cannot read; Relu every reader can.
 std::string clip(GraphBuilder& g, const std::string& x, float low, float high)
 {
-    const std::string above = g.node("Relu", {plus(g, x, -low)});
-    const std::string beyond = g.node("Relu", {plus(g, x, -high)});
-    return plus(g, g.node("Sub", {above, beyond}), low);
+    const std::string above = g.node("Relu", {g.plus(x, -low)});
+    const std::string beyond = g.node("Relu", {g.plus(x, -high)});
+    return g.plus(g.node("Sub", {above, beyond}), low);
 }
 
 // A line of slope 1 between `low` and `high`, slope `outside` beyond them:
@@ -30,7 +20,7 @@ std::string clip(GraphBuilder& g, const std::string& x, float low, float high)
 std::string leakyClip(GraphBuilder& g, const std::string& x, float low, float high, float outside)
 {
     const std::string clipped = clip(g, x, low, high);
-    return g.node("Add", {clipped, times(g, g.node("Sub", {x, clipped}), outside)});
+    return g.node("Add", {clipped, g.times(g.node("Sub", {x, clipped}), outside)});
 }
 
 } // namespace
@@ -50,7 +40,7 @@ std::string emitActivation(GraphBuilder& g, const std::string& x, const std::str
     case Activation::Logistic:
         return g.node("Sigmoid", {x});
     case Activation::Loggy: // 2·σ(x) − 1
-        return plus(g, times(g, g.node("Sigmoid", {x}), 2.0f), -1.0f);
+        return g.plus(g.times(g.node("Sigmoid", {x}), 2.0f), -1.0f);
     case Activation::Relu:
         return g.node("Relu", {x});
     case Activation::Elu:
@@ -62,13 +52,13 @@ std::string emitActivation(GraphBuilder& g, const std::string& x, const std::str
     case Activation::Leaky:
         return g.node("LeakyRelu", {x}, {Attribute::real("alpha", 0.1f)});
     case Activation::Plse: // 0.125·x + 0.5 on [−4, 4], slope 0.01 outside
-        return plus(g, times(g, leakyClip(g, x, -4.0f, 4.0f, 0.08f), 0.125f), 0.5f);
+        return g.plus(g.times(leakyClip(g, x, -4.0f, 4.0f, 0.08f), 0.125f), 0.5f);
     case Activation::Hardtan:
         return clip(g, x, -1.0f, 1.0f);
     case Activation::Lhtan:
         return leakyClip(g, x, 0.0f, 1.0f, 0.001f);
     case Activation::Ramp: // relu(x) + 0.1·x
-        return g.node("Add", {g.node("Relu", {x}), times(g, x, 0.1f)});
+        return g.node("Add", {g.node("Relu", {x}), g.times(x, 0.1f)});
     case Activation::Tanh:
         return g.node("Tanh", {x});
     case Activation::Relu6:
@@ -78,11 +68,11 @@ std::string emitActivation(GraphBuilder& g, const std::string& x, const std::str
     case Activation::Mish: // x·tanh(softplus(x)); ONNX's Mish operator needs opset 18
         return g.node("Mul", {x, g.node("Tanh", {g.node("Softplus", {x})})});
     case Activation::HardMish: // x·clip(x + 2, 0, 2)/2
-        return g.node("Mul", {x, times(g, clip(g, plus(g, x, 2.0f), 0.0f, 2.0f), 0.5f)});
+        return g.node("Mul", {x, g.times(clip(g, g.plus(x, 2.0f), 0.0f, 2.0f), 0.5f)});
     case Activation::Gelu: { // 0.5·x·(1 + tanh(0.797885·x + 0.035677·x³))
         const std::string cube = g.node("Mul", {x, g.node("Mul", {x, x})});
-        const std::string inner = g.node("Add", {times(g, x, 0.797885f), times(g, cube, 0.035677f)});
-        return g.node("Mul", {times(g, x, 0.5f), plus(g, g.node("Tanh", {inner}), 1.0f)});
+        const std::string inner = g.node("Add", {g.times(x, 0.797885f), g.times(cube, 0.035677f)});
+        return g.node("Mul", {g.times(x, 0.5f), g.plus(g.node("Tanh", {inner}), 1.0f)});
     }
     case Activation::Stair:
         break;

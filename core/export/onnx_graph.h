@@ -54,6 +54,15 @@ public:
 
     // Helpers used by several layer types.
     std::string scalar(const std::string& hint, float value) { return floats(hint, {}, {value}); }
+    // x·k and x + k (no node for k = 1 and k = 0).
+    std::string times(const std::string& x, float k)
+    {
+        return k == 1.0f ? x : node("Mul", {x, scalar("k", k)});
+    }
+    std::string plus(const std::string& x, float k)
+    {
+        return k == 0.0f ? x : node("Add", {x, scalar("k", k)});
+    }
     // Elements [start, end) of `axis` (step `step`): Slice with its bounds as initializers.
     std::string slice(const std::string& input, std::int64_t axis, std::int64_t start, std::int64_t end,
                       std::int64_t step = 1);

@@ -157,11 +157,6 @@ Emitted route(LayerExport& e, const RouteLayer& r)
     return {e.g.node("Concat", parts, {Attribute::integer("axis", 1)}, "route"), std::nullopt};
 }
 
-std::string times(GraphBuilder& g, const std::string& x, float k)
-{
-    return k == 1.0f ? x : g.node("Mul", {x, g.scalar("k", k)});
-}
-
 Emitted shortcut(LayerExport& e, const ShortcutLayer& s)
 {
     const Shape out = e.layer.output;
@@ -194,9 +189,9 @@ Emitted shortcut(LayerExport& e, const ShortcutLayer& s)
     }
     std::string y;
     if (!weighted) {
-        y = times(e.g, e.input, s.alpha);
+        y = e.g.times(e.input, s.alpha);
         for (std::size_t k = 0; k < sources.size(); ++k)
-            y = e.g.node("Add", {y, k == 0 ? times(e.g, sources[k], s.beta) : sources[k]}, {}, "shortcut");
+            y = e.g.node("Add", {y, k == 0 ? e.g.times(sources[k], s.beta) : sources[k]}, {}, "shortcut");
     } else {
         const std::vector<float> w = shortcutWeightsAsUsed(s, weightArray(e, "weights"), out.c);
         const std::size_t per = s.weightsType == "per_channel" ? std::size_t(out.c) : 1;
@@ -223,7 +218,7 @@ Emitted upsample(LayerExport& e, const UpsampleLayer& u)
         {Attribute::text("mode", "nearest"), Attribute::text("coordinate_transformation_mode", "asymmetric"),
          Attribute::text("nearest_mode", "floor")},
         "upsample");
-    return {times(e.g, y, u.scale), std::nullopt};
+    return {e.g.times(y, u.scale), std::nullopt};
 }
 
 Emitted reorg(LayerExport& e, const ReorgLayer& r)
@@ -261,7 +256,7 @@ Emitted softmax(LayerExport& e, const SoftmaxLayer& s)
     if (s.groups != 1 || !s.tree.empty())
         return refuse("groups and tree (hierarchical softmax) have no ONNX form here");
     std::string x = e.g.node("Flatten", {e.input}, {Attribute::integer("axis", 1)});
-    x = times(e.g, x, 1.0f / s.temperature);
+    x = e.g.times(x, 1.0f / s.temperature);
     return {e.g.node("Softmax", {x}, {Attribute::integer("axis", 1)}, "softmax"), std::nullopt};
 }
 

@@ -87,9 +87,10 @@ std::optional<std::string> GradientSum::run(Communicator& communicator,
 
 void RollingStatistics::remember(Net& net)
 {
-    start_.clear();
-    for (const std::vector<float>* array : rollingArrays(net))
-        start_.push_back(*array);
+    const std::vector<std::vector<float>*> arrays = rollingArrays(net);
+    start_.resize(arrays.size());
+    for (std::size_t a = 0; a < arrays.size(); ++a) // assign keeps the capacity: no allocation per iteration
+        start_[a].assign(arrays[a]->begin(), arrays[a]->end());
 }
 
 std::optional<std::string> RollingStatistics::combine(Communicator& communicator, Net& net, int passesPerRank)
