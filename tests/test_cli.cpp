@@ -40,6 +40,7 @@ private slots:
     void initWritesWeightsThatLoad();
     void hostileInputsGetClearErrors();
     void anotherNetworksWeightsAreRefused();
+    void devicesListsGpusOrSaysWhyNone();
 };
 
 void TestCli::summaryJsonDescribesEveryLayer()
@@ -269,6 +270,40 @@ void TestCli::anotherNetworksWeightsAreRefused()
     QCOMPARE(allowed.exitCode, 0);
     QVERIFY(allowed.err.contains("were ignored (--allow-extra)"));
     QCOMPARE(test::readAll(dir.filePath("out.f32")).size(), 10 * 4);
+}
+
+// devices: the CUDA backend is in the build exactly when it was configured in, and a machine without a
+// GPU (this one, CI) gets exit status 1 and the reason in words; one with a GPU gets its list.
+void TestCli::devicesListsGpusOrSaysWhyNone()
+{
+    const Run run = cli({"devices", "--json"});
+    const QJsonObject report = QJsonDocument::fromJson(run.out).object();
+    QVERIFY2(!report.isEmpty(), run.out.constData());
+#ifdef NETWRIGHT_WITH_CUDA
+    QVERIFY(report["cuda_built"].toBool());
+    QVERIFY2(report["runtime_cuda"].toString().startsWith("13."), run.out.constData());
+    QVERIFY2(report["cudnn"].toString().startsWith("9."), run.out.constData());
+#else
+    QVERIFY(!report["cuda_built"].toBool());
+    QVERIFY(report["problem"].toString().contains("no CUDA backend"));
+#endif
+    const QJsonArray devices = report["devices"].toArray();
+    if (devices.isEmpty()) {
+        QCOMPARE(run.exitCode, 1);
+        const QString problem = report["problem"].toString();
+        QVERIFY2(problem.contains("no CUDA") || problem.contains("driver"), qPrintable(problem));
+        const Run text = cli({"devices"});
+        QCOMPARE(text.exitCode, 1);
+        QVERIFY2(text.err.startsWith("no GPU: " + problem.toUtf8()), text.err.constData());
+        return;
+    }
+    QCOMPARE(run.exitCode, 0);
+    for (const auto& entry : devices) {
+        const QJsonObject device = entry.toObject();
+        QVERIFY(!device["name"].toString().isEmpty());
+        QVERIFY(device["total_bytes"].toDouble() >= device["free_bytes"].toDouble());
+        QVERIFY(device["free_bytes"].toDouble() > 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -61,6 +61,8 @@ int initWeights(const std::string& cfg, const std::string& out, unsigned seed);
 int map(const MapArgs& args);
 int anchors(const AnchorsArgs& args);
 int exportOnnx(const ExportOnnxArgs& args);
+// Lists the CUDA devices; 1 (with the reason on stderr, or in "problem") when there is none.
+int devices(bool json);
 int makeShapes(const std::string& outDir, int count, unsigned seed, const std::string& size);
 
 } // namespace nw::cli

@@ -177,6 +177,10 @@ int main(int argc, char** argv)
     makeShapes->add_option("--seed", shapesSeed, "Seed: the same seed gives the same files (default 1)");
     makeShapes->add_option("--size", shapesSize, "Image size WxH (default 256x256)");
 
+    bool devicesJson = false;
+    auto* devices = app.add_subcommand("devices", "List the GPUs the CUDA backend can use (exit 1: none)");
+    devices->add_flag("--json", devicesJson, "Print one JSON object (devices, versions, problem)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -222,6 +226,8 @@ int main(int argc, char** argv)
             return nw::cli::anchors(anchorsArgs);
         if (*makeShapes)
             return nw::cli::makeShapes(out, shapesCount, shapesSeed, shapesSize);
+        if (*devices)
+            return nw::cli::devices(devicesJson);
         return 2;
     };
     try {

@@ -1,0 +1,69 @@
+// `devices`: the GPUs this machine offers the CUDA backend, or why there are none.
+#include "backend/gpu_devices.h"
+#include "commands.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace nw::cli {
+
+namespace {
+
+std::string gibibytes(std::size_t bytes)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(1ull << 30));
+    return text;
+}
+
+void printJson(const GpuInventory& inventory)
+{
+    nlohmann::json devices = nlohmann::json::array();
+    for (const GpuDevice& d : inventory.devices)
+        devices.push_back(
+            {{"index", d.index},
+             {"name", d.name},
+             {"total_bytes", d.totalBytes},
+             {"free_bytes", d.freeBytes},
+             {"compute_capability", std::to_string(d.computeMajor) + "." + std::to_string(d.computeMinor)},
+             {"multiprocessors", d.multiprocessors}});
+    nlohmann::json out = {{"cuda_built", inventory.cudaBuilt}, {"devices", devices}};
+    if (!inventory.problem.empty())
+        out["problem"] = inventory.problem;
+    if (inventory.cudaBuilt) {
+        out["driver_cuda"] = inventory.driverVersion ? cudaVersionText(inventory.driverVersion) : "";
+        out["runtime_cuda"] = cudaVersionText(inventory.runtimeVersion);
+        out["cublas"] = libraryVersionText(inventory.cublasVersion);
+        out["cudnn"] = libraryVersionText(inventory.cudnnVersion);
+    }
+    std::printf("%s\n", out.dump(2).c_str());
+}
+
+} // namespace
+
+int devices(bool json)
+{
+    const GpuInventory inventory = listGpus();
+    if (json) {
+        printJson(inventory);
+        return inventory.devices.empty() ? 1 : 0;
+    }
+    if (inventory.cudaBuilt)
+        std::printf("CUDA runtime %s, driver %s, cuBLAS %s, cuDNN %s\n",
+                    cudaVersionText(inventory.runtimeVersion).c_str(),
+                    inventory.driverVersion ? cudaVersionText(inventory.driverVersion).c_str() : "none",
+                    libraryVersionText(inventory.cublasVersion).c_str(),
+                    libraryVersionText(inventory.cudnnVersion).c_str());
+    for (const GpuDevice& d : inventory.devices)
+        std::printf("cuda:%d  %s  compute %d.%d, %d SMs, %s (%s free)\n", d.index, d.name.c_str(),
+                    d.computeMajor, d.computeMinor, d.multiprocessors, gibibytes(d.totalBytes).c_str(),
+                    gibibytes(d.freeBytes).c_str());
+    if (inventory.devices.empty()) {
+        std::fprintf(stderr, "no GPU: %s; training and detection run on the CPU\n",
+                     inventory.problem.c_str());
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace nw::cli
