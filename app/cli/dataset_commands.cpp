@@ -1,7 +1,9 @@
 // map, anchors and make-shapes: the detection data set tools.
 #include "commands.h"
 #include "data/data_file.h"
+#if NETWRIGHT_WITH_OPENCV
 #include "data/make_shapes.h"
+#endif
 #include "data/training_data.h"
 #include "detect/anchors.h"
 #include "detect/detector.h"
@@ -123,6 +125,7 @@ int anchors(const AnchorsArgs& args)
 
 int makeShapes(const std::string& outDir, int count, unsigned seed, const std::string& size)
 {
+#if NETWRIGHT_WITH_OPENCV
     ShapesOptions options;
     options.count = count;
     options.seed = seed;
@@ -137,6 +140,13 @@ int makeShapes(const std::string& outDir, int count, unsigned seed, const std::s
     std::printf("wrote %d images (%d for validation) and %s/shapes.data\n", count, std::max(1, count / 10),
                 outDir.c_str());
     return 0;
+#else
+    (void)count, (void)seed, (void)size;
+    std::cerr << "error: make-shapes draws with OpenCV, which this build (a headless one) does not have; "
+                 "write the set with a full build and copy the folder ("
+              << outDir << ")\n";
+    return 1;
+#endif
 }
 
 } // namespace nw::cli

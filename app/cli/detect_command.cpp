@@ -11,8 +11,12 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#if NETWRIGHT_WITH_OPENCV
+#include "image/image_opencv.h"
+
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
+#endif
 
 namespace nw::cli {
 
@@ -85,6 +89,13 @@ int detect(const DetectArgs& args)
     auto names = namesFor(args.names, classes);
     if (!names)
         return 1;
+#if !NETWRIGHT_WITH_OPENCV
+    if (!args.outDir.empty()) {
+        std::cerr << "error: --out draws with OpenCV, which this build (a headless one) does not have; "
+                     "--json gives the boxes\n";
+        return 1;
+    }
+#endif
     if (!args.outDir.empty()) {
         std::error_code ec;
         std::filesystem::create_directories(args.outDir, ec);
@@ -101,6 +112,7 @@ int detect(const DetectArgs& args)
     for (const std::string& input : args.inputs) {
         try { // one input's failure (a library exception included) never ends the run
             const std::string stem = std::filesystem::path(input).stem().string();
+#if NETWRIGHT_WITH_OPENCV
             if (!isVideo(input)) {
                 cv::Mat frame;
                 std::string error;
@@ -149,6 +161,24 @@ int detect(const DetectArgs& args)
                 std::cerr << "error: " << input << ": the video has no readable frames\n";
                 ++failures;
             }
+#else
+            if (isVideo(input)) {
+                std::cerr << "error: " << input << ": video needs a build with OpenCV; skipped\n";
+                ++failures;
+                continue;
+            }
+            std::string error;
+            const auto image = loadImage(input, channels, error);
+            if (!image) {
+                std::cerr << "error: " << error << "; skipped\n";
+                ++failures;
+                continue;
+            }
+            const auto boxes = detector.detect(*image, options);
+            results.push_back({{"file", input}, {"frame", 0}, {"detections", boxesJson(boxes)}});
+            if (!args.json)
+                printBoxes(input, -1, boxes);
+#endif
         } catch (const std::exception& e) {
             std::cerr << "error: " << input << ": " << shortened(e.what(), 200) << "; skipped\n";
             ++failures;

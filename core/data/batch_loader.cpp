@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <numeric>
-#include <opencv2/core/utility.hpp>
 #include <random>
+#if NETWRIGHT_WITH_OPENCV
+#include <opencv2/core/utility.hpp>
+#endif
 
 namespace nw {
 
@@ -91,7 +93,9 @@ void BatchLoader::work()
 {
     // The loader shares the cores with the compute threads: OpenCV's own thread pool (TBB on Debian)
     // would only add spinning workers, so its calls run in this thread.
+#if NETWRIGHT_WITH_OPENCV
     cv::setNumThreads(1);
+#endif
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         if (ready_) {

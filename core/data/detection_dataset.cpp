@@ -1,13 +1,12 @@
 #include "data/detection_dataset.h"
 
 #include "image/image.h"
+#include "image/pixel_ops.h"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
 #include <sstream>
 
 namespace nw {
@@ -112,7 +111,7 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
 
 // An image cropped and scaled to the network size (8-bit RGB or grey), with its boxes moved along.
 struct DetectionDataset::Placed {
-    cv::Mat pixels;
+    Pixels pixels;
     std::vector<TruthBox> boxes;
 };
 
@@ -121,22 +120,23 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, 
 {
     const Item& item = items_[index];
     cache_.resize(items_.size());
-    cv::Mat source = cache_[index];
-    if (source.empty()) {
+    std::optional<Pixels> decoded;
+    if (cache_[index].empty()) {
         std::string error;
-        if (!readImageFile(item.image, c_, source, error)) {
+        decoded = readPixels(item.image, c_, error);
+        if (!decoded) {
             warning = error + "; skipped";
             return false;
         }
-        if (c_ == 3)
-            cv::cvtColor(source, source, cv::COLOR_BGR2RGB);
-        const std::size_t bytes = source.total() * source.elemSize();
+        const std::size_t bytes = decoded->data.size();
         if (cachedBytes_ + bytes <= kCacheBytes) {
-            cache_[index] = source;
+            cache_[index] = std::move(*decoded);
             cachedBytes_ += bytes;
+            decoded.reset();
         }
     }
-    const auto ow = float(source.cols), oh = float(source.rows);
+    const Pixels& source = decoded ? *decoded : cache_[index];
+    const auto ow = float(source.width), oh = float(source.height);
     const DetectionAugmentation& a = augmentation_;
     // Darknet's jitter: each side moves in or out by up to jitter × the image size.
     float left = 0, right = 0, top = 0, bottom = 0;
@@ -163,11 +163,9 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, 
     }
     const bool flip = a.enabled && a.flip && uniform(random, 0, 1) < 0.5f;
     const double sx = double(width) / cropW, sy = double(height) / cropH;
-    cv::Mat transform = (cv::Mat_<double>(2, 3) << sx, 0, -left * sx, 0, sy, -top * sy);
-    if (flip)
-        transform = (cv::Mat_<double>(2, 3) << -sx, 0, width + left * sx, 0, sy, -top * sy);
-    cv::warpAffine(source, placed.pixels, transform, cv::Size(width, height), cv::INTER_LINEAR,
-                   cv::BORDER_CONSTANT, cv::Scalar::all(127));
+    const Placement placement =
+        flip ? Placement{-sx, width + left * sx, sy, -top * sy} : Placement{sx, -left * sx, sy, -top * sy};
+    placed.pixels = placePixels(source, width, height, placement);
     placed.boxes.clear();
     for (const TruthBox& box : item.boxes) {
         float l = std::clamp(((box.x - box.w / 2) * ow - left) / cropW, 0.0f, 1.0f);
@@ -184,17 +182,10 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, 
         placed.boxes.push_back({(l + r) / 2, (t + b) / 2, r - l, b - t, box.classId});
     }
     if (a.enabled && c_ == 3 && (a.hue != 0 || a.saturation != 1 || a.exposure != 1)) {
-        cv::Mat hsv;
-        cv::cvtColor(placed.pixels, hsv, cv::COLOR_RGB2HSV_FULL); // 8-bit hue over 0..255
         const int hueShift = int(std::lround(uniform(random, -a.hue, a.hue) * 256));
         const float saturation = randomScale(a.saturation, random),
                     exposure = randomScale(a.exposure, random);
-        hsv.forEach<cv::Vec3b>([&](cv::Vec3b& p, const int*) {
-            p[0] = uchar((int(p[0]) + hueShift + 256) & 255);
-            p[1] = cv::saturate_cast<uchar>(float(p[1]) * saturation);
-            p[2] = cv::saturate_cast<uchar>(float(p[2]) * exposure);
-        });
-        cv::cvtColor(hsv, placed.pixels, cv::COLOR_HSV2RGB_FULL);
+        jitterHsv(placed.pixels, hueShift, saturation, exposure);
     }
     return true;
 }
@@ -210,7 +201,7 @@ bool DetectionDataset::sample(std::size_t index, std::mt19937& random, int width
         // centre. Boxes are clipped to their quadrant; those left with under a quarter of their area go.
         const float cx = uniform(random, 0.3f, 0.7f), cy = uniform(random, 0.3f, 0.7f);
         const float quadrants[4][4] = {{0, 0, cx, cy}, {cx, 0, 1, cy}, {0, cy, cx, 1}, {cx, cy, 1, 1}};
-        cv::Mat mosaic = placed.pixels.clone();
+        Pixels mosaic = placed.pixels;
         std::vector<TruthBox> boxes;
         for (int q = 0; q < 4; ++q) {
             Placed part;
@@ -220,10 +211,9 @@ bool DetectionDataset::sample(std::size_t index, std::mt19937& random, int width
                            width, height, part, warning))
                 return false;
             const auto* r = quadrants[q];
-            const cv::Rect area(int(r[0] * float(width)), int(r[1] * float(height)),
-                                int(r[2] * float(width)) - int(r[0] * float(width)),
-                                int(r[3] * float(height)) - int(r[1] * float(height)));
-            part.pixels(area).copyTo(mosaic(area));
+            const int x0 = int(r[0] * float(width)), y0 = int(r[1] * float(height));
+            copyArea(part.pixels, mosaic, x0, y0, int(r[2] * float(width)) - x0,
+                     int(r[3] * float(height)) - y0);
             for (const TruthBox& box : part.boxes) {
                 const float l = std::max(box.x - box.w / 2, r[0]), rr = std::min(box.x + box.w / 2, r[2]);
                 const float t = std::max(box.y - box.h / 2, r[1]), b = std::min(box.y + box.h / 2, r[3]);
@@ -232,12 +222,12 @@ bool DetectionDataset::sample(std::size_t index, std::mt19937& random, int width
                 boxes.push_back({(l + rr) / 2, (t + b) / 2, rr - l, b - t, box.classId});
             }
         }
-        placed.pixels = mosaic;
+        placed.pixels = std::move(mosaic);
         placed.boxes = std::move(boxes);
     }
     const std::size_t plane = std::size_t(width) * std::size_t(height);
     for (int y = 0; y < height; ++y) {
-        const uchar* row = placed.pixels.ptr<uchar>(y);
+        const std::uint8_t* row = placed.pixels.row(y);
         for (int x = 0; x < width; ++x)
             for (int ch = 0; ch < c_; ++ch)
                 image[std::size_t(ch) * plane + std::size_t(y) * std::size_t(width) + std::size_t(x)] =

@@ -2,8 +2,7 @@
 // Darknet's detection data: an image list, a YOLO label file per image ("class x y w h" lines,
 // relative centre and size) found from the image path, and the augmentation of detector training.
 #include "data/training_set.h"
-
-#include <opencv2/core/mat.hpp>
+#include "image/pixels.h"
 
 #include <memory>
 #include <string>
@@ -75,7 +74,7 @@ private:
     // Decoded images, kept while they fit in kCacheBytes: later epochs skip the decoding. Only the
     // loader thread calls sample(), so no lock.
     static constexpr std::size_t kCacheBytes = std::size_t(1) << 30;
-    mutable std::vector<cv::Mat> cache_;
+    mutable std::vector<Pixels> cache_;
     mutable std::size_t cachedBytes_ = 0;
     int classes_, w_, h_, c_, maxBoxes_;
     DetectionAugmentation augmentation_;

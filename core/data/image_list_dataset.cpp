@@ -1,14 +1,13 @@
 #include "data/dataset.h"
 
 #include "image/image.h"
+#include "image/portable_pixel_ops.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
 #include <random>
 
 namespace nw {
@@ -47,13 +46,13 @@ public:
 
     bool image(std::size_t index, float* out, std::string& warning) const override
     {
-        cv::Mat frame;
         std::string error;
-        if (!readImageFile(paths_[index], c_, frame, error)) {
+        auto loaded = loadImage(paths_[index], c_, error);
+        if (!loaded) {
             warning = error + "; skipped";
             return false;
         }
-        Image image = imageFromMat(frame, c_);
+        Image image = std::move(*loaded);
         image = augmentation_.enabled ? augment(image, index) : resizeMinCrop(image, w_, h_);
         std::copy(image.data.begin(), image.data.end(), out);
         return true;
@@ -139,24 +138,19 @@ private:
         const float hue = (unit(random) * 2 - 1) * augmentation_.hue;
         const float saturation = randomScale(augmentation_.saturation, random);
         const float exposure = randomScale(augmentation_.exposure, random);
-        cv::Mat rgb(h_, w_, CV_32FC3);
-        for (int y = 0; y < h_; ++y)
-            for (int x = 0; x < w_; ++x)
-                rgb.at<cv::Vec3f>(y, x) = {image.at(x, y, 0), image.at(x, y, 1), image.at(x, y, 2)};
-        cv::Mat hsv;
-        cv::cvtColor(rgb, hsv, cv::COLOR_RGB2HSV); // H in degrees, S and V in [0, 1]
         for (int y = 0; y < h_; ++y)
             for (int x = 0; x < w_; ++x) {
-                cv::Vec3f& p = hsv.at<cv::Vec3f>(y, x);
-                p[0] = std::fmod(p[0] + hue * 360.0f + 360.0f, 360.0f);
-                p[1] = std::clamp(p[1] * saturation, 0.0f, 1.0f);
-                p[2] = std::clamp(p[2] * exposure, 0.0f, 1.0f);
+                float h, s, v;
+                portable::rgbToHsv(image.at(x, y, 0), image.at(x, y, 1), image.at(x, y, 2), h, s, v);
+                h = std::fmod(h + hue * 360.0f + 360.0f, 360.0f);
+                s = std::clamp(s * saturation, 0.0f, 1.0f);
+                v = std::clamp(v * exposure, 0.0f, 1.0f);
+                float r, g, b;
+                portable::hsvToRgb(h, s, v, r, g, b);
+                image.at(x, y, 0) = std::clamp(r, 0.0f, 1.0f);
+                image.at(x, y, 1) = std::clamp(g, 0.0f, 1.0f);
+                image.at(x, y, 2) = std::clamp(b, 0.0f, 1.0f);
             }
-        cv::cvtColor(hsv, rgb, cv::COLOR_HSV2RGB);
-        for (int y = 0; y < h_; ++y)
-            for (int x = 0; x < w_; ++x)
-                for (int ch = 0; ch < 3; ++ch)
-                    image.at(x, y, ch) = std::clamp(rgb.at<cv::Vec3f>(y, x)[ch], 0.0f, 1.0f);
     }
 
     std::vector<std::string> paths_;

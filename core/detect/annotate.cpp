@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#if NETWRIGHT_WITH_OPENCV
 #include <opencv2/imgproc.hpp>
+#endif
 
 namespace nw {
 
@@ -40,6 +42,7 @@ std::vector<const LabeledBox*> drawingOrder(const std::vector<LabeledBox>& boxes
     return order;
 }
 
+#if NETWRIGHT_WITH_OPENCV
 void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
 {
     const int thickness = std::max(1, frame.rows / 300);
@@ -63,5 +66,6 @@ void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
                     cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
     }
 }
+#endif
 
 } // namespace nw

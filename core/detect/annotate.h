@@ -8,6 +8,7 @@ class Mat;
 
 namespace nw {
 
+// Only in builds with OpenCV (NETWRIGHT_WITH_OPENCV); the rest of this header is plain C++.
 void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes);
 // A distinct, stable colour per class (Darknet's palette idea): RGB in 0..255.
 void classColor(int classId, int& r, int& g, int& b);

@@ -4,82 +4,68 @@
 #include "util/memory_info.h"
 
 #include <algorithm>
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
+
+#if NETWRIGHT_WITH_OPENCV
+#include "image/image_opencv.h"
+
+#include <opencv2/core/mat.hpp>
+#else
+#include "image/portable_codecs.h"
+#endif
 
 namespace nw {
 
-Image imageFromMat(const cv::Mat& frame, int channels)
+Image imageFromPixels(const Pixels& pixels)
 {
-    cv::Mat converted = frame;
-    if (channels == 1 && frame.channels() == 3)
-        cv::cvtColor(frame, converted, cv::COLOR_BGR2GRAY);
-    else if (channels == 3 && frame.channels() == 1)
-        cv::cvtColor(frame, converted, cv::COLOR_GRAY2RGB);
-    else if (channels == 3)
-        cv::cvtColor(frame, converted, cv::COLOR_BGR2RGB);
     Image image;
-    image.width = converted.cols;
-    image.height = converted.rows;
-    image.channels = channels;
-    image.data.resize(std::size_t(image.width) * std::size_t(image.height) * std::size_t(channels));
+    image.width = pixels.width;
+    image.height = pixels.height;
+    image.channels = pixels.channels;
+    image.data.resize(pixels.data.size());
     for (int y = 0; y < image.height; ++y) {
-        const unsigned char* row = converted.ptr<unsigned char>(y);
+        const std::uint8_t* row = pixels.row(y);
         for (int x = 0; x < image.width; ++x)
-            for (int c = 0; c < channels; ++c)
-                image.at(x, y, c) = float(row[x * channels + c]) / 255.0f;
+            for (int c = 0; c < image.channels; ++c)
+                image.at(x, y, c) = float(row[x * image.channels + c]) / 255.0f;
     }
     return image;
 }
 
-bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error)
-{
-    if (auto reason = unreadableFileReason(path, "an image")) {
-        error = *reason;
-        return false;
-    }
-    try {
-        frame = cv::imread(path, channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
-    } catch (const cv::Exception& e) {
-        // OpenCV asserts on sizes it refuses (CV_IO_MAX_IMAGE_PIXELS, 2^30) instead of returning empty.
-        error = path + ": cannot read the image: " +
-                (e.err.find("CV_IO_MAX_IMAGE_PIXELS") != std::string::npos
-                     ? std::string("its header declares more pixels than OpenCV accepts (2^30)")
-                     : shortened(e.err, 200));
-        frame.release();
-        return false;
-    } catch (const std::bad_alloc&) {
-        error = path + ": cannot read the image: not enough memory for its declared size";
-        frame.release();
-        return false;
-    }
-    if (frame.empty()) {
-        error = path + ": cannot read the image (damaged, or not an image format OpenCV knows)";
-        return false;
-    }
-    // A small file may declare a huge image (30000×30000 is within OpenCV's limit): its float copy
-    // for the network is 4× the decoded bytes, refused here rather than in bad_alloc or swap.
-    const double floatBytes = double(frame.total()) * frame.channels() * sizeof(float);
-    if (auto shortfall = memoryShortfall(
-            floatBytes, std::to_string(frame.cols) + "x" + std::to_string(frame.rows) + " pixels as floats",
-            "scale the image down first")) {
-        error = path + ": the image " + *shortfall;
-        frame.release();
-        return false;
-    }
-    return true;
-}
-
-std::optional<Image> loadImage(const std::string& path, int channels, std::string& error)
+std::optional<Pixels> readPixels(const std::string& path, int channels, std::string& error)
 {
     if (channels != 1 && channels != 3) {
         error = path + ": the network wants " + std::to_string(channels) + " channels; images give 1 or 3";
         return std::nullopt;
     }
+    if (auto reason = unreadableFileReason(path, "an image")) {
+        error = *reason;
+        return std::nullopt;
+    }
+#if NETWRIGHT_WITH_OPENCV
     cv::Mat frame;
     if (!readImageFile(path, channels, frame, error))
         return std::nullopt;
-    return imageFromMat(frame, channels);
+    return pixelsFromMat(frame, channels);
+#else
+    switch (portable::sniffImageFormat(path)) {
+    case portable::ImageFormat::Jpeg:
+        return portable::decodeJpeg(path, channels, error);
+    case portable::ImageFormat::Png:
+        return portable::decodePng(path, channels, error);
+    case portable::ImageFormat::Other:
+        break;
+    }
+    error = path + ": cannot read the image: this build (without OpenCV) reads JPEG and PNG only";
+    return std::nullopt;
+#endif
+}
+
+std::optional<Image> loadImage(const std::string& path, int channels, std::string& error)
+{
+    auto pixels = readPixels(path, channels, error);
+    if (!pixels)
+        return std::nullopt;
+    return imageFromPixels(*pixels);
 }
 
 Image resizeDarknet(const Image& in, int width, int height)

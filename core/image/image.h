@@ -1,13 +1,11 @@
 #pragma once
-// Images as networks see them: float32 CHW, RGB, values in [0, 1]; loaded with OpenCV and resized the
-// way pjreddie's Darknet does (so detections match it).
+// Images as networks see them: float32 CHW, RGB, values in [0, 1]; decoded with OpenCV (or, in a build
+// without it, libjpeg/libpng) and resized the way pjreddie's Darknet does (so detections match it).
+#include "image/pixels.h"
+
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace cv {
-class Mat;
-}
 
 namespace nw {
 
@@ -19,14 +17,13 @@ struct Image {
     float at(int x, int y, int c) const { return data[std::size_t((c * height + y) * width + x)]; }
 };
 
-// Reads an image file into an 8-bit BGR (channels 3) or grey (channels 1) frame. False and a message
-// naming the file when it is missing, a directory, not an image, or beyond OpenCV's size limit (a
-// header may declare 100000×100000 pixels); OpenCV's exceptions never escape.
-bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error);
-// Reads an image file (any format OpenCV reads); nullopt and a message naming the file on failure.
+// Reads an image file into 8-bit RGB (channels 3) or grey (channels 1) pixels: any format OpenCV reads,
+// or JPEG and PNG in a build without OpenCV. Nullopt and a message naming the file when it is missing,
+// a directory, not an image, or beyond the size limit (a header may declare 100000×100000 pixels).
+std::optional<Pixels> readPixels(const std::string& path, int channels, std::string& error);
+// The same as floats (CHW, [0, 1]).
 std::optional<Image> loadImage(const std::string& path, int channels, std::string& error);
-// From an OpenCV BGR (or grey) 8-bit frame.
-Image imageFromMat(const cv::Mat& bgr, int channels);
+Image imageFromPixels(const Pixels& pixels);
 
 // Darknet's resize_image: separable bilinear with source = destination·(in − 1)/(out − 1).
 Image resizeDarknet(const Image& image, int width, int height);

@@ -1,0 +1,70 @@
+#include "image/image_opencv.h"
+
+#include "util/file_check.h"
+#include "util/memory_info.h"
+
+#include <cstring>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace nw {
+
+Pixels pixelsFromMat(const cv::Mat& frame, int channels)
+{
+    cv::Mat converted = frame;
+    if (channels == 1 && frame.channels() == 3)
+        cv::cvtColor(frame, converted, cv::COLOR_BGR2GRAY);
+    else if (channels == 3 && frame.channels() == 1)
+        cv::cvtColor(frame, converted, cv::COLOR_GRAY2RGB);
+    else if (channels == 3)
+        cv::cvtColor(frame, converted, cv::COLOR_BGR2RGB);
+    Pixels pixels(converted.cols, converted.rows, channels);
+    for (int y = 0; y < pixels.height; ++y)
+        std::memcpy(pixels.row(y), converted.ptr<unsigned char>(y), pixels.rowBytes());
+    return pixels;
+}
+
+Image imageFromMat(const cv::Mat& frame, int channels)
+{
+    return imageFromPixels(pixelsFromMat(frame, channels));
+}
+
+bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error)
+{
+    if (auto reason = unreadableFileReason(path, "an image")) {
+        error = *reason;
+        return false;
+    }
+    try {
+        frame = cv::imread(path, channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+    } catch (const cv::Exception& e) {
+        // OpenCV asserts on sizes it refuses (CV_IO_MAX_IMAGE_PIXELS, 2^30) instead of returning empty.
+        error = path + ": cannot read the image: " +
+                (e.err.find("CV_IO_MAX_IMAGE_PIXELS") != std::string::npos
+                     ? std::string("its header declares more pixels than OpenCV accepts (2^30)")
+                     : shortened(e.err, 200));
+        frame.release();
+        return false;
+    } catch (const std::bad_alloc&) {
+        error = path + ": cannot read the image: not enough memory for its declared size";
+        frame.release();
+        return false;
+    }
+    if (frame.empty()) {
+        error = path + ": cannot read the image (damaged, or not an image format OpenCV knows)";
+        return false;
+    }
+    // A small file may declare a huge image (30000×30000 is within OpenCV's limit): its float copy
+    // for the network is 4× the decoded bytes, refused here rather than in bad_alloc or swap.
+    const double floatBytes = double(frame.total()) * frame.channels() * sizeof(float);
+    if (auto shortfall = memoryShortfall(
+            floatBytes, std::to_string(frame.cols) + "x" + std::to_string(frame.rows) + " pixels as floats",
+            "scale the image down first")) {
+        error = path + ": the image " + *shortfall;
+        frame.release();
+        return false;
+    }
+    return true;
+}
+
+} // namespace nw

@@ -1,0 +1,22 @@
+#pragma once
+// OpenCV frames (video, webcam, annotated output) to and from the network's images. Only in builds with
+// OpenCV (NETWRIGHT_WITH_OPENCV): the studio, and the CLI's video input and annotated output.
+#include "image/image.h"
+
+#include <string>
+
+namespace cv {
+class Mat;
+}
+
+namespace nw {
+
+// Reads an image file into an 8-bit BGR (channels 3) or grey (channels 1) frame. False and a message
+// naming the file when it is missing, a directory, not an image, or beyond OpenCV's size limit (a
+// header may declare 100000×100000 pixels); OpenCV's exceptions never escape.
+bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error);
+// From an OpenCV BGR (or grey) 8-bit frame.
+Image imageFromMat(const cv::Mat& bgr, int channels);
+Pixels pixelsFromMat(const cv::Mat& bgr, int channels);
+
+} // namespace nw

@@ -1,0 +1,209 @@
+#include "image/portable_codecs.h"
+
+#include "util/memory_info.h"
+
+#include <csetjmp>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#if NETWRIGHT_WITH_LIBJPEG
+#include <jpeglib.h>
+#endif
+#if NETWRIGHT_WITH_LIBPNG
+#include <png.h>
+#endif
+
+namespace nw::portable {
+
+namespace {
+
+using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+File openFile(const std::string& path)
+{
+    return File(std::fopen(path.c_str(), "rb"), &std::fclose);
+}
+
+// OpenCV's limit (CV_IO_MAX_IMAGE_PIXELS), and the float copy the network needs, checked from the
+// header before anything is allocated.
+bool sizeAcceptable(const std::string& path, std::size_t width, std::size_t height, std::string& error)
+{
+    if (width == 0 || height == 0 || width * height > (std::size_t(1) << 30)) {
+        error = path + ": cannot read the image: its header declares " + std::to_string(width) + "x" +
+                std::to_string(height) + " pixels (at most 2^30 are read)";
+        return false;
+    }
+    if (auto shortfall =
+            memoryShortfall(double(width) * double(height) * 3 * sizeof(float),
+                            std::to_string(width) + "x" + std::to_string(height) + " pixels as floats",
+                            "scale the image down first")) {
+        error = path + ": the image " + *shortfall;
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+ImageFormat sniffImageFormat(const std::string& path)
+{
+    File file = openFile(path);
+    unsigned char head[8] = {};
+    if (!file || std::fread(head, 1, sizeof head, file.get()) < 4)
+        return ImageFormat::Other;
+    if (head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF)
+        return ImageFormat::Jpeg;
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    if (std::memcmp(head, png, 8) == 0)
+        return ImageFormat::Png;
+    return ImageFormat::Other;
+}
+
+#if NETWRIGHT_WITH_LIBJPEG
+namespace {
+
+struct JpegError {
+    jpeg_error_mgr manager;
+    std::jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+};
+
+[[noreturn]] void jpegFail(j_common_ptr info)
+{
+    auto* error = reinterpret_cast<JpegError*>(info->err);
+    info->err->format_message(info, error->message);
+    std::longjmp(error->jump, 1);
+}
+
+// The libjpeg calls, with no C++ object alive across setjmp (a longjmp would skip its destructor):
+// the pixels are allocated by the caller once the header is read.
+bool runJpeg(std::FILE* file, int channels, Pixels& out, const std::string& path, std::string& error)
+{
+    jpeg_decompress_struct info;
+    JpegError failure;
+    info.err = jpeg_std_error(&failure.manager);
+    failure.manager.error_exit = jpegFail;
+    failure.message[0] = 0;
+    if (setjmp(failure.jump)) {
+        jpeg_destroy_decompress(&info);
+        error = path + ": cannot read the image: damaged JPEG (" + failure.message + ")";
+        return false;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_stdio_src(&info, file);
+    jpeg_read_header(&info, TRUE);
+    info.out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    if (!sizeAcceptable(path, info.image_width, info.image_height, error)) {
+        jpeg_destroy_decompress(&info);
+        return false;
+    }
+    jpeg_start_decompress(&info);
+    out.width = int(info.output_width);
+    out.height = int(info.output_height);
+    out.channels = channels;
+    out.data.resize(std::size_t(out.width) * std::size_t(out.height) * std::size_t(channels));
+    while (info.output_scanline < info.output_height) {
+        JSAMPROW row = out.row(int(info.output_scanline));
+        jpeg_read_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    return true;
+}
+
+} // namespace
+
+std::optional<Pixels> decodeJpeg(const std::string& path, int channels, std::string& error)
+{
+    File file = openFile(path);
+    if (!file) {
+        error = path + ": cannot open the image";
+        return std::nullopt;
+    }
+    Pixels pixels;
+    if (!runJpeg(file.get(), channels, pixels, path, error))
+        return std::nullopt;
+    return pixels;
+}
+#else
+std::optional<Pixels> decodeJpeg(const std::string& path, int, std::string& error)
+{
+    error = path + ": cannot read the image: this build reads JPEG through OpenCV or libjpeg and has "
+                   "neither (install libjpeg-dev and rebuild)";
+    return std::nullopt;
+}
+#endif
+
+#if NETWRIGHT_WITH_LIBPNG
+namespace {
+
+bool runPng(std::FILE* file, int channels, Pixels& out, const std::string& path, std::string& error)
+{
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    png_infop info = png ? png_create_info_struct(png) : nullptr;
+    if (!png || !info) {
+        png_destroy_read_struct(&png, &info, nullptr);
+        error = path + ": cannot read the image: out of memory";
+        return false;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, nullptr);
+        error = path + ": cannot read the image: damaged PNG";
+        return false;
+    }
+    png_init_io(png, file);
+    png_read_info(png, info);
+    const png_uint_32 width = png_get_image_width(png, info), height = png_get_image_height(png, info);
+    if (!sizeAcceptable(path, width, height, error)) {
+        png_destroy_read_struct(&png, &info, nullptr);
+        return false;
+    }
+    // Whatever the file holds (palette, 1-16 bits, grey, alpha), 8-bit RGB or grey comes out; alpha is
+    // dropped and 16-bit samples keep their high byte, as OpenCV's IMREAD_COLOR / IMREAD_GRAYSCALE.
+    const int colorType = png_get_color_type(png, info);
+    png_set_expand(png);
+    png_set_strip_16(png);
+    png_set_strip_alpha(png);
+    if (channels == 3 && !(colorType & PNG_COLOR_MASK_COLOR))
+        png_set_gray_to_rgb(png);
+    if (channels == 1 && (colorType & PNG_COLOR_MASK_COLOR))
+        png_set_rgb_to_gray_fixed(png, 1, 29900, 58700); // ITU-R 601 weights, as OpenCV
+    const int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    out.width = int(width);
+    out.height = int(height);
+    out.channels = channels;
+    out.data.resize(std::size_t(width) * std::size_t(height) * std::size_t(channels));
+    for (int pass = 0; pass < passes; ++pass)
+        for (png_uint_32 y = 0; y < height; ++y)
+            png_read_row(png, out.row(int(y)), nullptr);
+    png_read_end(png, nullptr);
+    png_destroy_read_struct(&png, &info, nullptr);
+    return true;
+}
+
+} // namespace
+
+std::optional<Pixels> decodePng(const std::string& path, int channels, std::string& error)
+{
+    File file = openFile(path);
+    if (!file) {
+        error = path + ": cannot open the image";
+        return std::nullopt;
+    }
+    Pixels pixels;
+    if (!runPng(file.get(), channels, pixels, path, error))
+        return std::nullopt;
+    return pixels;
+}
+#else
+std::optional<Pixels> decodePng(const std::string& path, int, std::string& error)
+{
+    error = path + ": cannot read the image: this build reads PNG through OpenCV or libpng and has neither "
+                   "(install libpng-dev and rebuild)";
+    return std::nullopt;
+}
+#endif
+
+} // namespace nw::portable
