@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite (CTest, Qt Test, offscreen GUI);
-# then the same suites under AddressSanitizer + UndefinedBehaviorSanitizer with the libFuzzer
+# then builds the headless netwright-cli (no Qt, no OpenCV) and checks it against the full build
+# (scripts/headless-check.sh); then the same suites under AddressSanitizer + UndefinedBehaviorSanitizer with the libFuzzer
 # harnesses (scripts/sanitize.sh: a clang build in build-sanitize/, each harness fuzzing for
 # NETWRIGHT_FUZZ_SECONDS, 15 here). NETWRIGHT_SKIP_SANITIZE=1 runs only the first part.
 set -euo pipefail
@@ -8,6 +9,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh -DNETWRIGHT_WARNINGS_AS_ERRORS=ON
 (cd build && QT_QPA_PLATFORM=offscreen ctest --parallel "$(nproc)" --output-on-failure)
+scripts/headless-check.sh
 if [ "${NETWRIGHT_SKIP_SANITIZE:-0}" != 1 ]; then
   # test_detection_training (3 minutes under the sanitizers) runs in the plain suite above; its label
   # and .data parsing is fuzzed by fuzz_labels_data here.

@@ -27,7 +27,8 @@ File openFile(const std::string& path)
 
 // OpenCV's limit (CV_IO_MAX_IMAGE_PIXELS), and the float copy the network needs, checked from the
 // header before anything is allocated.
-bool sizeAcceptable(const std::string& path, std::size_t width, std::size_t height, std::string& error)
+bool sizeAcceptable(const std::string& path, std::size_t width, std::size_t height, int channels,
+                    std::string& error)
 {
     if (width == 0 || height == 0 || width * height > (std::size_t(1) << 30)) {
         error = path + ": cannot read the image: its header declares " + std::to_string(width) + "x" +
@@ -35,7 +36,7 @@ bool sizeAcceptable(const std::string& path, std::size_t width, std::size_t heig
         return false;
     }
     if (auto shortfall =
-            memoryShortfall(double(width) * double(height) * 3 * sizeof(float),
+            memoryShortfall(double(width) * double(height) * channels * sizeof(float),
                             std::to_string(width) + "x" + std::to_string(height) + " pixels as floats",
                             "scale the image down first")) {
         error = path + ": the image " + *shortfall;
@@ -84,6 +85,8 @@ bool runJpeg(std::FILE* file, int channels, Pixels& out, const std::string& path
     JpegError failure;
     info.err = jpeg_std_error(&failure.manager);
     failure.manager.error_exit = jpegFail;
+    failure.manager.output_message = [](j_common_ptr) {
+    }; // a truncated file's warning: decoded as far as it goes
     failure.message[0] = 0;
     if (setjmp(failure.jump)) {
         jpeg_destroy_decompress(&info);
@@ -94,7 +97,7 @@ bool runJpeg(std::FILE* file, int channels, Pixels& out, const std::string& path
     jpeg_stdio_src(&info, file);
     jpeg_read_header(&info, TRUE);
     info.out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
-    if (!sizeAcceptable(path, info.image_width, info.image_height, error)) {
+    if (!sizeAcceptable(path, info.image_width, info.image_height, channels, error)) {
         jpeg_destroy_decompress(&info);
         return false;
     }
@@ -138,9 +141,23 @@ std::optional<Pixels> decodeJpeg(const std::string& path, int, std::string& erro
 #if NETWRIGHT_WITH_LIBPNG
 namespace {
 
+// libpng's messages are kept for ours instead of printed.
+struct PngMessages {
+    char error[200] = {};
+};
+
+void pngError(png_structp png, png_const_charp message)
+{
+    auto* messages = static_cast<PngMessages*>(png_get_error_ptr(png));
+    std::snprintf(messages->error, sizeof messages->error, "%s", message);
+    png_longjmp(png, 1);
+}
+
 bool runPng(std::FILE* file, int channels, Pixels& out, const std::string& path, std::string& error)
 {
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    PngMessages messages;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &messages, pngError,
+                                             [](png_structp, png_const_charp) {});
     png_infop info = png ? png_create_info_struct(png) : nullptr;
     if (!png || !info) {
         png_destroy_read_struct(&png, &info, nullptr);
@@ -149,13 +166,13 @@ bool runPng(std::FILE* file, int channels, Pixels& out, const std::string& path,
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, &info, nullptr);
-        error = path + ": cannot read the image: damaged PNG";
+        error = path + ": cannot read the image: damaged PNG (" + messages.error + ")";
         return false;
     }
     png_init_io(png, file);
     png_read_info(png, info);
     const png_uint_32 width = png_get_image_width(png, info), height = png_get_image_height(png, info);
-    if (!sizeAcceptable(path, width, height, error)) {
+    if (!sizeAcceptable(path, width, height, channels, error)) {
         png_destroy_read_struct(&png, &info, nullptr);
         return false;
     }

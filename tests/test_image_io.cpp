@@ -1,0 +1,237 @@
+// Images without OpenCV (headless builds): the libjpeg/libpng decoders and the portable augmentation
+// operations, held to OpenCV's results on real photographs (Darknet's sample images).
+#include "image/image.h"
+#include "image/pixel_ops.h"
+#include "image/portable_codecs.h"
+#include "image/portable_pixel_ops.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <zlib.h>
+
+using namespace nw;
+
+namespace {
+
+const char* const kSamples[] = {"dog.jpg",    "eagle.jpg",  "giraffe.jpg",
+                                "horses.jpg", "person.jpg", "kite.jpg"};
+
+std::string sample(const char* name)
+{
+    return std::string("/usr/share/darknet/data/") + name;
+}
+
+// OpenCV's decoding as RGB (or grey) bytes.
+Pixels openCvPixels(const std::string& path, int channels)
+{
+    cv::Mat frame = cv::imread(path, channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+    if (channels == 3)
+        cv::cvtColor(frame, frame, cv::COLOR_BGR2RGB);
+    Pixels pixels(frame.cols, frame.rows, channels);
+    for (int y = 0; y < frame.rows; ++y)
+        std::memcpy(pixels.row(y), frame.ptr(y), pixels.rowBytes());
+    return pixels;
+}
+
+struct Difference {
+    int largest = 0;
+    double mean = 0;
+};
+
+Difference compare(const Pixels& a, const Pixels& b)
+{
+    Difference d;
+    if (a.data.size() != b.data.size())
+        return {1000, 1000};
+    double sum = 0;
+    for (std::size_t i = 0; i < a.data.size(); ++i) {
+        const int step = std::abs(int(a.data[i]) - int(b.data[i]));
+        d.largest = std::max(d.largest, step);
+        sum += step;
+    }
+    d.mean = sum / double(std::max<std::size_t>(1, a.data.size()));
+    return d;
+}
+
+} // namespace
+
+class TestImageIo : public QObject {
+    Q_OBJECT
+private slots:
+    void jpegDecodesAsOpenCv();
+    void pngDecodesAsOpenCvInEveryLayout();
+    void damagedAndHugeFilesAreRefusedByName();
+    void placementMatchesWarpAffine();
+    void hsvJitterMatchesOpenCv();
+    void floatHsvMatchesOpenCv();
+};
+
+// libjpeg-turbo with its defaults is what OpenCV's imread calls: the same bytes, colour and grey.
+void TestImageIo::jpegDecodesAsOpenCv()
+{
+    for (const char* name : kSamples) {
+        const std::string path = sample(name);
+        QCOMPARE(portable::sniffImageFormat(path), portable::ImageFormat::Jpeg);
+        for (int channels : {3, 1}) {
+            std::string error;
+            const auto ours = portable::decodeJpeg(path, channels, error);
+            QVERIFY2(ours, error.c_str());
+            const Difference d = compare(*ours, openCvPixels(path, channels));
+            QVERIFY2(
+                d.largest == 0,
+                qPrintable(
+                    QString("%1 channels %2: largest difference %3").arg(name).arg(channels).arg(d.largest)));
+        }
+    }
+}
+
+// PNG as OpenCV writes it in each layout a data set may hold: 8-bit RGB, grey, RGBA (alpha dropped),
+// 16-bit (high byte kept); read as colour and as grey.
+void TestImageIo::pngDecodesAsOpenCvInEveryLayout()
+{
+    QTemporaryDir dir;
+    const cv::Mat bgr = cv::imread(sample("dog.jpg"));
+    cv::Mat grey, bgra, deep;
+    cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
+    cv::cvtColor(bgr, bgra, cv::COLOR_BGR2BGRA);
+    bgr.convertTo(deep, CV_16UC3, 257.0);
+    const std::pair<const char*, const cv::Mat*> layouts[] = {
+        {"rgb.png", &bgr}, {"grey.png", &grey}, {"rgba.png", &bgra}, {"deep.png", &deep}};
+    for (const auto& [name, mat] : layouts) {
+        const std::string path = dir.filePath(name).toStdString();
+        QVERIFY(cv::imwrite(path, *mat));
+        QCOMPARE(portable::sniffImageFormat(path), portable::ImageFormat::Png);
+        for (int channels : {3, 1}) {
+            std::string error;
+            const auto ours = portable::decodePng(path, channels, error);
+            QVERIFY2(ours, error.c_str());
+            const Difference d = compare(*ours, openCvPixels(path, channels));
+            // Colour → grey: libpng's fixed-point weights against OpenCV's rounding, one level at most.
+            const int allowed = channels == 1 && mat->channels() > 1 ? 1 : 0;
+            QVERIFY2(
+                d.largest <= allowed,
+                qPrintable(
+                    QString("%1 channels %2: largest difference %3").arg(name).arg(channels).arg(d.largest)));
+        }
+    }
+}
+
+void TestImageIo::damagedAndHugeFilesAreRefusedByName()
+{
+    QTemporaryDir dir;
+    QFile source(QString::fromStdString(sample("dog.jpg")));
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    const QByteArray jpeg = source.readAll();
+    const QString cut = dir.filePath("cut.jpg");
+    {
+        QFile file(cut);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(jpeg.left(600)); // the header and the start of the first scan
+    }
+    std::string error;
+    const auto partial = portable::decodeJpeg(cut.toStdString(), 3, error);
+    // libjpeg decodes a truncated file as far as it goes (grey below): a warning, not a failure, as
+    // OpenCV. What must not happen is a crash; the size is the header's.
+    if (partial)
+        QCOMPARE(partial->width, 768);
+    else
+        QVERIFY2(error.find("cut.jpg") != std::string::npos, error.c_str());
+
+    const QString garbage = dir.filePath("garbage.jpg");
+    {
+        QFile file(garbage);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray("\xFF\xD8\xFF\xE0 this is not a JPEG after its first bytes", 44));
+    }
+    QVERIFY(!portable::decodeJpeg(garbage.toStdString(), 3, error));
+    QVERIFY2(error.find("garbage.jpg: cannot read the image: damaged JPEG") != std::string::npos,
+             error.c_str());
+
+    // A PNG header declaring 100000 × 100000 pixels: refused before anything is allocated.
+    const QString huge = dir.filePath("huge.png");
+    {
+        cv::Mat tiny(1, 1, CV_8UC3, cv::Scalar(1, 2, 3));
+        QVERIFY(cv::imwrite(huge.toStdString(), tiny));
+        QFile file(huge);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QByteArray bytes = file.readAll();
+        const char size[8] = {0, 1, char(0x86), char(0xA0), 0, 1, char(0x86), char(0xA0)}; // 100000, 100000
+        bytes.replace(16, 8, QByteArray(size, 8));
+        // The chunk's CRC covers its type and data (bytes 12..28), so the header stays valid.
+        const uLong crc = crc32(0, reinterpret_cast<const Bytef*>(bytes.constData() + 12), 17);
+        const char crcBytes[4] = {char(crc >> 24), char(crc >> 16), char(crc >> 8), char(crc)};
+        bytes.replace(29, 4, QByteArray(crcBytes, 4));
+        file.seek(0);
+        file.write(bytes);
+    }
+    QVERIFY(!portable::decodePng(huge.toStdString(), 3, error));
+    QVERIFY2(error.find("huge.png: cannot read the image: its header declares 100000x100000 pixels") !=
+                 std::string::npos,
+             error.c_str());
+}
+
+// The augmentation's crop/scale/flip: OpenCV interpolates in fixed point (1/32 pixel, 15-bit weights),
+// the portable code in doubles; a few levels where the image is sharp, a twentieth of one on average.
+void TestImageIo::placementMatchesWarpAffine()
+{
+    const Pixels source = openCvPixels(sample("horses.jpg"), 3);
+    const Placement placements[] = {{0.54, -12.3, 0.61, 7.9},     // shrink, crop left, pad top
+                                    {-0.54, 416 + 20.1, 0.5, -3}, // mirrored
+                                    {1.7, -300.2, 1.3, -150.6}};  // enlarge a part
+    for (const Placement& p : placements) {
+        const Pixels opencv = placePixels(source, 416, 320, p);
+        const Pixels portable = portable::placePixels(source, 416, 320, p);
+        const Difference d = compare(opencv, portable);
+        qInfo("placement %.2f: largest difference %d, mean %.4f", p.scaleX, d.largest, d.mean);
+        QVERIFY2(d.largest <= 4 && d.mean < 0.1,
+                 qPrintable(QString("largest %1, mean %2").arg(d.largest).arg(d.mean)));
+    }
+}
+
+// Darknet's hue/saturation/exposure jitter through 8-bit HSV: OpenCV uses division tables, the portable
+// code floats; after a round trip they stay within a few levels (hue steps of 1/256 near grey).
+void TestImageIo::hsvJitterMatchesOpenCv()
+{
+    const Pixels source = openCvPixels(sample("giraffe.jpg"), 3);
+    const struct {
+        int hue;
+        float saturation, exposure;
+    } jitters[] = {{0, 1, 1}, {25, 1.4f, 0.7f}, {-30, 0.6f, 1.45f}};
+    for (const auto& j : jitters) {
+        Pixels opencv = source, portable = source;
+        jitterHsv(opencv, j.hue, j.saturation, j.exposure);
+        portable::jitterHsv(portable, j.hue, j.saturation, j.exposure);
+        const Difference d = compare(opencv, portable);
+        qInfo("jitter hue %d: largest difference %d, mean %.4f", j.hue, d.largest, d.mean);
+        QVERIFY2(d.largest <= 8 && d.mean < 0.5,
+                 qPrintable(QString("hue %1: largest %2, mean %3").arg(j.hue).arg(d.largest).arg(d.mean)));
+    }
+}
+
+void TestImageIo::floatHsvMatchesOpenCv()
+{
+    const Pixels source = openCvPixels(sample("kite.jpg"), 3);
+    cv::Mat rgb(source.height, source.width, CV_8UC3, const_cast<std::uint8_t*>(source.data.data())), floats,
+        hsv, back;
+    rgb.convertTo(floats, CV_32FC3, 1.0 / 255);
+    cv::cvtColor(floats, hsv, cv::COLOR_RGB2HSV);
+    float worstHsv = 0, worstRgb = 0;
+    for (int y = 0; y < hsv.rows; y += 3)
+        for (int x = 0; x < hsv.cols; x += 3) {
+            const cv::Vec3f in = floats.at<cv::Vec3f>(y, x), expected = hsv.at<cv::Vec3f>(y, x);
+            float h, s, v, r, g, b;
+            portable::rgbToHsv(in[0], in[1], in[2], h, s, v);
+            const float hueDistance = std::min(std::abs(h - expected[0]), 360 - std::abs(h - expected[0]));
+            worstHsv =
+                std::max({worstHsv, hueDistance / 360, std::abs(s - expected[1]), std::abs(v - expected[2])});
+            portable::hsvToRgb(h, s, v, r, g, b);
+            worstRgb = std::max({worstRgb, std::abs(r - in[0]), std::abs(g - in[1]), std::abs(b - in[2])});
+        }
+    QVERIFY2(worstHsv < 1e-4f, qPrintable(QString::number(worstHsv)));
+    QVERIFY2(worstRgb < 1e-5f, qPrintable(QString::number(worstRgb)));
+}
+
+QTEST_GUILESS_MAIN(TestImageIo)
+#include "test_image_io.moc"
