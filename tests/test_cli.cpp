@@ -130,7 +130,14 @@ void TestCli::roundtripWritesTheSameBytes()
     const Run run = cli({"roundtrip", in, out});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(test::readAll(out), test::readAll(in));
-    QCOMPARE(cli({"roundtrip", in, "/nonexistent/dir/out.cfg"}).exitCode, 1);
+    // A missing folder is named as such, with the user's file, not the temporary one written first.
+    const Run missing = cli({"roundtrip", in, dir.filePath("no/such/out.cfg")});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains(("cannot write " + dir.filePath("no/such/out.cfg") + ": the folder " +
+                                   dir.filePath("no/such") + " does not exist")
+                                      .toUtf8()),
+             missing.err.constData());
+    QVERIFY(!missing.err.contains(".tmp-"));
 }
 
 void TestCli::usageErrorsExitWithTwo()

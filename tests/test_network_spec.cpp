@@ -183,6 +183,13 @@ void TestNetworkSpec::brokenLayersAreReported_data()
     QTest::newRow("yolo filters")
         << n + "[convolutional]\nfilters=20\n\n[yolo]\nclasses=2\nmask=0,1,2\nnum=3\n"
         << 1 << 10 << "3 anchors × (classes 2 + 5) = 21 are needed: set filters=21";
+    // Counts past int: the arithmetic is wide (no overflow for the sanitizers to find), the figure exact.
+    QTest::newRow("yolo classes near INT_MAX")
+        << n + "[convolutional]\nfilters=20\n\n[yolo]\nclasses=2147483647\nmask=0,1,2\nnum=3\n"
+        << 1 << 10 << "3 anchors × (classes 2147483647 + 5) = 6442450956 are needed";
+    QTest::newRow("region classes near INT_MAX")
+        << n + "[convolutional]\nfilters=20\n\n[region]\nclasses=2147483647\nnum=5\n"
+        << 1 << 10 << "num 5 × (classes + coords + 1) = 10737418260 are needed";
     QTest::newRow("route out of range")
         << n + "[convolutional]\nfilters=4\n[route]\nlayers=-5\n"
         << 1 << 9 << "'layers' refers to layer -5 (= -4), but only layers 0..0";

@@ -45,7 +45,7 @@ LayerResult RegionLayer::infer(LayerContext& ctx) const
     if (num < 1 || !ctx.requireImage("region"))
         return result;
     const Shape& in = ctx.input();
-    const int needed = num * (classes + coords + 1);
+    const long long needed = num * (classes + 1LL + coords); // any ints a file holds
     if (in.c != needed) {
         ctx.error("the layer before [region] outputs " + std::to_string(in.c) + " channels but num " +
                       std::to_string(num) + " × (classes + coords + 1) = " + std::to_string(needed) +
@@ -54,7 +54,7 @@ LayerResult RegionLayer::infer(LayerContext& ctx) const
                   "classes");
         return result;
     }
-    result.output = Shape::image(in.w, in.h, needed);
+    result.output = Shape::image(in.w, in.h, in.c);
     return result;
 }
 

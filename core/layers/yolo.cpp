@@ -68,7 +68,7 @@ LayerResult YoloLayer::infer(LayerContext& ctx) const
         return result;
     const Shape& in = ctx.input();
     const int n = static_cast<int>(mask.size());
-    const int needed = n * (classes + 5);
+    const long long needed = n * (classes + 5LL); // classes may be any int a file holds
     if (in.c != needed) {
         ctx.error(
             "the layer before [yolo] outputs " + std::to_string(in.c) + " channels but " + std::to_string(n) +
@@ -77,7 +77,7 @@ LayerResult YoloLayer::infer(LayerContext& ctx) const
             "classes");
         return result;
     }
-    result.output = Shape::image(in.w, in.h, needed);
+    result.output = Shape::image(in.w, in.h, in.c);
     return result;
 }
 
