@@ -288,7 +288,7 @@ void TestGradients::costLayerDeltasByHand()
         QVERIFY2(net, error.c_str());
         QVERIFY(!net->setTraining(true));
         auto layers = net->trainableParameters();
-        std::vector<float>& weights = *layers[0].parameters.back().values;
+        ParamArray& weights = *layers[0].parameters.back().values;
         std::fill(weights.begin(), weights.end(), 0.0f);
         for (int i = 0; i < 3; ++i)
             weights[std::size_t(i * 3 + i)] = 1;
@@ -296,7 +296,7 @@ void TestGradients::costLayerDeltasByHand()
         const double loss = net->forwardTraining(input, e.truth, random);
         QVERIFY2(std::abs(loss - e.loss) < 1e-4, qPrintable(QString("%1: loss %2").arg(e.type).arg(loss)));
         net->backward();
-        const std::vector<float>& biasGradient = *layers[0].parameters.front().gradient;
+        const ParamArray& biasGradient = *layers[0].parameters.front().gradient;
         for (int i = 0; i < 3; ++i)
             QVERIFY2(std::abs(biasGradient[std::size_t(i)] - e.delta[i]) < 1e-5,
                      qPrintable(QString("%1[%2]: %3").arg(e.type).arg(i).arg(biasGradient[std::size_t(i)])));

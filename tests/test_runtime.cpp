@@ -78,6 +78,8 @@ private slots:
     void batchItemsAreIndependent();
     void standaloneBatchnormByHand();
     void layersWithoutForwardAreNamed();
+    void parameterStoreIsTheWeightsFileLayout_data();
+    void parameterStoreIsTheWeightsFileLayout();
 };
 
 void TestRuntime::matchesDarknetLayerByLayer_data()
@@ -293,7 +295,7 @@ void TestRuntime::layersWithoutForwardAreNamed()
             "[net]\nwidth=4\nheight=4\nchannels=4\n[connected]\noutput=64\n[reorg3d]\nstride=1\n"),
         1, error);
     QVERIFY(!net);
-    QCOMPARE(QString::fromStdString(error), QString("layer 1 [reorg3d] (line 7) has no CPU forward yet"));
+    QCOMPARE(QString::fromStdString(error), QString("test.cfg:7: layer 1 [reorg3d] has no CPU forward yet"));
     net = Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[yolo]\n"), 1, error);
     QVERIFY(!net);
     QVERIFY(error.find("the network has errors; first: test.cfg:5: error: layer 0:") == 0);
@@ -387,6 +389,77 @@ void TestRuntime::inferenceOnlyNetSharesBuffersAndGivesTheSameHeads()
     }
     QVERIFY(compared >= 2);
     QVERIFY(lean->setTraining(true).value_or("").find("inference only") != std::string::npos);
+}
+
+void TestRuntime::parameterStoreIsTheWeightsFileLayout_data()
+{
+    QTest::addColumn<QString>("cfg");
+    QTest::addColumn<bool>("resizable"); // fully convolutional: multi-scale rebuilds its layers
+    QTest::newRow("yolov4-tiny") << QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg" << true;
+    QTest::newRow("shapes-tiny") << QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg" << true;
+    QTest::newRow("rnn (nested blocks)") << QString(DARKNET_CFG_DIR) + "/rnn.cfg" << false;
+    QTest::newRow("resnet18 (flipped, shortcut)") << QString(DARKNET_CFG_DIR) + "/resnet18.cfg" << false;
+}
+
+// The ParameterStore: every layer's arrays are consecutive views of one buffer in .weights order, so the
+// buffer is byte for byte a .weights file's payload; training adds one gradient buffer holding every
+// trained array's gradient; a rebuild for another input size (multi-scale) keeps both.
+void TestRuntime::parameterStoreIsTheWeightsFileLayout()
+{
+    QFETCH(QString, cfg);
+    QFETCH(bool, resizable);
+    auto net = makeNet(cfg.toStdString());
+    QVERIFY(net);
+    net->initialize(11);
+    const std::span<float> values = net->parameterValues();
+    std::size_t at = 0;
+    for (const WeightArray& array : net->weightArrays()) {
+        QVERIFY2(array.data->data() == values.data() + at, array.name);
+        at += array.data->size();
+    }
+    QCOMPARE(at, values.size());
+
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("net.weights").toStdString();
+    QVERIFY(!net->saveWeights(path));
+    const QByteArray file = test::readAll(QString::fromStdString(path));
+    const std::size_t header = net->weightsHeader().bytes();
+    QCOMPARE(std::size_t(file.size()), header + values.size() * sizeof(float));
+    QVERIFY(std::memcmp(file.constData() + header, values.data(), values.size() * sizeof(float)) == 0);
+
+    if (auto problem = net->setTraining(true))
+        QSKIP(problem->c_str());
+    const std::span<float> gradients = net->parameterGradients();
+    std::size_t expected = 0;
+    for (const auto& layer : net->trainableParameters())
+        for (const Parameter& p : layer.parameters) {
+            QVERIFY(p.gradient->data() == gradients.data() + expected);
+            QCOMPARE(p.gradient->size(), p.values->size());
+            expected += p.gradient->size();
+        }
+    QCOMPARE(expected, gradients.size());
+    QVERIFY(expected > 0);
+
+    if (!resizable)
+        return;
+    const Shape in = net->inputShape();
+    const std::vector<float> before(values.begin(), values.end());
+    const auto problem = net->resizeInput(in.w + 32, in.h + 32);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    QVERIFY(net->parameterValues().data() == values.data());
+    at = 0;
+    for (const WeightArray& array : net->weightArrays()) {
+        QVERIFY(array.data->data() == values.data() + at);
+        at += array.data->size();
+    }
+    QVERIFY(std::equal(before.begin(), before.end(), values.begin()));
+    expected = 0;
+    for (const auto& layer : net->trainableParameters())
+        for (const Parameter& p : layer.parameters) {
+            QVERIFY(p.gradient->data() == net->parameterGradients().data() + expected);
+            expected += p.gradient->size();
+        }
+    QCOMPARE(expected, net->parameterGradients().size());
 }
 
 QTEST_GUILESS_MAIN(TestRuntime)

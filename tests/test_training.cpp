@@ -134,7 +134,7 @@ void TestTraining::learningRatePoliciesByHand()
 
 void TestTraining::sgdUpdateByHand()
 {
-    std::vector<float> w = {1.0f}, g = {0.5f}, bias = {0.0f}, biasGradient = {1.0f};
+    ParamArray w(1, 1.0f), g(1, 0.5f), bias(1, 0.0f), biasGradient(1, 1.0f);
     std::vector<Net::LayerParameters> layers = {{0, 1.0f, {{&w, &g, true}, {&bias, &biasGradient, false}}}};
     SgdSolver sgd(0.9f, 0.1f);
     sgd.step(layers, 0.1f, 2);

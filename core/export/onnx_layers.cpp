@@ -67,7 +67,7 @@ Emitted convolutional(LayerExport& e, const ConvolutionalLayer& c)
     const std::size_t perFilter = std::size_t(in.c / c.groups) * std::size_t(c.size) * std::size_t(c.size);
     std::vector<float> scale, shift;
     foldedScaleShift(e, filters, scale, shift);
-    const std::vector<float>& w = weightArray(e, "weights");
+    const std::span<const float> w = weightArray(e, "weights");
     std::vector<float> folded(filters * perFilter);
     for (std::size_t f = 0; f < filters; ++f)
         for (std::size_t r = 0; r < perFilter; ++r) // flipped files hold [c·size²][filters]
@@ -90,7 +90,7 @@ Emitted connected(LayerExport& e, const ConnectedLayer& c)
     const auto outputs = std::size_t(c.outputs), inputs = std::size_t(e.layer.input.size);
     std::vector<float> scale, shift;
     foldedScaleShift(e, outputs, scale, shift);
-    const std::vector<float>& w = weightArray(e, "weights");
+    const std::span<const float> w = weightArray(e, "weights");
     const bool transposed = e.header.transpose(); // very old files hold [inputs][outputs]
     std::vector<float> folded(outputs * inputs);
     for (std::size_t o = 0; o < outputs; ++o)
@@ -262,13 +262,12 @@ Emitted softmax(LayerExport& e, const SoftmaxLayer& s)
 
 } // namespace
 
-const std::vector<float>& weightArray(const LayerExport& e, const char* name)
+std::span<const float> weightArray(const LayerExport& e, const char* name)
 {
-    static const std::vector<float> none;
     for (const WeightArray& array : e.weights)
         if (std::string(array.name) == name)
             return *array.data;
-    return none;
+    return {};
 }
 
 Emitted emitLayer(LayerExport& e)

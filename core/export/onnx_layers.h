@@ -6,6 +6,7 @@
 #include "runtime/weights_file.h"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,6 @@ struct Emitted {
 Emitted emitLayer(LayerExport& e);
 
 // The named array of a layer ("weights", "biases", ...); empty when the layer has none.
-const std::vector<float>& weightArray(const LayerExport& e, const char* name);
+std::span<const float> weightArray(const LayerExport& e, const char* name); // empty when absent
 
 } // namespace nw::onnx_export

@@ -80,8 +80,9 @@ public:
 
 private:
     Shape shape_;
-    std::vector<float> scales_, mean_, variance_, biases_;
-    std::vector<float> scaleGradient_, biasGradient_, deltaCopy_;
+    ParamArray scales_, mean_, variance_, biases_;
+    ParamArray scaleGradient_, biasGradient_;
+    std::vector<float> deltaCopy_;
     BatchNormTraining batchNorm_;
 };
 

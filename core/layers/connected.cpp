@@ -164,9 +164,9 @@ private:
     const ConnectedLayer config_;
     Activation activation_;
     std::size_t inputs_;
-    std::vector<float> biases_, weights_, scales_, mean_, variance_;
+    ParamArray biases_, weights_, scales_, mean_, variance_;
     std::vector<float> packedWeights_; // only for files that store [inputs][outputs]
-    std::vector<float> biasGradient_, weightGradient_, scaleGradient_;
+    ParamArray biasGradient_, weightGradient_, scaleGradient_;
     BatchNormTraining batchNorm_;
     ActivationCache activationCache_;
     std::vector<float> scale_, shift_; // per output, for the output pass

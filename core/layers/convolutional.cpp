@@ -279,13 +279,13 @@ private:
     const ConvolutionalLayer config_;
     Activation activation_;
     ConvGeometry geometry_;
-    std::vector<float> biases_, scales_, mean_, variance_, weights_; // as in the .weights file
-    std::vector<float> packedWeights_;                               // only for flipped weights
-    WinogradConvolution winograd_;                                   // 3×3 stride-1 layers where it pays
+    ParamArray biases_, scales_, mean_, variance_, weights_; // as in the .weights file
+    std::vector<float> packedWeights_;                       // only for flipped weights
+    WinogradConvolution winograd_;                           // 3×3 stride-1 layers where it pays
     bool direct_;                      // inference through the direct kernel (few input channels)
     std::vector<float> scale_, shift_; // per filter, applied in the output pass
     // Training: −gradients, batch statistics and what the backward pass needs from the forward.
-    std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
+    ParamArray biasGradient_, scaleGradient_, weightGradient_;
     BatchNormTraining batchNorm_;
     ActivationCache activationCache_; // the pre-activation values where the derivative needs them
 

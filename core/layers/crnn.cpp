@@ -206,14 +206,14 @@ private:
         auto arrays = part.weightArrays();
         for (const WeightArray& array : arrays)
             if (array.batchNormStatistic)
-                saved.push_back(*array.data);
+                saved.emplace_back(array.data->begin(), array.data->end());
         std::vector<const Tensor*> none;
         ForwardArgs f{in, none, out, context};
         part.forward(f);
         std::size_t k = 0;
         for (const WeightArray& array : arrays)
             if (array.batchNormStatistic)
-                *array.data = saved[k++];
+                array.data->assign(saved[k++]);
     }
 
     static std::unique_ptr<RuntimeLayer> conv(const CrnnLayer& config, int filters, const Shape& in)

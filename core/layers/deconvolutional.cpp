@@ -182,9 +182,9 @@ private:
     Activation activation_;
     Shape in_;
     ConvGeometry geometry_;
-    std::vector<float> biases_, scales_, mean_, variance_, weights_;
+    ParamArray biases_, scales_, mean_, variance_, weights_;
     std::vector<float> scale_, shift_; // per filter, for the output pass
-    std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
+    ParamArray biasGradient_, scaleGradient_, weightGradient_;
     BatchNormTraining batchNorm_;
     ActivationCache cache_;
 };

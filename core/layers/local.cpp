@@ -141,7 +141,7 @@ private:
     const LocalLayer config_;
     Activation activation_;
     ConvGeometry geometry_;
-    std::vector<float> biases_, weights_, biasGradient_, weightGradient_;
+    ParamArray biases_, weights_, biasGradient_, weightGradient_;
     ActivationCache cache_;
 };
 

@@ -18,7 +18,7 @@ struct ConnectedBlock {
     int inputs = 0, outputs = 0;
     bool batchNormalize = false;
     Activation activation = Activation::Linear;
-    std::vector<float> biases, weights, scales, mean, variance;
+    ParamArray biases, weights, scales, mean, variance;
 
     ConnectedBlock(int inputs, int outputs, bool batchNormalize, Activation activation);
     // Darknet's connected order: biases, weights, then the batch-norm arrays.
@@ -47,7 +47,7 @@ private:
     };
     ConnectedBlock& block_;
     std::vector<Step> steps_;
-    std::vector<float> biasGradient_, scaleGradient_, weightGradient_;
+    ParamArray biasGradient_, scaleGradient_, weightGradient_;
 };
 
 // Every learnable array of a recurrent layer's blocks, in block order.

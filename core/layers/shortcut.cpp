@@ -93,7 +93,7 @@ LayerResult ShortcutLayer::infer(LayerContext& ctx) const
 
 // The weights as used: w[k·perInput + c] for input k (0: the previous layer) and channel c, normalised
 // per channel by relu (plus 0.0001 in the sum, as AB) or softmax.
-std::vector<float> shortcutWeightsAsUsed(const ShortcutLayer& config, const std::vector<float>& weights,
+std::vector<float> shortcutWeightsAsUsed(const ShortcutLayer& config, std::span<const float> weights,
                                          int channels)
 {
     const std::size_t perInput = config.weightsType == "per_channel" ? std::size_t(channels) : 1;
@@ -345,7 +345,7 @@ private:
     const ShortcutLayer config_;
     Shape out_;
     Activation activation_;
-    std::vector<float> weights_, weightGradient_;
+    ParamArray weights_, weightGradient_;
     ActivationCache activationCache_;
 };
 

@@ -21,7 +21,7 @@ public:
 
 // The weights as the layer uses them (weights_type with weights_normalization applied):
 // w[k·perInput + c] for input k (0: the previous layer; perInput = channels for per_channel, else 1).
-std::vector<float> shortcutWeightsAsUsed(const ShortcutLayer& config, const std::vector<float>& weights,
+std::vector<float> shortcutWeightsAsUsed(const ShortcutLayer& config, std::span<const float> weights,
                                          int channels);
 
 } // namespace nw

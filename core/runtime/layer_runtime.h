@@ -2,6 +2,7 @@
 // The runtime side of a layer type: its weights (in .weights file order) and its forward pass.
 // Each layer type implements it next to its shape rule, in core/layers/<type>.cpp.
 #include "runtime/exec_context.h"
+#include "runtime/param_array.h"
 #include "runtime/tensor.h"
 
 #include <random>
@@ -15,9 +16,9 @@ struct WeightsHeader;
 
 // One array of a layer's parameters as it sits in a .weights file.
 struct WeightArray {
-    const char* name;         // "biases", "scales", "rolling_mean", "rolling_variance", "weights"
-    std::vector<float>* data; // owned by the layer
-    bool batchNormStatistic;  // scales/mean/variance: skipped by dontloadscales
+    const char* name;        // "biases", "scales", "rolling_mean", "rolling_variance", "weights"
+    ParamArray* data;        // the layer's (in the net's ParameterStore once the net is built)
+    bool batchNormStatistic; // scales/mean/variance: skipped by dontloadscales
 };
 
 struct ForwardArgs {
@@ -41,8 +42,8 @@ struct BackwardArgs {
 
 // One learnable array and the accumulated −gradient for it (the solver keeps its own state).
 struct Parameter {
-    std::vector<float>* values;
-    std::vector<float>* gradient;
+    ParamArray* values;
+    ParamArray* gradient;
     bool decay; // weight decay applies (weights yes; biases and batch-norm scales no)
 };
 
@@ -55,10 +56,9 @@ inline void sizeTo(std::vector<float>& v, std::size_t n)
 
 // The learnable arrays of a convolutional or connected layer: biases, batch-norm scales (null when the
 // layer has none) and weights, each with its gradient array sized to match.
-inline std::vector<Parameter>
-biasScaleWeightParameters(std::vector<float>& biases, std::vector<float>& biasGradient,
-                          std::vector<float>* scales, std::vector<float>& scaleGradient,
-                          std::vector<float>& weights, std::vector<float>& weightGradient)
+inline std::vector<Parameter> biasScaleWeightParameters(ParamArray& biases, ParamArray& biasGradient,
+                                                        ParamArray* scales, ParamArray& scaleGradient,
+                                                        ParamArray& weights, ParamArray& weightGradient)
 {
     sizeTo(biasGradient, biases.size());
     sizeTo(weightGradient, weights.size());

@@ -62,14 +62,15 @@ std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string
     for (const LayerSpec& layer : spec.layers) {
         auto runtime = layer.config ? layer.config->createRuntime(layer) : nullptr;
         if (!runtime) {
-            error = "layer " + std::to_string(layer.index) + " [" + layer.type + "] (line " +
-                    std::to_string(layer.line) + ") has no CPU forward yet";
+            error = spec.file + ":" + std::to_string(layer.line) + ": layer " + std::to_string(layer.index) +
+                    " [" + layer.type + "] has no CPU forward yet";
             return nullptr;
         }
         net->layers_.push_back(std::move(runtime));
     }
     net->setBatch(batch);
     net->initialize(0);
+    net->store_.bindValues(net->layers_);
     return net;
 }
 
@@ -137,9 +138,11 @@ std::optional<std::string> Net::resizeInput(int width, int height)
             after[k].data->swap(*before[k].data);
         layers[i]->prepare(header_);
     }
-    layers_ = std::move(layers);
+    layers_ = std::move(layers); // the swapped arrays took their places in the store with them
     spec_ = std::move(spec);
     setBatch(batch_);
+    if (training_)
+        bindGradients(); // the new layers' gradient arrays
     return std::nullopt;
 }
 
@@ -215,12 +218,22 @@ std::optional<std::string> Net::setTraining(bool training)
                                 "lower batch (or raise subdivisions) or width/height in [net]"))
             return "training " + *shortfall;
     }
+    if (training && !training_)
+        bindGradients();
     training_ = training;
     reachesLoss_ = training ? layersReachingLoss() : std::vector<bool>();
     deltas_.resize(training ? layers_.size() : 0);
     for (std::size_t i = 0; i < deltas_.size(); ++i)
         deltas_[i].reset(spec_.layers[i].output, batch_);
     return std::nullopt;
+}
+
+void Net::bindGradients()
+{
+    std::vector<std::vector<Parameter>> trained;
+    for (LayerParameters& layer : trainableParameters())
+        trained.push_back(std::move(layer.parameters));
+    store_.bindGradients(trained);
 }
 
 int Net::firstTrainedLayer() const
@@ -386,7 +399,7 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
     // Where every array sits in the file. A short file is refused before anything is read, so a
     // wrong or damaged file never leaves the net half-loaded.
     struct Placement {
-        std::vector<float>* target;
+        ParamArray* target;
         std::size_t offset;
         std::size_t layer;
         std::string array;
@@ -428,7 +441,7 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
     // Straight into the arrays (no second copy of the weights in memory): the sizes were checked
     // above, so only an I/O error can stop half-way, and the message says so.
     for (const Placement& placement : placements) {
-        std::vector<float>& target = *placement.target;
+        ParamArray& target = *placement.target;
         in.seekg(std::streamoff(placement.offset));
         in.read(reinterpret_cast<char*>(target.data()), std::streamsize(target.size() * sizeof(float)));
         if (!in)

@@ -4,6 +4,7 @@
 // Darknet's .weights byte for byte.
 #include "graph/network_spec.h"
 #include "runtime/layer_runtime.h"
+#include "runtime/parameter_store.h"
 #include "runtime/weights_file.h"
 
 #include <memory>
@@ -79,6 +80,10 @@ public:
     std::vector<bool> layersReachingLoss() const;
     // Every layer's arrays in .weights order (for checkpoints).
     std::vector<WeightArray> weightArrays();
+    // The same values as one flat buffer (the arrays are views of it), and, while training, the
+    // gradients of trainableParameters() as another (for the data-parallel all-reduce).
+    std::span<float> parameterValues() { return store_.values(); }
+    std::span<float> parameterGradients() { return store_.gradients(); }
     // One layer's arrays in .weights order (for exporters).
     std::vector<WeightArray> layerWeightArrays(int layer)
     {
@@ -109,10 +114,12 @@ private:
     Net() = default;
     const Tensor& run(const float* input, std::vector<double>* layerMilliseconds, ExecContext& context);
     int firstTrainedLayer() const; // layers before it are frozen by stopbackward
+    void bindGradients();
 
     NetworkSpec spec_;
     int batch_ = 1;
     std::vector<std::unique_ptr<RuntimeLayer>> layers_;
+    ParameterStore store_; // the layers' parameter arrays live here
     std::vector<Tensor> outputs_;
     Use use_ = Use::Everything;
     std::vector<std::vector<float>> activationBuffers_; // inference only: outputs_ view these

@@ -24,8 +24,8 @@ void AdamSolver::step(std::vector<Net::LayerParameters>& layers, float rate, int
             std::vector<float>& m = state_[index];
             std::vector<float>& v = state_[count + index];
             ++index;
-            std::vector<float>& w = *p.values;
-            std::vector<float>& g = *p.gradient;
+            ParamArray& w = *p.values;
+            ParamArray& g = *p.gradient;
             if (m.size() != w.size())
                 m.assign(w.size(), 0.0f);
             if (v.size() != w.size())

@@ -33,7 +33,7 @@ template <typename T> void put(std::string& out, const T& value)
     out.append(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
-void putArray(std::string& out, const std::vector<float>& values)
+void putArray(std::string& out, std::span<const float> values)
 {
     put(out, std::uint64_t(values.size()));
     out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
@@ -62,9 +62,9 @@ struct Reader {
     }
 };
 
-std::vector<std::vector<float>*> allArrays(Net& net)
+std::vector<ParamArray*> allArrays(Net& net)
 {
-    std::vector<std::vector<float>*> arrays;
+    std::vector<ParamArray*> arrays;
     for (const WeightArray& array : net.weightArrays())
         arrays.push_back(array.data);
     return arrays;
@@ -136,7 +136,7 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
         if (!reader.getArray(velocity))
             return path + ": the training state is truncated";
     for (std::size_t i = 0; i < arrays.size(); ++i)
-        *arrays[i] = std::move(values[i]);
+        arrays[i]->assign(values[i]);
     net.prepareAll(); // derived forms of the weights (Winograd's transforms) follow the new values
     net.setSeen(loaded.seen);
     state = std::move(loaded);

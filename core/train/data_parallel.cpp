@@ -7,9 +7,9 @@ namespace nw {
 
 namespace {
 
-std::vector<std::vector<float>*> rollingArrays(Net& net)
+std::vector<ParamArray*> rollingArrays(Net& net)
 {
-    std::vector<std::vector<float>*> arrays;
+    std::vector<ParamArray*> arrays;
     for (const WeightArray& array : net.weightArrays())
         if (std::strcmp(array.name, "rolling_mean") == 0 || std::strcmp(array.name, "rolling_variance") == 0)
             arrays.push_back(array.data);
@@ -50,44 +50,25 @@ std::optional<std::string> shareStart(Communicator& communicator, Net& net, Trai
         if (auto problem = communicator.broadcast(state.velocity[i].data(), state.velocity[i].size(), 0))
             return problem;
     }
-    for (const WeightArray& array : net.weightArrays())
-        if (auto problem = communicator.broadcast(array.data->data(), array.data->size(), 0))
-            return problem;
+    const std::span<float> values = net.parameterValues(); // every layer's arrays, in one buffer
+    if (auto problem = communicator.broadcast(values.data(), values.size(), 0))
+        return problem;
     net.setSeen(state.seen);
     net.prepareAll();
     return std::nullopt;
 }
 
-std::optional<std::string> GradientSum::run(Communicator& communicator,
-                                            std::vector<Net::LayerParameters>& layers)
+std::optional<std::string> sumGradients(Communicator& communicator, Net& net)
 {
     if (communicator.size() == 1)
         return std::nullopt;
-    std::size_t total = 0;
-    for (const auto& layer : layers)
-        for (const Parameter& p : layer.parameters)
-            total += p.gradient->size();
-    flat_.resize(total);
-    std::size_t at = 0;
-    for (const auto& layer : layers)
-        for (const Parameter& p : layer.parameters) {
-            std::memcpy(flat_.data() + at, p.gradient->data(), p.gradient->size() * sizeof(float));
-            at += p.gradient->size();
-        }
-    if (auto problem = communicator.sum(flat_.data(), flat_.size()))
-        return problem;
-    at = 0;
-    for (auto& layer : layers)
-        for (const Parameter& p : layer.parameters) {
-            std::memcpy(p.gradient->data(), flat_.data() + at, p.gradient->size() * sizeof(float));
-            at += p.gradient->size();
-        }
-    return std::nullopt;
+    const std::span<float> gradients = net.parameterGradients();
+    return communicator.sum(gradients.data(), gradients.size());
 }
 
 void RollingStatistics::remember(Net& net)
 {
-    const std::vector<std::vector<float>*> arrays = rollingArrays(net);
+    const std::vector<ParamArray*> arrays = rollingArrays(net);
     start_.resize(arrays.size());
     for (std::size_t a = 0; a < arrays.size(); ++a) // assign keeps the capacity: no allocation per iteration
         start_[a].assign(arrays[a]->begin(), arrays[a]->end());
@@ -97,7 +78,7 @@ std::optional<std::string> RollingStatistics::combine(Communicator& communicator
 {
     if (communicator.size() == 1)
         return std::nullopt;
-    const std::vector<std::vector<float>*> arrays = rollingArrays(net);
+    const std::vector<ParamArray*> arrays = rollingArrays(net);
     const double ranks = communicator.size(), passes = passesPerRank;
     const float ownDecay = float(std::pow(0.99, passes));
     const float later = float(std::pow(0.99, (ranks - 1 - communicator.rank()) * passes));

@@ -17,14 +17,8 @@ namespace nw {
 std::optional<std::string> shareStart(Communicator& communicator, Net& net, TrainState& state,
                                       bool leaderFailed);
 
-// Every trainable gradient summed across ranks, through one flat buffer.
-class GradientSum {
-public:
-    std::optional<std::string> run(Communicator& communicator, std::vector<Net::LayerParameters>& layers);
-
-private:
-    std::vector<float> flat_;
-};
+// Every trainable gradient summed across ranks: one all-reduce of the net's flat gradient buffer.
+std::optional<std::string> sumGradients(Communicator& communicator, Net& net);
 
 // Batch norm's rolling mean and variance move by r ← 0.99·r + 0.01·m per pass. One process running
 // all N·S passes of an iteration in order ends at 0.99^(NS)·r0 + Σ_j 0.01·0.99^(NS−1−j)·m_j; rank k

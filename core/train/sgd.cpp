@@ -14,8 +14,8 @@ void SgdSolver::step(std::vector<Net::LayerParameters>& layers, float rate, int 
             if (velocity_.size() <= index)
                 velocity_.emplace_back();
             std::vector<float>& v = velocity_[index++];
-            std::vector<float>& w = *p.values;
-            std::vector<float>& g = *p.gradient;
+            ParamArray& w = *p.values;
+            ParamArray& g = *p.gradient;
             if (v.size() != w.size())
                 v.assign(w.size(), 0.0f);
             const float decay = p.decay ? -decay_ * batch : 0.0f;

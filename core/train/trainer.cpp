@@ -222,7 +222,6 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     // process with N times the batch would run.
     BatchLoader loader(train_, net_.batch(), options_.seed, state.seen,
                        Shard{team.rank(), team.size(), subdivisions});
-    GradientSum gradientSum;
     RollingStatistics rolling;
 
     // Multi-scale training changes the net's input size every 10 iterations; the caller gets the net
@@ -310,7 +309,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         // The ranks' loss and gradient sums added up: every rank then takes the same step.
         if (auto problem = team.sum(&loss, 1))
             return problem;
-        if (auto problem = gradientSum.run(team, parameters))
+        if (auto problem = sumGradients(team, net_))
             return problem;
         if (auto problem = rolling.combine(team, net_, subdivisions))
             return problem;

@@ -7,12 +7,12 @@
 
 namespace nw {
 
-void batchNormScaleShift(const std::vector<float>& biases, const std::vector<float>& scales,
-                         const std::vector<float>& mean, const std::vector<float>& variance,
+void batchNormScaleShift(std::span<const float> biases, std::span<const float> scales,
+                         std::span<const float> mean, std::span<const float> variance,
                          std::vector<float>& scale, std::vector<float>& shift)
 {
     scale.assign(biases.size(), 1.0f);
-    shift = biases;
+    shift.assign(biases.begin(), biases.end());
     if (scales.empty())
         return;
     for (std::size_t c = 0; c < biases.size(); ++c) {

@@ -6,6 +6,7 @@
 #include "kernels/cpu/activations.h"
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 namespace nw {
@@ -14,8 +15,8 @@ constexpr float kBatchNormEpsilon = 1e-5f;
 
 // Bias, or batch norm with its rolling statistics, as one scale and shift per channel for the output
 // pass: y = x·scale + shift. Without batch norm (empty `scales`): scale 1, shift = bias.
-void batchNormScaleShift(const std::vector<float>& biases, const std::vector<float>& scales,
-                         const std::vector<float>& mean, const std::vector<float>& variance,
+void batchNormScaleShift(std::span<const float> biases, std::span<const float> scales,
+                         std::span<const float> mean, std::span<const float> variance,
                          std::vector<float>& scale, std::vector<float>& shift);
 
 // In place over planes: x = scale·(x − mean)/sqrt(var + eps) + bias for each of `channels` planes.

@@ -40,7 +40,7 @@ float* WinogradConvolution::scratch(const ConvGeometry& geometry, int filters, i
     return scratch_.data();
 }
 
-void WinogradConvolution::forward(const std::vector<float>& weights, const float* scale, const float* shift,
+void WinogradConvolution::forward(std::span<const float> weights, const float* scale, const float* shift,
                                   Activation activation, int images, const float* input, float* output,
                                   float* workspace)
 {
@@ -61,7 +61,7 @@ void WinogradConvolution::forward(const std::vector<float>& weights, const float
                      workspace ? workspace : scratch(geometry_, filters_, images));
 }
 
-void WinogradConvolution::addInputGradient(const std::vector<float>& weights, int images,
+void WinogradConvolution::addInputGradient(std::span<const float> weights, int images,
                                            const float* outputDelta, float* inputDelta)
 {
     const int channels = geometry_.channels;

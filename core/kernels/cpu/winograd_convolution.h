@@ -5,6 +5,7 @@
 // for small layers (at most kKeptTransformPairs pairs, where transforming per block would cost more).
 #include "kernels/cpu/winograd.h"
 
+#include <span>
 #include <vector>
 
 namespace nw {
@@ -21,10 +22,10 @@ public:
     std::size_t workspaceFloats() const; // for one image at a time from the shared workspace
 
     // output = act(convolution · scale + shift) for `images` images; workspace: nullptr for own scratch.
-    void forward(const std::vector<float>& weights, const float* scale, const float* shift,
+    void forward(std::span<const float> weights, const float* scale, const float* shift,
                  Activation activation, int images, const float* input, float* output, float* workspace);
     // inputDelta += the gradient of the convolution's input for outputDelta (images side by side).
-    void addInputGradient(const std::vector<float>& weights, int images, const float* outputDelta,
+    void addInputGradient(std::span<const float> weights, int images, const float* outputDelta,
                           float* inputDelta);
 
 private:
