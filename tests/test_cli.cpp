@@ -41,6 +41,7 @@ private slots:
     void hostileInputsGetClearErrors();
     void anotherNetworksWeightsAreRefused();
     void devicesListsGpusOrSaysWhyNone();
+    void deviceChoiceIsCheckedBeforeWork();
 };
 
 void TestCli::summaryJsonDescribesEveryLayer()
@@ -311,6 +312,30 @@ void TestCli::devicesListsGpusOrSaysWhyNone()
         QVERIFY(device["total_bytes"].toDouble() >= device["free_bytes"].toDouble());
         QVERIFY(device["free_bytes"].toDouble() > 0);
     }
+}
+
+// --device: a typo, or a GPU this machine does not have, ends in words before any work; check-device
+// without a GPU is a clear SKIP with CTest's skip status.
+void TestCli::deviceChoiceIsCheckedBeforeWork()
+{
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const Run typo = cli({"bench", cfg, "--device", "tpu"});
+    QCOMPARE(typo.exitCode, 1);
+    QVERIFY2(typo.err.contains("--device tpu: expected cpu, cuda or cuda:N"), typo.err.constData());
+    QCOMPARE(cli({"bench", cfg, "--device", "cuda:x"}).exitCode, 1);
+    QCOMPARE(cli({"bench", cfg, "--device", "cpu", "--runs", "1"}).exitCode, 0);
+
+    const Run list = cli({"devices", "--json"});
+    const QJsonObject report = QJsonDocument::fromJson(list.out).object();
+    if (!report["devices"].toArray().isEmpty())
+        QSKIP("this machine has a GPU: the no-GPU answers cannot be checked here");
+    const QByteArray problem = report["problem"].toString().toUtf8();
+    const Run gpu = cli({"bench", cfg, "--device", "cuda:0"});
+    QCOMPARE(gpu.exitCode, 1);
+    QVERIFY2(gpu.err.contains("--device cuda:0: no GPU: " + problem), gpu.err.constData());
+    const Run check = cli({"check-device", cfg});
+    QCOMPARE(check.exitCode, 77);
+    QVERIFY2(check.out.startsWith("SKIP: --device cuda: no GPU: " + problem), check.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,4 +1,5 @@
 // bench: forward latency (median and minimum over N runs after a warm-up) and peak memory.
+#include "backend/device_choice.h"
 #include "cfg/document.h"
 #include "commands.h"
 #include "kernels/cpu/gemm.h"
@@ -88,6 +89,20 @@ int benchTraining(const BenchArgs& args, const SpecOptions& options)
 
 int bench(const BenchArgs& args)
 {
+    std::string deviceError;
+    const auto device = chooseDevice(args.device, deviceError);
+    if (!device) {
+        std::cerr << "error: " << deviceError << "\n";
+        return 1;
+    }
+    if (device->cuda) {
+        if (args.training || args.perLayer) {
+            std::cerr << "error: --device " << args.device
+                      << ": the GPU backend times inference only so far (no --train or --per-layer)\n";
+            return 1;
+        }
+        return benchOnGpu(args, device->index);
+    }
     const double baseline = peakRssMb(); // the process with its libraries, before the network exists
     SpecOptions options;
     if (!args.size.empty() && std::sscanf(args.size.c_str(), "%dx%d", &options.width, &options.height) != 2) {

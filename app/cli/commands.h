@@ -14,7 +14,7 @@ struct DetectArgs {
 };
 
 struct BenchArgs {
-    std::string cfg, weights, size;
+    std::string cfg, weights, size, device = "cpu";
     int runs = 20, threads = 0;
     bool json = false, perLayer = false, training = false, noWinograd = false;
 };
@@ -39,6 +39,12 @@ struct AnchorsArgs {
     unsigned seed = 1;
 };
 
+struct CheckDeviceArgs {
+    std::vector<std::string> cfgs;
+    std::string device = "cuda";
+    int batch = 1;
+};
+
 struct ExportOnnxArgs {
     std::string cfg, weights, out;
     int opset = 11;
@@ -61,6 +67,11 @@ int initWeights(const std::string& cfg, const std::string& out, unsigned seed);
 int map(const MapArgs& args);
 int anchors(const AnchorsArgs& args);
 int exportOnnx(const ExportOnnxArgs& args);
+// Every layer's GPU forward against the CPU's on random weights and input (1e-3 × max(1, |cpu|));
+// 0 all equal, 1 a difference or a layer without a GPU version, 77 no GPU here (CTest: skipped).
+int checkDevice(const CheckDeviceArgs& args);
+// bench on a GPU (called by bench for --device cuda[:N]).
+int benchOnGpu(const BenchArgs& args, int device);
 // Lists the CUDA devices; 1 (with the reason on stderr, or in "problem") when there is none.
 int devices(bool json);
 int makeShapes(const std::string& outDir, int count, unsigned seed, const std::string& size);

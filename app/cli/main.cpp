@@ -85,6 +85,7 @@ int main(int argc, char** argv)
                     "Time training passes (forward + loss + backward) at the cfg's batch instead");
     bench->add_flag("--no-winograd", benchArgs.noWinograd,
                     "Run 3x3 convolutions through im2col + GEMM only (to compare kernels)");
+    bench->add_option("--device", benchArgs.device, "cpu (default), cuda or cuda:N (see devices)");
     bench->add_flag("--json", benchArgs.json, "Print {\"median_ms\":..,\"min_ms\":..,\"peak_rss_mb\":..}");
 
     nw::cli::TrainArgs trainArgs;
@@ -177,6 +178,14 @@ int main(int argc, char** argv)
     makeShapes->add_option("--seed", shapesSeed, "Seed: the same seed gives the same files (default 1)");
     makeShapes->add_option("--size", shapesSize, "Image size WxH (default 256x256)");
 
+    nw::cli::CheckDeviceArgs checkArgs;
+    auto* checkDevice = app.add_subcommand(
+        "check-device", "Compare every layer's GPU forward with the CPU's (exit 77: no GPU, skipped)");
+    checkDevice->add_option("cfgs", checkArgs.cfgs, "Darknet .cfg files")->required();
+    checkDevice->add_option("--device", checkArgs.device, "cuda (default) or cuda:N");
+    checkDevice->add_option("--batch", checkArgs.batch, "Images per pass (default 1)")
+        ->check(CLI::Range(1, 256));
+
     bool devicesJson = false;
     auto* devices = app.add_subcommand("devices", "List the GPUs the CUDA backend can use (exit 1: none)");
     devices->add_flag("--json", devicesJson, "Print one JSON object (devices, versions, problem)");
@@ -228,6 +237,8 @@ int main(int argc, char** argv)
             return nw::cli::makeShapes(out, shapesCount, shapesSeed, shapesSize);
         if (*devices)
             return nw::cli::devices(devicesJson);
+        if (*checkDevice)
+            return nw::cli::checkDevice(checkArgs);
         return 2;
     };
     try {

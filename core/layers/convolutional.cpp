@@ -15,6 +15,13 @@
 #include <cmath>
 #include <omp.h>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/cudnn_convolution.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
@@ -192,6 +199,37 @@ public:
 
     bool canTrain() const override { return !config_.flipped; }
 
+#if NETWRIGHT_WITH_CUDA
+    // cuDNN's convolution, then bias or folded batch norm and the activation in one pass. Weights in
+    // the old flipped layout would need a transposed copy on the device: not yet.
+    bool hasGpuForward() const override
+    {
+        return !config_.flipped;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        const ConvolutionShape shape{geometry_.channels * config_.groups,
+                                     geometry_.height,
+                                     geometry_.width,
+                                     config_.filters,
+                                     config_.groups,
+                                     config_.size,
+                                     config_.strideX,
+                                     config_.strideY,
+                                     geometry_.pad,
+                                     geometry_.dilation,
+                                     geometry_.outHeight,
+                                     geometry_.outWidth};
+        GpuExec& gpu = args.gpu;
+        cudnn_.forward(gpu, shape, args.batch, args.input, gpu.device(weights_), args.output);
+        const bool bn = config_.batchNormalize;
+        cuda::scaleShiftActivate(args.output, args.batch, config_.filters,
+                                 geometry_.outHeight * geometry_.outWidth, gpu.device(biases_),
+                                 bn ? gpu.device(scales_) : nullptr, bn ? gpu.device(mean_) : nullptr,
+                                 bn ? gpu.device(variance_) : nullptr, activation_, gpu.stream());
+    }
+#endif
+
     std::vector<Parameter> parameters() override
     {
         winograd_.weightsChanged(); // the caller may change the weights through these
@@ -288,6 +326,9 @@ private:
     ParamArray biasGradient_, scaleGradient_, weightGradient_;
     BatchNormTraining batchNorm_;
     ActivationCache activationCache_; // the pre-activation values where the derivative needs them
+#if NETWRIGHT_WITH_CUDA
+    CudnnConvolution cudnn_; // descriptors and the measured algorithm
+#endif
 
     // Images per GEMM in training: enough columns for an efficient product, few enough to share the
     // batch among the threads and keep the unrolled block around a few MB.

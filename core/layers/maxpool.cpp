@@ -7,6 +7,12 @@
 #include <cfloat>
 #include <vector>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> MaxpoolLayer::parse(cfg::SectionReader& r)
@@ -139,6 +145,18 @@ public:
     }
 
     bool canTrain() const override { return true; }
+
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward() const override
+    {
+        return !config_.depth;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        cuda::maxpool(args.input, args.output, args.batch * in_.c, in_.w, in_.h, out_.w, out_.h, config_.size,
+                      config_.strideX, config_.strideY, -config_.padding / 2, args.gpu.stream());
+    }
+#endif
 
     void backward(BackwardArgs& args) override
     {

@@ -4,6 +4,12 @@
 #include "runtime/layer_runtime.h"
 #include <algorithm>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> RouteLayer::parse(cfg::SectionReader& r)
@@ -94,6 +100,27 @@ public:
     }
 
     bool canTrain() const override { return true; }
+
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward() const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        // One 2-D copy per source: `batch` rows of its group's block into the output's rows.
+        std::size_t at = 0;
+        for (std::size_t k = 0; k < args.sources.size(); ++k) {
+            const std::size_t part = args.sourceItemSizes[k] / std::size_t(groups_);
+            cudaCheck(cudaMemcpy2DAsync(args.output + at, args.outputItemSize * sizeof(float),
+                                        args.sources[k] + part * std::size_t(groupId_),
+                                        args.sourceItemSizes[k] * sizeof(float), part * sizeof(float),
+                                        std::size_t(args.batch), cudaMemcpyDeviceToDevice, args.gpu.stream()),
+                      "[route] copying on the GPU");
+            at += part;
+        }
+    }
+#endif
 
     // Each source gets back the block of the delta that came from it.
     void backward(BackwardArgs& args) override

@@ -7,6 +7,12 @@
 #include <algorithm>
 #include <cmath>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> ShortcutLayer::parse(cfg::SectionReader& r)
@@ -161,6 +167,21 @@ public:
 
     bool canTrain() const override { return true; }
 
+#if NETWRIGHT_WITH_CUDA
+    // The common residual: one source of the output's own size, no weights.
+    bool hasGpuForward() const override
+    {
+        return weights_.empty() && config_.from.size() == 1;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        if (args.sourceItemSizes[0] != args.outputItemSize)
+            throw GpuError("[shortcut] from a layer of another size has no GPU version yet");
+        cuda::addActivate(args.input, args.sources[0], args.output,
+                          args.outputItemSize * std::size_t(args.batch), activation_, args.gpu.stream());
+    }
+#endif
+
     std::vector<Parameter> parameters() override
     {
         if (weights_.empty())
@@ -170,7 +191,10 @@ public:
         return {{&weights_, &weightGradient_, true}};
     }
 
-    void initialize(std::mt19937&) override { std::fill(weights_.begin(), weights_.end(), 1.0f); }
+    void initialize(std::mt19937&) override
+    {
+        std::fill(weights_.begin(), weights_.end(), 1.0f);
+    }
 
     // The reverse of forward: the previous layer gets delta (alpha·delta where the first source
     // overlapped it), each source beta·delta (1·delta for extra sources) at the pixels it was read from.

@@ -4,6 +4,12 @@
 #include "runtime/layer_runtime.h"
 #include <algorithm>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> UpsampleLayer::parse(cfg::SectionReader& r)
@@ -74,6 +80,18 @@ public:
     {
         return true;
     }
+
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward() const override
+    {
+        return stride_ > 0;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        cuda::upsample(args.input, args.output, args.batch * in_.c, in_.w, in_.h, stride_, scale_,
+                       args.gpu.stream());
+    }
+#endif
 
     void backward(BackwardArgs& args) override
     {

@@ -8,6 +8,12 @@
 
 #include <algorithm>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> YoloLayer::parse(cfg::SectionReader& r)
@@ -115,9 +121,28 @@ public:
 
     bool canTrain() const override { return true; }
 
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward() const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        cudaCheck(cudaMemcpyAsync(args.output, args.input, n * sizeof(float), cudaMemcpyDeviceToDevice,
+                                  args.gpu.stream()),
+                  "[yolo] copying on the GPU");
+        cuda::yoloActivate(args.output, args.batch, int(config_.mask.size()), config_.classes,
+                           out_.w * out_.h, !config_.newCoords, config_.scaleXY, args.gpu.stream());
+    }
+#endif
+
     // Darknet passes the head's deltas straight to the convolution before it: they are already the
     // gradients of the logistic outputs' logits (x, y, objectness, classes) and of the raw w, h.
-    void backward(BackwardArgs& args) override { passLossDelta(args, delta_); }
+    void backward(BackwardArgs& args) override
+    {
+        passLossDelta(args, delta_);
+    }
 
 private:
     void computeDeltas(const Tensor& output, ExecContext& context)

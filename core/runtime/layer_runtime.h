@@ -13,6 +13,7 @@
 namespace nw {
 
 struct WeightsHeader;
+class GpuExec; // backend/cuda/gpu_exec.h, in builds with the CUDA backend
 
 // One array of a layer's parameters as it sits in a .weights file.
 struct WeightArray {
@@ -26,6 +27,18 @@ struct ForwardArgs {
     std::span<const Tensor* const> sources; // outputs of the layers named by route/shortcut/...
     Tensor& output;
     ExecContext& context;
+};
+
+// A layer's input, sources and output in GPU memory (NCHW, as on the host) for a GPU forward.
+struct GpuForwardArgs {
+    const float* input;
+    std::size_t inputItemSize; // floats per batch item
+    std::span<const float* const> sources;
+    std::span<const std::size_t> sourceItemSizes;
+    float* output;
+    std::size_t outputItemSize;
+    int batch;
+    GpuExec& gpu;
 };
 
 // Gradients follow Darknet's convention: a "delta" holds −∂loss/∂value, and layers *add* into the
@@ -87,6 +100,10 @@ public:
     virtual void initialize(std::mt19937&) {}
     // Scratch floats this layer needs in the shared workspace for one batch item.
     virtual std::size_t workspaceFloats() const { return 0; }
+    // The CUDA backend (NETWRIGHT_WITH_CUDA): whether this layer, as configured, has a GPU forward,
+    // and that forward (inference). Layers without one are named before a GPU run starts.
+    virtual bool hasGpuForward() const { return false; }
+    virtual void forwardGpu(GpuForwardArgs&) {}
 };
 
 // A loss head's backward: its own deltas, plus any a later layer added, go to the layer before it.

@@ -84,6 +84,8 @@ public:
     // gradients of trainableParameters() as another (for the data-parallel all-reduce).
     std::span<float> parameterValues() { return store_.values(); }
     std::span<float> parameterGradients() { return store_.gradients(); }
+    // A layer's runtime (the GPU backend runs its forwardGpu).
+    RuntimeLayer& runtimeLayer(int layer) { return *layers_[static_cast<std::size_t>(layer)]; }
     // One layer's arrays in .weights order (for exporters).
     std::vector<WeightArray> layerWeightArrays(int layer)
     {

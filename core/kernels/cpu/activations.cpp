@@ -1,5 +1,6 @@
 #include "kernels/cpu/activations.h"
 
+#include "kernels/activation_formulas.h"
 #include "kernels/cpu/clones.h"
 #include "kernels/cpu/lanes.h"
 
@@ -32,74 +33,14 @@ namespace {
 
 float softplus(float x)
 {
-    if (x > 20)
-        return x;
-    if (x < -20)
-        return std::exp(x);
-    return std::log1p(std::exp(x));
+    return softplusFormula(x);
 }
 
 } // namespace
 
 float activate(float x, Activation a)
 {
-    switch (a) {
-    case Activation::Logistic:
-        return 1.0f / (1.0f + std::exp(-x));
-    case Activation::Loggy:
-        return 2.0f / (1.0f + std::exp(-x)) - 1.0f;
-    case Activation::Relu:
-        return x * float(x > 0);
-    case Activation::Elu:
-        return float(x >= 0) * x + float(x < 0) * (std::exp(x) - 1.0f);
-    case Activation::Selu:
-        return float(x >= 0) * 1.0507f * x + float(x < 0) * 1.0507f * 1.6732f * (std::exp(x) - 1.0f);
-    case Activation::Relie:
-        return x > 0 ? x : 0.01f * x;
-    case Activation::Plse:
-        if (x < -4)
-            return 0.01f * (x + 4);
-        if (x > 4)
-            return 0.01f * (x - 4) + 1;
-        return 0.125f * x + 0.5f;
-    case Activation::Hardtan:
-        return std::clamp(x, -1.0f, 1.0f);
-    case Activation::Lhtan:
-        if (x < 0)
-            return 0.001f * x;
-        if (x > 1)
-            return 0.001f * (x - 1) + 1;
-        return x;
-    case Activation::Linear:
-        return x;
-    case Activation::Ramp:
-        return x * float(x > 0) + 0.1f * x;
-    case Activation::Leaky:
-        return x > 0 ? x : 0.1f * x;
-    case Activation::Tanh:
-        return std::tanh(x); // Darknet's (e^2x − 1)/(e^2x + 1) overflows to NaN for large x
-    case Activation::Stair: {
-        const int n = static_cast<int>(std::floor(x));
-        if (n % 2 == 0)
-            return std::floor(x / 2);
-        return (x - float(n)) + std::floor(x / 2);
-    }
-    case Activation::Relu6:
-        return std::clamp(x, 0.0f, 6.0f);
-    case Activation::Swish:
-        return x / (1.0f + std::exp(-x));
-    case Activation::Mish:
-        return x * std::tanh(softplus(x));
-    case Activation::HardMish:
-        if (x > 0)
-            return x;
-        if (x > -2)
-            return x * x / 2 + x;
-        return 0;
-    case Activation::Gelu:
-        return 0.5f * x * (1 + std::tanh(0.797885f * x + 0.035677f * x * x * x));
-    }
-    return x;
+    return activationFormula(x, a);
 }
 
 NW_KERNEL_CLONES

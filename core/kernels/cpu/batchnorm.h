@@ -3,6 +3,7 @@
 // y = scale·(x − mean)/sqrt(var + 1e-5) + bias becomes y = (s·W)x + (bias − s·mean), s = scale/sqrt(var +
 // 1e-5). The 1e-5 inside the square root is what GPU-trained Darknet models expect (cuDNN, AlexeyAB);
 // pjreddie's CPU path uses sqrt(var) + 1e-6 instead (docs/runtime.md).
+#include "kernels/batchnorm_epsilon.h"
 #include "kernels/cpu/activations.h"
 
 #include <cstddef>
@@ -10,8 +11,6 @@
 #include <vector>
 
 namespace nw {
-
-constexpr float kBatchNormEpsilon = 1e-5f;
 
 // Bias, or batch norm with its rolling statistics, as one scale and shift per channel for the output
 // pass: y = x·scale + shift. Without batch norm (empty `scales`): scale 1, shift = bias.

@@ -1,0 +1,188 @@
+// The CUDA backend from the command line: `check-device` (every layer's GPU forward against the CPU's)
+// and `bench --device cuda[:N]` (GPU latency). Builds without CUDA say so.
+#include "backend/device_choice.h"
+#include "backend/gpu_devices.h"
+#include "cfg/document.h"
+#include "commands.h"
+#include "net_loading.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <random>
+
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "runtime/gpu_net.h"
+#endif
+
+namespace nw::cli {
+
+namespace {
+
+// The exit status CTest reads as "skipped" (SKIP_RETURN_CODE): no GPU here, nothing was compared.
+constexpr int kSkipped = 77;
+
+#if NETWRIGHT_WITH_CUDA
+// Random weights that exercise every part of the GPU path: batch-norm statistics away from the
+// identity (folding), biases, and a gain below one before each residual sum (yolov4's 23 residual
+// blocks would double the signal each time with unit gains).
+void randomizeWeights(Net& net, unsigned seed)
+{
+    net.initialize(seed);
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> unit(0, 1);
+    for (const WeightArray& array : net.weightArrays()) {
+        const std::string name = array.name;
+        for (float& v : *array.data) {
+            if (name == "rolling_mean" || name == "biases")
+                v = unit(random) * 0.2f - 0.1f;
+            else if (name == "rolling_variance" || name == "scales")
+                v = 0.5f + unit(random);
+        }
+    }
+    for (const LayerSpec& layer : net.spec().layers)
+        if (layer.type == "shortcut" && layer.index > 0)
+            for (const WeightArray& array : net.layerWeightArrays(layer.index - 1))
+                if (std::strcmp(array.name, "weights") == 0)
+                    for (float& v : *array.data)
+                        v *= 0.3f;
+    net.prepareAll();
+}
+
+struct Worst {
+    double error = 0; // max |gpu − cpu| / max(1, |cpu|)
+    int layer = -1;
+};
+
+int checkOne(const std::string& cfg, int device, int batch)
+{
+    auto net = loadNet(cfg, "", batch, {}, Net::Use::Everything);
+    if (!net)
+        return 1;
+    randomizeWeights(*net, 7);
+    std::string error;
+    auto gpu = GpuNet::create(*net, device, error);
+    if (!gpu) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    std::vector<float> input(std::size_t(net->inputShape().size) * std::size_t(batch));
+    std::mt19937 random(3);
+    std::uniform_real_distribution<float> unit(0, 1);
+    for (float& v : input)
+        v = unit(random);
+    net->forward(input.data());
+    gpu->forward(input.data());
+    Worst worst;
+    int failures = 0;
+    for (const LayerSpec& layer : net->spec().layers) {
+        const std::span<const float> cpu = net->output(layer.index).span();
+        const std::vector<float> ours = gpu->output(layer.index);
+        double largest = 0;
+        for (std::size_t i = 0; i < cpu.size(); ++i) {
+            const double e =
+                std::fabs(double(ours[i]) - double(cpu[i])) / std::max(1.0, std::fabs(double(cpu[i])));
+            largest = std::isnan(ours[i]) != std::isnan(cpu[i]) ? INFINITY : std::max(largest, e);
+        }
+        if (largest > worst.error)
+            worst = {largest, layer.index};
+        if (!(largest <= 1e-3)) {
+            ++failures;
+            std::printf("  layer %d [%s] (line %d): GPU differs from the CPU by %.3g (tolerance 1e-3)\n",
+                        layer.index, layer.type.c_str(), layer.line, largest);
+        }
+    }
+    std::printf("%s: %zu layers, batch %d on cuda:%d: worst %.2g (layer %d) — %s\n", cfg.c_str(),
+                net->spec().layers.size(), batch, device, worst.error, worst.layer,
+                failures ? "FAILED" : "OK");
+    return failures ? 1 : 0;
+}
+#endif
+
+} // namespace
+
+int checkDevice(const CheckDeviceArgs& args)
+{
+    std::string error;
+    const auto choice = chooseDevice(args.device, error);
+    if (!choice || !choice->cuda) {
+        std::printf("SKIP: %s\n", choice ? "--device cpu: nothing to compare" : error.c_str());
+        return kSkipped;
+    }
+#if NETWRIGHT_WITH_CUDA
+    int status = 0;
+    for (const std::string& cfg : args.cfgs) {
+        try {
+            status = std::max(status, checkOne(cfg, choice->index, args.batch));
+        } catch (const GpuError& e) {
+            std::cerr << "error: " << cfg << ": " << e.what() << "\n";
+            status = 1;
+        }
+    }
+    return status;
+#else
+    return kSkipped; // unreachable: chooseDevice finds no GPU in a build without CUDA
+#endif
+}
+
+int benchOnGpu(const BenchArgs& args, int device)
+{
+#if NETWRIGHT_WITH_CUDA
+    SpecOptions options;
+    if (!args.size.empty() && std::sscanf(args.size.c_str(), "%dx%d", &options.width, &options.height) != 2) {
+        std::cerr << "error: --size must look like 416x416 (found '" << args.size << "')\n";
+        return 2;
+    }
+    auto net = loadNet(args.cfg, args.weights, 1, options, Net::Use::InferenceOnly);
+    if (!net)
+        return 1;
+    std::string error;
+    auto gpu = GpuNet::create(*net, device, error);
+    if (!gpu) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    std::vector<float> input(std::size_t(net->inputShape().size));
+    std::mt19937 random(1);
+    std::uniform_real_distribution<float> unit(0, 1);
+    for (float& v : input)
+        v = unit(random);
+    std::vector<double> times;
+    try {
+        for (int i = 0; i < 5; ++i) // warm-up: cuDNN measures its algorithms on the first pass
+            gpu->forward(input.data());
+        for (int i = 0; i < std::max(1, args.runs); ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            gpu->forward(input.data()); // input upload, every layer, synchronised
+            times.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
+    } catch (const GpuError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    }
+    std::sort(times.begin(), times.end());
+    const double median = times[times.size() / 2];
+    const Shape in = net->inputShape();
+    const double deviceMb = double(gpu->deviceBytes()) / (1 << 20);
+    if (args.json)
+        std::printf("{\"median_ms\": %.3f, \"min_ms\": %.3f, \"runs\": %zu, \"device\": \"cuda:%d\", "
+                    "\"device_mb\": %.1f, \"width\": %d, \"height\": %d}\n",
+                    median, times.front(), times.size(), device, deviceMb, in.w, in.h);
+    else
+        std::printf(
+            "%s %dx%d, batch 1 on cuda:%d, %zu runs: median %.3f ms, min %.3f ms, %.1f MB on the GPU\n",
+            args.cfg.c_str(), in.w, in.h, device, times.size(), median, times.front(), deviceMb);
+    return 0;
+#else
+    std::cerr << "error: this build has no CUDA backend (cuda:" << device << ")\n";
+    (void)args;
+    return 1;
+#endif
+}
+
+} // namespace nw::cli

@@ -1,0 +1,92 @@
+#include "backend/cuda/cudnn_convolution.h"
+
+#include "backend/cuda/cuda_check.h"
+
+#include <string>
+
+namespace nw {
+
+CudnnConvolution::~CudnnConvolution()
+{
+    release();
+}
+
+void CudnnConvolution::release()
+{
+    if (input_)
+        cudnnDestroyTensorDescriptor(input_);
+    if (output_)
+        cudnnDestroyTensorDescriptor(output_);
+    if (filter_)
+        cudnnDestroyFilterDescriptor(filter_);
+    if (convolution_)
+        cudnnDestroyConvolutionDescriptor(convolution_);
+    input_ = output_ = nullptr;
+    filter_ = nullptr;
+    convolution_ = nullptr;
+    batch_ = 0;
+}
+
+void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
+{
+    release();
+    cudnnCheck(cudnnCreateTensorDescriptor(&input_), "cudnnCreateTensorDescriptor");
+    cudnnCheck(cudnnCreateTensorDescriptor(&output_), "cudnnCreateTensorDescriptor");
+    cudnnCheck(cudnnCreateFilterDescriptor(&filter_), "cudnnCreateFilterDescriptor");
+    cudnnCheck(cudnnCreateConvolutionDescriptor(&convolution_), "cudnnCreateConvolutionDescriptor");
+    cudnnCheck(cudnnSetTensor4dDescriptor(input_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, batch, s.channels,
+                                          s.height, s.width),
+               "describing a convolution's input");
+    cudnnCheck(cudnnSetFilter4dDescriptor(filter_, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, s.filters,
+                                          s.channels / s.groups, s.size, s.size),
+               "describing a convolution's weights");
+    cudnnCheck(cudnnSetConvolution2dDescriptor(convolution_, s.pad, s.pad, s.strideY, s.strideX, s.dilation,
+                                               s.dilation, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+               "describing a convolution");
+    cudnnCheck(cudnnSetConvolutionGroupCount(convolution_, s.groups), "cudnnSetConvolutionGroupCount");
+    cudnnCheck(cudnnSetConvolutionMathType(convolution_, CUDNN_FMA_MATH), "cudnnSetConvolutionMathType");
+    int n = 0, c = 0, h = 0, wOut = 0;
+    cudnnCheck(cudnnGetConvolution2dForwardOutputDim(convolution_, input_, filter_, &n, &c, &h, &wOut),
+               "cudnnGetConvolution2dForwardOutputDim");
+    if (c != s.filters || h != s.outHeight || wOut != s.outWidth)
+        throw GpuError("internal error: cuDNN computes a " + std::to_string(wOut) + "x" + std::to_string(h) +
+                       "x" + std::to_string(c) + " output where the network has " +
+                       std::to_string(s.outWidth) + "x" + std::to_string(s.outHeight) + "x" +
+                       std::to_string(s.filters));
+    cudnnCheck(cudnnSetTensor4dDescriptor(output_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, batch, s.filters,
+                                          s.outHeight, s.outWidth),
+               "describing a convolution's output");
+    // Measured once per shape and batch: the fastest algorithm that computes in FP32.
+    constexpr int kCandidates = 8;
+    cudnnConvolutionFwdAlgoPerf_t results[kCandidates];
+    int returned = 0;
+    cudnnCheck(cudnnFindConvolutionForwardAlgorithm(gpu.cudnn(), input_, filter_, convolution_, output_,
+                                                    kCandidates, &returned, results),
+               "choosing a convolution algorithm");
+    bool chosen = false;
+    for (int i = 0; i < returned && !chosen; ++i)
+        if (results[i].status == CUDNN_STATUS_SUCCESS && results[i].mathType == CUDNN_FMA_MATH) {
+            algorithm_ = results[i].algo;
+            chosen = true;
+        }
+    if (!chosen)
+        algorithm_ = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM; // always available in FP32
+    cudnnCheck(cudnnGetConvolutionForwardWorkspaceSize(gpu.cudnn(), input_, filter_, convolution_, output_,
+                                                       algorithm_, &workspaceBytes_),
+               "sizing a convolution's workspace");
+    batch_ = batch;
+}
+
+void CudnnConvolution::forward(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* x,
+                               const float* w, float* y)
+{
+    if (batch != batch_)
+        plan(gpu, shape, batch);
+    float* workspace = gpu.workspace((workspaceBytes_ + sizeof(float) - 1) / sizeof(float));
+    const float one = 1.0f, zero = 0.0f;
+    cudnnCheck(cudnnConvolutionForward(gpu.cudnn(), &one, input_, x, filter_, w, convolution_, algorithm_,
+                                       workspace, workspaceBytes_, &zero, output_, y),
+               "a convolution");
+}
+
+} // namespace nw

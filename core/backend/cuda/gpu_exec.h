@@ -1,0 +1,48 @@
+#pragma once
+// GpuExec: what a layer's GPU forward runs with — the device, one stream, the cuBLAS and cuDNN handles
+// on it, the one shared workspace (sized by the largest need, as on the CPU) and the device mirror of
+// the net's ParameterStore, where each layer finds its arrays at the same offsets as on the host.
+#include "backend/cuda/device_buffer.h"
+#include "runtime/param_array.h"
+
+#include <cublas_v2.h>
+#include <cudnn.h>
+#include <span>
+
+namespace nw {
+
+class GpuExec {
+public:
+    // Selects the device and creates the stream and handles; GpuError when it cannot.
+    explicit GpuExec(int device);
+    ~GpuExec();
+    GpuExec(const GpuExec&) = delete;
+    GpuExec& operator=(const GpuExec&) = delete;
+
+    int device() const { return device_; }
+    cudaStream_t stream() const { return stream_; }
+    cublasHandle_t cublas() const { return cublas_; }
+    cudnnHandle_t cudnn() const { return cudnn_; }
+
+    // At least `floats` of scratch, shared by all layers (one runs at a time on the stream).
+    float* workspace(std::size_t floats);
+    std::size_t workspaceBytes() const { return workspace_.size() * sizeof(float); }
+
+    // Copies the host values of the net's parameters (ParameterStore::values) to the device.
+    void mirrorParameters(std::span<const float> hostValues);
+    // Where `array` (a view into those host values) sits on the device.
+    const float* device(const ParamArray& array) const;
+
+    void synchronize() const;
+
+private:
+    int device_;
+    cudaStream_t stream_ = nullptr;
+    cublasHandle_t cublas_ = nullptr;
+    cudnnHandle_t cudnn_ = nullptr;
+    DeviceBuffer workspace_, parameters_;
+    const float* hostParameters_ = nullptr;
+    std::size_t parameterCount_ = 0;
+};
+
+} // namespace nw

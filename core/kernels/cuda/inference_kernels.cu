@@ -1,0 +1,168 @@
+#include "backend/cuda/cuda_check.h"
+#include "kernels/activation_formulas.h"
+#include "kernels/batchnorm_epsilon.h"
+#include "kernels/cuda/inference_kernels.h"
+
+#include <cfloat>
+
+namespace nw::cuda {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+// A launch's own errors (a bad configuration) surface here; faults while running, at the next sync.
+void launched(const char* kernel)
+{
+    cudaCheck(cudaGetLastError(), kernel);
+}
+
+unsigned blocksFor(std::size_t n)
+{
+    return unsigned((n + kThreads - 1) / kThreads);
+}
+
+__global__ void activateKernel(float* x, std::size_t n, Activation a)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] = activationFormula(x[i], a);
+}
+
+__global__ void scaleShiftActivateKernel(float* x, std::size_t n, int channels, int plane,
+                                         const float* biases, const float* scales, const float* mean,
+                                         const float* variance, Activation a)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const int c = int((i / std::size_t(plane)) % std::size_t(channels));
+    float scale = 1.0f, shift = biases[c];
+    if (scales) {
+        scale = scales[c] / sqrtf(variance[c] + kBatchNormEpsilon);
+        shift = biases[c] - mean[c] * scale;
+    }
+    x[i] = activationFormula(x[i] * scale + shift, a);
+}
+
+__global__ void maxpoolKernel(const float* in, float* out, int planes, int w, int h, int outW, int outH,
+                              int size, int strideX, int strideY, int offset)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::size_t total = std::size_t(planes) * std::size_t(outW) * std::size_t(outH);
+    if (i >= total)
+        return;
+    const int x = int(i % std::size_t(outW));
+    const int y = int(i / std::size_t(outW) % std::size_t(outH));
+    const std::size_t p = i / (std::size_t(outW) * std::size_t(outH));
+    const float* src = in + p * std::size_t(w) * std::size_t(h);
+    float best = -FLT_MAX;
+    for (int dy = 0; dy < size; ++dy) {
+        const int iy = y * strideY + offset + dy;
+        if (iy < 0 || iy >= h)
+            continue;
+        for (int dx = 0; dx < size; ++dx) {
+            const int ix = x * strideX + offset + dx;
+            if (ix >= 0 && ix < w)
+                best = fmaxf(best, src[std::size_t(iy) * std::size_t(w) + std::size_t(ix)]);
+        }
+    }
+    out[i] = best;
+}
+
+__global__ void upsampleKernel(const float* in, float* out, int planes, int w, int h, int stride, float scale)
+{
+    const int outW = w * stride, outH = h * stride;
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= std::size_t(planes) * std::size_t(outW) * std::size_t(outH))
+        return;
+    const int x = int(i % std::size_t(outW));
+    const int y = int(i / std::size_t(outW) % std::size_t(outH));
+    const std::size_t p = i / (std::size_t(outW) * std::size_t(outH));
+    out[i] = scale * in[p * std::size_t(w) * std::size_t(h) + std::size_t(y / stride) * std::size_t(w) +
+                        std::size_t(x / stride)];
+}
+
+__global__ void addActivateKernel(const float* a, const float* b, float* out, std::size_t n, Activation act)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = activationFormula(a[i] + b[i], act);
+}
+
+__global__ void yoloKernel(float* x, std::size_t n, int classes, int plane, bool logistic, float scaleXY)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const int entry =
+        int(i / std::size_t(plane) % std::size_t(classes + 5)); // 0 x, 1 y, 2 w, 3 h, 4 obj, ...
+    if (entry == 2 || entry == 3)
+        return;
+    float v = x[i];
+    if (logistic)
+        v = 1.0f / (1.0f + expf(-v));
+    if (entry < 2 && scaleXY != 1.0f)
+        v = v * scaleXY - 0.5f * (scaleXY - 1);
+    x[i] = v;
+}
+
+} // namespace
+
+void activate(float* x, std::size_t n, Activation a, cudaStream_t stream)
+{
+    if (a == Activation::Linear || n == 0)
+        return;
+    activateKernel<<<blocksFor(n), kThreads, 0, stream>>>(x, n, a);
+    launched("the activation kernel");
+}
+
+void scaleShiftActivate(float* x, int batch, int channels, int plane, const float* biases,
+                        const float* scales, const float* mean, const float* variance, Activation a,
+                        cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(batch) * std::size_t(channels) * std::size_t(plane);
+    if (n)
+        scaleShiftActivateKernel<<<blocksFor(n), kThreads, 0, stream>>>(x, n, channels, plane, biases, scales,
+                                                                        mean, variance, a);
+    launched("the scale/shift kernel");
+}
+
+void maxpool(const float* in, float* out, int planes, int w, int h, int outW, int outH, int size, int strideX,
+             int strideY, int offset, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(planes) * std::size_t(outW) * std::size_t(outH);
+    if (n)
+        maxpoolKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, planes, w, h, outW, outH, size, strideX,
+                                                             strideY, offset);
+    launched("the max-pool kernel");
+}
+
+void upsample(const float* in, float* out, int planes, int w, int h, int stride, float scale,
+              cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(planes) * std::size_t(w * stride) * std::size_t(h * stride);
+    if (n)
+        upsampleKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, planes, w, h, stride, scale);
+    launched("the upsample kernel");
+}
+
+void addActivate(const float* a, const float* b, float* out, std::size_t n, Activation act,
+                 cudaStream_t stream)
+{
+    if (n)
+        addActivateKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, b, out, n, act);
+    launched("the shortcut kernel");
+}
+
+void yoloActivate(float* x, int batch, int anchors, int classes, int plane, bool logistic, float scaleXY,
+                  cudaStream_t stream)
+{
+    const std::size_t n =
+        std::size_t(batch) * std::size_t(anchors) * std::size_t(classes + 5) * std::size_t(plane);
+    if (n)
+        yoloKernel<<<blocksFor(n), kThreads, 0, stream>>>(x, n, classes, plane, logistic, scaleXY);
+    launched("the yolo kernel");
+}
+
+} // namespace nw::cuda

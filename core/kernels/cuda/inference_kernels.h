@@ -1,0 +1,33 @@
+#pragma once
+// Launchers of the CUDA inference kernels (inference_kernels.cu), callable from plain C++: each layer's
+// GPU forward (next to its CPU forward in core/layers/) calls these on the GpuExec's stream. Layouts are
+// the CPU's: NCHW floats.
+#include "kernels/cpu/activations.h"
+
+#include <cstddef>
+#include <cuda_runtime.h>
+
+namespace nw::cuda {
+
+// In place: x = f(x).
+void activate(float* x, std::size_t n, Activation a, cudaStream_t stream);
+// In place per channel c of each batch item: x = f(x·scale_c + shift_c), where batch norm folds in as
+// scale = scales/sqrt(variance + eps), shift = biases − mean·scale (scales null: scale 1, shift = bias).
+void scaleShiftActivate(float* x, int batch, int channels, int plane, const float* biases,
+                        const float* scales, const float* mean, const float* variance, Activation a,
+                        cudaStream_t stream);
+// Darknet's max-pool: window origin (x·stride − padding/2); outside the image does not count.
+void maxpool(const float* in, float* out, int planes, int w, int h, int outW, int outH, int size, int strideX,
+             int strideY, int offset, cudaStream_t stream);
+// Nearest-neighbour upsampling by `stride`, times `scale`.
+void upsample(const float* in, float* out, int planes, int w, int h, int stride, float scale,
+              cudaStream_t stream);
+// out = f(a + b), the same shape (the plain [shortcut]).
+void addActivate(const float* a, const float* b, float* out, std::size_t n, Activation act,
+                 cudaStream_t stream);
+// The [yolo] head at inference: logistic on x, y, objectness and classes (unless new_coords), then
+// x, y scaled by scale_x_y around the cell centre. `x` holds batch × anchors × (5 + classes) planes.
+void yoloActivate(float* x, int batch, int anchors, int classes, int plane, bool logistic, float scaleXY,
+                  cudaStream_t stream);
+
+} // namespace nw::cuda

@@ -1,0 +1,44 @@
+#pragma once
+// GpuNet: a Net's inference on a CUDA device (builds with NETWRIGHT_WITH_CUDA). The host net keeps the
+// description and the weights (loaded and prepared as for the CPU); the GPU copy mirrors its
+// ParameterStore in one buffer and runs each layer's forwardGpu on one stream. Outputs stay on the
+// device until asked for.
+#include "backend/cuda/device_buffer.h"
+#include "backend/cuda/gpu_exec.h"
+#include "runtime/net.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nw {
+
+class GpuNet {
+public:
+    // The layers of `net` without a GPU forward, as "layer 5 [reorg] (line 40)"; empty when it can run.
+    static std::vector<std::string> layersWithoutGpu(Net& net);
+    // Needs every layer to have a GPU forward; nullptr and a message otherwise (or when the device, its
+    // memory or a library fails). `net` must outlive the GpuNet; its weights are copied now, so call
+    // refreshParameters() after loading others.
+    static std::unique_ptr<GpuNet> create(Net& net, int device, std::string& error);
+
+    void refreshParameters();
+    // Runs every layer on batch × inputShape().size host floats; waits for the result. Throws GpuError
+    // naming the layer when the device fails.
+    void forward(const float* input);
+    // A layer's output after forward(), copied to the host.
+    std::vector<float> output(int layer) const;
+    const GpuExec& exec() const { return *exec_; }
+    std::size_t deviceBytes() const;
+
+private:
+    GpuNet(Net& net, int device);
+
+    Net& net_;
+    std::unique_ptr<GpuExec> exec_;
+    DeviceBuffer input_;
+    std::vector<DeviceBuffer> outputs_;
+};
+
+} // namespace nw
