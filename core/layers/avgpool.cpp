@@ -3,6 +3,12 @@
 #include "graph/network_spec.h"
 #include "runtime/layer_runtime.h"
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> AvgpoolLayer::parse(cfg::SectionReader&)
@@ -40,6 +46,17 @@ public:
     }
 
     bool canTrain() const override { return true; }
+
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward() const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        cuda::averagePlanes(args.input, args.output, args.batch * in_.c, in_.w * in_.h, args.gpu.stream());
+    }
+#endif
 
     void backward(BackwardArgs& args) override
     {

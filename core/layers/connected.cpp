@@ -9,6 +9,12 @@
 
 #include <cmath>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> ConnectedLayer::parse(cfg::SectionReader& r)
@@ -112,6 +118,29 @@ public:
 
     // Training covers weights stored in the usual [outputs][inputs] order (not transposed files).
     bool canTrain() const override { return !transposedFile_; }
+
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward() const override
+    {
+        return !transposedFile_;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        // Row-major output[b][o] = Σ_i input[b][i]·W[o][i] is, in cuBLAS's column-major terms,
+        // C (outputs × batch) = Wᵀ · A with W an inputs × outputs matrix and A inputs × batch.
+        GpuExec& gpu = args.gpu;
+        const int outputs = config_.outputs, inputs = int(inputs_);
+        const float one = 1.0f, zero = 0.0f;
+        cublasCheck(cublasSgemm(gpu.cublas(), CUBLAS_OP_T, CUBLAS_OP_N, outputs, args.batch, inputs, &one,
+                                gpu.device(weights_), inputs, args.input, inputs, &zero, args.output,
+                                outputs),
+                    "[connected] on the GPU");
+        const bool bn = config_.batchNormalize;
+        cuda::scaleShiftActivate(args.output, args.batch, outputs, 1, gpu.device(biases_),
+                                 bn ? gpu.device(scales_) : nullptr, bn ? gpu.device(mean_) : nullptr,
+                                 bn ? gpu.device(variance_) : nullptr, activation_, gpu.stream());
+    }
+#endif
 
     std::vector<Parameter> parameters() override
     {

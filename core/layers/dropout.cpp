@@ -4,6 +4,12 @@
 #include "runtime/layer_runtime.h"
 #include <algorithm>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> DropoutLayer::parse(cfg::SectionReader& r)
@@ -32,6 +38,21 @@ class DropoutRuntime final : public RuntimeLayer {
 public:
     explicit DropoutRuntime(float probability) : probability_(probability) {}
 
+#if NETWRIGHT_WITH_CUDA
+    // Inference: the identity.
+    bool hasGpuForward() const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        cudaCheck(cudaMemcpyAsync(args.output, args.input,
+                                  args.outputItemSize * std::size_t(args.batch) * sizeof(float),
+                                  cudaMemcpyDeviceToDevice, args.gpu.stream()),
+                  "[dropout] copying on the GPU");
+    }
+#endif
+
     void forward(ForwardArgs& args) override
     {
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
@@ -46,7 +67,10 @@ public:
         }
     }
 
-    bool canTrain() const override { return true; }
+    bool canTrain() const override
+    {
+        return true;
+    }
 
     void backward(BackwardArgs& args) override
     {

@@ -7,6 +7,12 @@
 #include <algorithm>
 #include <cmath>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> SoftmaxLayer::parse(cfg::SectionReader& r)
@@ -57,6 +63,18 @@ public:
     }
 
     bool canTrain() const override { return true; }
+
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward() const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        const int n = int(args.inputItemSize / std::size_t(groups_));
+        cuda::softmax(args.input, args.output, args.batch * groups_, n, temperature_, args.gpu.stream());
+    }
+#endif
 
     // Softmax and cross-entropy together: −∂loss/∂x = truth − p, passed on to the previous layer.
     void backward(BackwardArgs& args) override

@@ -107,7 +107,56 @@ __global__ void yoloKernel(float* x, std::size_t n, int classes, int plane, bool
     x[i] = v;
 }
 
+// One thread per plane: planes are small here (global average pooling of a classifier's last maps).
+__global__ void averagePlanesKernel(const float* in, float* out, int planes, int plane)
+{
+    const int p = int(blockIdx.x) * int(blockDim.x) + int(threadIdx.x);
+    if (p >= planes)
+        return;
+    const float* src = in + std::size_t(p) * std::size_t(plane);
+    float sum = 0;
+    for (int i = 0; i < plane; ++i)
+        sum += src[i];
+    out[p] = sum / float(plane);
+}
+
+// One thread per group, the CPU's order of operations (kernels/cpu/softmax.cpp).
+__global__ void softmaxKernel(const float* in, float* out, int groups, int n, float temperature)
+{
+    const int g = int(blockIdx.x) * int(blockDim.x) + int(threadIdx.x);
+    if (g >= groups)
+        return;
+    const float* x = in + std::size_t(g) * std::size_t(n);
+    float* y = out + std::size_t(g) * std::size_t(n);
+    float largest = -FLT_MAX;
+    for (int i = 0; i < n; ++i)
+        largest = fmaxf(largest, x[i]);
+    float sum = 0;
+    for (int i = 0; i < n; ++i) {
+        const float e = expf(x[i] / temperature - largest / temperature);
+        sum += e;
+        y[i] = e;
+    }
+    for (int i = 0; i < n; ++i)
+        y[i] /= sum;
+}
+
 } // namespace
+
+void averagePlanes(const float* in, float* out, int planes, int plane, cudaStream_t stream)
+{
+    if (planes > 0)
+        averagePlanesKernel<<<blocksFor(std::size_t(planes)), kThreads, 0, stream>>>(in, out, planes, plane);
+    launched("the average-pool kernel");
+}
+
+void softmax(const float* in, float* out, int groups, int n, float temperature, cudaStream_t stream)
+{
+    if (groups > 0)
+        softmaxKernel<<<blocksFor(std::size_t(groups)), kThreads, 0, stream>>>(in, out, groups, n,
+                                                                               temperature);
+    launched("the softmax kernel");
+}
 
 void activate(float* x, std::size_t n, Activation a, cudaStream_t stream)
 {

@@ -30,4 +30,9 @@ void addActivate(const float* a, const float* b, float* out, std::size_t n, Acti
 void yoloActivate(float* x, int batch, int anchors, int classes, int plane, bool logistic, float scaleXY,
                   cudaStream_t stream);
 
+// Each channel's mean over its plane: out[b·channels + c].
+void averagePlanes(const float* in, float* out, int planes, int plane, cudaStream_t stream);
+// Softmax over `groups` runs of n consecutive values (x / temperature, shifted by the maximum).
+void softmax(const float* in, float* out, int groups, int n, float temperature, cudaStream_t stream);
+
 } // namespace nw::cuda
