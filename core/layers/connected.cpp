@@ -120,7 +120,7 @@ public:
     bool canTrain() const override { return !transposedFile_; }
 
 #if NETWRIGHT_WITH_CUDA
-    bool hasGpuForward() const override
+    bool hasGpuForward(std::span<const Shape>) const override
     {
         return !transposedFile_;
     }

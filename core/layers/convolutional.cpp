@@ -202,9 +202,15 @@ public:
 #if NETWRIGHT_WITH_CUDA
     // cuDNN's convolution, then bias or folded batch norm and the activation in one pass. Weights in
     // the old flipped layout would need a transposed copy on the device: not yet.
-    bool hasGpuForward() const override
+    bool hasGpuForward(std::span<const Shape>) const override
     {
-        return !config_.flipped;
+        // cuDNN sizes a dilated window as dilation·(size − 1) + 1; Darknet's shape rule does not, so the
+        // two agree only where the padding keeps the size (the usual case).
+        const auto cudnnSide = [&](int in, int stride) {
+            return (in + 2 * geometry_.pad - (geometry_.dilation * (config_.size - 1) + 1)) / stride + 1;
+        };
+        return !config_.flipped && cudnnSide(geometry_.height, config_.strideY) == geometry_.outHeight &&
+               cudnnSide(geometry_.width, config_.strideX) == geometry_.outWidth;
     }
     void forwardGpu(GpuForwardArgs& args) override
     {

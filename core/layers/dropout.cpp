@@ -40,7 +40,7 @@ public:
 
 #if NETWRIGHT_WITH_CUDA
     // Inference: the identity.
-    bool hasGpuForward() const override
+    bool hasGpuForward(std::span<const Shape>) const override
     {
         return true;
     }

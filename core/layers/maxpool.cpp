@@ -147,7 +147,7 @@ public:
     bool canTrain() const override { return true; }
 
 #if NETWRIGHT_WITH_CUDA
-    bool hasGpuForward() const override
+    bool hasGpuForward(std::span<const Shape>) const override
     {
         return !config_.depth;
     }

@@ -168,17 +168,17 @@ public:
     bool canTrain() const override { return true; }
 
 #if NETWRIGHT_WITH_CUDA
-    // The common residual: one source of the output's own size, no weights.
-    bool hasGpuForward() const override
+    // The common residual: one source of the output's own shape, no weights (alpha and beta kept).
+    bool hasGpuForward(std::span<const Shape> sources) const override
     {
-        return weights_.empty() && config_.from.size() == 1;
+        return weights_.empty() && sources.size() == 1 && sources[0].w == out_.w && sources[0].h == out_.h &&
+               sources[0].c == out_.c && sources[0].size == out_.size;
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
-        if (args.sourceItemSizes[0] != args.outputItemSize)
-            throw GpuError("[shortcut] from a layer of another size has no GPU version yet");
         cuda::addActivate(args.input, args.sources[0], args.output,
-                          args.outputItemSize * std::size_t(args.batch), activation_, args.gpu.stream());
+                          args.outputItemSize * std::size_t(args.batch), config_.alpha, config_.beta,
+                          activation_, args.gpu.stream());
     }
 #endif
 

@@ -82,7 +82,7 @@ public:
     }
 
 #if NETWRIGHT_WITH_CUDA
-    bool hasGpuForward() const override
+    bool hasGpuForward(std::span<const Shape>) const override
     {
         return stride_ > 0;
     }

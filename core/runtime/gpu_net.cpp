@@ -17,13 +17,21 @@ std::string layerName(const LayerSpec& layer)
 std::vector<std::string> GpuNet::layersWithoutGpu(Net& net)
 {
     std::vector<std::string> missing;
-    for (const LayerSpec& layer : net.spec().layers)
-        if (!net.runtimeLayer(layer.index).hasGpuForward())
+    const NetworkSpec& spec = net.spec();
+    std::vector<Shape> sources;
+    for (const LayerSpec& layer : spec.layers) {
+        sources.clear();
+        for (int source : layer.sources)
+            sources.push_back(spec.layers[std::size_t(source)].output);
+        if (!net.runtimeLayer(layer.index).hasGpuForward(sources))
             missing.push_back(layerName(layer));
+    }
     return missing;
 }
 
-GpuNet::GpuNet(Net& net, int device) : net_(net), exec_(std::make_unique<GpuExec>(device))
+GpuNet::GpuNet(Net& net, int device)
+    : net_(net), batch_(net.batch()), parameterCount_(net.parameterValues().size()),
+      exec_(std::make_unique<GpuExec>(device))
 {
     const NetworkSpec& spec = net.spec();
     const auto batch = std::size_t(net.batch());
@@ -32,6 +40,12 @@ GpuNet::GpuNet(Net& net, int device) : net_(net), exec_(std::make_unique<GpuExec
     for (const LayerSpec& layer : spec.layers)
         outputs_.emplace_back(std::size_t(layer.output.size) * batch);
     refreshParameters();
+}
+
+void GpuNet::checkNetUnchanged() const
+{
+    if (net_.batch() != batch_ || net_.parameterValues().size() != parameterCount_)
+        throw GpuError("the network was rebuilt (batch or size) after its GPU copy was made: make a new one");
 }
 
 std::unique_ptr<GpuNet> GpuNet::create(Net& net, int device, std::string& error)
@@ -53,12 +67,16 @@ std::unique_ptr<GpuNet> GpuNet::create(Net& net, int device, std::string& error)
 
 void GpuNet::refreshParameters()
 {
+    checkNetUnchanged();
+    exec_->makeCurrent();
     exec_->mirrorParameters(net_.parameterValues());
     exec_->synchronize();
 }
 
-void GpuNet::forward(const float* input)
+void GpuNet::forward(const float* input, bool syncEachLayer)
 {
+    checkNetUnchanged();
+    exec_->makeCurrent();
     const NetworkSpec& spec = net_.spec();
     const int batch = net_.batch();
     input_.upload({input, input_.size()}, exec_->stream());
@@ -83,6 +101,8 @@ void GpuNet::forward(const float* input)
                             *exec_};
         try {
             net_.runtimeLayer(layer.index).forwardGpu(args);
+            if (syncEachLayer)
+                exec_->synchronize();
         } catch (const GpuError& e) {
             throw GpuError(layerName(layer) + ": " + e.what());
         }
@@ -92,6 +112,7 @@ void GpuNet::forward(const float* input)
 
 std::vector<float> GpuNet::output(int layer) const
 {
+    exec_->makeCurrent();
     const DeviceBuffer& buffer = outputs_[std::size_t(layer)];
     std::vector<float> host(buffer.size());
     buffer.download(host, exec_->stream());

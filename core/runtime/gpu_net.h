@@ -25,8 +25,9 @@ public:
 
     void refreshParameters();
     // Runs every layer on batch × inputShape().size host floats; waits for the result. Throws GpuError
-    // naming the layer when the device fails.
-    void forward(const float* input);
+    // naming the layer when the device fails (`syncEachLayer`: wait after every layer, so a fault while
+    // a kernel runs is also blamed on its own layer — for checks, not speed).
+    void forward(const float* input, bool syncEachLayer = false);
     // A layer's output after forward(), copied to the host.
     std::vector<float> output(int layer) const;
     const GpuExec& exec() const { return *exec_; }
@@ -35,7 +36,11 @@ public:
 private:
     GpuNet(Net& net, int device);
 
+    void checkNetUnchanged() const;
+
     Net& net_;
+    int batch_;                  // what the device buffers were sized for
+    std::size_t parameterCount_; // and the parameter mirror
     std::unique_ptr<GpuExec> exec_;
     DeviceBuffer input_;
     std::vector<DeviceBuffer> outputs_;

@@ -100,9 +100,10 @@ public:
     virtual void initialize(std::mt19937&) {}
     // Scratch floats this layer needs in the shared workspace for one batch item.
     virtual std::size_t workspaceFloats() const { return 0; }
-    // The CUDA backend (NETWRIGHT_WITH_CUDA): whether this layer, as configured, has a GPU forward,
-    // and that forward (inference). Layers without one are named before a GPU run starts.
-    virtual bool hasGpuForward() const { return false; }
+    // The CUDA backend (NETWRIGHT_WITH_CUDA): whether this layer, as configured and with sources of
+    // these shapes, has a GPU forward, and that forward (inference). Layers without one are named
+    // before a GPU run starts.
+    virtual bool hasGpuForward(std::span<const Shape> /*sourceShapes*/) const { return false; }
     virtual void forwardGpu(GpuForwardArgs&) {}
 };
 

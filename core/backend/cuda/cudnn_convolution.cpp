@@ -63,9 +63,14 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
     cudnnCheck(cudnnFindConvolutionForwardAlgorithm(gpu.cudnn(), input_, filter_, convolution_, output_,
                                                     kCandidates, &returned, results),
                "choosing a convolution algorithm");
+    // The fastest result that does not round through tensor cores (Find's labels for FP32 results
+    // vary between versions, so only TF32/FP16 tensor-op results are excluded) and whose scratch
+    // stays under 1 GiB (FFT variants can ask for several).
     bool chosen = false;
     for (int i = 0; i < returned && !chosen; ++i)
-        if (results[i].status == CUDNN_STATUS_SUCCESS && results[i].mathType == CUDNN_FMA_MATH) {
+        if (results[i].status == CUDNN_STATUS_SUCCESS && results[i].mathType != CUDNN_TENSOR_OP_MATH &&
+            results[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION &&
+            results[i].memory <= (std::size_t(1) << 30)) {
             algorithm_ = results[i].algo;
             chosen = true;
         }
@@ -75,12 +80,13 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
                                                        algorithm_, &workspaceBytes_),
                "sizing a convolution's workspace");
     batch_ = batch;
+    handle_ = gpu.cudnn();
 }
 
 void CudnnConvolution::forward(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* x,
                                const float* w, float* y)
 {
-    if (batch != batch_)
+    if (batch != batch_ || gpu.cudnn() != handle_)
         plan(gpu, shape, batch);
     float* workspace = gpu.workspace((workspaceBytes_ + sizeof(float) - 1) / sizeof(float));
     const float one = 1.0f, zero = 0.0f;

@@ -31,6 +31,7 @@ private:
     void release();
 
     int batch_ = 0;
+    cudnnHandle_t handle_ = nullptr; // the plan belongs to one GPU (and its handle)
     cudnnTensorDescriptor_t input_ = nullptr, output_ = nullptr;
     cudnnFilterDescriptor_t filter_ = nullptr;
     cudnnConvolutionDescriptor_t convolution_ = nullptr;

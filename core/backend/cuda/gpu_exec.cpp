@@ -6,7 +6,17 @@ namespace nw {
 
 GpuExec::GpuExec(int device) : device_(device)
 {
-    cudaCheck(cudaSetDevice(device), "selecting the GPU");
+    try {
+        start();
+    } catch (...) {
+        release(); // a constructor that throws runs no destructor
+        throw;
+    }
+}
+
+void GpuExec::start()
+{
+    cudaCheck(cudaSetDevice(device_), "selecting the GPU");
     cudaCheck(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "creating a CUDA stream");
     cublasCheck(cublasCreate(&cublas_), "starting cuBLAS");
     cublasCheck(cublasSetStream(cublas_, stream_), "cublasSetStream");
@@ -18,12 +28,25 @@ GpuExec::GpuExec(int device) : device_(device)
 
 GpuExec::~GpuExec()
 {
+    release();
+}
+
+void GpuExec::release()
+{
     if (cudnn_)
         cudnnDestroy(cudnn_);
     if (cublas_)
         cublasDestroy(cublas_);
     if (stream_)
         cudaStreamDestroy(stream_);
+    cudnn_ = nullptr;
+    cublas_ = nullptr;
+    stream_ = nullptr;
+}
+
+void GpuExec::makeCurrent() const
+{
+    cudaCheck(cudaSetDevice(device_), "selecting the GPU");
 }
 
 float* GpuExec::workspace(std::size_t floats)

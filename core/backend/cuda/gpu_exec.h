@@ -34,8 +34,13 @@ public:
     const float* device(const ParamArray& array) const;
 
     void synchronize() const;
+    // Selects this device for the calling thread (CUDA's current device is per thread).
+    void makeCurrent() const;
 
 private:
+    void start();
+    void release();
+
     int device_;
     cudaStream_t stream_ = nullptr;
     cublasHandle_t cublas_ = nullptr;

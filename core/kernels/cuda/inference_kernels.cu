@@ -83,11 +83,12 @@ __global__ void upsampleKernel(const float* in, float* out, int planes, int w, i
                         std::size_t(x / stride)];
 }
 
-__global__ void addActivateKernel(const float* a, const float* b, float* out, std::size_t n, Activation act)
+__global__ void addActivateKernel(const float* a, const float* b, float* out, std::size_t n, float alpha,
+                                  float beta, Activation act)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n)
-        out[i] = activationFormula(a[i] + b[i], act);
+        out[i] = activationFormula(alpha * a[i] + beta * b[i], act);
 }
 
 __global__ void yoloKernel(float* x, std::size_t n, int classes, int plane, bool logistic, float scaleXY)
@@ -196,11 +197,11 @@ void upsample(const float* in, float* out, int planes, int w, int h, int stride,
     launched("the upsample kernel");
 }
 
-void addActivate(const float* a, const float* b, float* out, std::size_t n, Activation act,
-                 cudaStream_t stream)
+void addActivate(const float* a, const float* b, float* out, std::size_t n, float alpha, float beta,
+                 Activation act, cudaStream_t stream)
 {
     if (n)
-        addActivateKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, b, out, n, act);
+        addActivateKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, b, out, n, alpha, beta, act);
     launched("the shortcut kernel");
 }
 

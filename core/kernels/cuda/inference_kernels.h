@@ -23,8 +23,8 @@ void maxpool(const float* in, float* out, int planes, int w, int h, int outW, in
 void upsample(const float* in, float* out, int planes, int w, int h, int stride, float scale,
               cudaStream_t stream);
 // out = f(a + b), the same shape (the plain [shortcut]).
-void addActivate(const float* a, const float* b, float* out, std::size_t n, Activation act,
-                 cudaStream_t stream);
+void addActivate(const float* a, const float* b, float* out, std::size_t n, float alpha, float beta,
+                 Activation act, cudaStream_t stream);
 // The [yolo] head at inference: logistic on x, y, objectness and classes (unless new_coords), then
 // x, y scaled by scale_x_y around the cell centre. `x` holds batch × anchors × (5 + classes) planes.
 void yoloActivate(float* x, int batch, int anchors, int classes, int plane, bool logistic, float scaleXY,
