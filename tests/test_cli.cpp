@@ -333,6 +333,15 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     const Run gpu = cli({"bench", cfg, "--device", "cuda:0"});
     QCOMPARE(gpu.exitCode, 1);
     QVERIFY2(gpu.err.contains("--device cuda:0: no GPU: " + problem), gpu.err.constData());
+    const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    for (const QStringList& command :
+         {QStringList{"detect", cfg, weights, "/usr/share/darknet/data/dog.jpg", "--device", "cuda:0"},
+          QStringList{"forward", cfg, weights, "--input", "/usr/share/darknet/data/dog.jpg", "--device",
+                      "cuda:0"}}) {
+        const Run refused = cli(command);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("--device cuda:0: no GPU: " + problem), refused.err.constData());
+    }
     const Run check = cli({"check-device", cfg});
     QCOMPARE(check.exitCode, 77);
     QVERIFY2(check.out.startsWith("SKIP: --device cuda: no GPU: " + problem), check.out.constData());

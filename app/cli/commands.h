@@ -7,7 +7,7 @@
 namespace nw::cli {
 
 struct DetectArgs {
-    std::string cfg, weights, names, outDir;
+    std::string cfg, weights, names, outDir, device = "cpu";
     std::vector<std::string> inputs;
     float threshold = 0.25f, nms = 0.45f;
     bool letterbox = false, json = false;
@@ -58,7 +58,7 @@ int train(const TrainArgs& args);
 int valid(const std::string& data, const std::string& cfg, const std::string& weights, bool json);
 int roundtrip(const std::string& in, const std::string& out);
 int forward(const std::string& cfg, const std::string& weights, const std::string& input,
-            const std::string& out, const std::string& allLayersDir);
+            const std::string& out, const std::string& allLayersDir, const std::string& device);
 int detect(const DetectArgs& args);
 int classify(const std::string& cfg, const std::string& weights, const std::vector<std::string>& images,
              const std::string& names, int top);

@@ -104,7 +104,11 @@ int detect(const DetectArgs& args)
             return 1;
         }
     }
+    auto runner = DeviceRunner::create(*net, args.device);
+    if (!runner)
+        return 1;
     Detector detector(*net, *names);
+    detector.setForward([&runner](const float* input) { runner->forward(input); });
     const DetectOptions options{args.threshold, args.nms, args.letterbox};
     const int channels = net->inputShape().c;
     nlohmann::json results = nlohmann::json::array();

@@ -20,12 +20,15 @@ bool endsWith(const std::string& text, const std::string& suffix)
 } // namespace
 
 int forward(const std::string& cfg, const std::string& weights, const std::string& inputPath,
-            const std::string& outPath, const std::string& allLayersDir)
+            const std::string& outPath, const std::string& allLayersDir, const std::string& device)
 {
     // Every layer's output stays readable only when --all-layers asks for them.
     auto net =
         loadNet(cfg, weights, 1, {}, allLayersDir.empty() ? Net::Use::InferenceOnly : Net::Use::Everything);
     if (!net)
+        return 1;
+    auto runner = DeviceRunner::create(*net, device);
+    if (!runner)
         return 1;
     std::vector<float> input;
     const Shape shape = net->inputShape();
@@ -43,7 +46,8 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
         }
         input = resizeDarknet(*image, shape.w, shape.h).data;
     }
-    const Tensor& output = net->forward(input.data());
+    runner->forward(input.data());
+    const Tensor& output = net->output();
     if (!outPath.empty())
         if (auto problem = writeFloatFile(outPath, output.span())) {
             std::cerr << "error: " << *problem << "\n";

@@ -131,6 +131,55 @@ int checkDevice(const CheckDeviceArgs& args)
 #endif
 }
 
+namespace {
+
+class CpuRunner final : public DeviceRunner {
+public:
+    explicit CpuRunner(Net& net) : net_(net) {}
+    void forward(const float* input) override { net_.forward(input); }
+    std::string describe() const override { return "cpu"; }
+
+private:
+    Net& net_;
+};
+
+#if NETWRIGHT_WITH_CUDA
+class GpuRunner final : public DeviceRunner {
+public:
+    GpuRunner(std::unique_ptr<GpuNet> gpu, int device) : gpu_(std::move(gpu)), device_(device) {}
+    void forward(const float* input) override { gpu_->forwardToHost(input); }
+    std::string describe() const override { return "cuda:" + std::to_string(device_); }
+
+private:
+    std::unique_ptr<GpuNet> gpu_;
+    int device_;
+};
+#endif
+
+} // namespace
+
+std::unique_ptr<DeviceRunner> DeviceRunner::create(Net& net, const std::string& device)
+{
+    std::string error;
+    const auto choice = chooseDevice(device, error);
+    if (!choice) {
+        std::cerr << "error: " << error << "\n";
+        return nullptr;
+    }
+    if (!choice->cuda)
+        return std::make_unique<CpuRunner>(net);
+#if NETWRIGHT_WITH_CUDA
+    auto gpu = GpuNet::create(net, choice->index, error);
+    if (!gpu) {
+        std::cerr << "error: " << error << "\n";
+        return nullptr;
+    }
+    return std::make_unique<GpuRunner>(std::move(gpu), choice->index);
+#else
+    return nullptr;  // unreachable: chooseDevice finds no GPU in a build without CUDA
+#endif
+}
+
 int benchOnGpu(const BenchArgs& args, int device)
 {
 #if NETWRIGHT_WITH_CUDA

@@ -41,6 +41,8 @@ int main(int argc, char** argv)
         ->required();
     forward->add_option("--out", out, "Write the network's output here");
     forward->add_option("--all-layers", allLayers, "Write every layer's output as DIR/layer_000.f32, ...");
+    std::string forwardDevice = "cpu";
+    forward->add_option("--device", forwardDevice, "cpu (default), cuda or cuda:N (see devices)");
 
     nw::cli::DetectArgs detectArgs;
     unsigned initSeed = 1;
@@ -61,6 +63,7 @@ int main(int argc, char** argv)
     detect->add_flag("--letterbox", detectArgs.letterbox,
                      "Keep the aspect ratio (pad) instead of stretching");
     detect->add_option("--out", detectArgs.outDir, "Write annotated images (.jpg) and videos (.avi) here");
+    detect->add_option("--device", detectArgs.device, "cpu (default), cuda or cuda:N (see devices)");
     detect->add_flag("--json", detectArgs.json, "Print detections as JSON (boxes in pixels: x, y, w, h)");
 
     std::vector<std::string> images;
@@ -204,7 +207,7 @@ int main(int argc, char** argv)
         if (*roundtrip)
             return nw::cli::roundtrip(in, out);
         if (*forward)
-            return nw::cli::forward(cfg, weights, in, out, allLayers);
+            return nw::cli::forward(cfg, weights, in, out, allLayers, forwardDevice);
         if (*init)
             return nw::cli::initWeights(cfg, out, initSeed);
         if (*detect)

@@ -20,6 +20,17 @@ void setAllowExtraWeights(bool allow);
 std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights, int batch,
                              const SpecOptions& options = {}, Net::Use use = Net::Use::Everything);
 
+// A net's forward on the device `--device` names: the CPU, or a GPU whose outputs are copied back into
+// the net's tensors (so decoding and writing read net.output() as usual). Null and a printed message
+// when the device cannot be used or a layer has no GPU version.
+class DeviceRunner {
+public:
+    static std::unique_ptr<DeviceRunner> create(Net& net, const std::string& device);
+    virtual ~DeviceRunner() = default;
+    virtual void forward(const float* input) = 0;
+    virtual std::string describe() const = 0; // "cpu", "cuda:0 (NVIDIA H100 …)"
+};
+
 // Reads a .data file; on failure prints "error: ..." (naming the file and line) and returns nullopt.
 std::optional<DataFile> loadDataFileOrReport(const std::string& path);
 

@@ -20,7 +20,10 @@ std::vector<Detection> Detector::candidates(const Image& image, bool letterboxed
 {
     const NetworkSpec& spec = net_.spec();
     const Image input = prepareInput(image, spec.net.width, spec.net.height, letterboxed);
-    net_.forward(input.data.data());
+    if (forward_)
+        forward_(input.data.data());
+    else
+        net_.forward(input.data.data());
     DecodeOptions decode;
     decode.threshold = floor;
     decode.letterbox = letterboxed;

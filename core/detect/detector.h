@@ -5,6 +5,7 @@
 #include "image/image.h"
 #include "runtime/net.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +29,8 @@ struct DetectOptions {
 class Detector {
 public:
     Detector(Net& net, std::vector<std::string> names) : net_(net), names_(std::move(names)) {}
+    // Runs the network's forward pass some other way (on a GPU), leaving the outputs in `net`'s tensors.
+    void setForward(std::function<void(const float*)> forward) { forward_ = std::move(forward); }
 
     // Every class above the threshold of every box that survives NMS (Darknet's drawing rule), sorted
     // by confidence.
@@ -42,6 +45,7 @@ public:
 private:
     Net& net_;
     std::vector<std::string> names_;
+    std::function<void(const float*)> forward_; // empty: net_.forward
 };
 
 // Threshold + per-class NMS over decoded candidates; labelled boxes in pixels of a width × height image,

@@ -110,6 +110,17 @@ void GpuNet::forward(const float* input, bool syncEachLayer)
     exec_->synchronize();
 }
 
+void GpuNet::forwardToHost(const float* input)
+{
+    forward(input);
+    for (const LayerSpec& layer : net_.spec().layers)
+        if (net_.outputKept(layer.index)) {
+            Tensor& host = net_.outputStorage(layer.index);
+            outputs_[std::size_t(layer.index)].download(host.span(), exec_->stream());
+        }
+    exec_->synchronize();
+}
+
 std::vector<float> GpuNet::output(int layer) const
 {
     exec_->makeCurrent();

@@ -28,6 +28,9 @@ public:
     // naming the layer when the device fails (`syncEachLayer`: wait after every layer, so a fault while
     // a kernel runs is also blamed on its own layer — for checks, not speed).
     void forward(const float* input, bool syncEachLayer = false);
+    // forward(), then each output the host net keeps (outputKept: all of them, or an inference-only
+    // net's heads and output) copied into the net's tensors, so code reading net.output() runs unchanged.
+    void forwardToHost(const float* input);
     // A layer's output after forward(), copied to the host.
     std::vector<float> output(int layer) const;
     const GpuExec& exec() const { return *exec_; }

@@ -41,6 +41,8 @@ public:
     const Tensor& forward(const float* input, std::vector<double>& layerMilliseconds);
     // A layer's output after a pass (an inference-only net: only where outputKept).
     const Tensor& output(int layer) const { return outputs_[static_cast<std::size_t>(layer)]; }
+    // Where a device backend leaves a layer's output, so readers of output() find it (runtime/gpu_net.h).
+    Tensor& outputStorage(int layer) { return outputs_[static_cast<std::size_t>(layer)]; }
     bool outputKept(int layer) const { return kept_.empty() || kept_[static_cast<std::size_t>(layer)]; }
     bool inferenceOnly() const { return use_ == Use::InferenceOnly; }
     // Bytes of the layers' outputs as allocated (shared buffers counted once).
