@@ -2,12 +2,14 @@
 // the threshold re-filters without running the network; bad files are reported and the panel keeps
 // working; exports write JSON and YOLO labels; the bundled detector finds shapes in a video, with the
 // legend, zoom and recording.
+#include "backend/gpu_devices.h"
 #include "data/detection_dataset.h"
 #include "data/make_shapes.h"
 #include "detect/detect_panel.h"
 #include "detect/detect_worker.h"
 #include "test_support.h"
 
+#include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -16,6 +18,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <opencv2/imgcodecs.hpp>
@@ -35,6 +38,7 @@ private slots:
     void stopBeforeTheStreamStartsHolds();
     void anotherNetworkStartsClean();
     void noWeightsIsSaidAndRandomWeightsAreAChoice();
+    void deviceChoiceListsTheGpusOrSaysWhyNone();
 };
 
 void TestDetectPanel::videoFramesThresholdAndExports()
@@ -300,6 +304,32 @@ void TestDetectPanel::noWeightsIsSaidAndRandomWeightsAreAChoice()
              QString("Detector: fashion-mnist.cfg with random weights, untrained (10 classes)"));
     panel.openImageFile("/usr/share/darknet/data/dog.jpg");
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
+}
+
+// The Device box: the CPU first (chosen), then each GPU by name and free memory; on a machine without
+// one (this one, CI) a disabled entry carries the reason `devices` gives. The detector still runs.
+void TestDetectPanel::deviceChoiceListsTheGpusOrSaysWhyNone()
+{
+    ui::DetectPanel panel;
+    QComboBox* devices = panel.deviceBox();
+    QVERIFY(devices);
+    QCOMPARE(devices->itemText(0), QString("CPU"));
+    QCOMPARE(devices->currentIndex(), 0);
+    const GpuInventory inventory = listGpus();
+    if (inventory.devices.empty()) {
+        QCOMPARE(devices->count(), 2);
+        QCOMPARE(devices->itemText(1), "GPU: " + QString::fromStdString(inventory.problem));
+        auto* model = qobject_cast<QStandardItemModel*>(devices->model());
+        QVERIFY(model && !model->item(1)->isEnabled());
+    } else {
+        QCOMPARE(devices->count(), int(inventory.devices.size()) + 1);
+        QVERIFY(devices->itemText(1).startsWith(
+            QString("cuda:%1 %2").arg(inventory.devices[0].index).arg(inventory.devices[0].name.c_str())));
+    }
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(loaded.last().first().toString(), QString());
 }
 
 QTEST_MAIN(TestDetectPanel)

@@ -1,5 +1,6 @@
 #include "detect/detect_panel.h"
 
+#include "backend/gpu_devices.h"
 #include "detect/annotate.h"
 
 #include <qcustomplot.h>
@@ -7,6 +8,7 @@
 #include <map>
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -24,6 +26,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSlider>
+#include <QStandardItemModel>
 #include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -38,6 +41,32 @@ QPushButton* button(QWidget* parent, const QString& text, QHBoxLayout* row)
     auto* b = new QPushButton(text, parent);
     row->addWidget(b);
     return b;
+}
+
+// The devices detection can run on: the CPU, then each GPU with its name and free memory; without a
+// GPU, a disabled entry says why (no CUDA in this build, no driver, no device).
+QComboBox* makeDeviceBox(QWidget* parent)
+{
+    auto* box = new QComboBox(parent);
+    // Sized for a GPU's name, not the longest reason (the sliders beside it keep their room).
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(14);
+    box->setToolTip(QObject::tr("Where the network runs (netwright-cli devices lists the GPUs)"));
+    box->addItem(QObject::tr("CPU"), -1);
+    const GpuInventory inventory = listGpus();
+    for (const GpuDevice& gpu : inventory.devices)
+        box->addItem(QObject::tr("cuda:%1 %2 (%3 GiB free)")
+                         .arg(gpu.index)
+                         .arg(QString::fromStdString(gpu.name))
+                         .arg(double(gpu.freeBytes) / double(1ull << 30), 0, 'f', 1),
+                     gpu.index);
+    if (inventory.devices.empty()) {
+        box->addItem(QObject::tr("GPU: %1").arg(QString::fromStdString(inventory.problem)), -2);
+        if (auto* model = qobject_cast<QStandardItemModel*>(box->model()))
+            model->item(1)->setEnabled(false);
+        box->setItemData(1, QString::fromStdString(inventory.problem), Qt::ToolTipRole);
+    }
+    return box;
 }
 
 } // namespace
@@ -91,6 +120,9 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     filters->addWidget(nms_);
     filters->addWidget(thresholdValue_);
     filters->addWidget(letterbox_);
+    device_ = makeDeviceBox(this);
+    filters->addWidget(new QLabel(tr("Device"), this));
+    filters->addWidget(device_);
 
     view_ = new QLabel(this);
     view_->setAlignment(Qt::AlignCenter);
@@ -149,6 +181,14 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
 
     connect(threshold_, &QSlider::valueChanged, this, &DetectPanel::refilter);
     connect(nms_, &QSlider::valueChanged, this, &DetectPanel::refilter);
+    connect(device_, &QComboBox::currentIndexChanged, this, [this] {
+        QMetaObject::invokeMethod(worker_, "setDevice", Qt::QueuedConnection,
+                                  Q_ARG(int, device_->currentData().toInt()));
+        if (!weightsPath_.isEmpty())
+            setWeights(weightsPath_); // the network again, on the chosen device
+        else if (randomWeights_)
+            useRandomWeights();
+    });
     connect(letterbox_, &QCheckBox::toggled, this, [this] {
         if (!last_.source.isEmpty() && QFileInfo(last_.source).isFile() && last_.frame == 0)
             openImageFile(last_.source); // the input changes: this one does need the network

@@ -13,6 +13,7 @@
 #include <functional>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QScrollArea;
@@ -56,6 +57,7 @@ public:
     bool exportJson(const QString& path) const;
     bool exportYoloLabels(const QString& path) const;
     QLabel* legend() const { return legend_; }
+    QComboBox* deviceBox() const { return device_; }
     QLabel* view() const { return view_; }
     // 0 fits the image to the view; otherwise the scale (1 = one image pixel per screen pixel).
     void setZoom(double zoom);
@@ -101,6 +103,7 @@ private:
     QSlider* threshold_ = nullptr;
     QSlider* nms_ = nullptr;
     QCheckBox* letterbox_ = nullptr;
+    QComboBox* device_ = nullptr; // CPU, then each GPU (data: -1, or the CUDA index)
     QLabel* thresholdValue_ = nullptr;
     QLabel* view_ = nullptr;
     QScrollArea* scroll_ = nullptr;

@@ -64,9 +64,17 @@ void DetectWorker::load(const QString& cfg, const QString& weights, const QStrin
     }
 }
 
+void DetectWorker::unload()
+{
+#if NETWRIGHT_WITH_CUDA
+    gpu_.reset();
+#endif
+    net_.reset();
+}
+
 void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, const QString& cfgText)
 {
-    net_.reset();
+    unload();
     const NetworkSpec spec =
         buildNetworkSpec(cfgText.isEmpty() ? cfg::Document::load(cfg.toStdString())
                                            : cfg::Document::parse(cfgText.toStdString(), cfg.toStdString()));
@@ -87,6 +95,15 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
             emit loaded(QString::fromStdString(*problem), 0, false);
             return;
         }
+#if NETWRIGHT_WITH_CUDA
+    if (device_ >= 0) {
+        gpu_ = GpuNet::create(*net, device_, error);
+        if (!gpu_) {
+            emit loaded(QString::fromStdString(error), 0, false);
+            return;
+        }
+    }
+#endif
     // No detection head: a classifier, shown as its top classes.
     classifier_ = detectionClasses(spec) == 0;
     const int classes = classifier_ ? int(net->output().itemSize()) : detectionClasses(spec);
@@ -116,12 +133,24 @@ bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int 
     timer.start();
     DetectFrame result;
     const Image input = fromQImage(image, net_->inputShape().c);
+    // The CPU's forward, or the GPU copy's with the outputs brought back into the net's tensors.
+    const auto forward = [this](const float* values) {
+#if NETWRIGHT_WITH_CUDA
+        if (gpu_) {
+            gpu_->forwardToHost(values);
+            return;
+        }
+#endif
+        net_->forward(values);
+    };
     if (classifier_) {
         const Shape shape = net_->inputShape();
-        const Tensor& out = net_->forward(resizeMinCrop(input, shape.w, shape.h).data.data());
+        forward(resizeMinCrop(input, shape.w, shape.h).data.data());
+        const Tensor& out = net_->output();
         result.scores.assign(out.data(), out.data() + out.itemSize());
     } else {
         Detector detector(*net_, {});
+        detector.setForward(forward);
         result.candidates = detector.candidates(input, letterbox);
     }
     result.milliseconds = double(timer.nsecsElapsed()) / 1e6;

@@ -5,6 +5,9 @@
 // (older ones are dropped, never queued).
 #include "detect/detection.h"
 #include "runtime/net.h"
+#if NETWRIGHT_WITH_CUDA
+#include "runtime/gpu_net.h"
+#endif
 
 #include <QImage>
 #include <QMetaType>
@@ -41,7 +44,9 @@ public slots:
     // `cfgText`: the network as the editor shows it (unsaved edits included); empty: read `cfg`.
     void load(const QString& cfg, const QString& weights, const QString& cfgText = QString());
     // Drops the network (another cfg was opened; nothing runs until it is loaded).
-    void unload() { net_.reset(); }
+    void unload();
+    // The device the next load() runs on: -1 the CPU, N the GPU cuda:N.
+    void setDevice(int device) { device_ = device; }
     void detectImage(const QString& path, bool letterbox);
     void playVideo(const QString& path, bool letterbox, int stream);
     void openCamera(int device, bool letterbox, int stream);
@@ -62,6 +67,10 @@ private:
     void openCameraUnguarded(int device, bool letterbox, int stream);
 
     std::unique_ptr<Net> net_;
+#if NETWRIGHT_WITH_CUDA
+    std::unique_ptr<GpuNet> gpu_; // the net's GPU copy when device_ >= 0 (declared after net_: goes first)
+#endif
+    int device_ = -1;
     bool classifier_ = false;
     std::atomic<int> lastStream_{0}, stoppedUpTo_{0};
 };
