@@ -25,7 +25,7 @@ std::optional<DeviceChoice> chooseDevice(const std::string& text, std::string& e
         }
         choice.index = int(index);
     }
-    const GpuInventory inventory = listGpus();
+    const GpuInventory inventory = listGpus(false); // no context on the GPUs not chosen
     if (inventory.devices.empty()) {
         error = option + ": no GPU: " + inventory.problem;
         return std::nullopt;

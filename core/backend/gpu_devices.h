@@ -11,7 +11,7 @@ namespace nw {
 struct GpuDevice {
     int index = 0;
     std::string name;
-    std::size_t totalBytes = 0, freeBytes = 0;
+    std::size_t totalBytes = 0, freeBytes = 0; // freeBytes: 0 when not measured
     int computeMajor = 0, computeMinor = 0;
     int multiprocessors = 0;
 };
@@ -26,7 +26,9 @@ struct GpuInventory {
     int cudnnVersion = 0;           // 10000·major + 100·minor + patch (cuDNN 9), as cuDNN reports it
 };
 
-GpuInventory listGpus();
+// `measureFree`: also each device's free memory, which needs a CUDA context on every GPU (a few hundred
+// MB of its memory, held until the process ends): right for `devices`, not for a long-running studio.
+GpuInventory listGpus(bool measureFree = true);
 
 // "13.0" from 13000 (driver and runtime versions).
 std::string cudaVersionText(int version);

@@ -28,7 +28,7 @@ std::string deviceCountProblem(cudaError_t error, int driverVersion, int runtime
 
 } // namespace
 
-GpuInventory listGpus()
+GpuInventory listGpus(bool measureFree)
 {
     GpuInventory inventory;
     inventory.cudaBuilt = true;
@@ -59,7 +59,7 @@ GpuInventory listGpus()
         device.computeMajor = properties.major;
         device.computeMinor = properties.minor;
         device.multiprocessors = properties.multiProcessorCount;
-        if (cudaSetDevice(index) == cudaSuccess) {
+        if (measureFree && cudaSetDevice(index) == cudaSuccess) {
             std::size_t freeBytes = 0, totalBytes = 0;
             if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess)
                 device.freeBytes = freeBytes;

@@ -3,7 +3,7 @@
 
 namespace nw {
 
-GpuInventory listGpus()
+GpuInventory listGpus(bool)
 {
     GpuInventory inventory;
     inventory.problem = "this build has no CUDA backend (configure with -DNETWRIGHT_WITH_CUDA=ON where the "

@@ -43,8 +43,9 @@ QPushButton* button(QWidget* parent, const QString& text, QHBoxLayout* row)
     return b;
 }
 
-// The devices detection can run on: the CPU, then each GPU with its name and free memory; without a
-// GPU, a disabled entry says why (no CUDA in this build, no driver, no device).
+// The devices detection can run on: the CPU, then each GPU with its name and memory (total: measuring
+// the free memory would hold a CUDA context on every GPU for the studio's lifetime); without a GPU, a
+// disabled entry says why (no CUDA in this build, no driver, no device).
 QComboBox* makeDeviceBox(QWidget* parent)
 {
     auto* box = new QComboBox(parent);
@@ -53,12 +54,12 @@ QComboBox* makeDeviceBox(QWidget* parent)
     box->setMinimumContentsLength(14);
     box->setToolTip(QObject::tr("Where the network runs (netwright-cli devices lists the GPUs)"));
     box->addItem(QObject::tr("CPU"), -1);
-    const GpuInventory inventory = listGpus();
+    const GpuInventory inventory = listGpus(false);
     for (const GpuDevice& gpu : inventory.devices)
-        box->addItem(QObject::tr("cuda:%1 %2 (%3 GiB free)")
+        box->addItem(QObject::tr("cuda:%1 %2 (%3 GiB)")
                          .arg(gpu.index)
                          .arg(QString::fromStdString(gpu.name))
-                         .arg(double(gpu.freeBytes) / double(1ull << 30), 0, 'f', 1),
+                         .arg(double(gpu.totalBytes) / double(1ull << 30), 0, 'f', 1),
                      gpu.index);
     if (inventory.devices.empty()) {
         box->addItem(QObject::tr("GPU: %1").arg(QString::fromStdString(inventory.problem)), -2);
