@@ -1,22 +1,17 @@
 #pragma once
 // Detections as Darknet represents them: a centre/size box relative to the image (0..1), an
 // objectness and one probability per class (0 where below the threshold), and its NMS.
+#include "layers/box.h"
+
 #include <vector>
 
 namespace nw {
-
-struct Box {
-    float x = 0, y = 0, w = 0, h = 0; // centre and size
-};
 
 struct Detection {
     Box box;
     float objectness = 0;
     std::vector<float> prob; // per class, objectness·class score, 0 if ≤ threshold
 };
-
-float overlap(float x1, float w1, float x2, float w2);
-float boxIou(const Box& a, const Box& b);
 
 // Darknet's do_nms_sort: detections with objectness 0 go last; per class, sort by probability and
 // zero the probability of every later box whose IoU with a kept one exceeds `threshold`.

@@ -1,6 +1,6 @@
 #include "layers/activation.h"
 
-#include "graph/network_spec.h"
+#include "graph/layer_spec.h"
 #include "kernels/cpu/activations.h"
 #include "runtime/layer_runtime.h"
 

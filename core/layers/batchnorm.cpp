@@ -1,6 +1,6 @@
 #include "layers/batchnorm.h"
 
-#include "graph/network_spec.h"
+#include "graph/layer_spec.h"
 #include "kernels/cpu/batchnorm.h"
 #include "runtime/layer_runtime.h"
 

@@ -1,6 +1,6 @@
 #include "layers/connected.h"
 
-#include "graph/network_spec.h"
+#include "graph/layer_spec.h"
 #include "kernels/cpu/activations.h"
 #include "kernels/cpu/batchnorm.h"
 #include "kernels/cpu/gemm.h"

@@ -1,6 +1,6 @@
 #include "layers/convolutional.h"
 
-#include "graph/network_spec.h"
+#include "graph/layer_spec.h"
 #include "kernels/cpu/batchnorm.h"
 #include "kernels/cpu/bias_activation.h"
 #include "kernels/cpu/conv_direct.h"

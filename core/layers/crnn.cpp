@@ -1,6 +1,6 @@
 #include "layers/crnn.h"
 
-#include "graph/network_spec.h"
+#include "graph/layer_spec.h"
 #include "layers/convolutional.h"
 #include "runtime/layer_runtime.h"
 

@@ -1,6 +1,6 @@
 #include "layers/crop.h"
 
-#include "graph/network_spec.h"
+#include "graph/layer_spec.h"
 #include "runtime/layer_runtime.h"
 
 namespace nw {

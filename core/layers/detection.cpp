@@ -1,6 +1,6 @@
 #include "layers/detection.h"
 
-#include "graph/network_spec.h"
+#include "graph/layer_spec.h"
 #include "kernels/cpu/softmax.h"
 #include "layers/detection_loss.h"
 #include "runtime/layer_runtime.h"

@@ -1,6 +1,6 @@
 #include "layers/gru.h"
 
-#include "graph/network_spec.h"
+#include "graph/layer_spec.h"
 #include "layers/recurrent.h"
 
 #include <algorithm>

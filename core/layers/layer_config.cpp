@@ -1,6 +1,6 @@
 #include "layers/layer_config.h"
 
-#include "graph/network_spec.h"
+#include "graph/layer_spec.h"
 #include "runtime/layer_runtime.h"
 
 #include <algorithm>

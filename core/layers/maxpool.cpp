@@ -1,6 +1,6 @@
 #include "layers/maxpool.h"
 
-#include "graph/network_spec.h"
+#include "graph/layer_spec.h"
 #include "kernels/cpu/clones.h"
 #include "runtime/layer_runtime.h"
 #include <algorithm>

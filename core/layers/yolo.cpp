@@ -2,7 +2,7 @@
 
 #include "layers/yolo_loss.h"
 
-#include "graph/network_spec.h"
+#include "graph/layer_spec.h"
 #include "kernels/cpu/activations.h"
 #include "runtime/layer_runtime.h"
 

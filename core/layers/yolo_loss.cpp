@@ -1,6 +1,6 @@
 #include "layers/yolo_loss.h"
 
-#include "detect/detection.h"
+#include "layers/box.h"
 
 #include <algorithm>
 #include <cmath>
