@@ -12,7 +12,7 @@ std::vector<bool> outputsKeptAfterInference(const NetworkSpec& spec)
     std::vector<bool> kept(spec.layers.size(), false);
     int output = -1; // the last layer that is not a [cost] layer, as Net::outputLayer
     for (const LayerSpec& layer : spec.layers) {
-        if (layer.type != "cost")
+        if (!layer.isLossOnly())
             output = layer.index;
         if (detectionHeadInfo(layer.config.get()))
             kept[std::size_t(layer.index)] = true;

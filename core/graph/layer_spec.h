@@ -46,6 +46,7 @@ struct LayerSpec {
     std::shared_ptr<const LayerConfig> config; // null for unknown types
 
     bool valid() const { return !hasErrors(diagnostics); }
+    bool isLossOnly() const { return config && config->isLossOnly(); } // [cost]
 };
 
 } // namespace nw

@@ -13,6 +13,7 @@ public:
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;
     std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
+    bool isLossOnly() const override { return true; }
 };
 
 } // namespace nw

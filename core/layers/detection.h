@@ -16,6 +16,11 @@ public:
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;
+    // `random` here picks predictors at random, not input sizes (YOLOv1 trains at one size).
+    std::optional<DetectionHeadInfo> detectionHead() const override
+    {
+        return DetectionHeadInfo{classes, maxBoxes, jitter, 0};
+    }
     std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
     std::string filtersText() const override { return std::to_string(classes) + " cls"; }
 };

@@ -67,9 +67,22 @@ private:
     Diagnostics& diagnostics_;
 };
 
+// What training and detection need to know of a detection head ([yolo], [region], [detection]) without
+// caring which kind it is: its classes, how many truth boxes it reads, its jitter and multi-scale setting.
+struct DetectionHeadInfo {
+    int classes = 0;
+    int maxBoxes = 0;     // truth boxes per image
+    float jitter = 0;     // crop jitter of the training images
+    float multiScale = 0; // `random` of [yolo]/[region]: 0 off, 1 Darknet's ×/÷1.4, else that factor
+};
+
 class LayerConfig {
 public:
     virtual ~LayerConfig() = default;
+    // The layer's role as data: a detection head says so with its figures (nullopt: not a head).
+    virtual std::optional<DetectionHeadInfo> detectionHead() const { return std::nullopt; }
+    // A loss on its input that is not the network's output ([cost]: the output is the layer before).
+    virtual bool isLossOnly() const { return false; }
     // Output shape, costs and sources for this layer's input; problems go to the context.
     virtual LayerResult infer(LayerContext& context) const = 0;
     // Short texts for summary tables: "16" filters, "3×3/1" size and stride.

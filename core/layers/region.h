@@ -18,6 +18,10 @@ public:
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;
+    std::optional<DetectionHeadInfo> detectionHead() const override
+    {
+        return DetectionHeadInfo{classes, maxBoxes, jitter, random};
+    }
     std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
     std::string filtersText() const override { return std::to_string(classes) + " cls"; }
 };

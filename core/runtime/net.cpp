@@ -164,7 +164,7 @@ std::size_t Net::truthFloats() const
 int Net::outputLayer() const
 {
     for (int i = static_cast<int>(spec_.layers.size()) - 1; i > 0; --i)
-        if (spec_.layers[static_cast<std::size_t>(i)].type != "cost")
+        if (!spec_.layers[static_cast<std::size_t>(i)].isLossOnly())
             return i;
     return 0;
 }
@@ -306,7 +306,7 @@ std::vector<bool> Net::layersReachingLoss() const
     std::vector<bool> reaches(std::size_t(count), false);
     for (int i = count - 1; i >= 0; --i) {
         const LayerSpec& layer = spec_.layers[std::size_t(i)];
-        bool reach = i == outputLayer() || layer.type == "cost" || detectionHeadInfo(layer.config.get());
+        bool reach = i == outputLayer() || layer.isLossOnly() || detectionHeadInfo(layer.config.get());
         // Consumers come later: the next layer (unless a route, which reads only its sources) and every
         // layer naming this one as a source.
         if (i + 1 < count && spec_.layers[std::size_t(i + 1)].type != "route")

@@ -1,5 +1,7 @@
 #include "editor/graph_items.h"
 
+#include "layers/registry.h"
+
 #include <QLineF>
 #include <QPainter>
 #include <QPainterPathStroker>
@@ -8,15 +10,18 @@ namespace nw::ui {
 
 namespace {
 
+// A card's colour by its type's category in the layer registry (the palette's groups).
 QColor categoryColor(const std::string& type)
 {
-    if (type == "convolutional" || type == "deconvolutional" || type == "local")
+    const LayerType* known = LayerRegistry::builtin().find(type);
+    const std::string category = known ? known->category : "";
+    if (category == "convolution")
         return QColor(225, 236, 250);
-    if (type == "maxpool" || type == "avgpool")
+    if (category == "pooling")
         return QColor(230, 245, 230);
-    if (type == "route" || type == "shortcut" || type == "sam" || type == "scale_channels")
+    if (category == "routing" || category == "attention")
         return QColor(250, 240, 220);
-    if (type == "yolo" || type == "region" || type == "detection" || type == "softmax" || type == "cost")
+    if (category == "head" || category == "output")
         return QColor(245, 228, 240);
     return QColor(238, 238, 238);
 }
