@@ -12,6 +12,7 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 using namespace nw;
 
@@ -76,6 +77,7 @@ private slots:
     void aDirectoryIsNotAWeightsFile();
     void threadCountDoesNotChangeResults();
     void batchItemsAreIndependent();
+    void threadCountIsPerNetAndScopedToThePass();
     void standaloneBatchnormByHand();
     void layersWithoutForwardAreNamed();
     void parameterStoreIsTheWeightsFileLayout_data();
@@ -243,6 +245,42 @@ void TestRuntime::threadCountDoesNotChangeResults()
     const std::vector<float> reference(one.begin(), one.end());
     setComputeThreads(2);
     QVERIFY(relativeError(reference, net->forward(input.data()).span()) < 1e-5);
+}
+
+// Net::setThreads: each net's passes use its own count on the thread that runs them (a training worker
+// and a detection worker side by side), and the caller's count is what it was afterwards.
+void TestRuntime::threadCountIsPerNetAndScopedToThePass()
+{
+    setComputeThreads(2);
+    auto one = makeNet(std::string(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg");
+    auto two = makeNet(std::string(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg");
+    QVERIFY(one && two);
+    one->initialize(3);
+    two->initialize(3);
+    std::vector<float> input(std::size_t(one->inputShape().size));
+    std::mt19937 random(5);
+    std::uniform_real_distribution<float> uniform(0, 1);
+    for (float& v : input)
+        v = uniform(random);
+    const std::span<const float> first = two->forward(input.data()).span();
+    const std::vector<float> reference(first.begin(), first.end());
+    one->setThreads(1);
+    QCOMPARE(one->threads(), 1);
+    std::vector<float> fromOne, fromTwo;
+    std::thread a([&] {
+        const auto out = one->forward(input.data()).span();
+        fromOne.assign(out.begin(), out.end());
+    });
+    std::thread b([&] {
+        const auto out = two->forward(input.data()).span();
+        fromTwo.assign(out.begin(), out.end());
+    });
+    a.join();
+    b.join();
+    QVERIFY(relativeError(reference, fromOne) < 1e-5);
+    QVERIFY(relativeError(reference, fromTwo) < 1e-5);
+    one->forward(input.data()); // on this thread, with 1 thread
+    QCOMPARE(computeThreads(), 2);
 }
 
 void TestRuntime::batchItemsAreIndependent()

@@ -1,5 +1,6 @@
 #pragma once
-// What a layer's forward may use besides its tensors: threads and the net's one shared workspace.
+// What a layer's forward may use besides its tensors: threads and the net's one shared workspace. The
+// CPU side of the execution context; the GPU's is backend/cuda/gpu_exec.h.
 #include "runtime/head_stats.h"
 
 #include <cstddef>
@@ -10,7 +11,7 @@
 namespace nw {
 
 struct ExecContext {
-    int threads = 1;
+    int threads = 1;                 // this pass's threads (the net's setting, Net::setThreads)
     float* workspace = nullptr;      // shared by all layers, sized by the largest need
     std::size_t workspaceFloats = 0; // its size, in floats
     bool training = false;

@@ -267,7 +267,9 @@ void Net::backward(std::vector<double>* layerMilliseconds)
 {
     if (layerMilliseconds)
         layerMilliseconds->assign(layers_.size(), 0.0);
+    const ComputeThreadScope threads(threads_);
     ExecContext context;
+    context.threads = threads.threads();
     context.training = true;
     context.workspace = workspace_.data();
     context.workspaceFloats = workspace_.size();
@@ -346,6 +348,8 @@ std::vector<Net::LayerParameters> Net::trainableParameters()
 
 const Tensor& Net::run(const float* input, std::vector<double>* layerMilliseconds, ExecContext& context)
 {
+    const ComputeThreadScope threads(threads_);
+    context.threads = threads.threads();
     std::memcpy(input_.data(), input, input_.size() * sizeof(float));
     context.workspace = workspace_.data();
     context.workspaceFloats = workspace_.size();

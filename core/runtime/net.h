@@ -26,6 +26,10 @@ public:
                                        Use use = Use::Everything);
 
     void setBatch(int batch);
+    // Threads of this net's passes, for the calling thread only (0: the process's setting,
+    // setComputeThreads); another net on another thread keeps its own.
+    void setThreads(int threads) { threads_ = threads; }
+    int threads() const { return threads_; }
     // Rebuilds every layer for a new input size keeping the weights (Darknet's resize_network, for
     // multi-scale training); the message names the layer when the network cannot take that size
     // (a [connected] or [local] layer's weights depend on it).
@@ -122,6 +126,7 @@ private:
 
     NetworkSpec spec_;
     int batch_ = 1;
+    int threads_ = 0;
     std::vector<std::unique_ptr<RuntimeLayer>> layers_;
     ParameterStore store_; // the layers' parameter arrays live here
     std::vector<Tensor> outputs_;

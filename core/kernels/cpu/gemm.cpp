@@ -82,6 +82,22 @@ int maxComputeThreads()
     return std::max(omp_get_num_procs(), omp_get_max_threads());
 }
 
+ComputeThreadScope::ComputeThreadScope(int threads) : previous_(omp_get_max_threads())
+{
+    if (threads > 0)
+        omp_set_num_threads(threads);
+}
+
+ComputeThreadScope::~ComputeThreadScope()
+{
+    omp_set_num_threads(previous_);
+}
+
+int ComputeThreadScope::threads() const
+{
+    return omp_get_max_threads();
+}
+
 void ensureComputeThreads()
 {
     if (!configured)

@@ -12,4 +12,19 @@ int maxComputeThreads();
 // Applies the default (all cores, single-threaded OpenBLAS) unless setComputeThreads was called.
 void ensureComputeThreads();
 
+// `threads` for the parallel loops started by the calling thread until destroyed (OpenMP keeps the
+// count per thread, so a training worker and a detection worker can each have their own); 0 keeps
+// the current count.
+class ComputeThreadScope {
+public:
+    explicit ComputeThreadScope(int threads);
+    ~ComputeThreadScope();
+    ComputeThreadScope(const ComputeThreadScope&) = delete;
+    ComputeThreadScope& operator=(const ComputeThreadScope&) = delete;
+    int threads() const; // what the loops use now
+
+private:
+    int previous_;
+};
+
 } // namespace nw
