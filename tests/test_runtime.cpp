@@ -48,6 +48,17 @@ bool makeReferenceCase(const QString& cfg, const QString& dir, QString* failure)
 
 using test::readFloats;
 
+// One input for `net` (batch 1), uniform in [0, 1), the same for the same seed.
+std::vector<float> uniformInput(const Net& net, unsigned seed)
+{
+    std::vector<float> input(std::size_t(net.inputShape().size));
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> uniform(0, 1);
+    for (float& v : input)
+        v = uniform(random);
+    return input;
+}
+
 // max |a − b| / max(1, max |a|): the tolerance is stated against this figure.
 double relativeError(const std::vector<float>& reference, std::span<const float> ours)
 {
@@ -235,11 +246,7 @@ void TestRuntime::threadCountDoesNotChangeResults()
 {
     auto net = makeNet(std::string(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg");
     net->initialize(3);
-    std::vector<float> input(std::size_t(net->inputShape().size));
-    std::mt19937 random(5);
-    std::uniform_real_distribution<float> uniform(0, 1);
-    for (float& v : input)
-        v = uniform(random);
+    const std::vector<float> input = uniformInput(*net, 5);
     setComputeThreads(1);
     const std::span<const float> one = net->forward(input.data()).span();
     const std::vector<float> reference(one.begin(), one.end());
@@ -257,11 +264,7 @@ void TestRuntime::threadCountIsPerNetAndScopedToThePass()
     QVERIFY(one && two);
     one->initialize(3);
     two->initialize(3);
-    std::vector<float> input(std::size_t(one->inputShape().size));
-    std::mt19937 random(5);
-    std::uniform_real_distribution<float> uniform(0, 1);
-    for (float& v : input)
-        v = uniform(random);
+    const std::vector<float> input = uniformInput(*one, 5);
     const std::span<const float> first = two->forward(input.data()).span();
     const std::vector<float> reference(first.begin(), first.end());
     one->setThreads(1);
