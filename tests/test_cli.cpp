@@ -323,6 +323,12 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     QCOMPARE(typo.exitCode, 1);
     QVERIFY2(typo.err.contains("--device tpu: expected cpu, cuda or cuda:N"), typo.err.constData());
     QCOMPARE(cli({"bench", cfg, "--device", "cuda:x"}).exitCode, 1);
+    QCOMPARE(cli({"bench", cfg, "--device", "cuda: 1"}).exitCode, 1);
+    // check-device: a typo is a failure, not a skip (CTest must not hide it).
+    const Run typoCheck = cli({"check-device", cfg, "--device", "cdua"});
+    QCOMPARE(typoCheck.exitCode, 1);
+    QVERIFY2(typoCheck.err.contains("--device cdua: expected cpu, cuda or cuda:N"),
+             typoCheck.err.constData());
     QCOMPARE(cli({"bench", cfg, "--device", "cpu", "--runs", "1"}).exitCode, 0);
 
     const Run list = cli({"devices", "--json"});

@@ -110,7 +110,16 @@ int checkOne(const std::string& cfg, int device, int batch)
 int checkDevice(const CheckDeviceArgs& args)
 {
     std::string error;
+    // A typo, or a GPU this machine lacks, is a failure; only a machine without any GPU is a skip.
+    if (!parseDevice(args.device, error)) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
     const auto choice = chooseDevice(args.device, error);
+    if (!choice && !listGpus(false).devices.empty()) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
     if (!choice || !choice->cuda) {
         std::printf("SKIP: %s\n", choice ? "--device cpu: nothing to compare" : error.c_str());
         return kSkipped;

@@ -6,25 +6,33 @@
 
 namespace nw {
 
+std::optional<DeviceChoice> parseDevice(const std::string& text, std::string& error)
+{
+    if (text.empty() || text == "cpu")
+        return DeviceChoice{};
+    if (text == "cuda" || text == "gpu")
+        return DeviceChoice{true, 0};
+    const std::string prefix = text.rfind("cuda:", 0) == 0  ? "cuda:"
+                               : text.rfind("gpu:", 0) == 0 ? "gpu:"
+                                                            : "";
+    const std::string number = text.substr(prefix.size());
+    const bool digits = !prefix.empty() && !number.empty() && number.size() <= 4 &&
+                        number.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits) {
+        error = "--device " + text +
+                ": expected cpu, cuda or cuda:N (N: a GPU's number in netwright-cli devices)";
+        return std::nullopt;
+    }
+    return DeviceChoice{true, std::atoi(number.c_str())};
+}
+
 std::optional<DeviceChoice> chooseDevice(const std::string& text, std::string& error)
 {
     const std::string option = "--device " + text;
-    if (text.empty() || text == "cpu")
-        return DeviceChoice{};
-    DeviceChoice choice{true, 0};
-    if (text != "cuda" && text != "gpu") {
-        const std::string prefix = text.rfind("cuda:", 0) == 0  ? "cuda:"
-                                   : text.rfind("gpu:", 0) == 0 ? "gpu:"
-                                                                : "";
-        char* end = nullptr;
-        const std::string number = text.substr(prefix.size());
-        const long index = prefix.empty() ? -1 : std::strtol(number.c_str(), &end, 10);
-        if (prefix.empty() || number.empty() || *end != '\0' || index < 0 || index > 1024) {
-            error = option + ": expected cpu, cuda or cuda:N (N: a GPU's number in netwright-cli devices)";
-            return std::nullopt;
-        }
-        choice.index = int(index);
-    }
+    const auto parsed = parseDevice(text, error);
+    if (!parsed || !parsed->cuda)
+        return parsed;
+    const DeviceChoice choice = *parsed;
     const GpuInventory inventory = listGpus(false); // no context on the GPUs not chosen
     if (inventory.devices.empty()) {
         error = option + ": no GPU: " + inventory.problem;

@@ -95,6 +95,18 @@ void Net::setBatch(int batch)
         for (std::size_t i = 0; i < spec_.layers.size(); ++i)
             outputs_[i].reset(spec_.layers[i].output, batch_);
     }
+    sizeWorkspace();
+}
+
+void Net::setThreads(int threads)
+{
+    threads_ = threads;
+    sizeWorkspace(); // the kernels split the workspace by thread: room for this many
+}
+
+void Net::sizeWorkspace()
+{
+    const ComputeThreadScope threads(threads_); // layers size their share by maxComputeThreads()
     std::size_t workspace = 0;
     for (const auto& layer : layers_)
         workspace = std::max(workspace, layer->workspaceFloats());

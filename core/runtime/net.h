@@ -28,7 +28,7 @@ public:
     void setBatch(int batch);
     // Threads of this net's passes, for the calling thread only (0: the process's setting,
     // setComputeThreads); another net on another thread keeps its own.
-    void setThreads(int threads) { threads_ = threads; }
+    void setThreads(int threads);
     int threads() const { return threads_; }
     // Rebuilds every layer for a new input size keeping the weights (Darknet's resize_network, for
     // multi-scale training); the message names the layer when the network cannot take that size
@@ -123,6 +123,7 @@ private:
     const Tensor& run(const float* input, std::vector<double>* layerMilliseconds, ExecContext& context);
     int firstTrainedLayer() const; // layers before it are frozen by stopbackward
     void bindGradients();
+    void sizeWorkspace(); // the largest layer's need, for threads_
 
     NetworkSpec spec_;
     int batch_ = 1;

@@ -56,10 +56,10 @@ void DetectWorker::load(const QString& cfg, const QString& weights, const QStrin
     try {
         loadUnguarded(cfg, weights, cfgText);
     } catch (const std::bad_alloc&) {
-        net_.reset();
+        unload();
         emit loaded(tr("Out of memory while building the network: lower width/height in [net]"), 0, false);
     } catch (const std::exception& e) {
-        net_.reset();
+        unload();
         emit loaded(tr("Cannot load the network: %1").arg(QString::fromUtf8(e.what())), 0, false);
     }
 }
@@ -96,12 +96,10 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
             return;
         }
 #if NETWRIGHT_WITH_CUDA
-    if (device_ >= 0) {
+    if (device_ >= 0) { // the GPU when it can; the CPU, with the reason, when it cannot
         gpu_ = GpuNet::create(*net, device_, error);
-        if (!gpu_) {
-            emit loaded(QString::fromStdString(error), 0, false);
-            return;
-        }
+        if (!gpu_)
+            warnings.push_back(error + " — detecting on the CPU");
     }
 #endif
     // No detection head: a classifier, shown as its top classes.
