@@ -62,6 +62,7 @@ class TestImageIo : public QObject {
 private slots:
     void jpegDecodesAsOpenCv();
     void pngDecodesAsOpenCvInEveryLayout();
+    void jpegExifOrientationAsOpenCv();
     void damagedAndHugeFilesAreRefusedByName();
     void placementMatchesWarpAffine();
     void hsvJitterMatchesOpenCv();
@@ -85,6 +86,53 @@ void TestImageIo::jpegDecodesAsOpenCv()
                     QString("%1 channels %2: largest difference %3").arg(name).arg(channels).arg(d.largest)));
         }
     }
+}
+
+// A phone photo's EXIF orientation: the JPEG is turned as OpenCV's imread turns it (each of the seven
+// non-trivial orientations, big- and little-endian TIFF headers), so both builds see one picture.
+void TestImageIo::jpegExifOrientationAsOpenCv()
+{
+    QFile source(QString::fromStdString(sample("eagle.jpg"))); // JFIF, no EXIF of its own
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    const QByteArray jpeg = source.readAll();
+    QVERIFY(jpeg.startsWith("\xFF\xD8\xFF\xE0"));
+    const int app0End = 4 + ((uchar(jpeg[4]) << 8) | uchar(jpeg[5])); // after SOI and the JFIF segment
+    QTemporaryDir dir;
+    for (int orientation = 2; orientation <= 8; ++orientation)
+        for (bool bigEndian : {true, false}) {
+            // APP1: "Exif\0\0", a TIFF header, IFD0 with one SHORT entry 0x0112 = orientation.
+            QByteArray tiff =
+                bigEndian ? QByteArray("MM\0\x2A\0\0\0\x08", 8) : QByteArray("II\x2A\0\x08\0\0\0", 8);
+            const auto u16 = [&](int v) {
+                return bigEndian ? QByteArray{char(v >> 8), char(v & 255)}
+                                 : QByteArray{char(v & 255), char(v >> 8)};
+            };
+            tiff += u16(1); // one entry
+            tiff +=
+                u16(0x0112) + u16(3) + u16(bigEndian ? 0 : 1) + u16(bigEndian ? 1 : 0); // tag, SHORT, count 1
+            tiff += u16(orientation) + u16(0) + QByteArray(4, '\0'); // value (padded), no next IFD
+            const QByteArray payload = QByteArray("Exif\0\0", 6) + tiff;
+            const int length = payload.size() + 2;
+            const QByteArray app1 =
+                QByteArray("\xFF\xE1", 2) + char(length >> 8) + char(length & 255) + payload;
+            const QString path = dir.filePath(QString("turned-%1-%2.jpg").arg(orientation).arg(bigEndian));
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(jpeg.left(app0End) + app1 + jpeg.mid(app0End));
+            file.close();
+            std::string error;
+            const auto ours = portable::decodeJpeg(path.toStdString(), 3, error);
+            QVERIFY2(ours, error.c_str());
+            const Pixels opencv = openCvPixels(path.toStdString(), 3);
+            QVERIFY2(ours->width == opencv.width && ours->height == opencv.height,
+                     qPrintable(QString("orientation %1: %2x%3, OpenCV %4x%5")
+                                    .arg(orientation)
+                                    .arg(ours->width)
+                                    .arg(ours->height)
+                                    .arg(opencv.width)
+                                    .arg(opencv.height)));
+            QCOMPARE(compare(*ours, opencv).largest, 0);
+        }
 }
 
 // PNG as OpenCV writes it in each layout a data set may hold: 8-bit RGB, grey, RGBA (alpha dropped),

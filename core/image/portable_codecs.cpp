@@ -77,9 +77,85 @@ struct JpegError {
     std::longjmp(error->jump, 1);
 }
 
+// The EXIF orientation (1..8; 1 when absent or unreadable) from an APP1 "Exif" marker: a TIFF header
+// (II or MM byte order), then IFD0's entries, of which tag 0x0112 is the orientation.
+int exifOrientation(jpeg_saved_marker_ptr marker)
+{
+    for (; marker; marker = marker->next) {
+        const JOCTET* d = marker->data;
+        const unsigned n = marker->data_length;
+        if (marker->marker != JPEG_APP0 + 1 || n < 14 || std::memcmp(d, "Exif\0\0", 6) != 0)
+            continue;
+        const JOCTET* tiff = d + 6;
+        const unsigned size = n - 6;
+        const bool big = tiff[0] == 'M';
+        const auto u16 = [&](unsigned at) -> unsigned {
+            return at + 2 > size ? 0
+                   : big         ? unsigned(tiff[at] << 8 | tiff[at + 1])
+                                 : unsigned(tiff[at + 1] << 8 | tiff[at]);
+        };
+        const auto u32 = [&](unsigned at) -> unsigned {
+            return at + 4 > size ? 0 : big ? (u16(at) << 16 | u16(at + 2)) : (u16(at + 2) << 16 | u16(at));
+        };
+        const unsigned ifd = u32(4);
+        const unsigned entries = u16(ifd);
+        for (unsigned e = 0; e < entries && ifd + 2 + 12 * (e + 1) <= size; ++e) {
+            const unsigned at = ifd + 2 + 12 * e;
+            if (u16(at) == 0x0112) {
+                const unsigned value = u16(at + 8);
+                return value >= 1 && value <= 8 ? int(value) : 1;
+            }
+        }
+    }
+    return 1;
+}
+
+// The stored pixels turned as EXIF `orientation` says they are meant to be seen (what OpenCV's imread
+// does): 2 mirror, 3 half turn, 4 flip, 5 transpose, 6 quarter turn clockwise, 7 transverse, 8 quarter
+// turn counter-clockwise.
+Pixels oriented(const Pixels& in, int orientation)
+{
+    if (orientation <= 1)
+        return in;
+    const bool swap = orientation >= 5;
+    Pixels out(swap ? in.height : in.width, swap ? in.width : in.height, in.channels);
+    const int w = in.width, h = in.height, c = in.channels;
+    for (int y = 0; y < out.height; ++y)
+        for (int x = 0; x < out.width; ++x) {
+            int sx = x, sy = y;
+            switch (orientation) {
+            case 2:
+                sx = w - 1 - x;
+                break;
+            case 3:
+                sx = w - 1 - x, sy = h - 1 - y;
+                break;
+            case 4:
+                sy = h - 1 - y;
+                break;
+            case 5:
+                sx = y, sy = x;
+                break;
+            case 6:
+                sx = y, sy = h - 1 - x;
+                break;
+            case 7:
+                sx = w - 1 - y, sy = h - 1 - x;
+                break;
+            default:
+                sx = w - 1 - y, sy = x;
+                break; // 8
+            }
+            std::memcpy(out.row(y) + std::size_t(x) * std::size_t(c),
+                        in.row(sy) + std::size_t(sx) * std::size_t(c), std::size_t(c));
+        }
+    return out;
+}
+
 // The libjpeg calls, with no C++ object alive across setjmp (a longjmp would skip its destructor):
 // the pixels are allocated by the caller once the header is read.
-bool runJpeg(std::FILE* file, int channels, Pixels& out, const std::string& path, std::string& error)
+bool runJpeg(std::FILE* file, int channels, Pixels& out, int& orientation, const std::string& path,
+             std::string& error)
 {
     jpeg_decompress_struct info;
     JpegError failure;
@@ -95,7 +171,9 @@ bool runJpeg(std::FILE* file, int channels, Pixels& out, const std::string& path
     }
     jpeg_create_decompress(&info);
     jpeg_stdio_src(&info, file);
+    jpeg_save_markers(&info, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&info, TRUE);
+    orientation = exifOrientation(info.marker_list);
     info.out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
     if (!sizeAcceptable(path, info.image_width, info.image_height, channels, error)) {
         jpeg_destroy_decompress(&info);
@@ -125,9 +203,10 @@ std::optional<Pixels> decodeJpeg(const std::string& path, int channels, std::str
         return std::nullopt;
     }
     Pixels pixels;
-    if (!runJpeg(file.get(), channels, pixels, path, error))
+    int orientation = 1;
+    if (!runJpeg(file.get(), channels, pixels, orientation, path, error))
         return std::nullopt;
-    return pixels;
+    return oriented(pixels, orientation);
 }
 #else
 std::optional<Pixels> decodeJpeg(const std::string& path, int, std::string& error)

@@ -13,7 +13,8 @@ enum class ImageFormat { Jpeg, Png, Other };
 // From the file's first bytes (its signature), not its name.
 ImageFormat sniffImageFormat(const std::string& path);
 
-// Decodes to RGB (channels 3) or grey (channels 1); nullopt and a message naming the file when the
+// Decodes to RGB (channels 3) or grey (channels 1), JPEGs turned by their EXIF orientation as OpenCV's
+// imread (and so AlexeyAB's Darknet) does; nullopt and a message naming the file when the
 // file is damaged, or declares more than 2^30 pixels or more than the machine's memory can hold.
 std::optional<Pixels> decodeJpeg(const std::string& path, int channels, std::string& error);
 std::optional<Pixels> decodePng(const std::string& path, int channels, std::string& error);
