@@ -4,6 +4,7 @@
 
 #include <csetjmp>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -30,9 +31,14 @@ File openFile(const std::string& path)
 bool sizeAcceptable(const std::string& path, std::size_t width, std::size_t height, int channels,
                     std::string& error)
 {
-    if (width == 0 || height == 0 || width * height > (std::size_t(1) << 30)) {
+    // OpenCV's limit and the variable that changes it, so both builds refuse the same images.
+    std::size_t limit = std::size_t(1) << 30;
+    if (const char* text = std::getenv("OPENCV_IO_MAX_IMAGE_PIXELS"); text && std::atoll(text) > 0)
+        limit = std::size_t(std::atoll(text));
+    if (width == 0 || height == 0 || width * height > limit) {
         error = path + ": cannot read the image: its header declares " + std::to_string(width) + "x" +
-                std::to_string(height) + " pixels (at most 2^30 are read)";
+                std::to_string(height) + " pixels (at most " + std::to_string(limit) +
+                " are read: OPENCV_IO_MAX_IMAGE_PIXELS)";
         return false;
     }
     if (auto shortfall =
@@ -86,23 +92,24 @@ int exifOrientation(jpeg_saved_marker_ptr marker)
         const unsigned n = marker->data_length;
         if (marker->marker != JPEG_APP0 + 1 || n < 14 || std::memcmp(d, "Exif\0\0", 6) != 0)
             continue;
+        // Offsets come from the file: 64-bit arithmetic, so no sum of them can wrap past a bound.
         const JOCTET* tiff = d + 6;
-        const unsigned size = n - 6;
+        const std::size_t size = n - 6;
         const bool big = tiff[0] == 'M';
-        const auto u16 = [&](unsigned at) -> unsigned {
+        const auto u16 = [&](std::size_t at) -> std::size_t {
             return at + 2 > size ? 0
-                   : big         ? unsigned(tiff[at] << 8 | tiff[at + 1])
-                                 : unsigned(tiff[at + 1] << 8 | tiff[at]);
+                   : big         ? std::size_t(tiff[at]) << 8 | tiff[at + 1]
+                                 : std::size_t(tiff[at + 1]) << 8 | tiff[at];
         };
-        const auto u32 = [&](unsigned at) -> unsigned {
+        const auto u32 = [&](std::size_t at) -> std::size_t {
             return at + 4 > size ? 0 : big ? (u16(at) << 16 | u16(at + 2)) : (u16(at + 2) << 16 | u16(at));
         };
-        const unsigned ifd = u32(4);
-        const unsigned entries = u16(ifd);
-        for (unsigned e = 0; e < entries && ifd + 2 + 12 * (e + 1) <= size; ++e) {
-            const unsigned at = ifd + 2 + 12 * e;
+        const std::size_t ifd = u32(4);
+        const std::size_t entries = u16(ifd);
+        for (std::size_t e = 0; e < entries && ifd + 2 + 12 * (e + 1) <= size; ++e) {
+            const std::size_t at = ifd + 2 + 12 * e;
             if (u16(at) == 0x0112) {
-                const unsigned value = u16(at + 8);
+                const std::size_t value = u16(at + 8);
                 return value >= 1 && value <= 8 ? int(value) : 1;
             }
         }
