@@ -89,6 +89,12 @@ int benchTraining(const BenchArgs& args, const SpecOptions& options)
 
 int bench(const BenchArgs& args)
 {
+    const double baseline = peakRssMb(); // the process with its libraries, before the network exists
+    SpecOptions options;
+    if (!args.size.empty() && std::sscanf(args.size.c_str(), "%dx%d", &options.width, &options.height) != 2) {
+        std::cerr << "error: --size must look like 416x416 (found '" << args.size << "')\n";
+        return 2;
+    }
     std::string deviceError;
     const auto device = chooseDevice(args.device, deviceError);
     if (!device) {
@@ -101,13 +107,7 @@ int bench(const BenchArgs& args)
                       << ": the GPU backend times inference only so far (no --train or --per-layer)\n";
             return 1;
         }
-        return benchOnGpu(args, device->index);
-    }
-    const double baseline = peakRssMb(); // the process with its libraries, before the network exists
-    SpecOptions options;
-    if (!args.size.empty() && std::sscanf(args.size.c_str(), "%dx%d", &options.width, &options.height) != 2) {
-        std::cerr << "error: --size must look like 416x416 (found '" << args.size << "')\n";
-        return 2;
+        return benchOnGpu(args, options, device->index);
     }
     setComputeThreads(args.threads);
     setWinogradEnabled(!args.noWinograd);

@@ -4,6 +4,10 @@
 #include <string>
 #include <vector>
 
+namespace nw {
+struct SpecOptions;
+}
+
 namespace nw::cli {
 
 struct DetectArgs {
@@ -71,7 +75,7 @@ int exportOnnx(const ExportOnnxArgs& args);
 // 0 all equal, 1 a difference or a layer without a GPU version, 77 no GPU here (CTest: skipped).
 int checkDevice(const CheckDeviceArgs& args);
 // bench on a GPU (called by bench for --device cuda[:N]).
-int benchOnGpu(const BenchArgs& args, int device);
+int benchOnGpu(const BenchArgs& args, const SpecOptions& options, int device);
 // Lists the CUDA devices; 1 (with the reason on stderr, or in "problem") when there is none.
 int devices(bool json);
 int makeShapes(const std::string& outDir, int count, unsigned seed, const std::string& size);

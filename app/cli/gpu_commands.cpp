@@ -189,14 +189,9 @@ std::unique_ptr<DeviceRunner> DeviceRunner::create(Net& net, const std::string& 
 #endif
 }
 
-int benchOnGpu(const BenchArgs& args, int device)
+int benchOnGpu(const BenchArgs& args, const SpecOptions& options, int device)
 {
 #if NETWRIGHT_WITH_CUDA
-    SpecOptions options;
-    if (!args.size.empty() && std::sscanf(args.size.c_str(), "%dx%d", &options.width, &options.height) != 2) {
-        std::cerr << "error: --size must look like 416x416 (found '" << args.size << "')\n";
-        return 2;
-    }
     auto net = loadNet(args.cfg, args.weights, 1, options, Net::Use::InferenceOnly);
     if (!net)
         return 1;
@@ -240,7 +235,7 @@ int benchOnGpu(const BenchArgs& args, int device)
     return 0;
 #else
     std::cerr << "error: this build has no CUDA backend (cuda:" << device << ")\n";
-    (void)args;
+    (void)args, (void)options;
     return 1;
 #endif
 }

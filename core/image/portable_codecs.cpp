@@ -51,6 +51,20 @@ bool sizeAcceptable(const std::string& path, std::size_t width, std::size_t heig
     return true;
 }
 
+// Opens `path` and runs a decoder on it: the pixels, or nullopt with the decoder's (or the open's) message.
+template <typename Run> std::optional<Pixels> decodeFile(const std::string& path, std::string& error, Run run)
+{
+    File file = openFile(path);
+    if (!file) {
+        error = path + ": cannot open the image";
+        return std::nullopt;
+    }
+    Pixels pixels;
+    if (!run(file.get(), pixels))
+        return std::nullopt;
+    return pixels;
+}
+
 } // namespace
 
 ImageFormat sniffImageFormat(const std::string& path)
@@ -204,16 +218,13 @@ bool runJpeg(std::FILE* file, int channels, Pixels& out, int& orientation, const
 
 std::optional<Pixels> decodeJpeg(const std::string& path, int channels, std::string& error)
 {
-    File file = openFile(path);
-    if (!file) {
-        error = path + ": cannot open the image";
-        return std::nullopt;
-    }
-    Pixels pixels;
     int orientation = 1;
-    if (!runJpeg(file.get(), channels, pixels, orientation, path, error))
+    auto pixels = decodeFile(path, error, [&](std::FILE* file, Pixels& out) {
+        return runJpeg(file, channels, out, orientation, path, error);
+    });
+    if (!pixels)
         return std::nullopt;
-    return oriented(pixels, orientation);
+    return oriented(*pixels, orientation);
 }
 #else
 std::optional<Pixels> decodeJpeg(const std::string& path, int, std::string& error)
@@ -290,15 +301,8 @@ bool runPng(std::FILE* file, int channels, Pixels& out, const std::string& path,
 
 std::optional<Pixels> decodePng(const std::string& path, int channels, std::string& error)
 {
-    File file = openFile(path);
-    if (!file) {
-        error = path + ": cannot open the image";
-        return std::nullopt;
-    }
-    Pixels pixels;
-    if (!runPng(file.get(), channels, pixels, path, error))
-        return std::nullopt;
-    return pixels;
+    return decodeFile(path, error,
+                      [&](std::FILE* file, Pixels& out) { return runPng(file, channels, out, path, error); });
 }
 #else
 std::optional<Pixels> decodePng(const std::string& path, int, std::string& error)
