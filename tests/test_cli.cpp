@@ -2,6 +2,7 @@
 #include "cfg/document.h"
 #include "test_support.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -330,6 +331,15 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     QVERIFY2(typoCheck.err.contains("--device cdua: expected cpu, cuda or cuda:N"),
              typoCheck.err.constData());
     QCOMPARE(cli({"bench", cfg, "--device", "cpu", "--runs", "1"}).exitCode, 0);
+    // train: the device is checked before the data is read or the output folder made.
+    QTemporaryDir scratch;
+    const QString out = scratch.path() + "/run";
+    const QString data = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.data";
+    const QString classifier = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg";
+    const Run trainTypo = cli({"train", data, classifier, "--device", "tpu", "--out", out});
+    QCOMPARE(trainTypo.exitCode, 1);
+    QVERIFY2(trainTypo.err.contains("--device tpu: expected cpu, cuda or cuda:N"), trainTypo.err.constData());
+    QVERIFY(!QFileInfo::exists(out));
 
     const Run list = cli({"devices", "--json"});
     const QJsonObject report = QJsonDocument::fromJson(list.out).object();
@@ -351,6 +361,12 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     const Run check = cli({"check-device", cfg});
     QCOMPARE(check.exitCode, 77);
     QVERIFY2(check.out.startsWith("SKIP: --device cuda: no GPU: " + problem), check.out.constData());
+    const Run checkTraining = cli({"check-device", "--train", "--batch", "2", cfg});
+    QCOMPARE(checkTraining.exitCode, 77);
+    const Run trainGpu = cli({"train", data, classifier, "--device", "cuda", "--out", out});
+    QCOMPARE(trainGpu.exitCode, 1);
+    QVERIFY2(trainGpu.err.contains("--device cuda: no GPU: " + problem), trainGpu.err.constData());
+    QVERIFY(!QFileInfo::exists(out));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -29,6 +29,7 @@ struct TrainArgs {
     float learningRate = 0;
     unsigned seed = 1;
     bool resume = false;
+    std::string device = "cpu"; // cpu, cuda or cuda:N
 };
 
 struct MapArgs {
@@ -47,6 +48,7 @@ struct CheckDeviceArgs {
     std::vector<std::string> cfgs;
     std::string device = "cuda";
     int batch = 1;
+    bool train = false; // also one training step (gradients, SGD and Adam) against the CPU
 };
 
 struct ExportOnnxArgs {
@@ -71,7 +73,8 @@ int initWeights(const std::string& cfg, const std::string& out, unsigned seed);
 int map(const MapArgs& args);
 int anchors(const AnchorsArgs& args);
 int exportOnnx(const ExportOnnxArgs& args);
-// Every layer's GPU forward against the CPU's on random weights and input (1e-3 × max(1, |cpu|));
+// Every layer's GPU forward against the CPU's on random weights and input (1e-3 × max(1, |cpu|)), and
+// with `train` one training step;
 // 0 all equal, 1 a difference or a layer without a GPU version, 77 no GPU here (CTest: skipped).
 int checkDevice(const CheckDeviceArgs& args);
 // bench on a GPU (called by bench for --device cuda[:N]).

@@ -1,9 +1,11 @@
-// The CUDA backend from the command line: `check-device` (every layer's GPU forward against the CPU's)
+// The CUDA backend from the command line: `check-device` (every layer's GPU forward against the CPU's;
+// with --train, device_training_check.cpp)
 // and `bench --device cuda[:N]` (GPU latency). Builds without CUDA say so.
 #include "backend/device_choice.h"
 #include "backend/gpu_devices.h"
 #include "cfg/document.h"
 #include "commands.h"
+#include "device_check.h"
 #include "net_loading.h"
 
 #include <algorithm>
@@ -27,32 +29,6 @@ namespace {
 constexpr int kSkipped = 77;
 
 #if NETWRIGHT_WITH_CUDA
-// Random weights that exercise every part of the GPU path: batch-norm statistics away from the
-// identity (folding), biases, and a gain below one before each residual sum (yolov4's 23 residual
-// blocks would double the signal each time with unit gains).
-void randomizeWeights(Net& net, unsigned seed)
-{
-    net.initialize(seed);
-    std::mt19937 random(seed);
-    std::uniform_real_distribution<float> unit(0, 1);
-    for (const WeightArray& array : net.weightArrays()) {
-        const std::string name = array.name;
-        for (float& v : *array.data) {
-            if (name == "rolling_mean" || name == "biases")
-                v = unit(random) * 0.2f - 0.1f;
-            else if (name == "rolling_variance" || name == "scales")
-                v = 0.5f + unit(random);
-        }
-    }
-    for (const LayerSpec& layer : net.spec().layers)
-        if (layer.type == "shortcut" && layer.index > 0)
-            for (const WeightArray& array : net.layerWeightArrays(layer.index - 1))
-                if (std::strcmp(array.name, "weights") == 0)
-                    for (float& v : *array.data)
-                        v *= 0.3f;
-    net.prepareAll();
-}
-
 struct Worst {
     double error = 0; // max |gpu − cpu| / max(1, |cpu|)
     int layer = -1;
@@ -80,16 +56,7 @@ int checkOne(const std::string& cfg, int device, int batch)
     Worst worst;
     int failures = 0;
     for (const LayerSpec& layer : net->spec().layers) {
-        const std::span<const float> cpu = net->output(layer.index).span();
-        const std::vector<float> ours = gpu->output(layer.index);
-        double largest = 0;
-        for (std::size_t i = 0; i < cpu.size(); ++i) {
-            const float a = ours[i], b = cpu[i];
-            if (a == b || (std::isnan(a) && std::isnan(b)))
-                continue; // equal infinities too
-            const double e = std::fabs(double(a) - double(b)) / std::max(1.0, std::fabs(double(b)));
-            largest = std::isnan(e) ? INFINITY : std::max(largest, e); // NaN or ∞ on one side only
-        }
+        const double largest = largestDifference(gpu->output(layer.index), net->output(layer.index).span());
         if (largest > worst.error)
             worst = {largest, layer.index};
         if (!(largest <= 1e-3)) {
@@ -106,6 +73,45 @@ int checkOne(const std::string& cfg, int device, int batch)
 #endif
 
 } // namespace
+
+#if NETWRIGHT_WITH_CUDA
+// yolov4's 23 residual blocks would double the signal each time with unit gains: hence the 0.3.
+void randomizeWeights(Net& net, unsigned seed)
+{
+    net.initialize(seed);
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> unit(0, 1);
+    for (const WeightArray& array : net.weightArrays()) {
+        const std::string name = array.name;
+        for (float& v : *array.data) {
+            if (name == "rolling_mean" || name == "biases")
+                v = unit(random) * 0.2f - 0.1f;
+            else if (name == "rolling_variance" || name == "scales")
+                v = 0.5f + unit(random);
+        }
+    }
+    for (const LayerSpec& layer : net.spec().layers)
+        if (layer.type == "shortcut" && layer.index > 0)
+            for (const WeightArray& array : net.layerWeightArrays(layer.index - 1))
+                if (std::strcmp(array.name, "weights") == 0)
+                    for (float& v : *array.data)
+                        v *= 0.3f;
+    net.prepareAll();
+}
+
+double largestDifference(std::span<const float> gpu, std::span<const float> cpu, double floor)
+{
+    double largest = 0;
+    for (std::size_t i = 0; i < cpu.size() && i < gpu.size(); ++i) {
+        const float a = gpu[i], b = cpu[i];
+        if (a == b || (std::isnan(a) && std::isnan(b)))
+            continue; // equal infinities too
+        const double e = std::fabs(double(a) - double(b)) / std::max(floor, std::fabs(double(b)));
+        largest = std::isnan(e) ? INFINITY : std::max(largest, e); // NaN or ∞ on one side only
+    }
+    return largest;
+}
+#endif
 
 int checkDevice(const CheckDeviceArgs& args)
 {
@@ -129,6 +135,8 @@ int checkDevice(const CheckDeviceArgs& args)
     for (const std::string& cfg : args.cfgs) {
         try {
             status = std::max(status, checkOne(cfg, choice->index, args.batch));
+            if (args.train)
+                status = std::max(status, checkTraining(cfg, choice->index, args.batch));
         } catch (const GpuError& e) {
             std::cerr << "error: " << cfg << ": " << e.what() << "\n";
             status = 1;

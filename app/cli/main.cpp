@@ -104,6 +104,8 @@ int main(int argc, char** argv)
         ->check(CLI::Range(0.0, 100.0));
     train->add_flag("--resume", trainArgs.resume, "Continue from the output folder's last checkpoint");
     train->add_option("--seed", trainArgs.seed, "Seed for shuffling and dropout (default 1)");
+    train->add_option("--device", trainArgs.device,
+                      "cpu (default), cuda or cuda:N: where the passes and updates run");
     train
         ->add_option("--valid-every", trainArgs.validEvery,
                      "Validate every N iterations (default: at the end)")
@@ -188,6 +190,8 @@ int main(int argc, char** argv)
     checkDevice->add_option("--device", checkArgs.device, "cuda (default) or cuda:N");
     checkDevice->add_option("--batch", checkArgs.batch, "Images per pass (default 1)")
         ->check(CLI::Range(1, 256));
+    checkDevice->add_flag("--train", checkArgs.train,
+                          "Also compare one training step: loss, gradients, SGD and Adam updates");
 
     bool devicesJson = false;
     auto* devices = app.add_subcommand("devices", "List the GPUs the CUDA backend can use (exit 1: none)");

@@ -1,4 +1,5 @@
 // train and valid: classification training from a .data file, and accuracy on its validation set.
+#include "backend/device_choice.h"
 #include "commands.h"
 #include "data/training_data.h"
 #include "kernels/cpu/gemm.h"
@@ -132,6 +133,13 @@ int train(const TrainArgs& args)
     // An exception in one rank must end the job too: unwinding would run MPI_Finalize, which waits for
     // ranks that wait in their next exchange for this one.
     try {
+        // The device first: a typo or a missing GPU ends in words before any data is read.
+        std::string deviceError;
+        const auto device = chooseDevice(args.device, deviceError);
+        if (!device) {
+            std::cerr << "error: " << deviceError << "\n";
+            return fail();
+        }
         auto data = loadDataFileOrReport(args.data);
         if (!data)
             return fail();
@@ -159,6 +167,7 @@ int train(const TrainArgs& args)
         options.checkpointEvery = args.checkpointEvery;
         options.resume = args.resume;
         options.communicator = team.get();
+        options.gpu = device->cuda ? device->index : -1;
         if (leader)
             std::printf("training %s on %s; batch %d = %d × %d%s, output in %s\n", args.cfg.c_str(),
                         sets->describe().c_str(), net->spec().net.batch, net->spec().net.subdivisions,

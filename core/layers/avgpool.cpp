@@ -7,6 +7,7 @@
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
 #include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
 #endif
 
 namespace nw {
@@ -55,6 +56,16 @@ public:
     void forwardGpu(GpuForwardArgs& args) override
     {
         cuda::averagePlanes(args.input, args.output, args.batch * in_.c, in_.w * in_.h, args.gpu.stream());
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        if (args.inputDelta)
+            cuda::averagePlanesBackward(args.outputDelta, args.inputDelta, args.batch * in_.c, in_.w * in_.h,
+                                        args.gpu.stream());
     }
 #endif
 

@@ -12,6 +12,7 @@
 #if NETWRIGHT_WITH_CUDA
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
+#include "backend/cuda/gpu_output_training.h"
 #include "kernels/cuda/inference_kernels.h"
 #endif
 
@@ -136,9 +137,40 @@ public:
                                 outputs),
                     "[connected] on the GPU");
         const bool bn = config_.batchNormalize;
+        if (args.training) {
+            gpuTraining_.forward(args, outputs, 1, bn ? &scales_ : nullptr, biases_, mean_, variance_,
+                                 activation_);
+            return;
+        }
         cuda::scaleShiftActivate(args.output, args.batch, outputs, 1, gpu.device(biases_),
                                  bn ? gpu.device(scales_) : nullptr, bn ? gpu.device(mean_) : nullptr,
                                  bn ? gpu.device(variance_) : nullptr, activation_, gpu.stream());
+    }
+
+    bool hasGpuBackward(std::span<const Shape> sources) const override
+    {
+        return hasGpuForward(sources);
+    }
+    // As the CPU's backward, in cuBLAS's column-major terms: the weights' gradient (inputs × outputs,
+    // column-major) += A · Dᵀ with A the inputs × batch input and D the outputs × batch delta; the
+    // input's delta (inputs × batch) += W · D.
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        const int outputs = config_.outputs, inputs = int(inputs_);
+        parameters(); // sizes the gradient arrays
+        gpuTraining_.backward(args, outputs, 1, config_.batchNormalize ? &scales_ : nullptr, scaleGradient_,
+                              biasGradient_, activation_);
+        const float one = 1.0f;
+        cublasCheck(cublasSgemm(gpu.cublas(), CUBLAS_OP_N, CUBLAS_OP_T, inputs, outputs, args.batch, &one,
+                                args.input, inputs, args.outputDelta, outputs, &one,
+                                gpu.gradient(weightGradient_), inputs),
+                    "[connected] weight gradient on the GPU");
+        if (args.inputDelta)
+            cublasCheck(cublasSgemm(gpu.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, inputs, args.batch, outputs, &one,
+                                    gpu.device(weights_), inputs, args.outputDelta, outputs, &one,
+                                    args.inputDelta, inputs),
+                        "[connected] input gradient on the GPU");
     }
 #endif
 
@@ -200,6 +232,9 @@ private:
     ActivationCache activationCache_;
     std::vector<float> scale_, shift_; // per output, for the output pass
     bool transposedFile_ = false;
+#if NETWRIGHT_WITH_CUDA
+    GpuOutputTraining gpuTraining_;
+#endif
 };
 
 } // namespace

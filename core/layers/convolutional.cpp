@@ -19,6 +19,7 @@
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/cudnn_convolution.h"
 #include "backend/cuda/gpu_exec.h"
+#include "backend/cuda/gpu_output_training.h"
 #include "kernels/cuda/inference_kernels.h"
 #endif
 
@@ -214,25 +215,55 @@ public:
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
-        const ConvolutionShape shape{geometry_.channels * config_.groups,
-                                     geometry_.height,
-                                     geometry_.width,
-                                     config_.filters,
-                                     config_.groups,
-                                     config_.size,
-                                     config_.strideX,
-                                     config_.strideY,
-                                     geometry_.pad,
-                                     geometry_.dilation,
-                                     geometry_.outHeight,
-                                     geometry_.outWidth};
         GpuExec& gpu = args.gpu;
-        cudnn_.forward(gpu, shape, args.batch, args.input, gpu.device(weights_), args.output);
+        cudnn_.forward(gpu, cudnnShape(), args.batch, args.input, gpu.device(weights_), args.output);
         const bool bn = config_.batchNormalize;
-        cuda::scaleShiftActivate(args.output, args.batch, config_.filters,
-                                 geometry_.outHeight * geometry_.outWidth, gpu.device(biases_),
+        const int plane = geometry_.outHeight * geometry_.outWidth;
+        if (args.training) {
+            gpuTraining_.forward(args, config_.filters, plane, bn ? &scales_ : nullptr, biases_, mean_,
+                                 variance_, activation_);
+            return;
+        }
+        cuda::scaleShiftActivate(args.output, args.batch, config_.filters, plane, gpu.device(biases_),
                                  bn ? gpu.device(scales_) : nullptr, bn ? gpu.device(mean_) : nullptr,
                                  bn ? gpu.device(variance_) : nullptr, activation_, gpu.stream());
+    }
+
+    bool hasGpuBackward(std::span<const Shape> sources) const override
+    {
+        return hasGpuForward(sources);
+    }
+    // As the CPU's backward: the activation's derivative, batch norm's backward (or the bias sums), then
+    // cuDNN's weight and input gradients, both added into their buffers.
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        parameters(); // sizes the gradient arrays
+        gpuTraining_.backward(args, config_.filters, geometry_.outHeight * geometry_.outWidth,
+                              config_.batchNormalize ? &scales_ : nullptr, scaleGradient_, biasGradient_,
+                              activation_);
+        const ConvolutionShape shape = cudnnShape();
+        cudnn_.backwardFilter(gpu, shape, args.batch, args.input, args.outputDelta,
+                              gpu.gradient(weightGradient_));
+        if (args.inputDelta)
+            cudnn_.backwardData(gpu, shape, args.batch, gpu.device(weights_), args.outputDelta,
+                                args.inputDelta);
+    }
+
+    ConvolutionShape cudnnShape() const
+    {
+        return {geometry_.channels * config_.groups,
+                geometry_.height,
+                geometry_.width,
+                config_.filters,
+                config_.groups,
+                config_.size,
+                config_.strideX,
+                config_.strideY,
+                geometry_.pad,
+                geometry_.dilation,
+                geometry_.outHeight,
+                geometry_.outWidth};
     }
 #endif
 
@@ -333,7 +364,8 @@ private:
     BatchNormTraining batchNorm_;
     ActivationCache activationCache_; // the pre-activation values where the derivative needs them
 #if NETWRIGHT_WITH_CUDA
-    CudnnConvolution cudnn_; // descriptors and the measured algorithm
+    CudnnConvolution cudnn_;        // descriptors and the measured algorithms
+    GpuOutputTraining gpuTraining_; // batch statistics and what the GPU backward needs
 #endif
 
     // Images per GEMM in training: enough columns for an efficient product, few enough to share the

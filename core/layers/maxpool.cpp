@@ -11,6 +11,7 @@
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
 #include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
 #endif
 
 namespace nw {
@@ -153,8 +154,28 @@ public:
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
+        if (args.training) { // the winners, for the backward pass
+            const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+            gpuIndexes_.resize(2 * n); // 64-bit indexes
+            cuda::maxpoolRecordingIndexes(args.input, args.output, gpuIndexes_.as<std::int64_t>(),
+                                          args.batch * in_.c, in_.w, in_.h, out_.w, out_.h, config_.size,
+                                          config_.strideX, config_.strideY, -config_.padding / 2,
+                                          args.gpu.stream());
+            return;
+        }
         cuda::maxpool(args.input, args.output, args.batch * in_.c, in_.w, in_.h, out_.w, out_.h, config_.size,
                       config_.strideX, config_.strideY, -config_.padding / 2, args.gpu.stream());
+    }
+    bool hasGpuBackward(std::span<const Shape> sources) const override
+    {
+        return hasGpuForward(sources);
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        if (args.inputDelta)
+            cuda::maxpoolBackward(args.outputDelta, gpuIndexes_.as<std::int64_t>(),
+                                  args.outputItemSize * std::size_t(args.batch), args.inputDelta,
+                                  args.gpu.stream());
     }
 #endif
 
@@ -292,6 +313,9 @@ private:
     const MaxpoolLayer config_;
     Shape in_, out_;
     std::vector<long> indexes_;
+#if NETWRIGHT_WITH_CUDA
+    DeviceBuffer gpuIndexes_; // the winners of the last GPU training pass
+#endif
 };
 
 } // namespace

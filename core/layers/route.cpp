@@ -8,6 +8,7 @@
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
 #include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
 #endif
 
 namespace nw {
@@ -117,6 +118,23 @@ public:
                                         args.sourceItemSizes[k] * sizeof(float), part * sizeof(float),
                                         std::size_t(args.batch), cudaMemcpyDeviceToDevice, args.gpu.stream()),
                       "[route] copying on the GPU");
+            at += part;
+        }
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    // Each source gets back its block of every batch item's delta.
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        std::size_t at = 0;
+        for (std::size_t k = 0; k < args.sources.size(); ++k) {
+            const std::size_t part = args.sourceItemSizes[k] / std::size_t(groups_);
+            if (float* target = args.sourceDeltas[k])
+                cuda::addRows(args.outputDelta + at, args.outputItemSize,
+                              target + part * std::size_t(groupId_), args.sourceItemSizes[k], part,
+                              args.batch, args.gpu.stream());
             at += part;
         }
     }

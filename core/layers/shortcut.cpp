@@ -11,6 +11,7 @@
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
 #include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
 #endif
 
 namespace nw {
@@ -179,6 +180,23 @@ public:
         cuda::addActivate(args.input, args.sources[0], args.output,
                           args.outputItemSize * std::size_t(args.batch), config_.alpha, config_.beta,
                           activation_, args.gpu.stream());
+    }
+    // Training on the GPU: activations whose derivative follows from the output (a shortcut's is
+    // usually linear).
+    bool hasGpuBackward(std::span<const Shape> sources) const override
+    {
+        return hasGpuForward(sources) && gradientFromOutput(activation_);
+    }
+    // The previous layer gets alpha·delta, the source beta·delta.
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        cuda::multiplyByActivationGradient(args.output, nullptr, n, activation_, args.outputDelta,
+                                           args.gpu.stream());
+        if (args.inputDelta)
+            cuda::addScaled(args.outputDelta, args.inputDelta, n, config_.alpha, args.gpu.stream());
+        if (args.sourceDeltas[0])
+            cuda::addScaled(args.outputDelta, args.sourceDeltas[0], n, config_.beta, args.gpu.stream());
     }
 #endif
 

@@ -11,6 +11,7 @@
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
 #include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
 #endif
 
 namespace nw {
@@ -51,15 +52,8 @@ public:
             for (int g = 0; g < groups_; ++g)
                 softmax(args.input.item(b) + std::size_t(g) * n, n, 1, temperature_,
                         args.output.item(b) + std::size_t(g) * n);
-        if (!args.context.training || !args.context.truth)
-            return;
-        // The loss layer of a classifier: cross-entropy against the truth, −log p of the true class.
-        truth_.assign(args.context.truth, args.context.truth + args.output.size());
-        double loss = 0;
-        for (std::size_t i = 0; i < truth_.size(); ++i)
-            if (truth_[i] != 0)
-                loss -= truth_[i] * std::log(std::max(args.output.data()[i], 1e-12f));
-        args.context.loss += loss;
+        if (args.context.training && args.context.truth)
+            crossEntropy(args.output.data(), args.output.size(), args.context);
     }
 
     bool canTrain() const override { return true; }
@@ -73,6 +67,30 @@ public:
     {
         const int n = int(args.inputItemSize / std::size_t(groups_));
         cuda::softmax(args.input, args.output, args.batch * groups_, n, temperature_, args.gpu.stream());
+        truth_.clear();
+        if (!args.training || !args.training->truth)
+            return;
+        // The loss on the host (a classifier's outputs are few): the probabilities down, truth − p up.
+        const std::size_t size = args.outputItemSize * std::size_t(args.batch);
+        std::vector<float> p(size);
+        args.gpu.copyToHost(args.output, p);
+        crossEntropy(p.data(), size, *args.training);
+        for (std::size_t i = 0; i < size; ++i)
+            p[i] = truth_[i] - p[i];
+        gpuDelta_.resize(size);
+        args.gpu.copyToDevice(p, gpuDelta_.data());
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        if (truth_.size() == n)
+            cuda::addScaled(gpuDelta_.data(), args.outputDelta, n, 1.0f, args.gpu.stream());
+        if (args.inputDelta)
+            cuda::addScaled(args.outputDelta, args.inputDelta, n, 1.0f, args.gpu.stream());
     }
 #endif
 
@@ -89,9 +107,23 @@ public:
     }
 
 private:
+    // The loss layer of a classifier: cross-entropy against the truth, −log p of the true class.
+    void crossEntropy(const float* p, std::size_t size, ExecContext& context)
+    {
+        truth_.assign(context.truth, context.truth + size);
+        double loss = 0;
+        for (std::size_t i = 0; i < truth_.size(); ++i)
+            if (truth_[i] != 0)
+                loss -= truth_[i] * std::log(std::max(p[i], 1e-12f));
+        context.loss += loss;
+    }
+
     int groups_;
     float temperature_;
     std::vector<float> truth_;
+#if NETWRIGHT_WITH_CUDA
+    DeviceBuffer gpuDelta_; // truth − p of a GPU training pass
+#endif
 };
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
 #include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
 #endif
 
 namespace nw {
@@ -90,6 +91,16 @@ public:
     {
         cuda::upsample(args.input, args.output, args.batch * in_.c, in_.w, in_.h, stride_, scale_,
                        args.gpu.stream());
+    }
+    bool hasGpuBackward(std::span<const Shape> sources) const override
+    {
+        return hasGpuForward(sources);
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        if (args.inputDelta)
+            cuda::upsampleBackward(args.outputDelta, args.inputDelta, args.batch * in_.c, in_.w, in_.h,
+                                   stride_, scale_, args.gpu.stream());
     }
 #endif
 

@@ -12,6 +12,7 @@
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
 #include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
 #endif
 
 namespace nw {
@@ -134,6 +135,28 @@ public:
                   "[yolo] copying on the GPU");
         cuda::yoloActivate(args.output, args.batch, int(config_.mask.size()), config_.classes,
                            out_.w * out_.h, !config_.newCoords, config_.scaleXY, args.gpu.stream());
+        delta_.clear();
+        if (!args.training || !args.training->truth)
+            return;
+        // The loss on the host, as Darknet's GPU path does: the outputs down, the deltas up.
+        hostOutput_.reset(out_, args.batch);
+        args.gpu.copyToHost(args.output, hostOutput_.span());
+        computeDeltas(hostOutput_, *args.training);
+        gpuDelta_.resize(delta_.size());
+        args.gpu.copyToDevice(delta_, gpuDelta_.data());
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    // passLossDelta's rule: the head's deltas plus any a later layer added go to the layer before.
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        if (!args.inputDelta || delta_.size() != n)
+            return;
+        cuda::addScaled(gpuDelta_.data(), args.inputDelta, n, 1.0f, args.gpu.stream());
+        cuda::addScaled(args.outputDelta, args.inputDelta, n, 1.0f, args.gpu.stream());
     }
 #endif
 
@@ -167,6 +190,10 @@ private:
     Shape out_;
     int index_;
     std::vector<float> delta_;
+#if NETWRIGHT_WITH_CUDA
+    Tensor hostOutput_;     // a GPU training pass's output, for the loss
+    DeviceBuffer gpuDelta_; // and its deltas on the device
+#endif
 };
 
 } // namespace

@@ -12,9 +12,8 @@ std::string layerName(const LayerSpec& layer)
            std::to_string(layer.line) + ")";
 }
 
-} // namespace
-
-std::vector<std::string> GpuNet::layersWithoutGpu(Net& net)
+// The layers of `net` for which `has(layer, source shapes)` is false.
+template <typename Has> std::vector<std::string> layersWithout(Net& net, Has has)
 {
     std::vector<std::string> missing;
     const NetworkSpec& spec = net.spec();
@@ -23,15 +22,32 @@ std::vector<std::string> GpuNet::layersWithoutGpu(Net& net)
         sources.clear();
         for (int source : layer.sources)
             sources.push_back(spec.layers[std::size_t(source)].output);
-        if (!net.runtimeLayer(layer.index).hasGpuForward(sources))
+        if (!has(net.runtimeLayer(layer.index), sources))
             missing.push_back(layerName(layer));
     }
     return missing;
 }
 
+} // namespace
+
+std::vector<std::string> GpuNet::layersWithoutGpu(Net& net)
+{
+    return layersWithout(net, [](RuntimeLayer& layer, std::span<const Shape> sources) {
+        return layer.hasGpuForward(sources);
+    });
+}
+
+std::vector<std::string> GpuNet::layersWithoutGpuTraining(Net& net)
+{
+    // Frozen layers too: a training pass runs them in training mode (batch statistics).
+    return layersWithout(net, [](RuntimeLayer& layer, std::span<const Shape> sources) {
+        return layer.hasGpuForward(sources) && layer.hasGpuBackward(sources);
+    });
+}
+
 GpuNet::GpuNet(Net& net, int device)
-    : net_(net), batch_(net.batch()), parameterCount_(net.parameterValues().size()),
-      exec_(std::make_unique<GpuExec>(device))
+    : net_(net), batch_(net.batch()), inputShape_(net.inputShape()),
+      parameterCount_(net.parameterValues().size()), exec_(std::make_unique<GpuExec>(device))
 {
     const NetworkSpec& spec = net.spec();
     const auto batch = std::size_t(net.batch());
@@ -44,17 +60,38 @@ GpuNet::GpuNet(Net& net, int device)
 
 void GpuNet::checkNetUnchanged() const
 {
-    if (net_.batch() != batch_ || net_.parameterValues().size() != parameterCount_)
+    const Shape input = net_.inputShape();
+    if (net_.batch() != batch_ || net_.parameterValues().size() != parameterCount_ ||
+        input.w != inputShape_.w || input.h != inputShape_.h || input.c != inputShape_.c)
         throw GpuError("the network was rebuilt (batch or size) after its GPU copy was made: make a new one");
+}
+
+namespace {
+
+// "net.cfg: layer 12 [reorg] (line 96) has no GPU version yet (and 2 more layers); run it on the CPU".
+std::string missingMessage(const Net& net, const std::vector<std::string>& missing, const char* problem,
+                           const char* advice)
+{
+    std::string message = net.spec().file + ": " + missing.front() + problem;
+    if (missing.size() > 1)
+        message += " (and " + std::to_string(missing.size() - 1) + " more layers)";
+    return message + "; " + advice;
+}
+
+} // namespace
+
+std::optional<std::string> GpuNet::trainingProblem(Net& net)
+{
+    const auto missing = layersWithoutGpuTraining(net);
+    if (missing.empty())
+        return std::nullopt;
+    return missingMessage(net, missing, " cannot train on the GPU yet", "train on the CPU (--device cpu)");
 }
 
 std::unique_ptr<GpuNet> GpuNet::create(Net& net, int device, std::string& error)
 {
     if (const auto missing = layersWithoutGpu(net); !missing.empty()) {
-        error = net.spec().file + ": " + missing.front() + " has no GPU version yet";
-        if (missing.size() > 1)
-            error += " (and " + std::to_string(missing.size() - 1) + " more layers)";
-        error += "; run it on the CPU (--device cpu)";
+        error = missingMessage(net, missing, " has no GPU version yet", "run it on the CPU (--device cpu)");
         return nullptr;
     }
     try {
@@ -74,6 +111,11 @@ void GpuNet::refreshParameters()
 }
 
 void GpuNet::forward(const float* input, bool syncEachLayer)
+{
+    run(input, nullptr, syncEachLayer);
+}
+
+void GpuNet::run(const float* input, ExecContext* training, bool syncEachLayer)
 {
     checkNetUnchanged();
     exec_->makeCurrent();
@@ -98,7 +140,8 @@ void GpuNet::forward(const float* input, bool syncEachLayer)
                             outputs_[i].data(),
                             std::size_t(layer.output.size),
                             batch,
-                            *exec_};
+                            *exec_,
+                            training};
         try {
             net_.runtimeLayer(layer.index).forwardGpu(args);
             if (syncEachLayer)
@@ -108,6 +151,100 @@ void GpuNet::forward(const float* input, bool syncEachLayer)
         }
     }
     exec_->synchronize();
+}
+
+void GpuNet::startTraining()
+{
+    checkNetUnchanged();
+    if (!net_.training())
+        throw GpuError("internal error: GPU training needs the network in training mode first");
+    if (auto problem = trainingProblem(net_))
+        throw GpuError(*problem);
+    exec_->makeCurrent();
+    exec_->mirrorGradients(net_.parameterGradients());
+    const auto batch = std::size_t(batch_);
+    deltas_.clear();
+    deltas_.reserve(outputs_.size());
+    for (const LayerSpec& layer : net_.spec().layers)
+        deltas_.emplace_back(std::size_t(layer.output.size) * batch);
+    reachesLoss_ = net_.layersReachingLoss();
+    exec_->synchronize();
+}
+
+double GpuNet::forwardTraining(const float* input, const float* truth, std::mt19937& random)
+{
+    if (deltas_.size() != outputs_.size())
+        throw GpuError("internal error: forwardTraining before startTraining");
+    exec_->makeCurrent();
+    for (DeviceBuffer& delta : deltas_)
+        delta.zero(exec_->stream());
+    ExecContext context;
+    context.training = true;
+    context.truth = truth;
+    context.truthStride = net_.truthFloats();
+    context.netWidth = inputShape_.w;
+    context.netHeight = inputShape_.h;
+    context.seen = net_.seen();
+    context.random = &random;
+    headStats_.clear();
+    context.heads = &headStats_;
+    run(input, &context, false);
+    return context.loss;
+}
+
+void GpuNet::backward()
+{
+    checkNetUnchanged();
+    exec_->makeCurrent();
+    const NetworkSpec& spec = net_.spec();
+    const int first = net_.firstTrainedLayer();
+    std::vector<const float*> sources;
+    std::vector<float*> sourceDeltas;
+    std::vector<std::size_t> sourceSizes;
+    for (int i = int(spec.layers.size()) - 1; i >= first; --i) {
+        const auto index = std::size_t(i);
+        if (!reachesLoss_[index]) // as on the CPU: its output feeds no loss
+            continue;
+        const LayerSpec& layer = spec.layers[index];
+        sources.clear();
+        sourceDeltas.clear();
+        sourceSizes.clear();
+        for (int source : layer.sources) {
+            sources.push_back(outputs_[std::size_t(source)].data());
+            sourceDeltas.push_back(source >= first ? deltas_[std::size_t(source)].data() : nullptr);
+            sourceSizes.push_back(std::size_t(spec.layers[std::size_t(source)].output.size));
+        }
+        GpuBackwardArgs args{index == 0 ? input_.data() : outputs_[index - 1].data(),
+                             i > first ? deltas_[index - 1].data() : nullptr,
+                             sources,
+                             sourceDeltas,
+                             sourceSizes,
+                             outputs_[index].data(),
+                             deltas_[index].data(),
+                             std::size_t(index == 0 ? spec.input.size : spec.layers[index - 1].output.size),
+                             std::size_t(layer.output.size),
+                             batch_,
+                             *exec_};
+        try {
+            net_.runtimeLayer(i).backwardGpu(args);
+        } catch (const GpuError& e) {
+            throw GpuError(layerName(layer) + ": " + e.what());
+        }
+    }
+    exec_->synchronize();
+}
+
+void GpuNet::downloadParameters()
+{
+    checkNetUnchanged();
+    exec_->makeCurrent();
+    exec_->downloadParameters(net_.parameterValues());
+}
+
+void GpuNet::downloadGradients()
+{
+    exec_->makeCurrent();
+    exec_->downloadGradients(net_.parameterGradients());
 }
 
 void GpuNet::forwardToHost(const float* input)
@@ -136,7 +273,9 @@ std::size_t GpuNet::deviceBytes() const
     std::size_t floats = input_.size() + net_.parameterValues().size();
     for (const DeviceBuffer& buffer : outputs_)
         floats += buffer.size();
-    return floats * sizeof(float) + exec_->workspaceBytes();
+    for (const DeviceBuffer& buffer : deltas_)
+        floats += buffer.size();
+    return (floats + exec_->deviceGradients().size()) * sizeof(float) + exec_->workspaceBytes();
 }
 
 } // namespace nw

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,27 @@ public:
     static std::unique_ptr<GpuNet> create(Net& net, int device, std::string& error);
 
     void refreshParameters();
+
+    // Training on the GPU. The layers without a GPU training pass (hasGpuBackward), named as above.
+    static std::vector<std::string> layersWithoutGpuTraining(Net& net);
+    // The message naming them ("… cannot train on the GPU yet …"), or nullopt when all can train.
+    static std::optional<std::string> trainingProblem(Net& net);
+    // Mirrors the host net's gradient buffer (the net must be in training mode: Net::setTraining) and
+    // allocates the deltas; GpuError when a layer cannot train here or memory runs out.
+    void startTraining();
+    // One training pass on batch host images and their truth (as Net::forwardTraining): batch
+    // statistics, the loss layers' deltas; returns the summed loss. Weights and gradients stay on the
+    // device.
+    double forwardTraining(const float* input, const float* truth, std::mt19937& random);
+    // Back-propagates it, adding −gradients into the device gradient buffer (as Net::backward).
+    void backward();
+    // The detection heads' figures of the last forwardTraining.
+    const std::vector<HeadStats>& headStats() const { return headStats_; }
+    // The device's parameter values (weights, rolling statistics) into the host net's store, and the
+    // device gradients into its gradient buffer (checkpoints, checks).
+    void downloadParameters();
+    void downloadGradients();
+    GpuExec& exec() { return *exec_; }
     // Runs every layer on batch × inputShape().size host floats; waits for the result. Throws GpuError
     // naming the layer when the device fails (`syncEachLayer`: wait after every layer, so a fault while
     // a kernel runs is also blamed on its own layer — for checks, not speed).
@@ -40,13 +62,18 @@ private:
     GpuNet(Net& net, int device);
 
     void checkNetUnchanged() const;
+    void run(const float* input, ExecContext* training, bool syncEachLayer);
 
     Net& net_;
     int batch_;                  // what the device buffers were sized for
+    Shape inputShape_;           // (a multi-scale resize changes every layer's size)
     std::size_t parameterCount_; // and the parameter mirror
     std::unique_ptr<GpuExec> exec_;
     DeviceBuffer input_;
     std::vector<DeviceBuffer> outputs_;
+    std::vector<DeviceBuffer> deltas_; // training: −∂loss/∂output per layer
+    std::vector<bool> reachesLoss_;
+    std::vector<HeadStats> headStats_;
 };
 
 } // namespace nw

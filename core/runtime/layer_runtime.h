@@ -39,6 +39,25 @@ struct GpuForwardArgs {
     std::size_t outputItemSize;
     int batch;
     GpuExec& gpu;
+    // A training pass (null at inference): batch statistics, and the host side of the loss — truth,
+    // the network's size, the loss sum and the heads' figures — for loss layers, which compute their
+    // deltas on the host as Darknet's GPU path does.
+    ExecContext* training = nullptr;
+};
+
+// A GPU backward pass: as BackwardArgs, in device memory. The layer's parameter gradients are found
+// through gpu.gradient(array) (the device mirror of the net's gradient buffer).
+struct GpuBackwardArgs {
+    const float* input;
+    float* inputDelta; // null when nothing before this layer needs a gradient
+    std::span<const float* const> sources;
+    std::span<float* const> sourceDeltas; // null entries: no gradient needed
+    std::span<const std::size_t> sourceItemSizes;
+    const float* output;
+    float* outputDelta; // may be modified in place
+    std::size_t inputItemSize, outputItemSize;
+    int batch;
+    GpuExec& gpu;
 };
 
 // Gradients follow Darknet's convention: a "delta" holds −∂loss/∂value, and layers *add* into the
@@ -105,6 +124,9 @@ public:
     // before a GPU run starts.
     virtual bool hasGpuForward(std::span<const Shape> /*sourceShapes*/) const { return false; }
     virtual void forwardGpu(GpuForwardArgs&) {}
+    // Whether it also trains on the GPU: a training forwardGpu (args.training set) and backwardGpu.
+    virtual bool hasGpuBackward(std::span<const Shape> /*sourceShapes*/) const { return false; }
+    virtual void backwardGpu(GpuBackwardArgs&) {}
 };
 
 // A loss head's backward: its own deltas, plus any a later layer added, go to the layer before it.

@@ -84,6 +84,8 @@ public:
     // Whether each layer's output reaches a loss (the output layer, [cost], a detection head) through
     // the layers that read it; backward skips the others.
     std::vector<bool> layersReachingLoss() const;
+    // The first layer that trains: those before it are frozen by a stopbackward.
+    int firstTrainedLayer() const;
     // Every layer's arrays in .weights order (for checkpoints).
     std::vector<WeightArray> weightArrays();
     // The same values as one flat buffer (the arrays are views of it), and, while training, the
@@ -121,7 +123,6 @@ public:
 private:
     Net() = default;
     const Tensor& run(const float* input, std::vector<double>* layerMilliseconds, ExecContext& context);
-    int firstTrainedLayer() const; // layers before it are frozen by stopbackward
     void bindGradients();
     void sizeWorkspace(); // the largest layer's need, for threads_
 

@@ -1,5 +1,7 @@
 #include "train/adam.h"
 
+#include "kernels/solver_formulas.h"
+
 #include <cmath>
 
 namespace nw {
@@ -18,8 +20,9 @@ void AdamSolver::step(std::vector<Net::LayerParameters>& layers, float rate, int
     const float correction1 = 1 - std::pow(b1_, t), correction2 = 1 - std::pow(b2_, t);
     const float batch = float(batchSize);
     std::size_t index = 0;
+    AdamStep constants{b1_, b2_, eps_, 0.0f, correction1, correction2};
     for (Net::LayerParameters& layer : layers) {
-        const float layerRate = rate * layer.learningRateScale;
+        constants.rate = rate * layer.learningRateScale;
         for (Parameter& p : layer.parameters) {
             std::vector<float>& m = state_[index];
             std::vector<float>& v = state_[count + index];
@@ -32,13 +35,8 @@ void AdamSolver::step(std::vector<Net::LayerParameters>& layers, float rate, int
                 v.assign(w.size(), 0.0f);
             const float decay = p.decay ? -decay_ * batch : 0.0f;
 #pragma omp parallel for simd if (w.size() > 65536)
-            for (std::size_t i = 0; i < w.size(); ++i) {
-                const float d = g[i] + decay * w[i];
-                m[i] = b1_ * m[i] + (1 - b1_) * d;
-                v[i] = b2_ * v[i] + (1 - b2_) * d * d;
-                w[i] += layerRate * (m[i] / correction1) / (std::sqrt(v[i] / correction2) + eps_);
-                g[i] = 0.0f;
-            }
+            for (std::size_t i = 0; i < w.size(); ++i)
+                adamUpdate(w[i], m[i], v[i], g[i], decay, constants);
         }
     }
 }

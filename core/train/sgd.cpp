@@ -1,5 +1,7 @@
 #include "train/sgd.h"
 
+#include "kernels/solver_formulas.h"
+
 #include <algorithm>
 
 namespace nw {
@@ -21,12 +23,8 @@ void SgdSolver::step(std::vector<Net::LayerParameters>& layers, float rate, int 
             const float decay = p.decay ? -decay_ * batch : 0.0f;
             const float scale = layerRate / batch;
 #pragma omp parallel for simd if (w.size() > 65536)
-            for (std::size_t i = 0; i < w.size(); ++i) {
-                float velocity = v[i] + g[i] + decay * w[i];
-                w[i] += scale * velocity;
-                v[i] = velocity * momentum_;
-                g[i] = 0.0f;
-            }
+            for (std::size_t i = 0; i < w.size(); ++i)
+                sgdUpdate(w[i], v[i], g[i], decay, scale, momentum_);
         }
     }
 }

@@ -7,7 +7,7 @@
 #include "train/lr_policy.h"
 #include "train/multi_scale.h"
 #include "train/run_folder_lock.h"
-#include "train/solver.h"
+#include "train/training_backend.h"
 #include "util/atomic_file.h"
 
 #include <algorithm>
@@ -164,6 +164,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     const int maxBatches = options_.maxBatches > 0 ? options_.maxBatches : cfg.maxBatches;
     if (maxBatches <= 0)
         return "max_batches is 0: set max_batches in [net] or pass --max-batches";
+    if (options_.gpu >= 0 && team.size() > 1)
+        return "data-parallel training on GPUs needs NCCL, which is not written yet (issue 20): run one "
+               "process per GPU without mpirun, or train the ranks on CPUs";
     if (net_.batch() * subdivisions != rankBatch)
         return "the network was built for " + std::to_string(net_.batch()) +
                " images per pass but batch=" + std::to_string(rankBatch) +
@@ -215,8 +218,15 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     if (leader)
         metrics.open(metricsPath, std::ios::app);
 
-    std::unique_ptr<Solver> solver = makeSolver(cfg);
-    solver->state() = state.velocity;
+    std::string backendError;
+    std::unique_ptr<TrainingBackend> backend =
+        options_.gpu >= 0 ? makeGpuTrainingBackend(net_, cfg, options_.gpu, backendError)
+                          : makeCpuTrainingBackend(net_, cfg);
+    if (!backend)
+        return backendError;
+    backend->setSolverState(state.velocity);
+    if (options_.gpu >= 0)
+        observer.message("training on " + backend->describe());
     auto parameters = net_.trainableParameters();
     // This rank's passes of every iteration: rank r takes passes r·S … r·S + S − 1 of the N·S passes one
     // process with N times the batch would run.
@@ -230,10 +240,11 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     const InputSize ownSize{net_.inputShape().w, net_.inputShape().h};
     InputSize current = ownSize;
     auto resizeNet = [&](InputSize size) -> std::optional<std::string> {
+        backend->syncToHost(); // the resized layers start from the host's values
         if (auto problem = net_.resizeInput(size.width, size.height))
             return problem;
         parameters = net_.trainableParameters(); // the layers (and their arrays) are new
-        return std::nullopt;
+        return backend->netChanged();
     };
     struct RestoreSize {
         std::function<void()> restore;
@@ -244,7 +255,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     auto checkpoint = [&]() -> std::optional<std::string> {
         if (!leader)
             return std::nullopt;
-        state.velocity = solver->state();
+        backend->syncToHost();
+        state.velocity = backend->solverState();
         state.seen = net_.seen();
         if (auto problem = net_.saveWeights(weightsPath))
             return problem;
@@ -302,14 +314,14 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             for (const std::string& warning : batch.warnings)
                 observer.message("warning: " + warning);
             skipped += batch.warnings.size();
-            loss += net_.forwardTraining(batch.images.data(), batch.truth.data(), passRandom);
-            addHeadStats(heads, net_.headStats(), subdivisions);
-            net_.backward();
+            loss += backend->forwardTraining(batch.images.data(), batch.truth.data(), passRandom);
+            addHeadStats(heads, backend->headStats(), subdivisions);
+            backend->backward();
         }
         // The ranks' loss and gradient sums added up: every rank then takes the same step.
         if (auto problem = team.sum(&loss, 1))
             return problem;
-        if (auto problem = sumGradients(team, net_))
+        if (auto problem = backend->sumGradients(team))
             return problem;
         if (auto problem = rolling.combine(team, net_, subdivisions))
             return problem;
@@ -321,7 +333,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         net_.setSeen(net_.seen() + std::uint64_t(fullBatch));
         const int batchNumber = int(net_.seen() / std::uint64_t(fullBatch));
         const float rate = learningRate(cfg, batchNumber, &random);
-        solver->step(parameters, rate, fullBatch);
+        backend->step(parameters, rate, fullBatch);
         state.iteration = iteration;
         state.averageLoss = state.averageLoss < 0 ? loss : 0.9 * state.averageLoss + 0.1 * loss;
 
@@ -338,9 +350,15 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         stats.imagesPerSecond = seconds > 0 ? fullBatch / seconds : 0;
         stats.epoch = double(net_.seen()) / double(train_.size());
         const bool last = iteration == maxBatches;
-        if (leader && valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last))
+        const bool validating =
+            leader && valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last);
+        const bool mapping =
+            leader && mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last);
+        if (validating || mapping)
+            backend->syncToHost(); // validation runs the host net
+        if (validating)
             stats.validTop1 = evaluate(net_, *valid_).top1;
-        if (leader && mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last)) {
+        if (mapping) {
             if (auto problem = resizeNet(ownSize)) // mAP at the size the net is used at
                 return *problem;
             stats.map50 = evaluateMap(net_, *mapSet_, options_.letterbox).map50;
@@ -358,6 +376,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 return problem;
     }
     reportSkipped();
+    backend->syncToHost();
     return leader ? net_.saveWeights(base + "_final.weights") : std::nullopt;
 }
 

@@ -29,6 +29,8 @@ struct TrainOptions {
     // per iteration (the cfg's batch, as Darknet's -gpus), the gradients are summed across ranks, so
     // an update covers ranks × batch images; only rank 0 writes files and validates.
     Communicator* communicator = nullptr;
+    // The CUDA device that trains (its index), or -1: the CPU. One process per GPU.
+    int gpu = -1;
 };
 
 struct IterationStats {

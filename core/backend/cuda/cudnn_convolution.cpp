@@ -6,6 +6,26 @@
 
 namespace nw {
 
+namespace {
+
+constexpr int kCandidates = 8;
+
+// The fastest of Find's results (sorted by time) that does not round through tensor cores (Find's
+// labels for FP32 results vary between versions, so only TF32/FP16 tensor-op results are excluded) and
+// whose scratch stays under 1 GiB (FFT variants can ask for several); `fallback` always runs in FP32.
+template <typename Perf, typename Algorithm>
+Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback)
+{
+    for (int i = 0; i < returned; ++i)
+        if (results[i].status == CUDNN_STATUS_SUCCESS && results[i].mathType != CUDNN_TENSOR_OP_MATH &&
+            results[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION &&
+            results[i].memory <= (std::size_t(1) << 30))
+            return results[i].algo;
+    return fallback;
+}
+
+} // namespace
+
 CudnnConvolution::~CudnnConvolution()
 {
     release();
@@ -57,42 +77,83 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
                                           s.outHeight, s.outWidth),
                "describing a convolution's output");
     // Measured once per shape and batch: the fastest algorithm that computes in FP32.
-    constexpr int kCandidates = 8;
     cudnnConvolutionFwdAlgoPerf_t results[kCandidates];
     int returned = 0;
     cudnnCheck(cudnnFindConvolutionForwardAlgorithm(gpu.cudnn(), input_, filter_, convolution_, output_,
                                                     kCandidates, &returned, results),
                "choosing a convolution algorithm");
-    // The fastest result that does not round through tensor cores (Find's labels for FP32 results
-    // vary between versions, so only TF32/FP16 tensor-op results are excluded) and whose scratch
-    // stays under 1 GiB (FFT variants can ask for several).
-    bool chosen = false;
-    for (int i = 0; i < returned && !chosen; ++i)
-        if (results[i].status == CUDNN_STATUS_SUCCESS && results[i].mathType != CUDNN_TENSOR_OP_MATH &&
-            results[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION &&
-            results[i].memory <= (std::size_t(1) << 30)) {
-            algorithm_ = results[i].algo;
-            chosen = true;
-        }
-    if (!chosen)
-        algorithm_ = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM; // always available in FP32
+    algorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM);
     cudnnCheck(cudnnGetConvolutionForwardWorkspaceSize(gpu.cudnn(), input_, filter_, convolution_, output_,
                                                        algorithm_, &workspaceBytes_),
                "sizing a convolution's workspace");
     batch_ = batch;
     handle_ = gpu.cudnn();
+    backwardPlanned_ = false;
+}
+
+void CudnnConvolution::planBackward(GpuExec& gpu)
+{
+    cudnnConvolutionBwdFilterAlgoPerf_t filterResults[kCandidates];
+    int returned = 0;
+    cudnnCheck(cudnnFindConvolutionBackwardFilterAlgorithm(gpu.cudnn(), input_, output_, convolution_,
+                                                           filter_, kCandidates, &returned, filterResults),
+               "choosing a convolution's weight-gradient algorithm");
+    filterAlgorithm_ = fastestExact(filterResults, returned, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0);
+    cudnnCheck(cudnnGetConvolutionBackwardFilterWorkspaceSize(gpu.cudnn(), input_, output_, convolution_,
+                                                              filter_, filterAlgorithm_,
+                                                              &filterWorkspaceBytes_),
+               "sizing a convolution's weight-gradient workspace");
+    cudnnConvolutionBwdDataAlgoPerf_t dataResults[kCandidates];
+    cudnnCheck(cudnnFindConvolutionBackwardDataAlgorithm(gpu.cudnn(), filter_, output_, convolution_, input_,
+                                                         kCandidates, &returned, dataResults),
+               "choosing a convolution's input-gradient algorithm");
+    dataAlgorithm_ = fastestExact(dataResults, returned, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0);
+    cudnnCheck(cudnnGetConvolutionBackwardDataWorkspaceSize(gpu.cudnn(), filter_, output_, convolution_,
+                                                            input_, dataAlgorithm_, &dataWorkspaceBytes_),
+               "sizing a convolution's input-gradient workspace");
+    backwardPlanned_ = true;
+}
+
+void CudnnConvolution::ensurePlanned(GpuExec& gpu, const ConvolutionShape& shape, int batch, bool backward)
+{
+    if (batch != batch_ || gpu.cudnn() != handle_)
+        plan(gpu, shape, batch);
+    if (backward && !backwardPlanned_)
+        planBackward(gpu);
 }
 
 void CudnnConvolution::forward(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* x,
                                const float* w, float* y)
 {
-    if (batch != batch_ || gpu.cudnn() != handle_)
-        plan(gpu, shape, batch);
+    ensurePlanned(gpu, shape, batch, false);
     float* workspace = gpu.workspace((workspaceBytes_ + sizeof(float) - 1) / sizeof(float));
     const float one = 1.0f, zero = 0.0f;
     cudnnCheck(cudnnConvolutionForward(gpu.cudnn(), &one, input_, x, filter_, w, convolution_, algorithm_,
                                        workspace, workspaceBytes_, &zero, output_, y),
                "a convolution");
+}
+
+void CudnnConvolution::backwardFilter(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* x,
+                                      const float* dy, float* dw)
+{
+    ensurePlanned(gpu, shape, batch, true);
+    float* workspace = gpu.workspace((filterWorkspaceBytes_ + sizeof(float) - 1) / sizeof(float));
+    const float one = 1.0f;
+    cudnnCheck(cudnnConvolutionBackwardFilter(gpu.cudnn(), &one, input_, x, output_, dy, convolution_,
+                                              filterAlgorithm_, workspace, filterWorkspaceBytes_, &one,
+                                              filter_, dw),
+               "a convolution's weight gradient");
+}
+
+void CudnnConvolution::backwardData(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* w,
+                                    const float* dy, float* dx)
+{
+    ensurePlanned(gpu, shape, batch, true);
+    float* workspace = gpu.workspace((dataWorkspaceBytes_ + sizeof(float) - 1) / sizeof(float));
+    const float one = 1.0f;
+    cudnnCheck(cudnnConvolutionBackwardData(gpu.cudnn(), &one, filter_, w, output_, dy, convolution_,
+                                            dataAlgorithm_, workspace, dataWorkspaceBytes_, &one, input_, dx),
+               "a convolution's input gradient");
 }
 
 } // namespace nw

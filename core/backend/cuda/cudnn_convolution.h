@@ -1,7 +1,7 @@
 #pragma once
-// One convolution through cuDNN: descriptors for a layer's shapes, and the forward algorithm chosen by
-// measurement (cudnnFind…) the first time a batch size runs, restricted to exact FP32 (no TF32), with
-// its scratch in the GpuExec's shared workspace.
+// One convolution through cuDNN: descriptors for a layer's shapes, and each direction's algorithm
+// (forward; backward data and filter when training) chosen by measurement (cudnnFind…) the first time a
+// batch size runs, restricted to exact FP32 (no TF32), with its scratch in the GpuExec's shared workspace.
 #include "backend/cuda/gpu_exec.h"
 
 #include <cudnn.h>
@@ -25,9 +25,17 @@ public:
     // y = x ∗ w (cross-correlation, as Darknet), batch × filters × outHeight × outWidth.
     void forward(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* x, const float* w,
                  float* y);
+    // dw += x ⋆ dy: with dy the output's −gradient (a delta), the weights' −gradient is added to dw.
+    void backwardFilter(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* x,
+                        const float* dy, float* dw);
+    // dx += the transposed convolution of dy (the input's delta).
+    void backwardData(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* w, const float* dy,
+                      float* dx);
 
 private:
     void plan(GpuExec& gpu, const ConvolutionShape& shape, int batch);
+    void planBackward(GpuExec& gpu);
+    void ensurePlanned(GpuExec& gpu, const ConvolutionShape& shape, int batch, bool backward);
     void release();
 
     int batch_ = 0;
@@ -37,6 +45,10 @@ private:
     cudnnConvolutionDescriptor_t convolution_ = nullptr;
     cudnnConvolutionFwdAlgo_t algorithm_ = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
     std::size_t workspaceBytes_ = 0;
+    bool backwardPlanned_ = false;
+    cudnnConvolutionBwdFilterAlgo_t filterAlgorithm_ = CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0;
+    cudnnConvolutionBwdDataAlgo_t dataAlgorithm_ = CUDNN_CONVOLUTION_BWD_DATA_ALGO_0;
+    std::size_t filterWorkspaceBytes_ = 0, dataWorkspaceBytes_ = 0;
 };
 
 } // namespace nw

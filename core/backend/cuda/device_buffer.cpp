@@ -50,6 +50,12 @@ void DeviceBuffer::reserve(std::size_t floats)
         resize(floats);
 }
 
+void DeviceBuffer::zero(cudaStream_t stream)
+{
+    if (size_)
+        cudaCheck(cudaMemsetAsync(data_, 0, size_ * sizeof(float), stream), "clearing GPU memory");
+}
+
 void DeviceBuffer::upload(std::span<const float> host, cudaStream_t stream, std::size_t offset)
 {
     if (offset + host.size() > size_)

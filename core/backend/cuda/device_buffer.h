@@ -25,6 +25,12 @@ public:
     const float* data() const { return data_; }
     std::size_t size() const { return size_; }
 
+    // All zeros, queued on the stream.
+    void zero(cudaStream_t stream);
+    // The first `floats` as another type of the same or a smaller alignment need (cudaMalloc aligns to
+    // 256 bytes): max-pool's 64-bit winner indexes live in a float buffer of twice the length.
+    template <typename T> T* as() { return reinterpret_cast<T*>(data_); }
+
     void upload(std::span<const float> host, cudaStream_t stream, std::size_t offset = 0);
     void download(std::span<float> host, cudaStream_t stream, std::size_t offset = 0) const;
 

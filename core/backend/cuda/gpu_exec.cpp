@@ -2,6 +2,8 @@
 
 #include "backend/cuda/cuda_check.h"
 
+#include <string>
+
 namespace nw {
 
 GpuExec::GpuExec(int device) : device_(device)
@@ -66,12 +68,61 @@ void GpuExec::mirrorParameters(std::span<const float> hostValues)
     parameterCount_ = hostValues.size();
 }
 
-const float* GpuExec::device(const ParamArray& array) const
+namespace {
+
+// `array`'s place in a device buffer mirroring the host buffer at `hostBase` (count floats).
+float* mirrored(const ParamArray& array, const float* hostBase, std::size_t count, DeviceBuffer& device,
+                const char* what)
 {
     const float* at = array.data();
-    if (!hostParameters_ || at < hostParameters_ || at + array.size() > hostParameters_ + parameterCount_)
-        throw GpuError("internal error: a layer's array is not in the net's parameter store");
-    return parameters_.data() + (at - hostParameters_);
+    if (!hostBase || at < hostBase || at + array.size() > hostBase + count)
+        throw GpuError(std::string("internal error: a layer's array is not in the net's ") + what);
+    return device.data() + (at - hostBase);
+}
+
+} // namespace
+
+float* GpuExec::device(const ParamArray& array)
+{
+    return mirrored(array, hostParameters_, parameterCount_, parameters_, "parameter store");
+}
+
+void GpuExec::downloadParameters(std::span<float> hostValues) const
+{
+    parameters_.download(hostValues, stream_);
+    synchronize();
+}
+
+void GpuExec::mirrorGradients(std::span<const float> hostGradients)
+{
+    gradients_.resize(hostGradients.size());
+    gradients_.zero(stream_);
+    hostGradients_ = hostGradients.data();
+}
+
+float* GpuExec::gradient(const ParamArray& gradientArray)
+{
+    return mirrored(gradientArray, hostGradients_, gradients_.size(), gradients_, "gradient buffer");
+}
+
+void GpuExec::downloadGradients(std::span<float> hostGradients) const
+{
+    gradients_.download(hostGradients, stream_);
+    synchronize();
+}
+
+void GpuExec::copyToHost(const float* device, std::span<float> host) const
+{
+    cudaCheck(cudaMemcpyAsync(host.data(), device, host.size_bytes(), cudaMemcpyDeviceToHost, stream_),
+              "copying from the GPU");
+    synchronize();
+}
+
+void GpuExec::copyToDevice(std::span<const float> host, float* device) const
+{
+    cudaCheck(cudaMemcpyAsync(device, host.data(), host.size_bytes(), cudaMemcpyHostToDevice, stream_),
+              "copying to the GPU");
+    synchronize(); // the host buffer may change right after
 }
 
 void GpuExec::synchronize() const

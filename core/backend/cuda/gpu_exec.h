@@ -30,8 +30,22 @@ public:
 
     // Copies the host values of the net's parameters (ParameterStore::values) to the device.
     void mirrorParameters(std::span<const float> hostValues);
-    // Where `array` (a view into those host values) sits on the device.
-    const float* device(const ParamArray& array) const;
+    // Where `array` (a view into those host values) sits on the device. Training writes through it
+    // (the solvers' updates, batch norm's rolling statistics).
+    float* device(const ParamArray& array);
+    // The device values back into the host buffer mirrored last (checkpoints, final weights).
+    void downloadParameters(std::span<float> hostValues) const;
+
+    // Training: a zeroed device twin of the net's gradient buffer (ParameterStore::gradients) and
+    // where a gradient array (a view into that host buffer) sits in it.
+    void mirrorGradients(std::span<const float> hostGradients);
+    float* gradient(const ParamArray& gradientArray);
+    std::span<float> deviceGradients() { return {gradients_.data(), gradients_.size()}; }
+    void downloadGradients(std::span<float> hostGradients) const;
+
+    // Copies between device memory and the host, waiting for them (loss layers' host part).
+    void copyToHost(const float* device, std::span<float> host) const;
+    void copyToDevice(std::span<const float> host, float* device) const;
 
     void synchronize() const;
     // Selects this device for the calling thread (CUDA's current device is per thread).
@@ -45,9 +59,10 @@ private:
     cudaStream_t stream_ = nullptr;
     cublasHandle_t cublas_ = nullptr;
     cudnnHandle_t cudnn_ = nullptr;
-    DeviceBuffer workspace_, parameters_;
+    DeviceBuffer workspace_, parameters_, gradients_;
     const float* hostParameters_ = nullptr;
     std::size_t parameterCount_ = 0;
+    const float* hostGradients_ = nullptr;
 };
 
 } // namespace nw

@@ -29,15 +29,6 @@ Activation activationFromName(const std::string& name)
     return Activation::Relu;
 }
 
-namespace {
-
-float softplus(float x)
-{
-    return softplusFormula(x);
-}
-
-} // namespace
-
 float activate(float x, Activation a)
 {
     return activationFormula(x, a);
@@ -92,42 +83,7 @@ namespace {
 
 float gradient(float y, Activation a)
 {
-    switch (a) {
-    case Activation::Logistic:
-        return (1 - y) * y;
-    case Activation::Loggy: {
-        const float v = (y + 1) / 2;
-        return 2 * (1 - v) * v;
-    }
-    case Activation::Relu:
-        return float(y > 0);
-    case Activation::Elu:
-        return float(y >= 0) + float(y < 0) * (y + 1);
-    case Activation::Selu:
-        return float(y >= 0) * 1.0507f + float(y < 0) * (y + 1.0507f * 1.6732f);
-    case Activation::Relie:
-        return y > 0 ? 1 : 0.01f;
-    case Activation::Plse:
-        return (y < 0 || y > 1) ? 0.01f : 0.125f;
-    case Activation::Hardtan:
-        return float(y > -1 && y < 1);
-    case Activation::Lhtan:
-        return (y > 0 && y < 1) ? 1 : 0.001f;
-    case Activation::Linear:
-        return 1;
-    case Activation::Ramp:
-        return float(y > 0) + 0.1f;
-    case Activation::Leaky:
-        return y > 0 ? 1 : 0.1f;
-    case Activation::Tanh:
-        return 1 - y * y;
-    case Activation::Stair:
-        return std::floor(y) == y ? 0 : 1;
-    case Activation::Relu6:
-        return float(y > 0 && y < 6);
-    default:
-        return 1; // not reached: gradientFromOutput() is false for the rest
-    }
+    return outputGradientFormula(y, a);
 }
 
 // delta *= (y > 0 ? 1 : slope): a select, not a branch (the signs are random), in wide vectors.
@@ -162,37 +118,9 @@ void multiplyByGradient(const float* y, std::size_t n, Activation a, float* delt
 
 namespace {
 
-float logistic(float x)
-{
-    return 1.0f / (1.0f + std::exp(-x));
-}
-
-// f'(x) of the activations whose derivative needs the input (the others: from their output).
 float inputGradient(float x, Activation a)
 {
-    switch (a) {
-    case Activation::Swish: {
-        const float s = logistic(x);
-        return s + x * s * (1 - s);
-    }
-    case Activation::Mish: { // d/dx x·tanh(softplus(x)) = tanh(sp) + x·sech²(sp)·σ(x)
-        const float t = std::tanh(softplus(x));
-        return t + x * (1 - t * t) * logistic(x);
-    }
-    case Activation::HardMish:
-        if (x > 0)
-            return 1;
-        if (x > -2)
-            return x + 1;
-        return 0;
-    case Activation::Gelu: {
-        const float u = 0.797885f * x + 0.035677f * x * x * x;
-        const float t = std::tanh(u);
-        return 0.5f * (1 + t) + 0.5f * x * (1 - t * t) * (0.797885f + 3 * 0.035677f * x * x);
-    }
-    default:
-        return gradient(activate(x, a), a);
-    }
+    return inputGradientFormula(x, a);
 }
 
 } // namespace

@@ -1,26 +1,15 @@
-#include "backend/cuda/cuda_check.h"
+#include "kernels/cuda/inference_kernels.h"
+
 #include "kernels/activation_formulas.h"
 #include "kernels/batchnorm_epsilon.h"
-#include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/launch.cuh"
+#include "kernels/cuda/maxpool_window.cuh"
 
 #include <cfloat>
 
 namespace nw::cuda {
 
 namespace {
-
-constexpr int kThreads = 256;
-
-// A launch's own errors (a bad configuration) surface here; faults while running, at the next sync.
-void launched(const char* kernel)
-{
-    cudaCheck(cudaGetLastError(), kernel);
-}
-
-unsigned blocksFor(std::size_t n)
-{
-    return unsigned((n + kThreads - 1) / kThreads);
-}
 
 __global__ void activateKernel(float* x, std::size_t n, Activation a)
 {
@@ -49,25 +38,8 @@ __global__ void maxpoolKernel(const float* in, float* out, int planes, int w, in
                               int size, int strideX, int strideY, int offset)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    const std::size_t total = std::size_t(planes) * std::size_t(outW) * std::size_t(outH);
-    if (i >= total)
-        return;
-    const int x = int(i % std::size_t(outW));
-    const int y = int(i / std::size_t(outW) % std::size_t(outH));
-    const std::size_t p = i / (std::size_t(outW) * std::size_t(outH));
-    const float* src = in + p * std::size_t(w) * std::size_t(h);
-    float best = -FLT_MAX;
-    for (int dy = 0; dy < size; ++dy) {
-        const int iy = y * strideY + offset + dy;
-        if (iy < 0 || iy >= h)
-            continue;
-        for (int dx = 0; dx < size; ++dx) {
-            const int ix = x * strideX + offset + dx;
-            if (ix >= 0 && ix < w)
-                best = fmaxf(best, src[std::size_t(iy) * std::size_t(w) + std::size_t(ix)]);
-        }
-    }
-    out[i] = best;
+    if (i < std::size_t(planes) * std::size_t(outW) * std::size_t(outH))
+        out[i] = maxpoolWindow(in, i, w, h, outW, outH, size, strideX, strideY, offset).value;
 }
 
 __global__ void upsampleKernel(const float* in, float* out, int planes, int w, int h, int stride, float scale)

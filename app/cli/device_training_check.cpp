@@ -1,0 +1,152 @@
+// `check-device --train`: one training step on the GPU against the CPU (issue 16's checks). Both start
+// from the same random weights; the CPU net's values and gradients are saved before the GPU's are
+// copied over them.
+#include "device_check.h"
+#include "net_loading.h"
+
+#include "backend/cuda/cuda_check.h"
+#include "runtime/gpu_net.h"
+#include "train/gpu_solver.h"
+#include "train/solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <vector>
+
+namespace nw::cli {
+
+namespace {
+
+constexpr double kTolerance = 1e-3;
+
+// Truth a loss layer accepts: for detectors up to three boxes of class 0 per image, well inside it;
+// for classifiers one true class per image.
+std::vector<float> randomTruth(const Net& net, int batch, std::mt19937& random)
+{
+    const std::size_t stride = net.truthFloats();
+    std::vector<float> truth(stride * std::size_t(batch), 0.0f);
+    std::uniform_real_distribution<float> unit(0, 1);
+    for (int b = 0; b < batch; ++b) {
+        float* t = truth.data() + std::size_t(b) * stride;
+        if (net.maxTruthBoxes() > 0) {
+            const int boxes = std::min(3, net.maxTruthBoxes());
+            for (int k = 0; k < boxes; ++k) {
+                float* box = t + 5 * k;
+                box[0] = 0.2f + 0.6f * unit(random);
+                box[1] = 0.2f + 0.6f * unit(random);
+                box[2] = 0.05f + 0.35f * unit(random);
+                box[3] = 0.05f + 0.35f * unit(random);
+                box[4] = 0;
+            }
+        } else if (stride > 0) {
+            t[std::size_t(random() % stride)] = 1.0f;
+        }
+    }
+    return truth;
+}
+
+// Compares array by array (each against its own largest CPU value, so sums over a batch are judged
+// at their own scale); prints those beyond the tolerance and returns the worst.
+double compareArrays(Net& net, std::span<const float> gpuBuffer, std::span<const float> cpuBuffer,
+                     bool gradients, const char* what, int& failures)
+{
+    double worst = 0;
+    const float* base = gradients ? net.parameterGradients().data() : net.parameterValues().data();
+    for (Net::LayerParameters& layer : net.trainableParameters())
+        for (const Parameter& p : layer.parameters) {
+            const ParamArray& array = gradients ? *p.gradient : *p.values;
+            const std::size_t offset = std::size_t(array.data() - base), n = array.size();
+            const std::span<const float> cpu = cpuBuffer.subspan(offset, n);
+            double scale = 1.0;
+            for (float v : cpu)
+                scale = std::max(scale, double(std::fabs(v)));
+            const double difference = largestDifference(gpuBuffer.subspan(offset, n), cpu, scale);
+            worst = std::max(worst, difference);
+            if (!(difference <= kTolerance)) {
+                ++failures;
+                std::printf("  layer %d [%s]: %s of a %zu-value array differ by %.3g of its scale %.3g\n",
+                            layer.layer, net.spec().layers[std::size_t(layer.layer)].type.c_str(), what, n,
+                            difference, scale);
+            }
+        }
+    return worst;
+}
+
+int checkTrainingWith(const std::string& cfg, int device, int batch, bool adam)
+{
+    auto net = loadNet(cfg, "", batch, {}, Net::Use::Everything);
+    if (!net)
+        return 1;
+    randomizeWeights(*net, 7);
+    if (auto problem = net->setTraining(true)) {
+        std::cerr << "error: " << cfg << ": " << *problem << "\n";
+        return 1;
+    }
+    std::string error;
+    auto gpu = GpuNet::create(*net, device, error); // mirrors the weights before the CPU's pass
+    if (!gpu) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    gpu->startTraining();
+    std::mt19937 random(3);
+    std::vector<float> input(std::size_t(net->inputShape().size) * std::size_t(batch));
+    std::uniform_real_distribution<float> unit(0, 1);
+    for (float& v : input)
+        v = unit(random);
+    const std::vector<float> truth = randomTruth(*net, batch, random);
+
+    std::mt19937 cpuRandom(5), gpuRandom(5);
+    const double cpuLoss = net->forwardTraining(input.data(), truth.data(), cpuRandom);
+    net->backward();
+    const double gpuLoss = gpu->forwardTraining(input.data(), truth.data(), gpuRandom);
+    gpu->backward();
+
+    NetConfig config = net->spec().net;
+    config.adam = adam;
+    auto parameters = net->trainableParameters();
+    const float rate = config.learningRate;
+    const std::vector<float> cpuGradients(net->parameterGradients().begin(), net->parameterGradients().end());
+    makeSolver(config)->step(parameters, rate, batch);
+    const std::vector<float> cpuValues(net->parameterValues().begin(), net->parameterValues().end());
+    gpu->downloadGradients();
+    const std::vector<float> gpuGradients(net->parameterGradients().begin(), net->parameterGradients().end());
+    GpuSolver solver(config);
+    solver.step(gpu->exec(), parameters, rate, batch);
+    gpu->downloadParameters();
+
+    int failures = 0;
+    const double lossDifference = std::fabs(gpuLoss - cpuLoss) / std::max(1.0, std::fabs(cpuLoss));
+    if (!(lossDifference <= kTolerance)) {
+        ++failures;
+        std::printf("  loss: GPU %.6g, CPU %.6g\n", gpuLoss, cpuLoss);
+    }
+    const double gradientWorst = compareArrays(*net, gpuGradients, cpuGradients, true, "gradients", failures);
+    const double valueWorst =
+        compareArrays(*net, net->parameterValues(), cpuValues, false,
+                      adam ? "values after an Adam step" : "values after an SGD step", failures);
+    // Batch norm's rolling statistics are not trained arrays: compare the whole value buffer too.
+    const double allValues = largestDifference(net->parameterValues(), cpuValues);
+    if (!(allValues <= kTolerance)) {
+        ++failures;
+        std::printf("  parameter values (rolling statistics included) differ by %.3g\n", allValues);
+    }
+    std::printf("%s: training step, batch %d, %s on cuda:%d: loss %.6g vs %.6g, gradients worst %.2g, "
+                "values worst %.2g — %s\n",
+                cfg.c_str(), batch, adam ? "Adam" : "SGD", device, gpuLoss, cpuLoss, gradientWorst,
+                std::max(valueWorst, allValues), failures ? "FAILED" : "OK");
+    return failures ? 1 : 0;
+}
+
+} // namespace
+
+int checkTraining(const std::string& cfg, int device, int batch)
+{
+    return std::max(checkTrainingWith(cfg, device, batch, false),
+                    checkTrainingWith(cfg, device, batch, true));
+}
+
+} // namespace nw::cli

@@ -1,0 +1,56 @@
+#include "backend/cuda/gpu_output_training.h"
+
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
+
+namespace nw {
+
+void GpuOutputTraining::forward(GpuForwardArgs& args, int channels, int plane, ParamArray* scales,
+                                ParamArray& biases, ParamArray& rollingMean, ParamArray& rollingVariance,
+                                Activation activation)
+{
+    GpuExec& gpu = args.gpu;
+    const std::size_t n = std::size_t(args.batch) * std::size_t(channels) * std::size_t(plane);
+    // As on the CPU: activations whose derivative needs their input run after the fused pass.
+    const Activation fused = gradientFromOutput(activation) ? activation : Activation::Linear;
+    if (scales) {
+        mean_.resize(std::size_t(channels));
+        variance_.resize(std::size_t(channels));
+        normalized_.resize(n);
+        cuda::batchNormTrainingForward(args.output, args.batch, channels, plane, gpu.device(*scales),
+                                       gpu.device(biases), mean_.data(), variance_.data(),
+                                       gpu.device(rollingMean), gpu.device(rollingVariance),
+                                       normalized_.data(), fused, gpu.stream());
+    } else {
+        cuda::scaleShiftActivate(args.output, args.batch, channels, plane, gpu.device(biases), nullptr,
+                                 nullptr, nullptr, fused, gpu.stream());
+    }
+    if (fused != activation) {
+        preActivation_.resize(n);
+        cudaCheck(cudaMemcpyAsync(preActivation_.data(), args.output, n * sizeof(float),
+                                  cudaMemcpyDeviceToDevice, gpu.stream()),
+                  "keeping the activation's input on the GPU");
+        cuda::activate(args.output, n, activation, gpu.stream());
+    }
+}
+
+void GpuOutputTraining::backward(GpuBackwardArgs& args, int channels, int plane, ParamArray* scales,
+                                 ParamArray& scaleGradient, ParamArray& biasGradient, Activation activation)
+{
+    GpuExec& gpu = args.gpu;
+    const std::size_t n = std::size_t(args.batch) * std::size_t(channels) * std::size_t(plane);
+    cuda::multiplyByActivationGradient(args.output,
+                                       gradientFromOutput(activation) ? nullptr : preActivation_.data(), n,
+                                       activation, args.outputDelta, gpu.stream());
+    if (scales)
+        cuda::batchNormBackward(args.outputDelta, normalized_.data(), variance_.data(), gpu.device(*scales),
+                                args.batch, channels, plane, gpu.gradient(scaleGradient),
+                                gpu.gradient(biasGradient), gpu.stream());
+    else
+        cuda::addChannelSums(args.outputDelta, args.batch, channels, plane, gpu.gradient(biasGradient),
+                             gpu.stream());
+}
+
+} // namespace nw

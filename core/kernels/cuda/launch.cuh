@@ -1,0 +1,22 @@
+#pragma once
+// What every CUDA kernel file's launchers share: the block size, the grid for n elements, and the check
+// right after a launch (a bad configuration surfaces there; faults while running, at the next sync).
+#include "backend/cuda/cuda_check.h"
+
+#include <cstddef>
+
+namespace nw::cuda {
+
+constexpr int kThreads = 256;
+
+inline unsigned blocksFor(std::size_t n)
+{
+    return unsigned((n + kThreads - 1) / kThreads);
+}
+
+inline void launched(const char* kernel)
+{
+    cudaCheck(cudaGetLastError(), kernel);
+}
+
+} // namespace nw::cuda

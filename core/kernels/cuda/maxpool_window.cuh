@@ -1,0 +1,40 @@
+#pragma once
+// Darknet's max-pool window for output i (planes × outH × outW): origin (x·stride + offset), values
+// outside the image do not count, the first of equal values wins. Inference and training both use it.
+#include <cfloat>
+#include <cstddef>
+#include <cstdint>
+
+namespace nw::cuda {
+
+struct MaxpoolWinner {
+    float value;
+    std::int64_t index; // into the input; −1 when the window is all outside
+};
+
+__device__ inline MaxpoolWinner maxpoolWindow(const float* in, std::size_t i, int w, int h, int outW,
+                                              int outH, int size, int strideX, int strideY, int offset)
+{
+    const int x = int(i % std::size_t(outW));
+    const int y = int(i / std::size_t(outW) % std::size_t(outH));
+    const std::size_t base = i / (std::size_t(outW) * std::size_t(outH)) * std::size_t(w) * std::size_t(h);
+    MaxpoolWinner winner{-FLT_MAX, -1};
+    for (int dy = 0; dy < size; ++dy) {
+        const int iy = y * strideY + offset + dy;
+        if (iy < 0 || iy >= h)
+            continue;
+        for (int dx = 0; dx < size; ++dx) {
+            const int ix = x * strideX + offset + dx;
+            if (ix < 0 || ix >= w)
+                continue;
+            const std::size_t at = base + std::size_t(iy) * std::size_t(w) + std::size_t(ix);
+            if (in[at] > winner.value) {
+                winner.value = in[at];
+                winner.index = std::int64_t(at);
+            }
+        }
+    }
+    return winner;
+}
+
+} // namespace nw::cuda

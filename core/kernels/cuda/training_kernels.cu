@@ -1,0 +1,321 @@
+#include "kernels/cuda/training_kernels.h"
+
+#include "kernels/activation_formulas.h"
+#include "kernels/batchnorm_epsilon.h"
+#include "kernels/cuda/launch.cuh"
+#include "kernels/cuda/maxpool_window.cuh"
+
+namespace nw::cuda {
+
+namespace {
+
+__global__ void activationGradientKernel(const float* y, const float* x, std::size_t n, Activation a,
+                                         float* delta)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        delta[i] *= x ? inputGradientFormula(x[i], a) : outputGradientFormula(y[i], a);
+}
+
+// Sums of `count` doubles per thread, reduced over the block into thread 0's value (blockDim = kThreads).
+__device__ double blockSum(double value, double* shared)
+{
+    shared[threadIdx.x] = value;
+    __syncthreads();
+    for (int half = kThreads / 2; half > 0; half /= 2) {
+        if (int(threadIdx.x) < half)
+            shared[threadIdx.x] += shared[threadIdx.x + half];
+        __syncthreads();
+    }
+    const double total = shared[0];
+    __syncthreads(); // `shared` may be reused right after
+    return total;
+}
+
+// One block per channel: the channel's values over the batch are `batch` planes `itemSize` apart.
+__global__ void channelSumsKernel(const float* delta, int batch, int channels, int plane, float* gradient)
+{
+    __shared__ double shared[kThreads];
+    const int c = int(blockIdx.x);
+    const std::size_t itemSize = std::size_t(channels) * std::size_t(plane);
+    const std::size_t n = std::size_t(batch) * std::size_t(plane);
+    double sum = 0;
+    for (std::size_t k = threadIdx.x; k < n; k += kThreads)
+        sum += delta[(k / std::size_t(plane)) * itemSize + std::size_t(c) * std::size_t(plane) +
+                     k % std::size_t(plane)];
+    sum = blockSum(sum, shared);
+    if (threadIdx.x == 0)
+        gradient[c] += float(sum);
+}
+
+__device__ std::size_t channelOffset(std::size_t k, int c, int plane, std::size_t itemSize)
+{
+    return (k / std::size_t(plane)) * itemSize + std::size_t(c) * std::size_t(plane) + k % std::size_t(plane);
+}
+
+// One block per channel. The moments are taken about the channel's first value, as on the CPU, so a
+// large mean next to a small spread does not cancel.
+__global__ void batchNormForwardKernel(float* x, int batch, int channels, int plane, const float* scales,
+                                       const float* biases, float* mean, float* variance, float* rollingMean,
+                                       float* rollingVariance, float* savedNormalized, Activation fused)
+{
+    __shared__ double shared[kThreads];
+    const int c = int(blockIdx.x);
+    const std::size_t itemSize = std::size_t(channels) * std::size_t(plane);
+    const std::size_t n = std::size_t(batch) * std::size_t(plane);
+    const float shift = x[std::size_t(c) * std::size_t(plane)];
+    double sum = 0, squares = 0;
+    for (std::size_t k = threadIdx.x; k < n; k += kThreads) {
+        const double d = double(x[channelOffset(k, c, plane, itemSize)] - shift);
+        sum += d;
+        squares += d * d;
+    }
+    sum = blockSum(sum, shared);
+    squares = blockSum(squares, shared);
+    const double shiftedMean = sum / double(n);
+    const float m = float(double(shift) + shiftedMean);
+    const double centred = fmax(0.0, squares - double(n) * shiftedMean * shiftedMean); // Σ(x − m)²
+    const float v = float(centred / double(n));
+    if (threadIdx.x == 0) {
+        mean[c] = m;
+        variance[c] = v;
+        rollingMean[c] = 0.99f * rollingMean[c] + 0.01f * m;
+        rollingVariance[c] = 0.99f * rollingVariance[c] + 0.01f * float(centred / double(n > 1 ? n - 1 : 1));
+    }
+    const float inverse = 1.0f / sqrtf(v + kBatchNormEpsilon);
+    const float scale = scales[c], bias = biases[c];
+    for (std::size_t k = threadIdx.x; k < n; k += kThreads) {
+        const std::size_t at = channelOffset(k, c, plane, itemSize);
+        const float normalized = (x[at] - m) * inverse;
+        savedNormalized[at] = normalized;
+        x[at] = activationFormula(normalized * scale + bias, fused);
+    }
+}
+
+// One block per channel: with g = scale·delta, dx = (g − mean(g) − x̂·mean(g·x̂)) / sqrt(var + eps).
+__global__ void batchNormBackwardKernel(float* delta, const float* savedNormalized, const float* variance,
+                                        const float* scales, int batch, int channels, int plane,
+                                        float* scaleGradient, float* biasGradient)
+{
+    __shared__ double shared[kThreads];
+    const int c = int(blockIdx.x);
+    const std::size_t itemSize = std::size_t(channels) * std::size_t(plane);
+    const std::size_t n = std::size_t(batch) * std::size_t(plane);
+    double deltaSum = 0, deltaNormalized = 0;
+    for (std::size_t k = threadIdx.x; k < n; k += kThreads) {
+        const std::size_t at = channelOffset(k, c, plane, itemSize);
+        deltaSum += delta[at];
+        deltaNormalized += double(delta[at]) * savedNormalized[at];
+    }
+    deltaSum = blockSum(deltaSum, shared);
+    deltaNormalized = blockSum(deltaNormalized, shared);
+    if (threadIdx.x == 0) {
+        biasGradient[c] += float(deltaSum);
+        scaleGradient[c] += float(deltaNormalized);
+    }
+    const float count = float(n);
+    const float inverse = 1.0f / sqrtf(variance[c] + kBatchNormEpsilon);
+    const float meanG = float(deltaSum) * scales[c] / count,
+                meanGX = float(deltaNormalized) * scales[c] / count;
+    const float k = scales[c] * inverse;
+    for (std::size_t j = threadIdx.x; j < n; j += kThreads) {
+        const std::size_t at = channelOffset(j, c, plane, itemSize);
+        delta[at] = k * delta[at] - inverse * (meanG + savedNormalized[at] * meanGX);
+    }
+}
+
+__global__ void maxpoolIndexedKernel(const float* in, float* out, std::int64_t* indexes, int planes, int w,
+                                     int h, int outW, int outH, int size, int strideX, int strideY,
+                                     int offset)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= std::size_t(planes) * std::size_t(outW) * std::size_t(outH))
+        return;
+    const MaxpoolWinner winner = maxpoolWindow(in, i, w, h, outW, outH, size, strideX, strideY, offset);
+    out[i] = winner.value;
+    indexes[i] = winner.index;
+}
+
+__global__ void maxpoolBackwardKernel(const float* delta, const std::int64_t* indexes, std::size_t n,
+                                      float* inputDelta)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n && indexes[i] >= 0)
+        atomicAdd(inputDelta + indexes[i], delta[i]);
+}
+
+// One thread per input value: the sum over its block of outputs (no atomics, a fixed order).
+__global__ void upsampleBackwardKernel(const float* delta, float* inputDelta, int planes, int w, int h,
+                                       int stride, float scale)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= std::size_t(planes) * std::size_t(w) * std::size_t(h))
+        return;
+    const int x = int(i % std::size_t(w));
+    const int y = int(i / std::size_t(w) % std::size_t(h));
+    const std::size_t p = i / (std::size_t(w) * std::size_t(h));
+    const std::size_t outW = std::size_t(w) * std::size_t(stride),
+                      outH = std::size_t(h) * std::size_t(stride);
+    const float* plane = delta + p * outW * outH;
+    float sum = 0;
+    for (int dy = 0; dy < stride; ++dy)
+        for (int dx = 0; dx < stride; ++dx)
+            sum += scale * plane[(std::size_t(y) * std::size_t(stride) + std::size_t(dy)) * outW +
+                                 std::size_t(x) * std::size_t(stride) + std::size_t(dx)];
+    inputDelta[i] += sum;
+}
+
+__global__ void averagePlanesBackwardKernel(const float* delta, float* inputDelta, std::size_t n, int plane)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        inputDelta[i] += delta[i / std::size_t(plane)] / float(plane);
+}
+
+__global__ void addScaledKernel(const float* from, float* into, std::size_t n, float alpha)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        into[i] += alpha * from[i];
+}
+
+__global__ void addRowsKernel(const float* from, std::size_t fromStride, float* into, std::size_t intoStride,
+                              std::size_t width, std::size_t n)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const std::size_t row = i / width, column = i % width;
+    into[row * intoStride + column] += from[row * fromStride + column];
+}
+
+__global__ void sgdKernel(float* weights, float* velocity, float* gradient, std::size_t n, float decay,
+                          float scale, float momentum)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        sgdUpdate(weights[i], velocity[i], gradient[i], decay, scale, momentum);
+}
+
+__global__ void adamKernel(float* weights, float* m, float* v, float* gradient, std::size_t n, float decay,
+                           AdamStep step)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        adamUpdate(weights[i], m[i], v[i], gradient[i], decay, step);
+}
+
+} // namespace
+
+void multiplyByActivationGradient(const float* y, const float* x, std::size_t n, Activation a, float* delta,
+                                  cudaStream_t stream)
+{
+    if (a == Activation::Linear || n == 0)
+        return;
+    activationGradientKernel<<<blocksFor(n), kThreads, 0, stream>>>(
+        gradientFromOutput(a) ? y : nullptr, gradientFromOutput(a) ? nullptr : x, n, a, delta);
+    launched("the activation-gradient kernel");
+}
+
+void addChannelSums(const float* delta, int batch, int channels, int plane, float* gradient,
+                    cudaStream_t stream)
+{
+    if (channels > 0 && batch > 0)
+        channelSumsKernel<<<unsigned(channels), kThreads, 0, stream>>>(delta, batch, channels, plane,
+                                                                       gradient);
+    launched("the bias-gradient kernel");
+}
+
+void batchNormTrainingForward(float* x, int batch, int channels, int plane, const float* scales,
+                              const float* biases, float* mean, float* variance, float* rollingMean,
+                              float* rollingVariance, float* savedNormalized, Activation fused,
+                              cudaStream_t stream)
+{
+    if (channels > 0 && batch > 0)
+        batchNormForwardKernel<<<unsigned(channels), kThreads, 0, stream>>>(
+            x, batch, channels, plane, scales, biases, mean, variance, rollingMean, rollingVariance,
+            savedNormalized, fused);
+    launched("the batch-norm kernel");
+}
+
+void batchNormBackward(float* delta, const float* savedNormalized, const float* variance, const float* scales,
+                       int batch, int channels, int plane, float* scaleGradient, float* biasGradient,
+                       cudaStream_t stream)
+{
+    if (channels > 0 && batch > 0)
+        batchNormBackwardKernel<<<unsigned(channels), kThreads, 0, stream>>>(
+            delta, savedNormalized, variance, scales, batch, channels, plane, scaleGradient, biasGradient);
+    launched("the batch-norm backward kernel");
+}
+
+void maxpoolRecordingIndexes(const float* in, float* out, std::int64_t* indexes, int planes, int w, int h,
+                             int outW, int outH, int size, int strideX, int strideY, int offset,
+                             cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(planes) * std::size_t(outW) * std::size_t(outH);
+    if (n)
+        maxpoolIndexedKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, indexes, planes, w, h, outW,
+                                                                    outH, size, strideX, strideY, offset);
+    launched("the max-pool training kernel");
+}
+
+void maxpoolBackward(const float* delta, const std::int64_t* indexes, std::size_t n, float* inputDelta,
+                     cudaStream_t stream)
+{
+    if (n)
+        maxpoolBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, indexes, n, inputDelta);
+    launched("the max-pool backward kernel");
+}
+
+void upsampleBackward(const float* delta, float* inputDelta, int planes, int w, int h, int stride,
+                      float scale, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(planes) * std::size_t(w) * std::size_t(h);
+    if (n)
+        upsampleBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, inputDelta, planes, w, h, stride,
+                                                                      scale);
+    launched("the upsample backward kernel");
+}
+
+void averagePlanesBackward(const float* delta, float* inputDelta, int planes, int plane, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(planes) * std::size_t(plane);
+    if (n)
+        averagePlanesBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, inputDelta, n, plane);
+    launched("the average-pool backward kernel");
+}
+
+void addScaled(const float* from, float* into, std::size_t n, float alpha, cudaStream_t stream)
+{
+    if (n)
+        addScaledKernel<<<blocksFor(n), kThreads, 0, stream>>>(from, into, n, alpha);
+    launched("the add kernel");
+}
+
+void addRows(const float* from, std::size_t fromStride, float* into, std::size_t intoStride,
+             std::size_t width, int rows, cudaStream_t stream)
+{
+    const std::size_t n = width * std::size_t(rows > 0 ? rows : 0);
+    if (n)
+        addRowsKernel<<<blocksFor(n), kThreads, 0, stream>>>(from, fromStride, into, intoStride, width, n);
+    launched("the add-rows kernel");
+}
+
+void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,
+             float momentum, cudaStream_t stream)
+{
+    if (n)
+        sgdKernel<<<blocksFor(n), kThreads, 0, stream>>>(weights, velocity, gradient, n, decay, scale,
+                                                         momentum);
+    launched("the SGD kernel");
+}
+
+void adamStep(float* weights, float* m, float* v, float* gradient, std::size_t n, float decay,
+              const AdamStep& step, cudaStream_t stream)
+{
+    if (n)
+        adamKernel<<<blocksFor(n), kThreads, 0, stream>>>(weights, m, v, gradient, n, decay, step);
+    launched("the Adam kernel");
+}
+
+} // namespace nw::cuda

@@ -1,0 +1,60 @@
+#pragma once
+// Launchers of the CUDA training kernels (training_kernels.cu): the backward passes and the solvers'
+// updates, callable from plain C++. Deltas follow the CPU's convention (−∂loss/∂value, added into the
+// inputs' deltas); each kernel computes the formula of its CPU twin, named below.
+#include "kernels/cpu/activations.h"
+#include "kernels/solver_formulas.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+namespace nw::cuda {
+
+// delta[i] *= f'(x[i]) (kernels/cpu/activations.h): from the outputs y where gradientFromOutput(a),
+// else from the saved inputs x.
+void multiplyByActivationGradient(const float* y, const float* x, std::size_t n, Activation a, float* delta,
+                                  cudaStream_t stream);
+// gradient[c] += Σ over the batch and the plane of channel c's delta (a bias's −gradient).
+void addChannelSums(const float* delta, int batch, int channels, int plane, float* gradient,
+                    cudaStream_t stream);
+
+// Batch norm with the batch's statistics (kernels/cpu/batchnorm.h, batchNormTrainingForward): per channel
+// the mean and the ÷N variance, rolling averages by 0.99/0.01 (÷(N−1) variance), x̂ saved, and
+// x = f(scale·x̂ + bias) with `fused` (Linear: none).
+void batchNormTrainingForward(float* x, int batch, int channels, int plane, const float* scales,
+                              const float* biases, float* mean, float* variance, float* rollingMean,
+                              float* rollingVariance, float* savedNormalized, Activation fused,
+                              cudaStream_t stream);
+// Its backward (batchNormBackward): −∂loss/∂scale and −∂loss/∂bias added to the gradients; delta
+// becomes −∂loss/∂x.
+void batchNormBackward(float* delta, const float* savedNormalized, const float* variance, const float* scales,
+                       int batch, int channels, int plane, float* scaleGradient, float* biasGradient,
+                       cudaStream_t stream);
+
+// Max-pool (inference_kernels.h's rule) recording each output's winner as an index into `in`.
+void maxpoolRecordingIndexes(const float* in, float* out, std::int64_t* indexes, int planes, int w, int h,
+                             int outW, int outH, int size, int strideX, int strideY, int offset,
+                             cudaStream_t stream);
+// inputDelta[indexes[i]] += delta[i] (windows may overlap: atomic adds).
+void maxpoolBackward(const float* delta, const std::int64_t* indexes, std::size_t n, float* inputDelta,
+                     cudaStream_t stream);
+// Nearest-neighbour upsampling's backward: each input sums scale·delta over its stride × stride block.
+void upsampleBackward(const float* delta, float* inputDelta, int planes, int w, int h, int stride,
+                      float scale, cudaStream_t stream);
+// Global average pooling's backward: every value of plane p gets delta[p] / plane.
+void averagePlanesBackward(const float* delta, float* inputDelta, int planes, int plane, cudaStream_t stream);
+
+// into[i] += alpha·from[i].
+void addScaled(const float* from, float* into, std::size_t n, float alpha, cudaStream_t stream);
+// rows × width block: into[r·intoStride + i] += from[r·fromStride + i] ([route]'s backward per source).
+void addRows(const float* from, std::size_t fromStride, float* into, std::size_t intoStride,
+             std::size_t width, int rows, cudaStream_t stream);
+
+// The solvers' updates over one array (kernels/solver_formulas.h); the gradient is cleared.
+void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,
+             float momentum, cudaStream_t stream);
+void adamStep(float* weights, float* m, float* v, float* gradient, std::size_t n, float decay,
+              const AdamStep& step, cudaStream_t stream);
+
+} // namespace nw::cuda
