@@ -6,8 +6,12 @@
 #include "test_support.h"
 #include "train/checkpoint.h"
 #include "train/train_panel.h"
+#include "train/train_worker.h"
 #include "window/main_window.h"
 
+#include "backend/gpu_devices.h"
+
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -15,6 +19,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -29,6 +34,7 @@ private slots:
     void badDataIsReportedAndThePanelRecovers();
     void detectorOnTheShapesDataSet();
     void trainsWhatTheEditorShows();
+    void deviceChoiceAndAGpuThatFailsStopsInWords();
 };
 
 void TestTrainPanel::trainPauseResumeStopFromThePanel()
@@ -223,6 +229,51 @@ void TestTrainPanel::trainsWhatTheEditorShows()
         QString(test::readAll(dir.filePath("run/metrics.csv"))).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(rows.size(), 1 + 3);
     QVERIFY(test::readAll(cfg).contains("max_batches=3")); // saved now
+}
+
+// The Device box: the CPU first (chosen); on a machine without a GPU (this one, CI) a disabled entry
+// gives the reason; it is locked while a run goes on like the other settings. A run asked for a GPU
+// that cannot be used (none here) ends with the device's words, not a crash.
+void TestTrainPanel::deviceChoiceAndAGpuThatFailsStopsInWords()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 60);
+    QFile cfg(dir.filePath("toy.cfg"));
+    QVERIFY(cfg.open(QIODevice::WriteOnly));
+    cfg.write(test::kToyCfg);
+    cfg.close();
+
+    ui::MainWindow window;
+    QVERIFY(window.openFile(cfg.fileName()));
+    ui::TrainPanel* panel = window.trainPanel();
+    QComboBox* devices = panel->deviceBox();
+    QVERIFY(devices);
+    QCOMPARE(devices->itemText(0), QString("CPU"));
+    QCOMPARE(devices->currentData().toInt(), -1);
+    const GpuInventory inventory = listGpus(false);
+    if (!inventory.devices.empty())
+        QSKIP("this machine has a GPU: the no-GPU answers cannot be checked here");
+    QCOMPARE(devices->count(), 2);
+    QCOMPARE(devices->itemText(1), "GPU: " + QString::fromStdString(inventory.problem));
+    auto* model = qobject_cast<QStandardItemModel*>(devices->model());
+    QVERIFY(model && !model->item(1)->isEnabled());
+
+    ui::TrainWorker worker;
+    QSignalSpy finished(&worker, &ui::TrainWorker::finished);
+    ui::TrainRequest request;
+    request.cfgPath = cfg.fileName();
+    request.dataPath = dir.filePath("toy.data");
+    request.outDir = dir.filePath("gpu-run");
+    request.device = 0;
+    worker.prepareRun();
+    worker.run(request); // on this thread: the worker's slot, called directly
+    QCOMPARE(finished.count(), 1);
+    const QString error = finished.first().first().toString();
+    // A CUDA build names the device and the machine's reason; a build without CUDA says so.
+    QVERIFY2(error.contains("cuda:0: no GPU: " + QString::fromStdString(inventory.problem)) ||
+                 error.contains("this build has no CUDA backend"),
+             qPrintable(error));
+    QVERIFY(!QFileInfo::exists(dir.filePath("gpu-run/toy_final.weights")));
 }
 
 QTEST_MAIN(TestTrainPanel)

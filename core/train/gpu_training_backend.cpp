@@ -1,6 +1,7 @@
 // Training on a CUDA device: the GpuNet runs the passes, the GpuSolver updates the device weights, and
 // the host net is brought up to date only when something reads it.
 #include "backend/cuda/cuda_check.h"
+#include "backend/device_choice.h"
 #include "runtime/gpu_net.h"
 #include "train/gpu_solver.h"
 #include "train/training_backend.h"
@@ -65,6 +66,10 @@ private:
 std::unique_ptr<TrainingBackend> makeGpuTrainingBackend(Net& net, const NetConfig& config, int device,
                                                         std::string& error)
 {
+    // The machine's answer first ("no GPU: no CUDA driver …"): the runtime's own words for a missing
+    // driver are misleading ("driver version is insufficient").
+    if (!chooseDevice("cuda:" + std::to_string(device), error))
+        return nullptr;
     if (auto problem = GpuNet::trainingProblem(net)) {
         error = *problem;
         return nullptr;

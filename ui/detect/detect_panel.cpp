@@ -1,7 +1,7 @@
 #include "detect/detect_panel.h"
 
-#include "backend/gpu_devices.h"
 #include "detect/annotate.h"
+#include "device/device_box.h"
 
 #include <qcustomplot.h>
 
@@ -26,7 +26,6 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSlider>
-#include <QStandardItemModel>
 #include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -41,33 +40,6 @@ QPushButton* button(QWidget* parent, const QString& text, QHBoxLayout* row)
     auto* b = new QPushButton(text, parent);
     row->addWidget(b);
     return b;
-}
-
-// The devices detection can run on: the CPU, then each GPU with its name and memory (total: measuring
-// the free memory would hold a CUDA context on every GPU for the studio's lifetime); without a GPU, a
-// disabled entry says why (no CUDA in this build, no driver, no device).
-QComboBox* makeDeviceBox(QWidget* parent)
-{
-    auto* box = new QComboBox(parent);
-    // Sized for a GPU's name, not the longest reason (the sliders beside it keep their room).
-    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    box->setMinimumContentsLength(14);
-    box->setToolTip(QObject::tr("Where the network runs (netwright-cli devices lists the GPUs)"));
-    box->addItem(QObject::tr("CPU"), -1);
-    const GpuInventory inventory = listGpus(false);
-    for (const GpuDevice& gpu : inventory.devices)
-        box->addItem(QObject::tr("cuda:%1 %2 (%3 GiB)")
-                         .arg(gpu.index)
-                         .arg(QString::fromStdString(gpu.name))
-                         .arg(double(gpu.totalBytes) / double(1ull << 30), 0, 'f', 1),
-                     gpu.index);
-    if (inventory.devices.empty()) {
-        box->addItem(QObject::tr("GPU: %1").arg(QString::fromStdString(inventory.problem)), -2);
-        if (auto* model = qobject_cast<QStandardItemModel*>(box->model()))
-            model->item(1)->setEnabled(false);
-        box->setItemData(1, QString::fromStdString(inventory.problem), Qt::ToolTipRole);
-    }
-    return box;
 }
 
 } // namespace
@@ -121,7 +93,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     filters->addWidget(nms_);
     filters->addWidget(thresholdValue_);
     filters->addWidget(letterbox_);
-    device_ = makeDeviceBox(this);
+    device_ = makeDeviceBox(tr("Where the network runs"), this);
     filters->addWidget(new QLabel(tr("Device"), this));
     filters->addWidget(device_);
 

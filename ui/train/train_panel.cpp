@@ -1,5 +1,6 @@
 #include "train/train_panel.h"
 
+#include "device/device_box.h"
 #include "train/train_worker.h"
 
 #include "data/make_shapes.h"
@@ -121,6 +122,11 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     overrides->addWidget(resume_);
     overrides->addStretch();
     form->addRow(overrides);
+    device_ = makeDeviceBox(tr("Where training runs"), this);
+    auto* deviceRow = new QHBoxLayout;
+    deviceRow->addWidget(device_);
+    deviceRow->addStretch();
+    form->addRow(tr("Device"), deviceRow);
 
     train_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Train"), this);
     pause_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPause), tr("Pause"), this);
@@ -276,7 +282,7 @@ void TrainPanel::setTraining(bool training)
     pause_->setEnabled(training);
     stop_->setEnabled(training);
     for (QWidget* w : std::initializer_list<QWidget*>{data_, weights_, output_, maxBatches_, validEvery_,
-                                                      learningRate_, resume_, shapes_})
+                                                      learningRate_, resume_, shapes_, device_})
         w->setEnabled(!training);
     for (QWidget* w : pathButtons_)
         w->setEnabled(!training);
@@ -296,6 +302,7 @@ void TrainPanel::start()
     request.learningRate = learningRate_->value();
     request.resume = resume_->isChecked();
     request.weightsPath = weights_->text();
+    request.device = device_->currentData().toInt();
     if (cfgText_)
         request.cfgText = cfgText_();
     clearCurves();

@@ -11,6 +11,7 @@
 #include <vector>
 
 class QCheckBox;
+class QComboBox;
 class QCustomPlot;
 class QLabel;
 class QMouseEvent;
@@ -45,6 +46,7 @@ public:
     QLineEdit* outputEdit() const { return output_; }
     QLineEdit* weightsEdit() const { return weights_; }
     QSpinBox* maxBatchesSpin() const { return maxBatches_; }
+    QComboBox* deviceBox() const { return device_; }
     QPushButton* trainButton() const { return train_; }
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* stopButton() const { return stop_; }
@@ -92,6 +94,7 @@ private:
     QSpinBox* validEvery_ = nullptr;
     QDoubleSpinBox* learningRate_ = nullptr;
     QCheckBox* resume_ = nullptr;
+    QComboBox* device_ = nullptr; // CPU, then each GPU (data: -1, or the CUDA index)
     QCheckBox* logScale_ = nullptr;
     QPushButton* train_ = nullptr;
     QPushButton* pause_ = nullptr;

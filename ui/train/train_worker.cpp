@@ -150,6 +150,7 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
     options.learningRate = float(request.learningRate);
     options.validEvery = request.validEvery;
     options.resume = request.resume;
+    options.gpu = request.device;
     emit started(request.maxBatches > 0 ? request.maxBatches : spec.net.maxBatches, spec.net.batch);
     WorkerObserver observer(*this);
     options.mapEvery = request.validEvery;

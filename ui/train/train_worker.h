@@ -20,6 +20,7 @@ struct TrainRequest {
     double learningRate = 0; // 0: the cfg's
     int validEvery = 0;
     bool resume = false;
+    int device = -1; // -1: the CPU; N: the GPU cuda:N
 };
 
 class TrainWorker : public QObject {
