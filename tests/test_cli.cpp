@@ -32,6 +32,7 @@ class TestCli : public QObject {
 private slots:
     void summaryJsonDescribesEveryLayer();
     void summaryTableHasEveryLayerAndTotals();
+    void summaryNamesLayersTheGpuCannotRun();
     void batchOptionScalesMemory();
     void brokenCfgExitsNonZeroWithFileAndLine();
     void missingFileIsReported();
@@ -82,13 +83,44 @@ void TestCli::summaryTableHasEveryLayerAndTotals()
     const Run run = cli({"summary", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"});
     QCOMPARE(run.exitCode, 0);
     const QStringList lines = QString(run.out).split('\n', Qt::SkipEmptyParts);
-    QCOMPARE(lines.size(), 1 + 7 + 1);
+    QCOMPARE(lines.size(), 1 + 7 + 1 + 1);
     QVERIFY(lines[0].contains("BFLOPs"));
     QVERIFY(lines[1].contains("convolutional") && lines[1].contains("28x28x1") &&
             lines[1].contains("28x28x32"));
     QVERIFY(lines[7].contains("softmax"));
     QVERIFY(lines[8].startsWith("Total:"));
+    QVERIFY(lines[9].startsWith("GPU: "));
     QVERIFY(run.err.isEmpty());
+}
+
+// summary names the layers the CUDA backend cannot run or train yet (a GPU run is never silently
+// partial): yolov2's reorg and region head; alexnet's dropout trains only on the CPU.
+void TestCli::summaryNamesLayersTheGpuCannotRun()
+{
+    const bool cuda = QJsonDocument::fromJson(cli({"devices", "--json"}).out).object()["cuda_built"].toBool();
+    const Run yolov2 = cli({"summary", "/usr/share/darknet/cfg/yolov2.cfg", "--json"});
+    QCOMPARE(yolov2.exitCode, 0);
+    const QJsonObject gpu = QJsonDocument::fromJson(yolov2.out).object()["gpu"].toObject();
+    QCOMPARE(gpu["cuda_built"].toBool(), cuda);
+    if (!cuda) {
+        QVERIFY(cli({"summary", "/usr/share/darknet/cfg/yolov2.cfg"})
+                    .out.contains("GPU: this build has no CUDA backend"));
+        QSKIP("built without CUDA: nothing more to name");
+    }
+    QCOMPARE(gpu["inference_missing"].toArray(),
+             (QJsonArray{"layer 27 [reorg] (line 219)", "layer 31 [region] (line 241)"}));
+    const Run table = cli({"summary", "/usr/share/darknet/cfg/yolov2.cfg"});
+    QVERIFY2(
+        table.out.contains("GPU: no GPU version yet for layer 27 [reorg] (line 219), layer 31 [region] (line "
+                           "241) (runs on the CPU only)"),
+        table.out.constData());
+    const Run alexnet = cli({"summary", "/usr/share/darknet/cfg/alexnet.cfg"});
+    QVERIFY2(alexnet.out.contains(
+                 "GPU: runs every layer; cannot train on the GPU yet: layer 9 [dropout] (line 80), "
+                 "layer 11 [dropout] (line 87)"),
+             alexnet.out.constData());
+    QVERIFY(cli({"summary", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"})
+                .out.contains("GPU: runs and trains every layer"));
 }
 
 void TestCli::batchOptionScalesMemory()

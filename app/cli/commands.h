@@ -6,7 +6,8 @@
 
 namespace nw {
 struct SpecOptions;
-}
+struct NetworkSpec;
+} // namespace nw
 
 namespace nw::cli {
 
@@ -77,6 +78,13 @@ int exportOnnx(const ExportOnnxArgs& args);
 // with `train` one training step;
 // 0 all equal, 1 a difference or a layer without a GPU version, 77 no GPU here (CTest: skipped).
 int checkDevice(const CheckDeviceArgs& args);
+// Which layers of a valid network the CUDA backend cannot run or train yet (summary names them, so a
+// GPU run is never silently partial); `checked` false without CUDA in the build or a runnable net.
+struct GpuCoverage {
+    bool cudaBuilt = false, checked = false;
+    std::vector<std::string> inferenceMissing, trainingMissing; // "layer 12 [reorg] (line 96)"
+};
+GpuCoverage gpuCoverage(const NetworkSpec& spec);
 // bench on a GPU (called by bench for --device cuda[:N]).
 int benchOnGpu(const BenchArgs& args, const SpecOptions& options, int device);
 // Lists the CUDA devices; 1 (with the reason on stderr, or in "problem") when there is none.

@@ -4,9 +4,43 @@
 #include "net_loading.h"
 #include "report/summary.h"
 
+#include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 namespace nw::cli {
+
+namespace {
+
+// "layer 12 [reorg] (line 96), layer 30 [region] (line 240) and 3 more".
+std::string someLayers(const std::vector<std::string>& layers)
+{
+    std::string text;
+    const std::size_t shown = std::min<std::size_t>(layers.size(), 4);
+    for (std::size_t i = 0; i < shown; ++i)
+        text += (i ? ", " : "") + layers[i];
+    if (layers.size() > shown)
+        text += " and " + std::to_string(layers.size() - shown) + " more";
+    return text;
+}
+
+// The summary's last line: what the CUDA backend does with this network.
+std::string gpuLine(const GpuCoverage& gpu)
+{
+    if (!gpu.cudaBuilt)
+        return "GPU: this build has no CUDA backend\n";
+    if (!gpu.checked)
+        return "";
+    if (!gpu.inferenceMissing.empty())
+        return "GPU: no GPU version yet for " + someLayers(gpu.inferenceMissing) +
+               " (runs on the CPU only)\n";
+    if (!gpu.trainingMissing.empty())
+        return "GPU: runs every layer; cannot train on the GPU yet: " + someLayers(gpu.trainingMissing) +
+               "\n";
+    return "GPU: runs and trains every layer\n";
+}
+
+} // namespace
 
 int summary(const std::string& path, int batch, bool json)
 {
@@ -16,7 +50,17 @@ int summary(const std::string& path, int batch, bool json)
         return 1;
     }
     const NetworkSpec spec = buildNetworkSpec(document, {batch});
-    std::cout << (json ? summaryJson(spec) : summaryTable(spec));
+    const GpuCoverage gpu = gpuCoverage(spec);
+    if (json) {
+        nlohmann::ordered_json report = nlohmann::ordered_json::parse(summaryJson(spec));
+        report["gpu"] = {{"cuda_built", gpu.cudaBuilt},
+                         {"checked", gpu.checked},
+                         {"inference_missing", gpu.inferenceMissing},
+                         {"training_missing", gpu.trainingMissing}};
+        std::cout << report.dump(1) << "\n";
+    } else {
+        std::cout << summaryTable(spec) << gpuLine(gpu);
+    }
     printDiagnostics(spec.diagnostics);
     return spec.ok() ? 0 : 1;
 }

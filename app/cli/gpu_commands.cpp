@@ -113,6 +113,24 @@ double largestDifference(std::span<const float> gpu, std::span<const float> cpu,
 }
 #endif
 
+GpuCoverage gpuCoverage(const NetworkSpec& spec)
+{
+    GpuCoverage coverage;
+#if NETWRIGHT_WITH_CUDA
+    coverage.cudaBuilt = true;
+    std::string error;
+    const auto net = spec.ok() ? Net::create(spec, 1, error, Net::Use::InferenceOnly) : nullptr;
+    if (!net)
+        return coverage;
+    coverage.checked = true;
+    coverage.inferenceMissing = GpuNet::layersWithoutGpu(*net);
+    coverage.trainingMissing = GpuNet::layersWithoutGpuTraining(*net);
+#else
+    (void)spec;
+#endif
+    return coverage;
+}
+
 int checkDevice(const CheckDeviceArgs& args)
 {
     std::string error;
