@@ -94,33 +94,32 @@ void TestCli::summaryTableHasEveryLayerAndTotals()
 }
 
 // summary names the layers the CUDA backend cannot run or train yet (a GPU run is never silently
-// partial): yolov2's reorg and region head; alexnet's dropout trains only on the CPU.
+// partial): yolov1's locally connected layer and detection head; the rnn layers.
 void TestCli::summaryNamesLayersTheGpuCannotRun()
 {
     const bool cuda = QJsonDocument::fromJson(cli({"devices", "--json"}).out).object()["cuda_built"].toBool();
-    const Run yolov2 = cli({"summary", "/usr/share/darknet/cfg/yolov2.cfg", "--json"});
-    QCOMPARE(yolov2.exitCode, 0);
-    const QJsonObject gpu = QJsonDocument::fromJson(yolov2.out).object()["gpu"].toObject();
+    const QString yolov1 = "/usr/share/darknet/cfg/yolov1.cfg";
+    const Run json = cli({"summary", yolov1, "--json"});
+    QCOMPARE(json.exitCode, 0);
+    const QJsonObject gpu = QJsonDocument::fromJson(json.out).object()["gpu"].toObject();
     QCOMPARE(gpu["cuda_built"].toBool(), cuda);
     if (!cuda) {
-        QVERIFY(cli({"summary", "/usr/share/darknet/cfg/yolov2.cfg"})
-                    .out.contains("GPU: this build has no CUDA backend"));
+        QVERIFY(cli({"summary", yolov1}).out.contains("GPU: this build has no CUDA backend"));
         QSKIP("built without CUDA: nothing more to name");
     }
     QCOMPARE(gpu["inference_missing"].toArray(),
-             (QJsonArray{"layer 27 [reorg] (line 219)", "layer 31 [region] (line 241)"}));
-    const Run table = cli({"summary", "/usr/share/darknet/cfg/yolov2.cfg"});
+             (QJsonArray{"layer 28 [local] (line 233)", "layer 31 [detection] (line 247)"}));
+    QCOMPARE(gpu["training_missing"].toArray(), gpu["inference_missing"].toArray());
+    const Run table = cli({"summary", "/usr/share/darknet/cfg/rnn.cfg"});
     QVERIFY2(
-        table.out.contains("GPU: no GPU version yet for layer 27 [reorg] (line 219), layer 31 [region] (line "
-                           "241) (runs on the CPU only)"),
+        table.out.contains("GPU: no GPU version yet for layer 0 [rnn] (line 14), layer 1 [rnn] (line 20), "
+                           "layer 2 [rnn] (line 26) (runs on the CPU only)"),
         table.out.constData());
-    const Run alexnet = cli({"summary", "/usr/share/darknet/cfg/alexnet.cfg"});
-    QVERIFY2(alexnet.out.contains(
-                 "GPU: runs every layer; cannot train on the GPU yet: layer 9 [dropout] (line 80), "
-                 "layer 11 [dropout] (line 87)"),
-             alexnet.out.constData());
-    QVERIFY(cli({"summary", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"})
-                .out.contains("GPU: runs and trains every layer"));
+    for (const QString& everything :
+         {QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
+          QString("/usr/share/darknet/cfg/yolov2.cfg"), QString("/usr/share/darknet/cfg/alexnet.cfg")})
+        QVERIFY2(cli({"summary", everything}).out.contains("GPU: runs and trains every layer"),
+                 qPrintable(everything));
 }
 
 void TestCli::batchOptionScalesMemory()
@@ -399,6 +398,21 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     QCOMPARE(trainGpu.exitCode, 1);
     QVERIFY2(trainGpu.err.contains("--device cuda: no GPU: " + problem), trainGpu.err.constData());
     QVERIFY(!QFileInfo::exists(out));
+    // Evaluation on a GPU: valid, map and classify refuse it in the same words.
+    const QString shapesWeights =
+        QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    const QString classifierWeights = scratch.filePath("fm.weights");
+    QCOMPARE(cli({"init", classifier, classifierWeights}).exitCode, 0);
+    const QString shapesData = writeFile(scratch, "shapes.data", "classes=3\nvalid=valid.txt\n");
+    for (const QStringList& command :
+         {QStringList{"valid", data, classifier, classifierWeights, "--device", "cuda:0"},
+          QStringList{"map", shapesData, cfg, shapesWeights, "--device", "cuda:0"},
+          QStringList{"classify", classifier, classifierWeights, "/usr/share/darknet/data/dog.jpg",
+                      "--device", "cuda:0"}}) {
+        const Run refused = cli(command);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("--device cuda:0: no GPU: " + problem), refused.err.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCli)

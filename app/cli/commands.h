@@ -34,7 +34,7 @@ struct TrainArgs {
 };
 
 struct MapArgs {
-    std::string data, cfg, weights;
+    std::string data, cfg, weights, device = "cpu";
     float iou = 0.5f, threshold = 0.25f;
     bool letterbox = false, json = false;
 };
@@ -62,13 +62,14 @@ struct ExportOnnxArgs {
 
 int summary(const std::string& cfg, int batch, bool json);
 int train(const TrainArgs& args);
-int valid(const std::string& data, const std::string& cfg, const std::string& weights, bool json);
+int valid(const std::string& data, const std::string& cfg, const std::string& weights, bool json,
+          const std::string& device);
 int roundtrip(const std::string& in, const std::string& out);
 int forward(const std::string& cfg, const std::string& weights, const std::string& input,
             const std::string& out, const std::string& allLayersDir, const std::string& device);
 int detect(const DetectArgs& args);
 int classify(const std::string& cfg, const std::string& weights, const std::vector<std::string>& images,
-             const std::string& names, int top);
+             const std::string& names, int top, const std::string& device);
 int bench(const BenchArgs& args);
 int initWeights(const std::string& cfg, const std::string& out, unsigned seed);
 int map(const MapArgs& args);
@@ -82,7 +83,7 @@ int checkDevice(const CheckDeviceArgs& args);
 // GPU run is never silently partial); `checked` false without CUDA in the build or a runnable net.
 struct GpuCoverage {
     bool cudaBuilt = false, checked = false;
-    std::vector<std::string> inferenceMissing, trainingMissing; // "layer 12 [reorg] (line 96)"
+    std::vector<std::string> inferenceMissing, trainingMissing; // "layer 28 [local] (line 233)"
 };
 GpuCoverage gpuCoverage(const NetworkSpec& spec);
 // bench on a GPU (called by bench for --device cuda[:N]).

@@ -25,6 +25,9 @@ int map(const MapArgs& args)
     auto net = loadNet(args.cfg, args.weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;
+    const auto runner = DeviceRunner::create(*net, args.device);
+    if (!runner)
+        return 1;
     if (net->maxTruthBoxes() == 0) {
         std::cerr << "error: " << args.cfg
                   << " has no detection head ([yolo] or [region]): map scores detectors\n";
@@ -41,7 +44,8 @@ int map(const MapArgs& args)
     MapOptions options;
     options.iouThreshold = args.iou;
     options.confidenceThreshold = args.threshold;
-    const MapResult r = evaluateMap(*net, *set, args.letterbox || net->spec().net.letterBox, options);
+    const MapResult r = evaluateMap(*net, *set, args.letterbox || net->spec().net.letterBox, options, {},
+                                    [&](const float* input) { runner->forward(input); });
     std::vector<std::string> names(r.classes.size());
     if (!data->get("names").empty())
         if (auto loaded = loadNames(data->resolve(data->get("names")), error))

@@ -197,10 +197,13 @@ int detect(const DetectArgs& args)
 }
 
 int classify(const std::string& cfg, const std::string& weights, const std::vector<std::string>& images,
-             const std::string& namesPath, int top)
+             const std::string& namesPath, int top, const std::string& device)
 {
     auto net = loadNet(cfg, weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
+        return 1;
+    const auto runner = DeviceRunner::create(*net, device);
+    if (!runner)
         return 1;
     const Shape input = net->inputShape();
     const std::size_t classes = std::size_t(net->output().itemSize());
@@ -217,7 +220,8 @@ int classify(const std::string& cfg, const std::string& weights, const std::vect
             continue;
         }
         const Image prepared = resizeMinCrop(*image, input.w, input.h);
-        const Tensor& out = net->forward(prepared.data.data());
+        runner->forward(prepared.data.data());
+        const Tensor& out = net->output();
         std::vector<std::size_t> order(classes);
         std::iota(order.begin(), order.end(), 0);
         const std::size_t k = std::min<std::size_t>(std::size_t(std::max(1, top)), classes);

@@ -12,7 +12,7 @@ namespace nw::cli {
 
 namespace {
 
-// "layer 12 [reorg] (line 96), layer 30 [region] (line 240) and 3 more".
+// "layer 28 [local] (line 233), layer 31 [detection] (line 247) and 3 more".
 std::string someLayers(const std::vector<std::string>& layers)
 {
     std::string text;

@@ -73,6 +73,8 @@ int main(int argc, char** argv)
     classify->add_option("images", images, "Image files")->required();
     classify->add_option("--names", names, "Class names, one per line");
     classify->add_option("--top", top, "How many classes to show (default 5)")->check(CLI::Range(1, 100000));
+    std::string evaluationDevice = "cpu"; // classify's and valid's
+    classify->add_option("--device", evaluationDevice, "cpu (default), cuda or cuda:N (see devices)");
 
     nw::cli::BenchArgs benchArgs;
     auto* bench = app.add_subcommand("bench", "Measure forward latency and peak memory");
@@ -128,6 +130,7 @@ int main(int argc, char** argv)
     valid->add_option("cfg", cfg, "Darknet .cfg file")->required();
     valid->add_option("weights", weights, "Darknet .weights file")->required();
     valid->add_flag("--json", json, "Print {\"top1\":..,\"top5\":..,\"images\":..}");
+    valid->add_option("--device", evaluationDevice, "cpu (default), cuda or cuda:N (see devices)");
 
     nw::cli::MapArgs mapArgs;
     auto* map =
@@ -142,6 +145,7 @@ int main(int argc, char** argv)
         ->check(CLI::Range(0.0, 1.0));
     map->add_flag("--letterbox", mapArgs.letterbox, "Letterbox the images (default: the cfg's letter_box)");
     map->add_flag("--json", mapArgs.json, "Print {\"map50\":..,\"map50_95\":..,\"classes\":[...]}");
+    map->add_option("--device", mapArgs.device, "cpu (default), cuda or cuda:N (see devices)");
 
     nw::cli::AnchorsArgs anchorsArgs;
     auto* anchors =
@@ -217,7 +221,7 @@ int main(int argc, char** argv)
         if (*detect)
             return nw::cli::detect(detectArgs);
         if (*classify)
-            return nw::cli::classify(cfg, weights, images, names, top);
+            return nw::cli::classify(cfg, weights, images, names, top, evaluationDevice);
         if (*bench)
             return nw::cli::bench(benchArgs);
         if (*train) {
@@ -235,7 +239,7 @@ int main(int argc, char** argv)
         if (*exportOnnx)
             return nw::cli::exportOnnx(exportArgs);
         if (*valid)
-            return nw::cli::valid(dataPath, cfg, weights, json);
+            return nw::cli::valid(dataPath, cfg, weights, json, evaluationDevice);
         if (*map)
             return nw::cli::map(mapArgs);
         if (*anchors)

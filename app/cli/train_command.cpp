@@ -198,7 +198,8 @@ int train(const TrainArgs& args)
     }
 }
 
-int valid(const std::string& dataPath, const std::string& cfg, const std::string& weights, bool json)
+int valid(const std::string& dataPath, const std::string& cfg, const std::string& weights, bool json,
+          const std::string& device)
 {
     auto data = loadDataFileOrReport(dataPath);
     if (!data)
@@ -207,12 +208,15 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
     auto net = trainingNet(cfg, weights);
     if (!net)
         return 1;
+    const auto runner = DeviceRunner::create(*net, device);
+    if (!runner)
+        return 1;
     auto set = openClassificationSet(*data, "valid", net->spec().net, 1, error);
     if (!set) {
         std::cerr << "error: " << error << "\n";
         return 1;
     }
-    const Accuracy accuracy = evaluate(*net, *set);
+    const Accuracy accuracy = evaluate(*net, *set, [&](const float* input) { runner->forward(input); });
     if (json)
         std::printf("{\"top1\": %.6f, \"top5\": %.6f, \"images\": %zu}\n", accuracy.top1, accuracy.top5,
                     accuracy.images);

@@ -164,7 +164,7 @@ MapResult computeMap(const std::vector<ScoredBox>& predictions,
 }
 
 MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, const MapOptions& options,
-                      const std::function<void(std::size_t)>& progress)
+                      const std::function<void(std::size_t)>& progress, const ForwardPass& forward)
 {
     const int batch = net.batch();
     const Shape input = net.inputShape();
@@ -188,7 +188,10 @@ MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, co
             sizes[b] = {image->width, image->height};
             readable[b] = true;
         }
-        net.forward(images.data());
+        if (forward)
+            forward(images.data());
+        else
+            net.forward(images.data());
         for (std::size_t b = 0; b < count; ++b) {
             if (!readable[b])
                 continue;

@@ -53,8 +53,9 @@ MapResult computeMap(const std::vector<ScoredBox>& predictions,
 double averagePrecisionAllPoints(const std::vector<double>& recall, const std::vector<double>& precision);
 
 // Runs the net over every image of `data` (no augmentation; letterboxed when `letterbox`), keeps the
-// candidates above 0.005 after NMS 0.45 and scores them. `progress` (optional) gets images done.
+// candidates above 0.005 after NMS 0.45 and scores them. `progress` (optional) gets images done;
+// `forward` (optional) runs the passes elsewhere (a GPU copy of the net).
 MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, const MapOptions& options = {},
-                      const std::function<void(std::size_t)>& progress = {});
+                      const std::function<void(std::size_t)>& progress = {}, const ForwardPass& forward = {});
 
 } // namespace nw

@@ -162,10 +162,11 @@ public:
         gpuTraining_.backward(args, outputs, 1, config_.batchNormalize ? &scales_ : nullptr, scaleGradient_,
                               biasGradient_, activation_);
         const float one = 1.0f;
-        cublasCheck(cublasSgemm(gpu.cublas(), CUBLAS_OP_N, CUBLAS_OP_T, inputs, outputs, args.batch, &one,
-                                args.input, inputs, args.outputDelta, outputs, &one,
-                                gpu.gradient(weightGradient_), inputs),
-                    "[connected] weight gradient on the GPU");
+        if (args.parameterGradients)
+            cublasCheck(cublasSgemm(gpu.cublas(), CUBLAS_OP_N, CUBLAS_OP_T, inputs, outputs, args.batch, &one,
+                                    args.input, inputs, args.outputDelta, outputs, &one,
+                                    gpu.gradient(weightGradient_), inputs),
+                        "[connected] weight gradient on the GPU");
         if (args.inputDelta)
             cublasCheck(cublasSgemm(gpu.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, inputs, args.batch, outputs, &one,
                                     gpu.device(weights_), inputs, args.outputDelta, outputs, &one,

@@ -243,8 +243,9 @@ public:
                               config_.batchNormalize ? &scales_ : nullptr, scaleGradient_, biasGradient_,
                               activation_);
         const ConvolutionShape shape = cudnnShape();
-        cudnn_.backwardFilter(gpu, shape, args.batch, args.input, args.outputDelta,
-                              gpu.gradient(weightGradient_));
+        if (args.parameterGradients)
+            cudnn_.backwardFilter(gpu, shape, args.batch, args.input, args.outputDelta,
+                                  gpu.gradient(weightGradient_));
         if (args.inputDelta)
             cudnn_.backwardData(gpu, shape, args.batch, gpu.device(weights_), args.outputDelta,
                                 args.inputDelta);

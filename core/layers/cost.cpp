@@ -5,6 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_exec.h"
+#include "backend/cuda/gpu_loss_delta.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> CostLayer::parse(cfg::SectionReader& r)
@@ -39,13 +44,63 @@ public:
     {
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
         delta_.clear();
-        if (!args.context.training || !args.context.truth ||
-            args.context.truthStride != args.input.itemSize())
+        if (args.context.training && args.context.truth && args.context.truthStride == args.input.itemSize())
+            lossAgainstTruth(args.input.data(), args.input.size(), args.context);
+    }
+
+    bool canTrain() const override { return true; }
+
+    void backward(BackwardArgs& args) override
+    {
+        if (!args.inputDelta)
             return;
-        delta_.assign(args.input.size(), 0.0f);
+        float* in = args.inputDelta->data();
+        const float* out = args.outputDelta.data();
+        for (std::size_t i = 0; i < args.output.size(); ++i)
+            in[i] += out[i] + (delta_.empty() ? 0.0f : scale_ * delta_[i]);
+    }
+
+#if NETWRIGHT_WITH_CUDA
+    // The values pass through on the device; the loss is taken on the host (its inputs are few) and
+    // its scaled deltas go up.
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        args.gpu.copyOnDevice(args.input, args.output, n, "[cost]");
+        delta_.clear();
+        gpuDelta_.clear();
+        const ExecContext* context = args.training;
+        if (!context || !context->truth || context->truthStride != args.inputItemSize)
+            return;
+        std::vector<float> input(n);
+        args.gpu.copyToHost(args.input, input);
+        lossAgainstTruth(input.data(), n, *args.training);
+        for (std::size_t i = 0; i < n; ++i) // the backward pass adds scale·delta
+            input[i] = scale_ * delta_[i];
+        gpuDelta_.upload(args.gpu, input);
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        gpuDelta_.passBack(args, true);
+    }
+#endif
+
+private:
+    // Darknet's forward_cost_layer on `n` predictions: delta_ (unscaled) and the scaled loss.
+    void lossAgainstTruth(const float* input, std::size_t n, ExecContext& context)
+    {
+        delta_.assign(n, 0.0f);
         double loss = 0;
-        for (std::size_t i = 0; i < delta_.size(); ++i) {
-            const float truth = args.context.truth[i], predicted = args.input.data()[i];
+        for (std::size_t i = 0; i < n; ++i) {
+            const float truth = context.truth[i], predicted = input[i];
             const float diff = truth - predicted;
             if (type_ == "masked" && truth == -1234.0f) // Darknet's SECRET_NUM: no truth here
                 continue;
@@ -63,25 +118,15 @@ public:
                 loss += double(diff) * diff;
             }
         }
-        args.context.loss += scale_ * loss;
+        context.loss += scale_ * loss;
     }
 
-    bool canTrain() const override { return true; }
-
-    void backward(BackwardArgs& args) override
-    {
-        if (!args.inputDelta)
-            return;
-        float* in = args.inputDelta->data();
-        const float* out = args.outputDelta.data();
-        for (std::size_t i = 0; i < args.output.size(); ++i)
-            in[i] += out[i] + (delta_.empty() ? 0.0f : scale_ * delta_[i]);
-    }
-
-private:
     std::string type_;
     float scale_;
     std::vector<float> delta_;
+#if NETWRIGHT_WITH_CUDA
+    GpuLossDelta gpuDelta_; // scale·delta of a GPU training pass
+#endif
 };
 
 } // namespace

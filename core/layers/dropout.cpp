@@ -8,6 +8,7 @@
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
 #include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
 #endif
 
 namespace nw {
@@ -39,17 +40,38 @@ public:
     explicit DropoutRuntime(float probability) : probability_(probability) {}
 
 #if NETWRIGHT_WITH_CUDA
-    // Inference: the identity.
+    // The identity at inference; while training the CPU's mask, drawn on the host from the same random
+    // stream (so a GPU run drops what a CPU run drops) and uploaded.
     bool hasGpuForward(std::span<const Shape>) const override
     {
         return true;
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
-        cudaCheck(cudaMemcpyAsync(args.output, args.input,
-                                  args.outputItemSize * std::size_t(args.batch) * sizeof(float),
-                                  cudaMemcpyDeviceToDevice, args.gpu.stream()),
-                  "[dropout] copying on the GPU");
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        if (args.training && args.training->random) {
+            drawMask(n, *args.training->random);
+            gpuMask_.resize(n);
+            args.gpu.copyToDevice(mask_, gpuMask_.data());
+            cuda::multiply(args.input, gpuMask_.data(), args.output, n, args.gpu.stream());
+            return;
+        }
+        mask_.clear();
+        args.gpu.copyOnDevice(args.input, args.output, n, "[dropout]");
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        if (!args.inputDelta)
+            return;
+        if (mask_.size() == n)
+            cuda::addProduct(args.outputDelta, gpuMask_.data(), args.inputDelta, n, args.gpu.stream());
+        else
+            cuda::addScaled(args.outputDelta, args.inputDelta, n, 1.0f, args.gpu.stream());
     }
 #endif
 
@@ -58,13 +80,9 @@ public:
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
         if (!args.context.training || !args.context.random)
             return;
-        const float scale = 1.0f / (1.0f - probability_);
-        mask_.resize(args.output.size());
-        std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
-        for (std::size_t i = 0; i < mask_.size(); ++i) {
-            mask_[i] = uniform(*args.context.random) < probability_ ? 0.0f : scale;
+        drawMask(args.output.size(), *args.context.random);
+        for (std::size_t i = 0; i < mask_.size(); ++i)
             args.output.data()[i] *= mask_[i];
-        }
     }
 
     bool canTrain() const override
@@ -81,8 +99,21 @@ public:
     }
 
 private:
+    // Each value kept with 1 − p, scaled by 1/(1 − p).
+    void drawMask(std::size_t n, std::mt19937& random)
+    {
+        const float scale = 1.0f / (1.0f - probability_);
+        mask_.resize(n);
+        std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+        for (float& m : mask_)
+            m = uniform(random) < probability_ ? 0.0f : scale;
+    }
+
     float probability_;
     std::vector<float> mask_;
+#if NETWRIGHT_WITH_CUDA
+    DeviceBuffer gpuMask_;
+#endif
 };
 
 } // namespace

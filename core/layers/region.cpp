@@ -9,6 +9,11 @@
 
 #include <algorithm>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_exec.h"
+#include "backend/cuda/gpu_loss_delta.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> RegionLayer::parse(cfg::SectionReader& r)
@@ -96,6 +101,38 @@ public:
 
     void backward(BackwardArgs& args) override { passLossDelta(args, delta_); }
 
+#if NETWRIGHT_WITH_CUDA
+    // On the host, as Darknet's GPU path does for its heads: the input down, the CPU's own forward (and
+    // loss while training), the output and the deltas up. A head's values are few.
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return config_.tree.empty();
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        hostInput_.reset(out_, args.batch); // a region head keeps its input's shape
+        hostOutput_.reset(out_, args.batch);
+        args.gpu.copyToHost(args.input, hostInput_.span());
+        ExecContext inference;
+        ForwardArgs host{hostInput_, {}, hostOutput_, args.training ? *args.training : inference};
+        delta_.clear();
+        gpuDelta_.clear();
+        forward(host);
+        args.gpu.copyToDevice(hostOutput_.span(), args.output);
+        if (!delta_.empty())
+            gpuDelta_.upload(args.gpu, delta_);
+    }
+    bool hasGpuBackward(std::span<const Shape> sources) const override
+    {
+        return hasGpuForward(sources) && canTrain();
+    }
+    // passLossDelta's rule: the head's deltas plus any a later layer added go to the layer before.
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        gpuDelta_.passBack(args);
+    }
+#endif
+
 private:
     void computeDeltas(const Tensor& output, ExecContext& context)
     {
@@ -134,6 +171,10 @@ private:
     Shape out_;
     int index_;
     std::vector<float> delta_; // what backward passes on (x, y, objectness already through σ′)
+#if NETWRIGHT_WITH_CUDA
+    Tensor hostInput_, hostOutput_; // a GPU pass's head, on the host
+    GpuLossDelta gpuDelta_;
+#endif
 };
 
 } // namespace

@@ -4,6 +4,12 @@
 #include "runtime/layer_runtime.h"
 #include <algorithm>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> ReorgLayer::parse(cfg::SectionReader& r)
@@ -74,6 +80,32 @@ public:
     }
 
     bool canTrain() const override { return true; }
+
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        cuda::reorg(args.input, args.output, args.batch, args.inputItemSize, args.outputItemSize, map(),
+                    args.gpu.stream());
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        if (args.inputDelta)
+            cuda::reorgBackward(args.outputDelta, args.inputDelta, args.batch, args.inputItemSize,
+                                args.outputItemSize, map(), args.gpu.stream());
+    }
+    cuda::ReorgMap map() const
+    {
+        return {in_.w, in_.h, in_.c, config_.stride, config_.extra != 0, config_.flatten, config_.reverse};
+    }
+#endif
 
     // A permutation (or a copy): each input value gets the delta of the output it went to.
     void backward(BackwardArgs& args) override

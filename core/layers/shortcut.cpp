@@ -169,17 +169,27 @@ public:
     bool canTrain() const override { return true; }
 
 #if NETWRIGHT_WITH_CUDA
-    // The common residual: one source of the output's own shape, no weights (alpha and beta kept).
-    bool hasGpuForward(std::span<const Shape> sources) const override
+    // Unweighted shortcuts: the common residual (one source of the output's shape) in one kernel; other
+    // sources (pjreddie's resampled ones, AB's extra sources) through their overlap.
+    bool hasGpuForward(std::span<const Shape>) const override
     {
-        return weights_.empty() && sources.size() == 1 && sources[0].w == out_.w && sources[0].h == out_.h &&
-               sources[0].c == out_.c && sources[0].size == out_.size;
+        return weights_.empty();
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
-        cuda::addActivate(args.input, args.sources[0], args.output,
-                          args.outputItemSize * std::size_t(args.batch), config_.alpha, config_.beta,
-                          activation_, args.gpu.stream());
+        GpuExec& gpu = args.gpu;
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        if (args.sources.size() == 1 && sameShape(args.sourceShapes[0])) {
+            cuda::addActivate(args.input, args.sources[0], args.output, n, config_.alpha, config_.beta,
+                              activation_, gpu.stream());
+            return;
+        }
+        gpu.copyOnDevice(args.input, args.output, n, "[shortcut]");
+        for (std::size_t k = 0; k < args.sources.size(); ++k)
+            cuda::addOverlap(args.output, args.sources[k], args.batch, args.outputItemSize,
+                             args.sourceItemSizes[k], overlap(args.sourceShapes[k]),
+                             k == 0 ? config_.alpha : 1.0f, k == 0 ? config_.beta : 1.0f, gpu.stream());
+        cuda::activate(args.output, n, activation_, gpu.stream());
     }
     // Training on the GPU: activations whose derivative follows from the output (a shortcut's is
     // usually linear).
@@ -187,16 +197,25 @@ public:
     {
         return hasGpuForward(sources) && gradientFromOutput(activation_);
     }
-    // The previous layer gets alpha·delta, the source beta·delta.
+    // As addBack: the previous layer gets delta (alpha·delta where the first source overlaps it), each
+    // source beta·delta (1·delta for extra sources) at the pixels it was read from.
     void backwardGpu(GpuBackwardArgs& args) override
     {
+        GpuExec& gpu = args.gpu;
         const std::size_t n = args.outputItemSize * std::size_t(args.batch);
         cuda::multiplyByActivationGradient(args.output, nullptr, n, activation_, args.outputDelta,
-                                           args.gpu.stream());
+                                           gpu.stream());
         if (args.inputDelta)
-            cuda::addScaled(args.outputDelta, args.inputDelta, n, config_.alpha, args.gpu.stream());
-        if (args.sourceDeltas[0])
-            cuda::addScaled(args.outputDelta, args.sourceDeltas[0], n, config_.beta, args.gpu.stream());
+            cuda::addScaled(args.outputDelta, args.inputDelta, n, 1.0f, gpu.stream());
+        for (std::size_t k = 0; k < args.sources.size(); ++k)
+            cuda::addOverlapBackward(
+                args.outputDelta, k == 0 ? args.inputDelta : nullptr, args.sourceDeltas[k], args.batch,
+                args.outputItemSize, args.sourceItemSizes[k], overlap(args.sourceShapes[k]),
+                k == 0 ? config_.alpha : 1.0f, k == 0 ? config_.beta : 1.0f, gpu.stream());
+    }
+    cuda::OverlapMap overlap(const Shape& from) const
+    {
+        return {out_.w, out_.h, out_.c, from.w, from.h, from.c};
     }
 #endif
 
@@ -257,13 +276,14 @@ private:
                                   (std::size_t(j * stride) + std::size_t(from.h) * std::size_t(k)));
     }
 
+    bool sameShape(const Shape& source) const
+    {
+        return source.w == out_.w && source.h == out_.h && source.c == out_.c && source.size == out_.size;
+    }
     bool sameShapes(const ForwardArgs& args) const
     {
-        for (const Tensor* source : args.sources)
-            if (source->shape().w != out_.w || source->shape().h != out_.h || source->shape().c != out_.c ||
-                source->shape().size != out_.size)
-                return false;
-        return true;
+        return std::all_of(args.sources.begin(), args.sources.end(),
+                           [&](const Tensor* source) { return sameShape(source->shape()); });
     }
 
     // The usual residual block, every source the output's shape: one pass over memory, on all threads.

@@ -10,6 +10,7 @@
 #if NETWRIGHT_WITH_CUDA
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
+#include "backend/cuda/gpu_loss_delta.h"
 #include "kernels/cuda/inference_kernels.h"
 #include "kernels/cuda/training_kernels.h"
 #endif
@@ -68,6 +69,7 @@ public:
         const int n = int(args.inputItemSize / std::size_t(groups_));
         cuda::softmax(args.input, args.output, args.batch * groups_, n, temperature_, args.gpu.stream());
         truth_.clear();
+        gpuDelta_.clear();
         if (!args.training || !args.training->truth)
             return;
         // The loss on the host (a classifier's outputs are few): the probabilities down, truth − p up.
@@ -77,20 +79,16 @@ public:
         crossEntropy(p.data(), size, *args.training);
         for (std::size_t i = 0; i < size; ++i)
             p[i] = truth_[i] - p[i];
-        gpuDelta_.resize(size);
-        args.gpu.copyToDevice(p, gpuDelta_.data());
+        gpuDelta_.upload(args.gpu, p);
     }
     bool hasGpuBackward(std::span<const Shape>) const override
     {
         return true;
     }
+    // As the CPU's: (truth − p) plus any later delta to the layer before.
     void backwardGpu(GpuBackwardArgs& args) override
     {
-        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
-        if (truth_.size() == n)
-            cuda::addScaled(gpuDelta_.data(), args.outputDelta, n, 1.0f, args.gpu.stream());
-        if (args.inputDelta)
-            cuda::addScaled(args.outputDelta, args.inputDelta, n, 1.0f, args.gpu.stream());
+        gpuDelta_.passBack(args, true);
     }
 #endif
 
@@ -122,7 +120,7 @@ private:
     float temperature_;
     std::vector<float> truth_;
 #if NETWRIGHT_WITH_CUDA
-    DeviceBuffer gpuDelta_; // truth − p of a GPU training pass
+    GpuLossDelta gpuDelta_; // truth − p of a GPU training pass
 #endif
 };
 

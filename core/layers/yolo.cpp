@@ -11,6 +11,7 @@
 #if NETWRIGHT_WITH_CUDA
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
+#include "backend/cuda/gpu_loss_delta.h"
 #include "kernels/cuda/inference_kernels.h"
 #include "kernels/cuda/training_kernels.h"
 #endif
@@ -129,21 +130,19 @@ public:
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
-        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
-        cudaCheck(cudaMemcpyAsync(args.output, args.input, n * sizeof(float), cudaMemcpyDeviceToDevice,
-                                  args.gpu.stream()),
-                  "[yolo] copying on the GPU");
+        args.gpu.copyOnDevice(args.input, args.output, args.outputItemSize * std::size_t(args.batch),
+                              "[yolo]");
         cuda::yoloActivate(args.output, args.batch, int(config_.mask.size()), config_.classes,
                            out_.w * out_.h, !config_.newCoords, config_.scaleXY, args.gpu.stream());
         delta_.clear();
+        gpuDelta_.clear();
         if (!args.training || !args.training->truth)
             return;
         // The loss on the host, as Darknet's GPU path does: the outputs down, the deltas up.
         hostOutput_.reset(out_, args.batch);
         args.gpu.copyToHost(args.output, hostOutput_.span());
         computeDeltas(hostOutput_, *args.training);
-        gpuDelta_.resize(delta_.size());
-        args.gpu.copyToDevice(delta_, gpuDelta_.data());
+        gpuDelta_.upload(args.gpu, delta_);
     }
     bool hasGpuBackward(std::span<const Shape>) const override
     {
@@ -152,11 +151,7 @@ public:
     // passLossDelta's rule: the head's deltas plus any a later layer added go to the layer before.
     void backwardGpu(GpuBackwardArgs& args) override
     {
-        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
-        if (!args.inputDelta || delta_.size() != n)
-            return;
-        cuda::addScaled(gpuDelta_.data(), args.inputDelta, n, 1.0f, args.gpu.stream());
-        cuda::addScaled(args.outputDelta, args.inputDelta, n, 1.0f, args.gpu.stream());
+        gpuDelta_.passBack(args);
     }
 #endif
 
@@ -192,7 +187,7 @@ private:
     std::vector<float> delta_;
 #if NETWRIGHT_WITH_CUDA
     Tensor hostOutput_;     // a GPU training pass's output, for the loss
-    DeviceBuffer gpuDelta_; // and its deltas on the device
+    GpuLossDelta gpuDelta_; // and its deltas on the device
 #endif
 };
 

@@ -1,6 +1,7 @@
 #include "runtime/gpu_net.h"
 
 #include "backend/cuda/cuda_check.h"
+#include "graph/activation_plan.h"
 
 namespace nw {
 
@@ -46,7 +47,7 @@ std::vector<std::string> GpuNet::layersWithoutGpuTraining(Net& net)
 }
 
 GpuNet::GpuNet(Net& net, int device)
-    : net_(net), batch_(net.batch()), inputShape_(net.inputShape()),
+    : net_(net), generation_(net.generation()), batch_(net.batch()), inputShape_(net.inputShape()),
       parameterCount_(net.parameterValues().size()), exec_(std::make_unique<GpuExec>(device))
 {
     const NetworkSpec& spec = net.spec();
@@ -61,20 +62,22 @@ GpuNet::GpuNet(Net& net, int device)
 void GpuNet::checkNetUnchanged() const
 {
     const Shape input = net_.inputShape();
-    if (net_.batch() != batch_ || net_.parameterValues().size() != parameterCount_ ||
-        input.w != inputShape_.w || input.h != inputShape_.h || input.c != inputShape_.c)
+    if (net_.generation() != generation_ || net_.batch() != batch_ ||
+        net_.parameterValues().size() != parameterCount_ || input.w != inputShape_.w ||
+        input.h != inputShape_.h || input.c != inputShape_.c)
         throw GpuError("the network was rebuilt (batch or size) after its GPU copy was made: make a new one");
 }
 
 namespace {
 
-// "net.cfg: layer 12 [reorg] (line 96) has no GPU version yet (and 2 more layers); run it on the CPU".
+// "net.cfg: layer 28 [local] (line 233) has no GPU version yet (and 1 more layer); run it on the CPU".
 std::string missingMessage(const Net& net, const std::vector<std::string>& missing, const char* problem,
                            const char* advice)
 {
     std::string message = net.spec().file + ": " + missing.front() + problem;
     if (missing.size() > 1)
-        message += " (and " + std::to_string(missing.size() - 1) + " more layers)";
+        message += " (and " + std::to_string(missing.size() - 1) +
+                   (missing.size() == 2 ? " more layer)" : " more layers)");
     return message + "; " + advice;
 }
 
@@ -124,19 +127,23 @@ void GpuNet::run(const float* input, ExecContext* training, bool syncEachLayer)
     input_.upload({input, input_.size()}, exec_->stream());
     std::vector<const float*> sources;
     std::vector<std::size_t> sourceSizes;
+    std::vector<Shape> sourceShapes;
     for (const LayerSpec& layer : spec.layers) {
         const auto i = std::size_t(layer.index);
         sources.clear();
         sourceSizes.clear();
+        sourceShapes.clear();
         for (int source : layer.sources) {
             sources.push_back(outputs_[std::size_t(source)].data());
             sourceSizes.push_back(std::size_t(spec.layers[std::size_t(source)].output.size));
+            sourceShapes.push_back(spec.layers[std::size_t(source)].output);
         }
         const bool first = i == 0;
         GpuForwardArgs args{first ? input_.data() : outputs_[i - 1].data(),
                             std::size_t(first ? spec.input.size : spec.layers[i - 1].output.size),
                             sources,
                             sourceSizes,
+                            sourceShapes,
                             outputs_[i].data(),
                             std::size_t(layer.output.size),
                             batch,
@@ -195,12 +202,15 @@ double GpuNet::forwardTraining(const float* input, const float* truth, std::mt19
 void GpuNet::backward()
 {
     checkNetUnchanged();
+    if (deltas_.size() != outputs_.size())
+        throw GpuError("internal error: backward before startTraining");
     exec_->makeCurrent();
     const NetworkSpec& spec = net_.spec();
     const int first = net_.firstTrainedLayer();
     std::vector<const float*> sources;
     std::vector<float*> sourceDeltas;
     std::vector<std::size_t> sourceSizes;
+    std::vector<Shape> sourceShapes;
     for (int i = int(spec.layers.size()) - 1; i >= first; --i) {
         const auto index = std::size_t(i);
         if (!reachesLoss_[index]) // as on the CPU: its output feeds no loss
@@ -209,21 +219,25 @@ void GpuNet::backward()
         sources.clear();
         sourceDeltas.clear();
         sourceSizes.clear();
+        sourceShapes.clear();
         for (int source : layer.sources) {
             sources.push_back(outputs_[std::size_t(source)].data());
             sourceDeltas.push_back(source >= first ? deltas_[std::size_t(source)].data() : nullptr);
             sourceSizes.push_back(std::size_t(spec.layers[std::size_t(source)].output.size));
+            sourceShapes.push_back(spec.layers[std::size_t(source)].output);
         }
         GpuBackwardArgs args{index == 0 ? input_.data() : outputs_[index - 1].data(),
                              i > first ? deltas_[index - 1].data() : nullptr,
                              sources,
                              sourceDeltas,
                              sourceSizes,
+                             sourceShapes,
                              outputs_[index].data(),
                              deltas_[index].data(),
                              std::size_t(index == 0 ? spec.input.size : spec.layers[index - 1].output.size),
                              std::size_t(layer.output.size),
                              batch_,
+                             !layer.flags.dontupdate,
                              *exec_};
         try {
             net_.runtimeLayer(i).backwardGpu(args);
@@ -247,11 +261,13 @@ void GpuNet::downloadGradients()
     exec_->downloadGradients(net_.parameterGradients());
 }
 
-void GpuNet::forwardToHost(const float* input)
+void GpuNet::forwardToHost(const float* input, bool resultsOnly)
 {
     forward(input);
+    const std::vector<bool> results =
+        resultsOnly ? outputsKeptAfterInference(net_.spec()) : std::vector<bool>{};
     for (const LayerSpec& layer : net_.spec().layers)
-        if (net_.outputKept(layer.index)) {
+        if (resultsOnly ? bool(results[std::size_t(layer.index)]) : net_.outputKept(layer.index)) {
             Tensor& host = net_.outputStorage(layer.index);
             outputs_[std::size_t(layer.index)].download(host.span(), exec_->stream());
         }

@@ -52,7 +52,8 @@ public:
     void forward(const float* input, bool syncEachLayer = false);
     // forward(), then each output the host net keeps (outputKept: all of them, or an inference-only
     // net's heads and output) copied into the net's tensors, so code reading net.output() runs unchanged.
-    void forwardToHost(const float* input);
+    // `resultsOnly`: just the output layer's and the detection heads' (evaluation while training).
+    void forwardToHost(const float* input, bool resultsOnly = false);
     // A layer's output after forward(), copied to the host.
     std::vector<float> output(int layer) const;
     const GpuExec& exec() const { return *exec_; }
@@ -65,6 +66,7 @@ private:
     void run(const float* input, ExecContext* training, bool syncEachLayer);
 
     Net& net_;
+    std::uint64_t generation_;   // the net's when copied (Net::generation)
     int batch_;                  // what the device buffers were sized for
     Shape inputShape_;           // (a multi-scale resize changes every layer's size)
     std::size_t parameterCount_; // and the parameter mirror

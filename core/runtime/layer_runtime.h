@@ -35,6 +35,7 @@ struct GpuForwardArgs {
     std::size_t inputItemSize; // floats per batch item
     std::span<const float* const> sources;
     std::span<const std::size_t> sourceItemSizes;
+    std::span<const Shape> sourceShapes;
     float* output;
     std::size_t outputItemSize;
     int batch;
@@ -53,10 +54,14 @@ struct GpuBackwardArgs {
     std::span<const float* const> sources;
     std::span<float* const> sourceDeltas; // null entries: no gradient needed
     std::span<const std::size_t> sourceItemSizes;
+    std::span<const Shape> sourceShapes;
     const float* output;
     float* outputDelta; // may be modified in place
     std::size_t inputItemSize, outputItemSize;
     int batch;
+    // False for a layer whose weights stay fixed (dont_update): only the deltas pass back (its
+    // gradient arrays are not in the net's gradient buffer).
+    bool parameterGradients;
     GpuExec& gpu;
 };
 

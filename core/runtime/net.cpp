@@ -76,6 +76,7 @@ std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string
 
 void Net::setBatch(int batch)
 {
+    ++generation_;
     batch_ = std::max(1, batch);
     for (std::size_t i = 0; i < deltas_.size(); ++i)
         deltas_[i].reset(spec_.layers[i].output, batch_);
@@ -115,6 +116,7 @@ void Net::sizeWorkspace()
 
 std::optional<std::string> Net::resizeInput(int width, int height)
 {
+    ++generation_;
     if (width == spec_.input.w && height == spec_.input.h)
         return std::nullopt;
     const std::string size = std::to_string(width) + "x" + std::to_string(height);
@@ -242,6 +244,7 @@ std::optional<std::string> Net::setTraining(bool training)
 
 void Net::bindGradients()
 {
+    ++generation_;
     std::vector<std::vector<Parameter>> trained;
     for (LayerParameters& layer : trainableParameters())
         trained.push_back(std::move(layer.parameters));

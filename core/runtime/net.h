@@ -7,12 +7,19 @@
 #include "runtime/parameter_store.h"
 #include "runtime/weights_file.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace nw {
+
+class Net;
+
+// One forward pass of a net somewhere — its own CPU pass, or a GPU copy whose results are copied back —
+// after which net.output() (and the detection heads' outputs) hold the results. Evaluation takes one.
+using ForwardPass = std::function<void(const float* input)>;
 
 class Net {
 public:
@@ -26,6 +33,9 @@ public:
                                        Use use = Use::Everything);
 
     void setBatch(int batch);
+    // Bumped whenever the layers or buffers are rebuilt (batch, input size, gradient binding): a copy
+    // made of the net (a GpuNet) checks it is still the net it copied.
+    std::uint64_t generation() const { return generation_; }
     // Threads of this net's passes, for the calling thread only (0: the process's setting,
     // setComputeThreads); another net on another thread keeps its own.
     void setThreads(int threads);
@@ -129,6 +139,7 @@ private:
     NetworkSpec spec_;
     int batch_ = 1;
     int threads_ = 0;
+    std::uint64_t generation_ = 0;
     std::vector<std::unique_ptr<RuntimeLayer>> layers_;
     ParameterStore store_; // the layers' parameter arrays live here
     std::vector<Tensor> outputs_;

@@ -45,13 +45,22 @@ public:
     {
         // A resized net has new layers (the same parameter buffer): a new device copy of it, made from
         // the host values (syncToHost ran before the resize). The solver's state stays on the device.
+        gpu_.reset(); // its memory first: two copies at once could run out where one fits
         std::string error;
-        auto gpu = GpuNet::create(net_, device_, error);
-        if (!gpu)
+        gpu_ = GpuNet::create(net_, device_, error);
+        if (!gpu_)
             return error;
-        gpu_ = std::move(gpu);
-        gpu_->startTraining();
+        try {
+            gpu_->startTraining();
+        } catch (const GpuError& e) {
+            return "cuda:" + std::to_string(device_) + ": " + e.what();
+        }
         return std::nullopt;
+    }
+
+    ForwardPass evaluationPass() override
+    {
+        return [this](const float* input) { gpu_->forwardToHost(input, true); };
     }
 
 private:

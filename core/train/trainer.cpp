@@ -20,7 +20,7 @@
 
 namespace nw {
 
-Accuracy evaluate(Net& net, const ClassificationDataset& data)
+Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward)
 {
     const int batch = net.batch();
     const std::size_t imageSize = std::size_t(net.inputShape().size);
@@ -31,7 +31,11 @@ Accuracy evaluate(Net& net, const ClassificationDataset& data)
         const std::size_t count = std::min<std::size_t>(std::size_t(batch), data.size() - start);
         for (std::size_t b = 0; b < std::size_t(batch); ++b) // the last batch is padded with its first image
             data.image(start + (b < count ? b : 0), images.data() + b * imageSize, warning);
-        const Tensor& out = net.forward(images.data());
+        if (forward)
+            forward(images.data());
+        else
+            net.forward(images.data());
+        const Tensor& out = net.output();
         for (std::size_t b = 0; b < count; ++b) {
             const float* scores = out.item(int(b));
             const int label = data.label(start + b);
@@ -240,7 +244,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     const InputSize ownSize{net_.inputShape().w, net_.inputShape().h};
     InputSize current = ownSize;
     auto resizeNet = [&](InputSize size) -> std::optional<std::string> {
-        backend->syncToHost(); // the resized layers start from the host's values
+        if (size.width == net_.inputShape().w && size.height == net_.inputShape().h)
+            return std::nullopt; // (mAP at the size already trained at)
+        backend->syncToHost();   // the resized layers start from the host's values
         if (auto problem = net_.resizeInput(size.width, size.height))
             return problem;
         parameters = net_.trainableParameters(); // the layers (and their arrays) are new
@@ -354,14 +360,13 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             leader && valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last);
         const bool mapping =
             leader && mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last);
-        if (validating || mapping)
-            backend->syncToHost(); // validation runs the host net
         if (validating)
-            stats.validTop1 = evaluate(net_, *valid_).top1;
+            stats.validTop1 = evaluate(net_, *valid_, backend->evaluationPass()).top1;
         if (mapping) {
             if (auto problem = resizeNet(ownSize)) // mAP at the size the net is used at
                 return *problem;
-            stats.map50 = evaluateMap(net_, *mapSet_, options_.letterbox).map50;
+            stats.map50 =
+                evaluateMap(net_, *mapSet_, options_.letterbox, {}, {}, backend->evaluationPass()).map50;
             if (auto problem = resizeNet(current))
                 return *problem;
         }

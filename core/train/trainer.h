@@ -58,8 +58,9 @@ struct Accuracy {
     std::size_t images = 0;
 };
 
-// Top-1 and top-5 over a whole data set, in inference mode, `net.batch()` images at a time.
-Accuracy evaluate(Net& net, const ClassificationDataset& data);
+// Top-1 and top-5 over a whole data set, in inference mode, `net.batch()` images at a time (through
+// `forward` when given: a GPU copy of the net; else the net's own forward).
+Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward = {});
 
 class Trainer {
 public:

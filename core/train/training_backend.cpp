@@ -30,6 +30,7 @@ public:
     std::vector<std::vector<float>> solverState() override { return solver_->state(); }
     void setSolverState(const std::vector<std::vector<float>>& state) override { solver_->state() = state; }
     std::optional<std::string> netChanged() override { return std::nullopt; }
+    ForwardPass evaluationPass() override { return {}; }
 
 private:
     Net& net_;

@@ -35,6 +35,9 @@ public:
     virtual void setSolverState(const std::vector<std::vector<float>>& state) = 0;
     // After the host net was resized (multi-scale) or its values replaced: the backend follows.
     virtual std::optional<std::string> netChanged() = 0;
+    // How validation runs an inference pass with the weights being trained (empty: the host net's
+    // own forward; a GPU: its copy, the results copied back).
+    virtual ForwardPass evaluationPass() = 0;
 };
 
 // The CPU: the net's own passes and the cfg's solver.

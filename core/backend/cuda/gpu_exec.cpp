@@ -125,6 +125,12 @@ void GpuExec::copyToDevice(std::span<const float> host, float* device) const
     synchronize(); // the host buffer may change right after
 }
 
+void GpuExec::copyOnDevice(const float* from, float* to, std::size_t n, const char* layer) const
+{
+    cudaCheck(cudaMemcpyAsync(to, from, n * sizeof(float), cudaMemcpyDeviceToDevice, stream_),
+              (std::string(layer) + " copying on the GPU").c_str());
+}
+
 void GpuExec::synchronize() const
 {
     cudaCheck(cudaStreamSynchronize(stream_), "running on the GPU");

@@ -46,6 +46,8 @@ public:
     // Copies between device memory and the host, waiting for them (loss layers' host part).
     void copyToHost(const float* device, std::span<float> host) const;
     void copyToDevice(std::span<const float> host, float* device) const;
+    // n floats from one device buffer to another, queued on the stream (`layer` names it in errors).
+    void copyOnDevice(const float* from, float* to, std::size_t n, const char* layer) const;
 
     void synchronize() const;
     // Selects this device for the calling thread (CUDA's current device is per thread).

@@ -44,11 +44,13 @@ void GpuOutputTraining::backward(GpuBackwardArgs& args, int channels, int plane,
     cuda::multiplyByActivationGradient(args.output,
                                        gradientFromOutput(activation) ? nullptr : preActivation_.data(), n,
                                        activation, args.outputDelta, gpu.stream());
+    const bool gradients = args.parameterGradients; // false: dont_update, only the delta
     if (scales)
         cuda::batchNormBackward(args.outputDelta, normalized_.data(), variance_.data(), gpu.device(*scales),
-                                args.batch, channels, plane, gpu.gradient(scaleGradient),
-                                gpu.gradient(biasGradient), gpu.stream());
-    else
+                                args.batch, channels, plane,
+                                gradients ? gpu.gradient(scaleGradient) : nullptr,
+                                gradients ? gpu.gradient(biasGradient) : nullptr, gpu.stream());
+    else if (gradients)
         cuda::addChannelSums(args.outputDelta, args.batch, channels, plane, gpu.gradient(biasGradient),
                              gpu.stream());
 }

@@ -2,8 +2,9 @@
 
 #include "kernels/activation_formulas.h"
 #include "kernels/batchnorm_epsilon.h"
+#include "kernels/cuda/index_maps.h"
 #include "kernels/cuda/launch.cuh"
-#include "kernels/cuda/maxpool_window.cuh"
+#include "kernels/cuda/maxpool_window.h"
 
 #include <cfloat>
 
@@ -114,7 +115,67 @@ __global__ void softmaxKernel(const float* in, float* out, int groups, int n, fl
         y[i] /= sum;
 }
 
+// One thread per (batch item, input value): a permutation, so no two threads write one place.
+__global__ void reorgKernel(const float* in, float* out, std::size_t inSize, std::size_t outSize,
+                            std::size_t n, ReorgMap map)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const std::size_t b = i / inSize;
+    const IndexPair pair = reorgPair(i % inSize, map);
+    out[b * outSize + pair.to] = in[b * inSize + pair.from];
+}
+
+__global__ void addOverlapKernel(float* out, const float* source, std::size_t outSize, std::size_t fromSize,
+                                 std::size_t pairs, std::size_t n, OverlapMap map, float alpha, float beta)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const std::size_t b = i / pairs;
+    const IndexPair pair = overlapPair(i % pairs, map);
+    float& o = out[b * outSize + pair.to];
+    o = alpha * o + beta * source[b * fromSize + pair.from];
+}
+
+__global__ void multiplyKernel(const float* a, const float* b, float* out, std::size_t n)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = a[i] * b[i];
+}
+
 } // namespace
+
+void reorg(const float* in, float* out, int batch, std::size_t inSize, std::size_t outSize,
+           const ReorgMap& map, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(batch) * inSize;
+    if (outSize != inSize) // extra: the appended values are zeros
+        cudaCheck(cudaMemsetAsync(out, 0, std::size_t(batch) * outSize * sizeof(float), stream),
+                  "[reorg] clearing on the GPU");
+    if (n)
+        reorgKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, inSize, outSize, n, map);
+    launched("the reorg kernel");
+}
+
+void addOverlap(float* out, const float* source, int batch, std::size_t outSize, std::size_t fromSize,
+                const OverlapMap& map, float alpha, float beta, cudaStream_t stream)
+{
+    const std::size_t pairs = overlapPairs(map), n = std::size_t(batch) * pairs;
+    if (n)
+        addOverlapKernel<<<blocksFor(n), kThreads, 0, stream>>>(out, source, outSize, fromSize, pairs, n, map,
+                                                                alpha, beta);
+    launched("the shortcut kernel");
+}
+
+void multiply(const float* a, const float* b, float* out, std::size_t n, cudaStream_t stream)
+{
+    if (n)
+        multiplyKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, b, out, n);
+    launched("the multiply kernel");
+}
 
 void averagePlanes(const float* in, float* out, int planes, int plane, cudaStream_t stream)
 {

@@ -3,6 +3,7 @@
 // GPU forward (next to its CPU forward in core/layers/) calls these on the GpuExec's stream. Layouts are
 // the CPU's: NCHW floats.
 #include "kernels/cpu/activations.h"
+#include "kernels/cuda/index_maps.h"
 
 #include <cstddef>
 #include <cuda_runtime.h>
@@ -29,6 +30,16 @@ void addActivate(const float* a, const float* b, float* out, std::size_t n, floa
 // x, y scaled by scale_x_y around the cell centre. `x` holds batch × anchors × (5 + classes) planes.
 void yoloActivate(float* x, int batch, int anchors, int classes, int plane, bool logistic, float scaleXY,
                   cudaStream_t stream);
+
+// out (batch × outSize) = the input moved by [reorg] (zeros where nothing moves: `extra`).
+void reorg(const float* in, float* out, int batch, std::size_t inSize, std::size_t outSize,
+           const ReorgMap& map, cudaStream_t stream);
+
+// Over the overlap: out = alpha·out + beta·source, per batch item (outSize, fromSize: item sizes).
+void addOverlap(float* out, const float* source, int batch, std::size_t outSize, std::size_t fromSize,
+                const OverlapMap& map, float alpha, float beta, cudaStream_t stream);
+// out = a·b element by element ([dropout]'s mask).
+void multiply(const float* a, const float* b, float* out, std::size_t n, cudaStream_t stream);
 
 // Each channel's mean over its plane: out[b·channels + c].
 void averagePlanes(const float* in, float* out, int planes, int plane, cudaStream_t stream);

@@ -2,8 +2,9 @@
 
 #include "kernels/activation_formulas.h"
 #include "kernels/batchnorm_epsilon.h"
+#include "kernels/cuda/index_maps.h"
 #include "kernels/cuda/launch.cuh"
-#include "kernels/cuda/maxpool_window.cuh"
+#include "kernels/cuda/maxpool_window.h"
 
 namespace nw::cuda {
 
@@ -109,7 +110,7 @@ __global__ void batchNormBackwardKernel(float* delta, const float* savedNormaliz
     }
     deltaSum = blockSum(deltaSum, shared);
     deltaNormalized = blockSum(deltaNormalized, shared);
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 0 && biasGradient) {
         biasGradient[c] += float(deltaSum);
         scaleGradient[c] += float(deltaNormalized);
     }
@@ -187,6 +188,41 @@ __global__ void addRowsKernel(const float* from, std::size_t fromStride, float* 
         return;
     const std::size_t row = i / width, column = i % width;
     into[row * intoStride + column] += from[row * fromStride + column];
+}
+
+__global__ void reorgBackwardKernel(const float* delta, float* inputDelta, std::size_t inSize,
+                                    std::size_t outSize, std::size_t n, ReorgMap map)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const std::size_t b = i / inSize;
+    const IndexPair pair = reorgPair(i % inSize, map);
+    inputDelta[b * inSize + pair.from] += delta[b * outSize + pair.to];
+}
+
+// The overlap's pairs are one-to-one (distinct o and distinct a), so no two threads write one place.
+__global__ void addOverlapBackwardKernel(const float* delta, float* inputDelta, float* sourceDelta,
+                                         std::size_t outSize, std::size_t fromSize, std::size_t pairs,
+                                         std::size_t n, OverlapMap map, float alpha, float beta)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const std::size_t b = i / pairs;
+    const IndexPair pair = overlapPair(i % pairs, map);
+    const float d = delta[b * outSize + pair.to];
+    if (inputDelta)
+        inputDelta[b * outSize + pair.to] += (alpha - 1.0f) * d;
+    if (sourceDelta)
+        sourceDelta[b * fromSize + pair.from] += beta * d;
+}
+
+__global__ void addProductKernel(const float* a, const float* b, float* into, std::size_t n)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        into[i] += a[i] * b[i];
 }
 
 __global__ void sgdKernel(float* weights, float* velocity, float* gradient, std::size_t n, float decay,
@@ -299,6 +335,34 @@ void addRows(const float* from, std::size_t fromStride, float* into, std::size_t
     if (n)
         addRowsKernel<<<blocksFor(n), kThreads, 0, stream>>>(from, fromStride, into, intoStride, width, n);
     launched("the add-rows kernel");
+}
+
+void reorgBackward(const float* delta, float* inputDelta, int batch, std::size_t inSize, std::size_t outSize,
+                   const ReorgMap& map, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(batch) * inSize;
+    if (n)
+        reorgBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, inputDelta, inSize, outSize, n,
+                                                                   map);
+    launched("the reorg backward kernel");
+}
+
+void addOverlapBackward(const float* delta, float* inputDelta, float* sourceDelta, int batch,
+                        std::size_t outSize, std::size_t fromSize, const OverlapMap& map, float alpha,
+                        float beta, cudaStream_t stream)
+{
+    const std::size_t pairs = overlapPairs(map), n = std::size_t(batch) * pairs;
+    if (n && (inputDelta || sourceDelta))
+        addOverlapBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(
+            delta, inputDelta, sourceDelta, outSize, fromSize, pairs, n, map, alpha, beta);
+    launched("the shortcut backward kernel");
+}
+
+void addProduct(const float* a, const float* b, float* into, std::size_t n, cudaStream_t stream)
+{
+    if (n)
+        addProductKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, b, into, n);
+    launched("the multiply-add kernel");
 }
 
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,

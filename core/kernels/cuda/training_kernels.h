@@ -3,6 +3,7 @@
 // updates, callable from plain C++. Deltas follow the CPU's convention (−∂loss/∂value, added into the
 // inputs' deltas); each kernel computes the formula of its CPU twin, named below.
 #include "kernels/cpu/activations.h"
+#include "kernels/cuda/inference_kernels.h"
 #include "kernels/solver_formulas.h"
 
 #include <cstddef>
@@ -26,8 +27,8 @@ void batchNormTrainingForward(float* x, int batch, int channels, int plane, cons
                               const float* biases, float* mean, float* variance, float* rollingMean,
                               float* rollingVariance, float* savedNormalized, Activation fused,
                               cudaStream_t stream);
-// Its backward (batchNormBackward): −∂loss/∂scale and −∂loss/∂bias added to the gradients; delta
-// becomes −∂loss/∂x.
+// Its backward (batchNormBackward): −∂loss/∂scale and −∂loss/∂bias added to the gradients (both null:
+// not wanted); delta becomes −∂loss/∂x.
 void batchNormBackward(float* delta, const float* savedNormalized, const float* variance, const float* scales,
                        int batch, int channels, int plane, float* scaleGradient, float* biasGradient,
                        cudaStream_t stream);
@@ -50,6 +51,17 @@ void addScaled(const float* from, float* into, std::size_t n, float alpha, cudaS
 // rows × width block: into[r·intoStride + i] += from[r·fromStride + i] ([route]'s backward per source).
 void addRows(const float* from, std::size_t fromStride, float* into, std::size_t intoStride,
              std::size_t width, int rows, cudaStream_t stream);
+
+// [reorg]'s backward: inputDelta[from] += delta[to] over the same pairs as the forward.
+void reorgBackward(const float* delta, float* inputDelta, int batch, std::size_t inSize, std::size_t outSize,
+                   const ReorgMap& map, cudaStream_t stream);
+// [shortcut]'s backward over one source's overlap: inputDelta[o] += (alpha − 1)·delta[o] (null: none),
+// sourceDelta[a] += beta·delta[o] (null: none).
+void addOverlapBackward(const float* delta, float* inputDelta, float* sourceDelta, int batch,
+                        std::size_t outSize, std::size_t fromSize, const OverlapMap& map, float alpha,
+                        float beta, cudaStream_t stream);
+// into += a·b element by element ([dropout]'s backward through its mask).
+void addProduct(const float* a, const float* b, float* into, std::size_t n, cudaStream_t stream);
 
 // The solvers' updates over one array (kernels/solver_formulas.h); the gradient is cleared.
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,

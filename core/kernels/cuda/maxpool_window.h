@@ -1,6 +1,9 @@
 #pragma once
 // Darknet's max-pool window for output i (planes × outH × outW): origin (x·stride + offset), values
-// outside the image do not count, the first of equal values wins. Inference and training both use it.
+// outside the image do not count, the first of equal values wins. Inference and training both use it;
+// plain C++ as well, so test_kernels holds it to the CPU layer.
+#include "kernels/host_device.h"
+
 #include <cfloat>
 #include <cstddef>
 #include <cstdint>
@@ -12,8 +15,8 @@ struct MaxpoolWinner {
     std::int64_t index; // into the input; −1 when the window is all outside
 };
 
-__device__ inline MaxpoolWinner maxpoolWindow(const float* in, std::size_t i, int w, int h, int outW,
-                                              int outH, int size, int strideX, int strideY, int offset)
+NW_HOST_DEVICE inline MaxpoolWinner maxpoolWindow(const float* in, std::size_t i, int w, int h, int outW,
+                                                  int outH, int size, int strideX, int strideY, int offset)
 {
     const int x = int(i % std::size_t(outW));
     const int y = int(i / std::size_t(outW) % std::size_t(outH));

@@ -1,0 +1,191 @@
+// The index rules the CUDA kernels share with the CPU layers, checked on any machine (they are plain
+// C++ too): the GPU's [reorg] pairs, [shortcut] overlap and max-pool window against what the CPU layers
+// compute. A wrong pair would put a value in the wrong place on the GPU only, where no test here runs.
+#include "kernels/cuda/index_maps.h"
+#include "kernels/cuda/maxpool_window.h"
+#include "runtime/net.h"
+#include "test_support.h"
+
+#include <QtTest>
+#include <random>
+
+using namespace nw;
+
+namespace {
+
+std::unique_ptr<Net> netFrom(const std::string& text)
+{
+    std::string error;
+    auto net = Net::create(test::specFromText(text), 1, error);
+    if (!net)
+        qWarning("%s", error.c_str());
+    return net;
+}
+
+std::vector<float> randomInput(const Net& net, unsigned seed)
+{
+    std::vector<float> input(std::size_t(net.inputShape().size));
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> unit(-1, 1);
+    for (float& v : input)
+        v = unit(random);
+    return input;
+}
+
+} // namespace
+
+class TestGpuIndexMaps : public QObject {
+    Q_OBJECT
+private slots:
+    void reorgPairsMoveWhatTheCpuMoves_data();
+    void reorgPairsMoveWhatTheCpuMoves();
+    void shortcutOverlapAddsWhatTheCpuAdds_data();
+    void shortcutOverlapAddsWhatTheCpuAdds();
+    void maxpoolWindowPicksWhatTheCpuPicks_data();
+    void maxpoolWindowPicksWhatTheCpuPicks();
+};
+
+void TestGpuIndexMaps::reorgPairsMoveWhatTheCpuMoves_data()
+{
+    QTest::addColumn<QString>("net");   // [net] lines
+    QTest::addColumn<QString>("reorg"); // [reorg] lines
+    QTest::newRow("space to depth") << "width=4\nheight=4\nchannels=8"
+                                    << "stride=2";
+    QTest::newRow("reverse") << "width=2\nheight=3\nchannels=16"
+                             << "stride=2\nreverse=1";
+    QTest::newRow("stride 3") << "width=6\nheight=3\nchannels=9"
+                              << "stride=3";
+    QTest::newRow("flatten") << "width=3\nheight=2\nchannels=5"
+                             << "flatten=1";
+    QTest::newRow("flatten reverse") << "width=3\nheight=2\nchannels=5"
+                                     << "flatten=1\nreverse=1";
+    QTest::newRow("extra") << "width=2\nheight=2\nchannels=2"
+                           << "extra=3";
+}
+
+// The input holds 1, 2, 3, …, so each output value names the input it came from; the GPU's pairs must
+// say the same, and leave zeros where nothing moves.
+void TestGpuIndexMaps::reorgPairsMoveWhatTheCpuMoves()
+{
+    QFETCH(QString, net);
+    QFETCH(QString, reorg);
+    auto cpu = netFrom("[net]\n" + net.toStdString() + "\n[reorg]\n" + reorg.toStdString() + "\n");
+    QVERIFY(cpu);
+    const Shape in = cpu->inputShape();
+    std::vector<float> input(std::size_t(in.size));
+    for (std::size_t i = 0; i < input.size(); ++i)
+        input[i] = float(i + 1);
+    const std::span<const float> out = cpu->forward(input.data()).span();
+    const cuda::ReorgMap map{in.w,
+                             in.h,
+                             in.c,
+                             reorg.contains("stride=3") ? 3 : 2,
+                             reorg.contains("extra"),
+                             reorg.contains("flatten"),
+                             reorg.contains("reverse")};
+    std::vector<float> gpu(out.size(), 0.0f);
+    for (std::size_t t = 0; t < input.size(); ++t) {
+        const cuda::IndexPair pair = cuda::reorgPair(t, map);
+        QVERIFY(pair.from < input.size() && pair.to < gpu.size());
+        gpu[pair.to] = input[pair.from];
+    }
+    for (std::size_t i = 0; i < out.size(); ++i)
+        QVERIFY2(
+            gpu[i] == out[i],
+            qPrintable(QString("output %1: GPU pair gives %2, the CPU %3").arg(i).arg(gpu[i]).arg(out[i])));
+}
+
+void TestGpuIndexMaps::shortcutOverlapAddsWhatTheCpuAdds_data()
+{
+    QTest::addColumn<QString>("layers"); // after [net]; the last is the shortcut
+    const QString conv = "[convolutional]\nfilters=%1\nsize=3\npad=1\nactivation=leaky\n";
+    QTest::newRow("source larger (stride 2)")
+        << conv.arg(4) +
+               "[maxpool]\nsize=2\nstride=2\n[shortcut]\nfrom=-2\nalpha=0.5\nbeta=2\nactivation=linear\n";
+    QTest::newRow("source smaller (sampled)")
+        << conv.arg(4) + "[upsample]\nstride=2\n[shortcut]\nfrom=-2\nalpha=0.5\nbeta=2\nactivation=linear\n";
+    QTest::newRow("fewer channels") << conv.arg(6) + conv.arg(4) +
+                                           "[shortcut]\nfrom=-2\nalpha=1.5\nbeta=0.25\nactivation=linear\n";
+    QTest::newRow("two sources") << conv.arg(4) + conv.arg(4) + conv.arg(4) +
+                                        "[shortcut]\nfrom=-2,-3\nalpha=0.5\nbeta=2\nactivation=linear\n";
+}
+
+// The GPU's rule: the output starts as the previous layer's, then for each source k over its overlap
+// out[o] = alpha·out[o] + beta·source[a] (1 and 1 for sources after the first).
+void TestGpuIndexMaps::shortcutOverlapAddsWhatTheCpuAdds()
+{
+    QFETCH(QString, layers);
+    auto cpu = netFrom("[net]\nwidth=8\nheight=8\nchannels=3\n" + layers.toStdString());
+    QVERIFY(cpu);
+    cpu->initialize(5);
+    const std::vector<float> input = randomInput(*cpu, 7);
+    cpu->forward(input.data());
+    const NetworkSpec& spec = cpu->spec();
+    const LayerSpec& shortcut = spec.layers.back();
+    const std::span<const float> previous = cpu->output(shortcut.index - 1).span();
+    std::vector<float> gpu(previous.begin(), previous.end());
+    const float alpha = layers.contains("alpha=1.5") ? 1.5f : 0.5f,
+                beta = layers.contains("beta=2") ? 2.0f : 0.25f;
+    for (std::size_t k = 0; k < shortcut.sources.size(); ++k) {
+        const LayerSpec& from = spec.layers[std::size_t(shortcut.sources[k])];
+        const std::span<const float> source = cpu->output(from.index).span();
+        const cuda::OverlapMap map{shortcut.output.w, shortcut.output.h, shortcut.output.c,
+                                   from.output.w,     from.output.h,     from.output.c};
+        const std::size_t pairs = cuda::overlapPairs(map);
+        QVERIFY(pairs > 0);
+        for (std::size_t t = 0; t < pairs; ++t) {
+            const cuda::IndexPair pair = cuda::overlapPair(t, map);
+            QVERIFY(pair.from < source.size() && pair.to < gpu.size());
+            gpu[pair.to] =
+                (k == 0 ? alpha : 1.0f) * gpu[pair.to] + (k == 0 ? beta : 1.0f) * source[pair.from];
+        }
+    }
+    const std::span<const float> out = cpu->output(shortcut.index).span();
+    for (std::size_t i = 0; i < out.size(); ++i)
+        QVERIFY2(std::fabs(gpu[i] - out[i]) <= 1e-6f * std::max(1.0f, std::fabs(out[i])),
+                 qPrintable(QString("output %1: GPU rule %2, CPU %3").arg(i).arg(gpu[i]).arg(out[i])));
+}
+
+void TestGpuIndexMaps::maxpoolWindowPicksWhatTheCpuPicks_data()
+{
+    QTest::addColumn<QString>("net");
+    QTest::addColumn<QString>("maxpool");
+    QTest::addColumn<int>("padding");
+    QTest::newRow("2x2/2") << "width=6\nheight=6\nchannels=3"
+                           << "size=2\nstride=2" << 1;
+    QTest::newRow("3x3/2 odd") << "width=7\nheight=7\nchannels=2"
+                               << "size=3\nstride=2" << 2;
+    QTest::newRow("SPP 5x5/1") << "width=5\nheight=4\nchannels=2"
+                               << "size=5\nstride=1\npadding=4" << 4;
+    QTest::newRow("stride_x 2, stride_y 1") << "width=6\nheight=5\nchannels=1"
+                                            << "size=2\nstride_x=2\nstride_y=1" << 1;
+    QTest::newRow("no padding") << "width=7\nheight=6\nchannels=2"
+                                << "size=3\nstride=2\npadding=0" << 0;
+}
+
+void TestGpuIndexMaps::maxpoolWindowPicksWhatTheCpuPicks()
+{
+    QFETCH(QString, net);
+    QFETCH(QString, maxpool);
+    QFETCH(int, padding);
+    auto cpu = netFrom("[net]\n" + net.toStdString() + "\n[maxpool]\n" + maxpool.toStdString() + "\n");
+    QVERIFY(cpu);
+    const std::vector<float> input = randomInput(*cpu, 3);
+    const std::span<const float> out = cpu->forward(input.data()).span();
+    const Shape in = cpu->inputShape(), o = cpu->spec().layers[0].output;
+    const int strideX = maxpool.contains("stride_x=2") || maxpool.contains("stride=2") ? 2 : 1;
+    const int strideY = maxpool.contains("stride=2") ? 2 : 1;
+    const int size = maxpool.contains("size=5") ? 5 : maxpool.contains("size=3") ? 3 : 2;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const cuda::MaxpoolWinner winner =
+            cuda::maxpoolWindow(input.data(), i, in.w, in.h, o.w, o.h, size, strideX, strideY, -padding / 2);
+        QVERIFY(winner.index >= 0 && std::size_t(winner.index) < input.size());
+        QCOMPARE(input[std::size_t(winner.index)], winner.value);
+        QVERIFY2(
+            winner.value == out[i],
+            qPrintable(QString("output %1: GPU window %2, CPU %3").arg(i).arg(winner.value).arg(out[i])));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestGpuIndexMaps)
+#include "test_gpu_index_maps.moc"
