@@ -2,6 +2,7 @@
 
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/channel_statistics.h"
 #include "kernels/cuda/inference_kernels.h"
 #include "kernels/cuda/training_kernels.h"
 
@@ -19,10 +20,10 @@ void GpuOutputTraining::forward(GpuForwardArgs& args, int channels, int plane, P
         mean_.resize(std::size_t(channels));
         variance_.resize(std::size_t(channels));
         normalized_.resize(n);
-        cuda::batchNormTrainingForward(args.output, args.batch, channels, plane, gpu.device(*scales),
-                                       gpu.device(biases), mean_.data(), variance_.data(),
-                                       gpu.device(rollingMean), gpu.device(rollingVariance),
-                                       normalized_.data(), fused, gpu.stream());
+        cuda::batchNormTrainingForward(
+            args.output, args.batch, channels, plane, gpu.device(*scales), gpu.device(biases), mean_.data(),
+            variance_.data(), gpu.device(rollingMean), gpu.device(rollingVariance), normalized_.data(), fused,
+            scratch(channels, args.batch, plane), gpu.stream());
     } else {
         cuda::scaleShiftActivate(args.output, args.batch, channels, plane, gpu.device(biases), nullptr,
                                  nullptr, nullptr, fused, gpu.stream());
@@ -49,10 +50,17 @@ void GpuOutputTraining::backward(GpuBackwardArgs& args, int channels, int plane,
         cuda::batchNormBackward(args.outputDelta, normalized_.data(), variance_.data(), gpu.device(*scales),
                                 args.batch, channels, plane,
                                 gradients ? gpu.gradient(scaleGradient) : nullptr,
-                                gradients ? gpu.gradient(biasGradient) : nullptr, gpu.stream());
+                                gradients ? gpu.gradient(biasGradient) : nullptr,
+                                scratch(channels, args.batch, plane), gpu.stream());
     else if (gradients)
         cuda::addChannelSums(args.outputDelta, args.batch, channels, plane, gpu.gradient(biasGradient),
-                             gpu.stream());
+                             scratch(channels, args.batch, plane), gpu.stream());
+}
+
+double* GpuOutputTraining::scratch(int channels, int batch, int plane)
+{
+    scratch_.reserve(2 * cuda::channelScratchDoubles(channels, batch, plane)); // doubles in a float buffer
+    return scratch_.as<double>();
 }
 
 } // namespace nw

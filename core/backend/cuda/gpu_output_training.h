@@ -20,8 +20,12 @@ public:
                   ParamArray& scaleGradient, ParamArray& biasGradient, Activation activation);
 
 private:
+    // The per-channel reductions' partial sums (kernels/cuda/channel_statistics.h).
+    double* scratch(int channels, int batch, int plane);
+
     DeviceBuffer mean_, variance_, normalized_; // the batch's statistics and x̂
-    DeviceBuffer preActivation_;                // for activations whose derivative needs the input
+    DeviceBuffer scratch_;
+    DeviceBuffer preActivation_; // for activations whose derivative needs the input
 };
 
 } // namespace nw

@@ -1,7 +1,6 @@
 #include "kernels/cuda/training_kernels.h"
 
 #include "kernels/activation_formulas.h"
-#include "kernels/batchnorm_epsilon.h"
 #include "kernels/cuda/index_maps.h"
 #include "kernels/cuda/launch.cuh"
 #include "kernels/cuda/maxpool_window.h"
@@ -16,113 +15,6 @@ __global__ void activationGradientKernel(const float* y, const float* x, std::si
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n)
         delta[i] *= x ? inputGradientFormula(x[i], a) : outputGradientFormula(y[i], a);
-}
-
-// Sums of `count` doubles per thread, reduced over the block into thread 0's value (blockDim = kThreads).
-__device__ double blockSum(double value, double* shared)
-{
-    shared[threadIdx.x] = value;
-    __syncthreads();
-    for (int half = kThreads / 2; half > 0; half /= 2) {
-        if (int(threadIdx.x) < half)
-            shared[threadIdx.x] += shared[threadIdx.x + half];
-        __syncthreads();
-    }
-    const double total = shared[0];
-    __syncthreads(); // `shared` may be reused right after
-    return total;
-}
-
-// One block per channel: the channel's values over the batch are `batch` planes `itemSize` apart.
-__global__ void channelSumsKernel(const float* delta, int batch, int channels, int plane, float* gradient)
-{
-    __shared__ double shared[kThreads];
-    const int c = int(blockIdx.x);
-    const std::size_t itemSize = std::size_t(channels) * std::size_t(plane);
-    const std::size_t n = std::size_t(batch) * std::size_t(plane);
-    double sum = 0;
-    for (std::size_t k = threadIdx.x; k < n; k += kThreads)
-        sum += delta[(k / std::size_t(plane)) * itemSize + std::size_t(c) * std::size_t(plane) +
-                     k % std::size_t(plane)];
-    sum = blockSum(sum, shared);
-    if (threadIdx.x == 0)
-        gradient[c] += float(sum);
-}
-
-__device__ std::size_t channelOffset(std::size_t k, int c, int plane, std::size_t itemSize)
-{
-    return (k / std::size_t(plane)) * itemSize + std::size_t(c) * std::size_t(plane) + k % std::size_t(plane);
-}
-
-// One block per channel. The moments are taken about the channel's first value, as on the CPU, so a
-// large mean next to a small spread does not cancel.
-__global__ void batchNormForwardKernel(float* x, int batch, int channels, int plane, const float* scales,
-                                       const float* biases, float* mean, float* variance, float* rollingMean,
-                                       float* rollingVariance, float* savedNormalized, Activation fused)
-{
-    __shared__ double shared[kThreads];
-    const int c = int(blockIdx.x);
-    const std::size_t itemSize = std::size_t(channels) * std::size_t(plane);
-    const std::size_t n = std::size_t(batch) * std::size_t(plane);
-    const float shift = x[std::size_t(c) * std::size_t(plane)];
-    double sum = 0, squares = 0;
-    for (std::size_t k = threadIdx.x; k < n; k += kThreads) {
-        const double d = double(x[channelOffset(k, c, plane, itemSize)] - shift);
-        sum += d;
-        squares += d * d;
-    }
-    sum = blockSum(sum, shared);
-    squares = blockSum(squares, shared);
-    const double shiftedMean = sum / double(n);
-    const float m = float(double(shift) + shiftedMean);
-    const double centred = fmax(0.0, squares - double(n) * shiftedMean * shiftedMean); // Σ(x − m)²
-    const float v = float(centred / double(n));
-    if (threadIdx.x == 0) {
-        mean[c] = m;
-        variance[c] = v;
-        rollingMean[c] = 0.99f * rollingMean[c] + 0.01f * m;
-        rollingVariance[c] = 0.99f * rollingVariance[c] + 0.01f * float(centred / double(n > 1 ? n - 1 : 1));
-    }
-    const float inverse = 1.0f / sqrtf(v + kBatchNormEpsilon);
-    const float scale = scales[c], bias = biases[c];
-    for (std::size_t k = threadIdx.x; k < n; k += kThreads) {
-        const std::size_t at = channelOffset(k, c, plane, itemSize);
-        const float normalized = (x[at] - m) * inverse;
-        savedNormalized[at] = normalized;
-        x[at] = activationFormula(normalized * scale + bias, fused);
-    }
-}
-
-// One block per channel: with g = scale·delta, dx = (g − mean(g) − x̂·mean(g·x̂)) / sqrt(var + eps).
-__global__ void batchNormBackwardKernel(float* delta, const float* savedNormalized, const float* variance,
-                                        const float* scales, int batch, int channels, int plane,
-                                        float* scaleGradient, float* biasGradient)
-{
-    __shared__ double shared[kThreads];
-    const int c = int(blockIdx.x);
-    const std::size_t itemSize = std::size_t(channels) * std::size_t(plane);
-    const std::size_t n = std::size_t(batch) * std::size_t(plane);
-    double deltaSum = 0, deltaNormalized = 0;
-    for (std::size_t k = threadIdx.x; k < n; k += kThreads) {
-        const std::size_t at = channelOffset(k, c, plane, itemSize);
-        deltaSum += delta[at];
-        deltaNormalized += double(delta[at]) * savedNormalized[at];
-    }
-    deltaSum = blockSum(deltaSum, shared);
-    deltaNormalized = blockSum(deltaNormalized, shared);
-    if (threadIdx.x == 0 && biasGradient) {
-        biasGradient[c] += float(deltaSum);
-        scaleGradient[c] += float(deltaNormalized);
-    }
-    const float count = float(n);
-    const float inverse = 1.0f / sqrtf(variance[c] + kBatchNormEpsilon);
-    const float meanG = float(deltaSum) * scales[c] / count,
-                meanGX = float(deltaNormalized) * scales[c] / count;
-    const float k = scales[c] * inverse;
-    for (std::size_t j = threadIdx.x; j < n; j += kThreads) {
-        const std::size_t at = channelOffset(j, c, plane, itemSize);
-        delta[at] = k * delta[at] - inverse * (meanG + savedNormalized[at] * meanGX);
-    }
 }
 
 __global__ void maxpoolIndexedKernel(const float* in, float* out, std::int64_t* indexes, int planes, int w,
@@ -251,37 +143,6 @@ void multiplyByActivationGradient(const float* y, const float* x, std::size_t n,
     activationGradientKernel<<<blocksFor(n), kThreads, 0, stream>>>(
         gradientFromOutput(a) ? y : nullptr, gradientFromOutput(a) ? nullptr : x, n, a, delta);
     launched("the activation-gradient kernel");
-}
-
-void addChannelSums(const float* delta, int batch, int channels, int plane, float* gradient,
-                    cudaStream_t stream)
-{
-    if (channels > 0 && batch > 0)
-        channelSumsKernel<<<unsigned(channels), kThreads, 0, stream>>>(delta, batch, channels, plane,
-                                                                       gradient);
-    launched("the bias-gradient kernel");
-}
-
-void batchNormTrainingForward(float* x, int batch, int channels, int plane, const float* scales,
-                              const float* biases, float* mean, float* variance, float* rollingMean,
-                              float* rollingVariance, float* savedNormalized, Activation fused,
-                              cudaStream_t stream)
-{
-    if (channels > 0 && batch > 0)
-        batchNormForwardKernel<<<unsigned(channels), kThreads, 0, stream>>>(
-            x, batch, channels, plane, scales, biases, mean, variance, rollingMean, rollingVariance,
-            savedNormalized, fused);
-    launched("the batch-norm kernel");
-}
-
-void batchNormBackward(float* delta, const float* savedNormalized, const float* variance, const float* scales,
-                       int batch, int channels, int plane, float* scaleGradient, float* biasGradient,
-                       cudaStream_t stream)
-{
-    if (channels > 0 && batch > 0)
-        batchNormBackwardKernel<<<unsigned(channels), kThreads, 0, stream>>>(
-            delta, savedNormalized, variance, scales, batch, channels, plane, scaleGradient, biasGradient);
-    launched("the batch-norm backward kernel");
 }
 
 void maxpoolRecordingIndexes(const float* in, float* out, std::int64_t* indexes, int planes, int w, int h,

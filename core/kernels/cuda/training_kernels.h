@@ -16,23 +16,6 @@ namespace nw::cuda {
 // else from the saved inputs x.
 void multiplyByActivationGradient(const float* y, const float* x, std::size_t n, Activation a, float* delta,
                                   cudaStream_t stream);
-// gradient[c] += Σ over the batch and the plane of channel c's delta (a bias's −gradient).
-void addChannelSums(const float* delta, int batch, int channels, int plane, float* gradient,
-                    cudaStream_t stream);
-
-// Batch norm with the batch's statistics (kernels/cpu/batchnorm.h, batchNormTrainingForward): per channel
-// the mean and the ÷N variance, rolling averages by 0.99/0.01 (÷(N−1) variance), x̂ saved, and
-// x = f(scale·x̂ + bias) with `fused` (Linear: none).
-void batchNormTrainingForward(float* x, int batch, int channels, int plane, const float* scales,
-                              const float* biases, float* mean, float* variance, float* rollingMean,
-                              float* rollingVariance, float* savedNormalized, Activation fused,
-                              cudaStream_t stream);
-// Its backward (batchNormBackward): −∂loss/∂scale and −∂loss/∂bias added to the gradients (both null:
-// not wanted); delta becomes −∂loss/∂x.
-void batchNormBackward(float* delta, const float* savedNormalized, const float* variance, const float* scales,
-                       int batch, int channels, int plane, float* scaleGradient, float* biasGradient,
-                       cudaStream_t stream);
-
 // Max-pool (inference_kernels.h's rule) recording each output's winner as an index into `in`.
 void maxpoolRecordingIndexes(const float* in, float* out, std::int64_t* indexes, int planes, int w, int h,
                              int outW, int outH, int size, int strideX, int strideY, int offset,
