@@ -1,6 +1,7 @@
 // Detection training: [yolo] deltas and stats on hand-computed cases, the IoU-family gradients against
 // finite differences, mAP on hand-made sets with known answers, YOLO labels and data sets, anchors,
 // make-shapes, and a short training run whose loss falls and whose mAP rises.
+#include "data/batch_loader.h"
 #include "data/detection_dataset.h"
 #include "data/make_shapes.h"
 #include "data/training_data.h"
@@ -19,6 +20,7 @@
 #include <QtTest>
 #include <cmath>
 #include <fstream>
+#include <numeric>
 #include <opencv2/imgcodecs.hpp>
 #include <set>
 
@@ -563,6 +565,76 @@ private slots:
         QCOMPARE(set->summary().missingLabels, std::size_t(0));
         QVERIFY(test::readAll(a.path() + "/shapes.data").contains("classes = 5"));
         QVERIFY(makeShapes(a.path().toStdString(), {1, 1, 96, 96}).has_value()); // too few images
+    }
+
+    // The loader's workers (used beside a GPU) give exactly the batches one worker gives: every
+    // sample's augmentation has its own stream, the decoded-image cache is shared safely, and an
+    // unreadable image is replaced by the next sample, moving the later ones along, as in sequence.
+    void parallelLoaderGivesTheSameBatches()
+    {
+        QTemporaryDir dir;
+        ShapesOptions options;
+        options.count = 30;
+        options.width = options.height = 64;
+        QVERIFY(!makeShapes(dir.path().toStdString(), options));
+        const std::string root = dir.path().toStdString();
+        std::ofstream(root + "/broken.jpg") << "not an image";
+        std::ofstream(root + "/broken.txt") << "0 0.5 0.5 0.2 0.2\n";
+        {
+            std::ifstream in(root + "/train.txt");
+            std::ofstream out(root + "/list.txt");
+            std::string line;
+            for (int i = 0; std::getline(in, line); ++i)
+                out << (i == 4 || i == 17 ? root + "/broken.jpg\n" : "") << line << "\n";
+        }
+        DetectionAugmentation augmentation;
+        augmentation.enabled = true;
+        augmentation.jitter = 0.2f;
+        augmentation.hue = 0.1f;
+        augmentation.saturation = augmentation.exposure = 1.5f;
+        augmentation.mosaic = true;
+        std::string error;
+        std::vector<std::string> warnings;
+        auto set = loadDetectionDataset(root + "/list.txt", 5, 64, 64, 3, 12, augmentation, error, warnings);
+        QVERIFY2(set, error.c_str());
+        // The stream's rule written out (batch_loader.h): sample k is item perm_e[k mod N] of epoch
+        // e = k / N, augmented with its own seeded stream; an unreadable one gives way to the next.
+        const std::uint64_t n = set->size();
+        auto item = [&](std::uint64_t k) {
+            std::vector<std::size_t> permutation(n);
+            std::iota(permutation.begin(), permutation.end(), std::size_t(0));
+            std::mt19937_64 shuffle(3u * 1000003u + k / n);
+            std::shuffle(permutation.begin(), permutation.end(), shuffle);
+            return permutation[std::size_t(k % n)];
+        };
+        const std::size_t imageSize = 64 * 64 * 3, truthSize = set->truthFloats();
+        BatchLoader one(*set, 8, 3, 0, {}, 1), four(*set, 8, 3, 0, {}, 4);
+        std::size_t skipped = 0;
+        for (int pass = 0; pass < 10; ++pass) { // over three epochs of 29 images
+            const Batch a = one.next(), b = four.next();
+            QVERIFY2(a.images == b.images, qPrintable(QString("pass %1: the images differ").arg(pass)));
+            QVERIFY2(a.truth == b.truth, qPrintable(QString("pass %1: the truth differs").arg(pass)));
+            QCOMPARE(b.warnings, a.warnings);
+            skipped += a.warnings.size();
+            std::uint64_t k = std::uint64_t(pass) * 8; // each pass starts at its own place in the stream
+            std::size_t unreadable = 0;
+            for (int image = 0; image < 8; ++image) {
+                std::vector<float> pixels(imageSize), truth(truthSize);
+                std::string warning;
+                for (bool read = false; !read; ++k) {
+                    std::mt19937 random(unsigned(3u * 2654435761u + k * 40503u));
+                    std::fill(truth.begin(), truth.end(), 0.0f);
+                    read = set->sample(item(k), random, 64, 64, pixels.data(), truth.data(), warning);
+                    unreadable += !read;
+                }
+                QVERIFY2(
+                    std::equal(pixels.begin(), pixels.end(), a.images.begin() + image * imageSize),
+                    qPrintable(QString("pass %1, image %2: not the stream's sample").arg(pass).arg(image)));
+                QVERIFY(std::equal(truth.begin(), truth.end(), a.truth.begin() + image * truthSize));
+            }
+            QCOMPARE(a.warnings.size(), unreadable); // each skip named once
+        }
+        QVERIFY(skipped >= 4); // the broken image came up in every epoch
     }
 
     void anchorsFindClusters()

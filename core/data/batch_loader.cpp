@@ -10,9 +10,9 @@
 namespace nw {
 
 BatchLoader::BatchLoader(const TrainingSet& data, int batchSize, unsigned seed, std::uint64_t firstSample,
-                         Shard shard)
-    : data_(data), batchSize_(batchSize), seed_(seed), start_(firstSample), shard_(shard),
-      width_(data.width()), height_(data.height()), thread_([this] { work(); })
+                         Shard shard, int threads)
+    : data_(data), batchSize_(batchSize), seed_(seed), threads_(std::max(1, threads)), start_(firstSample),
+      shard_(shard), width_(data.width()), height_(data.height()), thread_([this] { work(); })
 {
 }
 
@@ -63,30 +63,53 @@ std::size_t BatchLoader::sampleAt(std::uint64_t k)
     return permutation_[std::size_t(k % n)];
 }
 
-void BatchLoader::fill(Batch& batch)
+bool BatchLoader::trySample(Batch& batch, int b, std::uint64_t k, std::size_t index,
+                            std::string& warning) const
 {
     const std::size_t imageSize =
         std::size_t(batch.width) * std::size_t(batch.height) * std::size_t(data_.channels());
     const std::size_t truthSize = data_.truthFloats();
+    // Augmentation draws from a stream of its own per sample: repeatable on resume, and whichever
+    // worker prepares it.
+    std::mt19937 random(unsigned(std::uint64_t(seed_) * 2654435761u + k * 40503u));
+    float* truth = batch.truth.data() + std::size_t(b) * truthSize;
+    std::fill(truth, truth + truthSize, 0.0f);
+    return data_.sample(index, random, batch.width, batch.height,
+                        batch.images.data() + std::size_t(b) * imageSize, truth, warning);
+}
+
+void BatchLoader::fill(Batch& batch)
+{
+    const std::size_t imageSize =
+        std::size_t(batch.width) * std::size_t(batch.height) * std::size_t(data_.channels());
     batch.images.assign(std::size_t(batchSize_) * imageSize, 0.0f);
-    batch.truth.assign(std::size_t(batchSize_) * truthSize, 0.0f);
+    batch.truth.assign(std::size_t(batchSize_) * data_.truthFloats(), 0.0f);
     batch.warnings.clear();
-    std::uint64_t k = batch.first;
-    for (int b = 0; b < batchSize_; ++b) {
-        // An unreadable sample is skipped with a warning; the next one takes its place.
+    // First tries of every image side by side (sample k = first + b)…
+    const auto count = std::size_t(batchSize_);
+    std::vector<std::size_t> indexes(count);
+    for (int b = 0; b < batchSize_; ++b)
+        indexes[std::size_t(b)] = sampleAt(batch.first + std::uint64_t(b));
+    std::vector<char> done(count, 0);
+    std::vector<std::string> warnings(count);
+#pragma omp parallel for num_threads(threads_) schedule(dynamic) if (threads_ > 1)
+    for (int b = 0; b < batchSize_; ++b)
+        done[std::size_t(b)] = trySample(batch, b, batch.first + std::uint64_t(b), indexes[std::size_t(b)],
+                                         warnings[std::size_t(b)]);
+    // …then, from the first unreadable one on, the sequential rule: it is skipped with a warning and the
+    // next sample takes its place, which moves every later image along.
+    int b = 0;
+    while (b < batchSize_ && done[std::size_t(b)])
+        ++b;
+    std::uint64_t k = batch.first + std::uint64_t(b);
+    for (; b < batchSize_; ++b)
         for (int attempt = 0; attempt < 100; ++attempt) {
-            // Augmentation draws from a stream of its own per sample: repeatable on resume.
-            std::mt19937 random(unsigned(std::uint64_t(seed_) * 2654435761u + k * 40503u));
-            const std::size_t index = sampleAt(k++);
             std::string warning;
-            float* truth = batch.truth.data() + std::size_t(b) * truthSize;
-            std::fill(truth, truth + truthSize, 0.0f);
-            if (data_.sample(index, random, batch.width, batch.height,
-                             batch.images.data() + std::size_t(b) * imageSize, truth, warning))
+            const std::uint64_t sample = k++;
+            if (trySample(batch, b, sample, sampleAt(sample), warning))
                 break;
             batch.warnings.push_back(warning);
         }
-    }
 }
 
 void BatchLoader::work()

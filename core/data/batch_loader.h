@@ -1,5 +1,6 @@
 #pragma once
-// Prepares the next training batch on a background thread while the current one trains.
+// Prepares the next training batch on a background thread while the current one trains (with
+// `threads` > 1, its images in parallel: a GPU trains faster than one core prepares images).
 // Samples come from a seeded stream: sample k is item perm_e[k mod N] of epoch e = k / N, where
 // perm_e is a shuffle seeded by (seed, e) — so a resumed run sees exactly the batches it would have.
 #include "data/training_set.h"
@@ -32,8 +33,9 @@ struct Shard {
 
 class BatchLoader {
 public:
+    // `threads`: workers preparing one batch's images; every count gives the same batches.
     BatchLoader(const TrainingSet& data, int batchSize, unsigned seed, std::uint64_t firstSample,
-                Shard shard = {});
+                Shard shard = {}, int threads = 1);
     ~BatchLoader();
     BatchLoader(const BatchLoader&) = delete;
     BatchLoader& operator=(const BatchLoader&) = delete;
@@ -45,6 +47,8 @@ public:
 
 private:
     void fill(Batch& batch);
+    // One try at sample k of the stream into image b; false (and the warning) when it is unreadable.
+    bool trySample(Batch& batch, int b, std::uint64_t k, std::size_t index, std::string& warning) const;
     std::size_t sampleAt(std::uint64_t k);
     std::uint64_t firstSampleOf(std::uint64_t pass) const;
     void work();
@@ -52,6 +56,7 @@ private:
     const TrainingSet& data_;
     int batchSize_;
     unsigned seed_;
+    int threads_;
     std::uint64_t start_; // the stream position of pass 0 of rank 0
     Shard shard_;
     std::uint64_t nextPass_ = 0; // this loader's next batch

@@ -115,27 +115,35 @@ struct DetectionDataset::Placed {
     std::vector<TruthBox> boxes;
 };
 
+const Pixels* DetectionDataset::cached(std::size_t index, std::optional<Pixels>& decoded) const
+{
+    std::lock_guard lock(cacheMutex_);
+    if (cache_.size() != items_.size())
+        cache_.resize(items_.size()); // once, before any entry is handed out
+    if (cache_[index].empty() && decoded && cachedBytes_ + decoded->data.size() <= kCacheBytes) {
+        cachedBytes_ += decoded->data.size();
+        cache_[index] = std::move(*decoded);
+        decoded.reset();
+    }
+    return cache_[index].empty() ? nullptr : &cache_[index];
+}
+
 bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, int height, Placed& placed,
                             std::string& warning) const
 {
     const Item& item = items_[index];
-    cache_.resize(items_.size());
     std::optional<Pixels> decoded;
-    if (cache_[index].empty()) {
+    const Pixels* inCache = cached(index, decoded);
+    if (!inCache) {
         std::string error;
         decoded = readPixels(item.image, c_, error);
         if (!decoded) {
             warning = error + "; skipped";
             return false;
         }
-        const std::size_t bytes = decoded->data.size();
-        if (cachedBytes_ + bytes <= kCacheBytes) {
-            cache_[index] = std::move(*decoded);
-            cachedBytes_ += bytes;
-            decoded.reset();
-        }
+        inCache = cached(index, decoded); // kept there when it fits (then `decoded` is empty)
     }
-    const Pixels& source = decoded ? *decoded : cache_[index];
+    const Pixels& source = inCache ? *inCache : *decoded;
     const auto ow = float(source.width), oh = float(source.height);
     const DetectionAugmentation& a = augmentation_;
     // Darknet's jitter: each side moves in or out by up to jitter × the image size.

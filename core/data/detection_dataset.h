@@ -5,6 +5,8 @@
 #include "image/pixels.h"
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,9 +73,12 @@ private:
               std::string& warning) const;
 
     std::vector<Item> items_;
-    // Decoded images, kept while they fit in kCacheBytes: later epochs skip the decoding. Only the
-    // loader thread calls sample(), so no lock.
+    // Decoded images, kept while they fit in kCacheBytes: later epochs skip the decoding. The loader's
+    // workers call sample() at once: an entry, once filled, never changes, so only filling it (and
+    // looking at it) holds the lock.
     static constexpr std::size_t kCacheBytes = std::size_t(1) << 30;
+    const Pixels* cached(std::size_t index, std::optional<Pixels>& decoded) const;
+    mutable std::mutex cacheMutex_;
     mutable std::vector<Pixels> cache_;
     mutable std::size_t cachedBytes_ = 0;
     int classes_, w_, h_, c_, maxBoxes_;

@@ -46,6 +46,26 @@ public:
 
     bool image(std::size_t index, float* out, std::string& warning) const override
     {
+        if (!augmentation_.enabled)
+            return read(index, nullptr, out, warning);
+        // Outside training's loader: a stream of its own per call.
+        std::mt19937 random(seed_ * 2654435761u + unsigned(index) * 40503u + calls_++);
+        return read(index, &random, out, warning);
+    }
+    // Training: augmented with the loader's stream for this sample (repeatable on resume, and
+    // whichever of the loader's workers prepares it).
+    bool sample(std::size_t index, std::mt19937& random, int, int, float* image, float* truth,
+                std::string& warning) const override
+    {
+        if (!read(index, augmentation_.enabled ? &random : nullptr, image, warning))
+            return false;
+        truth[label(index)] = 1.0f;
+        return true;
+    }
+
+private:
+    bool read(std::size_t index, std::mt19937* random, float* out, std::string& warning) const
+    {
         std::string error;
         auto loaded = loadImage(paths_[index], c_, error);
         if (!loaded) {
@@ -53,17 +73,15 @@ public:
             return false;
         }
         Image image = std::move(*loaded);
-        image = augmentation_.enabled ? augment(image, index) : resizeMinCrop(image, w_, h_);
+        image = random ? augment(image, *random) : resizeMinCrop(image, w_, h_);
         std::copy(image.data.begin(), image.data.end(), out);
         return true;
     }
 
-private:
     // Random scale (shorter side in [min_crop, max_crop]) and aspect, a random crop, a flip, and
     // hue/saturation/exposure jitter in HSV, as Darknet's classifier training does.
-    Image augment(const Image& in, std::size_t index) const
+    Image augment(const Image& in, std::mt19937& random) const
     {
-        std::mt19937 random(seed_ * 2654435761u + unsigned(index) * 40503u + calls_++);
         std::uniform_real_distribution<float> unit(0, 1);
         const int low = std::max(1, augmentation_.minCrop > 0 ? augmentation_.minCrop : w_);
         const int high = std::max(low, augmentation_.maxCrop > 0 ? augmentation_.maxCrop : w_);

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <thread>
 
 namespace nw {
 
@@ -234,8 +235,12 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     auto parameters = net_.trainableParameters();
     // This rank's passes of every iteration: rank r takes passes r·S … r·S + S − 1 of the N·S passes one
     // process with N times the batch would run.
+    const int loaderThreads =
+        options_.loaderThreads > 0
+            ? options_.loaderThreads
+            : (options_.gpu >= 0 ? std::max(1, int(std::thread::hardware_concurrency())) : 1);
     BatchLoader loader(train_, net_.batch(), options_.seed, state.seen,
-                       Shard{team.rank(), team.size(), subdivisions});
+                       Shard{team.rank(), team.size(), subdivisions}, loaderThreads);
     RollingStatistics rolling;
 
     // Multi-scale training changes the net's input size every 10 iterations; the caller gets the net

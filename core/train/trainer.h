@@ -31,6 +31,9 @@ struct TrainOptions {
     Communicator* communicator = nullptr;
     // The CUDA device that trains (its index), or -1: the CPU. One process per GPU.
     int gpu = -1;
+    // Workers preparing a batch's images (0: one beside CPU training, which uses the cores itself; every
+    // core for a GPU, which would otherwise wait for them). Any count gives the same batches.
+    int loaderThreads = 0;
 };
 
 struct IterationStats {
