@@ -22,6 +22,7 @@ struct BenchArgs {
     std::string cfg, weights, size, device = "cpu";
     int runs = 20, threads = 0;
     bool json = false, perLayer = false, training = false, noWinograd = false;
+    bool noGraph = false; // --device cuda: launch layer by layer instead of replaying one CUDA graph
 };
 
 struct TrainArgs {

@@ -227,6 +227,7 @@ int benchOnGpu(const BenchArgs& args, const SpecOptions& options, int device)
         std::cerr << "error: " << error << "\n";
         return 1;
     }
+    gpu->setGraphs(!args.noGraph);
     std::vector<float> input(std::size_t(net->inputShape().size));
     std::mt19937 random(1);
     std::uniform_real_distribution<float> unit(0, 1);
@@ -252,12 +253,14 @@ int benchOnGpu(const BenchArgs& args, const SpecOptions& options, int device)
     const double deviceMb = double(gpu->deviceBytes()) / (1 << 20);
     if (args.json)
         std::printf("{\"median_ms\": %.3f, \"min_ms\": %.3f, \"runs\": %zu, \"device\": \"cuda:%d\", "
-                    "\"device_mb\": %.1f, \"width\": %d, \"height\": %d}\n",
-                    median, times.front(), times.size(), device, deviceMb, in.w, in.h);
+                    "\"device_mb\": %.1f, \"width\": %d, \"height\": %d, \"cuda_graph\": %s}\n",
+                    median, times.front(), times.size(), device, deviceMb, in.w, in.h,
+                    gpu->usesGraph() ? "true" : "false");
     else
-        std::printf(
-            "%s %dx%d, batch 1 on cuda:%d, %zu runs: median %.3f ms, min %.3f ms, %.1f MB on the GPU\n",
-            args.cfg.c_str(), in.w, in.h, device, times.size(), median, times.front(), deviceMb);
+        std::printf("%s %dx%d, batch 1 on cuda:%d, %zu runs: median %.3f ms, min %.3f ms, %.1f MB on the GPU "
+                    "(%s)\n",
+                    args.cfg.c_str(), in.w, in.h, device, times.size(), median, times.front(), deviceMb,
+                    gpu->usesGraph() ? "one CUDA graph" : "layer by layer");
     return 0;
 #else
     std::cerr << "error: this build has no CUDA backend (cuda:" << device << ")\n";

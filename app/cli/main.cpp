@@ -91,6 +91,8 @@ int main(int argc, char** argv)
     bench->add_flag("--no-winograd", benchArgs.noWinograd,
                     "Run 3x3 convolutions through im2col + GEMM only (to compare kernels)");
     bench->add_option("--device", benchArgs.device, "cpu (default), cuda or cuda:N (see devices)");
+    bench->add_flag("--no-graph", benchArgs.noGraph,
+                    "--device cuda: launch layer by layer instead of replaying one CUDA graph");
     bench->add_flag("--json", benchArgs.json, "Print {\"median_ms\":..,\"min_ms\":..,\"peak_rss_mb\":..}");
 
     nw::cli::TrainArgs trainArgs;

@@ -122,6 +122,10 @@ public:
         if (!delta_.empty())
             gpuDelta_.upload(args.gpu, delta_);
     }
+    bool gpuForwardCapturable() const override
+    {
+        return false;
+    } // its forward runs on the host
     bool hasGpuBackward(std::span<const Shape> sources) const override
     {
         return hasGpuForward(sources) && canTrain();

@@ -113,18 +113,73 @@ void GpuNet::refreshParameters()
     exec_->synchronize();
 }
 
+GpuNet::~GpuNet()
+{
+    if (graph_)
+        cudaGraphExecDestroy(graph_);
+}
+
 void GpuNet::forward(const float* input, bool syncEachLayer)
 {
-    run(input, nullptr, syncEachLayer);
+    if (syncEachLayer || !graphs_) {
+        run(input, nullptr, syncEachLayer);
+        return;
+    }
+    checkNetUnchanged();
+    exec_->makeCurrent();
+    // The upload stays outside the graph: a copy from pageable host memory cannot be captured.
+    input_.upload({input, input_.size()}, exec_->stream());
+    if (!graph_ && ++passesBeforeGraph_ > 2) // cuDNN has measured its algorithms, the workspace is sized
+        capture();
+    if (graph_)
+        cudaCheck(cudaGraphLaunch(graph_, exec_->stream()), "running the network's CUDA graph");
+    else
+        runLayers(nullptr, false);
+    exec_->synchronize();
+}
+
+void GpuNet::capture()
+{
+    graphs_ = false; // unless the capture below succeeds
+    const NetworkSpec& spec = net_.spec();
+    for (const LayerSpec& layer : spec.layers)
+        if (!net_.runtimeLayer(layer.index).gpuForwardCapturable())
+            return; // a layer that waits for the host (a head run on the CPU) cannot be replayed
+    const cudaStream_t stream = exec_->stream();
+    if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+        cudaGetLastError(); // clear it: the layers then run one by one
+        return;
+    }
+    bool failed = false;
+    try {
+        runLayers(nullptr, false);
+    } catch (const GpuError&) {
+        failed = true; // something in a layer cannot be captured
+    }
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+    cudaGraphExec_t instance = nullptr;
+    if (!failed && ended == cudaSuccess && graph && cudaGraphInstantiate(&instance, graph, 0) == cudaSuccess)
+        graph_ = instance;
+    if (graph)
+        cudaGraphDestroy(graph);
+    cudaGetLastError();
+    graphs_ = graph_ != nullptr;
 }
 
 void GpuNet::run(const float* input, ExecContext* training, bool syncEachLayer)
 {
     checkNetUnchanged();
     exec_->makeCurrent();
+    input_.upload({input, input_.size()}, exec_->stream());
+    runLayers(training, syncEachLayer);
+    exec_->synchronize();
+}
+
+void GpuNet::runLayers(ExecContext* training, bool syncEachLayer)
+{
     const NetworkSpec& spec = net_.spec();
     const int batch = net_.batch();
-    input_.upload({input, input_.size()}, exec_->stream());
     std::vector<const float*> sources;
     std::vector<std::size_t> sourceSizes;
     std::vector<Shape> sourceShapes;
@@ -157,7 +212,6 @@ void GpuNet::run(const float* input, ExecContext* training, bool syncEachLayer)
             throw GpuError(layerName(layer) + ": " + e.what());
         }
     }
-    exec_->synchronize();
 }
 
 void GpuNet::startTraining()

@@ -24,7 +24,17 @@ public:
     // refreshParameters() after loading others.
     static std::unique_ptr<GpuNet> create(Net& net, int device, std::string& error);
 
+    ~GpuNet();
+    GpuNet(const GpuNet&) = delete;
+    GpuNet& operator=(const GpuNet&) = delete;
+
     void refreshParameters();
+    // Inference replayed as one CUDA graph (on by default: batch-1 latency is launch-bound): captured on
+    // the third forward, once cuDNN has measured its algorithms and the workspace has its size, then
+    // replayed. Not where a layer's forward needs the host (a head run on the CPU), nor after a failed
+    // capture: the layers then run one by one.
+    void setGraphs(bool enabled) { graphs_ = enabled; }
+    bool usesGraph() const { return graph_ != nullptr; }
 
     // Training on the GPU. The layers without a GPU training pass (hasGpuBackward), named as above.
     static std::vector<std::string> layersWithoutGpuTraining(Net& net);
@@ -64,6 +74,8 @@ private:
 
     void checkNetUnchanged() const;
     void run(const float* input, ExecContext* training, bool syncEachLayer);
+    void runLayers(ExecContext* training, bool syncEachLayer); // queued on the stream, not waited for
+    void capture();
 
     Net& net_;
     std::uint64_t generation_;   // the net's when copied (Net::generation)
@@ -74,6 +86,9 @@ private:
     DeviceBuffer input_;
     std::vector<DeviceBuffer> outputs_;
     std::vector<DeviceBuffer> deltas_; // training: −∂loss/∂output per layer
+    bool graphs_ = true;
+    int passesBeforeGraph_ = 0;
+    cudaGraphExec_t graph_ = nullptr;
     std::vector<bool> reachesLoss_;
     std::vector<HeadStats> headStats_;
 };

@@ -129,6 +129,9 @@ public:
     // before a GPU run starts.
     virtual bool hasGpuForward(std::span<const Shape> /*sourceShapes*/) const { return false; }
     virtual void forwardGpu(GpuForwardArgs&) {}
+    // Whether its inference forwardGpu only queues device work (no host copies or waits), so a CUDA
+    // graph can capture and replay it.
+    virtual bool gpuForwardCapturable() const { return true; }
     // Whether it also trains on the GPU: a training forwardGpu (args.training set) and backwardGpu.
     virtual bool hasGpuBackward(std::span<const Shape> /*sourceShapes*/) const { return false; }
     virtual void backwardGpu(GpuBackwardArgs&) {}

@@ -61,7 +61,7 @@ private:
     cudaStream_t stream_ = nullptr;
     cublasHandle_t cublas_ = nullptr;
     cudnnHandle_t cudnn_ = nullptr;
-    DeviceBuffer workspace_, parameters_, gradients_;
+    DeviceBuffer workspace_, parameters_, gradients_, cublasWorkspace_;
     const float* hostParameters_ = nullptr;
     std::size_t parameterCount_ = 0;
     const float* hostGradients_ = nullptr;
