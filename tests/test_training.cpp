@@ -38,6 +38,22 @@ std::unique_ptr<Net> toyNet(bool adam = false)
     return net;
 }
 
+// Throws what a device throws mid-run (GpuError is a runtime_error) at the start of iteration `at`.
+class FailsAt : public TrainObserver {
+public:
+    explicit FailsAt(int at) : at_(at) {}
+    void iteration(const IterationStats& s) override { done_ = s.iteration; }
+    bool stopRequested() override
+    {
+        if (done_ + 1 == at_)
+            throw std::runtime_error("out of GPU memory in allocating GPU memory");
+        return false;
+    }
+
+private:
+    int at_, done_ = 0;
+};
+
 class Quiet : public TrainObserver {
 public:
     std::vector<IterationStats> seen;
@@ -91,6 +107,7 @@ private slots:
     void trainCommandWritesMetricsAndWeights();
     void imageListsAsDarknetReadsThem();
     void angleRotatesTrainingImages();
+    void failureMidRunEndsInWordsWithTheCheckpointKept();
 };
 
 void TestTraining::learningRatePoliciesByHand()
@@ -582,6 +599,32 @@ void TestTraining::angleRotatesTrainingImages()
         blackCorners += pixels[0] < 0.05f;
     }
     QVERIFY2(blackCorners >= 2, qPrintable(QString::number(blackCorners))); // most turns uncover a corner
+}
+
+// A failure inside an iteration (the GPU running out of memory, say) ends the run with a message naming
+// the iteration and the checkpoint that stays on disk, whole, and resumable.
+void TestTraining::failureMidRunEndsInWordsWithTheCheckpointKept()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 16);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir);
+    options.checkpointEvery = 2;
+    auto net = toyNet();
+    FailsAt fails(4);
+    const auto problem = Trainer(*net, *set, nullptr, options).run(fails);
+    QVERIFY(problem);
+    QCOMPARE(*problem,
+             "training stopped in iteration 4: out of GPU memory in allocating GPU memory; the last "
+             "checkpoint (iteration 2) is kept in " +
+                 options.outDir);
+    TrainState state;
+    QVERIFY(!loadCheckpoint(options.outDir + "/toy_last.state", *net, state));
+    QCOMPARE(state.iteration, 2);
+    options.resume = true;
+    Quiet quiet;
+    QVERIFY(!Trainer(*net, *set, nullptr, options).run(quiet));
+    QCOMPARE(quiet.seen.front().iteration, 3);
 }
 
 QTEST_GUILESS_MAIN(TestTraining)

@@ -262,6 +262,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         ~RestoreSize() { restore(); }
     } restoreSize{[&] { net_.resizeInput(ownSize.width, ownSize.height); }};
 
+    int checkpointed = options_.resume ? state.iteration : -1; // the iteration the files on disk hold
     // The weights first, the state last: the state is the commit point (see the resume above).
     auto checkpoint = [&]() -> std::optional<std::string> {
         if (!leader)
@@ -271,7 +272,10 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         state.seen = net_.seen();
         if (auto problem = net_.saveWeights(weightsPath))
             return problem;
-        return saveCheckpoint(statePath, net_, state);
+        auto problem = saveCheckpoint(statePath, net_, state);
+        if (!problem)
+            checkpointed = state.iteration;
+        return problem;
     };
 
     // Unreadable samples are skipped (another takes their place) and counted for the run's summary.
@@ -283,107 +287,119 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     };
     const auto started = std::chrono::steady_clock::now();
     const double elapsedBefore = state.elapsedSeconds;
-    while (state.iteration < maxBatches) {
-        // A stop asked on any rank (Ctrl+C reaches every rank under mpirun) stops all of them here.
-        double stop = observer.stopRequested() ? 1.0 : 0.0;
-        if (auto problem = team.sum(&stop, 1))
-            return problem;
-        if (stop > 0) {
-            reportSkipped();
-            observer.message("stopped at iteration " + std::to_string(state.iteration) +
-                             "; checkpoint written");
-            return checkpoint();
-        }
-        const auto iterationStart = std::chrono::steady_clock::now();
-        const int iteration = state.iteration + 1;
-        if (multiScale.enabled())
-            if (const InputSize size = multiScale.sizeAt(iteration, maxBatches, options_.seed);
-                size != current) {
-                if (auto problem = resizeNet(size))
-                    return *problem;
-                loader.setInputSize(size.width, size.height);
-                current = size;
-                observer.message("multi-scale training: input " + std::to_string(size.width) + "x" +
-                                 std::to_string(size.height) + " from iteration " +
-                                 std::to_string(iteration));
-            }
-        std::mt19937 random(options_.seed * 7919u + unsigned(iteration));
-        // Dropout draws differ per rank; the learning rate's draws (policy=random) are the same on all.
-        std::mt19937 rankRandom(options_.seed * 7919u + unsigned(iteration) +
-                                104729u * unsigned(team.rank()));
-        std::mt19937& passRandom = team.size() > 1 ? rankRandom : random;
-        if (team.size() > 1)
-            rolling.remember(net_);
-        double loss = 0;
-        std::vector<HeadStats> heads;
-        for (int s = 0; s < subdivisions; ++s) {
-            Batch batch = loader.next();
-            if (batch.images.size() != std::size_t(net_.batch()) * net_.inputShape().size)
-                return "internal error: a training batch of " + std::to_string(batch.images.size()) +
-                       " floats for a network that reads " +
-                       std::to_string(std::size_t(net_.batch()) * net_.inputShape().size);
-            for (const std::string& warning : batch.warnings)
-                observer.message("warning: " + warning);
-            skipped += batch.warnings.size();
-            loss += backend->forwardTraining(batch.images.data(), batch.truth.data(), passRandom);
-            addHeadStats(heads, backend->headStats(), subdivisions);
-            backend->backward();
-        }
-        // The ranks' loss and gradient sums added up: every rank then takes the same step.
-        if (auto problem = team.sum(&loss, 1))
-            return problem;
-        if (auto problem = backend->sumGradients(team))
-            return problem;
-        if (auto problem = rolling.combine(team, net_, subdivisions))
-            return problem;
-        loss /= fullBatch;
-        if (!std::isfinite(loss))
-            return "the loss became " + std::to_string(loss) + " at iteration " + std::to_string(iteration) +
-                   " (learning rate too high?); the last checkpoint (iteration " +
-                   std::to_string(state.iteration) + ") is kept";
-        net_.setSeen(net_.seen() + std::uint64_t(fullBatch));
-        const int batchNumber = int(net_.seen() / std::uint64_t(fullBatch));
-        const float rate = learningRate(cfg, batchNumber, &random);
-        backend->step(parameters, rate, fullBatch);
-        state.iteration = iteration;
-        state.averageLoss = state.averageLoss < 0 ? loss : 0.9 * state.averageLoss + 0.1 * loss;
-
-        IterationStats stats;
-        stats.iteration = iteration;
-        stats.maxBatches = maxBatches;
-        stats.loss = loss;
-        stats.averageLoss = state.averageLoss;
-        stats.learningRate = rate;
-        finishHeadSums(heads);
-        stats.heads = std::move(heads);
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - iterationStart).count();
-        stats.imagesPerSecond = seconds > 0 ? fullBatch / seconds : 0;
-        stats.epoch = double(net_.seen()) / double(train_.size());
-        const bool last = iteration == maxBatches;
-        const bool validating =
-            leader && valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last);
-        const bool mapping =
-            leader && mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last);
-        if (validating)
-            stats.validTop1 = evaluate(net_, *valid_, backend->evaluationPass()).top1;
-        if (mapping) {
-            if (auto problem = resizeNet(ownSize)) // mAP at the size the net is used at
-                return *problem;
-            stats.map50 =
-                evaluateMap(net_, *mapSet_, options_.letterbox, {}, {}, backend->evaluationPass()).map50;
-            if (auto problem = resizeNet(current))
-                return *problem;
-        }
-        state.elapsedSeconds =
-            elapsedBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        stats.elapsedSeconds = state.elapsedSeconds;
-        if (leader)
-            metrics << metricsRow(stats) << std::flush;
-        observer.iteration(stats);
-        if (iteration % std::max(1, options_.checkpointEvery) == 0 || last)
-            if (auto problem = checkpoint())
+    // A failure inside an iteration (the GPU out of memory, a driver fault) ends the run in words; the
+    // files on disk are the last checkpoint's, whole (written atomically).
+    try {
+        while (state.iteration < maxBatches) {
+            // A stop asked on any rank (Ctrl+C reaches every rank under mpirun) stops all of them here.
+            double stop = observer.stopRequested() ? 1.0 : 0.0;
+            if (auto problem = team.sum(&stop, 1))
                 return problem;
+            if (stop > 0) {
+                reportSkipped();
+                observer.message("stopped at iteration " + std::to_string(state.iteration) +
+                                 "; checkpoint written");
+                return checkpoint();
+            }
+            const auto iterationStart = std::chrono::steady_clock::now();
+            const int iteration = state.iteration + 1;
+            if (multiScale.enabled())
+                if (const InputSize size = multiScale.sizeAt(iteration, maxBatches, options_.seed);
+                    size != current) {
+                    if (auto problem = resizeNet(size))
+                        return *problem;
+                    loader.setInputSize(size.width, size.height);
+                    current = size;
+                    observer.message("multi-scale training: input " + std::to_string(size.width) + "x" +
+                                     std::to_string(size.height) + " from iteration " +
+                                     std::to_string(iteration));
+                }
+            std::mt19937 random(options_.seed * 7919u + unsigned(iteration));
+            // Dropout draws differ per rank; the learning rate's draws (policy=random) are the same on all.
+            std::mt19937 rankRandom(options_.seed * 7919u + unsigned(iteration) +
+                                    104729u * unsigned(team.rank()));
+            std::mt19937& passRandom = team.size() > 1 ? rankRandom : random;
+            if (team.size() > 1)
+                rolling.remember(net_);
+            double loss = 0;
+            std::vector<HeadStats> heads;
+            for (int s = 0; s < subdivisions; ++s) {
+                Batch batch = loader.next();
+                if (batch.images.size() != std::size_t(net_.batch()) * net_.inputShape().size)
+                    return "internal error: a training batch of " + std::to_string(batch.images.size()) +
+                           " floats for a network that reads " +
+                           std::to_string(std::size_t(net_.batch()) * net_.inputShape().size);
+                for (const std::string& warning : batch.warnings)
+                    observer.message("warning: " + warning);
+                skipped += batch.warnings.size();
+                loss += backend->forwardTraining(batch.images.data(), batch.truth.data(), passRandom);
+                addHeadStats(heads, backend->headStats(), subdivisions);
+                backend->backward();
+            }
+            // The ranks' loss and gradient sums added up: every rank then takes the same step.
+            if (auto problem = team.sum(&loss, 1))
+                return problem;
+            if (auto problem = backend->sumGradients(team))
+                return problem;
+            if (auto problem = rolling.combine(team, net_, subdivisions))
+                return problem;
+            loss /= fullBatch;
+            if (!std::isfinite(loss))
+                return "the loss became " + std::to_string(loss) + " at iteration " +
+                       std::to_string(iteration) +
+                       " (learning rate too high?); the last checkpoint (iteration " +
+                       std::to_string(state.iteration) + ") is kept";
+            net_.setSeen(net_.seen() + std::uint64_t(fullBatch));
+            const int batchNumber = int(net_.seen() / std::uint64_t(fullBatch));
+            const float rate = learningRate(cfg, batchNumber, &random);
+            backend->step(parameters, rate, fullBatch);
+            state.iteration = iteration;
+            state.averageLoss = state.averageLoss < 0 ? loss : 0.9 * state.averageLoss + 0.1 * loss;
+
+            IterationStats stats;
+            stats.iteration = iteration;
+            stats.maxBatches = maxBatches;
+            stats.loss = loss;
+            stats.averageLoss = state.averageLoss;
+            stats.learningRate = rate;
+            finishHeadSums(heads);
+            stats.heads = std::move(heads);
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - iterationStart).count();
+            stats.imagesPerSecond = seconds > 0 ? fullBatch / seconds : 0;
+            stats.epoch = double(net_.seen()) / double(train_.size());
+            const bool last = iteration == maxBatches;
+            const bool validating =
+                leader && valid_ &&
+                ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last);
+            const bool mapping =
+                leader && mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last);
+            if (validating)
+                stats.validTop1 = evaluate(net_, *valid_, backend->evaluationPass()).top1;
+            if (mapping) {
+                if (auto problem = resizeNet(ownSize)) // mAP at the size the net is used at
+                    return *problem;
+                stats.map50 =
+                    evaluateMap(net_, *mapSet_, options_.letterbox, {}, {}, backend->evaluationPass()).map50;
+                if (auto problem = resizeNet(current))
+                    return *problem;
+            }
+            state.elapsedSeconds =
+                elapsedBefore +
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            stats.elapsedSeconds = state.elapsedSeconds;
+            if (leader)
+                metrics << metricsRow(stats) << std::flush;
+            observer.iteration(stats);
+            if (iteration % std::max(1, options_.checkpointEvery) == 0 || last)
+                if (auto problem = checkpoint())
+                    return problem;
+        }
+    } catch (const std::runtime_error& e) {
+        return "training stopped in iteration " + std::to_string(state.iteration + 1) + ": " + e.what() +
+               (checkpointed >= 0 ? "; the last checkpoint (iteration " + std::to_string(checkpointed) +
+                                        ") is kept in " + options_.outDir
+                                  : std::string("; no checkpoint was written in this run"));
     }
     reportSkipped();
     backend->syncToHost();
