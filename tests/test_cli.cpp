@@ -371,6 +371,17 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     QCOMPARE(trainTypo.exitCode, 1);
     QVERIFY2(trainTypo.err.contains("--device tpu: expected cpu, cuda or cuda:N"), trainTypo.err.constData());
     QVERIFY(!QFileInfo::exists(out));
+    // train --gpus (one process per GPU): the list is checked before anything starts.
+    for (const QString list : {"a,b", "0,0", "1,", ""}) {
+        const Run refused = cli({"train", data, classifier, "--gpus", list, "--out", out});
+        QCOMPARE(refused.exitCode, list.isEmpty() ? 2 : 1); // 2: a usage error
+        QVERIFY2(list.isEmpty() || refused.err.contains("--gpus " + list.toUtf8() + ": expected GPU numbers"),
+                 refused.err.constData());
+    }
+    const Run twice = cli({"train", data, classifier, "--gpus", "0", "--device", "cuda", "--out", out});
+    QCOMPARE(twice.exitCode, 1);
+    QVERIFY2(twice.err.contains("--gpus and --device choose the GPUs twice"), twice.err.constData());
+    QVERIFY(!QFileInfo::exists(out));
 
     const Run list = cli({"devices", "--json"});
     const QJsonObject report = QJsonDocument::fromJson(list.out).object();
@@ -397,6 +408,10 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     const Run trainGpu = cli({"train", data, classifier, "--device", "cuda", "--out", out});
     QCOMPARE(trainGpu.exitCode, 1);
     QVERIFY2(trainGpu.err.contains("--device cuda: no GPU: " + problem), trainGpu.err.constData());
+    QVERIFY(!QFileInfo::exists(out));
+    const Run gpus = cli({"train", data, classifier, "--gpus", "0,1", "--out", out});
+    QCOMPARE(gpus.exitCode, 1);
+    QVERIFY2(gpus.err.contains("--gpus 0,1: --device cuda:0: no GPU: " + problem), gpus.err.constData());
     QVERIFY(!QFileInfo::exists(out));
     // Evaluation on a GPU: valid, map and classify refuse it in the same words.
     const QString shapesWeights =

@@ -227,6 +227,12 @@ void TestNetworkSpec::brokenLayersAreReported_data()
     QTest::newRow("reorg stride 65536")
         << n + "[reorg]\nstride=65536\nreverse=1\n"
         << 0 << 7 << "divisible by stride² = 4294967296"; // was int: wrapped to 0, SIGFPE
+    // Darknet's reorg order with channels not divisible by stride²: values doubled or dropped, and
+    // fewer channels than stride² divided by zero.
+    QTest::newRow("reorg channels") << n + "[convolutional]\nfilters=6\nsize=1\n[reorg]\nstride=2\n"
+                                    << 1 << 10 << "reorg needs channels (6) divisible by stride² = 4";
+    QTest::newRow("reorg extra negative") << n + "[reorg]\nextra=-5\n"
+                                          << 0 << 7 << "extra must not be negative (found -5)";
     QTest::newRow("window beyond the side limit") << n + "[maxpool]\nsize=1\nstride=1\npadding=2000000000\n"
                                                   << 0 << 9 << "beyond the limit of 1048576";
 }

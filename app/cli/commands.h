@@ -32,6 +32,7 @@ struct TrainArgs {
     unsigned seed = 1;
     bool resume = false;
     std::string device = "cpu"; // cpu, cuda or cuda:N
+    std::string gpus;           // "0,1,2": one process per GPU, joined by NCCL (Darknet's -gpus)
 };
 
 struct MapArgs {
@@ -63,6 +64,12 @@ struct ExportOnnxArgs {
 
 int summary(const std::string& cfg, int batch, bool json);
 int train(const TrainArgs& args);
+// train --gpus: launches this program once per GPU (environment: the variables below) and waits for
+// them; a rank that fails ends the others.
+int trainOnGpus(const TrainArgs& args);
+inline constexpr const char* kNcclCliqueVariable = "NETWRIGHT_NCCL_CLIQUE";
+inline constexpr const char* kNcclRankVariable = "NETWRIGHT_NCCL_RANK";
+inline constexpr const char* kNcclSizeVariable = "NETWRIGHT_NCCL_SIZE";
 int valid(const std::string& data, const std::string& cfg, const std::string& weights, bool json,
           const std::string& device);
 int roundtrip(const std::string& in, const std::string& out);

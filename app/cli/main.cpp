@@ -111,6 +111,11 @@ int main(int argc, char** argv)
     train->add_option("--device", trainArgs.device,
                       "cpu (default), cuda or cuda:N: where the passes and updates run");
     train
+        ->add_option("--gpus", trainArgs.gpus,
+                     "0,1,...: data-parallel on these GPUs, one process each, gradients summed by NCCL")
+        ->check(
+            [](const std::string& list) { return list.empty() ? std::string("an empty list of GPUs") : ""; });
+    train
         ->add_option("--valid-every", trainArgs.validEvery,
                      "Validate every N iterations (default: at the end)")
         ->check(CLI::Range(0, 1 << 30));

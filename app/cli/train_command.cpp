@@ -8,6 +8,9 @@
 #ifdef NETWRIGHT_WITH_MPI
 #include "distributed/mpi_communicator.h"
 #endif
+#ifdef NETWRIGHT_WITH_NCCL
+#include "distributed/nccl_communicator.h"
+#endif
 
 #include <atomic>
 #include <csignal>
@@ -86,9 +89,25 @@ private:
     int first_ = -1;
 };
 
-// Under mpirun: this rank's Communicator (MPI), and the cores of the host shared by its ranks.
-std::unique_ptr<Communicator> joinRanks(std::string& error)
+// Under mpirun: this rank's Communicator (MPI), and the cores of the host shared by its ranks. Started by
+// train --gpus: the NCCL clique of the GPUs' processes (gpus_launcher.cpp), on `args.device`.
+std::unique_ptr<Communicator> joinRanks(const TrainArgs& args, std::string& error)
 {
+    if (const char* clique = std::getenv(kNcclCliqueVariable)) {
+#ifdef NETWRIGHT_WITH_NCCL
+        const auto device = chooseDevice(args.device, error);
+        if (!device)
+            return nullptr;
+        const char* rank = std::getenv(kNcclRankVariable);
+        const char* size = std::getenv(kNcclSizeVariable);
+        return joinNccl(rank ? std::atoi(rank) : -1, size ? std::atoi(size) : 0, clique, device->index,
+                        error);
+#else
+        (void)args, (void)clique;
+        error = "started by train --gpus but built without NCCL";
+        return nullptr;
+#endif
+    }
     if (!launchedByMpi())
         return nullptr;
 #ifdef NETWRIGHT_WITH_MPI
@@ -103,22 +122,26 @@ std::unique_ptr<Communicator> joinRanks(std::string& error)
 #endif
 }
 
-std::unique_ptr<Net> trainingNet(const std::string& cfgPath, const std::string& weights)
+// The net at the cfg's own batch (batch / subdivisions); `use`: InferenceOnly for evaluation.
+std::unique_ptr<Net> trainingNet(const std::string& cfgPath, const std::string& weights,
+                                 Net::Use use = Net::Use::Everything)
 {
     const NetworkSpec probe = buildNetworkSpec(cfg::Document::load(cfgPath));
     if (!probe.ok()) {
         printDiagnostics(probe.diagnostics);
         return nullptr;
     }
-    return loadNet(cfgPath, weights, std::max(1, probe.net.layerBatch()));
+    return loadNet(cfgPath, weights, std::max(1, probe.net.layerBatch()), {}, use);
 }
 
 } // namespace
 
 int train(const TrainArgs& args)
 {
+    if (!args.gpus.empty() && !std::getenv(kNcclCliqueVariable))
+        return trainOnGpus(args); // the launcher: one process per GPU, each back here
     std::string mpiError;
-    const std::unique_ptr<Communicator> team = joinRanks(mpiError);
+    const std::unique_ptr<Communicator> team = joinRanks(args, mpiError);
     if (!team && !mpiError.empty()) {
         std::cerr << "error: " << mpiError << "\n";
         return 1;
@@ -205,7 +228,7 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
     if (!data)
         return 1;
     std::string error;
-    auto net = trainingNet(cfg, weights);
+    auto net = trainingNet(cfg, weights, Net::Use::InferenceOnly); // on a GPU, only the output comes back
     if (!net)
         return 1;
     const auto runner = DeviceRunner::create(*net, device);

@@ -73,9 +73,12 @@ bool BatchLoader::trySample(Batch& batch, int b, std::uint64_t k, std::size_t in
     // worker prepares it.
     std::mt19937 random(unsigned(std::uint64_t(seed_) * 2654435761u + k * 40503u));
     float* truth = batch.truth.data() + std::size_t(b) * truthSize;
+    float* image = batch.images.data() + std::size_t(b) * imageSize;
     std::fill(truth, truth + truthSize, 0.0f);
-    return data_.sample(index, random, batch.width, batch.height,
-                        batch.images.data() + std::size_t(b) * imageSize, truth, warning);
+    if (data_.sample(index, random, batch.width, batch.height, image, truth, warning))
+        return true;
+    std::fill(image, image + imageSize, 0.0f); // nothing of a half-read sample stays
+    return false;
 }
 
 void BatchLoader::fill(Batch& batch)
@@ -92,10 +95,18 @@ void BatchLoader::fill(Batch& batch)
         indexes[std::size_t(b)] = sampleAt(batch.first + std::uint64_t(b));
     std::vector<char> done(count, 0);
     std::vector<std::string> warnings(count);
+    std::vector<std::exception_ptr> failures(count); // an exception must not leave an OpenMP region
 #pragma omp parallel for num_threads(threads_) schedule(dynamic) if (threads_ > 1)
     for (int b = 0; b < batchSize_; ++b)
-        done[std::size_t(b)] = trySample(batch, b, batch.first + std::uint64_t(b), indexes[std::size_t(b)],
-                                         warnings[std::size_t(b)]);
+        try {
+            done[std::size_t(b)] = trySample(batch, b, batch.first + std::uint64_t(b),
+                                             indexes[std::size_t(b)], warnings[std::size_t(b)]);
+        } catch (...) {
+            failures[std::size_t(b)] = std::current_exception();
+        }
+    for (const std::exception_ptr& failure : failures)
+        if (failure)
+            std::rethrow_exception(failure);
     // …then, from the first unreadable one on, the sequential rule: it is skipped with a warning and the
     // next sample takes its place, which moves every later image along.
     int b = 0;
@@ -131,7 +142,14 @@ void BatchLoader::work()
         batch.width = width_;
         batch.height = height_;
         lock.unlock();
-        fill(batch);
+        try {
+            fill(batch);
+        } catch (...) { // (out of memory, a library's exception): next() rethrows it to the trainer
+            lock.lock();
+            failed_ = std::current_exception();
+            changed_.notify_all();
+            return;
+        }
         lock.lock();
         if (batch.width != width_ || batch.height != height_) { // resized meanwhile: again, at the new size
             nextPass_ = batch.pass;
@@ -145,7 +163,9 @@ void BatchLoader::work()
 Batch BatchLoader::next()
 {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return ready_.has_value(); });
+    changed_.wait(lock, [this] { return ready_.has_value() || failed_; });
+    if (!ready_)
+        std::rethrow_exception(failed_);
     Batch batch = std::move(*ready_);
     ready_.reset();
     changed_.notify_all();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -40,6 +41,7 @@ public:
     BatchLoader(const BatchLoader&) = delete;
     BatchLoader& operator=(const BatchLoader&) = delete;
 
+    // The next batch; rethrows what stopped the worker preparing it (out of memory, say).
     Batch next();
     // Batches from the next one on come at this size (a resizable() set only: multi-scale
     // training). A batch prepared at the old size is prepared again from the same samples.
@@ -64,6 +66,7 @@ private:
     std::uint64_t permutationEpoch_ = ~std::uint64_t(0);
     std::vector<std::size_t> permutation_;
     std::optional<Batch> ready_;
+    std::exception_ptr failed_; // what ended the worker, for next() to rethrow
     bool stopping_ = false;
     std::mutex mutex_;
     std::condition_variable changed_;

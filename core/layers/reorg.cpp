@@ -21,6 +21,8 @@ std::unique_ptr<LayerConfig> ReorgLayer::parse(cfg::SectionReader& r)
     l->extra = r.getInt("extra", 0);
     if (l->stride < 1)
         r.error("stride", "stride must be at least 1");
+    if (l->extra < 0)
+        r.error("extra", "extra must not be negative (found " + std::to_string(l->extra) + ")");
     return l;
 }
 
@@ -58,6 +60,15 @@ LayerResult ReorgLayer::infer(LayerContext& ctx) const
         return result;
     if (extra != 0) { // pjreddie: `extra` values are appended and the output becomes flat
         result.output = Shape::flat(ctx.input().size + extra);
+        return result;
+    }
+    // Darknet's reorg order deals the input's channels into stride² groups: it needs them divisible
+    // (fewer channels than stride² divided by zero; others dropped or doubled values).
+    const std::int64_t area = std::int64_t(stride) * stride;
+    if (!reverse && !flatten && ctx.input().c % area != 0) {
+        ctx.error("reorg needs channels (" + std::to_string(ctx.input().c) + ") divisible by stride² = " +
+                      std::to_string(area) + " (Darknet's reorg order deals them into stride² groups)",
+                  "stride");
         return result;
     }
     result.output = spaceToDepthShape(ctx, stride, reverse);

@@ -116,7 +116,6 @@ void Net::sizeWorkspace()
 
 std::optional<std::string> Net::resizeInput(int width, int height)
 {
-    ++generation_;
     if (width == spec_.input.w && height == spec_.input.h)
         return std::nullopt;
     const std::string size = std::to_string(width) + "x" + std::to_string(height);

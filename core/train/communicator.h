@@ -29,6 +29,14 @@ public:
     virtual int ranksOnThisHost() const { return 1; }
 };
 
+// What a communicator reaching GPU memory (NCCL) adds: a buffer in device memory summed in place across
+// ranks, queued on `stream` (a cudaStream_t), so gradients never leave the GPUs.
+class DeviceSums {
+public:
+    virtual ~DeviceSums() = default;
+    virtual std::optional<std::string> sumOnDevice(float* deviceValues, std::size_t count, void* stream) = 0;
+};
+
 // Whether this process was started by an MPI launcher (mpirun, srun with PMI/PMIx): its environment
 // names a world size. A plain start trains alone.
 inline bool launchedByMpi()

@@ -25,11 +25,18 @@ public:
     }
     const std::vector<HeadStats>& headStats() const override { return gpu_->headStats(); }
     void backward() override { gpu_->backward(); }
+    // Over NCCL where the gradients are, in GPU memory; queued on the compute stream, so the solver's
+    // step after it sees the sums.
     std::optional<std::string> sumGradients(Communicator& team) override
     {
-        if (team.size() > 1) // trainer.cpp refuses this before starting; kept as a guard
-            return "data-parallel training on GPUs needs NCCL, which is not written yet (issue 20)";
-        return std::nullopt;
+        if (team.size() <= 1)
+            return std::nullopt;
+        auto* sums = dynamic_cast<DeviceSums*>(&team);
+        if (!sums) // trainer.cpp refuses this before starting; kept as a guard
+            return "data-parallel training on GPUs needs NCCL (train --gpus)";
+        GpuExec& exec = gpu_->exec();
+        const std::span<float> gradients = exec.deviceGradients();
+        return sums->sumOnDevice(gradients.data(), gradients.size(), exec.stream());
     }
     void step(std::vector<Net::LayerParameters>& parameters, float rate, int batchSize) override
     {

@@ -169,9 +169,12 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     const int maxBatches = options_.maxBatches > 0 ? options_.maxBatches : cfg.maxBatches;
     if (maxBatches <= 0)
         return "max_batches is 0: set max_batches in [net] or pass --max-batches";
-    if (options_.gpu >= 0 && team.size() > 1)
-        return "data-parallel training on GPUs needs NCCL, which is not written yet (issue 20): run one "
-               "process per GPU without mpirun, or train the ranks on CPUs";
+    if (options_.gpu >= 0 && team.size() > 1 && !dynamic_cast<DeviceSums*>(&team))
+        return "data-parallel training on GPUs goes through NCCL: start it with train --gpus 0,1,... (one "
+               "process per GPU); ranks under mpirun train on CPUs";
+    // Batch norm's rolling statistics combined across ranks as one process would have them (the CPU
+    // path); GPU ranks keep their own (rank 0's are saved), as Darknet's -gpus does.
+    const bool combineRolling = team.size() > 1 && options_.gpu < 0;
     if (net_.batch() * subdivisions != rankBatch)
         return "the network was built for " + std::to_string(net_.batch()) +
                " images per pass but batch=" + std::to_string(rankBatch) +
@@ -238,7 +241,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     const int loaderThreads =
         options_.loaderThreads > 0
             ? options_.loaderThreads
-            : (options_.gpu >= 0 ? std::max(1, int(std::thread::hardware_concurrency())) : 1);
+            : (options_.gpu >= 0 ? std::max(1, int(std::thread::hardware_concurrency()) /
+                                                   std::max(1, team.ranksOnThisHost()))
+                                 : 1);
     BatchLoader loader(train_, net_.batch(), options_.seed, state.seen,
                        Shard{team.rank(), team.size(), subdivisions}, loaderThreads);
     RollingStatistics rolling;
@@ -319,7 +324,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             std::mt19937 rankRandom(options_.seed * 7919u + unsigned(iteration) +
                                     104729u * unsigned(team.rank()));
             std::mt19937& passRandom = team.size() > 1 ? rankRandom : random;
-            if (team.size() > 1)
+            if (combineRolling)
                 rolling.remember(net_);
             double loss = 0;
             std::vector<HeadStats> heads;
@@ -341,8 +346,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 return problem;
             if (auto problem = backend->sumGradients(team))
                 return problem;
-            if (auto problem = rolling.combine(team, net_, subdivisions))
-                return problem;
+            if (combineRolling)
+                if (auto problem = rolling.combine(team, net_, subdivisions))
+                    return problem;
             loss /= fullBatch;
             if (!std::isfinite(loss))
                 return "the loss became " + std::to_string(loss) + " at iteration " +

@@ -1,0 +1,198 @@
+// train --gpus 0,1,…: Darknet's -gpus on one machine. This program runs again once per GPU (rank r on
+// the r-th GPU listed), the ranks joined by NCCL through a clique id made here and handed down in the
+// environment; rank 0 prints the progress and writes the files. A rank that fails ends the others
+// (they would wait for it in their next sum), so the job never hangs; Ctrl+C reaches every rank (one
+// process group), which all stop together at the next iteration with a checkpoint.
+#include "backend/device_choice.h"
+#include "commands.h"
+
+#ifdef NETWRIGHT_WITH_NCCL
+#include "distributed/nccl_communicator.h"
+#endif
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace nw::cli {
+
+namespace {
+
+// "0,1,3" → {0, 1, 3}; nullopt for anything else (empty items, signs, repeats).
+std::optional<std::vector<int>> parseGpuList(const std::string& text)
+{
+    std::vector<int> gpus;
+    std::set<int> seen;
+    std::stringstream items(text);
+    std::string item;
+    while (std::getline(items, item, ',')) {
+        if (item.empty() || item.size() > 4 || item.find_first_not_of("0123456789") != std::string::npos)
+            return std::nullopt;
+        const int gpu = std::stoi(item);
+        if (!seen.insert(gpu).second)
+            return std::nullopt;
+        gpus.push_back(gpu);
+    }
+    if (gpus.empty() || text.back() == ',')
+        return std::nullopt;
+    return gpus;
+}
+
+// This command line again for one rank: the same options, its own GPU.
+std::vector<std::string> rankCommand(const std::string& program, const TrainArgs& args, int gpu)
+{
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.9g", double(args.learningRate));
+    std::vector<std::string> argv{program, "train", args.data, args.cfg};
+    if (!args.weights.empty())
+        argv.push_back(args.weights);
+    const auto option = [&](const char* name, const std::string& value) {
+        argv.push_back(name);
+        argv.push_back(value);
+    };
+    if (!args.outDir.empty())
+        option("--out", args.outDir);
+    if (args.maxBatches > 0)
+        option("--max-batches", std::to_string(args.maxBatches));
+    if (args.learningRate > 0)
+        option("--learning-rate", rate);
+    option("--seed", std::to_string(args.seed));
+    if (args.validEvery > 0)
+        option("--valid-every", std::to_string(args.validEvery));
+    if (args.mapEvery > 0)
+        option("--map-every", std::to_string(args.mapEvery));
+    option("--checkpoint-every", std::to_string(args.checkpointEvery));
+    if (args.resume)
+        argv.push_back("--resume");
+    option("--device", "cuda:" + std::to_string(gpu));
+    return argv;
+}
+
+std::string exitText(int status)
+{
+    if (WIFSIGNALED(status))
+        return "was killed by signal " + std::to_string(WTERMSIG(status));
+    return "exited with status " + std::to_string(WEXITSTATUS(status));
+}
+
+} // namespace
+
+int trainOnGpus(const TrainArgs& args)
+{
+    const auto gpus = parseGpuList(args.gpus);
+    if (!gpus) {
+        std::cerr
+            << "error: --gpus " << args.gpus
+            << ": expected GPU numbers separated by commas, each once (netwright-cli devices lists them)\n";
+        return 1;
+    }
+    if (args.device != "cpu") {
+        std::cerr << "error: --gpus and --device choose the GPUs twice: give only --gpus\n";
+        return 1;
+    }
+    for (int gpu : *gpus) { // every GPU exists before any process starts
+        std::string error;
+        if (!chooseDevice("cuda:" + std::to_string(gpu), error)) {
+            std::cerr << "error: --gpus " << args.gpus << ": " << error << "\n";
+            return 1;
+        }
+    }
+    if (gpus->size() == 1) { // one GPU: no clique to join
+        TrainArgs single = args;
+        single.gpus.clear();
+        single.device = "cuda:" + std::to_string(gpus->front());
+        return train(single);
+    }
+#ifndef NETWRIGHT_WITH_NCCL
+    std::cerr << "error: --gpus needs NCCL, and this netwright-cli was built without it (the CUDA backend "
+                 "with NCCL from the CUDA install)\n";
+    return 1;
+#else
+    std::string error;
+    const std::string clique = newNcclCliqueId(error);
+    if (clique.empty()) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    std::error_code ec;
+    const std::string program = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    if (ec) {
+        std::cerr << "error: cannot find this program to start the GPUs' processes: " << ec.message() << "\n";
+        return 1;
+    }
+    // The ranks handle Ctrl+C themselves (a checkpoint, all together); this process only waits.
+    std::signal(SIGINT, SIG_IGN);
+    std::signal(SIGTERM, SIG_IGN);
+    std::vector<pid_t> ranks;
+    const auto size = std::to_string(gpus->size());
+    for (std::size_t r = 0; r < gpus->size(); ++r) {
+        std::vector<std::string> argv = rankCommand(program, args, (*gpus)[r]);
+        std::vector<std::string> env;
+        for (char** e = environ; *e; ++e)
+            env.emplace_back(*e);
+        env.push_back(std::string(kNcclCliqueVariable) + "=" + clique);
+        env.push_back(std::string(kNcclRankVariable) + "=" + std::to_string(r));
+        env.push_back(std::string(kNcclSizeVariable) + "=" + size);
+        std::vector<char*> argvPointers, envPointers;
+        for (std::string& a : argv)
+            argvPointers.push_back(a.data());
+        argvPointers.push_back(nullptr);
+        for (std::string& e : env)
+            envPointers.push_back(e.data());
+        envPointers.push_back(nullptr);
+        // The ranks take the default signal actions back (SIG_IGN would be inherited).
+        posix_spawnattr_t attributes;
+        posix_spawnattr_init(&attributes);
+        sigset_t defaults;
+        sigemptyset(&defaults);
+        sigaddset(&defaults, SIGINT);
+        sigaddset(&defaults, SIGTERM);
+        posix_spawnattr_setsigdefault(&attributes, &defaults);
+        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+        pid_t pid = 0;
+        const int spawned =
+            posix_spawn(&pid, program.c_str(), nullptr, &attributes, argvPointers.data(), envPointers.data());
+        posix_spawnattr_destroy(&attributes);
+        if (spawned != 0) {
+            std::cerr << "error: cannot start rank " << r << ": " << std::strerror(spawned) << "\n";
+            for (pid_t started : ranks)
+                kill(started, SIGKILL);
+            for (pid_t started : ranks)
+                waitpid(started, nullptr, 0);
+            return 1;
+        }
+        ranks.push_back(pid);
+    }
+    int worst = 0;
+    for (std::size_t left = ranks.size(); left > 0; --left) {
+        int status = 0;
+        const pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0)
+            break;
+        const auto rank = std::size_t(std::find(ranks.begin(), ranks.end(), pid) - ranks.begin());
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            continue;
+        if (worst == 0) { // the first failure: the others would wait for this rank forever
+            std::cerr << "error: rank " << rank << " (cuda:" << (*gpus)[rank] << ") " << exitText(status)
+                      << "; stopping the other GPUs' processes (the last checkpoint is kept)\n";
+            for (pid_t other : ranks)
+                if (other != pid)
+                    kill(other, SIGKILL);
+        }
+        worst = 1;
+    }
+    return worst;
+#endif
+}
+
+} // namespace nw::cli
