@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What a session lent a GPU runs first, in as few device calls as possible (docs/gpu.md).
 #
-#   scripts/gpu-session.sh prepare   # here: gathers what the GPU machine lacks into .gpu-carry/
-#                                    # (nlohmann-json, Darknet's cfgs, Fashion-MNIST: about 32 MB)
+#   scripts/gpu-session.sh prepare   # here (after scripts/build.sh): gathers what the GPU machine lacks
+#                                    # into .gpu-carry/ (nlohmann-json, Darknet's cfgs, Fashion-MNIST, a
+#                                    # small shapes set: about 35 MB)
 #   scripts/gpu-session.sh run OUT   # there (carry .gpu-carry): builds the headless CLI with CUDA and
 #                                    # writes every check's and benchmark's output into OUT/
 #
@@ -24,6 +25,9 @@ prepare() {
   done
   cp /usr/share/darknet/data/dog.jpg "$carry/"
   cp /usr/share/datasets/fashion-mnist/*.gz "$carry/fashion-mnist/"
+  # A small shapes set (the headless build cannot make one: it needs OpenCV), for mAP on both devices.
+  build/app/netwright-cli make-shapes "$carry/shapes" --count 300 --seed 5 --size 192x192 >/dev/null
+  echo "$PWD" >"$carry/prepared-in" # its lists name files by absolute path: run moves them
   du -sh "$carry"
   echo "carry $carry in the device call, e.g. run: scripts/gpu-session.sh run \$OUT"
 }
@@ -77,6 +81,16 @@ run() {
   step valid-fashion-mnist "$cli" valid "$data" cfg/fashion-mnist.cfg /tmp/fm-gpu/fashion-mnist_final.weights \
     --device cuda
   cp /tmp/fm-gpu/metrics.csv "$out/fashion-mnist-metrics.csv" 2>/dev/null
+  # The bundled shapes detector: the same mAP from the CPU and the GPU (decoding is the CPU's code on
+  # both), then 300 iterations of detection training on the GPU and its mAP there.
+  local shapes=$carry/shapes/shapes.data weights=resources/weights/shapes-tiny.weights
+  sed -i "s#$(cat "$carry/prepared-in")#$PWD#g" "$carry"/shapes/*.txt "$shapes"
+  step map-shapes-cpu "$cli" map "$shapes" cfg/shapes-tiny.cfg "$weights" --json
+  step map-shapes-gpu "$cli" map "$shapes" cfg/shapes-tiny.cfg "$weights" --json --device cuda
+  step train-shapes-gpu "$cli" train "$shapes" cfg/shapes-tiny.cfg --device cuda --max-batches 300 \
+    --out /tmp/shapes-gpu
+  step map-shapes-trained "$cli" map "$shapes" cfg/shapes-tiny.cfg /tmp/shapes-gpu/shapes-tiny_final.weights \
+    --json --device cuda
   cat "$summary"
 }
 

@@ -5,12 +5,15 @@
 // process group), which all stop together at the next iteration with a checkpoint.
 #include "backend/device_choice.h"
 #include "commands.h"
+#include "net_loading.h"
+#include "train/communicator.h"
 
 #ifdef NETWRIGHT_WITH_NCCL
 #include "distributed/nccl_communicator.h"
 #endif
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -48,14 +51,16 @@ std::optional<std::vector<int>> parseGpuList(const std::string& text)
     return gpus;
 }
 
+#ifdef NETWRIGHT_WITH_NCCL
 // This command line again for one rank: the same options, its own GPU.
 std::vector<std::string> rankCommand(const std::string& program, const TrainArgs& args, int gpu)
 {
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.9g", double(args.learningRate));
-    std::vector<std::string> argv{program, "train", args.data, args.cfg};
-    if (!args.weights.empty())
-        argv.push_back(args.weights);
+    std::vector<std::string> argv{program};
+    if (extraWeightsAllowed())
+        argv.push_back("--allow-extra");
+    argv.push_back("train");
     const auto option = [&](const char* name, const std::string& value) {
         argv.push_back(name);
         argv.push_back(value);
@@ -75,7 +80,20 @@ std::vector<std::string> rankCommand(const std::string& program, const TrainArgs
     if (args.resume)
         argv.push_back("--resume");
     option("--device", "cuda:" + std::to_string(gpu));
+    argv.push_back("--"); // the files last: a path starting with '-' stays a path
+    argv.push_back(args.data);
+    argv.push_back(args.cfg);
+    if (!args.weights.empty())
+        argv.push_back(args.weights);
     return argv;
+}
+
+// A stop asked of the launcher (Ctrl+C, `kill`, a scheduler's SIGTERM) is passed on to the ranks, which
+// stop together with a checkpoint.
+volatile std::sig_atomic_t stopAsked = 0;
+void askStop(int)
+{
+    stopAsked = 1;
 }
 
 std::string exitText(int status)
@@ -84,6 +102,7 @@ std::string exitText(int status)
         return "was killed by signal " + std::to_string(WTERMSIG(status));
     return "exited with status " + std::to_string(WEXITSTATUS(status));
 }
+#endif
 
 } // namespace
 
@@ -94,6 +113,10 @@ int trainOnGpus(const TrainArgs& args)
         std::cerr
             << "error: --gpus " << args.gpus
             << ": expected GPU numbers separated by commas, each once (netwright-cli devices lists them)\n";
+        return 1;
+    }
+    if (launchedByMpi()) {
+        std::cerr << "error: --gpus starts one process per GPU itself: run it without mpirun\n";
         return 1;
     }
     if (args.device != "cpu") {
@@ -130,9 +153,12 @@ int trainOnGpus(const TrainArgs& args)
         std::cerr << "error: cannot find this program to start the GPUs' processes: " << ec.message() << "\n";
         return 1;
     }
-    // The ranks handle Ctrl+C themselves (a checkpoint, all together); this process only waits.
-    std::signal(SIGINT, SIG_IGN);
-    std::signal(SIGTERM, SIG_IGN);
+    // Ctrl+C and SIGTERM are passed on to the ranks (which stop together with a checkpoint); without
+    // SA_RESTART, so waitpid returns to pass them on.
+    struct sigaction stop = {};
+    stop.sa_handler = askStop;
+    sigaction(SIGINT, &stop, nullptr);
+    sigaction(SIGTERM, &stop, nullptr);
     std::vector<pid_t> ranks;
     const auto size = std::to_string(gpus->size());
     for (std::size_t r = 0; r < gpus->size(); ++r) {
@@ -174,19 +200,34 @@ int trainOnGpus(const TrainArgs& args)
         ranks.push_back(pid);
     }
     int worst = 0;
-    for (std::size_t left = ranks.size(); left > 0; --left) {
+    bool passedOn = false;
+    for (std::size_t left = ranks.size(); left > 0;) {
         int status = 0;
         const pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0)
-            break;
-        const auto rank = std::size_t(std::find(ranks.begin(), ranks.end(), pid) - ranks.begin());
+        if (pid < 0) {
+            if (errno != EINTR)
+                break;
+            if (stopAsked && !passedOn) {
+                for (pid_t rank : ranks)
+                    if (rank > 0)
+                        kill(rank, SIGTERM);
+                passedOn = true;
+            }
+            continue;
+        }
+        const auto found = std::find(ranks.begin(), ranks.end(), pid);
+        if (found == ranks.end())
+            continue; // not a rank of ours
+        const auto rank = std::size_t(found - ranks.begin());
+        *found = -1; // reaped: its pid may be another process's from now on
+        --left;
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
             continue;
         if (worst == 0) { // the first failure: the others would wait for this rank forever
             std::cerr << "error: rank " << rank << " (cuda:" << (*gpus)[rank] << ") " << exitText(status)
                       << "; stopping the other GPUs' processes (the last checkpoint is kept)\n";
             for (pid_t other : ranks)
-                if (other != pid)
+                if (other > 0)
                     kill(other, SIGKILL);
         }
         worst = 1;

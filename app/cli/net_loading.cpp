@@ -8,6 +8,11 @@ namespace {
 bool allowExtraWeights = false;
 }
 
+bool extraWeightsAllowed()
+{
+    return allowExtraWeights;
+}
+
 void setAllowExtraWeights(bool allow)
 {
     allowExtraWeights = allow;

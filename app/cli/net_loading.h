@@ -14,6 +14,7 @@ void printDiagnostics(const Diagnostics& diagnostics);
 // --allow-extra: a .weights file longer than the net needs loads its first part (with a warning)
 // instead of being refused.
 void setAllowExtraWeights(bool allow);
+bool extraWeightsAllowed();
 // Prints every problem and returns nullptr when the cfg is invalid, the runtime cannot be built or
 // the weights do not load. Empty `weights` keeps the seeded random initialisation.
 // `use`: InferenceOnly for commands that only run forward passes (outputs share buffers).

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <sys/prctl.h>
 #include <thread>
 #include <unistd.h>
 
@@ -98,10 +99,14 @@ std::unique_ptr<Communicator> joinRanks(const TrainArgs& args, std::string& erro
         const auto device = chooseDevice(args.device, error);
         if (!device)
             return nullptr;
+        prctl(PR_SET_PDEATHSIG, SIGTERM); // the launcher gone (killed), this rank stops too
         const char* rank = std::getenv(kNcclRankVariable);
         const char* size = std::getenv(kNcclSizeVariable);
-        return joinNccl(rank ? std::atoi(rank) : -1, size ? std::atoi(size) : 0, clique, device->index,
-                        error);
+        auto team =
+            joinNccl(rank ? std::atoi(rank) : -1, size ? std::atoi(size) : 0, clique, device->index, error);
+        if (team) // the ranks share the machine's cores (host losses, the loader)
+            setComputeThreads(std::max(1, int(std::thread::hardware_concurrency()) / team->size()));
+        return team;
 #else
         (void)args, (void)clique;
         error = "started by train --gpus but built without NCCL";

@@ -115,8 +115,7 @@ void GpuNet::refreshParameters()
 
 GpuNet::~GpuNet()
 {
-    if (graph_)
-        cudaGraphExecDestroy(graph_);
+    dropGraph();
 }
 
 void GpuNet::forward(const float* input, bool syncEachLayer)
@@ -129,7 +128,12 @@ void GpuNet::forward(const float* input, bool syncEachLayer)
     exec_->makeCurrent();
     // The upload stays outside the graph: a copy from pageable host memory cannot be captured.
     input_.upload({input, input_.size()}, exec_->stream());
-    if (!graph_ && ++passesBeforeGraph_ > 2) // cuDNN has measured its algorithms, the workspace is sized
+    if (graph_ && graphWorkspace_ != exec_->workspaceGeneration()) {
+        dropGraph(); // the workspace it writes was reallocated (a training pass grew it): capture anew
+        captureTried_ = false;
+        passesBeforeGraph_ = 0;
+    }
+    if (!graph_ && !captureTried_ && ++passesBeforeGraph_ > 2) // cuDNN has measured, the workspace is sized
         capture();
     if (graph_)
         cudaCheck(cudaGraphLaunch(graph_, exec_->stream()), "running the network's CUDA graph");
@@ -140,7 +144,7 @@ void GpuNet::forward(const float* input, bool syncEachLayer)
 
 void GpuNet::capture()
 {
-    graphs_ = false; // unless the capture below succeeds
+    captureTried_ = true; // once: a failed capture is not tried again
     const NetworkSpec& spec = net_.spec();
     for (const LayerSpec& layer : spec.layers)
         if (!net_.runtimeLayer(layer.index).gpuForwardCapturable())
@@ -150,21 +154,37 @@ void GpuNet::capture()
         cudaGetLastError(); // clear it: the layers then run one by one
         return;
     }
-    bool failed = false;
+    std::exception_ptr failure;
     try {
         runLayers(nullptr, false);
-    } catch (const GpuError&) {
-        failed = true; // something in a layer cannot be captured
+    } catch (...) { // the capture is ended whatever happened, or the stream stays unusable
+        failure = std::current_exception();
     }
     cudaGraph_t graph = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
     cudaGraphExec_t instance = nullptr;
-    if (!failed && ended == cudaSuccess && graph && cudaGraphInstantiate(&instance, graph, 0) == cudaSuccess)
+    if (!failure && ended == cudaSuccess && graph &&
+        cudaGraphInstantiate(&instance, graph, 0) == cudaSuccess) {
         graph_ = instance;
+        graphWorkspace_ = exec_->workspaceGeneration();
+    }
     if (graph)
         cudaGraphDestroy(graph);
     cudaGetLastError();
-    graphs_ = graph_ != nullptr;
+    if (failure) {
+        try {
+            std::rethrow_exception(failure);
+        } catch (const GpuError&) {
+            // something in a layer cannot be captured: the layers run one by one
+        }
+    }
+}
+
+void GpuNet::dropGraph()
+{
+    if (graph_)
+        cudaGraphExecDestroy(graph_);
+    graph_ = nullptr;
 }
 
 void GpuNet::run(const float* input, ExecContext* training, bool syncEachLayer)
@@ -345,7 +365,8 @@ std::size_t GpuNet::deviceBytes() const
         floats += buffer.size();
     for (const DeviceBuffer& buffer : deltas_)
         floats += buffer.size();
-    return (floats + exec_->deviceGradients().size()) * sizeof(float) + exec_->workspaceBytes();
+    return (floats + exec_->deviceGradients().size()) * sizeof(float) + exec_->workspaceBytes() +
+           exec_->cublasWorkspaceBytes();
 }
 
 } // namespace nw

@@ -7,6 +7,7 @@
 #include "backend/cuda/gpu_exec.h"
 #include "runtime/net.h"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <random>
@@ -34,7 +35,7 @@ public:
     // replayed. Not where a layer's forward needs the host (a head run on the CPU), nor after a failed
     // capture: the layers then run one by one.
     void setGraphs(bool enabled) { graphs_ = enabled; }
-    bool usesGraph() const { return graph_ != nullptr; }
+    bool usesGraph() const { return graphs_ && graph_; }
 
     // Training on the GPU. The layers without a GPU training pass (hasGpuBackward), named as above.
     static std::vector<std::string> layersWithoutGpuTraining(Net& net);
@@ -76,6 +77,7 @@ private:
     void run(const float* input, ExecContext* training, bool syncEachLayer);
     void runLayers(ExecContext* training, bool syncEachLayer); // queued on the stream, not waited for
     void capture();
+    void dropGraph();
 
     Net& net_;
     std::uint64_t generation_;   // the net's when copied (Net::generation)
@@ -86,9 +88,10 @@ private:
     DeviceBuffer input_;
     std::vector<DeviceBuffer> outputs_;
     std::vector<DeviceBuffer> deltas_; // training: −∂loss/∂output per layer
-    bool graphs_ = true;
+    bool graphs_ = true, captureTried_ = false;
     int passesBeforeGraph_ = 0;
     cudaGraphExec_t graph_ = nullptr;
+    std::uint64_t graphWorkspace_ = 0; // the workspace's generation when captured
     std::vector<bool> reachesLoss_;
     std::vector<HeadStats> headStats_;
 };

@@ -268,10 +268,18 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     } restoreSize{[&] { net_.resizeInput(ownSize.width, ownSize.height); }};
 
     int checkpointed = options_.resume ? state.iteration : -1; // the iteration the files on disk hold
+    const auto lastCheckpoint = [&] {
+        return checkpointed >= 0 ? "the last checkpoint (iteration " + std::to_string(checkpointed) +
+                                       ") is kept in " + options_.outDir
+                                 : std::string("no checkpoint was written in this run");
+    };
+    int running = state.iteration + 1; // the iteration under way, for a failure's message
     // The weights first, the state last: the state is the commit point (see the resume above).
     auto checkpoint = [&]() -> std::optional<std::string> {
-        if (!leader)
+        if (!leader) { // rank 0 writes it
+            checkpointed = state.iteration;
             return std::nullopt;
+        }
         backend->syncToHost();
         state.velocity = backend->solverState();
         state.seen = net_.seen();
@@ -296,6 +304,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     // files on disk are the last checkpoint's, whole (written atomically).
     try {
         while (state.iteration < maxBatches) {
+            running = state.iteration + 1;
             // A stop asked on any rank (Ctrl+C reaches every rank under mpirun) stops all of them here.
             double stop = observer.stopRequested() ? 1.0 : 0.0;
             if (auto problem = team.sum(&stop, 1))
@@ -352,9 +361,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             loss /= fullBatch;
             if (!std::isfinite(loss))
                 return "the loss became " + std::to_string(loss) + " at iteration " +
-                       std::to_string(iteration) +
-                       " (learning rate too high?); the last checkpoint (iteration " +
-                       std::to_string(state.iteration) + ") is kept";
+                       std::to_string(iteration) + " (learning rate too high?); " + lastCheckpoint();
             net_.setSeen(net_.seen() + std::uint64_t(fullBatch));
             const int batchNumber = int(net_.seen() / std::uint64_t(fullBatch));
             const float rate = learningRate(cfg, batchNumber, &random);
@@ -401,11 +408,13 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 if (auto problem = checkpoint())
                     return problem;
         }
-    } catch (const std::runtime_error& e) {
-        return "training stopped in iteration " + std::to_string(state.iteration + 1) + ": " + e.what() +
-               (checkpointed >= 0 ? "; the last checkpoint (iteration " + std::to_string(checkpointed) +
-                                        ") is kept in " + options_.outDir
-                                  : std::string("; no checkpoint was written in this run"));
+    } catch (const std::bad_alloc&) {
+        return "training stopped in iteration " + std::to_string(running) +
+               ": out of memory on the host (lower batch or raise subdivisions in [net]); " +
+               lastCheckpoint();
+    } catch (const std::exception& e) {
+        return "training stopped in iteration " + std::to_string(running) + ": " + e.what() + "; " +
+               lastCheckpoint();
     }
     reportSkipped();
     backend->syncToHost();

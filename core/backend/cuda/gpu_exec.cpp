@@ -61,6 +61,7 @@ float* GpuExec::workspace(std::size_t floats)
     if (floats > workspace_.size()) {
         synchronize(); // a layer queued before may still read the old buffer
         workspace_.resize(floats);
+        ++workspaceGeneration_;
     }
     return workspace_.data();
 }

@@ -5,6 +5,7 @@
 #include "backend/cuda/device_buffer.h"
 #include "runtime/param_array.h"
 
+#include <cstdint>
 #include <cublas_v2.h>
 #include <cudnn.h>
 #include <span>
@@ -27,6 +28,9 @@ public:
     // At least `floats` of scratch, shared by all layers (one runs at a time on the stream).
     float* workspace(std::size_t floats);
     std::size_t workspaceBytes() const { return workspace_.size() * sizeof(float); }
+    // Bumped when the workspace is reallocated (a CUDA graph holds its old address).
+    std::uint64_t workspaceGeneration() const { return workspaceGeneration_; }
+    std::size_t cublasWorkspaceBytes() const { return cublasWorkspace_.size() * sizeof(float); }
 
     // Copies the host values of the net's parameters (ParameterStore::values) to the device.
     void mirrorParameters(std::span<const float> hostValues);
@@ -65,6 +69,7 @@ private:
     const float* hostParameters_ = nullptr;
     std::size_t parameterCount_ = 0;
     const float* hostGradients_ = nullptr;
+    std::uint64_t workspaceGeneration_ = 0;
 };
 
 } // namespace nw
