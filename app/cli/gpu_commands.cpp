@@ -65,8 +65,25 @@ int checkOne(const std::string& cfg, int device, int batch)
                         layer.index, layer.type.c_str(), layer.line, largest);
         }
     }
-    std::printf("%s: %zu layers, batch %d on cuda:%d: worst %.2g (layer %d) — %s\n", cfg.c_str(),
-                net->spec().layers.size(), batch, device, worst.error, worst.layer,
+    // The same pass replayed as a CUDA graph (captured on the third pass): the network's output must be
+    // the layer-by-layer one (the same kernels in the same order; 1e-5 leaves room for an algorithm
+    // that is not bitwise repeatable, while a wrong buffer in the graph is off by far more).
+    const std::vector<float> launched = gpu->output(net->outputLayer());
+    for (int pass = 0; pass < 4; ++pass)
+        gpu->forward(input.data());
+    std::string graph = "no CUDA graph (a layer needs the host)";
+    if (gpu->usesGraph()) {
+        const double replay = largestDifference(gpu->output(net->outputLayer()), launched);
+        graph = replay <= 1e-5 ? "the CUDA graph's output is the same" : "the CUDA graph's output DIFFERS";
+        if (!(replay <= 1e-5)) {
+            ++failures;
+            std::printf(
+                "  replayed as a CUDA graph, the output differs by %.3g from the layer-by-layer pass\n",
+                replay);
+        }
+    }
+    std::printf("%s: %zu layers, batch %d on cuda:%d: worst %.2g (layer %d); %s — %s\n", cfg.c_str(),
+                net->spec().layers.size(), batch, device, worst.error, worst.layer, graph.c_str(),
                 failures ? "FAILED" : "OK");
     return failures ? 1 : 0;
 }
