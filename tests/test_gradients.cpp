@@ -9,6 +9,7 @@
 #include "test_support.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 
 using namespace nw;
@@ -104,6 +105,7 @@ private slots:
     void layersMatchFiniteDifferences();
     void untrainableLayersAreNamed();
     void stopbackwardFreezesEarlierLayers();
+    void dontUpdatePassesDeltasWithoutWeightGradients();
     void costLayerDeltasByHand();
     void deadBranchesGetNoBackward();
     void recurrentThroughTimeMatchesFiniteDifferences_data();
@@ -260,6 +262,30 @@ void TestGradients::stopbackwardFreezesEarlierLayers()
     const auto layers = c.net->trainableParameters();
     QCOMPARE(layers.size(), std::size_t(1));
     QCOMPARE(layers[0].layer, 2);
+}
+
+// dont_update layers keep their weights but pass the deltas on: the layer before two of them (a conv
+// with batch norm, a connected one) gets exact gradients, and theirs are not even computed.
+void TestGradients::dontUpdatePassesDeltasWithoutWeightGradients()
+{
+    // Smooth activations: finite differences across leaky's kink are noisy (0.07 here with leaky).
+    Case c = makeCase("[convolutional]\nfilters=3\nsize=3\nstride=1\npad=1\nactivation=logistic\n\n"
+                      "[convolutional]\nbatch_normalize=1\nfilters=3\nsize=3\nstride=1\npad=1\n"
+                      "activation=logistic\ndont_update=1\n\n"
+                      "[connected]\noutput=5\nactivation=logistic\ndont_update=1\n\n"
+                      "[connected]\noutput=3\nactivation=linear\n\n[softmax]\n",
+                      3, 13);
+    QVERIFY(c.net);
+    std::vector<int> trained;
+    for (const auto& layer : c.net->trainableParameters())
+        trained.push_back(layer.layer);
+    QCOMPARE(trained, (std::vector<int>{0, 3}));
+    const double worst = worstRelativeError(c, 12); // runs the backward pass
+    QVERIFY2(worst < 3e-2, qPrintable(QString("worst relative error %1").arg(worst)));
+    for (int frozen : {1, 2})
+        for (const Parameter& p : c.net->runtimeLayer(frozen).parameters())
+            QVERIFY2(std::all_of(p.gradient->begin(), p.gradient->end(), [](float g) { return g == 0.0f; }),
+                     qPrintable(QString("layer %1 computed a weight gradient").arg(frozen)));
 }
 
 void TestGradients::costLayerDeltasByHand()

@@ -183,20 +183,26 @@ public:
 
     void backward(BackwardArgs& args) override
     {
+        const bool gradients = args.parameterGradients; // false: dont_update, only the input's delta
+        if (!gradients && !args.inputDelta)
+            return;
         const int batch = args.output.batch(), outputs = config_.outputs, inputs = static_cast<int>(inputs_);
         float* delta = args.outputDelta.data();
         activationCache_.multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
-        parameters();
+        if (gradients)
+            parameters();
         if (config_.batchNormalize)
-            batchNorm_.backward(delta, scales_.data(), batch, outputs, 1, scaleGradient_.data(),
-                                biasGradient_.data());
-        else
+            batchNorm_.backward(delta, scales_.data(), batch, outputs, 1,
+                                gradients ? scaleGradient_.data() : nullptr,
+                                gradients ? biasGradient_.data() : nullptr);
+        else if (gradients)
             for (int b = 0; b < batch; ++b)
                 for (int o = 0; o < outputs; ++o)
                     biasGradient_[std::size_t(o)] +=
                         delta[std::size_t(b) * std::size_t(outputs) + std::size_t(o)];
-        gemm(true, false, outputs, inputs, batch, 1.0f, delta, outputs, args.input.data(), inputs, 1.0f,
-             weightGradient_.data(), inputs);
+        if (gradients)
+            gemm(true, false, outputs, inputs, batch, 1.0f, delta, outputs, args.input.data(), inputs, 1.0f,
+                 weightGradient_.data(), inputs);
         if (args.inputDelta)
             gemm(false, false, batch, inputs, outputs, 1.0f, delta, outputs, weights_.data(), inputs, 1.0f,
                  args.inputDelta->data(), inputs);

@@ -277,16 +277,20 @@ public:
 
     void backward(BackwardArgs& args) override
     {
-        winograd_.weightsChanged(); // an update follows
+        const bool gradients = args.parameterGradients; // false: dont_update, only the input's delta
+        if (!gradients && !args.inputDelta)
+            return;
         const int batch = args.output.batch(), filters = config_.filters;
         const int plane = geometry_.outHeight * geometry_.outWidth;
         float* delta = args.outputDelta.data();
         activationCache_.multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
-        parameters(); // sizes the gradient arrays
+        if (gradients)
+            parameters(); // sizes the gradient arrays (and marks Winograd's weights stale: an update follows)
         if (config_.batchNormalize) {
-            batchNorm_.backward(delta, scales_.data(), batch, filters, plane, scaleGradient_.data(),
-                                biasGradient_.data());
-        } else {
+            batchNorm_.backward(delta, scales_.data(), batch, filters, plane,
+                                gradients ? scaleGradient_.data() : nullptr,
+                                gradients ? biasGradient_.data() : nullptr);
+        } else if (gradients) {
             for (int b = 0; b < batch; ++b)
                 for (int f = 0; f < filters; ++f) {
                     const float* d = args.outputDelta.item(b) + std::size_t(f) * std::size_t(plane);
@@ -308,24 +312,26 @@ public:
             std::vector<float>& columns = mine.columns;
             std::vector<float>& gathered = mine.other;
             std::vector<float>& local = mine.weightGradient;
-            local.assign(weights_.size(), 0.0f);
+            local.assign(gradients ? weights_.size() : 0, 0.0f);
 #pragma omp for schedule(dynamic)
             for (int b0 = 0; b0 < batch; b0 += chunk) {
                 const int n = std::min(chunk, batch - b0);
                 const long width = long(n) * plane;
                 for (int g = 0; g < groups; ++g) {
                     for (int j = 0; j < n; ++j) {
-                        im2colStrided(args.input.item(b0 + j) +
-                                          std::size_t(g) * std::size_t(geometry_.channels) * inPlane,
-                                      geometry_, columns.data() + long(j) * plane, width);
+                        if (gradients) // the unrolled input serves the weight gradient only
+                            im2colStrided(args.input.item(b0 + j) +
+                                              std::size_t(g) * std::size_t(geometry_.channels) * inPlane,
+                                          geometry_, columns.data() + long(j) * plane, width);
                         for (int f = 0; f < perGroup; ++f)
                             std::copy_n(args.outputDelta.item(b0 + j) +
                                             std::size_t(g * perGroup + f) * std::size_t(plane),
                                         plane, gathered.data() + long(f) * width + long(j) * plane);
                     }
-                    gemm(false, true, perGroup, K, int(width), 1.0f, gathered.data(), int(width),
-                         columns.data(), int(width), 1.0f,
-                         local.data() + std::size_t(g * perGroup) * std::size_t(K), K);
+                    if (gradients)
+                        gemm(false, true, perGroup, K, int(width), 1.0f, gathered.data(), int(width),
+                             columns.data(), int(width), 1.0f,
+                             local.data() + std::size_t(g * perGroup) * std::size_t(K), K);
                     if (!args.inputDelta || winograd_.servesInputGradient())
                         continue;
                     gemm(true, false, K, int(width), perGroup, 1.0f,

@@ -75,6 +75,9 @@ struct BackwardArgs {
     const Tensor& output;
     Tensor& outputDelta; // may be modified in place (activation derivative)
     ExecContext& context;
+    // False for a layer whose weights stay fixed (dont_update): only the deltas pass back, its weight
+    // gradients (which no solver reads) are not computed.
+    bool parameterGradients = true;
 };
 
 // One learnable array and the accumulated −gradient for it (the solver keeps its own state).

@@ -307,7 +307,8 @@ void Net::backward(std::vector<double>* layerMilliseconds)
                           sourceDeltas,
                           outputs_[index],
                           deltas_[index],
-                          context};
+                          context,
+                          !spec_.layers[index].flags.dontupdate};
         const auto start = std::chrono::steady_clock::now();
         layers_[index]->backward(args);
         if (layerMilliseconds)

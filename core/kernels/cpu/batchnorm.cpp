@@ -150,8 +150,10 @@ void batchNormBackward(float* delta, const float* savedNormalized, const float* 
             const std::size_t offset = std::size_t(b) * itemSize + std::size_t(c) * std::size_t(plane);
             planeDeltaSums(delta + offset, savedNormalized + offset, plane, deltaSum, deltaNormalized);
         }
-        biasGradient[c] += float(deltaSum);
-        scaleGradient[c] += float(deltaNormalized);
+        if (biasGradient) { // null: not wanted (a layer whose weights stay fixed)
+            biasGradient[c] += float(deltaSum);
+            scaleGradient[c] += float(deltaNormalized);
+        }
         // With g = scale·delta (the gradient at x̂):  dx = (g − mean(g) − x̂·mean(g·x̂)) / sqrt(var + eps).
         const float inverse = 1.0f / std::sqrt(variance[c] + kBatchNormEpsilon);
         const float meanG = float(deltaSum) * scales[c] / n, meanGX = float(deltaNormalized) * scales[c] / n;

@@ -28,7 +28,8 @@ void batchNormTrainingForward(float* x, int batch, int channels, int plane, cons
                               const float* biases, float* mean, float* variance, float* rollingMean,
                               float* rollingVariance, float* savedNormalized, Activation activation);
 // Backward of the above, given delta = −∂loss/∂(scale·x̂ + bias) (the activation's derivative already
-// applied): −∂loss/∂scale and −∂loss/∂bias are added to the gradients, delta becomes −∂loss/∂x.
+// applied): −∂loss/∂scale and −∂loss/∂bias are added to the gradients (both null: not wanted), delta
+// becomes −∂loss/∂x.
 void batchNormBackward(float* delta, const float* savedNormalized, const float* variance, const float* scales,
                        int batch, int channels, int plane, float* scaleGradient, float* biasGradient);
 
