@@ -50,6 +50,7 @@ GpuNet::GpuNet(Net& net, int device)
     : net_(net), generation_(net.generation()), batch_(net.batch()), inputShape_(net.inputShape()),
       parameterCount_(net.parameterValues().size()), exec_(std::make_unique<GpuExec>(device))
 {
+    results_ = outputsKeptAfterInference(net.spec()); // the spec is fixed for this copy
     const NetworkSpec& spec = net.spec();
     const auto batch = std::size_t(net.batch());
     input_.resize(std::size_t(spec.input.size) * batch);
@@ -338,10 +339,8 @@ void GpuNet::downloadGradients()
 void GpuNet::forwardToHost(const float* input, bool resultsOnly)
 {
     forward(input);
-    const std::vector<bool> results =
-        resultsOnly ? outputsKeptAfterInference(net_.spec()) : std::vector<bool>{};
     for (const LayerSpec& layer : net_.spec().layers)
-        if (resultsOnly ? bool(results[std::size_t(layer.index)]) : net_.outputKept(layer.index)) {
+        if (resultsOnly ? bool(results_[std::size_t(layer.index)]) : net_.outputKept(layer.index)) {
             Tensor& host = net_.outputStorage(layer.index);
             outputs_[std::size_t(layer.index)].download(host.span(), exec_->stream());
         }

@@ -94,6 +94,7 @@ private:
     std::uint64_t graphWorkspace_ = 0; // the workspace's generation when captured
     std::vector<bool> reachesLoss_;
     std::vector<HeadStats> headStats_;
+    std::vector<bool> results_; // the output layer and the detection heads (forwardToHost's resultsOnly)
 };
 
 } // namespace nw
