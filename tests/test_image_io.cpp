@@ -200,6 +200,18 @@ void TestImageIo::damagedAndHugeFilesAreRefusedByName()
     QVERIFY2(error.find("garbage.jpg: cannot read the image: damaged JPEG") != std::string::npos,
              error.c_str());
 
+    // DICOM (OpenCV would pass it to GDCM, which allocated 3 GB for fuzz_image's 250-byte finding):
+    // refused by name before any decoder sees it.
+    const QString dicom = dir.filePath("scan.png");
+    {
+        QFile file(dicom);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(128, '\0') + "DICM" + QByteArray(64, char(0xBC)));
+    }
+    QVERIFY(!loadImage(dicom.toStdString(), 3, error));
+    QVERIFY2(error.find("scan.png: a DICOM file, which Netwright does not read") != std::string::npos,
+             error.c_str());
+
     // A PNG header declaring 100000 × 100000 pixels: refused before anything is allocated.
     const QString huge = dir.filePath("huge.png");
     {

@@ -3,6 +3,7 @@
 #include "util/file_check.h"
 #include "util/memory_info.h"
 
+#include <cstdio>
 #include <cstring>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -29,10 +30,32 @@ Image imageFromMat(const cv::Mat& frame, int channels)
     return imageFromPixels(pixelsFromMat(frame, channels));
 }
 
+namespace {
+
+// DICOM ("DICM" after a 128-byte preamble): OpenCV hands it to GDCM, whose header lengths are trusted —
+// a 250-byte file made it allocate 3 GB (fuzz_image). Not a training or camera image format anyway.
+bool isDicom(const std::string& path)
+{
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file)
+        return false;
+    char head[132] = {};
+    const bool dicom =
+        std::fread(head, 1, sizeof head, file) == sizeof head && std::memcmp(head + 128, "DICM", 4) == 0;
+    std::fclose(file);
+    return dicom;
+}
+
+} // namespace
+
 bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error)
 {
     if (auto reason = unreadableFileReason(path, "an image")) {
         error = *reason;
+        return false;
+    }
+    if (isDicom(path)) {
+        error = path + ": a DICOM file, which Netwright does not read: convert it to PNG or JPEG first";
         return false;
     }
     try {
