@@ -362,6 +362,23 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     QVERIFY2(typoCheck.err.contains("--device cdua: expected cpu, cuda or cuda:N"),
              typoCheck.err.constData());
     QCOMPARE(cli({"bench", cfg, "--device", "cpu", "--runs", "1"}).exitCode, 0);
+    // --half (FP16 convolutions) is a GPU's: refused on the CPU, and with training, in words.
+    const QString dog = "/usr/share/darknet/data/dog.jpg";
+    const QString tinyWeights =
+        QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    for (const QStringList& command :
+         {QStringList{"bench", cfg, "--half"}, QStringList{"detect", cfg, tinyWeights, dog, "--half"},
+          QStringList{"forward", cfg, tinyWeights, "--input", dog, "--half"}}) {
+        const Run refused = cli(command);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("--half needs --device cuda"), refused.err.constData());
+    }
+    const Run halfTraining = cli({"check-device", cfg, "--half", "--train"});
+    QCOMPARE(halfTraining.exitCode, 1);
+    QVERIFY2(halfTraining.err.contains("--half with --train: training runs in FP32"),
+             halfTraining.err.constData());
+    const Run halfBench = cli({"bench", cfg, "--train", "--half", "--device", "cuda"});
+    QCOMPARE(halfBench.exitCode, 1);
     // train: the device is checked before the data is read or the output folder made.
     QTemporaryDir scratch;
     const QString out = scratch.path() + "/run";
@@ -388,9 +405,13 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     if (!report["devices"].toArray().isEmpty())
         QSKIP("this machine has a GPU: the no-GPU answers cannot be checked here");
     const QByteArray problem = report["problem"].toString().toUtf8();
-    const Run gpu = cli({"bench", cfg, "--device", "cuda:0"});
-    QCOMPARE(gpu.exitCode, 1);
-    QVERIFY2(gpu.err.contains("--device cuda:0: no GPU: " + problem), gpu.err.constData());
+    for (const QStringList& command : {QStringList{"bench", cfg, "--device", "cuda:0"},
+                                       QStringList{"bench", cfg, "--device", "cuda:0", "--half"},
+                                       QStringList{"bench", cfg, "--device", "cuda:0", "--train"}}) {
+        const Run gpu = cli(command);
+        QCOMPARE(gpu.exitCode, 1);
+        QVERIFY2(gpu.err.contains("--device cuda:0: no GPU: " + problem), gpu.err.constData());
+    }
     const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
     for (const QStringList& command :
          {QStringList{"detect", cfg, weights, "/usr/share/darknet/data/dog.jpg", "--device", "cuda:0"},

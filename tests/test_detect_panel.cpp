@@ -315,6 +315,7 @@ void TestDetectPanel::deviceChoiceListsTheGpusOrSaysWhyNone()
     QVERIFY(devices);
     QCOMPARE(devices->itemText(0), QString("CPU"));
     QCOMPARE(devices->currentIndex(), 0);
+    QVERIFY(panel.halfPrecisionBox() && !panel.halfPrecisionBox()->isEnabled()); // FP16: a GPU's only
     const GpuInventory inventory = listGpus(false);
     if (inventory.devices.empty()) {
         QCOMPARE(devices->count(), 2);
@@ -325,6 +326,10 @@ void TestDetectPanel::deviceChoiceListsTheGpusOrSaysWhyNone()
         QCOMPARE(devices->count(), int(inventory.devices.size()) + 1);
         QVERIFY(devices->itemText(1).startsWith(
             QString("cuda:%1 %2").arg(inventory.devices[0].index).arg(inventory.devices[0].name.c_str())));
+        devices->setCurrentIndex(1);
+        QVERIFY(panel.halfPrecisionBox()->isEnabled());
+        devices->setCurrentIndex(0);
+        QVERIFY(!panel.halfPrecisionBox()->isEnabled());
     }
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
     panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");

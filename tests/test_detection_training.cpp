@@ -608,10 +608,29 @@ private slots:
             return permutation[std::size_t(k % n)];
         };
         const std::size_t imageSize = 64 * 64 * 3, truthSize = set->truthFloats();
-        BatchLoader one(*set, 8, 3, 0, {}, 1), four(*set, 8, 3, 0, {}, 4);
+        // `four` keeps its images in memory of its own (as a GPU's page-locked memory), counted.
+        struct CountedMemory final : HostMemory {
+            std::size_t allocated = 0, released = 0;
+            void* allocate(std::size_t bytes) override
+            {
+                ++allocated;
+                return ::operator new(bytes);
+            }
+            void release(void* memory) noexcept override
+            {
+                ++released;
+                ::operator delete(memory);
+            }
+        } memory;
+        auto one = std::make_unique<BatchLoader>(*set, 8, 3, 0, Shard{}, 1);
+        auto four = std::make_unique<BatchLoader>(*set, 8, 3, 0, Shard{}, 4, &memory);
         std::size_t skipped = 0;
+        std::set<const float*> buffers;         // of `four`, which gets its batches back (recycle)
         for (int pass = 0; pass < 10; ++pass) { // over three epochs of 29 images
-            const Batch a = one.next(), b = four.next();
+            const Batch a = one->next();
+            Batch b = four->next();
+            QVERIFY(b.images.get_allocator().memory() == &memory);
+            buffers.insert(b.images.data());
             QVERIFY2(a.images == b.images, qPrintable(QString("pass %1: the images differ").arg(pass)));
             QVERIFY2(a.truth == b.truth, qPrintable(QString("pass %1: the truth differs").arg(pass)));
             QCOMPARE(b.warnings, a.warnings);
@@ -633,8 +652,15 @@ private slots:
                 QVERIFY(std::equal(truth.begin(), truth.end(), a.truth.begin() + image * truthSize));
             }
             QCOMPARE(a.warnings.size(), unreadable); // each skip named once
+            four->recycle(std::move(b)); // a used buffer, filled again: the same batches all the same
         }
         QVERIFY(skipped >= 4); // the broken image came up in every epoch
+        // The one in use, the one being prepared, one given back: no more are ever allocated (page-locked
+        // memory is slow to allocate), however the threads interleave.
+        QVERIFY2(memory.allocated <= 3, qPrintable(QString("%1 image buffers").arg(memory.allocated)));
+        QVERIFY(buffers.size() <= memory.allocated);
+        four.reset(); // its batches with it: every buffer goes back the way it came
+        QCOMPARE(memory.released, memory.allocated);
     }
 
     void anchorsFindClusters()

@@ -36,27 +36,18 @@ double median(std::vector<double> values)
 // backward time.
 int benchTraining(const BenchArgs& args, const SpecOptions& options)
 {
-    const NetworkSpec probe = buildNetworkSpec(cfg::Document::load(args.cfg), options);
-    auto net = loadNet(args.cfg, args.weights, std::max(1, probe.net.layerBatch()), options);
+    auto net = loadNetForTraining(args.cfg, args.weights, options);
     if (!net)
         return 1;
-    if (auto problem = net->setTraining(true)) {
-        std::cerr << "error: " << *problem << "\n";
-        return 1;
-    }
     const int batch = net->batch();
-    std::vector<float> input(std::size_t(net->inputShape().size) * std::size_t(batch));
     std::mt19937 random(1);
-    std::uniform_real_distribution<float> uniform(0, 1);
-    for (float& v : input)
-        v = uniform(random);
-    std::vector<float> truth(net->truthFloats() * std::size_t(batch), 0.0f);
+    const BenchBatch data = benchBatch(*net, random);
     const std::size_t layers = net->spec().layers.size();
     std::vector<std::vector<double>> forwardTimes(layers), backwardTimes(layers);
     std::vector<double> times, forwardMs, backwardMs;
     for (int i = 0; i < 2 + std::max(1, args.runs); ++i) {
         const auto start = std::chrono::steady_clock::now();
-        net->forwardTraining(input.data(), truth.data(), random, &forwardMs);
+        net->forwardTraining(data.images.data(), data.truth.data(), random, &forwardMs);
         net->backward(&backwardMs);
         if (i < 2)
             continue; // warm-up
@@ -101,13 +92,25 @@ int bench(const BenchArgs& args)
         std::cerr << "error: " << deviceError << "\n";
         return 1;
     }
+    if (!device->cuda && halfPrecisionRequested()) {
+        std::cerr
+            << "error: --half needs --device cuda: FP16 runs on a GPU's tensor cores, the CPU computes in "
+               "FP32\n";
+        return 1;
+    }
     if (device->cuda) {
-        if (args.training || args.perLayer) {
-            std::cerr << "error: --device " << args.device
-                      << ": the GPU backend times inference only so far (no --train or --per-layer)\n";
+        if (args.perLayer) {
+            std::cerr
+                << "error: --device " << args.device
+                << ": --per-layer times the CPU's layers only (a GPU runs them queued, not one by one)\n";
             return 1;
         }
-        return benchOnGpu(args, options, device->index);
+        if (args.training && halfPrecisionRequested()) {
+            std::cerr << "error: --half with --train: training runs in FP32 on the GPU\n";
+            return 1;
+        }
+        return args.training ? benchTrainingOnGpu(args, options, device->index)
+                             : benchOnGpu(args, options, device->index);
     }
     setComputeThreads(args.threads);
     setWinogradEnabled(!args.noWinograd);
@@ -116,11 +119,8 @@ int bench(const BenchArgs& args)
     auto net = loadNet(args.cfg, args.weights, 1, options, Net::Use::InferenceOnly);
     if (!net)
         return 1;
-    std::vector<float> input(std::size_t(net->inputShape().size));
     std::mt19937 random(1);
-    std::uniform_real_distribution<float> uniform(0, 1);
-    for (float& v : input)
-        v = uniform(random);
+    const std::vector<float> input = uniformValues(std::size_t(net->inputShape().size), random);
     for (int i = 0; i < 2; ++i) // warm-up: page in weights, let OpenBLAS spin up its threads
         net->forward(input.data());
     std::vector<double> times;

@@ -96,6 +96,8 @@ struct GpuCoverage {
 GpuCoverage gpuCoverage(const NetworkSpec& spec);
 // bench on a GPU (called by bench for --device cuda[:N]).
 int benchOnGpu(const BenchArgs& args, const SpecOptions& options, int device);
+// bench --train on a GPU: one training iteration (forward, backward, the solver's update).
+int benchTrainingOnGpu(const BenchArgs& args, const SpecOptions& options, int device);
 // Lists the CUDA devices; 1 (with the reason on stderr, or in "problem") when there is none.
 int devices(bool json);
 int makeShapes(const std::string& outDir, int count, unsigned seed, const std::string& size);

@@ -93,10 +93,8 @@ int checkTrainingWith(const std::string& cfg, int device, int batch, bool adam)
     }
     gpu->startTraining();
     std::mt19937 random(3);
-    std::vector<float> input(std::size_t(net->inputShape().size) * std::size_t(batch));
-    std::uniform_real_distribution<float> unit(0, 1);
-    for (float& v : input)
-        v = unit(random);
+    const std::vector<float> input =
+        uniformValues(std::size_t(net->inputShape().size) * std::size_t(batch), random);
     const std::vector<float> truth = randomTruth(*net, batch, random);
 
     std::mt19937 cpuRandom(5), gpuRandom(5);

@@ -19,6 +19,7 @@
 #if NETWRIGHT_WITH_CUDA
 #include "backend/cuda/cuda_check.h"
 #include "runtime/gpu_net.h"
+#include "train/gpu_solver.h"
 #endif
 
 namespace nw::cli {
@@ -29,6 +30,21 @@ namespace {
 constexpr int kSkipped = 77;
 
 #if NETWRIGHT_WITH_CUDA
+// check-device --half: every layer's FP16 output within 5e-2 × max(1, |FP32 CPU value|). Half keeps 11
+// significant bits (relative rounding 4.9e-4 per value); the convolutions accumulate in FP32, so the
+// error grows slowly with depth. The figure is the stated bound, to be confirmed on a GPU.
+constexpr double kHalfTolerance = 5e-2;
+
+// The net's GPU copy, or nullptr with the reason printed.
+std::unique_ptr<GpuNet> createOrReport(Net& net, int device)
+{
+    std::string error;
+    auto gpu = GpuNet::create(net, device, error);
+    if (!gpu)
+        std::cerr << "error: " << error << "\n";
+    return gpu;
+}
+
 struct Worst {
     double error = 0; // max |gpu − cpu| / max(1, |cpu|)
     int layer = -1;
@@ -40,17 +56,15 @@ int checkOne(const std::string& cfg, int device, int batch)
     if (!net)
         return 1;
     randomizeWeights(*net, 7);
-    std::string error;
-    auto gpu = GpuNet::create(*net, device, error);
-    if (!gpu) {
-        std::cerr << "error: " << error << "\n";
+    auto gpu = createOrReport(*net, device);
+    if (!gpu)
         return 1;
-    }
-    std::vector<float> input(std::size_t(net->inputShape().size) * std::size_t(batch));
+    const bool half = halfPrecisionRequested();
+    gpu->setHalfPrecision(half);
+    const double tolerance = half ? kHalfTolerance : 1e-3;
     std::mt19937 random(3);
-    std::uniform_real_distribution<float> unit(0, 1);
-    for (float& v : input)
-        v = unit(random);
+    const std::vector<float> input =
+        uniformValues(std::size_t(net->inputShape().size) * std::size_t(batch), random);
     net->forward(input.data());
     gpu->forward(input.data(), true);
     Worst worst;
@@ -59,10 +73,10 @@ int checkOne(const std::string& cfg, int device, int batch)
         const double largest = largestDifference(gpu->output(layer.index), net->output(layer.index).span());
         if (largest > worst.error)
             worst = {largest, layer.index};
-        if (!(largest <= 1e-3)) {
+        if (!(largest <= tolerance)) {
             ++failures;
-            std::printf("  layer %d [%s] (line %d): GPU differs from the CPU by %.3g (tolerance 1e-3)\n",
-                        layer.index, layer.type.c_str(), layer.line, largest);
+            std::printf("  layer %d [%s] (line %d): GPU differs from the CPU by %.3g (tolerance %g)\n",
+                        layer.index, layer.type.c_str(), layer.line, largest, tolerance);
         }
     }
     // The same pass replayed as a CUDA graph (captured on the third pass): the network's output must be
@@ -82,9 +96,9 @@ int checkOne(const std::string& cfg, int device, int batch)
                 replay);
         }
     }
-    std::printf("%s: %zu layers, batch %d on cuda:%d: worst %.2g (layer %d); %s — %s\n", cfg.c_str(),
-                net->spec().layers.size(), batch, device, worst.error, worst.layer, graph.c_str(),
-                failures ? "FAILED" : "OK");
+    std::printf("%s: %zu layers, batch %d on cuda:%d%s: worst %.2g (layer %d); %s — %s\n", cfg.c_str(),
+                net->spec().layers.size(), batch, device, half ? " in FP16" : "", worst.error, worst.layer,
+                graph.c_str(), failures ? "FAILED" : "OK");
     return failures ? 1 : 0;
 }
 #endif
@@ -156,6 +170,10 @@ int checkDevice(const CheckDeviceArgs& args)
         std::cerr << "error: " << error << "\n";
         return 1;
     }
+    if (args.train && halfPrecisionRequested()) {
+        std::cerr << "error: --half with --train: training runs in FP32 on the GPU; check them apart\n";
+        return 1;
+    }
     const auto choice = chooseDevice(args.device, error);
     if (!choice && !listGpus(false).devices.empty()) {
         std::cerr << "error: " << error << "\n";
@@ -200,7 +218,10 @@ class GpuRunner final : public DeviceRunner {
 public:
     GpuRunner(std::unique_ptr<GpuNet> gpu, int device) : gpu_(std::move(gpu)), device_(device) {}
     void forward(const float* input) override { gpu_->forwardToHost(input); }
-    std::string describe() const override { return "cuda:" + std::to_string(device_); }
+    std::string describe() const override
+    {
+        return "cuda:" + std::to_string(device_) + (gpu_->halfPrecision() ? " (FP16)" : "");
+    }
 
 private:
     std::unique_ptr<GpuNet> gpu_;
@@ -218,17 +239,92 @@ std::unique_ptr<DeviceRunner> DeviceRunner::create(Net& net, const std::string& 
         std::cerr << "error: " << error << "\n";
         return nullptr;
     }
-    if (!choice->cuda)
+    if (!choice->cuda) {
+        if (halfPrecisionRequested()) {
+            std::cerr << "error: --half needs --device cuda: FP16 runs on a GPU's tensor cores, the CPU "
+                         "computes in FP32\n";
+            return nullptr;
+        }
         return std::make_unique<CpuRunner>(net);
+    }
 #if NETWRIGHT_WITH_CUDA
     auto gpu = GpuNet::create(net, choice->index, error);
     if (!gpu) {
         std::cerr << "error: " << error << "\n";
         return nullptr;
     }
+    gpu->setHalfPrecision(halfPrecisionRequested());
     return std::make_unique<GpuRunner>(std::move(gpu), choice->index);
 #else
     return nullptr;  // unreachable: chooseDevice finds no GPU in a build without CUDA
+#endif
+}
+
+#if !NETWRIGHT_WITH_CUDA
+namespace {
+int noCudaBackend(int device)
+{
+    std::cerr << "error: this build has no CUDA backend (cuda:" << device << ")\n";
+    return 1;
+}
+} // namespace
+#endif
+
+int benchTrainingOnGpu(const BenchArgs& args, const SpecOptions& options, int device)
+{
+#if NETWRIGHT_WITH_CUDA
+    // The cfg's own batch (as bench --train on the CPU), here with the solver's update in the timed step:
+    // one iteration as `train --device` runs it, less the data loading.
+    auto net = loadNetForTraining(args.cfg, args.weights, options);
+    if (!net)
+        return 1;
+    if (auto problem = GpuNet::trainingProblem(*net)) {
+        std::cerr << "error: " << *problem << "\n";
+        return 1;
+    }
+    auto gpu = createOrReport(*net, device);
+    if (!gpu)
+        return 1;
+    const int batch = net->batch();
+    std::mt19937 random(1);
+    const BenchBatch data = benchBatch(*net, random);
+    auto parameters = net->trainableParameters();
+    GpuSolver solver(net->spec().net);
+    std::vector<double> times;
+    try {
+        gpu->startTraining();
+        for (int i = 0; i < 3 + std::max(1, args.runs); ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            gpu->forwardTraining(data.images.data(), data.truth.data(), random);
+            gpu->backward();
+            solver.step(gpu->exec(), parameters, 1e-6f, batch); // a tiny rate: the net stays as it is
+            gpu->exec().synchronize();
+            if (i >= 3) // warm-up: cuDNN measures its forward and backward algorithms first
+                times.push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                        .count());
+        }
+    } catch (const GpuError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    }
+    std::sort(times.begin(), times.end());
+    const double median = times[times.size() / 2];
+    const double imagesPerSecond = median > 0 ? batch * 1000.0 / median : 0.0;
+    if (args.json)
+        std::printf("{\"median_ms\": %.3f, \"images_per_s\": %.1f, \"batch\": %d, \"runs\": %zu, "
+                    "\"device\": \"cuda:%d\", \"device_mb\": %.1f}\n",
+                    median, imagesPerSecond, batch, times.size(), device,
+                    double(gpu->deviceBytes()) / (1 << 20));
+    else
+        std::printf(
+            "%s training step on cuda:%d, batch %d, %zu runs: median %.2f ms = %.0f images/s (forward, "
+            "backward and the solver's update, the batch uploaded from the host; no data loading)\n",
+            args.cfg.c_str(), device, batch, times.size(), median, imagesPerSecond);
+    return 0;
+#else
+    (void)args, (void)options;
+    return noCudaBackend(device);
 #endif
 }
 
@@ -238,18 +334,13 @@ int benchOnGpu(const BenchArgs& args, const SpecOptions& options, int device)
     auto net = loadNet(args.cfg, args.weights, 1, options, Net::Use::InferenceOnly);
     if (!net)
         return 1;
-    std::string error;
-    auto gpu = GpuNet::create(*net, device, error);
-    if (!gpu) {
-        std::cerr << "error: " << error << "\n";
+    auto gpu = createOrReport(*net, device);
+    if (!gpu)
         return 1;
-    }
     gpu->setGraphs(!args.noGraph);
-    std::vector<float> input(std::size_t(net->inputShape().size));
+    gpu->setHalfPrecision(halfPrecisionRequested());
     std::mt19937 random(1);
-    std::uniform_real_distribution<float> unit(0, 1);
-    for (float& v : input)
-        v = unit(random);
+    const std::vector<float> input = uniformValues(std::size_t(net->inputShape().size), random);
     std::vector<double> times;
     try {
         for (int i = 0; i < 5; ++i) // warm-up: cuDNN measures its algorithms on the first pass
@@ -270,19 +361,19 @@ int benchOnGpu(const BenchArgs& args, const SpecOptions& options, int device)
     const double deviceMb = double(gpu->deviceBytes()) / (1 << 20);
     if (args.json)
         std::printf("{\"median_ms\": %.3f, \"min_ms\": %.3f, \"runs\": %zu, \"device\": \"cuda:%d\", "
-                    "\"device_mb\": %.1f, \"width\": %d, \"height\": %d, \"cuda_graph\": %s}\n",
+                    "\"device_mb\": %.1f, \"width\": %d, \"height\": %d, \"cuda_graph\": %s, \"fp16\": %s}\n",
                     median, times.front(), times.size(), device, deviceMb, in.w, in.h,
-                    gpu->usesGraph() ? "true" : "false");
+                    gpu->usesGraph() ? "true" : "false", gpu->halfPrecision() ? "true" : "false");
     else
         std::printf("%s %dx%d, batch 1 on cuda:%d, %zu runs: median %.3f ms, min %.3f ms, %.1f MB on the GPU "
-                    "(%s)\n",
+                    "(%s, %s)\n",
                     args.cfg.c_str(), in.w, in.h, device, times.size(), median, times.front(), deviceMb,
-                    gpu->usesGraph() ? "one CUDA graph" : "layer by layer");
+                    gpu->usesGraph() ? "one CUDA graph" : "layer by layer",
+                    gpu->halfPrecision() ? "FP16 convolutions" : "FP32");
     return 0;
 #else
-    std::cerr << "error: this build has no CUDA backend (cuda:" << device << ")\n";
     (void)args, (void)options;
-    return 1;
+    return noCudaBackend(device);
 #endif
 }
 

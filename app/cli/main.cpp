@@ -21,6 +21,9 @@ int main(int argc, char** argv)
     app.fallthrough(); // the flag may follow the command, like every other option
 
     std::string cfg, weights, in, out, allLayers, names;
+    bool half = false; // --half, on every command that runs a network on a GPU
+    const char* halfHelp =
+        "--device cuda: convolutions in FP16 on tensor cores (inference only; see docs/gpu.md)";
     int batch = 1, top = 5;
     bool json = false;
 
@@ -43,6 +46,7 @@ int main(int argc, char** argv)
     forward->add_option("--all-layers", allLayers, "Write every layer's output as DIR/layer_000.f32, ...");
     std::string forwardDevice = "cpu";
     forward->add_option("--device", forwardDevice, "cpu (default), cuda or cuda:N (see devices)");
+    forward->add_flag("--half", half, halfHelp);
 
     nw::cli::DetectArgs detectArgs;
     unsigned initSeed = 1;
@@ -64,6 +68,7 @@ int main(int argc, char** argv)
                      "Keep the aspect ratio (pad) instead of stretching");
     detect->add_option("--out", detectArgs.outDir, "Write annotated images (.jpg) and videos (.avi) here");
     detect->add_option("--device", detectArgs.device, "cpu (default), cuda or cuda:N (see devices)");
+    detect->add_flag("--half", half, halfHelp);
     detect->add_flag("--json", detectArgs.json, "Print detections as JSON (boxes in pixels: x, y, w, h)");
 
     std::vector<std::string> images;
@@ -75,6 +80,7 @@ int main(int argc, char** argv)
     classify->add_option("--top", top, "How many classes to show (default 5)")->check(CLI::Range(1, 100000));
     std::string evaluationDevice = "cpu"; // classify's and valid's
     classify->add_option("--device", evaluationDevice, "cpu (default), cuda or cuda:N (see devices)");
+    classify->add_flag("--half", half, halfHelp);
 
     nw::cli::BenchArgs benchArgs;
     auto* bench = app.add_subcommand("bench", "Measure forward latency and peak memory");
@@ -91,6 +97,7 @@ int main(int argc, char** argv)
     bench->add_flag("--no-winograd", benchArgs.noWinograd,
                     "Run 3x3 convolutions through im2col + GEMM only (to compare kernels)");
     bench->add_option("--device", benchArgs.device, "cpu (default), cuda or cuda:N (see devices)");
+    bench->add_flag("--half", half, halfHelp);
     bench->add_flag("--no-graph", benchArgs.noGraph,
                     "--device cuda: launch layer by layer instead of replaying one CUDA graph");
     bench->add_flag("--json", benchArgs.json, "Print {\"median_ms\":..,\"min_ms\":..,\"peak_rss_mb\":..}");
@@ -138,6 +145,7 @@ int main(int argc, char** argv)
     valid->add_option("weights", weights, "Darknet .weights file")->required();
     valid->add_flag("--json", json, "Print {\"top1\":..,\"top5\":..,\"images\":..}");
     valid->add_option("--device", evaluationDevice, "cpu (default), cuda or cuda:N (see devices)");
+    valid->add_flag("--half", half, halfHelp);
 
     nw::cli::MapArgs mapArgs;
     auto* map =
@@ -153,6 +161,7 @@ int main(int argc, char** argv)
     map->add_flag("--letterbox", mapArgs.letterbox, "Letterbox the images (default: the cfg's letter_box)");
     map->add_flag("--json", mapArgs.json, "Print {\"map50\":..,\"map50_95\":..,\"classes\":[...]}");
     map->add_option("--device", mapArgs.device, "cpu (default), cuda or cuda:N (see devices)");
+    map->add_flag("--half", half, halfHelp);
 
     nw::cli::AnchorsArgs anchorsArgs;
     auto* anchors =
@@ -199,6 +208,8 @@ int main(int argc, char** argv)
         "check-device", "Compare every layer's GPU forward with the CPU's (exit 77: no GPU, skipped)");
     checkDevice->add_option("cfgs", checkArgs.cfgs, "Darknet .cfg files")->required();
     checkDevice->add_option("--device", checkArgs.device, "cuda (default) or cuda:N");
+    checkDevice->add_flag("--half", half,
+                          "Compare the FP16 forward with the CPU's FP32 (tolerance in docs/gpu.md)");
     checkDevice->add_option("--batch", checkArgs.batch, "Images per pass (default 1)")
         ->check(CLI::Range(1, 256));
     checkDevice->add_flag("--train", checkArgs.train,
@@ -216,6 +227,7 @@ int main(int argc, char** argv)
     // Every command reports its own input problems; this is the last net for what libraries throw
     // (OpenCV, the standard library), so no input ever ends in an abort.
     nw::cli::setAllowExtraWeights(allowExtra);
+    nw::cli::setHalfPrecision(half);
     const auto run = [&]() -> int {
         if (*summary)
             return nw::cli::summary(cfg, batch, json);

@@ -1,16 +1,30 @@
 #include "net_loading.h"
 
+#include "cfg/document.h"
+
+#include <algorithm>
 #include <iostream>
 
 namespace nw::cli {
 
 namespace {
 bool allowExtraWeights = false;
-}
+bool halfPrecision = false;
+} // namespace
 
 bool extraWeightsAllowed()
 {
     return allowExtraWeights;
+}
+
+void setHalfPrecision(bool half)
+{
+    halfPrecision = half;
+}
+
+bool halfPrecisionRequested()
+{
+    return halfPrecision;
 }
 
 void setAllowExtraWeights(bool allow)
@@ -60,6 +74,36 @@ std::optional<DataFile> loadDataFileOrReport(const std::string& path)
     if (!data)
         std::cerr << "error: " << error << "\n";
     return data;
+}
+
+std::unique_ptr<Net> loadNetForTraining(const std::string& cfg, const std::string& weights,
+                                        const SpecOptions& options)
+{
+    const NetworkSpec probe = buildNetworkSpec(cfg::Document::load(cfg), options);
+    auto net = loadNet(cfg, weights, std::max(1, probe.net.layerBatch()), options);
+    if (!net)
+        return nullptr;
+    if (auto problem = net->setTraining(true)) {
+        std::cerr << "error: " << *problem << "\n";
+        return nullptr;
+    }
+    return net;
+}
+
+std::vector<float> uniformValues(std::size_t n, std::mt19937& random)
+{
+    std::vector<float> values(n);
+    std::uniform_real_distribution<float> unit(0, 1);
+    for (float& v : values)
+        v = unit(random);
+    return values;
+}
+
+BenchBatch benchBatch(const Net& net, std::mt19937& random)
+{
+    const auto batch = std::size_t(net.batch());
+    return {uniformValues(std::size_t(net.inputShape().size) * batch, random),
+            std::vector<float>(net.truthFloats() * batch, 0.0f)};
 }
 
 } // namespace nw::cli

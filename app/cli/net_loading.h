@@ -6,7 +6,9 @@
 
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace nw::cli {
 
@@ -15,15 +17,29 @@ void printDiagnostics(const Diagnostics& diagnostics);
 // instead of being refused.
 void setAllowExtraWeights(bool allow);
 bool extraWeightsAllowed();
+// --half: FP16 convolutions on the GPU (DeviceRunner, bench, check-device); refused with --device cpu.
+void setHalfPrecision(bool half);
+bool halfPrecisionRequested();
 // Prints every problem and returns nullptr when the cfg is invalid, the runtime cannot be built or
 // the weights do not load. Empty `weights` keeps the seeded random initialisation.
 // `use`: InferenceOnly for commands that only run forward passes (outputs share buffers).
 std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights, int batch,
                              const SpecOptions& options = {}, Net::Use use = Net::Use::Everything);
 
+// A net at its cfg's own batch, in training mode (bench --train); nullptr and the problem printed.
+std::unique_ptr<Net> loadNetForTraining(const std::string& cfg, const std::string& weights,
+                                        const SpecOptions& options);
+// n values drawn uniformly from [0, 1) (inputs of benchmarks and checks).
+std::vector<float> uniformValues(std::size_t n, std::mt19937& random);
+// A training benchmark's batch: uniform images at the net's batch, and empty truth (no boxes, no class).
+struct BenchBatch {
+    std::vector<float> images, truth;
+};
+BenchBatch benchBatch(const Net& net, std::mt19937& random);
+
 // A net's forward on the device `--device` names: the CPU, or a GPU whose outputs are copied back into
 // the net's tensors (so decoding and writing read net.output() as usual). Null and a printed message
-// when the device cannot be used or a layer has no GPU version.
+// when the device cannot be used or a layer has no GPU version. With --half: FP16 convolutions.
 class DeviceRunner {
 public:
     static std::unique_ptr<DeviceRunner> create(Net& net, const std::string& device);

@@ -10,9 +10,10 @@
 namespace nw {
 
 BatchLoader::BatchLoader(const TrainingSet& data, int batchSize, unsigned seed, std::uint64_t firstSample,
-                         Shard shard, int threads)
-    : data_(data), batchSize_(batchSize), seed_(seed), threads_(std::max(1, threads)), start_(firstSample),
-      shard_(shard), width_(data.width()), height_(data.height()), thread_([this] { work(); })
+                         Shard shard, int threads, HostMemory* memory)
+    : data_(data), batchSize_(batchSize), seed_(seed), threads_(std::max(1, threads)), memory_(memory),
+      start_(firstSample), shard_(shard), width_(data.width()), height_(data.height()),
+      thread_([this] { work(); })
 {
 }
 
@@ -137,6 +138,13 @@ void BatchLoader::work()
             continue;
         }
         Batch batch;
+        if (!spares_.empty()) { // its buffers' capacity; fill() overwrites every value
+            batch.images = std::move(spares_.back().images);
+            batch.truth = std::move(spares_.back().truth);
+            spares_.pop_back();
+        } else {
+            batch.images = HostFloats(HostAllocator<float>(memory_));
+        }
         batch.pass = nextPass_++;
         batch.first = firstSampleOf(batch.pass);
         batch.width = width_;
@@ -158,6 +166,13 @@ void BatchLoader::work()
         ready_ = std::move(batch);
         changed_.notify_all();
     }
+}
+
+void BatchLoader::recycle(Batch&& used)
+{
+    std::lock_guard lock(mutex_);
+    if (spares_.size() < 2) // one batch in use and one prepared: more are never needed at once
+        spares_.push_back(std::move(used));
 }
 
 Batch BatchLoader::next()

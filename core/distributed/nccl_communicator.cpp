@@ -75,26 +75,32 @@ public:
     }
 
 private:
-    // Host values summed (root < 0) or broadcast from `root`, through the staging buffer.
+    // Host values summed (root < 0) or broadcast from `root`, through the staging buffer in pieces of
+    // at most kStagingBytes: the start's broadcast of every weight must not leave a second copy of the
+    // model on the GPU for the whole run. Every rank cuts the same pieces (the same count).
     template <typename T>
     std::optional<std::string> throughDevice(T* values, std::size_t count, ncclDataType_t type, int root)
     {
-        if (count == 0)
-            return std::nullopt;
+        constexpr std::size_t kStagingBytes = std::size_t(16) << 20;
+        constexpr std::size_t kPiece = kStagingBytes / sizeof(T);
         try {
-            const std::size_t floats = (count * sizeof(T) + sizeof(float) - 1) / sizeof(float);
-            staging_.reserve(floats);
-            void* device = staging_.data();
-            cudaCheck(cudaMemcpyAsync(device, values, count * sizeof(T), cudaMemcpyHostToDevice, stream_),
-                      "copying to the GPU");
-            const ncclResult_t r = root < 0
-                                       ? ncclAllReduce(device, device, count, type, ncclSum, comm_, stream_)
-                                       : ncclBroadcast(device, device, count, type, root, comm_, stream_);
-            if (r != ncclSuccess)
-                return ncclMessage(root < 0 ? "all-reduce" : "broadcast", r);
-            cudaCheck(cudaMemcpyAsync(values, device, count * sizeof(T), cudaMemcpyDeviceToHost, stream_),
-                      "copying from the GPU");
-            cudaCheck(cudaStreamSynchronize(stream_), "waiting for NCCL");
+            for (std::size_t at = 0; at < count; at += kPiece) {
+                const std::size_t n = std::min(kPiece, count - at);
+                staging_.reserve((n * sizeof(T) + sizeof(float) - 1) / sizeof(float));
+                void* device = staging_.data();
+                cudaCheck(
+                    cudaMemcpyAsync(device, values + at, n * sizeof(T), cudaMemcpyHostToDevice, stream_),
+                    "copying to the GPU");
+                const ncclResult_t r = root < 0
+                                           ? ncclAllReduce(device, device, n, type, ncclSum, comm_, stream_)
+                                           : ncclBroadcast(device, device, n, type, root, comm_, stream_);
+                if (r != ncclSuccess)
+                    return ncclMessage(root < 0 ? "all-reduce" : "broadcast", r);
+                cudaCheck(
+                    cudaMemcpyAsync(values + at, device, n * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+                    "copying from the GPU");
+                cudaCheck(cudaStreamSynchronize(stream_), "waiting for NCCL");
+            }
         } catch (const GpuError& e) {
             return std::string(e.what());
         }

@@ -158,7 +158,10 @@ public:
     {
         GpuExec& gpu = args.gpu;
         const int outputs = config_.outputs, inputs = int(inputs_);
-        parameters(); // sizes the gradient arrays
+        if (!args.parameterGradients && !args.inputDelta)
+            return; // dont_update at the front: nothing to pass on
+        if (args.parameterGradients)
+            parameters(); // sizes the gradient arrays
         gpuTraining_.backward(args, outputs, 1, config_.batchNormalize ? &scales_ : nullptr, scaleGradient_,
                               biasGradient_, activation_);
         const float one = 1.0f;

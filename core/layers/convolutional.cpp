@@ -216,7 +216,10 @@ public:
     void forwardGpu(GpuForwardArgs& args) override
     {
         GpuExec& gpu = args.gpu;
-        cudnn_.forward(gpu, cudnnShape(), args.batch, args.input, gpu.device(weights_), args.output);
+        if (gpu.halfPrecision() && !args.training)
+            forwardHalf(args);
+        else
+            cudnn_.forward(gpu, cudnnShape(), args.batch, args.input, gpu.device(weights_), args.output);
         const bool bn = config_.batchNormalize;
         const int plane = geometry_.outHeight * geometry_.outWidth;
         if (args.training) {
@@ -229,6 +232,20 @@ public:
                                  bn ? gpu.device(variance_) : nullptr, activation_, gpu.stream());
     }
 
+    // FP16 inference: the input and weights rounded to half, cuDNN on tensor cores, the output back
+    // to FP32 for the bias or batch norm and the activation (the layers around stay FP32).
+    void forwardHalf(GpuForwardArgs& args)
+    {
+        GpuExec& gpu = args.gpu;
+        const std::size_t in = std::size_t(args.batch) * args.inputItemSize;
+        const std::size_t out = std::size_t(args.batch) * args.outputItemSize;
+        void* x = gpu.halfScratch(0, in);
+        void* y = gpu.halfScratch(1, out);
+        cuda::toHalf(args.input, x, in, gpu.stream());
+        cudnnHalf_.forward(gpu, cudnnShape(), args.batch, x, gpu.halfCopy(weights_), y);
+        cuda::toFloat(y, args.output, out, gpu.stream());
+    }
+
     bool hasGpuBackward(std::span<const Shape> sources) const override
     {
         return hasGpuForward(sources);
@@ -238,7 +255,10 @@ public:
     void backwardGpu(GpuBackwardArgs& args) override
     {
         GpuExec& gpu = args.gpu;
-        parameters(); // sizes the gradient arrays
+        if (!args.parameterGradients && !args.inputDelta)
+            return; // dont_update at the front: nothing to pass on
+        if (args.parameterGradients)
+            parameters(); // sizes the gradient arrays (and marks Winograd's weights stale)
         gpuTraining_.backward(args, config_.filters, geometry_.outHeight * geometry_.outWidth,
                               config_.batchNormalize ? &scales_ : nullptr, scaleGradient_, biasGradient_,
                               activation_);
@@ -371,7 +391,8 @@ private:
     BatchNormTraining batchNorm_;
     ActivationCache activationCache_; // the pre-activation values where the derivative needs them
 #if NETWRIGHT_WITH_CUDA
-    CudnnConvolution cudnn_;        // descriptors and the measured algorithms
+    CudnnConvolution cudnn_;                                        // descriptors and the measured algorithms
+    CudnnConvolution cudnnHalf_{CudnnConvolution::Precision::fp16}; // FP16 inference
     GpuOutputTraining gpuTraining_; // batch statistics and what the GPU backward needs
 #endif
 

@@ -116,6 +116,7 @@ void GpuNet::refreshParameters()
 
 GpuNet::~GpuNet()
 {
+    cudaSetDevice(exec_->device()); // the buffers and handles are freed on their own device
     dropGraph();
 }
 
@@ -129,23 +130,32 @@ void GpuNet::forward(const float* input, bool syncEachLayer)
     exec_->makeCurrent();
     // The upload stays outside the graph: a copy from pageable host memory cannot be captured.
     input_.upload({input, input_.size()}, exec_->stream());
-    if (graph_ && graphWorkspace_ != exec_->workspaceGeneration()) {
-        dropGraph(); // the workspace it writes was reallocated (a training pass grew it): capture anew
+    if ((graph_ || captureTried_) && (graphWorkspace_ != exec_->workspaceGeneration() ||
+                                      graphParameters_ != exec_->parameterGeneration())) {
+        // The workspace it writes was reallocated (a training pass grew it), or new weights came whose
+        // half copies the captured passes did not convert: capture anew.
+        dropGraph();
         captureTried_ = false;
         passesBeforeGraph_ = 0;
     }
     if (!graph_ && !captureTried_ && ++passesBeforeGraph_ > 2) // cuDNN has measured, the workspace is sized
         capture();
-    if (graph_)
-        cudaCheck(cudaGraphLaunch(graph_, exec_->stream()), "running the network's CUDA graph");
-    else
-        runLayers(nullptr, false);
+    if (graph_ && cudaGraphLaunch(graph_, exec_->stream()) != cudaSuccess) {
+        cudaGetLastError();
+        dropGraph(); // the layers run one by one from now on
+    }
+    if (!graph_)
+        runLayers(input_.data(), nullptr, false);
     exec_->synchronize();
 }
 
 void GpuNet::capture()
 {
-    captureTried_ = true; // once: a failed capture is not tried again
+    // Once: a failed capture is tried again only after the workspace or the weights change (what
+    // failed may have been a reallocation during it).
+    captureTried_ = true;
+    graphWorkspace_ = exec_->workspaceGeneration();
+    graphParameters_ = exec_->parameterGeneration();
     const NetworkSpec& spec = net_.spec();
     for (const LayerSpec& layer : spec.layers)
         if (!net_.runtimeLayer(layer.index).gpuForwardCapturable())
@@ -157,7 +167,7 @@ void GpuNet::capture()
     }
     std::exception_ptr failure;
     try {
-        runLayers(nullptr, false);
+        runLayers(input_.data(), nullptr, false);
     } catch (...) { // the capture is ended whatever happened, or the stream stays unusable
         failure = std::current_exception();
     }
@@ -168,6 +178,7 @@ void GpuNet::capture()
         cudaGraphInstantiate(&instance, graph, 0) == cudaSuccess) {
         graph_ = instance;
         graphWorkspace_ = exec_->workspaceGeneration();
+        graphParameters_ = exec_->parameterGeneration();
     }
     if (graph)
         cudaGraphDestroy(graph);
@@ -192,12 +203,16 @@ void GpuNet::run(const float* input, ExecContext* training, bool syncEachLayer)
 {
     checkNetUnchanged();
     exec_->makeCurrent();
-    input_.upload({input, input_.size()}, exec_->stream());
-    runLayers(training, syncEachLayer);
+    const float* deviceInput = input_.data();
+    if (training) // into one of two buffers, on the upload stream (the last backward may still run)
+        deviceInput = trainingInput_ = stager_.stage(*exec_, input, input_.size());
+    else
+        input_.upload({input, input_.size()}, exec_->stream());
+    runLayers(deviceInput, training, syncEachLayer);
     exec_->synchronize();
 }
 
-void GpuNet::runLayers(ExecContext* training, bool syncEachLayer)
+void GpuNet::runLayers(const float* input, ExecContext* training, bool syncEachLayer)
 {
     const NetworkSpec& spec = net_.spec();
     const int batch = net_.batch();
@@ -215,7 +230,7 @@ void GpuNet::runLayers(ExecContext* training, bool syncEachLayer)
             sourceShapes.push_back(spec.layers[std::size_t(source)].output);
         }
         const bool first = i == 0;
-        GpuForwardArgs args{first ? input_.data() : outputs_[i - 1].data(),
+        GpuForwardArgs args{first ? input : outputs_[i - 1].data(),
                             std::size_t(first ? spec.input.size : spec.layers[i - 1].output.size),
                             sources,
                             sourceSizes,
@@ -235,9 +250,23 @@ void GpuNet::runLayers(ExecContext* training, bool syncEachLayer)
     }
 }
 
+void GpuNet::setHalfPrecision(bool on)
+{
+    if (on && !deltas_.empty())
+        throw GpuError("FP16 is for inference: this network is training on the GPU in FP32");
+    if (on == exec_->halfPrecision())
+        return;
+    exec_->setHalfPrecision(on);
+    dropGraph(); // the captured convolutions ran at the other precision
+    captureTried_ = false;
+    passesBeforeGraph_ = 0;
+}
+
 void GpuNet::startTraining()
 {
     checkNetUnchanged();
+    if (exec_->halfPrecision())
+        throw GpuError("FP16 is for inference: switch it off before training on the GPU");
     if (!net_.training())
         throw GpuError("internal error: GPU training needs the network in training mode first");
     if (auto problem = trainingProblem(net_))
@@ -301,7 +330,7 @@ void GpuNet::backward()
             sourceSizes.push_back(std::size_t(spec.layers[std::size_t(source)].output.size));
             sourceShapes.push_back(spec.layers[std::size_t(source)].output);
         }
-        GpuBackwardArgs args{index == 0 ? input_.data() : outputs_[index - 1].data(),
+        GpuBackwardArgs args{index == 0 ? trainingInput_ : outputs_[index - 1].data(),
                              i > first ? deltas_[index - 1].data() : nullptr,
                              sources,
                              sourceDeltas,
@@ -320,7 +349,8 @@ void GpuNet::backward()
             throw GpuError(layerName(layer) + ": " + e.what());
         }
     }
-    exec_->synchronize();
+    // Not waited for: the solver's step queues behind it, and the next batch's upload (InputStager)
+    // runs meanwhile. A fault surfaces at the next synchronize (the next pass, or a download).
 }
 
 void GpuNet::downloadParameters()
@@ -359,13 +389,14 @@ std::vector<float> GpuNet::output(int layer) const
 
 std::size_t GpuNet::deviceBytes() const
 {
-    std::size_t floats = input_.size() + net_.parameterValues().size();
+    std::size_t floats =
+        input_.size() + stager_.deviceBytes() / sizeof(float) + net_.parameterValues().size();
     for (const DeviceBuffer& buffer : outputs_)
         floats += buffer.size();
     for (const DeviceBuffer& buffer : deltas_)
         floats += buffer.size();
     return (floats + exec_->deviceGradients().size()) * sizeof(float) + exec_->workspaceBytes() +
-           exec_->cublasWorkspaceBytes();
+           exec_->cublasWorkspaceBytes() + exec_->halfBytes();
 }
 
 } // namespace nw

@@ -5,6 +5,7 @@
 // device until asked for.
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/gpu_exec.h"
+#include "backend/cuda/input_stager.h"
 #include "runtime/net.h"
 
 #include <cstdint>
@@ -36,6 +37,10 @@ public:
     // capture: the layers then run one by one.
     void setGraphs(bool enabled) { graphs_ = enabled; }
     bool usesGraph() const { return graphs_ && graph_; }
+    // FP16 inference (GpuExec::setHalfPrecision: convolutions in half on tensor cores). GpuError when
+    // training has started: training stays FP32.
+    void setHalfPrecision(bool on);
+    bool halfPrecision() const { return exec_->halfPrecision(); }
 
     // Training on the GPU. The layers without a GPU training pass (hasGpuBackward), named as above.
     static std::vector<std::string> layersWithoutGpuTraining(Net& net);
@@ -75,7 +80,8 @@ private:
 
     void checkNetUnchanged() const;
     void run(const float* input, ExecContext* training, bool syncEachLayer);
-    void runLayers(ExecContext* training, bool syncEachLayer); // queued on the stream, not waited for
+    // Queued on the stream, not waited for; `input`: the device copy of the batch.
+    void runLayers(const float* input, ExecContext* training, bool syncEachLayer);
     void capture();
     void dropGraph();
 
@@ -85,13 +91,16 @@ private:
     Shape inputShape_;           // (a multi-scale resize changes every layer's size)
     std::size_t parameterCount_; // and the parameter mirror
     std::unique_ptr<GpuExec> exec_;
-    DeviceBuffer input_;
+    DeviceBuffer input_;                   // inference (a CUDA graph reads it at a fixed address)
+    InputStager stager_;                   // training batches, uploaded while the last backward pass runs
+    const float* trainingInput_ = nullptr; // the last training pass's batch on the device
     std::vector<DeviceBuffer> outputs_;
     std::vector<DeviceBuffer> deltas_; // training: −∂loss/∂output per layer
     bool graphs_ = true, captureTried_ = false;
     int passesBeforeGraph_ = 0;
     cudaGraphExec_t graph_ = nullptr;
-    std::uint64_t graphWorkspace_ = 0; // the workspace's generation when captured
+    std::uint64_t graphWorkspace_ = 0;  // the workspace's generation when captured
+    std::uint64_t graphParameters_ = 0; // and the parameters' (half weights converted before it)
     std::vector<bool> reachesLoss_;
     std::vector<HeadStats> headStats_;
     std::vector<bool> results_; // the output layer and the detection heads (forwardToHost's resultsOnly)

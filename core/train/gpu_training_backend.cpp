@@ -1,6 +1,7 @@
 // Training on a CUDA device: the GpuNet runs the passes, the GpuSolver updates the device weights, and
 // the host net is brought up to date only when something reads it.
 #include "backend/cuda/cuda_check.h"
+#include "backend/cuda/page_locked_memory.h"
 #include "backend/device_choice.h"
 #include "runtime/gpu_net.h"
 #include "train/gpu_solver.h"
@@ -13,7 +14,7 @@ namespace {
 class GpuTrainingBackend final : public TrainingBackend {
 public:
     GpuTrainingBackend(Net& net, const NetConfig& config, int device, std::unique_ptr<GpuNet> gpu)
-        : net_(net), device_(device), gpu_(std::move(gpu)), solver_(config)
+        : net_(net), device_(device), gpu_(std::move(gpu)), solver_(config), batchMemory_(device)
     {
         gpu_->startTraining();
     }
@@ -65,6 +66,8 @@ public:
         return std::nullopt;
     }
 
+    HostMemory* batchMemory() override { return &batchMemory_; }
+
     ForwardPass evaluationPass() override
     {
         return [this](const float* input) { gpu_->forwardToHost(input, true); };
@@ -75,6 +78,7 @@ private:
     int device_;
     std::unique_ptr<GpuNet> gpu_;
     GpuSolver solver_;
+    PageLockedMemory batchMemory_; // the loader's images: uploaded by DMA while the GPU computes
 };
 
 } // namespace

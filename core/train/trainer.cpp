@@ -232,7 +232,11 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                           : makeCpuTrainingBackend(net_, cfg);
     if (!backend)
         return backendError;
-    backend->setSolverState(state.velocity);
+    try { // a resumed Adam state on a GPU is twice the weights: it may not fit
+        backend->setSolverState(state.velocity);
+    } catch (const std::exception& e) {
+        return std::string("cannot restore the solver's state: ") + e.what();
+    }
     if (options_.gpu >= 0)
         observer.message("training on " + backend->describe());
     auto parameters = net_.trainableParameters();
@@ -245,7 +249,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                                                    std::max(1, team.ranksOnThisHost()))
                                  : 1);
     BatchLoader loader(train_, net_.batch(), options_.seed, state.seen,
-                       Shard{team.rank(), team.size(), subdivisions}, loaderThreads);
+                       Shard{team.rank(), team.size(), subdivisions}, loaderThreads, backend->batchMemory());
     RollingStatistics rolling;
 
     // Multi-scale training changes the net's input size every 10 iterations; the caller gets the net
@@ -264,7 +268,13 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     };
     struct RestoreSize {
         std::function<void()> restore;
-        ~RestoreSize() { restore(); }
+        ~RestoreSize()
+        {
+            try {
+                restore();
+            } catch (...) { // out of memory while the run already ends in an error: that error stands
+            }
+        }
     } restoreSize{[&] { net_.resizeInput(ownSize.width, ownSize.height); }};
 
     int checkpointed = options_.resume ? state.iteration : -1; // the iteration the files on disk hold
@@ -349,6 +359,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 loss += backend->forwardTraining(batch.images.data(), batch.truth.data(), passRandom);
                 addHeadStats(heads, backend->headStats(), subdivisions);
                 backend->backward();
+                loader.recycle(std::move(batch)); // read by now (a GPU's upload finished in the pass)
             }
             // The ranks' loss and gradient sums added up: every rank then takes the same step.
             if (auto problem = team.sum(&loss, 1))

@@ -3,6 +3,7 @@
 // (GpuNet and GpuSolver, train/gpu_training_backend.cpp). The Trainer keeps the loop, the data, the
 // checkpoints and the reports; the backend keeps the weights where they are trained and brings the
 // host net up to date before anything reads it (a checkpoint, validation, a resize).
+#include "data/host_memory.h"
 #include "graph/net_config.h"
 #include "runtime/net.h"
 #include "train/communicator.h"
@@ -35,6 +36,9 @@ public:
     virtual void setSolverState(const std::vector<std::vector<float>>& state) = 0;
     // After the host net was resized (multi-scale) or its values replaced: the backend follows.
     virtual std::optional<std::string> netChanged() = 0;
+    // Where the batch loader keeps the images (null: the heap; a GPU: page-locked memory, which it
+    // uploads from asynchronously). Outlives the loader.
+    virtual HostMemory* batchMemory() { return nullptr; }
     // How validation runs an inference pass with the weights being trained (empty: the host net's
     // own forward; a GPU: its copy, the results copied back).
     virtual ForwardPass evaluationPass() = 0;

@@ -96,6 +96,11 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     device_ = makeDeviceBox(tr("Where the network runs"), this);
     filters->addWidget(new QLabel(tr("Device"), this));
     filters->addWidget(device_);
+    half_ = new QCheckBox(tr("FP16"), this);
+    half_->setToolTip(tr("Convolutions in half precision on the GPU's tensor cores (faster; outputs differ "
+                         "slightly from FP32). A GPU only."));
+    half_->setEnabled(false);
+    filters->addWidget(half_);
 
     view_ = new QLabel(this);
     view_->setAlignment(Qt::AlignCenter);
@@ -154,14 +159,20 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
 
     connect(threshold_, &QSlider::valueChanged, this, &DetectPanel::refilter);
     connect(nms_, &QSlider::valueChanged, this, &DetectPanel::refilter);
-    connect(device_, &QComboBox::currentIndexChanged, this, [this] {
+    const auto reloadOnDevice = [this] {
+        const bool gpu = device_->currentData().toInt() >= 0;
+        half_->setEnabled(gpu);
         QMetaObject::invokeMethod(worker_, "setDevice", Qt::QueuedConnection,
                                   Q_ARG(int, device_->currentData().toInt()));
+        QMetaObject::invokeMethod(worker_, "setHalfPrecision", Qt::QueuedConnection,
+                                  Q_ARG(bool, gpu && half_->isChecked()));
         if (!weightsPath_.isEmpty())
             setWeights(weightsPath_); // the network again, on the chosen device
         else if (randomWeights_)
             useRandomWeights();
-    });
+    };
+    connect(device_, &QComboBox::currentIndexChanged, this, reloadOnDevice);
+    connect(half_, &QCheckBox::toggled, this, reloadOnDevice);
     connect(letterbox_, &QCheckBox::toggled, this, [this] {
         if (!last_.source.isEmpty() && QFileInfo(last_.source).isFile() && last_.frame == 0)
             openImageFile(last_.source); // the input changes: this one does need the network

@@ -58,6 +58,7 @@ public:
     bool exportYoloLabels(const QString& path) const;
     QLabel* legend() const { return legend_; }
     QComboBox* deviceBox() const { return device_; }
+    QCheckBox* halfPrecisionBox() const { return half_; }
     QLabel* view() const { return view_; }
     // 0 fits the image to the view; otherwise the scale (1 = one image pixel per screen pixel).
     void setZoom(double zoom);
@@ -104,6 +105,7 @@ private:
     QSlider* nms_ = nullptr;
     QCheckBox* letterbox_ = nullptr;
     QComboBox* device_ = nullptr; // CPU, then each GPU (data: -1, or the CUDA index)
+    QCheckBox* half_ = nullptr;   // FP16 convolutions: a GPU only
     QLabel* thresholdValue_ = nullptr;
     QLabel* view_ = nullptr;
     QScrollArea* scroll_ = nullptr;

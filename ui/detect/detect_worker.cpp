@@ -100,6 +100,8 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
         gpu_ = GpuNet::create(*net, device_, error);
         if (!gpu_)
             warnings.push_back(error + " — detecting on the CPU");
+        else
+            gpu_->setHalfPrecision(half_);
     }
 #endif
     // No detection head: a classifier, shown as its top classes.

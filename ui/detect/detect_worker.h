@@ -47,6 +47,8 @@ public slots:
     void unload();
     // The device the next load() runs on: -1 the CPU, N the GPU cuda:N.
     void setDevice(int device) { device_ = device; }
+    // FP16 convolutions on the GPU for the next load() (ignored on the CPU).
+    void setHalfPrecision(bool half) { half_ = half; }
     void detectImage(const QString& path, bool letterbox);
     void playVideo(const QString& path, bool letterbox, int stream);
     void openCamera(int device, bool letterbox, int stream);
@@ -71,6 +73,7 @@ private:
     std::unique_ptr<GpuNet> gpu_; // the net's GPU copy when device_ >= 0 (declared after net_: goes first)
 #endif
     int device_ = -1;
+    bool half_ = false;
     bool classifier_ = false;
     std::atomic<int> lastStream_{0}, stoppedUpTo_{0};
 };

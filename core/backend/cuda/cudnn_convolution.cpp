@@ -13,12 +13,14 @@ constexpr int kCandidates = 8;
 // The fastest of Find's results (sorted by time) that does not round through tensor cores (Find's
 // labels for FP32 results vary between versions, so only TF32/FP16 tensor-op results are excluded) and
 // whose scratch stays under 1 GiB (FFT variants can ask for several); `fallback` always runs in FP32.
+// `tensorCores`: FP16 inference, where tensor-op results are what is wanted.
 template <typename Perf, typename Algorithm>
-Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback)
+Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback, bool tensorCores = false)
 {
     for (int i = 0; i < returned; ++i)
-        if (results[i].status == CUDNN_STATUS_SUCCESS && results[i].mathType != CUDNN_TENSOR_OP_MATH &&
-            results[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION &&
+        if (results[i].status == CUDNN_STATUS_SUCCESS &&
+            (tensorCores || (results[i].mathType != CUDNN_TENSOR_OP_MATH &&
+                             results[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)) &&
             results[i].memory <= (std::size_t(1) << 30))
             return results[i].algo;
     return fallback;
@@ -50,21 +52,25 @@ void CudnnConvolution::release()
 void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
 {
     release();
+    const bool half = precision_ == Precision::fp16;
+    // FP16: half data, FP32 accumulation (cuDNN's "pseudo half" configuration).
+    const cudnnDataType_t data = half ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
     cudnnCheck(cudnnCreateTensorDescriptor(&input_), "cudnnCreateTensorDescriptor");
     cudnnCheck(cudnnCreateTensorDescriptor(&output_), "cudnnCreateTensorDescriptor");
     cudnnCheck(cudnnCreateFilterDescriptor(&filter_), "cudnnCreateFilterDescriptor");
     cudnnCheck(cudnnCreateConvolutionDescriptor(&convolution_), "cudnnCreateConvolutionDescriptor");
-    cudnnCheck(cudnnSetTensor4dDescriptor(input_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, batch, s.channels,
-                                          s.height, s.width),
-               "describing a convolution's input");
-    cudnnCheck(cudnnSetFilter4dDescriptor(filter_, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, s.filters,
-                                          s.channels / s.groups, s.size, s.size),
+    cudnnCheck(
+        cudnnSetTensor4dDescriptor(input_, CUDNN_TENSOR_NCHW, data, batch, s.channels, s.height, s.width),
+        "describing a convolution's input");
+    cudnnCheck(cudnnSetFilter4dDescriptor(filter_, data, CUDNN_TENSOR_NCHW, s.filters, s.channels / s.groups,
+                                          s.size, s.size),
                "describing a convolution's weights");
     cudnnCheck(cudnnSetConvolution2dDescriptor(convolution_, s.pad, s.pad, s.strideY, s.strideX, s.dilation,
                                                s.dilation, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
                "describing a convolution");
     cudnnCheck(cudnnSetConvolutionGroupCount(convolution_, s.groups), "cudnnSetConvolutionGroupCount");
-    cudnnCheck(cudnnSetConvolutionMathType(convolution_, CUDNN_FMA_MATH), "cudnnSetConvolutionMathType");
+    cudnnCheck(cudnnSetConvolutionMathType(convolution_, half ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH),
+               "cudnnSetConvolutionMathType");
     int n = 0, c = 0, h = 0, wOut = 0;
     cudnnCheck(cudnnGetConvolution2dForwardOutputDim(convolution_, input_, filter_, &n, &c, &h, &wOut),
                "cudnnGetConvolution2dForwardOutputDim");
@@ -73,16 +79,16 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
                        "x" + std::to_string(c) + " output where the network has " +
                        std::to_string(s.outWidth) + "x" + std::to_string(s.outHeight) + "x" +
                        std::to_string(s.filters));
-    cudnnCheck(cudnnSetTensor4dDescriptor(output_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, batch, s.filters,
-                                          s.outHeight, s.outWidth),
+    cudnnCheck(cudnnSetTensor4dDescriptor(output_, CUDNN_TENSOR_NCHW, data, batch, s.filters, s.outHeight,
+                                          s.outWidth),
                "describing a convolution's output");
-    // Measured once per shape and batch: the fastest algorithm that computes in FP32.
+    // Measured once per shape and batch: the fastest algorithm that computes in FP32 (FP16: the fastest).
     cudnnConvolutionFwdAlgoPerf_t results[kCandidates];
     int returned = 0;
     cudnnCheck(cudnnFindConvolutionForwardAlgorithm(gpu.cudnn(), input_, filter_, convolution_, output_,
                                                     kCandidates, &returned, results),
                "choosing a convolution algorithm");
-    algorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM);
+    algorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, half);
     cudnnCheck(cudnnGetConvolutionForwardWorkspaceSize(gpu.cudnn(), input_, filter_, convolution_, output_,
                                                        algorithm_, &workspaceBytes_),
                "sizing a convolution's workspace");
@@ -93,6 +99,8 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
 
 void CudnnConvolution::planBackward(GpuExec& gpu)
 {
+    if (precision_ != Precision::fp32)
+        throw GpuError("internal error: an FP16 convolution has no backward (FP16 is for inference)");
     cudnnConvolutionBwdFilterAlgoPerf_t filterResults[kCandidates];
     int returned = 0;
     cudnnCheck(cudnnFindConvolutionBackwardFilterAlgorithm(gpu.cudnn(), input_, output_, convolution_,
@@ -122,8 +130,8 @@ void CudnnConvolution::ensurePlanned(GpuExec& gpu, const ConvolutionShape& shape
         planBackward(gpu);
 }
 
-void CudnnConvolution::forward(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* x,
-                               const float* w, float* y)
+void CudnnConvolution::forward(GpuExec& gpu, const ConvolutionShape& shape, int batch, const void* x,
+                               const void* w, void* y)
 {
     ensurePlanned(gpu, shape, batch, false);
     float* workspace = gpu.workspace((workspaceBytes_ + sizeof(float) - 1) / sizeof(float));

@@ -2,6 +2,8 @@
 // One convolution through cuDNN: descriptors for a layer's shapes, and each direction's algorithm
 // (forward; backward data and filter when training) chosen by measurement (cudnnFind…) the first time a
 // batch size runs, restricted to exact FP32 (no TF32), with its scratch in the GpuExec's shared workspace.
+// A half-precision instance (FP16 inference) takes half input, weights and output, accumulates in FP32
+// and may use tensor cores; it has no backward.
 #include "backend/cuda/gpu_exec.h"
 
 #include <cudnn.h>
@@ -17,14 +19,16 @@ struct ConvolutionShape {
 
 class CudnnConvolution {
 public:
-    CudnnConvolution() = default;
+    enum class Precision { fp32, fp16 };
+    explicit CudnnConvolution(Precision precision = Precision::fp32) : precision_(precision) {}
     ~CudnnConvolution();
     CudnnConvolution(const CudnnConvolution&) = delete;
     CudnnConvolution& operator=(const CudnnConvolution&) = delete;
 
     // y = x ∗ w (cross-correlation, as Darknet), batch × filters × outHeight × outWidth.
-    void forward(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* x, const float* w,
-                 float* y);
+    // (FP16: x, w and y hold halves.)
+    void forward(GpuExec& gpu, const ConvolutionShape& shape, int batch, const void* x, const void* w,
+                 void* y);
     // dw += x ⋆ dy: with dy the output's −gradient (a delta), the weights' −gradient is added to dw.
     void backwardFilter(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* x,
                         const float* dy, float* dw);
@@ -38,6 +42,7 @@ private:
     void ensurePlanned(GpuExec& gpu, const ConvolutionShape& shape, int batch, bool backward);
     void release();
 
+    Precision precision_;
     int batch_ = 0;
     cudnnHandle_t handle_ = nullptr; // the plan belongs to one GPU (and its handle)
     cudnnTensorDescriptor_t input_ = nullptr, output_ = nullptr;

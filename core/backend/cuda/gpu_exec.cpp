@@ -1,6 +1,7 @@
 #include "backend/cuda/gpu_exec.h"
 
 #include "backend/cuda/cuda_check.h"
+#include "kernels/cuda/inference_kernels.h"
 
 #include <string>
 
@@ -40,6 +41,7 @@ GpuExec::~GpuExec()
 
 void GpuExec::release()
 {
+    cudaSetDevice(device_); // the handles and stream are destroyed on their own device
     if (cudnn_)
         cudnnDestroy(cudnn_);
     if (cublas_)
@@ -66,8 +68,23 @@ float* GpuExec::workspace(std::size_t floats)
     return workspace_.data();
 }
 
+void* GpuExec::halfScratch(int slot, std::size_t halves)
+{
+    if (slot < 0 || slot > 1)
+        throw GpuError("internal error: half scratch slot " + std::to_string(slot));
+    DeviceBuffer& buffer = halfScratch_[slot];
+    const std::size_t floats = (halves + 1) / 2;
+    if (floats > buffer.size()) {
+        synchronize(); // as workspace(): a queued layer may still read the old buffer
+        buffer.resize(floats);
+        ++workspaceGeneration_;
+    }
+    return buffer.data();
+}
+
 void GpuExec::mirrorParameters(std::span<const float> hostValues)
 {
+    ++parameterGeneration_;
     parameters_.resize(hostValues.size());
     parameters_.upload(hostValues, stream_);
     hostParameters_ = hostValues.data();
@@ -91,6 +108,32 @@ float* mirrored(const ParamArray& array, const float* hostBase, std::size_t coun
 float* GpuExec::device(const ParamArray& array)
 {
     return mirrored(array, hostParameters_, parameterCount_, parameters_, "parameter store");
+}
+
+const void* GpuExec::halfCopy(const ParamArray& array)
+{
+    const float* source = device(array);
+    HalfCopy& copy = halfCopies_[array.data()];
+    if (copy.generation != parameterGeneration_ || copy.values.size() * 2 < array.size()) {
+        // Converted now, outside any CUDA graph: a conversion captured into a graph that then fails
+        // would never run, yet count as done. The capture fails instead, and is tried again later.
+        cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+        cudaCheck(cudaStreamIsCapturing(stream_, &capturing), "cudaStreamIsCapturing");
+        if (capturing != cudaStreamCaptureStatusNone)
+            throw GpuError("half weights to convert while capturing a CUDA graph");
+        copy.values.resize((array.size() + 1) / 2);
+        cuda::toHalf(source, copy.values.data(), array.size(), stream_);
+        copy.generation = parameterGeneration_;
+    }
+    return copy.values.data();
+}
+
+std::size_t GpuExec::halfBytes() const
+{
+    std::size_t bytes = (halfScratch_[0].size() + halfScratch_[1].size()) * sizeof(float);
+    for (const auto& [address, copy] : halfCopies_)
+        bytes += copy.values.size() * sizeof(float);
+    return bytes;
 }
 
 void GpuExec::downloadParameters(std::span<float> hostValues) const

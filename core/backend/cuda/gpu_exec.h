@@ -9,6 +9,7 @@
 #include <cublas_v2.h>
 #include <cudnn.h>
 #include <span>
+#include <unordered_map>
 
 namespace nw {
 
@@ -31,6 +32,23 @@ public:
     // Bumped when the workspace is reallocated (a CUDA graph holds its old address).
     std::uint64_t workspaceGeneration() const { return workspaceGeneration_; }
     std::size_t cublasWorkspaceBytes() const { return cublasWorkspace_.size() * sizeof(float); }
+
+    // FP16 inference (off by default; never while training): convolutions round their input and
+    // weights to IEEE half and let cuDNN use tensor cores, as AlexeyAB's CUDNN_HALF build does; every
+    // other layer, and the values between layers, stay FP32.
+    void setHalfPrecision(bool on) { half_ = on; }
+    bool halfPrecision() const { return half_; }
+    // Scratch of at least `halves` 16-bit values in one of two slots (a convolution's input and output),
+    // shared by all layers like the workspace, and reallocated under the same generation count.
+    void* halfScratch(int slot, std::size_t halves);
+    // Bumped each time the parameter values are mirrored from the host (a CUDA graph that converted
+    // weights to half before is then stale).
+    std::uint64_t parameterGeneration() const { return parameterGeneration_; }
+    // `array`'s values as halves in a buffer of its own (aligned for cuDNN), converted again on the
+    // stream after each mirrorParameters.
+    const void* halfCopy(const ParamArray& array);
+    // What the FP16 scratch and half copies take.
+    std::size_t halfBytes() const;
 
     // Copies the host values of the net's parameters (ParameterStore::values) to the device.
     void mirrorParameters(std::span<const float> hostValues);
@@ -66,6 +84,14 @@ private:
     cublasHandle_t cublas_ = nullptr;
     cudnnHandle_t cudnn_ = nullptr;
     DeviceBuffer workspace_, parameters_, gradients_, cublasWorkspace_;
+    DeviceBuffer halfScratch_[2];
+    struct HalfCopy {
+        DeviceBuffer values;
+        std::uint64_t generation = 0;
+    };
+    std::unordered_map<const float*, HalfCopy> halfCopies_; // by the host array's address
+    bool half_ = false;
+    std::uint64_t parameterGeneration_ = 0;
     const float* hostParameters_ = nullptr;
     std::size_t parameterCount_ = 0;
     const float* hostGradients_ = nullptr;

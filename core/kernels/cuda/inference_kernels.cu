@@ -7,6 +7,7 @@
 #include "kernels/cuda/maxpool_window.h"
 
 #include <cfloat>
+#include <cuda_fp16.h>
 
 namespace nw::cuda {
 
@@ -146,7 +147,35 @@ __global__ void multiplyKernel(const float* a, const float* b, float* out, std::
         out[i] = a[i] * b[i];
 }
 
+__global__ void toHalfKernel(const float* in, __half* out, std::size_t n)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = __float2half_rn(in[i]);
+}
+
+__global__ void toFloatKernel(const __half* in, float* out, std::size_t n)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = __half2float(in[i]);
+}
+
 } // namespace
+
+void toHalf(const float* in, void* out, std::size_t n, cudaStream_t stream)
+{
+    if (n)
+        toHalfKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, static_cast<__half*>(out), n);
+    launched("the FP32-to-FP16 kernel");
+}
+
+void toFloat(const void* in, float* out, std::size_t n, cudaStream_t stream)
+{
+    if (n)
+        toFloatKernel<<<blocksFor(n), kThreads, 0, stream>>>(static_cast<const __half*>(in), out, n);
+    launched("the FP16-to-FP32 kernel");
+}
 
 void reorg(const float* in, float* out, int batch, std::size_t inSize, std::size_t outSize,
            const ReorgMap& map, cudaStream_t stream)

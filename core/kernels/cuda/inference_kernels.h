@@ -41,6 +41,11 @@ void addOverlap(float* out, const float* source, int batch, std::size_t outSize,
 // out = a·b element by element ([dropout]'s mask).
 void multiply(const float* a, const float* b, float* out, std::size_t n, cudaStream_t stream);
 
+// FP16 inference (GpuExec::halfPrecision): n floats rounded to IEEE half (round to nearest even, ±∞
+// beyond 65504) into `out` (n halves), and back.
+void toHalf(const float* in, void* out, std::size_t n, cudaStream_t stream);
+void toFloat(const void* in, float* out, std::size_t n, cudaStream_t stream);
+
 // Each channel's mean over its plane: out[b·channels + c].
 void averagePlanes(const float* in, float* out, int planes, int plane, cudaStream_t stream);
 // Softmax over `groups` runs of n consecutive values (x / temperature, shifted by the maximum).
