@@ -1,10 +1,12 @@
 // The Train panel (offscreen): training a small network from the panel — iterations arrive and the plot
 // grows, pause holds, resume continues, stop writes a checkpoint that loads — while progress reaches
 // the GUI thread at most 20 times a second and its event loop keeps running.
+#include "device/device_box.h"
 #include "editor/document_model.h"
 #include "table/layer_table_model.h"
 #include "test_support.h"
 #include "train/checkpoint.h"
+#include "train/child_training.h"
 #include "train/train_panel.h"
 #include "train/train_worker.h"
 #include "window/main_window.h"
@@ -35,6 +37,11 @@ private slots:
     void detectorOnTheShapesDataSet();
     void trainsWhatTheEditorShows();
     void deviceChoiceAndAGpuThatFailsStopsInWords();
+    void childProcessRunTrainsAsInProcess();
+    void childProcessRunPausesAndStops();
+    void childProcessProblemsEndInWords();
+    void allGpusEntryStartsOneRankPerGpu();
+    void progressLinesParse();
 };
 
 void TestTrainPanel::trainPauseResumeStopFromThePanel()
@@ -274,6 +281,225 @@ void TestTrainPanel::deviceChoiceAndAGpuThatFailsStopsInWords()
                  error.contains("this build has no CUDA backend"),
              qPrintable(error));
     QVERIFY(!QFileInfo::exists(dir.filePath("gpu-run/toy_final.weights")));
+}
+
+namespace {
+
+// The toy classifier's run asked of the worker, in a child netwright-cli process.
+ui::TrainRequest childRequest(const QTemporaryDir& dir, const QString& out)
+{
+    ui::TrainRequest request;
+    request.cfgPath = dir.filePath("toy.cfg");
+    request.dataPath = dir.filePath("toy.data");
+    request.outDir = dir.filePath(out);
+    request.childProcess = true;
+    request.cliPath = NETWRIGHT_CLI;
+    return request;
+}
+
+// The state letter (/proc/PID/stat: R running, S sleeping, T stopped) of this process's child (one runs
+// at a time here); 0 when there is none. (Found by parent, not name: netwright-cli re-executes itself
+// through /proc/self/exe to set its thread variables, and is then named "exe".)
+char childState()
+{
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile file("/proc/" + entry + "/stat");
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray stat = file.readAll();
+        const qsizetype close = stat.lastIndexOf(')'); // "pid (comm) state ppid …"
+        const QList<QByteArray> fields = stat.mid(close + 2).split(' ');
+        if (close > 0 && fields.size() > 1 && fields[1].toLongLong() == QCoreApplication::applicationPid())
+            return fields[0].at(0);
+    }
+    return 0;
+}
+
+// Each row's loss in a metrics.csv.
+QList<double> lossesIn(const QString& metrics)
+{
+    QList<double> losses;
+    const QStringList rows = QString(test::readAll(metrics)).split('\n', Qt::SkipEmptyParts);
+    for (int i = 1; i < rows.size(); ++i)
+        losses << rows[i].split(',').value(1).toDouble();
+    return losses;
+}
+
+} // namespace
+
+// A run in a child netwright-cli (what several GPUs use: one process per GPU) reaches the panel as an
+// in-process run does, and is the same training: the same losses, iteration by iteration.
+void TestTrainPanel::childProcessRunTrainsAsInProcess()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 64);
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    ui::TrainWorker worker;
+    QSignalSpy started(&worker, &ui::TrainWorker::started);
+    QSignalSpy progress(&worker, &ui::TrainWorker::progress);
+    QSignalSpy finished(&worker, &ui::TrainWorker::finished);
+    ui::TrainRequest request = childRequest(dir, "child");
+    request.maxBatches = 5;
+    worker.prepareRun();
+    worker.run(request); // on this thread: the worker's slot, called directly
+    QCOMPARE(finished.count(), 1);
+    QVERIFY2(finished.first().first().toString().isEmpty(), qPrintable(finished.first().first().toString()));
+    QCOMPARE(started.first().at(0).toInt(), 5);
+    QCOMPARE(started.first().at(1).toInt(), 8);
+    const auto last = progress.last().first().value<IterationStats>();
+    QCOMPARE(last.iteration, 5);
+    QCOMPARE(last.maxBatches, 5);
+    const QList<double> child = lossesIn(dir.filePath("child/metrics.csv"));
+    QCOMPARE(child.size(), 5);
+    QVERIFY(std::abs(last.loss - child.last()) <= 1e-5 * std::max(1.0, std::abs(child.last())));
+    QVERIFY(QFileInfo::exists(dir.filePath("child/toy_final.weights")));
+
+    request.childProcess = false;
+    request.outDir = dir.filePath("in-process");
+    worker.prepareRun();
+    worker.run(request);
+    QVERIFY(finished.last().first().toString().isEmpty());
+    const QList<double> own = lossesIn(dir.filePath("in-process/metrics.csv"));
+    QCOMPARE(own.size(), 5);
+    for (int i = 0; i < 5; ++i) // (the thread counts may differ: sums in another order)
+        QVERIFY2(std::abs(own[i] - child[i]) <= 1e-4 * std::max(1.0, std::abs(own[i])),
+                 qPrintable(QString("iteration %1: %2 in-process, %3 in the child")
+                                .arg(i + 1)
+                                .arg(own[i])
+                                .arg(child[i])));
+}
+
+// Pause suspends the child (and the ranks it would start) and Resume continues it; Stop ends it with a
+// checkpoint, as in-process.
+void TestTrainPanel::childProcessRunPausesAndStops()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 64);
+    test::writeFile(dir.filePath("toy.cfg"),
+                    QByteArray(test::kToyCfg).replace("max_batches=12", "max_batches=100000"));
+    ui::TrainWorker worker;
+    QSignalSpy finished(&worker, &ui::TrainWorker::finished);
+    int pausedAt = -1, iterations = 0, afterResume = 0;
+    QObject::connect(&worker, &ui::TrainWorker::progress, [&](const IterationStats& stats) {
+        ++iterations;
+        if (iterations == 1)
+            worker.requestPause(true);
+        if (pausedAt >= 0 && stats.iteration > pausedAt && ++afterResume == 3)
+            worker.requestStop();
+    });
+    char whilePaused = 0;
+    QObject::connect(&worker, &ui::TrainWorker::pausedAt, [&](int iteration) {
+        pausedAt = iteration;
+        QElapsedTimer waited; // SIGSTOP is delivered asynchronously: a moment at most
+        waited.start();
+        while ((whilePaused = childState()) != 'T' && waited.elapsed() < 5000)
+            QThread::msleep(10);
+        worker.requestPause(false);
+    });
+    worker.prepareRun();
+    worker.run(childRequest(dir, "run"));
+    QCOMPARE(finished.count(), 1);
+    QVERIFY2(finished.first().first().toString().isEmpty(), qPrintable(finished.first().first().toString()));
+    QVERIFY(pausedAt >= 1);
+    QCOMPARE(whilePaused, 'T'); // the child was suspended
+    QCOMPARE(afterResume, 3);
+    const QList<double> losses = lossesIn(dir.filePath("run/metrics.csv"));
+    QVERIFY(losses.size() > pausedAt && losses.size() < 100000);
+    QVERIFY(QFileInfo::exists(dir.filePath("run/toy_last.weights"))); // Stop's checkpoint
+    std::string error;
+    const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(dir.filePath("toy.cfg").toStdString()));
+    auto net = Net::create(spec, spec.net.layerBatch(), error);
+    TrainState state;
+    QVERIFY(!loadCheckpoint(dir.filePath("run/toy_last.state").toStdString(), *net, state));
+    QCOMPARE(state.iteration, int(losses.size())); // the checkpoint is the last iteration run
+}
+
+// The child's own words end the run: a missing .data file, and a netwright-cli that is not there.
+void TestTrainPanel::childProcessProblemsEndInWords()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 16);
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    ui::TrainWorker worker;
+    QSignalSpy finished(&worker, &ui::TrainWorker::finished);
+    ui::TrainRequest request = childRequest(dir, "run");
+    request.dataPath = dir.filePath("missing.data");
+    worker.prepareRun();
+    worker.run(request);
+    QVERIFY2(finished.last().first().toString().contains("missing.data: no such file"),
+             qPrintable(finished.last().first().toString()));
+    request = childRequest(dir, "run");
+    request.cliPath = dir.filePath("no-such-netwright-cli");
+    worker.prepareRun();
+    worker.run(request);
+    const QString error = finished.last().first().toString();
+    QVERIFY2(error.startsWith("cannot start " + dir.filePath("no-such-netwright-cli")), qPrintable(error));
+    QVERIFY(error.endsWith("(it is installed next to the studio)"));
+}
+
+// With two GPUs or more the Train panel offers them all at once, with the rank count; choosing it
+// starts one process per GPU (netwright-cli train --gpus). Here a machine with two GPUs is described
+// to the box, and the run ends because no netwright-cli sits beside the test: the panel says so.
+void TestTrainPanel::allGpusEntryStartsOneRankPerGpu()
+{
+    GpuInventory two;
+    two.devices.push_back({0, "NVIDIA H100", 80ull << 30, 79ull << 30, 9, 0, 132});
+    two.devices.push_back({1, "NVIDIA H100", 80ull << 30, 79ull << 30, 9, 0, 132});
+    QComboBox box;
+    ui::fillDeviceBox(&box, two, false);
+    QCOMPARE(box.count(), 3); // the Detect panel: CPU and each GPU
+    ui::fillDeviceBox(&box, two, true);
+    QCOMPARE(box.count(), 4);
+    QCOMPARE(box.itemText(3), QString("All 2 GPUs: cuda:0, cuda:1 (2 ranks, NCCL)"));
+    QCOMPARE(box.itemData(3).toList(), QVariantList({0, 1}));
+    GpuInventory one;
+    one.devices.push_back(two.devices[0]);
+    ui::fillDeviceBox(&box, one, true);
+    QCOMPARE(box.count(), 2); // one GPU: nothing to spread over
+
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 16);
+    const QString cfg = dir.filePath("toy.cfg");
+    test::writeFile(cfg, test::kToyCfg);
+    ui::MainWindow window;
+    QVERIFY(window.openFile(cfg));
+    ui::TrainPanel* panel = window.trainPanel();
+    panel->outputEdit()->setText(dir.filePath("run"));
+    ui::fillDeviceBox(panel->deviceBox(), two, true);
+    panel->deviceBox()->setCurrentIndex(3);
+    panel->trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 30000);
+    const QString log = panel->log()->toPlainText();
+    QVERIFY2(log.contains("training on 2 GPUs (2 ranks over NCCL)"), qPrintable(log));
+    QVERIFY2(log.contains("cannot start") && log.contains("netwright-cli"), qPrintable(log));
+}
+
+// train --progress json's lines (app/cli/progress_json.h), read back: an iteration with its heads and
+// validation figures, a NaN loss (null in JSON), a message, and a line that is not JSON.
+void TestTrainPanel::progressLinesParse()
+{
+    const ui::ProgressLine iteration = ui::parseProgressLine(
+        R"({"iteration":7,"max_batches":9,"loss":1.5,"avg_loss":null,"lr":0.01,"images_per_s":300,)"
+        R"("elapsed_s":2.5,"epoch":0.25,"map50":0.75,"heads":[{"layer":30,"avg_iou":0.5,"class":0.25,)"
+        R"("obj":0.125,"no_obj":0.0625,"recall50":1,"recall75":0.5,"count":4}]})");
+    QVERIFY(iteration.iteration && !iteration.message);
+    const IterationStats& s = *iteration.iteration;
+    QCOMPARE(s.iteration, 7);
+    QCOMPARE(s.maxBatches, 9);
+    QCOMPARE(s.loss, 1.5);
+    QVERIFY(std::isnan(s.averageLoss));
+    QCOMPARE(s.learningRate, 0.01f);
+    QCOMPARE(s.epoch, 0.25);
+    QVERIFY(!s.validTop1);
+    QCOMPARE(*s.map50, 0.75);
+    QCOMPARE(s.heads.size(), std::size_t(1));
+    QCOMPARE(s.heads[0].layer, 30);
+    QCOMPARE(s.heads[0].noObject, 0.0625);
+    QCOMPARE(s.heads[0].count, 4);
+    const ui::ProgressLine message = ui::parseProgressLine(R"({"message":"resuming from x at iteration 3"})");
+    QCOMPARE(*message.message, std::string("resuming from x at iteration 3"));
+    const ui::ProgressLine noise = ui::parseProgressLine("iteration 7/9: loss 1.5");
+    QVERIFY(!noise.iteration && !noise.message);
 }
 
 QTEST_MAIN(TestTrainPanel)

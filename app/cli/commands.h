@@ -33,6 +33,7 @@ struct TrainArgs {
     bool resume = false;
     std::string device = "cpu"; // cpu, cuda or cuda:N
     std::string gpus;           // "0,1,2": one process per GPU, joined by NCCL (Darknet's -gpus)
+    bool progressJson = false;  // --progress json: one JSON object per line (the studio reads them)
 };
 
 struct MapArgs {

@@ -79,6 +79,8 @@ std::vector<std::string> rankCommand(const std::string& program, const TrainArgs
     option("--checkpoint-every", std::to_string(args.checkpointEvery));
     if (args.resume)
         argv.push_back("--resume");
+    if (args.progressJson)
+        option("--progress", "json");
     option("--device", "cuda:" + std::to_string(gpu));
     argv.push_back("--"); // the files last: a path starting with '-' stays a path
     argv.push_back(args.data);

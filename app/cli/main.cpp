@@ -114,6 +114,12 @@ int main(int argc, char** argv)
     train->add_option("--learning-rate", trainArgs.learningRate, "Override [net] learning_rate")
         ->check(CLI::Range(0.0, 100.0));
     train->add_flag("--resume", trainArgs.resume, "Continue from the output folder's last checkpoint");
+    std::string progress = "text";
+    train
+        ->add_option("--progress", progress,
+                     "text (default: a bar on a terminal, lines otherwise) or json (one object per line on "
+                     "stdout: iterations, messages; for programs following the run)")
+        ->check(CLI::IsMember({"text", "json"}));
     train->add_option("--seed", trainArgs.seed, "Seed for shuffling and dropout (default 1)");
     train->add_option("--device", trainArgs.device,
                       "cpu (default), cuda or cuda:N: where the passes and updates run");
@@ -246,6 +252,7 @@ int main(int argc, char** argv)
         if (*train) {
             if (mapPeriodically && trainArgs.mapEvery == 0)
                 trainArgs.mapEvery = 1000;
+            trainArgs.progressJson = progress == "json";
             try {
                 return nw::cli::train(trainArgs);
             } catch (const std::bad_alloc&) {

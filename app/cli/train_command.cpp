@@ -4,6 +4,7 @@
 #include "data/training_data.h"
 #include "kernels/cpu/gemm.h"
 #include "net_loading.h"
+#include "progress_json.h"
 #include "train/trainer.h"
 #ifdef NETWRIGHT_WITH_MPI
 #include "distributed/mpi_communicator.h"
@@ -27,16 +28,25 @@ namespace {
 
 std::atomic<bool> interrupted{false};
 
-// Prints each iteration: a progress bar with ETA on a terminal, plain lines otherwise.
+// Prints each iteration: a progress bar with ETA on a terminal, plain lines otherwise, or (--progress
+// json) one JSON object per line for a program following the run (the studio's multi-GPU runs).
 class ConsoleObserver final : public TrainObserver {
 public:
     // `quiet`: a data-parallel rank other than 0 prints only its messages (warnings, errors).
-    explicit ConsoleObserver(bool quiet = false) : terminal_(isatty(STDOUT_FILENO)), quiet_(quiet) {}
+    explicit ConsoleObserver(bool quiet = false, bool json = false)
+        : terminal_(isatty(STDOUT_FILENO) && !json), quiet_(quiet), json_(json)
+    {
+    }
 
     void iteration(const IterationStats& s) override
     {
         if (quiet_)
             return;
+        if (json_) {
+            std::printf("%s\n", progressJson(s).c_str());
+            std::fflush(stdout);
+            return;
+        }
         const double perIteration = s.elapsedSeconds / std::max(1, s.iteration - firstIteration(s));
         const double eta = perIteration * (s.maxBatches - s.iteration);
         char valid[64] = "";
@@ -67,6 +77,11 @@ public:
     }
     void message(const std::string& text) override
     {
+        if (json_ && !quiet_) {
+            std::printf("%s\n", messageJson(text).c_str());
+            std::fflush(stdout);
+            return;
+        }
         std::fprintf(stderr, "%s%s\n", terminal_ ? "\n" : "", text.c_str());
     }
     bool stopRequested() override { return interrupted.load(); }
@@ -87,6 +102,7 @@ private:
     }
     bool terminal_;
     bool quiet_;
+    bool json_;
     int first_ = -1;
 };
 
@@ -196,16 +212,22 @@ int train(const TrainArgs& args)
         options.resume = args.resume;
         options.communicator = team.get();
         options.gpu = device->cuda ? device->index : -1;
-        if (leader)
-            std::printf("training %s on %s; batch %d = %d × %d%s, output in %s\n", args.cfg.c_str(),
-                        sets->describe().c_str(), net->spec().net.batch, net->spec().net.subdivisions,
-                        net->batch(),
-                        team ? (" on each of " + std::to_string(team->size()) + " ranks").c_str() : "",
-                        options.outDir.c_str());
+        ConsoleObserver observer(!leader, args.progressJson);
+        if (leader) {
+            char line[1024];
+            std::snprintf(line, sizeof line, "training %s on %s; batch %d = %d × %d%s, output in %s",
+                          args.cfg.c_str(), sets->describe().c_str(), net->spec().net.batch,
+                          net->spec().net.subdivisions, net->batch(),
+                          team ? (" on each of " + std::to_string(team->size()) + " ranks").c_str() : "",
+                          options.outDir.c_str());
+            if (args.progressJson)
+                observer.message(line);
+            else
+                std::printf("%s\n", line);
+        }
         std::fflush(stdout); // before the trainer's messages, which may go to the unbuffered stderr
         std::signal(SIGINT, [](int) { interrupted = true; });
         std::signal(SIGTERM, [](int) { interrupted = true; });
-        ConsoleObserver observer(!leader);
         Trainer trainer(*net, *sets->train, sets->valid.get(), options, sets->detectionValid.get());
         if (auto problem = trainer.run(observer)) {
             std::cerr << "\nerror" << (team ? " (rank " + std::to_string(team->rank()) + ")" : std::string())

@@ -122,7 +122,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     overrides->addWidget(resume_);
     overrides->addStretch();
     form->addRow(overrides);
-    device_ = makeDeviceBox(tr("Where training runs"), this);
+    device_ = makeDeviceBox(tr("Where training runs"), this, true);
     auto* deviceRow = new QHBoxLayout;
     deviceRow->addWidget(device_);
     deviceRow->addStretch();
@@ -302,7 +302,13 @@ void TrainPanel::start()
     request.learningRate = learningRate_->value();
     request.resume = resume_->isChecked();
     request.weightsPath = weights_->text();
-    request.device = device_->currentData().toInt();
+    const QVariant device = device_->currentData();
+    if (device.typeId() == QMetaType::QVariantList) { // all GPUs: one rank each
+        for (const QVariant& index : device.toList())
+            request.gpus << index.toInt();
+    } else {
+        request.device = device.toInt();
+    }
     if (cfgText_)
         request.cfgText = cfgText_();
     clearCurves();

@@ -94,7 +94,7 @@ private:
     QSpinBox* validEvery_ = nullptr;
     QDoubleSpinBox* learningRate_ = nullptr;
     QCheckBox* resume_ = nullptr;
-    QComboBox* device_ = nullptr; // CPU, then each GPU (data: -1, or the CUDA index)
+    QComboBox* device_ = nullptr; // CPU, each GPU (data: -1, or the CUDA index), all GPUs (the list)
     QCheckBox* logScale_ = nullptr;
     QPushButton* train_ = nullptr;
     QPushButton* pause_ = nullptr;

@@ -3,8 +3,13 @@
 #include "cfg/document.h"
 #include "data/training_data.h"
 
+#include "train/child_training.h"
+
+#include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <optional>
 
 namespace nw::ui {
@@ -120,6 +125,10 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
             emit finished(QString::fromStdString(d.format()));
             return;
         }
+    if (request.gpus.size() > 1 || request.childProcess) {
+        runInChild(request, spec);
+        return;
+    }
     auto net = Net::create(spec, std::max(1, spec.net.layerBatch()), error);
     if (!net) {
         emit finished(QString::fromStdString(error));
@@ -165,6 +174,88 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
     } catch (const std::exception& e) {
         emit finished(tr("training stopped: %1; the last checkpoint is kept").arg(e.what()));
     }
+}
+
+namespace {
+
+// The GUI's Pause and Stop, read without waiting (the child keeps running while polled).
+class WorkerControl final : public ChildControl {
+public:
+    WorkerControl(std::mutex& mutex, const bool& stop, const bool& paused)
+        : mutex_(mutex), stop_(stop), paused_(paused)
+    {
+    }
+    bool stopWanted() override
+    {
+        std::lock_guard lock(mutex_);
+        return stop_;
+    }
+    bool pauseWanted() override
+    {
+        std::lock_guard lock(mutex_);
+        return paused_;
+    }
+
+private:
+    std::mutex& mutex_;
+    const bool& stop_;
+    const bool& paused_;
+};
+
+} // namespace
+
+void TrainWorker::runInChild(const TrainRequest& request, const NetworkSpec& spec)
+{
+    // The cfg the editor shows (unsaved edits included) goes to the output folder under its own name:
+    // the child reads files, and names its weights after the cfg.
+    QString cfg = request.cfgPath;
+    if (!request.cfgText.isEmpty()) {
+        QDir().mkpath(request.outDir);
+        cfg = QDir(request.outDir).filePath(QFileInfo(request.cfgPath).completeBaseName() + ".cfg");
+        if (QFileInfo(cfg).canonicalFilePath() != QFileInfo(request.cfgPath).canonicalFilePath()) {
+            QSaveFile file(cfg);
+            if (!file.open(QIODevice::WriteOnly) || file.write(request.cfgText.toUtf8()) < 0 ||
+                !file.commit()) {
+                emit finished(
+                    tr("cannot write %1 for the training processes: %2").arg(cfg, file.errorString()));
+                return;
+            }
+        }
+    }
+    QStringList arguments{"train", "--progress", "json", "--out", request.outDir};
+    if (request.maxBatches > 0)
+        arguments << "--max-batches" << QString::number(request.maxBatches);
+    if (request.learningRate > 0)
+        arguments << "--learning-rate" << QString::number(request.learningRate, 'g', 9);
+    if (request.validEvery > 0) // as in-process: accuracy for classifiers, mAP for detectors
+        arguments << "--valid-every" << QString::number(request.validEvery) << "--map-every"
+                  << QString::number(request.validEvery);
+    if (request.resume)
+        arguments << "--resume";
+    if (request.gpus.size() > 1) {
+        QStringList gpus;
+        for (int gpu : request.gpus)
+            gpus << QString::number(gpu);
+        arguments << "--gpus" << gpus.join(',');
+    } else if (request.device >= 0) {
+        arguments << "--device" << QString("cuda:%1").arg(request.device);
+    }
+    arguments << "--" << request.dataPath << cfg;
+    if (!request.weightsPath.isEmpty())
+        arguments << request.weightsPath;
+    const QString program = request.cliPath.isEmpty()
+                                ? QDir(QCoreApplication::applicationDirPath()).filePath("netwright-cli")
+                                : request.cliPath;
+    emit message(request.gpus.size() > 1
+                     ? tr("training on %1 GPUs (%1 ranks over NCCL), one netwright-cli process each")
+                           .arg(request.gpus.size())
+                     : tr("training in a netwright-cli process"));
+    emit started(request.maxBatches > 0 ? request.maxBatches : spec.net.maxBatches, spec.net.batch);
+    WorkerObserver observer(*this);
+    WorkerControl control(mutex_, stop_, paused_);
+    const auto problem = runChildTraining(program, arguments, observer, control,
+                                          [this](int iteration) { emit pausedAt(iteration); });
+    emit finished(problem ? QString::fromStdString(*problem) : QString());
 }
 
 } // namespace nw::ui

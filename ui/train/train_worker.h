@@ -4,6 +4,7 @@
 // requested from the GUI thread and honoured between iterations (stop writes a checkpoint).
 #include "train/trainer.h"
 
+#include <QList>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -21,6 +22,12 @@ struct TrainRequest {
     int validEvery = 0;
     bool resume = false;
     int device = -1; // -1: the CPU; N: the GPU cuda:N
+    // Two or more GPUs: data-parallel over NCCL, one process per GPU (netwright-cli train --gpus),
+    // followed through its progress lines (child_training.h).
+    QList<int> gpus;
+    // Train in a child netwright-cli even on one device (what --gpus does; tests use it on the CPU).
+    bool childProcess = false;
+    QString cliPath; // empty: netwright-cli next to the studio's executable
 };
 
 class TrainWorker : public QObject {
@@ -49,6 +56,8 @@ signals:
 
 private:
     void runUnguarded(const TrainRequest& request);
+    // The run in netwright-cli processes (request.gpus, request.childProcess).
+    void runInChild(const TrainRequest& request, const NetworkSpec& spec);
     friend class WorkerObserver;
     bool stopRequested();
     // Both guarded by mutex_, which the waiter in stopRequested() holds while it checks them.

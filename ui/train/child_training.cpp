@@ -1,0 +1,130 @@
+#include "train/child_training.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <csignal>
+#include <unistd.h>
+
+namespace nw::ui {
+
+ProgressLine parseProgressLine(const QByteArray& line)
+{
+    ProgressLine parsed;
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(line, &error);
+    if (error.error != QJsonParseError::NoError || !document.isObject())
+        return parsed;
+    const QJsonObject o = document.object();
+    if (o.contains("message")) {
+        parsed.message = o["message"].toString().toStdString();
+        return parsed;
+    }
+    if (!o.contains("iteration"))
+        return parsed;
+    IterationStats s;
+    // A NaN loss arrives as null (JSON has no NaN): it stays NaN here, as the trainer saw it.
+    const auto number = [&](const char* key) { return o[key].isDouble() ? o[key].toDouble() : std::nan(""); };
+    s.iteration = o["iteration"].toInt();
+    s.maxBatches = o["max_batches"].toInt();
+    s.loss = number("loss");
+    s.averageLoss = number("avg_loss");
+    s.learningRate = float(number("lr"));
+    s.imagesPerSecond = o["images_per_s"].toDouble();
+    s.elapsedSeconds = o["elapsed_s"].toDouble();
+    s.epoch = o["epoch"].toDouble();
+    if (o.contains("valid_top1"))
+        s.validTop1 = o["valid_top1"].toDouble();
+    if (o.contains("map50"))
+        s.map50 = o["map50"].toDouble();
+    for (const QJsonValue& value : o["heads"].toArray()) {
+        const QJsonObject h = value.toObject();
+        HeadStats head;
+        head.layer = h["layer"].toInt();
+        head.averageIou = h["avg_iou"].toDouble();
+        head.classScore = h["class"].toDouble();
+        head.objectness = h["obj"].toDouble();
+        head.noObject = h["no_obj"].toDouble();
+        head.recall50 = h["recall50"].toDouble();
+        head.recall75 = h["recall75"].toDouble();
+        head.count = h["count"].toInt();
+        s.heads.push_back(head);
+    }
+    parsed.iteration = s;
+    return parsed;
+}
+
+namespace {
+
+// The child's process group (it leads one of its own: see runChildTraining), so the ranks it starts
+// are suspended and resumed with it.
+void signalGroup(qint64 pid, int signal)
+{
+    if (pid > 0)
+        ::kill(-pid_t(pid), signal);
+}
+
+} // namespace
+
+std::optional<std::string> runChildTraining(const QString& program, const QStringList& arguments,
+                                            TrainObserver& observer, ChildControl& control,
+                                            const std::function<void(int)>& paused)
+{
+    QProcess child;
+    child.setProgram(program);
+    child.setArguments(arguments);
+    child.setChildProcessModifier([] { ::setpgid(0, 0); }); // a group of its own: its ranks join it
+    child.start();
+    if (!child.waitForStarted(30000))
+        return "cannot start " + program.toStdString() + ": " + child.errorString().toStdString() +
+               (QFileInfo::exists(program) ? "" : " (it is installed next to the studio)");
+    const qint64 pid = child.processId();
+    QByteArray errors; // the child's stderr: its "error: …" lines end up in the answer
+    bool stopSent = false, suspended = false;
+    int lastIteration = 0;
+    const auto readLines = [&] {
+        while (child.canReadLine()) {
+            const ProgressLine line = parseProgressLine(child.readLine().trimmed());
+            if (line.iteration) {
+                lastIteration = line.iteration->iteration;
+                observer.iteration(*line.iteration);
+            } else if (line.message) {
+                observer.message(*line.message);
+            }
+        }
+        errors += child.readAllStandardError();
+    };
+    while (child.state() != QProcess::NotRunning) {
+        child.waitForReadyRead(100);
+        readLines();
+        if (control.stopWanted() && !stopSent) {
+            if (suspended)
+                signalGroup(pid, SIGCONT);
+            suspended = false;
+            ::kill(pid_t(pid), SIGINT); // the CLI (or the launcher, which passes it on) checkpoints and ends
+            stopSent = true;
+        } else if (!stopSent && control.pauseWanted() != suspended) {
+            suspended = !suspended;
+            signalGroup(pid, suspended ? SIGSTOP : SIGCONT);
+            if (suspended && paused)
+                paused(lastIteration);
+        }
+    }
+    child.waitForFinished(-1);
+    readLines();
+    if (child.exitStatus() == QProcess::CrashExit)
+        return program.toStdString() + " ended abnormally (" + child.errorString().toStdString() +
+               "); the last checkpoint is kept";
+    if (child.exitCode() == 0)
+        return std::nullopt;
+    // The child's last "error…" line says what went wrong (the CLI's own words); else its status.
+    const QList<QByteArray> lines = errors.split('\n');
+    for (auto line = lines.rbegin(); line != lines.rend(); ++line)
+        if (const QByteArray text = line->trimmed(); text.startsWith("error"))
+            return text.mid(text.indexOf(':') + 1).trimmed().toStdString();
+    return program.toStdString() + " exited with status " + std::to_string(child.exitCode());
+}
+
+} // namespace nw::ui
