@@ -53,6 +53,15 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     QPushButton* random = button(this, tr("Random weights"), files);
     random->setToolTip(tr("Run the network untrained (random weights): to see its outputs, not real boxes"));
     QPushButton* names = button(this, tr("Names…"), files);
+    // Where the detector runs, beside what it is made of (the rows below are full).
+    device_ = makeDeviceBox(tr("Where the network runs"), this);
+    files->addWidget(new QLabel(tr("Device"), this));
+    files->addWidget(device_);
+    half_ = new QCheckBox(tr("FP16"), this);
+    half_->setToolTip(tr("Convolutions in half precision on the GPU's tensor cores (faster; outputs differ "
+                         "slightly from FP32). A GPU only."));
+    half_->setEnabled(false);
+    files->addWidget(half_);
     files->addStretch();
     auto* sources = new QHBoxLayout;
     QPushButton* image = button(this, tr("Image…"), sources);
@@ -93,14 +102,6 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     filters->addWidget(nms_);
     filters->addWidget(thresholdValue_);
     filters->addWidget(letterbox_);
-    device_ = makeDeviceBox(tr("Where the network runs"), this);
-    filters->addWidget(new QLabel(tr("Device"), this));
-    filters->addWidget(device_);
-    half_ = new QCheckBox(tr("FP16"), this);
-    half_->setToolTip(tr("Convolutions in half precision on the GPU's tensor cores (faster; outputs differ "
-                         "slightly from FP32). A GPU only."));
-    half_->setEnabled(false);
-    filters->addWidget(half_);
 
     view_ = new QLabel(this);
     view_->setAlignment(Qt::AlignCenter);
