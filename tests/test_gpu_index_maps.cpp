@@ -7,6 +7,7 @@
 #include "test_support.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <random>
 
 using namespace nw;
@@ -43,6 +44,7 @@ private slots:
     void shortcutOverlapAddsWhatTheCpuAdds();
     void maxpoolWindowPicksWhatTheCpuPicks_data();
     void maxpoolWindowPicksWhatTheCpuPicks();
+    void scaleSumsVisitEveryScaledValueOnce();
 };
 
 void TestGpuIndexMaps::reorgPairsMoveWhatTheCpuMoves_data()
@@ -185,6 +187,26 @@ void TestGpuIndexMaps::maxpoolWindowPicksWhatTheCpuPicks()
             winner.value == out[i],
             qPrintable(QString("output %1: GPU window %2, CPU %3").arg(i).arg(winner.value).arg(out[i])));
     }
+}
+
+// [scale_channels]' backward on the GPU sums, for each scale, the values scaledValue lists: they must be
+// exactly those the forward (scaleOf, which the CPU layer uses too) multiplied by it, each once.
+void TestGpuIndexMaps::scaleSumsVisitEveryScaledValueOnce()
+{
+    for (const bool scaleWh : {false, true})
+        for (const auto& [plane, channels] : {std::pair<std::size_t, std::size_t>{1, 5}, {12, 1}, {35, 8}}) {
+            const cuda::ScaleMap map{plane, channels, scaleWh};
+            std::vector<int> visits(plane * channels, 0);
+            for (std::size_t s = 0; s < cuda::scalesPerItem(map); ++s)
+                for (std::size_t k = 0; k < cuda::scaledCount(map); ++k) {
+                    const std::size_t j = cuda::scaledValue(s, k, map);
+                    QVERIFY(j < visits.size());
+                    QCOMPARE(cuda::scaleOf(j, map), s);
+                    ++visits[j];
+                }
+            QVERIFY(std::all_of(visits.begin(), visits.end(), [](int v) { return v == 1; }));
+            QCOMPARE(cuda::scalesPerItem(map), scaleWh ? plane : channels);
+        }
 }
 
 QTEST_GUILESS_MAIN(TestGpuIndexMaps)

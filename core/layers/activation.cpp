@@ -4,6 +4,11 @@
 #include "kernels/cpu/activations.h"
 #include "runtime/layer_runtime.h"
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_activation.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
+
 #include <algorithm>
 
 namespace nw {
@@ -44,6 +49,31 @@ public:
             for (std::size_t i = 0; i < args.output.size(); ++i)
                 args.inputDelta->data()[i] += args.outputDelta.data()[i];
     }
+
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        args.gpu.copyOnDevice(args.input, args.output, n, "[activation]");
+        gpuActivation_.forward(args.gpu, args.output, n, activation_, args.training != nullptr);
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        gpuActivation_.backward(args.gpu, args.output, args.outputDelta, n, activation_);
+        if (args.inputDelta)
+            cuda::addScaled(args.outputDelta, args.inputDelta, n, 1.0f, args.gpu.stream());
+    }
+    GpuActivation gpuActivation_;
+#endif
 
 private:
     Activation activation_;

@@ -4,6 +4,11 @@
 #include "kernels/cpu/activations.h"
 #include "runtime/layer_runtime.h"
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_activation.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> SamLayer::parse(cfg::SectionReader& r)
@@ -66,6 +71,33 @@ public:
                 args.sourceDeltas[0]->data()[i] += delta[i] * prev[i];
         }
     }
+
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        cuda::multiply(args.input, args.sources[0], args.output, n, args.gpu.stream());
+        gpuActivation_.forward(args.gpu, args.output, n, activation_, args.training != nullptr);
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        gpuActivation_.backward(args.gpu, args.output, args.outputDelta, n, activation_);
+        if (args.inputDelta)
+            cuda::addProduct(args.outputDelta, args.sources[0], args.inputDelta, n, args.gpu.stream());
+        if (args.sourceDeltas[0])
+            cuda::addProduct(args.outputDelta, args.input, args.sourceDeltas[0], n, args.gpu.stream());
+    }
+    GpuActivation gpuActivation_;
+#endif
 
 private:
     ActivationCache cache_;

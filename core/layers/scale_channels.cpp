@@ -2,7 +2,13 @@
 
 #include "graph/layer_spec.h"
 #include "kernels/cpu/activations.h"
+#include "kernels/cuda/index_maps.h"
 #include "runtime/layer_runtime.h"
+
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_activation.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
 
 namespace nw {
 
@@ -51,13 +57,13 @@ public:
     }
     void forward(ForwardArgs& args) override
     {
-        const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
+        const cuda::ScaleMap map = scaleMap();
         for (int b = 0; b < args.output.batch(); ++b) {
             const float* from = args.sources[0]->item(b);
             const float* scale = args.input.item(b);
             float* out = args.output.item(b);
             for (std::size_t i = 0; i < args.output.itemSize(); ++i)
-                out[i] = from[i] * (scaleWh_ ? scale[i % plane] : scale[i / plane]);
+                out[i] = from[i] * scale[cuda::scaleOf(i, map)];
         }
         cache_.apply(args.output.data(), args.output.size(), activation_, args.context.training);
     }
@@ -69,7 +75,7 @@ public:
     {
         cache_.multiplyByGradient(args.output.data(), args.output.size(), activation_,
                                   args.outputDelta.data());
-        const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
+        const cuda::ScaleMap map = scaleMap();
         for (int b = 0; b < args.output.batch(); ++b) {
             const float* from = args.sources[0]->item(b);
             const float* scale = args.input.item(b);
@@ -77,7 +83,7 @@ public:
             float* fromDelta = args.sourceDeltas[0] ? args.sourceDeltas[0]->item(b) : nullptr;
             float* scaleDelta = args.inputDelta ? args.inputDelta->item(b) : nullptr;
             for (std::size_t i = 0; i < args.output.itemSize(); ++i) {
-                const std::size_t s = scaleWh_ ? i % plane : i / plane;
+                const std::size_t s = cuda::scaleOf(i, map);
                 if (fromDelta)
                     fromDelta[i] += delta[i] * scale[s];
                 if (scaleDelta)
@@ -86,7 +92,44 @@ public:
         }
     }
 
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        cuda::multiplyByScales(args.sources[0], args.input, args.output, args.batch, scaleMap(), false,
+                               args.gpu.stream());
+        gpuActivation_.forward(args.gpu, args.output, n, activation_, args.training != nullptr);
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    // As backward: the source gets δ·s, each scale the sum of δ·from over what it scaled.
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        gpuActivation_.backward(args.gpu, args.output, args.outputDelta, n, activation_);
+        const cuda::ScaleMap map = scaleMap();
+        if (args.sourceDeltas[0])
+            cuda::multiplyByScales(args.outputDelta, args.input, args.sourceDeltas[0], args.batch, map, true,
+                                   args.gpu.stream());
+        if (args.inputDelta)
+            cuda::addScaleSums(args.outputDelta, args.sources[0], args.inputDelta, args.batch, map,
+                               args.gpu.stream());
+    }
+    GpuActivation gpuActivation_;
+#endif
+
 private:
+    cuda::ScaleMap scaleMap() const
+    {
+        return {std::size_t(out_.w) * std::size_t(out_.h), std::size_t(out_.c), scaleWh_};
+    }
+
     ActivationCache cache_;
     bool scaleWh_;
     Shape out_;

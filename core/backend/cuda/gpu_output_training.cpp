@@ -28,13 +28,8 @@ void GpuOutputTraining::forward(GpuForwardArgs& args, int channels, int plane, P
         cuda::scaleShiftActivate(args.output, args.batch, channels, plane, gpu.device(biases), nullptr,
                                  nullptr, nullptr, fused, gpu.stream());
     }
-    if (fused != activation) {
-        preActivation_.resize(n);
-        cudaCheck(cudaMemcpyAsync(preActivation_.data(), args.output, n * sizeof(float),
-                                  cudaMemcpyDeviceToDevice, gpu.stream()),
-                  "keeping the activation's input on the GPU");
-        cuda::activate(args.output, n, activation, gpu.stream());
-    }
+    if (fused != activation)
+        activation_.forward(gpu, args.output, n, activation, true);
 }
 
 void GpuOutputTraining::backward(GpuBackwardArgs& args, int channels, int plane, ParamArray* scales,
@@ -42,9 +37,7 @@ void GpuOutputTraining::backward(GpuBackwardArgs& args, int channels, int plane,
 {
     GpuExec& gpu = args.gpu;
     const std::size_t n = std::size_t(args.batch) * std::size_t(channels) * std::size_t(plane);
-    cuda::multiplyByActivationGradient(args.output,
-                                       gradientFromOutput(activation) ? nullptr : preActivation_.data(), n,
-                                       activation, args.outputDelta, gpu.stream());
+    activation_.backward(gpu, args.output, args.outputDelta, n, activation);
     const bool gradients = args.parameterGradients; // false: dont_update, only the delta
     if (scales)
         cuda::batchNormBackward(args.outputDelta, normalized_.data(), variance_.data(), gpu.device(*scales),

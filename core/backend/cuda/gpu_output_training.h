@@ -3,6 +3,7 @@
 // or batch norm with the batch's statistics, then the activation, keeping what the backward pass needs —
 // the GPU twin of the CPU's BatchNormTraining and ActivationCache (kernels/cpu/batchnorm.h).
 #include "backend/cuda/device_buffer.h"
+#include "backend/cuda/gpu_activation.h"
 #include "kernels/cpu/activations.h"
 #include "runtime/layer_runtime.h"
 
@@ -25,7 +26,7 @@ private:
 
     DeviceBuffer mean_, variance_, normalized_; // the batch's statistics and x̂
     DeviceBuffer scratch_;
-    DeviceBuffer preActivation_; // for activations whose derivative needs the input
+    GpuActivation activation_; // after the fused pass, for activations whose derivative needs the input
 };
 
 } // namespace nw

@@ -19,6 +19,31 @@ struct OverlapMap {
     int outW, outH, outC, fromW, fromH, fromC;
 };
 
+// [scale_channels]' pairing (layers/scale_channels.cpp) of each value of a batch item (channels × plane)
+// with its scale: a channel's (1×1×C scales), or a pixel's (scale_wh: w×h×1 scales).
+struct ScaleMap {
+    std::size_t plane, channels;
+    bool scaleWh;
+};
+
+// The scale of value j of an item, and the values of scale s (k < scaledCount).
+NW_HOST_DEVICE inline std::size_t scaleOf(std::size_t j, const ScaleMap& m)
+{
+    return m.scaleWh ? j % m.plane : j / m.plane;
+}
+NW_HOST_DEVICE inline std::size_t scalesPerItem(const ScaleMap& m)
+{
+    return m.scaleWh ? m.plane : m.channels;
+}
+NW_HOST_DEVICE inline std::size_t scaledCount(const ScaleMap& m)
+{
+    return m.scaleWh ? m.channels : m.plane;
+}
+NW_HOST_DEVICE inline std::size_t scaledValue(std::size_t s, std::size_t k, const ScaleMap& m)
+{
+    return m.scaleWh ? k * m.plane + s : s * m.plane + k;
+}
+
 struct IndexPair {
     std::size_t from, to; // an input index and the output index it moves to, within one batch item
 };

@@ -147,6 +147,17 @@ __global__ void multiplyKernel(const float* a, const float* b, float* out, std::
         out[i] = a[i] * b[i];
 }
 
+__global__ void multiplyByScalesKernel(const float* a, const float* scales, float* out, std::size_t n,
+                                       ScaleMap m, bool accumulate)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const std::size_t item = m.plane * m.channels, b = i / item;
+    const float v = a[i] * scales[b * scalesPerItem(m) + scaleOf(i % item, m)];
+    out[i] = accumulate ? out[i] + v : v;
+}
+
 __global__ void toHalfKernel(const float* in, __half* out, std::size_t n)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -162,6 +173,15 @@ __global__ void toFloatKernel(const __half* in, float* out, std::size_t n)
 }
 
 } // namespace
+
+void multiplyByScales(const float* a, const float* scales, float* out, int batch, const ScaleMap& map,
+                      bool accumulate, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(batch) * map.plane * map.channels;
+    if (n)
+        multiplyByScalesKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, scales, out, n, map, accumulate);
+    launched("the [scale_channels] kernel");
+}
 
 void toHalf(const float* in, void* out, std::size_t n, cudaStream_t stream)
 {

@@ -41,6 +41,11 @@ void addOverlap(float* out, const float* source, int batch, std::size_t outSize,
 // out = a·b element by element ([dropout]'s mask).
 void multiply(const float* a, const float* b, float* out, std::size_t n, cudaStream_t stream);
 
+// [scale_channels]: out = a · its scale (ScaleMap), over batch items; `accumulate`: out += instead
+// (the backward pass of the source's delta).
+void multiplyByScales(const float* a, const float* scales, float* out, int batch, const ScaleMap& map,
+                      bool accumulate, cudaStream_t stream);
+
 // FP16 inference (GpuExec::halfPrecision): n floats rounded to IEEE half (round to nearest even, ±∞
 // beyond 65504) into `out` (n halves), and back.
 void toHalf(const float* in, void* out, std::size_t n, cudaStream_t stream);

@@ -117,6 +117,28 @@ __global__ void addProductKernel(const float* a, const float* b, float* into, st
         into[i] += a[i] * b[i];
 }
 
+// One block per scale: the products of its values summed in double across the block, then added.
+__global__ void addScaleSumsKernel(const float* delta, const float* from, float* scaleDelta, ScaleMap m)
+{
+    const std::size_t slot = blockIdx.x, perItem = scalesPerItem(m);
+    const std::size_t base = slot / perItem * m.plane * m.channels, s = slot % perItem;
+    double sum = 0;
+    for (std::size_t k = threadIdx.x; k < scaledCount(m); k += blockDim.x) {
+        const std::size_t j = base + scaledValue(s, k, m);
+        sum += double(delta[j]) * double(from[j]);
+    }
+    __shared__ double partial[kThreads];
+    partial[threadIdx.x] = sum;
+    __syncthreads();
+    for (unsigned step = blockDim.x / 2; step > 0; step /= 2) {
+        if (threadIdx.x < step)
+            partial[threadIdx.x] += partial[threadIdx.x + step];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        scaleDelta[slot] += float(partial[0]);
+}
+
 __global__ void sgdKernel(float* weights, float* velocity, float* gradient, std::size_t n, float decay,
                           float scale, float momentum)
 {
@@ -224,6 +246,15 @@ void addProduct(const float* a, const float* b, float* into, std::size_t n, cuda
     if (n)
         addProductKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, b, into, n);
     launched("the multiply-add kernel");
+}
+
+void addScaleSums(const float* delta, const float* from, float* scaleDelta, int batch, const ScaleMap& map,
+                  cudaStream_t stream)
+{
+    const std::size_t blocks = std::size_t(batch) * scalesPerItem(map);
+    if (blocks) // blockDim must be kThreads: the reduction's shared array has that size
+        addScaleSumsKernel<<<unsigned(blocks), kThreads, 0, stream>>>(delta, from, scaleDelta, map);
+    launched("the [scale_channels] backward kernel");
 }
 
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,

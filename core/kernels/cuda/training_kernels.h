@@ -46,6 +46,11 @@ void addOverlapBackward(const float* delta, float* inputDelta, float* sourceDelt
 // into += a·b element by element ([dropout]'s backward through its mask).
 void addProduct(const float* a, const float* b, float* into, std::size_t n, cudaStream_t stream);
 
+// [scale_channels]' backward to its scales: scaleDelta[b, s] += Σ delta·from over the values scale s
+// multiplied (ScaleMap).
+void addScaleSums(const float* delta, const float* from, float* scaleDelta, int batch, const ScaleMap& map,
+                  cudaStream_t stream);
+
 // The solvers' updates over one array (kernels/solver_formulas.h); the gradient is cleared.
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,
              float momentum, cudaStream_t stream);
