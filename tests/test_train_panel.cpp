@@ -298,8 +298,7 @@ ui::TrainRequest childRequest(const QTemporaryDir& dir, const QString& out)
 }
 
 // The state letter (/proc/PID/stat: R running, S sleeping, T stopped) of this process's child (one runs
-// at a time here); 0 when there is none. (Found by parent, not name: netwright-cli re-executes itself
-// through /proc/self/exe to set its thread variables, and is then named "exe".)
+// at a time here); 0 when there is none.
 char childState()
 {
     for (const QString& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
