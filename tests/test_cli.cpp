@@ -94,7 +94,8 @@ void TestCli::summaryTableHasEveryLayerAndTotals()
 }
 
 // summary names the layers the CUDA backend cannot run or train yet (a GPU run is never silently
-// partial): yolov1's locally connected layer and detection head; the rnn layers.
+// partial): yolov1's locally connected layer and detection head; the rnn layers; and that the
+// networks made to check the GPU layers have every layer there.
 void TestCli::summaryNamesLayersTheGpuCannotRun()
 {
     const bool cuda = QJsonDocument::fromJson(cli({"devices", "--json"}).out).object()["cuda_built"].toBool();
@@ -115,9 +116,13 @@ void TestCli::summaryNamesLayersTheGpuCannotRun()
         table.out.contains("GPU: no GPU version yet for layer 0 [rnn] (line 14), layer 1 [rnn] (line 20), "
                            "layer 2 [rnn] (line 26) (runs on the CPU only)"),
         table.out.constData());
+    // (and the networks the gpu tests check layer by layer, whose point is every layer on the GPU)
+    const QString gpuData = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../tests/data/";
     for (const QString& everything :
          {QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
-          QString("/usr/share/darknet/cfg/yolov2.cfg"), QString("/usr/share/darknet/cfg/alexnet.cfg")})
+          QString("/usr/share/darknet/cfg/yolov2.cfg"), QString("/usr/share/darknet/cfg/alexnet.cfg"),
+          gpuData + "gpu/attention-layers.cfg", gpuData + "gpu/multilabel.cfg",
+          gpuData + "onnx/se-block.cfg"})
         QVERIFY2(cli({"summary", everything}).out.contains("GPU: runs and trains every layer"),
                  qPrintable(everything));
 }

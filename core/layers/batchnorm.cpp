@@ -4,6 +4,14 @@
 #include "kernels/cpu/batchnorm.h"
 #include "runtime/layer_runtime.h"
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/device_buffer.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/channel_statistics.h"
+#include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
+
 #include <algorithm>
 
 namespace nw {
@@ -77,6 +85,67 @@ public:
             for (std::size_t i = 0; i < delta.size(); ++i)
                 args.inputDelta->data()[i] += delta[i];
     }
+
+#if NETWRIGHT_WITH_CUDA
+    // As forward, on the device. The biases are zeros of its own (they are not in the weights file, so
+    // not in the parameter store); their gradient goes to a buffer nobody reads.
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        const int channels = shape_.c, plane = shape_.w * shape_.h;
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        gpu.copyOnDevice(args.input, args.output, n, "[batchnorm]");
+        if (zeros_.size() != std::size_t(channels)) {
+            zeros_.resize(std::size_t(channels));
+            zeros_.zero(gpu.stream());
+        }
+        if (!args.training) {
+            cuda::scaleShiftActivate(args.output, args.batch, channels, plane, zeros_.data(),
+                                     gpu.device(scales_), gpu.device(mean_), gpu.device(variance_),
+                                     Activation::Linear, gpu.stream());
+            return;
+        }
+        batchMean_.resize(std::size_t(channels));
+        batchVariance_.resize(std::size_t(channels));
+        normalized_.resize(n);
+        cuda::batchNormTrainingForward(args.output, args.batch, channels, plane, gpu.device(scales_),
+                                       zeros_.data(), batchMean_.data(), batchVariance_.data(),
+                                       gpu.device(mean_), gpu.device(variance_), normalized_.data(),
+                                       Activation::Linear, scratch(args.batch), gpu.stream());
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        const int channels = shape_.c, plane = shape_.w * shape_.h;
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        float* scaleGradient = nullptr;
+        if (args.parameterGradients) {
+            parameters(); // sizes the gradient array
+            scaleGradient = gpu.gradient(scaleGradient_);
+            unusedBiasGradient_.reserve(std::size_t(channels));
+        }
+        cuda::batchNormBackward(args.outputDelta, normalized_.data(), batchVariance_.data(),
+                                gpu.device(scales_), args.batch, channels, plane, scaleGradient,
+                                scaleGradient ? unusedBiasGradient_.data() : nullptr, scratch(args.batch),
+                                gpu.stream());
+        if (args.inputDelta)
+            cuda::addScaled(args.outputDelta, args.inputDelta, n, 1.0f, gpu.stream());
+    }
+    double* scratch(int batch)
+    {
+        scratch_.reserve(2 * cuda::channelScratchDoubles(shape_.c, batch, shape_.w * shape_.h));
+        return scratch_.as<double>();
+    }
+    DeviceBuffer zeros_, batchMean_, batchVariance_, normalized_, unusedBiasGradient_, scratch_;
+#endif
 
 private:
     Shape shape_;

@@ -4,6 +4,12 @@
 #include "kernels/cpu/activations.h"
 #include "runtime/layer_runtime.h"
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_exec.h"
+#include "backend/cuda/gpu_loss_delta.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -35,14 +41,8 @@ public:
         if (!args.context.training || !args.context.truth ||
             args.context.truthStride != args.output.itemSize())
             return;
-        // Darknet's logistic_x_ent: a multi-label loss, −Σ t·log p + (1 − t)·log(1 − p).
         truth_.assign(args.context.truth, args.context.truth + args.output.size());
-        double loss = 0;
-        for (std::size_t i = 0; i < truth_.size(); ++i) {
-            const float p = std::clamp(args.output.data()[i], 1e-7f, 1 - 1e-7f);
-            loss -= truth_[i] * std::log(p) + (1 - truth_[i]) * std::log(1 - p);
-        }
-        args.context.loss += loss;
+        args.context.loss += crossEntropy(args.output.data(), truth_);
     }
 
     bool canTrain() const override { return true; }
@@ -59,7 +59,57 @@ public:
             in[i] += delta[i] * y[i] * (1 - y[i]) + (truth_.empty() ? 0.0f : truth_[i] - y[i]);
     }
 
+#if NETWRIGHT_WITH_CUDA
+    // σ on the device; while training, the loss on the host from the downloaded outputs (its truth is
+    // there) and its delta t − p uploaded for the backward pass.
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        args.gpu.copyOnDevice(args.input, args.output, n, "[logistic]");
+        cuda::activate(args.output, n, Activation::Logistic, args.gpu.stream());
+        gpuDelta_.clear();
+        ExecContext* context = args.training;
+        if (!context || !context->truth || context->truthStride != args.outputItemSize)
+            return;
+        std::vector<float> p(n);
+        args.gpu.copyToHost(args.output, p);
+        const std::vector<float> truth(context->truth, context->truth + n);
+        context->loss += crossEntropy(p.data(), truth);
+        for (std::size_t i = 0; i < n; ++i)
+            p[i] = truth[i] - p[i];
+        gpuDelta_.upload(args.gpu, p);
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    // As backward: a later layer's delta through σ′, plus the loss's t − p.
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        cuda::multiplyByActivationGradient(args.output, nullptr, n, Activation::Logistic, args.outputDelta,
+                                           args.gpu.stream());
+        gpuDelta_.passBack(args, true);
+    }
+    GpuLossDelta gpuDelta_;
+#endif
+
 private:
+    // Darknet's logistic_x_ent: a multi-label loss, −Σ t·log p + (1 − t)·log(1 − p).
+    static double crossEntropy(const float* p, const std::vector<float>& truth)
+    {
+        double loss = 0;
+        for (std::size_t i = 0; i < truth.size(); ++i) {
+            const float q = std::clamp(p[i], 1e-7f, 1 - 1e-7f);
+            loss -= truth[i] * std::log(q) + (1 - truth[i]) * std::log(1 - q);
+        }
+        return loss;
+    }
+
     std::vector<float> truth_;
 };
 
