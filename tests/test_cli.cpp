@@ -121,8 +121,8 @@ void TestCli::summaryNamesLayersTheGpuCannotRun()
     for (const QString& everything :
          {QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
           QString("/usr/share/darknet/cfg/yolov2.cfg"), QString("/usr/share/darknet/cfg/alexnet.cfg"),
-          gpuData + "gpu/attention-layers.cfg", gpuData + "gpu/multilabel.cfg",
-          gpuData + "onnx/se-block.cfg"})
+          gpuData + "gpu/attention-layers.cfg", gpuData + "gpu/multilabel.cfg", gpuData + "onnx/se-block.cfg",
+          QString("/usr/share/darknet/cfg/vgg-16.cfg")})
         QVERIFY2(cli({"summary", everything}).out.contains("GPU: runs and trains every layer"),
                  qPrintable(everything));
 }

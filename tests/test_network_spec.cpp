@@ -231,6 +231,10 @@ void TestNetworkSpec::brokenLayersAreReported_data()
     // fewer channels than stride² divided by zero.
     QTest::newRow("reorg channels") << n + "[convolutional]\nfilters=6\nsize=1\n[reorg]\nstride=2\n"
                                     << 1 << 10 << "reorg needs channels (6) divisible by stride² = 4";
+    // Darknet reads outside the image for a crop larger than its input (it was a warning here).
+    QTest::newRow("crop larger than the input")
+        << n + "[crop]\ncrop_width=4\ncrop_height=200\n"
+        << 0 << 8 << "is larger than the 13x13x8 input: make crop_width and crop_height at most";
     QTest::newRow("reorg extra negative") << n + "[reorg]\nextra=-5\n"
                                           << 0 << 7 << "extra must not be negative (found -5)";
     QTest::newRow("window beyond the side limit") << n + "[maxpool]\nsize=1\nstride=1\npadding=2000000000\n"

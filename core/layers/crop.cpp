@@ -1,7 +1,17 @@
 #include "layers/crop.h"
 
 #include "graph/layer_spec.h"
+#include "kernels/cuda/index_maps.h"
 #include "runtime/layer_runtime.h"
+
+#include <algorithm>
+#include <random>
+
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/device_buffer.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
 
 namespace nw {
 
@@ -27,9 +37,13 @@ LayerResult CropLayer::infer(LayerContext& ctx) const
     if (cropWidth < 1 || cropHeight < 1 || !ctx.requireImage("crop"))
         return result;
     const Shape& in = ctx.input();
-    if (cropWidth > in.w || cropHeight > in.h)
-        ctx.warning("the crop " + std::to_string(cropWidth) + "x" + std::to_string(cropHeight) +
-                    " is larger than the " + in.text() + " input");
+    if (cropWidth > in.w || cropHeight > in.h) { // Darknet would read outside the image
+        ctx.error("the crop " + std::to_string(cropWidth) + "x" + std::to_string(cropHeight) +
+                      " is larger than the " + in.text() +
+                      " input: make crop_width and crop_height at most the input's width and height",
+                  cropWidth > in.w ? "crop_width" : "crop_height");
+        return result;
+    }
     result.output = Shape::image(cropWidth, cropHeight, in.c);
     return result;
 }
@@ -46,16 +60,7 @@ public:
     void forward(ForwardArgs& args) override
     {
         const float scale = config_.noadjust ? 1.0f : 2.0f, shift = config_.noadjust ? 0.0f : -1.0f;
-        // At test time the centre; while training a random window (and a random flip with flip=1), as
-        // Darknet's forward_crop_layer (its colour jitter is left out).
-        placements_.assign(std::size_t(args.output.batch()),
-                           {(in_.w - out_.w) / 2, (in_.h - out_.h) / 2, false});
-        if (args.context.training && args.context.random)
-            for (Placement& p : placements_) {
-                p.dx = int((*args.context.random)() % std::uint32_t(in_.w - out_.w + 1));
-                p.dy = int((*args.context.random)() % std::uint32_t(in_.h - out_.h + 1));
-                p.flip = config_.flip && (*args.context.random)() % 2;
-            }
+        place(args.output.batch(), args.context.training ? args.context.random : nullptr);
         for (int b = 0; b < args.output.batch(); ++b) {
             float* out = args.output.item(b);
             const float* in = args.input.item(b);
@@ -79,24 +84,78 @@ public:
         }
     }
 
-private:
-    struct Placement {
-        int dx, dy;
-        bool flip;
-    };
-    // visit(output index, input index) for every output value of one image.
-    template <typename Visit> void forEachPixel(const Placement& p, Visit visit) const
+#if NETWRIGHT_WITH_CUDA
+    // The same windows (drawn on the host from the same random stream while training), uploaded when
+    // they change: at inference the centre, once.
+    bool hasGpuForward(std::span<const Shape>) const override
     {
-        std::size_t o = 0;
-        for (int c = 0; c < out_.c; ++c)
-            for (int y = 0; y < out_.h; ++y)
-                for (int x = 0; x < out_.w; ++x, ++o) {
-                    const int sx = p.dx + (p.flip ? out_.w - 1 - x : x);
-                    visit(o, std::size_t(sx + in_.w * (y + p.dy + in_.h * c)));
-                }
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        const float scale = config_.noadjust ? 1.0f : 2.0f, shift = config_.noadjust ? 0.0f : -1.0f;
+        place(args.batch, args.training ? args.training->random : nullptr);
+        uploadPlacements(args.gpu);
+        cuda::crop(args.input, args.output, args.batch, args.inputItemSize, args.outputItemSize, map(),
+                   gpuPlacements_.as<cuda::CropPlacement>(), scale, shift, args.gpu.stream());
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        if (args.inputDelta)
+            cuda::cropBackward(args.outputDelta, args.inputDelta, args.batch, args.inputItemSize,
+                               args.outputItemSize, map(), gpuPlacements_.as<cuda::CropPlacement>(),
+                               config_.noadjust ? 1.0f : 2.0f, args.gpu.stream());
+    }
+    void uploadPlacements(GpuExec& gpu)
+    {
+        static_assert(sizeof(cuda::CropPlacement) % sizeof(float) == 0);
+        const std::size_t floats = placements_.size() * sizeof(cuda::CropPlacement) / sizeof(float);
+        const auto same = [](const cuda::CropPlacement& a, const cuda::CropPlacement& b) {
+            return a.dx == b.dx && a.dy == b.dy && a.flip == b.flip;
+        };
+        if (gpuPlacements_.size() == floats && uploaded_.size() == placements_.size() &&
+            std::equal(placements_.begin(), placements_.end(), uploaded_.begin(), same))
+            return;
+        gpuPlacements_.resize(floats);
+        gpu.copyToDevice({reinterpret_cast<const float*>(placements_.data()), floats}, gpuPlacements_.data());
+        uploaded_ = placements_;
+    }
+    DeviceBuffer gpuPlacements_;
+    std::vector<cuda::CropPlacement> uploaded_;
+#endif
+
+private:
+    cuda::CropMap map() const
+    {
+        return {in_.w, in_.h, out_.w, out_.h};
     }
 
-    std::vector<Placement> placements_;
+    // Each item's window: the centre at test time; while training a random one (and a random flip
+    // with flip=1), as Darknet's forward_crop_layer (its colour jitter is left out).
+    void place(int batch, std::mt19937* random)
+    {
+        placements_.assign(std::size_t(batch), {(in_.w - out_.w) / 2, (in_.h - out_.h) / 2, false});
+        if (random)
+            for (cuda::CropPlacement& p : placements_) {
+                p.dx = int((*random)() % std::uint32_t(in_.w - out_.w + 1));
+                p.dy = int((*random)() % std::uint32_t(in_.h - out_.h + 1));
+                p.flip = config_.flip && (*random)() % 2;
+            }
+    }
+    // visit(output index, input index) for every output value of one image.
+    template <typename Visit> void forEachPixel(const cuda::CropPlacement& p, Visit visit) const
+    {
+        const cuda::CropMap m = map();
+        const std::size_t n = std::size_t(out_.w) * std::size_t(out_.h) * std::size_t(out_.c);
+        for (std::size_t o = 0; o < n; ++o)
+            visit(o, cuda::cropSource(o, m, p));
+    }
+
+    std::vector<cuda::CropPlacement> placements_;
     const CropLayer config_;
     Shape in_, out_;
 };

@@ -44,6 +44,25 @@ NW_HOST_DEVICE inline std::size_t scaledValue(std::size_t s, std::size_t k, cons
     return m.scaleWh ? k * m.plane + s : s * m.plane + k;
 }
 
+// [crop]'s window (layers/crop.cpp): an outW×outH window of each inW×inH plane at (dx, dy), mirrored
+// left-right when flipped; one placement per batch item.
+struct CropMap {
+    int inW, inH, outW, outH;
+};
+struct CropPlacement {
+    int dx, dy;
+    bool flip;
+};
+
+// The input value (within its item) that output value o of the item reads.
+NW_HOST_DEVICE inline std::size_t cropSource(std::size_t o, const CropMap& m, const CropPlacement& p)
+{
+    const int x = int(o % std::size_t(m.outW)), y = int(o / std::size_t(m.outW) % std::size_t(m.outH));
+    const std::size_t c = o / (std::size_t(m.outW) * std::size_t(m.outH));
+    const int sx = p.dx + (p.flip ? m.outW - 1 - x : x);
+    return std::size_t(sx) + std::size_t(m.inW) * (std::size_t(y + p.dy) + std::size_t(m.inH) * c);
+}
+
 struct IndexPair {
     std::size_t from, to; // an input index and the output index it moves to, within one batch item
 };

@@ -158,6 +158,17 @@ __global__ void multiplyByScalesKernel(const float* a, const float* scales, floa
     out[i] = accumulate ? out[i] + v : v;
 }
 
+__global__ void cropKernel(const float* in, float* out, std::size_t n, std::size_t inSize,
+                           std::size_t outSize, CropMap m, const CropPlacement* placements, float scale,
+                           float shift)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const std::size_t b = i / outSize;
+    out[i] = in[b * inSize + cropSource(i % outSize, m, placements[b])] * scale + shift;
+}
+
 __global__ void toHalfKernel(const float* in, __half* out, std::size_t n)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -181,6 +192,16 @@ void multiplyByScales(const float* a, const float* scales, float* out, int batch
     if (n)
         multiplyByScalesKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, scales, out, n, map, accumulate);
     launched("the [scale_channels] kernel");
+}
+
+void crop(const float* in, float* out, int batch, std::size_t inSize, std::size_t outSize, const CropMap& map,
+          const CropPlacement* placements, float scale, float shift, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(batch) * outSize;
+    if (n)
+        cropKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, n, inSize, outSize, map, placements, scale,
+                                                          shift);
+    launched("the [crop] kernel");
 }
 
 void toHalf(const float* in, void* out, std::size_t n, cudaStream_t stream)

@@ -46,6 +46,10 @@ void multiply(const float* a, const float* b, float* out, std::size_t n, cudaStr
 void multiplyByScales(const float* a, const float* scales, float* out, int batch, const ScaleMap& map,
                       bool accumulate, cudaStream_t stream);
 
+// [crop]: out = in·scale + shift over each item's window (placements: one per item, on the device).
+void crop(const float* in, float* out, int batch, std::size_t inSize, std::size_t outSize, const CropMap& map,
+          const CropPlacement* placements, float scale, float shift, cudaStream_t stream);
+
 // FP16 inference (GpuExec::halfPrecision): n floats rounded to IEEE half (round to nearest even, ±∞
 // beyond 65504) into `out` (n halves), and back.
 void toHalf(const float* in, void* out, std::size_t n, cudaStream_t stream);

@@ -139,6 +139,17 @@ __global__ void addScaleSumsKernel(const float* delta, const float* from, float*
         scaleDelta[slot] += float(partial[0]);
 }
 
+__global__ void cropBackwardKernel(const float* delta, float* inputDelta, std::size_t n, std::size_t inSize,
+                                   std::size_t outSize, CropMap m, const CropPlacement* placements,
+                                   float scale)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const std::size_t b = i / outSize;
+    inputDelta[b * inSize + cropSource(i % outSize, m, placements[b])] += scale * delta[i];
+}
+
 __global__ void sgdKernel(float* weights, float* velocity, float* gradient, std::size_t n, float decay,
                           float scale, float momentum)
 {
@@ -255,6 +266,16 @@ void addScaleSums(const float* delta, const float* from, float* scaleDelta, int 
     if (blocks) // blockDim must be kThreads: the reduction's shared array has that size
         addScaleSumsKernel<<<unsigned(blocks), kThreads, 0, stream>>>(delta, from, scaleDelta, map);
     launched("the [scale_channels] backward kernel");
+}
+
+void cropBackward(const float* delta, float* inputDelta, int batch, std::size_t inSize, std::size_t outSize,
+                  const CropMap& map, const CropPlacement* placements, float scale, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(batch) * outSize;
+    if (n)
+        cropBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, inputDelta, n, inSize, outSize, map,
+                                                                  placements, scale);
+    launched("the [crop] backward kernel");
 }
 
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,

@@ -51,6 +51,10 @@ void addProduct(const float* a, const float* b, float* into, std::size_t n, cuda
 void addScaleSums(const float* delta, const float* from, float* scaleDelta, int batch, const ScaleMap& map,
                   cudaStream_t stream);
 
+// [crop]'s backward: inputDelta[window's source] += scale·delta (one output per input value at most).
+void cropBackward(const float* delta, float* inputDelta, int batch, std::size_t inSize, std::size_t outSize,
+                  const CropMap& map, const CropPlacement* placements, float scale, cudaStream_t stream);
+
 // The solvers' updates over one array (kernels/solver_formulas.h); the gradient is cleared.
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,
              float momentum, cudaStream_t stream);
