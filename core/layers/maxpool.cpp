@@ -2,6 +2,7 @@
 
 #include "graph/layer_spec.h"
 #include "kernels/cpu/clones.h"
+#include "kernels/cuda/maxpool_window.h"
 #include "runtime/layer_runtime.h"
 #include <algorithm>
 #include <cfloat>
@@ -150,12 +151,20 @@ public:
 #if NETWRIGHT_WITH_CUDA
     bool hasGpuForward(std::span<const Shape>) const override
     {
-        return !config_.depth;
+        return true;
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
-        if (args.training) { // the winners, for the backward pass
-            const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        if (config_.depth) { // the winners recorded while training, for the backward pass
+            if (args.training)
+                gpuIndexes_.resize(2 * n); // 64-bit indexes
+            cuda::maxpoolDepth(args.input, args.output,
+                               args.training ? gpuIndexes_.as<std::int64_t>() : nullptr, n,
+                               std::size_t(in_.w) * std::size_t(in_.h), in_.c, out_.c, args.gpu.stream());
+            return;
+        }
+        if (args.training) {           // the winners, for the backward pass
             gpuIndexes_.resize(2 * n); // 64-bit indexes
             cuda::maxpoolRecordingIndexes(args.input, args.output, gpuIndexes_.as<std::int64_t>(),
                                           args.batch * in_.c, in_.w, in_.h, out_.w, out_.h, config_.size,
@@ -212,24 +221,13 @@ public:
             const std::size_t plane = std::size_t(in_.w) * std::size_t(in_.h);
             if (args.context.training)
                 indexes_.assign(args.output.size(), -1);
-            for (int b = 0; b < batch; ++b)
-                for (int g = 0; g < out_.c; ++g)
-                    for (std::size_t i = 0; i < plane; ++i) {
-                        float best = -FLT_MAX;
-                        std::size_t winner = 0;
-                        for (int k = g; k < in_.c; k += out_.c) {
-                            const std::size_t at = std::size_t(k) * plane + i;
-                            if (args.input.item(b)[at] > best) {
-                                best = args.input.item(b)[at];
-                                winner = at;
-                            }
-                        }
-                        const std::size_t o = std::size_t(g) * plane + i;
-                        args.output.item(b)[o] = best;
-                        if (args.context.training) // the backward pass routes the delta to the winner
-                            indexes_[std::size_t(b) * args.output.itemSize() + o] =
-                                long(std::size_t(b) * args.input.itemSize() + winner);
-                    }
+            for (std::size_t o = 0; o < args.output.size(); ++o) {
+                const cuda::MaxpoolWinner winner =
+                    cuda::maxpoolDepth(args.input.data(), o, plane, in_.c, out_.c);
+                args.output.data()[o] = winner.value;
+                if (args.context.training) // the backward pass routes the delta to the winner
+                    indexes_[o] = long(winner.index);
+            }
             return;
         }
         if (config_.size == 2 && config_.strideX == 2 && config_.strideY == 2 && config_.padding == 1 &&

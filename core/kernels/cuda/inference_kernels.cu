@@ -44,6 +44,18 @@ __global__ void maxpoolKernel(const float* in, float* out, int planes, int w, in
         out[i] = maxpoolWindow(in, i, w, h, outW, outH, size, strideX, strideY, offset).value;
 }
 
+__global__ void maxpoolDepthKernel(const float* in, float* out, std::int64_t* indexes, std::size_t n,
+                                   std::size_t plane, int inC, int outC)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const MaxpoolWinner winner = maxpoolDepth(in, i, plane, inC, outC);
+    out[i] = winner.value;
+    if (indexes)
+        indexes[i] = winner.index;
+}
+
 __global__ void upsampleKernel(const float* in, float* out, int planes, int w, int h, int stride, float scale)
 {
     const int outW = w * stride, outH = h * stride;
@@ -202,6 +214,14 @@ void crop(const float* in, float* out, int batch, std::size_t inSize, std::size_
         cropKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, n, inSize, outSize, map, placements, scale,
                                                           shift);
     launched("the [crop] kernel");
+}
+
+void maxpoolDepth(const float* in, float* out, std::int64_t* indexes, std::size_t n, std::size_t plane,
+                  int inC, int outC, cudaStream_t stream)
+{
+    if (n)
+        maxpoolDepthKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, indexes, n, plane, inC, outC);
+    launched("the maxpool_depth kernel");
 }
 
 void toHalf(const float* in, void* out, std::size_t n, cudaStream_t stream)

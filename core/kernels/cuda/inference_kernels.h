@@ -6,6 +6,7 @@
 #include "kernels/cuda/index_maps.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <cuda_runtime.h>
 
 namespace nw::cuda {
@@ -20,6 +21,10 @@ void scaleShiftActivate(float* x, int batch, int channels, int plane, const floa
 // Darknet's max-pool: window origin (x·stride − padding/2); outside the image does not count.
 void maxpool(const float* in, float* out, int planes, int w, int h, int outW, int outH, int size, int strideX,
              int strideY, int offset, cudaStream_t stream);
+// maxpool_depth (maxpool_window.h's maxpoolDepth) over n outputs; `indexes` (null at inference) gets
+// each output's winner.
+void maxpoolDepth(const float* in, float* out, std::int64_t* indexes, std::size_t n, std::size_t plane,
+                  int inC, int outC, cudaStream_t stream);
 // Nearest-neighbour upsampling by `stride`, times `scale`.
 void upsample(const float* in, float* out, int planes, int w, int h, int stride, float scale,
               cudaStream_t stream);

@@ -1,6 +1,7 @@
 #pragma once
 // Darknet's max-pool window for output i (planes × outH × outW): origin (x·stride + offset), values
-// outside the image do not count, the first of equal values wins. Inference and training both use it;
+// outside the image do not count, the first of equal values wins. Inference and training both use it
+// (and the depth variant below);
 // plain C++ as well, so test_kernels holds it to the CPU layer.
 #include "kernels/host_device.h"
 
@@ -35,6 +36,24 @@ NW_HOST_DEVICE inline MaxpoolWinner maxpoolWindow(const float* in, std::size_t i
                 winner.value = in[at];
                 winner.index = std::int64_t(at);
             }
+        }
+    }
+    return winner;
+}
+
+// AlexeyAB's maxpool_depth (layers/maxpool.cpp): output value i (batch × outC × plane) is the largest of
+// the input channels k ≡ g (mod outC) at its pixel, g its channel; the first of equal values wins.
+NW_HOST_DEVICE inline MaxpoolWinner maxpoolDepth(const float* in, std::size_t i, std::size_t plane, int inC,
+                                                 int outC)
+{
+    const std::size_t pixel = i % plane, g = i / plane % std::size_t(outC);
+    const std::size_t base = i / (plane * std::size_t(outC)) * std::size_t(inC) * plane;
+    MaxpoolWinner winner{-FLT_MAX, -1};
+    for (std::size_t k = g; k < std::size_t(inC); k += std::size_t(outC)) {
+        const std::size_t at = base + k * plane + pixel;
+        if (in[at] > winner.value) {
+            winner.value = in[at];
+            winner.index = std::int64_t(at);
         }
     }
     return winner;
