@@ -98,34 +98,24 @@ LayerResult ShortcutLayer::infer(LayerContext& ctx) const
     return result;
 }
 
-// The weights as used: w[k·perInput + c] for input k (0: the previous layer) and channel c, normalised
-// per channel by relu (plus 0.0001 in the sum, as AB) or softmax.
+ShortcutNormalization shortcutNormalization(const ShortcutLayer& config)
+{
+    if (config.weightsNormalization == "relu" || config.weightsNormalization == "avg_relu")
+        return ShortcutNormalization::relu;
+    return config.weightsNormalization == "softmax" ? ShortcutNormalization::softmax
+                                                    : ShortcutNormalization::none;
+}
+
+// The weights as used (kernels/shortcut_weights.h): w[k·perInput + c] for input k (0: the previous
+// layer) and channel c, normalised per channel.
 std::vector<float> shortcutWeightsAsUsed(const ShortcutLayer& config, std::span<const float> weights,
                                          int channels)
 {
     const std::size_t perInput = config.weightsType == "per_channel" ? std::size_t(channels) : 1;
-    const std::size_t inputs = weights.size() / perInput;
-    const bool relu = config.weightsNormalization == "relu" || config.weightsNormalization == "avg_relu";
     std::vector<float> w(weights.size());
-    for (std::size_t c = 0; c < perInput; ++c) {
-        float sum = 0, largest = -1e30f;
-        for (std::size_t k = 0; k < inputs; ++k)
-            largest = std::max(largest, weights[k * perInput + c]);
-        for (std::size_t k = 0; k < inputs; ++k) {
-            float v = weights[k * perInput + c];
-            if (relu)
-                v = std::max(v, 0.0f);
-            else if (config.weightsNormalization == "softmax")
-                v = std::exp(v - largest);
-            w[k * perInput + c] = v;
-            sum += v;
-        }
-        if (relu)
-            sum += 0.0001f;
-        for (std::size_t k = 0; k < inputs; ++k)
-            if (config.weightsNormalization != "none")
-                w[k * perInput + c] /= sum;
-    }
+    for (std::size_t c = 0; c < perInput; ++c)
+        normalizeShortcutColumn(weights.data(), w.data(), c, perInput, weights.size() / perInput,
+                                shortcutNormalization(config));
     return w;
 }
 
@@ -329,10 +319,6 @@ private:
     {
         return config_.weightsType == "per_channel" ? std::size_t(out_.c) : 1;
     }
-    bool reluNormalized() const
-    {
-        return config_.weightsNormalization == "relu" || config_.weightsNormalization == "avg_relu";
-    }
 
     std::vector<float> normalizedWeights() const
     {
@@ -348,7 +334,7 @@ private:
         for (int b = 0; b < args.output.batch(); ++b) {
             float* out = args.output.item(b);
             for (std::size_t i = 0; i < args.output.itemSize(); ++i) {
-                const std::size_t c = perInput == 1 ? 0 : i / plane;
+                const std::size_t c = shortcutColumn(i, plane, perInput);
                 float v = out[i] * w[c];
                 for (std::size_t k = 0; k < args.sources.size(); ++k)
                     if (i < args.sources[k]->itemSize())
@@ -371,7 +357,7 @@ private:
             const float* previous = args.input.item(b);
             float* into = args.inputDelta ? args.inputDelta->item(b) : nullptr;
             for (std::size_t i = 0; i < args.output.itemSize(); ++i) {
-                const std::size_t c = perInput == 1 ? 0 : i / plane;
+                const std::size_t c = shortcutColumn(i, plane, perInput);
                 if (into)
                     into[i] += w[c] * delta[i];
                 g[c] += double(delta[i]) * previous[i];
@@ -386,22 +372,9 @@ private:
             }
         }
         parameters(); // sizes the gradient array
-        for (std::size_t c = 0; c < perInput; ++c) {
-            double dot = 0, sum = 0.0001;
-            for (std::size_t k = 0; k < inputs; ++k) {
-                dot += g[k * perInput + c] * w[k * perInput + c];
-                sum += std::max(weights_[k * perInput + c], 0.0f);
-            }
-            for (std::size_t k = 0; k < inputs; ++k) {
-                const std::size_t j = k * perInput + c;
-                double raw = g[j]; // "none": the weights are used as they are
-                if (reluNormalized())
-                    raw = weights_[j] > 0 ? (g[j] - dot) / sum : 0.0;
-                else if (config_.weightsNormalization == "softmax")
-                    raw = w[j] * (g[j] - dot);
-                weightGradient_[j] += float(raw);
-            }
-        }
+        for (std::size_t c = 0; c < perInput; ++c)
+            addShortcutColumnGradient(weights_.data(), w.data(), g.data(), weightGradient_.data(), c,
+                                      perInput, inputs, shortcutNormalization(config_));
     }
 
     const ShortcutLayer config_;

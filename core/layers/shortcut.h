@@ -1,4 +1,5 @@
 #pragma once
+#include "kernels/shortcut_weights.h"
 #include "layers/layer_config.h"
 
 namespace nw {
@@ -23,5 +24,7 @@ public:
 // w[k·perInput + c] for input k (0: the previous layer; perInput = channels for per_channel, else 1).
 std::vector<float> shortcutWeightsAsUsed(const ShortcutLayer& config, std::span<const float> weights,
                                          int channels);
+// Its weights_normalization, as the shared formulas take it (kernels/shortcut_weights.h).
+ShortcutNormalization shortcutNormalization(const ShortcutLayer& config);
 
 } // namespace nw
