@@ -9,6 +9,7 @@
 
 #if NETWRIGHT_WITH_CUDA
 #include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_activation.h"
 #include "backend/cuda/gpu_exec.h"
 #include "kernels/cuda/inference_kernels.h"
 #include "kernels/cuda/training_kernels.h"
@@ -159,42 +160,67 @@ public:
     bool canTrain() const override { return true; }
 
 #if NETWRIGHT_WITH_CUDA
-    // Unweighted shortcuts: the common residual (one source of the output's shape) in one kernel; other
-    // sources (pjreddie's resampled ones, AB's extra sources) through their overlap.
+    // The common residual (one source of the output's shape) in one kernel; other sources (pjreddie's
+    // resampled ones, AB's extra sources) through their overlap; AB's weighted sums through the shared
+    // normalisation (kernels/shortcut_weights.h). The activation is fused unless training needs its
+    // input kept (mish, swish, …).
     bool hasGpuForward(std::span<const Shape>) const override
     {
-        return weights_.empty();
+        return true;
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
         GpuExec& gpu = args.gpu;
         const std::size_t n = args.outputItemSize * std::size_t(args.batch);
-        if (args.sources.size() == 1 && sameShape(args.sourceShapes[0])) {
+        const bool training = args.training != nullptr;
+        if (!weights_.empty()) {
+            weightedForwardGpu(args);
+        } else if (args.sources.size() == 1 && sameShape(args.sourceShapes[0])) {
+            const bool fuse = !training || gradientFromOutput(activation_);
             cuda::addActivate(args.input, args.sources[0], args.output, n, config_.alpha, config_.beta,
-                              activation_, gpu.stream());
-            return;
+                              fuse ? activation_ : Activation::Linear, gpu.stream());
+            if (fuse)
+                return;
+        } else {
+            gpu.copyOnDevice(args.input, args.output, n, "[shortcut]");
+            for (std::size_t k = 0; k < args.sources.size(); ++k)
+                cuda::addOverlap(args.output, args.sources[k], args.batch, args.outputItemSize,
+                                 args.sourceItemSizes[k], overlap(args.sourceShapes[k]),
+                                 k == 0 ? config_.alpha : 1.0f, k == 0 ? config_.beta : 1.0f, gpu.stream());
         }
-        gpu.copyOnDevice(args.input, args.output, n, "[shortcut]");
-        for (std::size_t k = 0; k < args.sources.size(); ++k)
-            cuda::addOverlap(args.output, args.sources[k], args.batch, args.outputItemSize,
-                             args.sourceItemSizes[k], overlap(args.sourceShapes[k]),
-                             k == 0 ? config_.alpha : 1.0f, k == 0 ? config_.beta : 1.0f, gpu.stream());
-        cuda::activate(args.output, n, activation_, gpu.stream());
+        gpuActivation_.forward(gpu, args.output, n, activation_, training);
     }
-    // Training on the GPU: activations whose derivative follows from the output (a shortcut's is
-    // usually linear).
-    bool hasGpuBackward(std::span<const Shape> sources) const override
+    // out = w0·prev + Σ w_k·from_k with the weights as used (normalised on the device, every pass: the
+    // solver changes the raw ones there).
+    void weightedForwardGpu(GpuForwardArgs& args)
     {
-        return hasGpuForward(sources) && gradientFromOutput(activation_);
+        GpuExec& gpu = args.gpu;
+        const cuda::ShortcutWeighting s = weighting();
+        usedWeights_.resize(weights_.size());
+        cuda::normalizeShortcutWeights(gpu.device(weights_), usedWeights_.data(), s, gpu.stream());
+        cuda::weightedGather(args.input, args.outputItemSize, args.output, args.outputItemSize, args.batch,
+                             usedWeights_.data(), s, false, gpu.stream());
+        for (std::size_t k = 0; k < args.sources.size(); ++k)
+            cuda::weightedGather(args.sources[k], args.sourceItemSizes[k], args.output, args.outputItemSize,
+                                 args.batch, usedWeights_.data() + (k + 1) * s.perInput, s, true,
+                                 gpu.stream());
     }
-    // As addBack: the previous layer gets delta (alpha·delta where the first source overlaps it), each
-    // source beta·delta (1·delta for extra sources) at the pixels it was read from.
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    // As backward: unweighted, the previous layer gets delta (alpha·delta where the first source overlaps
+    // it), each source beta·delta (1·delta for extra sources) at the pixels it was read from; weighted,
+    // each input w·delta and the weights their sums of delta·input through the normalisation.
     void backwardGpu(GpuBackwardArgs& args) override
     {
         GpuExec& gpu = args.gpu;
         const std::size_t n = args.outputItemSize * std::size_t(args.batch);
-        cuda::multiplyByActivationGradient(args.output, nullptr, n, activation_, args.outputDelta,
-                                           gpu.stream());
+        gpuActivation_.backward(gpu, args.output, args.outputDelta, n, activation_);
+        if (!weights_.empty()) {
+            weightedBackwardGpu(args);
+            return;
+        }
         if (args.inputDelta)
             cuda::addScaled(args.outputDelta, args.inputDelta, n, 1.0f, gpu.stream());
         for (std::size_t k = 0; k < args.sources.size(); ++k)
@@ -203,6 +229,41 @@ public:
                 args.outputItemSize, args.sourceItemSizes[k], overlap(args.sourceShapes[k]),
                 k == 0 ? config_.alpha : 1.0f, k == 0 ? config_.beta : 1.0f, gpu.stream());
     }
+    void weightedBackwardGpu(GpuBackwardArgs& args)
+    {
+        GpuExec& gpu = args.gpu;
+        const cuda::ShortcutWeighting s = weighting();
+        const float* used = usedWeights_.data(); // as the forward used them (the raw ones are unchanged)
+        const std::size_t outSize = args.outputItemSize;
+        if (args.inputDelta)
+            cuda::weightedScatter(args.outputDelta, outSize, args.inputDelta, outSize, args.batch, used, s,
+                                  gpu.stream());
+        for (std::size_t k = 0; k < args.sources.size(); ++k)
+            if (args.sourceDeltas[k])
+                cuda::weightedScatter(args.outputDelta, outSize, args.sourceDeltas[k],
+                                      args.sourceItemSizes[k], args.batch, used + (k + 1) * s.perInput, s,
+                                      gpu.stream());
+        if (!args.parameterGradients)
+            return;
+        parameters();                            // sizes the gradient array
+        weightSums_.resize(weights_.size() * 2); // doubles in a float buffer
+        weightSums_.zero(gpu.stream());
+        double* g = weightSums_.as<double>();
+        cuda::addWeightSums(args.outputDelta, outSize, args.input, outSize, args.batch, s, g, gpu.stream());
+        for (std::size_t k = 0; k < args.sources.size(); ++k)
+            cuda::addWeightSums(args.outputDelta, outSize, args.sources[k], args.sourceItemSizes[k],
+                                args.batch, s, g + (k + 1) * s.perInput, gpu.stream());
+        cuda::addShortcutWeightGradient(gpu.device(weights_), used, g, gpu.gradient(weightGradient_), s,
+                                        gpu.stream());
+    }
+    cuda::ShortcutWeighting weighting() const
+    {
+        const std::size_t perInput = this->perInput();
+        return {std::size_t(out_.w) * std::size_t(out_.h), perInput, weights_.size() / perInput,
+                shortcutNormalization(config_)};
+    }
+    GpuActivation gpuActivation_;
+    DeviceBuffer usedWeights_, weightSums_;
     cuda::OverlapMap overlap(const Shape& from) const
     {
         return {out_.w, out_.h, out_.c, from.w, from.h, from.c};

@@ -117,6 +117,20 @@ __global__ void addProductKernel(const float* a, const float* b, float* into, st
         into[i] += a[i] * b[i];
 }
 
+// The sum of every thread's value in a block of kThreads, in thread 0 (a tree in shared memory).
+__device__ double blockSum(double value)
+{
+    __shared__ double partial[kThreads];
+    partial[threadIdx.x] = value;
+    __syncthreads();
+    for (unsigned step = blockDim.x / 2; step > 0; step /= 2) {
+        if (threadIdx.x < step)
+            partial[threadIdx.x] += partial[threadIdx.x + step];
+        __syncthreads();
+    }
+    return partial[0];
+}
+
 // One block per scale: the products of its values summed in double across the block, then added.
 __global__ void addScaleSumsKernel(const float* delta, const float* from, float* scaleDelta, ScaleMap m)
 {
@@ -127,16 +141,9 @@ __global__ void addScaleSumsKernel(const float* delta, const float* from, float*
         const std::size_t j = base + scaledValue(s, k, m);
         sum += double(delta[j]) * double(from[j]);
     }
-    __shared__ double partial[kThreads];
-    partial[threadIdx.x] = sum;
-    __syncthreads();
-    for (unsigned step = blockDim.x / 2; step > 0; step /= 2) {
-        if (threadIdx.x < step)
-            partial[threadIdx.x] += partial[threadIdx.x + step];
-        __syncthreads();
-    }
+    sum = blockSum(sum);
     if (threadIdx.x == 0)
-        scaleDelta[slot] += float(partial[0]);
+        scaleDelta[slot] += float(sum);
 }
 
 __global__ void cropBackwardKernel(const float* delta, float* inputDelta, std::size_t n, std::size_t inSize,
@@ -148,6 +155,62 @@ __global__ void cropBackwardKernel(const float* delta, float* inputDelta, std::s
         return;
     const std::size_t b = i / outSize;
     inputDelta[b * inSize + cropSource(i % outSize, m, placements[b])] += scale * delta[i];
+}
+
+__global__ void normalizeShortcutKernel(const float* raw, float* used, ShortcutWeighting s)
+{
+    const std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (c < s.perInput)
+        normalizeShortcutColumn(raw, used, c, s.perInput, s.inputs, s.normalization);
+}
+
+__global__ void weightedGatherKernel(const float* x, std::size_t xSize, float* out, std::size_t outSize,
+                                     std::size_t n, const float* w, ShortcutWeighting s, bool accumulate)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const std::size_t b = i / outSize, j = i % outSize;
+    const float v = j < xSize ? x[b * xSize + j] * w[shortcutColumn(j, s.plane, s.perInput)] : 0.0f;
+    out[i] = accumulate ? out[i] + v : v;
+}
+
+__global__ void weightedScatterKernel(const float* delta, std::size_t deltaSize, float* into,
+                                      std::size_t intoSize, std::size_t n, const float* w,
+                                      ShortcutWeighting s)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const std::size_t b = i / intoSize, j = i % intoSize;
+    if (j < deltaSize)
+        into[i] += w[shortcutColumn(j, s.plane, s.perInput)] * delta[b * deltaSize + j];
+}
+
+// One block per column: its values over every item, summed in double across the block.
+__global__ void weightSumsKernel(const float* delta, std::size_t deltaSize, const float* x, std::size_t xSize,
+                                 int batch, ShortcutWeighting s, double* g)
+{
+    const std::size_t c = blockIdx.x;
+    const std::size_t span = s.perInput == 1 ? deltaSize : s.plane; // a column's values in one item
+    const std::size_t count = std::size_t(batch) * span;
+    double sum = 0;
+    for (std::size_t t = threadIdx.x; t < count; t += blockDim.x) {
+        const std::size_t b = t / span, j = c * (s.perInput == 1 ? 0 : s.plane) + t % span;
+        if (j < xSize)
+            sum += double(delta[b * deltaSize + j]) * double(x[b * xSize + j]);
+    }
+    sum = blockSum(sum);
+    if (threadIdx.x == 0)
+        g[c] += sum;
+}
+
+__global__ void shortcutGradientKernel(const float* raw, const float* used, const double* g, float* gradient,
+                                       ShortcutWeighting s)
+{
+    const std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (c < s.perInput)
+        addShortcutColumnGradient(raw, used, g, gradient, c, s.perInput, s.inputs, s.normalization);
 }
 
 __global__ void sgdKernel(float* weights, float* velocity, float* gradient, std::size_t n, float decay,
@@ -276,6 +339,50 @@ void cropBackward(const float* delta, float* inputDelta, int batch, std::size_t 
         cropBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, inputDelta, n, inSize, outSize, map,
                                                                   placements, scale);
     launched("the [crop] backward kernel");
+}
+
+void normalizeShortcutWeights(const float* raw, float* used, const ShortcutWeighting& s, cudaStream_t stream)
+{
+    if (s.perInput)
+        normalizeShortcutKernel<<<blocksFor(s.perInput), kThreads, 0, stream>>>(raw, used, s);
+    launched("the [shortcut] weight normalisation kernel");
+}
+
+void weightedGather(const float* x, std::size_t xSize, float* out, std::size_t outSize, int batch,
+                    const float* w, const ShortcutWeighting& s, bool accumulate, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(batch) * outSize;
+    if (n)
+        weightedGatherKernel<<<blocksFor(n), kThreads, 0, stream>>>(x, xSize, out, outSize, n, w, s,
+                                                                    accumulate);
+    launched("the weighted [shortcut] kernel");
+}
+
+void weightedScatter(const float* delta, std::size_t deltaSize, float* into, std::size_t intoSize, int batch,
+                     const float* w, const ShortcutWeighting& s, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(batch) * intoSize;
+    if (n)
+        weightedScatterKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, deltaSize, into, intoSize, n, w,
+                                                                     s);
+    launched("the weighted [shortcut] backward kernel");
+}
+
+void addWeightSums(const float* delta, std::size_t deltaSize, const float* x, std::size_t xSize, int batch,
+                   const ShortcutWeighting& s, double* g, cudaStream_t stream)
+{
+    if (s.perInput && batch > 0) // blockDim must be kThreads: the reduction's shared array has that size
+        weightSumsKernel<<<unsigned(s.perInput), kThreads, 0, stream>>>(delta, deltaSize, x, xSize, batch, s,
+                                                                        g);
+    launched("the weighted [shortcut] weight-gradient kernel");
+}
+
+void addShortcutWeightGradient(const float* raw, const float* used, const double* g, float* gradient,
+                               const ShortcutWeighting& s, cudaStream_t stream)
+{
+    if (s.perInput)
+        shortcutGradientKernel<<<blocksFor(s.perInput), kThreads, 0, stream>>>(raw, used, g, gradient, s);
+    launched("the [shortcut] weight gradient kernel");
 }
 
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,

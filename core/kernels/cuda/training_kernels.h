@@ -4,6 +4,7 @@
 // inputs' deltas); each kernel computes the formula of its CPU twin, named below.
 #include "kernels/cpu/activations.h"
 #include "kernels/cuda/inference_kernels.h"
+#include "kernels/shortcut_weights.h"
 #include "kernels/solver_formulas.h"
 
 #include <cstddef>
@@ -54,6 +55,28 @@ void addScaleSums(const float* delta, const float* from, float* scaleDelta, int 
 // [crop]'s backward: inputDelta[window's source] += scale·delta (one output per input value at most).
 void cropBackward(const float* delta, float* inputDelta, int batch, std::size_t inSize, std::size_t outSize,
                   const CropMap& map, const CropPlacement* placements, float scale, cudaStream_t stream);
+
+// AlexeyAB's weighted [shortcut] (kernels/shortcut_weights.h). A weight column is one channel
+// (per_channel: perInput = channels) or the whole item (perInput = 1).
+struct ShortcutWeighting {
+    std::size_t plane, perInput, inputs;
+    ShortcutNormalization normalization;
+};
+// used ← the raw weights normalised, column by column.
+void normalizeShortcutWeights(const float* raw, float* used, const ShortcutWeighting& s, cudaStream_t stream);
+// Over out's values (batch × outSize): out = (accumulate ? out : 0) + x·w[column], x read where its
+// item (xSize) reaches, 0 beyond.
+void weightedGather(const float* x, std::size_t xSize, float* out, std::size_t outSize, int batch,
+                    const float* w, const ShortcutWeighting& s, bool accumulate, cudaStream_t stream);
+// Over into's values (batch × intoSize): into += w[column]·delta where delta's item (deltaSize) reaches.
+void weightedScatter(const float* delta, std::size_t deltaSize, float* into, std::size_t intoSize, int batch,
+                     const float* w, const ShortcutWeighting& s, cudaStream_t stream);
+// g[column] += Σ delta·x over the column's values of every item (x's item: xSize, read where it reaches).
+void addWeightSums(const float* delta, std::size_t deltaSize, const float* x, std::size_t xSize, int batch,
+                   const ShortcutWeighting& s, double* g, cudaStream_t stream);
+// gradient += −∂loss/∂raw from g (−∂loss/∂used), column by column.
+void addShortcutWeightGradient(const float* raw, const float* used, const double* g, float* gradient,
+                               const ShortcutWeighting& s, cudaStream_t stream);
 
 // The solvers' updates over one array (kernels/solver_formulas.h); the gradient is cleared.
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,
