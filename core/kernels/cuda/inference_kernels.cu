@@ -201,41 +201,46 @@ void multiplyByScales(const float* a, const float* scales, float* out, int batch
                       bool accumulate, cudaStream_t stream)
 {
     const std::size_t n = std::size_t(batch) * map.plane * map.channels;
-    if (n)
+    if (n) {
         multiplyByScalesKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, scales, out, n, map, accumulate);
-    launched("the [scale_channels] kernel");
+        launched("the [scale_channels] kernel");
+    }
 }
 
 void crop(const float* in, float* out, int batch, std::size_t inSize, std::size_t outSize, const CropMap& map,
           const CropPlacement* placements, float scale, float shift, cudaStream_t stream)
 {
     const std::size_t n = std::size_t(batch) * outSize;
-    if (n)
+    if (n) {
         cropKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, n, inSize, outSize, map, placements, scale,
                                                           shift);
-    launched("the [crop] kernel");
+        launched("the [crop] kernel");
+    }
 }
 
 void maxpoolDepth(const float* in, float* out, std::int64_t* indexes, std::size_t n, std::size_t plane,
                   int inC, int outC, cudaStream_t stream)
 {
-    if (n)
+    if (n) {
         maxpoolDepthKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, indexes, n, plane, inC, outC);
-    launched("the maxpool_depth kernel");
+        launched("the maxpool_depth kernel");
+    }
 }
 
 void toHalf(const float* in, void* out, std::size_t n, cudaStream_t stream)
 {
-    if (n)
+    if (n) {
         toHalfKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, static_cast<__half*>(out), n);
-    launched("the FP32-to-FP16 kernel");
+        launched("the FP32-to-FP16 kernel");
+    }
 }
 
 void toFloat(const void* in, float* out, std::size_t n, cudaStream_t stream)
 {
-    if (n)
+    if (n) {
         toFloatKernel<<<blocksFor(n), kThreads, 0, stream>>>(static_cast<const __half*>(in), out, n);
-    launched("the FP16-to-FP32 kernel");
+        launched("the FP16-to-FP32 kernel");
+    }
 }
 
 void reorg(const float* in, float* out, int batch, std::size_t inSize, std::size_t outSize,
@@ -245,41 +250,46 @@ void reorg(const float* in, float* out, int batch, std::size_t inSize, std::size
     if (outSize != inSize) // extra: the appended values are zeros
         cudaCheck(cudaMemsetAsync(out, 0, std::size_t(batch) * outSize * sizeof(float), stream),
                   "[reorg] clearing on the GPU");
-    if (n)
+    if (n) {
         reorgKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, inSize, outSize, n, map);
-    launched("the reorg kernel");
+        launched("the reorg kernel");
+    }
 }
 
 void addOverlap(float* out, const float* source, int batch, std::size_t outSize, std::size_t fromSize,
                 const OverlapMap& map, float alpha, float beta, cudaStream_t stream)
 {
     const std::size_t pairs = overlapPairs(map), n = std::size_t(batch) * pairs;
-    if (n)
+    if (n) {
         addOverlapKernel<<<blocksFor(n), kThreads, 0, stream>>>(out, source, outSize, fromSize, pairs, n, map,
                                                                 alpha, beta);
-    launched("the shortcut kernel");
+        launched("the shortcut kernel");
+    }
 }
 
 void multiply(const float* a, const float* b, float* out, std::size_t n, cudaStream_t stream)
 {
-    if (n)
+    if (n) {
         multiplyKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, b, out, n);
-    launched("the multiply kernel");
+        launched("the multiply kernel");
+    }
 }
 
 void averagePlanes(const float* in, float* out, int planes, int plane, cudaStream_t stream)
 {
-    if (planes > 0)
+    if (planes > 0) {
         averagePlanesKernel<<<blocksFor(std::size_t(planes)), kThreads, 0, stream>>>(in, out, planes, plane);
-    launched("the average-pool kernel");
+        launched("the average-pool kernel");
+    }
 }
 
 void softmax(const float* in, float* out, int groups, int n, float temperature, cudaStream_t stream)
 {
-    if (groups > 0)
+    if (groups > 0) {
         softmaxKernel<<<blocksFor(std::size_t(groups)), kThreads, 0, stream>>>(in, out, groups, n,
                                                                                temperature);
-    launched("the softmax kernel");
+        launched("the softmax kernel");
+    }
 }
 
 void activate(float* x, std::size_t n, Activation a, cudaStream_t stream)
@@ -295,37 +305,41 @@ void scaleShiftActivate(float* x, int batch, int channels, int plane, const floa
                         cudaStream_t stream)
 {
     const std::size_t n = std::size_t(batch) * std::size_t(channels) * std::size_t(plane);
-    if (n)
+    if (n) {
         scaleShiftActivateKernel<<<blocksFor(n), kThreads, 0, stream>>>(x, n, channels, plane, biases, scales,
                                                                         mean, variance, a);
-    launched("the scale/shift kernel");
+        launched("the scale/shift kernel");
+    }
 }
 
 void maxpool(const float* in, float* out, int planes, int w, int h, int outW, int outH, int size, int strideX,
              int strideY, int offset, cudaStream_t stream)
 {
     const std::size_t n = std::size_t(planes) * std::size_t(outW) * std::size_t(outH);
-    if (n)
+    if (n) {
         maxpoolKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, planes, w, h, outW, outH, size, strideX,
                                                              strideY, offset);
-    launched("the max-pool kernel");
+        launched("the max-pool kernel");
+    }
 }
 
 void upsample(const float* in, float* out, int planes, int w, int h, int stride, float scale,
               cudaStream_t stream)
 {
     const std::size_t n = std::size_t(planes) * std::size_t(w * stride) * std::size_t(h * stride);
-    if (n)
+    if (n) {
         upsampleKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, planes, w, h, stride, scale);
-    launched("the upsample kernel");
+        launched("the upsample kernel");
+    }
 }
 
 void addActivate(const float* a, const float* b, float* out, std::size_t n, float alpha, float beta,
                  Activation act, cudaStream_t stream)
 {
-    if (n)
+    if (n) {
         addActivateKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, b, out, n, alpha, beta, act);
-    launched("the shortcut kernel");
+        launched("the shortcut kernel");
+    }
 }
 
 void yoloActivate(float* x, int batch, int anchors, int classes, int plane, bool logistic, float scaleXY,
@@ -333,9 +347,10 @@ void yoloActivate(float* x, int batch, int anchors, int classes, int plane, bool
 {
     const std::size_t n =
         std::size_t(batch) * std::size_t(anchors) * std::size_t(classes + 5) * std::size_t(plane);
-    if (n)
+    if (n) {
         yoloKernel<<<blocksFor(n), kThreads, 0, stream>>>(x, n, classes, plane, logistic, scaleXY);
-    launched("the yolo kernel");
+        launched("the yolo kernel");
+    }
 }
 
 } // namespace nw::cuda

@@ -1,6 +1,7 @@
 #pragma once
 // What every CUDA kernel file's launchers share: the block size, the grid for n elements, and the check
 // right after a launch (a bad configuration surfaces there; faults while running, at the next sync).
+// Called only after a launch that happened: a skipped one would report an earlier error as its own.
 #include "backend/cuda/cuda_check.h"
 
 #include <cstddef>

@@ -246,62 +246,69 @@ void maxpoolRecordingIndexes(const float* in, float* out, std::int64_t* indexes,
                              cudaStream_t stream)
 {
     const std::size_t n = std::size_t(planes) * std::size_t(outW) * std::size_t(outH);
-    if (n)
+    if (n) {
         maxpoolIndexedKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, indexes, planes, w, h, outW,
                                                                     outH, size, strideX, strideY, offset);
-    launched("the max-pool training kernel");
+        launched("the max-pool training kernel");
+    }
 }
 
 void maxpoolBackward(const float* delta, const std::int64_t* indexes, std::size_t n, float* inputDelta,
                      cudaStream_t stream)
 {
-    if (n)
+    if (n) {
         maxpoolBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, indexes, n, inputDelta);
-    launched("the max-pool backward kernel");
+        launched("the max-pool backward kernel");
+    }
 }
 
 void upsampleBackward(const float* delta, float* inputDelta, int planes, int w, int h, int stride,
                       float scale, cudaStream_t stream)
 {
     const std::size_t n = std::size_t(planes) * std::size_t(w) * std::size_t(h);
-    if (n)
+    if (n) {
         upsampleBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, inputDelta, planes, w, h, stride,
                                                                       scale);
-    launched("the upsample backward kernel");
+        launched("the upsample backward kernel");
+    }
 }
 
 void averagePlanesBackward(const float* delta, float* inputDelta, int planes, int plane, cudaStream_t stream)
 {
     const std::size_t n = std::size_t(planes) * std::size_t(plane);
-    if (n)
+    if (n) {
         averagePlanesBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, inputDelta, n, plane);
-    launched("the average-pool backward kernel");
+        launched("the average-pool backward kernel");
+    }
 }
 
 void addScaled(const float* from, float* into, std::size_t n, float alpha, cudaStream_t stream)
 {
-    if (n)
+    if (n) {
         addScaledKernel<<<blocksFor(n), kThreads, 0, stream>>>(from, into, n, alpha);
-    launched("the add kernel");
+        launched("the add kernel");
+    }
 }
 
 void addRows(const float* from, std::size_t fromStride, float* into, std::size_t intoStride,
              std::size_t width, int rows, cudaStream_t stream)
 {
     const std::size_t n = width * std::size_t(rows > 0 ? rows : 0);
-    if (n)
+    if (n) {
         addRowsKernel<<<blocksFor(n), kThreads, 0, stream>>>(from, fromStride, into, intoStride, width, n);
-    launched("the add-rows kernel");
+        launched("the add-rows kernel");
+    }
 }
 
 void reorgBackward(const float* delta, float* inputDelta, int batch, std::size_t inSize, std::size_t outSize,
                    const ReorgMap& map, cudaStream_t stream)
 {
     const std::size_t n = std::size_t(batch) * inSize;
-    if (n)
+    if (n) {
         reorgBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, inputDelta, inSize, outSize, n,
                                                                    map);
-    launched("the reorg backward kernel");
+        launched("the reorg backward kernel");
+    }
 }
 
 void addOverlapBackward(const float* delta, float* inputDelta, float* sourceDelta, int batch,
@@ -309,97 +316,108 @@ void addOverlapBackward(const float* delta, float* inputDelta, float* sourceDelt
                         float beta, cudaStream_t stream)
 {
     const std::size_t pairs = overlapPairs(map), n = std::size_t(batch) * pairs;
-    if (n && (inputDelta || sourceDelta))
+    if (n && (inputDelta || sourceDelta)) {
         addOverlapBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(
             delta, inputDelta, sourceDelta, outSize, fromSize, pairs, n, map, alpha, beta);
-    launched("the shortcut backward kernel");
+        launched("the shortcut backward kernel");
+    }
 }
 
 void addProduct(const float* a, const float* b, float* into, std::size_t n, cudaStream_t stream)
 {
-    if (n)
+    if (n) {
         addProductKernel<<<blocksFor(n), kThreads, 0, stream>>>(a, b, into, n);
-    launched("the multiply-add kernel");
+        launched("the multiply-add kernel");
+    }
 }
 
 void addScaleSums(const float* delta, const float* from, float* scaleDelta, int batch, const ScaleMap& map,
                   cudaStream_t stream)
 {
     const std::size_t blocks = std::size_t(batch) * scalesPerItem(map);
-    if (blocks) // blockDim must be kThreads: the reduction's shared array has that size
+    if (blocks) { // blockDim must be kThreads: the reduction's shared array has that size
         addScaleSumsKernel<<<unsigned(blocks), kThreads, 0, stream>>>(delta, from, scaleDelta, map);
-    launched("the [scale_channels] backward kernel");
+        launched("the [scale_channels] backward kernel");
+    }
 }
 
 void cropBackward(const float* delta, float* inputDelta, int batch, std::size_t inSize, std::size_t outSize,
                   const CropMap& map, const CropPlacement* placements, float scale, cudaStream_t stream)
 {
     const std::size_t n = std::size_t(batch) * outSize;
-    if (n)
+    if (n) {
         cropBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, inputDelta, n, inSize, outSize, map,
                                                                   placements, scale);
-    launched("the [crop] backward kernel");
+        launched("the [crop] backward kernel");
+    }
 }
 
 void normalizeShortcutWeights(const float* raw, float* used, const ShortcutWeighting& s, cudaStream_t stream)
 {
-    if (s.perInput)
+    if (s.perInput) {
         normalizeShortcutKernel<<<blocksFor(s.perInput), kThreads, 0, stream>>>(raw, used, s);
-    launched("the [shortcut] weight normalisation kernel");
+        launched("the [shortcut] weight normalisation kernel");
+    }
 }
 
 void weightedGather(const float* x, std::size_t xSize, float* out, std::size_t outSize, int batch,
                     const float* w, const ShortcutWeighting& s, bool accumulate, cudaStream_t stream)
 {
     const std::size_t n = std::size_t(batch) * outSize;
-    if (n)
+    if (n) {
         weightedGatherKernel<<<blocksFor(n), kThreads, 0, stream>>>(x, xSize, out, outSize, n, w, s,
                                                                     accumulate);
-    launched("the weighted [shortcut] kernel");
+        launched("the weighted [shortcut] kernel");
+    }
 }
 
 void weightedScatter(const float* delta, std::size_t deltaSize, float* into, std::size_t intoSize, int batch,
                      const float* w, const ShortcutWeighting& s, cudaStream_t stream)
 {
     const std::size_t n = std::size_t(batch) * intoSize;
-    if (n)
+    if (n) {
         weightedScatterKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, deltaSize, into, intoSize, n, w,
                                                                      s);
-    launched("the weighted [shortcut] backward kernel");
+        launched("the weighted [shortcut] backward kernel");
+    }
 }
 
 void addWeightSums(const float* delta, std::size_t deltaSize, const float* x, std::size_t xSize, int batch,
                    const ShortcutWeighting& s, double* g, cudaStream_t stream)
 {
-    if (s.perInput && batch > 0) // blockDim must be kThreads: the reduction's shared array has that size
+    if (s.perInput && batch > 0) { // blockDim must be kThreads: the reduction's shared array has that size
         weightSumsKernel<<<unsigned(s.perInput), kThreads, 0, stream>>>(delta, deltaSize, x, xSize, batch, s,
                                                                         g);
-    launched("the weighted [shortcut] weight-gradient kernel");
+        launched("the weighted [shortcut] weight-gradient kernel");
+    }
 }
 
 void addShortcutWeightGradient(const float* raw, const float* used, const double* g, float* gradient,
                                const ShortcutWeighting& s, cudaStream_t stream)
 {
-    if (s.perInput)
+    if (s.perInput) {
         shortcutGradientKernel<<<blocksFor(s.perInput), kThreads, 0, stream>>>(raw, used, g, gradient, s);
-    launched("the [shortcut] weight gradient kernel");
+        launched("the [shortcut] weight gradient kernel");
+    }
 }
 
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,
              float momentum, cudaStream_t stream)
 {
-    if (n)
+    if (n) {
         sgdKernel<<<blocksFor(n), kThreads, 0, stream>>>(weights, velocity, gradient, n, decay, scale,
                                                          momentum);
-    launched("the SGD kernel");
+        launched("the SGD kernel");
+    }
 }
 
 void adamStep(float* weights, float* m, float* v, float* gradient, std::size_t n, float decay,
               const AdamStep& step, cudaStream_t stream)
 {
-    if (n)
+    if (n) {
         adamKernel<<<blocksFor(n), kThreads, 0, stream>>>(weights, m, v, gradient, n, decay, step);
-    launched("the Adam kernel");
+        launched("the Adam kernel");
+    }
 }
 
 } // namespace nw::cuda
