@@ -360,6 +360,15 @@ void TestTrainPanel::childProcessRunTrainsAsInProcess()
     QVERIFY(finished.last().first().toString().isEmpty());
     const QList<double> own = lossesIn(dir.filePath("in-process/metrics.csv"));
     QCOMPARE(own.size(), 5);
+    // What the editor shows trains, unsaved edits included, even into the cfg's own folder.
+    request = childRequest(dir, "");
+    request.outDir = dir.path();
+    request.cfgText = QString(test::kToyCfg).replace("max_batches=12", "max_batches=4");
+    worker.prepareRun();
+    worker.run(request);
+    QVERIFY(finished.last().first().toString().isEmpty());
+    QCOMPARE(lossesIn(dir.filePath("metrics.csv")).size(), 4);
+    QVERIFY(test::readAll(dir.filePath("toy.cfg")).contains("max_batches=12")); // the file as it was
     for (int i = 0; i < 5; ++i) // (the thread counts may differ: sums in another order)
         QVERIFY2(std::abs(own[i] - child[i]) <= 1e-4 * std::max(1.0, std::abs(own[i])),
                  qPrintable(QString("iteration %1: %2 in-process, %3 in the child")
@@ -434,6 +443,43 @@ void TestTrainPanel::childProcessProblemsEndInWords()
     const QString error = finished.last().first().toString();
     QVERIFY2(error.startsWith("cannot start " + dir.filePath("no-such-netwright-cli")), qPrintable(error));
     QVERIFY(error.endsWith("(it is installed next to the studio)"));
+
+    // A --gpus run's failure: the rank's own words first, then the launcher's.
+    const QString failing = dir.filePath("failing-cli");
+    test::writeFile(failing,
+                    "#!/bin/sh\necho 'warning: image 7 unreadable' >&2\n"
+                    "echo 'error (rank 1): cuda:1: out of memory' >&2\n"
+                    "echo 'error: rank 1 (cuda:1) exited with status 1; stopping the other GPUs' >&2\n"
+                    "exit 1\n");
+    QFile::setPermissions(failing, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    request = childRequest(dir, "run");
+    request.cliPath = failing;
+    worker.prepareRun();
+    worker.run(request);
+    QCOMPARE(
+        finished.last().first().toString(),
+        QString("cuda:1: out of memory — rank 1 (cuda:1) exited with status 1; stopping the other GPUs"));
+
+    // A child that does not honour Stop (a rank stuck in a collective): its whole group is killed once
+    // the grace has passed, and the run ends in words.
+    const QString stuck = dir.filePath("stuck-cli");
+    test::writeFile(stuck, "#!/bin/sh\ntrap '' INT TERM\nsleep 0.2\n" // (the panel's throttle: 50 ms)
+                           "echo '{\"iteration\":1,\"max_batches\":9,\"loss\":1,\"avg_loss\":1,\"lr\":0.1,"
+                           "\"images_per_s\":1,\"elapsed_s\":1,\"epoch\":0,\"heads\":[]}'\n"
+                           "sleep 600\n");
+    QFile::setPermissions(stuck, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    request = childRequest(dir, "run");
+    request.cliPath = stuck;
+    request.stopGraceSeconds = 1;
+    const auto stopAtOnce = QObject::connect(&worker, &ui::TrainWorker::progress,
+                                             [&](const IterationStats&) { worker.requestStop(); });
+    worker.prepareRun();
+    worker.run(request);
+    QObject::disconnect(stopAtOnce);
+    QCOMPARE(finished.last().first().toString(),
+             QString("the training processes did not stop within 1 s of Stop and were ended; the last "
+                     "checkpoint is kept"));
+    QTRY_COMPARE_WITH_TIMEOUT(childState(), char(0), 5000); // the script's sleep went with it
 }
 
 // With two GPUs or more the Train panel offers them all at once, with the rank count; choosing it

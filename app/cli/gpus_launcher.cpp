@@ -17,6 +17,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -110,6 +111,17 @@ std::string exitText(int status)
 
 int trainOnGpus(const TrainArgs& args)
 {
+#ifdef NETWRIGHT_WITH_NCCL
+    // First thing: a stop asked at any time (Ctrl+C, the studio's Stop, a scheduler's SIGTERM) is seen,
+    // and passed on to the ranks once they run (they stop together with a checkpoint). A reader that
+    // went away (the studio closed) must not kill the launcher on its next message: SIGPIPE ignored,
+    // which the ranks inherit too.
+    struct sigaction stop = {};
+    stop.sa_handler = askStop;
+    sigaction(SIGINT, &stop, nullptr);
+    sigaction(SIGTERM, &stop, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+#endif
     const auto gpus = parseGpuList(args.gpus);
     if (!gpus) {
         std::cerr
@@ -155,12 +167,10 @@ int trainOnGpus(const TrainArgs& args)
         std::cerr << "error: cannot find this program to start the GPUs' processes: " << ec.message() << "\n";
         return 1;
     }
-    // Ctrl+C and SIGTERM are passed on to the ranks (which stop together with a checkpoint); without
-    // SA_RESTART, so waitpid returns to pass them on.
-    struct sigaction stop = {};
-    stop.sa_handler = askStop;
-    sigaction(SIGINT, &stop, nullptr);
-    sigaction(SIGTERM, &stop, nullptr);
+    if (stopAsked) {
+        std::printf("stopped before the GPUs' processes started\n");
+        return 0;
+    }
     std::vector<pid_t> ranks;
     const auto size = std::to_string(gpus->size());
     for (std::size_t r = 0; r < gpus->size(); ++r) {
@@ -204,17 +214,20 @@ int trainOnGpus(const TrainArgs& args)
     int worst = 0;
     bool passedOn = false;
     for (std::size_t left = ranks.size(); left > 0;) {
+        // Polled, not blocked in: a stop that arrives at any moment is passed on within 50 ms.
+        if (stopAsked && !passedOn) {
+            for (pid_t rank : ranks)
+                if (rank > 0)
+                    kill(rank, SIGTERM);
+            passedOn = true;
+        }
         int status = 0;
-        const pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno != EINTR)
-                break;
-            if (stopAsked && !passedOn) {
-                for (pid_t rank : ranks)
-                    if (rank > 0)
-                        kill(rank, SIGTERM);
-                passedOn = true;
-            }
+        const pid_t pid = waitpid(-1, &status, WNOHANG);
+        if (pid < 0 && errno != EINTR)
+            break;
+        if (pid <= 0) {
+            const timespec pause{0, 50'000'000};
+            nanosleep(&pause, nullptr);
             continue;
         }
         const auto found = std::find(ranks.begin(), ranks.end(), pid);

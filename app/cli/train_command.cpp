@@ -161,6 +161,12 @@ int train(const TrainArgs& args)
 {
     if (!args.gpus.empty() && !std::getenv(kNcclCliqueVariable))
         return trainOnGpus(args); // the launcher: one process per GPU, each back here
+    // First thing: a stop asked while the data loads (Ctrl+C, the launcher's SIGTERM, the studio's
+    // Stop) ends the run at its first iteration with a checkpoint, not by the default action.
+    std::signal(SIGINT, [](int) { interrupted = true; });
+    std::signal(SIGTERM, [](int) { interrupted = true; });
+    if (args.progressJson) // a reader that went away must not kill the run: writes just fail
+        std::signal(SIGPIPE, SIG_IGN);
     std::string mpiError;
     const std::unique_ptr<Communicator> team = joinRanks(args, mpiError);
     if (!team && !mpiError.empty()) {
@@ -226,8 +232,6 @@ int train(const TrainArgs& args)
                 std::printf("%s\n", line);
         }
         std::fflush(stdout); // before the trainer's messages, which may go to the unbuffered stderr
-        std::signal(SIGINT, [](int) { interrupted = true; });
-        std::signal(SIGTERM, [](int) { interrupted = true; });
         Trainer trainer(*net, *sets->train, sets->valid.get(), options, sets->detectionValid.get());
         if (auto problem = trainer.run(observer)) {
             std::cerr << "\nerror" << (team ? " (rank " + std::to_string(team->rank()) + ")" : std::string())

@@ -1,11 +1,13 @@
 #include "train/child_training.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <csignal>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace nw::ui {
@@ -75,14 +77,35 @@ std::optional<std::string> runChildTraining(const QString& program, const QStrin
     QProcess child;
     child.setProgram(program);
     child.setArguments(arguments);
-    child.setChildProcessModifier([] { ::setpgid(0, 0); }); // a group of its own: its ranks join it
+    child.setChildProcessModifier([] {
+        ::setpgid(0, 0);                    // a group of its own: its ranks join it
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM); // the studio gone, the run stops (with a checkpoint)
+    });
     child.start();
     if (!child.waitForStarted(30000))
         return "cannot start " + program.toStdString() + ": " + child.errorString().toStdString() +
                (QFileInfo::exists(program) ? "" : " (it is installed next to the studio)");
     const qint64 pid = child.processId();
-    QByteArray errors; // the child's stderr: its "error: …" lines end up in the answer
-    bool stopSent = false, suspended = false;
+    // Of the child's stderr only its first and last "error…" lines are kept (a long run's warnings
+    // would otherwise pile up), and the unfinished line.
+    QByteArray partialError, firstError, lastError;
+    const auto readErrors = [&] {
+        partialError += child.readAllStandardError();
+        qsizetype end;
+        while ((end = partialError.indexOf('\n')) >= 0) {
+            const QByteArray line = partialError.left(end).trimmed();
+            partialError.remove(0, end + 1);
+            if (line.startsWith("error")) {
+                if (firstError.isEmpty())
+                    firstError = line;
+                lastError = line;
+            }
+        }
+        if (partialError.size() > 65536)
+            partialError.clear();
+    };
+    bool stopSent = false, suspended = false, killed = false;
+    QElapsedTimer sinceStop;
     int lastIteration = 0;
     const auto readLines = [&] {
         while (child.canReadLine()) {
@@ -94,7 +117,7 @@ std::optional<std::string> runChildTraining(const QString& program, const QStrin
                 observer.message(*line.message);
             }
         }
-        errors += child.readAllStandardError();
+        readErrors();
     };
     while (child.state() != QProcess::NotRunning) {
         child.waitForReadyRead(100);
@@ -105,6 +128,10 @@ std::optional<std::string> runChildTraining(const QString& program, const QStrin
             suspended = false;
             ::kill(pid_t(pid), SIGINT); // the CLI (or the launcher, which passes it on) checkpoints and ends
             stopSent = true;
+            sinceStop.start();
+        } else if (stopSent && !killed && sinceStop.elapsed() > control.stopGraceMs()) {
+            signalGroup(pid, SIGKILL); // every process of the run, the launcher's ranks included
+            killed = true;
         } else if (!stopSent && control.pauseWanted() != suspended) {
             suspended = !suspended;
             signalGroup(pid, suspended ? SIGSTOP : SIGCONT);
@@ -114,16 +141,21 @@ std::optional<std::string> runChildTraining(const QString& program, const QStrin
     }
     child.waitForFinished(-1);
     readLines();
+    if (killed)
+        return "the training processes did not stop within " + std::to_string(control.stopGraceMs() / 1000) +
+               " s of Stop and were ended; the last checkpoint is kept";
     if (child.exitStatus() == QProcess::CrashExit)
         return program.toStdString() + " ended abnormally (" + child.errorString().toStdString() +
                "); the last checkpoint is kept";
     if (child.exitCode() == 0)
         return std::nullopt;
-    // The child's last "error…" line says what went wrong (the CLI's own words); else its status.
-    const QList<QByteArray> lines = errors.split('\n');
-    for (auto line = lines.rbegin(); line != lines.rend(); ++line)
-        if (const QByteArray text = line->trimmed(); text.startsWith("error"))
-            return text.mid(text.indexOf(':') + 1).trimmed().toStdString();
+    // The child's own words: its first error (a rank's), and the last when another follows (the
+    // launcher's, naming the rank); else its status.
+    const auto words = [](const QByteArray& line) {
+        return line.mid(line.indexOf(':') + 1).trimmed().toStdString();
+    };
+    if (!firstError.isEmpty())
+        return lastError == firstError ? words(firstError) : words(firstError) + " — " + words(lastError);
     return program.toStdString() + " exited with status " + std::to_string(child.exitCode());
 }
 

@@ -19,6 +19,9 @@ public:
     virtual ~ChildControl() = default;
     virtual bool stopWanted() = 0;
     virtual bool pauseWanted() = 0;
+    // How long a Stop may take (the iteration under way, the checkpoint) before the child's whole
+    // process group is killed: a rank stuck in a collective never answers.
+    virtual int stopGraceMs() const { return 120000; }
 };
 
 // The parsed form of one `--progress json` line: an iteration, a message, or neither (not JSON).
@@ -28,11 +31,13 @@ struct ProgressLine {
 };
 ProgressLine parseProgressLine(const QByteArray& line);
 
-// Runs `program arguments` to its end. Iterations and messages go to `observer` (its iteration() and
+// Runs `program arguments` to its end (the child leads a process group of its own, and gets SIGTERM
+// should the thread that started it end first). Iterations and messages go to `observer` (its iteration() and
 // message(); its stopRequested() is not called: `control` is polled instead; `paused` is called with
 // the last iteration when the child is suspended). Returns nullopt when the child exits with 0 (finished,
-// or stopped with its checkpoint), else what went wrong in words: the child's own "error: …" lines,
-// a crash, or a program that cannot be started.
+// or stopped with its checkpoint), else what went wrong in words: the child's first "error…" line (a
+// rank's own words) and, when another follows, the last (the launcher's), a crash, a Stop that was not
+// honoured in time, or a program that cannot be started.
 std::optional<std::string> runChildTraining(const QString& program, const QStringList& arguments,
                                             TrainObserver& observer, ChildControl& control,
                                             const std::function<void(int)>& paused);

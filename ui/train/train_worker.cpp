@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QTemporaryDir>
 #include <optional>
 
 namespace nw::ui {
@@ -32,15 +33,19 @@ public:
         lastIteration_ = stats.iteration;
     }
     void message(const std::string& text) override { emit worker_.message(QString::fromStdString(text)); }
+    // The iteration the throttle held back, shown now (a pause, the end).
+    void flush()
+    {
+        if (pending_) {
+            emit worker_.progress(*pending_);
+            pending_.reset();
+        }
+    }
     bool stopRequested() override
     {
         std::unique_lock lock(worker_.mutex_);
         if (worker_.paused_ && !worker_.stop_) {
-            // The panel shows where the run waits: the iteration the throttle held back, then a note.
-            if (pending_) {
-                emit worker_.progress(*pending_);
-                pending_.reset();
-            }
+            flush(); // the panel shows where the run waits: the iteration held back, then a note
             emit worker_.pausedAt(lastIteration_);
             worker_.resumed_.wait(lock, [this] { return !worker_.paused_ || worker_.stop_; });
         }
@@ -181,10 +186,11 @@ namespace {
 // The GUI's Pause and Stop, read without waiting (the child keeps running while polled).
 class WorkerControl final : public ChildControl {
 public:
-    WorkerControl(std::mutex& mutex, const bool& stop, const bool& paused)
-        : mutex_(mutex), stop_(stop), paused_(paused)
+    WorkerControl(std::mutex& mutex, const bool& stop, const bool& paused, int graceMs)
+        : mutex_(mutex), stop_(stop), paused_(paused), graceMs_(graceMs)
     {
     }
+    int stopGraceMs() const override { return graceMs_; }
     bool stopWanted() override
     {
         std::lock_guard lock(mutex_);
@@ -200,26 +206,27 @@ private:
     std::mutex& mutex_;
     const bool& stop_;
     const bool& paused_;
+    int graceMs_;
 };
 
 } // namespace
 
 void TrainWorker::runInChild(const TrainRequest& request, const NetworkSpec& spec)
 {
-    // The cfg the editor shows (unsaved edits included) goes to the output folder under its own name:
-    // the child reads files, and names its weights after the cfg.
+    // The cfg the editor shows, unsaved edits included: the child reads files and names its weights
+    // after the cfg, so edits go to a file of the same name in a folder of the run's own.
     QString cfg = request.cfgPath;
-    if (!request.cfgText.isEmpty()) {
-        QDir().mkpath(request.outDir);
-        cfg = QDir(request.outDir).filePath(QFileInfo(request.cfgPath).completeBaseName() + ".cfg");
-        if (QFileInfo(cfg).canonicalFilePath() != QFileInfo(request.cfgPath).canonicalFilePath()) {
-            QSaveFile file(cfg);
-            if (!file.open(QIODevice::WriteOnly) || file.write(request.cfgText.toUtf8()) < 0 ||
-                !file.commit()) {
-                emit finished(
-                    tr("cannot write %1 for the training processes: %2").arg(cfg, file.errorString()));
-                return;
-            }
+    QTemporaryDir edited;
+    QFile onDisk(request.cfgPath);
+    if (!request.cfgText.isEmpty() &&
+        (!onDisk.open(QIODevice::ReadOnly) || onDisk.readAll() != request.cfgText.toUtf8())) {
+        cfg = edited.filePath(QFileInfo(request.cfgPath).fileName());
+        QSaveFile file(cfg);
+        if (!edited.isValid() || !file.open(QIODevice::WriteOnly) ||
+            file.write(request.cfgText.toUtf8()) < 0 || !file.commit()) {
+            emit finished(tr("cannot write the edited network for the training processes (%1): %2")
+                              .arg(cfg, edited.isValid() ? file.errorString() : edited.errorString()));
+            return;
         }
     }
     QStringList arguments{"train", "--progress", "json", "--out", request.outDir};
@@ -252,9 +259,12 @@ void TrainWorker::runInChild(const TrainRequest& request, const NetworkSpec& spe
                      : tr("training in a netwright-cli process"));
     emit started(request.maxBatches > 0 ? request.maxBatches : spec.net.maxBatches, spec.net.batch);
     WorkerObserver observer(*this);
-    WorkerControl control(mutex_, stop_, paused_);
-    const auto problem = runChildTraining(program, arguments, observer, control,
-                                          [this](int iteration) { emit pausedAt(iteration); });
+    WorkerControl control(mutex_, stop_, paused_, request.stopGraceSeconds * 1000);
+    const auto problem = runChildTraining(program, arguments, observer, control, [&](int iteration) {
+        observer.flush();
+        emit pausedAt(iteration);
+    });
+    observer.flush();
     emit finished(problem ? QString::fromStdString(*problem) : QString());
 }
 

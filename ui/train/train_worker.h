@@ -28,6 +28,9 @@ struct TrainRequest {
     // Train in a child netwright-cli even on one device (what --gpus does; tests use it on the CPU).
     bool childProcess = false;
     QString cliPath; // empty: netwright-cli next to the studio's executable
+    // How long the child processes get to stop (finish the iteration, write the checkpoint) before
+    // they are killed.
+    int stopGraceSeconds = 120;
 };
 
 class TrainWorker : public QObject {

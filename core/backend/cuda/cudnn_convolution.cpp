@@ -14,15 +14,22 @@ constexpr int kCandidates = 8;
 // labels for FP32 results vary between versions, so only TF32/FP16 tensor-op results are excluded) and
 // whose scratch stays under 1 GiB (FFT variants can ask for several); `fallback` always runs in FP32.
 // `tensorCores`: FP16 inference, where tensor-op results are what is wanted.
+// (`chosen`, when given: the index of the result taken, −1 for the fallback.)
 template <typename Perf, typename Algorithm>
-Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback, bool tensorCores = false)
+Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback, bool tensorCores = false,
+                       int* chosen = nullptr)
 {
     for (int i = 0; i < returned; ++i)
         if (results[i].status == CUDNN_STATUS_SUCCESS &&
             (tensorCores || (results[i].mathType != CUDNN_TENSOR_OP_MATH &&
                              results[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)) &&
-            results[i].memory <= (std::size_t(1) << 30))
+            results[i].memory <= (std::size_t(1) << 30)) {
+            if (chosen)
+                *chosen = i;
             return results[i].algo;
+        }
+    if (chosen)
+        *chosen = -1;
     return fallback;
 }
 
@@ -88,7 +95,11 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
     cudnnCheck(cudnnFindConvolutionForwardAlgorithm(gpu.cudnn(), input_, filter_, convolution_, output_,
                                                     kCandidates, &returned, results),
                "choosing a convolution algorithm");
-    algorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, half);
+    int chosen = -1;
+    algorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, half, &chosen);
+    if (half && chosen >= 0) // run it with the math it was timed with
+        cudnnCheck(cudnnSetConvolutionMathType(convolution_, results[chosen].mathType),
+                   "cudnnSetConvolutionMathType");
     cudnnCheck(cudnnGetConvolutionForwardWorkspaceSize(gpu.cudnn(), input_, filter_, convolution_, output_,
                                                        algorithm_, &workspaceBytes_),
                "sizing a convolution's workspace");
