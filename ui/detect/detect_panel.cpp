@@ -68,6 +68,10 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     QPushButton* folder = button(this, tr("Folder…"), sources);
     QPushButton* previous = button(this, tr("◀"), sources);
     QPushButton* next = button(this, tr("▶"), sources);
+    for (QPushButton* b : {previous, next}) // arrows: the row fits a docked panel
+        b->setFixedWidth(32);
+    previous->setToolTip(tr("The folder's previous image"));
+    next->setToolTip(tr("The folder's next image"));
     slideshow_ = button(this, tr("Slideshow"), sources);
     slideshow_->setCheckable(true);
     slideshow_->setToolTip(tr("Show the folder's images one after another, every 2 seconds"));
