@@ -122,7 +122,8 @@ void TestCli::summaryNamesLayersTheGpuCannotRun()
          {QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
           QString("/usr/share/darknet/cfg/yolov2.cfg"), QString("/usr/share/darknet/cfg/alexnet.cfg"),
           gpuData + "gpu/attention-layers.cfg", gpuData + "gpu/multilabel.cfg", gpuData + "onnx/se-block.cfg",
-          QString("/usr/share/darknet/cfg/vgg-16.cfg"), gpuData + "onnx/every-op.cfg"})
+          QString("/usr/share/darknet/cfg/vgg-16.cfg"), gpuData + "onnx/every-op.cfg",
+          gpuData + "gpu/deconvolution.cfg"})
         QVERIFY2(cli({"summary", everything}).out.contains("GPU: runs and trains every layer"),
                  qPrintable(everything));
 }

@@ -8,6 +8,14 @@
 #include "kernels/cpu/im2col.h"
 #include "runtime/layer_runtime.h"
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/cudnn_convolution.h"
+#include "backend/cuda/gpu_exec.h"
+#include "backend/cuda/gpu_output_training.h"
+#include "kernels/cuda/inference_kernels.h"
+#endif
+
 #include <algorithm>
 #include <cmath>
 
@@ -159,6 +167,61 @@ public:
                      1.0f, args.inputDelta->item(b), plane);
         }
     }
+
+#if NETWRIGHT_WITH_CUDA
+    // The transpose of the convolution from this layer's output to its input (cuDNN): its backward-data
+    // pass is this forward; its forward is this backward's input delta, its backward-filter this
+    // weight gradient. The weights are already in that convolution's layout (in_c × filters × size²).
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        const std::size_t n = args.outputItemSize * std::size_t(args.batch);
+        cudaCheck(cudaMemsetAsync(args.output, 0, n * sizeof(float), gpu.stream()), "[deconvolutional]");
+        cudnn_.backwardData(gpu, transposed(), args.batch, gpu.device(weights_), args.input, args.output);
+        const bool bn = config_.batchNormalize;
+        const int plane = geometry_.height * geometry_.width;
+        if (args.training) {
+            gpuTraining_.forward(args, config_.filters, plane, bn ? &scales_ : nullptr, biases_, mean_,
+                                 variance_, activation_);
+            return;
+        }
+        cuda::scaleShiftActivate(args.output, args.batch, config_.filters, plane, gpu.device(biases_),
+                                 bn ? gpu.device(scales_) : nullptr, bn ? gpu.device(mean_) : nullptr,
+                                 bn ? gpu.device(variance_) : nullptr, activation_, gpu.stream());
+    }
+    bool hasGpuBackward(std::span<const Shape> sources) const override
+    {
+        return hasGpuForward(sources);
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        if (!args.parameterGradients && !args.inputDelta)
+            return; // dont_update at the front: nothing to pass on
+        if (args.parameterGradients)
+            parameters(); // sizes the gradient arrays
+        gpuTraining_.backward(args, config_.filters, geometry_.height * geometry_.width,
+                              config_.batchNormalize ? &scales_ : nullptr, scaleGradient_, biasGradient_,
+                              activation_);
+        if (args.parameterGradients)
+            cudnn_.backwardFilter(gpu, transposed(), args.batch, args.outputDelta, args.input,
+                                  gpu.gradient(weightGradient_));
+        if (args.inputDelta)
+            cudnn_.forward(gpu, transposed(), args.batch, args.outputDelta, gpu.device(weights_),
+                           args.inputDelta, true);
+    }
+    ConvolutionShape transposed() const
+    {
+        return {config_.filters, geometry_.height, geometry_.width, in_.c, 1,     config_.size,
+                config_.stride,  config_.stride,   config_.padding, 1,     in_.h, in_.w};
+    }
+    CudnnConvolution cudnn_;
+    GpuOutputTraining gpuTraining_;
+#endif
 
 private:
     // Bias, or batch norm with the batch's statistics, then the activation (derivatives kept).

@@ -142,13 +142,13 @@ void CudnnConvolution::ensurePlanned(GpuExec& gpu, const ConvolutionShape& shape
 }
 
 void CudnnConvolution::forward(GpuExec& gpu, const ConvolutionShape& shape, int batch, const void* x,
-                               const void* w, void* y)
+                               const void* w, void* y, bool accumulate)
 {
     ensurePlanned(gpu, shape, batch, false);
     float* workspace = gpu.workspace((workspaceBytes_ + sizeof(float) - 1) / sizeof(float));
     const float one = 1.0f, zero = 0.0f;
     cudnnCheck(cudnnConvolutionForward(gpu.cudnn(), &one, input_, x, filter_, w, convolution_, algorithm_,
-                                       workspace, workspaceBytes_, &zero, output_, y),
+                                       workspace, workspaceBytes_, accumulate ? &one : &zero, output_, y),
                "a convolution");
 }
 

@@ -26,9 +26,9 @@ public:
     CudnnConvolution& operator=(const CudnnConvolution&) = delete;
 
     // y = x ∗ w (cross-correlation, as Darknet), batch × filters × outHeight × outWidth.
-    // (FP16: x, w and y hold halves.)
+    // (FP16: x, w and y hold halves.) `accumulate`: y += instead (a transposed convolution's input delta).
     void forward(GpuExec& gpu, const ConvolutionShape& shape, int batch, const void* x, const void* w,
-                 void* y);
+                 void* y, bool accumulate = false);
     // dw += x ⋆ dy: with dy the output's −gradient (a delta), the weights' −gradient is added to dw.
     void backwardFilter(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* x,
                         const float* dy, float* dw);
