@@ -136,15 +136,8 @@ public:
                                 gpu.device(weights_), inputs, args.input, inputs, &zero, args.output,
                                 outputs),
                     "[connected] on the GPU");
-        const bool bn = config_.batchNormalize;
-        if (args.training) {
-            gpuTraining_.forward(args, outputs, 1, bn ? &scales_ : nullptr, biases_, mean_, variance_,
-                                 activation_);
-            return;
-        }
-        cuda::scaleShiftActivate(args.output, args.batch, outputs, 1, gpu.device(biases_),
-                                 bn ? gpu.device(scales_) : nullptr, bn ? gpu.device(mean_) : nullptr,
-                                 bn ? gpu.device(variance_) : nullptr, activation_, gpu.stream());
+        gpuTraining_.apply(args, outputs, 1, config_.batchNormalize ? &scales_ : nullptr, biases_, mean_,
+                           variance_, activation_);
     }
 
     bool hasGpuBackward(std::span<const Shape> sources) const override

@@ -220,16 +220,9 @@ public:
             forwardHalf(args);
         else
             cudnn_.forward(gpu, cudnnShape(), args.batch, args.input, gpu.device(weights_), args.output);
-        const bool bn = config_.batchNormalize;
-        const int plane = geometry_.outHeight * geometry_.outWidth;
-        if (args.training) {
-            gpuTraining_.forward(args, config_.filters, plane, bn ? &scales_ : nullptr, biases_, mean_,
-                                 variance_, activation_);
-            return;
-        }
-        cuda::scaleShiftActivate(args.output, args.batch, config_.filters, plane, gpu.device(biases_),
-                                 bn ? gpu.device(scales_) : nullptr, bn ? gpu.device(mean_) : nullptr,
-                                 bn ? gpu.device(variance_) : nullptr, activation_, gpu.stream());
+        gpuTraining_.apply(args, config_.filters, geometry_.outHeight * geometry_.outWidth,
+                           config_.batchNormalize ? &scales_ : nullptr, biases_, mean_, variance_,
+                           activation_);
     }
 
     // FP16 inference: the input and weights rounded to half, cuDNN on tensor cores, the output back

@@ -182,16 +182,9 @@ public:
         const std::size_t n = args.outputItemSize * std::size_t(args.batch);
         cudaCheck(cudaMemsetAsync(args.output, 0, n * sizeof(float), gpu.stream()), "[deconvolutional]");
         cudnn_.backwardData(gpu, transposed(), args.batch, gpu.device(weights_), args.input, args.output);
-        const bool bn = config_.batchNormalize;
-        const int plane = geometry_.height * geometry_.width;
-        if (args.training) {
-            gpuTraining_.forward(args, config_.filters, plane, bn ? &scales_ : nullptr, biases_, mean_,
-                                 variance_, activation_);
-            return;
-        }
-        cuda::scaleShiftActivate(args.output, args.batch, config_.filters, plane, gpu.device(biases_),
-                                 bn ? gpu.device(scales_) : nullptr, bn ? gpu.device(mean_) : nullptr,
-                                 bn ? gpu.device(variance_) : nullptr, activation_, gpu.stream());
+        gpuTraining_.apply(args, config_.filters, geometry_.height * geometry_.width,
+                           config_.batchNormalize ? &scales_ : nullptr, biases_, mean_, variance_,
+                           activation_);
     }
     bool hasGpuBackward(std::span<const Shape> sources) const override
     {

@@ -8,6 +8,21 @@
 
 namespace nw {
 
+void GpuOutputTraining::apply(GpuForwardArgs& args, int channels, int plane, ParamArray* scales,
+                              ParamArray& biases, ParamArray& rollingMean, ParamArray& rollingVariance,
+                              Activation activation)
+{
+    if (args.training) {
+        forward(args, channels, plane, scales, biases, rollingMean, rollingVariance, activation);
+        return;
+    }
+    GpuExec& gpu = args.gpu;
+    cuda::scaleShiftActivate(args.output, args.batch, channels, plane, gpu.device(biases),
+                             scales ? gpu.device(*scales) : nullptr,
+                             scales ? gpu.device(rollingMean) : nullptr,
+                             scales ? gpu.device(rollingVariance) : nullptr, activation, gpu.stream());
+}
+
 void GpuOutputTraining::forward(GpuForwardArgs& args, int channels, int plane, ParamArray* scales,
                                 ParamArray& biases, ParamArray& rollingMean, ParamArray& rollingVariance,
                                 Activation activation)

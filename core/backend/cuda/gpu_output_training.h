@@ -11,6 +11,11 @@ namespace nw {
 
 class GpuOutputTraining {
 public:
+    // The output stage after the layer's linear part wrote args.output (batch × channels × plane):
+    // training, forward() below; at inference bias or folded batch norm (rolling statistics) and the
+    // activation in one pass.
+    void apply(GpuForwardArgs& args, int channels, int plane, ParamArray* scales, ParamArray& biases,
+               ParamArray& rollingMean, ParamArray& rollingVariance, Activation activation);
     // After the layer's linear part wrote args.output (batch × channels × plane): scales null means bias
     // only; with batch norm the rolling statistics are updated on the device.
     void forward(GpuForwardArgs& args, int channels, int plane, ParamArray* scales, ParamArray& biases,
