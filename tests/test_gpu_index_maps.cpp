@@ -1,6 +1,7 @@
 // The index rules the CUDA kernels share with the CPU layers, checked on any machine (they are plain
 // C++ too): the GPU's [reorg] pairs, [shortcut] overlap and max-pool window against what the CPU layers
 // compute. A wrong pair would put a value in the wrong place on the GPU only, where no test here runs.
+#include "kernels/cpu/im2col.h"
 #include "kernels/cuda/index_maps.h"
 #include "kernels/cuda/maxpool_window.h"
 #include "runtime/net.h"
@@ -9,6 +10,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <random>
+#include <tuple>
 
 using namespace nw;
 
@@ -45,6 +47,7 @@ private slots:
     void maxpoolWindowPicksWhatTheCpuPicks_data();
     void maxpoolWindowPicksWhatTheCpuPicks();
     void scaleSumsVisitEveryScaledValueOnce();
+    void columnSourceReadsWhatIm2colReads();
 };
 
 void TestGpuIndexMaps::reorgPairsMoveWhatTheCpuMoves_data()
@@ -207,6 +210,32 @@ void TestGpuIndexMaps::scaleSumsVisitEveryScaledValueOnce()
             QVERIFY(std::all_of(visits.begin(), visits.end(), [](int v) { return v == 1; }));
             QCOMPARE(cuda::scalesPerItem(map), scaleWh ? plane : channels);
         }
+}
+
+// [local]'s GPU kernels read the input through columnSource; the CPU layer unrolls it with im2col.
+// Each column entry must be the same value (0 outside the image), for paddings and strides.
+void TestGpuIndexMaps::columnSourceReadsWhatIm2colReads()
+{
+    std::mt19937 random(9);
+    std::uniform_real_distribution<float> unit(-1, 1);
+    for (const auto& [size, stride, pad] :
+         {std::tuple{3, 1, 1}, {3, 2, 1}, {1, 1, 0}, {4, 3, 2}, {5, 2, 0}}) {
+        const int channels = 3, height = 9, width = 11;
+        const int outH = (height + 2 * pad - size) / stride + 1, outW = (width + 2 * pad - size) / stride + 1;
+        const ConvGeometry g{channels, height, width, size, stride, stride, pad, 1, outH, outW};
+        std::vector<float> image(std::size_t(channels * height * width));
+        for (float& v : image)
+            v = unit(random);
+        const std::size_t rows = std::size_t(channels * size * size), locations = std::size_t(outH * outW);
+        std::vector<float> columns(rows * locations);
+        im2col(image.data(), g, columns.data());
+        const cuda::ColumnMap m{channels, height, width, size, stride, stride, pad, outH, outW};
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t j = 0; j < locations; ++j) {
+                const long long at = cuda::columnSource(r, j, m);
+                QCOMPARE(at >= 0 ? image[std::size_t(at)] : 0.0f, columns[r * locations + j]);
+            }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestGpuIndexMaps)

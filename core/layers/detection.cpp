@@ -5,6 +5,11 @@
 #include "layers/detection_loss.h"
 #include "runtime/layer_runtime.h"
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_exec.h"
+#include "backend/cuda/gpu_host_head.h"
+#endif
+
 #include <algorithm>
 
 namespace nw {
@@ -79,6 +84,35 @@ public:
     // As in Darknet, the deltas go to the layer before as they are (the softmax is not differentiated).
     void backward(BackwardArgs& args) override { passLossDelta(args, delta_); }
 
+#if NETWRIGHT_WITH_CUDA
+    // On the host, as [region]: the input down, the CPU's own forward (and loss while training), the
+    // output and the deltas up. A yolov1 head is a few thousand values.
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        hostHead_.forward(
+            args, Shape::flat(std::int64_t(args.outputItemSize)),
+            [this](ForwardArgs& host) { forward(host); }, delta_);
+    }
+    // Its forward runs on the host: no CUDA graph can replay it.
+    bool gpuForwardCapturable() const override
+    {
+        return false;
+    }
+    bool hasGpuBackward(std::span<const Shape> sources) const override
+    {
+        return hasGpuForward(sources) && canTrain();
+    }
+    // passLossDelta's rule: the head's deltas plus any a later layer added go to the layer before.
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        hostHead_.backward(args);
+    }
+#endif
+
 private:
     void computeDeltas(const Tensor& output, ExecContext& context)
     {
@@ -101,6 +135,9 @@ private:
     const DetectionLayer config_;
     int index_;
     std::vector<float> delta_;
+#if NETWRIGHT_WITH_CUDA
+    GpuHostHead hostHead_; // a GPU pass's head, on the host
+#endif
 };
 
 } // namespace

@@ -5,6 +5,13 @@
 #include "kernels/cpu/im2col.h"
 #include "runtime/layer_runtime.h"
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_activation.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/index_maps.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
+
 #include <cmath>
 
 namespace nw {
@@ -127,6 +134,46 @@ public:
                 col2imAddStrided(columnDelta.data(), geometry_, args.inputDelta->item(b), long(l));
         }
     }
+
+#if NETWRIGHT_WITH_CUDA
+    // The same sums, one thread per output (forward) or per weight and per column (backward), reading
+    // the input through im2col's rule (columnSource, kernels/cuda/index_maps.h).
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        cuda::localForward(args.input, gpu.device(weights_), gpu.device(biases_), args.output, args.batch,
+                           columnMap(), config_.filters, gpu.stream());
+        gpuActivation_.forward(gpu, args.output, args.outputItemSize * std::size_t(args.batch), activation_,
+                               args.training != nullptr);
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        gpuActivation_.backward(gpu, args.output, args.outputDelta,
+                                args.outputItemSize * std::size_t(args.batch), activation_);
+        const bool gradients = args.parameterGradients;
+        if (gradients)
+            parameters(); // sizes the gradient arrays
+        cuda::localBackward(args.outputDelta, args.input, gpu.device(weights_),
+                            gradients ? gpu.gradient(weightGradient_) : nullptr,
+                            gradients ? gpu.gradient(biasGradient_) : nullptr, args.inputDelta, args.batch,
+                            columnMap(), config_.filters, gpu.stream());
+    }
+    cuda::ColumnMap columnMap() const
+    {
+        const ConvGeometry& g = geometry_;
+        return {g.channels, g.height, g.width, g.size, g.strideX, g.strideY, g.pad, g.outHeight, g.outWidth};
+    }
+    GpuActivation gpuActivation_;
+#endif
 
 private:
     std::size_t rows() const

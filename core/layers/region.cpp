@@ -11,7 +11,7 @@
 
 #if NETWRIGHT_WITH_CUDA
 #include "backend/cuda/gpu_exec.h"
-#include "backend/cuda/gpu_loss_delta.h"
+#include "backend/cuda/gpu_host_head.h"
 #endif
 
 namespace nw {
@@ -110,22 +110,15 @@ public:
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
-        hostInput_.reset(out_, args.batch); // a region head keeps its input's shape
-        hostOutput_.reset(out_, args.batch);
-        args.gpu.copyToHost(args.input, hostInput_.span());
-        ExecContext inference;
-        ForwardArgs host{hostInput_, {}, hostOutput_, args.training ? *args.training : inference};
-        delta_.clear();
-        gpuDelta_.clear();
-        forward(host);
-        args.gpu.copyToDevice(hostOutput_.span(), args.output);
-        if (!delta_.empty())
-            gpuDelta_.upload(args.gpu, delta_);
+        // (a region head keeps its input's shape)
+        hostHead_.forward(
+            args, out_, [this](ForwardArgs& host) { forward(host); }, delta_);
     }
+    // Its forward runs on the host: no CUDA graph can replay it.
     bool gpuForwardCapturable() const override
     {
         return false;
-    } // its forward runs on the host
+    }
     bool hasGpuBackward(std::span<const Shape> sources) const override
     {
         return hasGpuForward(sources) && canTrain();
@@ -133,7 +126,7 @@ public:
     // passLossDelta's rule: the head's deltas plus any a later layer added go to the layer before.
     void backwardGpu(GpuBackwardArgs& args) override
     {
-        gpuDelta_.passBack(args);
+        hostHead_.backward(args);
     }
 #endif
 
@@ -176,8 +169,7 @@ private:
     int index_;
     std::vector<float> delta_; // what backward passes on (x, y, objectness already through σ′)
 #if NETWRIGHT_WITH_CUDA
-    Tensor hostInput_, hostOutput_; // a GPU pass's head, on the host
-    GpuLossDelta gpuDelta_;
+    GpuHostHead hostHead_; // a GPU pass's head, on the host
 #endif
 };
 

@@ -71,7 +71,7 @@ void GpuNet::checkNetUnchanged() const
 
 namespace {
 
-// "net.cfg: layer 28 [local] (line 233) has no GPU version yet (and 1 more layer); run it on the CPU".
+// "rnn.cfg: layer 0 [rnn] (line 14) has no GPU version yet (and 2 more layers); run it on the CPU".
 std::string missingMessage(const Net& net, const std::vector<std::string>& missing, const char* problem,
                            const char* advice)
 {

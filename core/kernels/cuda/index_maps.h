@@ -63,6 +63,24 @@ NW_HOST_DEVICE inline std::size_t cropSource(std::size_t o, const CropMap& m, co
     return std::size_t(sx) + std::size_t(m.inW) * (std::size_t(y + p.dy) + std::size_t(m.inH) * c);
 }
 
+// im2col's column rule (kernels/cpu/im2col.cpp), which [local] applies per location: row r (channel ×
+// size × size) of the unrolled input at output location j reads input value columnSource(r, j) of the
+// item, or −1 where the window lies outside (a zero).
+struct ColumnMap {
+    int channels, height, width, size, strideX, strideY, pad, outH, outW;
+};
+
+NW_HOST_DEVICE inline long long columnSource(std::size_t r, std::size_t j, const ColumnMap& m)
+{
+    const int kx = int(r % std::size_t(m.size)), ky = int(r / std::size_t(m.size) % std::size_t(m.size));
+    const long long c = (long long)(r / (std::size_t(m.size) * std::size_t(m.size)));
+    const int x = int(j % std::size_t(m.outW)) * m.strideX + kx - m.pad;
+    const int y = int(j / std::size_t(m.outW)) * m.strideY + ky - m.pad;
+    if (x < 0 || y < 0 || x >= m.width || y >= m.height)
+        return -1;
+    return (c * m.height + y) * m.width + x;
+}
+
 struct IndexPair {
     std::size_t from, to; // an input index and the output index it moves to, within one batch item
 };

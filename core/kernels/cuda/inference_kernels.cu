@@ -181,6 +181,26 @@ __global__ void cropKernel(const float* in, float* out, std::size_t n, std::size
     out[i] = in[b * inSize + cropSource(i % outSize, m, placements[b])] * scale + shift;
 }
 
+__global__ void localForwardKernel(const float* in, const float* weights, const float* biases, float* out,
+                                   std::size_t n, ColumnMap m, int filters)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const std::size_t l = std::size_t(m.outH) * std::size_t(m.outW);
+    const std::size_t k = std::size_t(m.channels) * std::size_t(m.size) * std::size_t(m.size);
+    const std::size_t j = i % l, f = i / l % std::size_t(filters), b = i / (l * std::size_t(filters));
+    const float* image = in + b * std::size_t(m.channels) * std::size_t(m.height) * std::size_t(m.width);
+    const float* w = weights + (j * std::size_t(filters) + f) * k;
+    float sum = biases[f * l + j];
+    for (std::size_t r = 0; r < k; ++r) {
+        const long long at = columnSource(r, j, m);
+        if (at >= 0)
+            sum += w[r] * image[at];
+    }
+    out[i] = sum;
+}
+
 __global__ void toHalfKernel(const float* in, __half* out, std::size_t n)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -224,6 +244,17 @@ void maxpoolDepth(const float* in, float* out, std::int64_t* indexes, std::size_
     if (n) {
         maxpoolDepthKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, indexes, n, plane, inC, outC);
         launched("the maxpool_depth kernel");
+    }
+}
+
+void localForward(const float* in, const float* weights, const float* biases, float* out, int batch,
+                  const ColumnMap& map, int filters, cudaStream_t stream)
+{
+    const std::size_t n =
+        std::size_t(batch) * std::size_t(filters) * std::size_t(map.outH) * std::size_t(map.outW);
+    if (n) {
+        localForwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, weights, biases, out, n, map, filters);
+        launched("the [local] kernel");
     }
 }
 

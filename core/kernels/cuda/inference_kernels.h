@@ -55,6 +55,11 @@ void multiplyByScales(const float* a, const float* scales, float* out, int batch
 void crop(const float* in, float* out, int batch, std::size_t inSize, std::size_t outSize, const CropMap& map,
           const CropPlacement* placements, float scale, float shift, cudaStream_t stream);
 
+// [local] (locally connected): out[b, f, j] = biases[f·l + j] + Σ_r weights[(j·filters + f)·k + r] ·
+// the unrolled input (ColumnMap), l locations, k = channels·size² rows.
+void localForward(const float* in, const float* weights, const float* biases, float* out, int batch,
+                  const ColumnMap& map, int filters, cudaStream_t stream);
+
 // FP16 inference (GpuExec::halfPrecision): n floats rounded to IEEE half (round to nearest even, ±∞
 // beyond 65504) into `out` (n halves), and back.
 void toHalf(const float* in, void* out, std::size_t n, cudaStream_t stream);

@@ -213,6 +213,58 @@ __global__ void shortcutGradientKernel(const float* raw, const float* used, cons
         addShortcutColumnGradient(raw, used, g, gradient, c, s.perInput, s.inputs, s.normalization);
 }
 
+// [local]: one thread per weight (location j, filter f, row r), over the batch.
+__global__ void localWeightGradientKernel(const float* delta, const float* in, float* gradient, int batch,
+                                          ColumnMap m, int filters)
+{
+    const std::size_t l = std::size_t(m.outH) * std::size_t(m.outW);
+    const std::size_t k = std::size_t(m.channels) * std::size_t(m.size) * std::size_t(m.size);
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= l * std::size_t(filters) * k)
+        return;
+    const std::size_t r = i % k, f = i / k % std::size_t(filters), j = i / (k * std::size_t(filters));
+    const long long at = columnSource(r, j, m);
+    if (at < 0)
+        return;
+    const std::size_t item = std::size_t(m.channels) * std::size_t(m.height) * std::size_t(m.width);
+    float sum = 0;
+    for (int b = 0; b < batch; ++b)
+        sum += delta[(std::size_t(b) * std::size_t(filters) + f) * l + j] * in[std::size_t(b) * item + at];
+    gradient[i] += sum;
+}
+
+__global__ void localBiasGradientKernel(const float* delta, float* gradient, int batch, std::size_t perItem)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= perItem)
+        return;
+    float sum = 0;
+    for (int b = 0; b < batch; ++b)
+        sum += delta[std::size_t(b) * perItem + i];
+    gradient[i] += sum;
+}
+
+// One thread per (item, location, row): its column's delta Σ_f δ·w, added where the column was read.
+__global__ void localInputDeltaKernel(const float* delta, const float* weights, float* inputDelta, int batch,
+                                      ColumnMap m, int filters)
+{
+    const std::size_t l = std::size_t(m.outH) * std::size_t(m.outW);
+    const std::size_t k = std::size_t(m.channels) * std::size_t(m.size) * std::size_t(m.size);
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= std::size_t(batch) * l * k)
+        return;
+    const std::size_t r = i % k, j = i / k % l, b = i / (k * l);
+    const long long at = columnSource(r, j, m);
+    if (at < 0)
+        return;
+    float sum = 0;
+    for (std::size_t f = 0; f < std::size_t(filters); ++f)
+        sum +=
+            delta[(b * std::size_t(filters) + f) * l + j] * weights[(j * std::size_t(filters) + f) * k + r];
+    atomicAdd(inputDelta + b * std::size_t(m.channels) * std::size_t(m.height) * std::size_t(m.width) + at,
+              sum);
+}
+
 __global__ void sgdKernel(float* weights, float* velocity, float* gradient, std::size_t n, float decay,
                           float scale, float momentum)
 {
@@ -398,6 +450,32 @@ void addShortcutWeightGradient(const float* raw, const float* used, const double
     if (s.perInput) {
         shortcutGradientKernel<<<blocksFor(s.perInput), kThreads, 0, stream>>>(raw, used, g, gradient, s);
         launched("the [shortcut] weight gradient kernel");
+    }
+}
+
+void localBackward(const float* delta, const float* in, const float* weights, float* weightGradient,
+                   float* biasGradient, float* inputDelta, int batch, const ColumnMap& map, int filters,
+                   cudaStream_t stream)
+{
+    const std::size_t l = std::size_t(map.outH) * std::size_t(map.outW);
+    const std::size_t k = std::size_t(map.channels) * std::size_t(map.size) * std::size_t(map.size);
+    const std::size_t weightCount = l * std::size_t(filters) * k;
+    if (weightGradient && weightCount != 0) {
+        localWeightGradientKernel<<<blocksFor(weightCount), kThreads, 0, stream>>>(delta, in, weightGradient,
+                                                                                   batch, map, filters);
+        launched("the [local] weight-gradient kernel");
+    }
+    const std::size_t biases = l * std::size_t(filters);
+    if (biasGradient && biases != 0) {
+        localBiasGradientKernel<<<blocksFor(biases), kThreads, 0, stream>>>(delta, biasGradient, batch,
+                                                                            biases);
+        launched("the [local] bias-gradient kernel");
+    }
+    const std::size_t columns = std::size_t(batch) * l * k;
+    if (inputDelta && columns != 0) {
+        localInputDeltaKernel<<<blocksFor(columns), kThreads, 0, stream>>>(delta, weights, inputDelta, batch,
+                                                                           map, filters);
+        launched("the [local] backward kernel");
     }
 }
 

@@ -78,6 +78,12 @@ void addWeightSums(const float* delta, std::size_t deltaSize, const float* x, st
 void addShortcutWeightGradient(const float* raw, const float* used, const double* g, float* gradient,
                                const ShortcutWeighting& s, cudaStream_t stream);
 
+// [local]'s backward (localForward's terms): weightGradient += δ·column, biasGradient += δ (both null:
+// dont_update), inputDelta += Σ_f δ·w at each column's source (atomic: windows overlap).
+void localBackward(const float* delta, const float* in, const float* weights, float* weightGradient,
+                   float* biasGradient, float* inputDelta, int batch, const ColumnMap& map, int filters,
+                   cudaStream_t stream);
+
 // The solvers' updates over one array (kernels/solver_formulas.h); the gradient is cleared.
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,
              float momentum, cudaStream_t stream);
