@@ -2,6 +2,11 @@
 
 #include "graph/layer_spec.h"
 #include "runtime/layer_runtime.h"
+
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
 #include <algorithm>
 
 namespace nw {
@@ -36,6 +41,28 @@ public:
             for (std::size_t i = 0; i < args.output.size(); ++i)
                 args.inputDelta->data()[i] += args.outputDelta.data()[i];
     }
+
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        args.gpu.copyOnDevice(args.input, args.output, args.outputItemSize * std::size_t(args.batch),
+                              "[empty]");
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        if (args.inputDelta)
+            cuda::addScaled(args.outputDelta, args.inputDelta, args.outputItemSize * std::size_t(args.batch),
+                            1.0f, args.gpu.stream());
+    }
+#endif
 };
 
 } // namespace

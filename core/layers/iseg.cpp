@@ -2,6 +2,10 @@
 
 #include "graph/layer_spec.h"
 #include "runtime/layer_runtime.h"
+
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_exec.h"
+#endif
 #include <algorithm>
 
 namespace nw {
@@ -39,6 +43,17 @@ public:
     {
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
     }
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        args.gpu.copyOnDevice(args.input, args.output, args.outputItemSize * std::size_t(args.batch),
+                              "[iseg]");
+    }
+#endif
 };
 
 } // namespace

@@ -1,7 +1,14 @@
 #include "layers/l2norm.h"
 
 #include "graph/layer_spec.h"
+#include "kernels/l2norm_formulas.h"
 #include "runtime/layer_runtime.h"
+
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/device_buffer.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
 #include <algorithm>
 #include <cmath>
 
@@ -32,16 +39,9 @@ public:
         const std::size_t channels = args.output.itemSize() / plane;
         norms_.resize(std::size_t(args.output.batch()) * plane);
         for (int b = 0; b < args.output.batch(); ++b)
-            for (std::size_t i = 0; i < plane; ++i) {
-                float* p = args.output.item(b) + i;
-                float sum = 0;
-                for (std::size_t c = 0; c < channels; ++c)
-                    sum += p[c * plane] * p[c * plane];
-                sum = std::sqrt(sum);
-                norms_[std::size_t(b) * plane + i] = sum;
-                for (std::size_t c = 0; c < channels; ++c)
-                    p[c * plane] /= sum;
-            }
+            for (std::size_t i = 0; i < plane; ++i)
+                norms_[std::size_t(b) * plane + i] =
+                    l2normalizePixel(args.output.item(b) + i, channels, plane);
     }
 
     bool canTrain() const override { return true; }
@@ -54,18 +54,40 @@ public:
         const std::size_t plane = std::size_t(std::max(1, shape_.w * shape_.h));
         const std::size_t channels = args.output.itemSize() / plane;
         for (int b = 0; b < args.output.batch(); ++b)
-            for (std::size_t i = 0; i < plane; ++i) {
-                const float* y = args.output.item(b) + i;
-                const float* delta = args.outputDelta.item(b) + i;
-                float* in = args.inputDelta->item(b) + i;
-                double dot = 0;
-                for (std::size_t c = 0; c < channels; ++c)
-                    dot += double(delta[c * plane]) * y[c * plane];
-                const float norm = norms_[std::size_t(b) * plane + i];
-                for (std::size_t c = 0; c < channels; ++c)
-                    in[c * plane] += float((delta[c * plane] - y[c * plane] * dot) / norm);
-            }
+            for (std::size_t i = 0; i < plane; ++i)
+                addL2normDelta(args.output.item(b) + i, args.outputDelta.item(b) + i,
+                               norms_[std::size_t(b) * plane + i], args.inputDelta->item(b) + i, channels,
+                               plane);
     }
+
+#if NETWRIGHT_WITH_CUDA
+    // The same per-pixel functions, one thread per pixel.
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        const std::size_t plane = std::size_t(std::max(1, shape_.w * shape_.h));
+        args.gpu.copyOnDevice(args.input, args.output, args.outputItemSize * std::size_t(args.batch),
+                              "[l2norm]");
+        gpuNorms_.resize(std::size_t(args.batch) * plane);
+        cuda::l2normalize(args.output, gpuNorms_.data(), args.batch, args.outputItemSize / plane, plane,
+                          args.gpu.stream());
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        const std::size_t plane = std::size_t(std::max(1, shape_.w * shape_.h));
+        if (args.inputDelta)
+            cuda::l2normBackward(args.output, args.outputDelta, gpuNorms_.data(), args.inputDelta, args.batch,
+                                 args.outputItemSize / plane, plane, args.gpu.stream());
+    }
+    DeviceBuffer gpuNorms_;
+#endif
 
 private:
     Shape shape_;

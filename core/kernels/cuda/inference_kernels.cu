@@ -5,6 +5,7 @@
 #include "kernels/cuda/index_maps.h"
 #include "kernels/cuda/launch.cuh"
 #include "kernels/cuda/maxpool_window.h"
+#include "kernels/l2norm_formulas.h"
 
 #include <cfloat>
 #include <cuda_fp16.h>
@@ -201,6 +202,14 @@ __global__ void localForwardKernel(const float* in, const float* weights, const 
     out[i] = sum;
 }
 
+__global__ void l2normalizeKernel(float* x, float* norms, std::size_t pixels, std::size_t channels,
+                                  std::size_t plane)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < pixels)
+        norms[i] = l2normalizePixel(x + i / plane * channels * plane + i % plane, channels, plane);
+}
+
 __global__ void toHalfKernel(const float* in, __half* out, std::size_t n)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -255,6 +264,16 @@ void localForward(const float* in, const float* weights, const float* biases, fl
     if (n) {
         localForwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, weights, biases, out, n, map, filters);
         launched("the [local] kernel");
+    }
+}
+
+void l2normalize(float* x, float* norms, int batch, std::size_t channels, std::size_t plane,
+                 cudaStream_t stream)
+{
+    const std::size_t pixels = std::size_t(batch) * plane;
+    if (pixels) {
+        l2normalizeKernel<<<blocksFor(pixels), kThreads, 0, stream>>>(x, norms, pixels, channels, plane);
+        launched("the [l2norm] kernel");
     }
 }
 

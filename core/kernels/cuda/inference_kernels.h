@@ -60,6 +60,11 @@ void crop(const float* in, float* out, int batch, std::size_t inSize, std::size_
 void localForward(const float* in, const float* weights, const float* biases, float* out, int batch,
                   const ColumnMap& map, int filters, cudaStream_t stream);
 
+// [l2norm]: each pixel's channel vector divided by its length (kernels/l2norm_formulas.h), the lengths
+// kept in norms (batch × plane).
+void l2normalize(float* x, float* norms, int batch, std::size_t channels, std::size_t plane,
+                 cudaStream_t stream);
+
 // FP16 inference (GpuExec::halfPrecision): n floats rounded to IEEE half (round to nearest even, ±∞
 // beyond 65504) into `out` (n halves), and back.
 void toHalf(const float* in, void* out, std::size_t n, cudaStream_t stream);

@@ -4,6 +4,7 @@
 #include "kernels/cuda/index_maps.h"
 #include "kernels/cuda/launch.cuh"
 #include "kernels/cuda/maxpool_window.h"
+#include "kernels/l2norm_formulas.h"
 
 namespace nw::cuda {
 
@@ -265,6 +266,17 @@ __global__ void localInputDeltaKernel(const float* delta, const float* weights, 
               sum);
 }
 
+__global__ void l2normBackwardKernel(const float* y, const float* delta, const float* norms,
+                                     float* inputDelta, std::size_t pixels, std::size_t channels,
+                                     std::size_t plane)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= pixels)
+        return;
+    const std::size_t at = i / plane * channels * plane + i % plane;
+    addL2normDelta(y + at, delta + at, norms[i], inputDelta + at, channels, plane);
+}
+
 __global__ void sgdKernel(float* weights, float* velocity, float* gradient, std::size_t n, float decay,
                           float scale, float momentum)
 {
@@ -476,6 +488,17 @@ void localBackward(const float* delta, const float* in, const float* weights, fl
         localInputDeltaKernel<<<blocksFor(columns), kThreads, 0, stream>>>(delta, weights, inputDelta, batch,
                                                                            map, filters);
         launched("the [local] backward kernel");
+    }
+}
+
+void l2normBackward(const float* y, const float* delta, const float* norms, float* inputDelta, int batch,
+                    std::size_t channels, std::size_t plane, cudaStream_t stream)
+{
+    const std::size_t pixels = std::size_t(batch) * plane;
+    if (pixels) {
+        l2normBackwardKernel<<<blocksFor(pixels), kThreads, 0, stream>>>(y, delta, norms, inputDelta, pixels,
+                                                                         channels, plane);
+        launched("the [l2norm] backward kernel");
     }
 }
 

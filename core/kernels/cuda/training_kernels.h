@@ -84,6 +84,10 @@ void localBackward(const float* delta, const float* in, const float* weights, fl
                    float* biasGradient, float* inputDelta, int batch, const ColumnMap& map, int filters,
                    cudaStream_t stream);
 
+// [l2norm]'s backward, one thread per pixel (kernels/l2norm_formulas.h).
+void l2normBackward(const float* y, const float* delta, const float* norms, float* inputDelta, int batch,
+                    std::size_t channels, std::size_t plane, cudaStream_t stream);
+
 // The solvers' updates over one array (kernels/solver_formulas.h); the gradient is cleared.
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,
              float momentum, cudaStream_t stream);
