@@ -410,7 +410,7 @@ void TestTrainPanel::childProcessRunPausesAndStops()
     QVERIFY2(finished.first().first().toString().isEmpty(), qPrintable(finished.first().first().toString()));
     QVERIFY(pausedAt >= 1);
     QCOMPARE(whilePaused, 'T'); // the child was suspended
-    QVERIFY(afterResume >= 3); // (iterations already under way when Stop came still arrive)
+    QVERIFY(afterResume >= 3);  // (iterations already under way when Stop came still arrive)
     const QList<double> losses = lossesIn(dir.filePath("run/metrics.csv"));
     QVERIFY(losses.size() > pausedAt && losses.size() < 100000);
     QVERIFY(QFileInfo::exists(dir.filePath("run/toy_last.weights"))); // Stop's checkpoint

@@ -73,7 +73,7 @@ private:
     std::vector<std::size_t> permutation_;
     std::optional<Batch> ready_;
     std::vector<Batch> spares_; // recycled buffers for the next batches prepared
-    std::exception_ptr failed_;  // what ended the worker, for next() to rethrow
+    std::exception_ptr failed_; // what ended the worker, for next() to rethrow
     bool stopping_ = false;
     std::mutex mutex_;
     std::condition_variable changed_;
