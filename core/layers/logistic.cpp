@@ -42,7 +42,7 @@ public:
             args.context.truthStride != args.output.itemSize())
             return;
         truth_.assign(args.context.truth, args.context.truth + args.output.size());
-        args.context.loss += crossEntropy(args.output.data(), truth_);
+        args.context.loss += crossEntropy(args.output.data(), truth_.data(), truth_.size());
     }
 
     bool canTrain() const override { return true; }
@@ -75,13 +75,12 @@ public:
         ExecContext* context = args.training;
         if (!context || !context->truth || context->truthStride != args.outputItemSize)
             return;
-        std::vector<float> p(n);
-        args.gpu.copyToHost(args.output, p);
-        const std::vector<float> truth(context->truth, context->truth + n);
-        context->loss += crossEntropy(p.data(), truth);
+        hostOutput_.resize(n); // reused pass after pass
+        args.gpu.copyToHost(args.output, hostOutput_);
+        context->loss += crossEntropy(hostOutput_.data(), context->truth, n);
         for (std::size_t i = 0; i < n; ++i)
-            p[i] = truth[i] - p[i];
-        gpuDelta_.upload(args.gpu, p);
+            hostOutput_[i] = context->truth[i] - hostOutput_[i];
+        gpuDelta_.upload(args.gpu, hostOutput_);
     }
     bool hasGpuBackward(std::span<const Shape>) const override
     {
@@ -96,14 +95,15 @@ public:
         gpuDelta_.passBack(args, true);
     }
     GpuLossDelta gpuDelta_;
+    std::vector<float> hostOutput_; // a training pass's p, then t − p
 #endif
 
 private:
     // Darknet's logistic_x_ent: a multi-label loss, −Σ t·log p + (1 − t)·log(1 − p).
-    static double crossEntropy(const float* p, const std::vector<float>& truth)
+    static double crossEntropy(const float* p, const float* truth, std::size_t n)
     {
         double loss = 0;
-        for (std::size_t i = 0; i < truth.size(); ++i) {
+        for (std::size_t i = 0; i < n; ++i) {
             const float q = std::clamp(p[i], 1e-7f, 1 - 1e-7f);
             loss -= truth[i] * std::log(q) + (1 - truth[i]) * std::log(1 - q);
         }
