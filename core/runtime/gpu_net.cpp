@@ -134,9 +134,7 @@ void GpuNet::forward(const float* input, bool syncEachLayer)
                                       graphParameters_ != exec_->parameterGeneration())) {
         // The workspace it writes was reallocated (a training pass grew it), or new weights came whose
         // half copies the captured passes did not convert: capture anew.
-        dropGraph();
-        captureTried_ = false;
-        passesBeforeGraph_ = 0;
+        recaptureGraph();
     }
     if (!graph_ && !captureTried_ && ++passesBeforeGraph_ > 2) // cuDNN has measured, the workspace is sized
         capture();
@@ -190,6 +188,13 @@ void GpuNet::capture()
             // something in a layer cannot be captured: the layers run one by one
         }
     }
+}
+
+void GpuNet::recaptureGraph()
+{
+    dropGraph();
+    captureTried_ = false;
+    passesBeforeGraph_ = 0;
 }
 
 void GpuNet::dropGraph()
@@ -257,9 +262,7 @@ void GpuNet::setHalfPrecision(bool on)
     if (on == exec_->halfPrecision())
         return;
     exec_->setHalfPrecision(on);
-    dropGraph(); // the captured convolutions ran at the other precision
-    captureTried_ = false;
-    passesBeforeGraph_ = 0;
+    recaptureGraph(); // the captured convolutions ran at the other precision
 }
 
 void GpuNet::startTraining()

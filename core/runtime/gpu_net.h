@@ -84,6 +84,7 @@ private:
     void runLayers(const float* input, ExecContext* training, bool syncEachLayer);
     void capture();
     void dropGraph();
+    void recaptureGraph(); // dropped, and captured again after the next warm-up passes
 
     Net& net_;
     std::uint64_t generation_;   // the net's when copied (Net::generation)
