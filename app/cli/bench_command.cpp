@@ -92,10 +92,8 @@ int bench(const BenchArgs& args)
         std::cerr << "error: " << deviceError << "\n";
         return 1;
     }
-    if (!device->cuda && halfPrecisionRequested()) {
-        std::cerr
-            << "error: --half needs --device cuda: FP16 runs on a GPU's tensor cores, the CPU computes in "
-               "FP32\n";
+    if (auto refusal = halfPrecisionRefusal(device->cuda, args.training)) {
+        std::cerr << "error: " << *refusal << "\n";
         return 1;
     }
     if (device->cuda) {
@@ -103,10 +101,6 @@ int bench(const BenchArgs& args)
             std::cerr
                 << "error: --device " << args.device
                 << ": --per-layer times the CPU's layers only (a GPU runs them queued, not one by one)\n";
-            return 1;
-        }
-        if (args.training && halfPrecisionRequested()) {
-            std::cerr << "error: --half with --train: training runs in FP32 on the GPU\n";
             return 1;
         }
         return args.training ? benchTrainingOnGpu(args, options, device->index)

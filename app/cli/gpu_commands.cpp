@@ -170,8 +170,8 @@ int checkDevice(const CheckDeviceArgs& args)
         std::cerr << "error: " << error << "\n";
         return 1;
     }
-    if (args.train && halfPrecisionRequested()) {
-        std::cerr << "error: --half with --train: training runs in FP32 on the GPU; check them apart\n";
+    if (auto refusal = halfPrecisionRefusal(true, args.train)) { // (without a GPU: the same words)
+        std::cerr << "error: " << *refusal << "\n";
         return 1;
     }
     const auto choice = chooseDevice(args.device, error);
@@ -240,9 +240,8 @@ std::unique_ptr<DeviceRunner> DeviceRunner::create(Net& net, const std::string& 
         return nullptr;
     }
     if (!choice->cuda) {
-        if (halfPrecisionRequested()) {
-            std::cerr << "error: --half needs --device cuda: FP16 runs on a GPU's tensor cores, the CPU "
-                         "computes in FP32\n";
+        if (auto refusal = halfPrecisionRefusal(false, false)) {
+            std::cerr << "error: " << *refusal << "\n";
             return nullptr;
         }
         return std::make_unique<CpuRunner>(net);

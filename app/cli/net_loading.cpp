@@ -27,6 +27,17 @@ bool halfPrecisionRequested()
     return halfPrecision;
 }
 
+std::optional<std::string> halfPrecisionRefusal(bool onGpu, bool training)
+{
+    if (!halfPrecision)
+        return std::nullopt;
+    if (!onGpu)
+        return "--half needs --device cuda: FP16 runs on a GPU's tensor cores, the CPU computes in FP32";
+    if (training)
+        return "--half with --train: training runs in FP32 on the GPU";
+    return std::nullopt;
+}
+
 void setAllowExtraWeights(bool allow)
 {
     allowExtraWeights = allow;

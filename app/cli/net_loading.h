@@ -20,6 +20,8 @@ bool extraWeightsAllowed();
 // --half: FP16 convolutions on the GPU (DeviceRunner, bench, check-device); refused with --device cpu.
 void setHalfPrecision(bool half);
 bool halfPrecisionRequested();
+// When --half was asked where it cannot apply (the CPU, or training), the error to print; else nullopt.
+std::optional<std::string> halfPrecisionRefusal(bool onGpu, bool training);
 // Prints every problem and returns nullptr when the cfg is invalid, the runtime cannot be built or
 // the weights do not load. Empty `weights` keeps the seeded random initialisation.
 // `use`: InferenceOnly for commands that only run forward passes (outputs share buffers).
