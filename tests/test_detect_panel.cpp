@@ -39,6 +39,7 @@ private slots:
     void anotherNetworkStartsClean();
     void noWeightsIsSaidAndRandomWeightsAreAChoice();
     void deviceChoiceListsTheGpusOrSaysWhyNone();
+    void fitsADockedWidth();
 };
 
 void TestDetectPanel::videoFramesThresholdAndExports()
@@ -339,3 +340,12 @@ void TestDetectPanel::deviceChoiceListsTheGpusOrSaysWhyNone()
 
 QTEST_MAIN(TestDetectPanel)
 #include "test_detect_panel.moc"
+
+// As the Train panel: at its smallest the Detect panel fits a docked width beside the graph.
+void TestDetectPanel::fitsADockedWidth()
+{
+    ui::DetectPanel panel;
+    const int width = panel.minimumSizeHint().width();
+    qInfo() << "minimum width" << width;
+    QVERIFY2(width <= 640, qPrintable(QString("the Detect panel needs %1 px").arg(width)));
+}

@@ -42,6 +42,7 @@ private slots:
     void childProcessProblemsEndInWords();
     void allGpusEntryStartsOneRankPerGpu();
     void progressLinesParse();
+    void fitsADockedWidth();
 };
 
 void TestTrainPanel::trainPauseResumeStopFromThePanel()
@@ -549,3 +550,15 @@ void TestTrainPanel::progressLinesParse()
 
 QTEST_MAIN(TestTrainPanel)
 #include "test_train_panel.moc"
+
+// The panel shares the main window with the graph and the palette: at its smallest it must fit a
+// docked width (every field and button reachable without a horizontal scroll bar): 640 px, the right
+// dock of a 1280-pixel-wide window.
+void TestTrainPanel::fitsADockedWidth()
+{
+    ui::TrainPanel panel;
+    panel.setNetwork(QString(NETWRIGHT_TEST_SOURCE_DIR) + "/../cfg/fashion-mnist.cfg");
+    const int width = panel.minimumSizeHint().width();
+    qInfo() << "minimum width" << width;
+    QVERIFY2(width <= 640, qPrintable(QString("the Train panel needs %1 px").arg(width)));
+}

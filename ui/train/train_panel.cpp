@@ -112,16 +112,18 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     learningRate_->setRange(0, 10);
     learningRate_->setSingleStep(0.001);
     learningRate_->setSpecialValueText(tr("cfg's rate"));
-    auto* overrides = new QHBoxLayout;
-    overrides->addWidget(new QLabel(tr("Iterations"), this));
-    overrides->addWidget(maxBatches_);
-    overrides->addWidget(new QLabel(tr("Validate every"), this));
-    overrides->addWidget(validEvery_);
-    overrides->addWidget(new QLabel(tr("Learning rate"), this));
-    overrides->addWidget(learningRate_);
-    overrides->addWidget(resume_);
-    overrides->addStretch();
-    form->addRow(overrides);
+    // Two short rows rather than one long one, so the panel fits a docked width (about 600 px).
+    auto* schedule = new QHBoxLayout;
+    schedule->addWidget(maxBatches_);
+    schedule->addWidget(new QLabel(tr("Validate every"), this));
+    schedule->addWidget(validEvery_);
+    schedule->addStretch();
+    form->addRow(tr("Iterations"), schedule);
+    auto* rateRow = new QHBoxLayout;
+    rateRow->addWidget(learningRate_);
+    rateRow->addWidget(resume_);
+    rateRow->addStretch();
+    form->addRow(tr("Learning rate"), rateRow);
     device_ = makeDeviceBox(tr("Where training runs"), this, true);
     auto* deviceRow = new QHBoxLayout;
     deviceRow->addWidget(device_);
