@@ -1,6 +1,7 @@
 #include "layers/gru.h"
 
 #include "graph/layer_spec.h"
+#include "kernels/recurrent_cells.h"
 #include "layers/recurrent.h"
 
 #include <algorithm>
@@ -77,7 +78,7 @@ public:
         } else if (state_.size() != n) {
             state_.assign(n, 0.0f);
         }
-        std::vector<float> a(n), b(n), forgotten(n);
+        std::vector<float> a(n), b(n), ar(n), br(n), forgotten(n);
         for (int t = 0; t < steps_; ++t) {
             const float* x = args.input.data() + std::size_t(t) * inputWidth;
             const float* s = training ? states_.data() + std::size_t(t) * n : state_.data();
@@ -93,22 +94,16 @@ public:
             float* c = training ? c_.data() + std::size_t(t) * n : cLocal.data();
             run(wz_, wzT_, t, s, a.data(), batch, training);
             run(uz_, uzT_, t, x, b.data(), batch, training);
+            run(wr_, wrT_, t, s, ar.data(), batch, training);
+            run(ur_, urT_, t, x, br.data(), batch, training);
             for (std::size_t i = 0; i < n; ++i)
-                z[i] = activate(a[i] + b[i], Activation::Logistic);
-            run(wr_, wrT_, t, s, a.data(), batch, training);
-            run(ur_, urT_, t, x, b.data(), batch, training);
-            for (std::size_t i = 0; i < n; ++i) {
-                r[i] = activate(a[i] + b[i], Activation::Logistic);
-                forgotten[i] = r[i] * s[i];
-            }
+                forgotten[i] = gruGates(a[i], b[i], ar[i], br[i], s[i], z[i], r[i]);
             run(wh_, whT_, t, forgotten.data(), a.data(), batch, training);
             run(uh_, uhT_, t, x, b.data(), batch, training);
             float* out = args.output.data() + std::size_t(t) * n;
             float* next = training ? states_.data() + std::size_t(t + 1) * n : state_.data();
-            for (std::size_t i = 0; i < n; ++i) {
-                c[i] = activate(a[i] + b[i], candidateActivation());
-                out[i] = z[i] * s[i] + (1 - z[i]) * c[i];
-            }
+            for (std::size_t i = 0; i < n; ++i)
+                out[i] = gruOutput(a[i], b[i], z[i], s[i], tanh_, c[i]);
             std::copy(out, out + n, next);
         }
     }
@@ -133,22 +128,15 @@ public:
             const float* c = c_.data() + std::size_t(t) * n;
             const float* outDelta = args.outputDelta.data() + std::size_t(t) * n;
             float* dx = args.inputDelta ? args.inputDelta->data() + std::size_t(t) * inputWidth : nullptr;
-            const bool logistic = !tanh_;
-            for (std::size_t i = 0; i < n; ++i) {
-                const float d = outDelta[i] + future[i];
-                previous[i] = d * z[i];
-                dz[i] = d * (s[i] - c[i]) * z[i] * (1 - z[i]);
-                dc[i] = d * (1 - z[i]) * (logistic ? c[i] * (1 - c[i]) : 1 - c[i] * c[i]);
-            }
+            for (std::size_t i = 0; i < n; ++i)
+                previous[i] = gruOutputDelta(outDelta[i] + future[i], s[i], z[i], c[i], tanh_, dz[i], dc[i]);
             std::fill(df.begin(), df.end(), 0.0f);
             scratch = dc;
             whT_.backward(t, scratch.data(), df.data(), batch);
             scratch = dc;
             uhT_.backward(t, scratch.data(), dx, batch);
-            for (std::size_t i = 0; i < n; ++i) {
-                previous[i] += df[i] * r[i];
-                dr[i] = df[i] * s[i] * r[i] * (1 - r[i]);
-            }
+            for (std::size_t i = 0; i < n; ++i)
+                previous[i] += gruResetDelta(df[i], r[i], s[i], dr[i]);
             const bool first = t == 0; // the zero start state needs no delta
             scratch = dr;
             wrT_.backward(t, scratch.data(), first ? nullptr : previous.data(), batch);
@@ -167,7 +155,6 @@ private:
     {
         return ConnectedBlock(inputs, config.outputs, config.batchNormalize, Activation::Linear);
     }
-    Activation candidateActivation() const { return tanh_ ? Activation::Tanh : Activation::Logistic; }
     static void run(const ConnectedBlock& block, BlockTraining& training, int step, const float* in,
                     float* out, int batch, bool train)
     {

@@ -1,6 +1,7 @@
 #include "layers/lstm.h"
 
 #include "graph/layer_spec.h"
+#include "kernels/recurrent_cells.h"
 #include "layers/recurrent.h"
 
 #include <algorithm>
@@ -98,7 +99,7 @@ public:
                     values[k] = local[k].data();
                 }
                 for (std::size_t j = 0; j < n; ++j)
-                    values[k][j] = activate(a[j] + b[j], gate.activation);
+                    values[k][j] = lstmGate(a[j], b[j], gate.activation);
                 ++k;
             }
             const float *f = values[0], *i = values[1], *g = values[2], *o = values[3];
@@ -106,8 +107,7 @@ public:
             float* nextHidden = training ? hiddens_.data() + std::size_t(t + 1) * n : hidden_.data();
             float* out = args.output.data() + std::size_t(t) * n;
             for (std::size_t j = 0; j < n; ++j) {
-                nextCell[j] = f[j] * c[j] + i[j] * g[j];
-                nextHidden[j] = o[j] * activate(nextCell[j], Activation::Tanh);
+                nextHidden[j] = lstmCell(f[j], i[j], g[j], o[j], c[j], nextCell[j]);
                 out[j] = nextHidden[j];
             }
         }
@@ -136,15 +136,9 @@ public:
             const float* c = cells_.data() + std::size_t(t + 1) * n;
             const float* cPrevious = cells_.data() + at;
             const float* outDelta = args.outputDelta.data() + at;
-            for (std::size_t j = 0; j < n; ++j) {
-                const float dh = outDelta[j] + hiddenDelta[j], tc = activate(c[j], Activation::Tanh);
-                const float dc = cellDelta[j] + dh * o[j] * (1 - tc * tc);
-                pre[3][j] = dh * tc * o[j] * (1 - o[j]);           // o
-                pre[0][j] = dc * cPrevious[j] * f[j] * (1 - f[j]); // f
-                pre[1][j] = dc * g[j] * i[j] * (1 - i[j]);         // i
-                pre[2][j] = dc * i[j] * (1 - g[j] * g[j]);         // g
-                cellDelta[j] = dc * f[j];
-            }
+            for (std::size_t j = 0; j < n; ++j)
+                lstmDeltas(outDelta[j] + hiddenDelta[j], cellDelta[j], c[j], cPrevious[j], f[j], i[j], g[j],
+                           o[j], pre[0][j], pre[1][j], pre[2][j], pre[3][j]);
             std::fill(previousHidden.begin(), previousHidden.end(), 0.0f);
             float* dx = args.inputDelta ? args.inputDelta->data() + std::size_t(t) * inputWidth : nullptr;
             for (int k = 0; k < 4; ++k) {

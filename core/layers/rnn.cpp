@@ -1,6 +1,7 @@
 #include "layers/rnn.h"
 
 #include "graph/layer_spec.h"
+#include "kernels/recurrent_cells.h"
 #include "layers/recurrent.h"
 
 namespace nw {
@@ -76,7 +77,7 @@ public:
                            fromInput_.data(), batch);
             self_.forward(state_.data(), fromSelf_.data(), batch);
             for (std::size_t i = 0; i < width; ++i)
-                state_[i] = (shortcut_ ? state_[i] : 0.0f) + fromInput_[i] + fromSelf_[i];
+                state_[i] = rnnState(state_[i], fromInput_[i], fromSelf_[i], shortcut_);
             output_.forward(state_.data(), args.output.data() + std::size_t(t) * width, batch);
         }
     }
@@ -132,7 +133,7 @@ private:
                 fromInput_.data(), batch);
             selfTraining_.forward(t, previous, fromSelf_.data(), batch);
             for (std::size_t i = 0; i < width; ++i)
-                state[i] = (shortcut_ ? previous[i] : 0.0f) + fromInput_[i] + fromSelf_[i];
+                state[i] = rnnState(previous[i], fromInput_[i], fromSelf_[i], shortcut_);
             outputTraining_.forward(t, state, args.output.data() + std::size_t(t) * width, batch);
         }
     }
