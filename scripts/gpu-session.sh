@@ -21,7 +21,7 @@ prepare() {
   mkdir -p "$carry/prefix/include" "$carry/prefix/share/cmake" "$carry/cfg" "$carry/fashion-mnist"
   cp -r /usr/include/nlohmann "$carry/prefix/include/"
   cp -r /usr/share/cmake/nlohmann_json "$carry/prefix/share/cmake/"
-  for cfg in darknet19 yolov3-tiny yolov2 yolov2-tiny resnet18 resnet101 alexnet yolov1 yolov1-tiny; do
+  for cfg in darknet19 yolov3-tiny yolov2 yolov2-tiny resnet18 resnet101 alexnet yolov1 yolov1-tiny rnn gru; do
     cp "/usr/share/darknet/cfg/$cfg.cfg" "$carry/cfg/"
   done
   cp /usr/share/darknet/data/dog.jpg "$carry/"
@@ -61,11 +61,12 @@ run() {
   step check-forward "$cli" check-device cfg/shapes-tiny.cfg cfg/fashion-mnist.cfg $dk/darknet19.cfg \
     $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $ab/yolov4.cfg $dk/yolov2.cfg $dk/resnet18.cfg $dk/resnet101.cfg \
     $dk/alexnet.cfg tests/data/gpu/attention-layers.cfg tests/data/gpu/multilabel.cfg tests/data/onnx/se-block.cfg \
-    tests/data/onnx/every-op.cfg tests/data/gpu/deconvolution.cfg $dk/yolov1-tiny.cfg $dk/yolov1.cfg
+    tests/data/onnx/every-op.cfg tests/data/gpu/deconvolution.cfg $dk/yolov1-tiny.cfg $dk/yolov1.cfg \
+    tests/data/gpu/recurrent.cfg $dk/rnn.cfg $dk/gru.cfg
   step check-training "$cli" check-device --train --batch 4 cfg/shapes-tiny.cfg cfg/fashion-mnist.cfg \
     $dk/darknet19.cfg $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $dk/yolov2-tiny.cfg $dk/resnet18.cfg \
     $dk/alexnet.cfg tests/data/gpu/attention-layers.cfg tests/data/gpu/multilabel.cfg tests/data/onnx/every-op.cfg \
-    tests/data/gpu/deconvolution.cfg $dk/yolov1-tiny.cfg
+    tests/data/gpu/deconvolution.cfg $dk/yolov1-tiny.cfg tests/data/gpu/recurrent.cfg
   for cfg in $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $ab/yolov4.cfg; do
     local name
     name=$(basename "$cfg" .cfg)

@@ -94,27 +94,25 @@ void TestCli::summaryTableHasEveryLayerAndTotals()
 }
 
 // summary names the layers the CUDA backend cannot run or train yet (a GPU run is never silently
-// partial): the recurrent layers; and that yolov1 (local, detection) and the networks made to check the
-// GPU layers have every layer there.
+// partial): [crnn]; and that yolov1 (local, detection), the connected recurrent layers and the networks
+// made to check the GPU layers have every layer there.
 void TestCli::summaryNamesLayersTheGpuCannotRun()
 {
     const bool cuda = QJsonDocument::fromJson(cli({"devices", "--json"}).out).object()["cuda_built"].toBool();
-    const QString rnn = "/usr/share/darknet/cfg/rnn.cfg";
-    const Run json = cli({"summary", rnn, "--json"});
+    const QString crnn = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../tests/data/parity/deconv-crnn.cfg";
+    const Run json = cli({"summary", crnn, "--json"});
     QCOMPARE(json.exitCode, 0);
     const QJsonObject gpu = QJsonDocument::fromJson(json.out).object()["gpu"].toObject();
     QCOMPARE(gpu["cuda_built"].toBool(), cuda);
     if (!cuda) {
-        QVERIFY(cli({"summary", rnn}).out.contains("GPU: this build has no CUDA backend"));
+        QVERIFY(cli({"summary", crnn}).out.contains("GPU: this build has no CUDA backend"));
         QSKIP("built without CUDA: nothing more to name");
     }
-    QCOMPARE(gpu["inference_missing"].toArray(),
-             (QJsonArray{"layer 0 [rnn] (line 14)", "layer 1 [rnn] (line 20)", "layer 2 [rnn] (line 26)"}));
+    QCOMPARE(gpu["inference_missing"].toArray(), (QJsonArray{"layer 2 [crnn] (line 26)"}));
     QCOMPARE(gpu["training_missing"].toArray(), gpu["inference_missing"].toArray());
-    const Run table = cli({"summary", "/usr/share/darknet/cfg/gru.cfg"});
+    const Run table = cli({"summary", crnn});
     QVERIFY2(
-        table.out.contains("GPU: no GPU version yet for layer 0 [gru] (line 15), layer 1 [gru] (line 18), "
-                           "layer 2 [gru] (line 21) (runs on the CPU only)"),
+        table.out.contains("GPU: no GPU version yet for layer 2 [crnn] (line 26) (runs on the CPU only)"),
         table.out.constData());
     // (and the networks the gpu tests check layer by layer, whose point is every layer on the GPU)
     const QString gpuData = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../tests/data/";
@@ -123,7 +121,9 @@ void TestCli::summaryNamesLayersTheGpuCannotRun()
           QString("/usr/share/darknet/cfg/yolov2.cfg"), QString("/usr/share/darknet/cfg/alexnet.cfg"),
           gpuData + "gpu/attention-layers.cfg", gpuData + "gpu/multilabel.cfg", gpuData + "onnx/se-block.cfg",
           QString("/usr/share/darknet/cfg/vgg-16.cfg"), gpuData + "onnx/every-op.cfg",
-          gpuData + "gpu/deconvolution.cfg", QString("/usr/share/darknet/cfg/yolov1.cfg")})
+          gpuData + "gpu/deconvolution.cfg", QString("/usr/share/darknet/cfg/yolov1.cfg"),
+          gpuData + "gpu/recurrent.cfg", QString("/usr/share/darknet/cfg/rnn.cfg"),
+          QString("/usr/share/darknet/cfg/gru.cfg"), gpuData + "parity/lstm.cfg"})
         QVERIFY2(cli({"summary", everything}).out.contains("GPU: runs and trains every layer"),
                  qPrintable(everything));
 }

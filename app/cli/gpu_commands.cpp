@@ -187,9 +187,11 @@ int checkDevice(const CheckDeviceArgs& args)
     int status = 0;
     for (const std::string& cfg : args.cfgs) {
         try {
-            status = std::max(status, checkOne(cfg, choice->index, args.batch));
+            // A recurrent network's pass holds time_steps items per sequence (Darknet's layer batch).
+            const int items = args.batch * timeSteps(cfg);
+            status = std::max(status, checkOne(cfg, choice->index, items));
             if (args.train)
-                status = std::max(status, checkTraining(cfg, choice->index, args.batch));
+                status = std::max(status, checkTraining(cfg, choice->index, items));
         } catch (const GpuError& e) {
             std::cerr << "error: " << cfg << ": " << e.what() << "\n";
             status = 1;

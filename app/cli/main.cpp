@@ -216,7 +216,9 @@ int main(int argc, char** argv)
     checkDevice->add_option("--device", checkArgs.device, "cuda (default) or cuda:N");
     checkDevice->add_flag("--half", half,
                           "Compare the FP16 forward with the CPU's FP32 (tolerance in docs/gpu.md)");
-    checkDevice->add_option("--batch", checkArgs.batch, "Images per pass (default 1)")
+    checkDevice
+        ->add_option("--batch", checkArgs.batch,
+                     "Images (sequences of time_steps for recurrent networks) per pass (default 1)")
         ->check(CLI::Range(1, 256));
     checkDevice->add_flag("--train", checkArgs.train,
                           "Also compare one training step: loss, gradients, SGD and Adam updates");

@@ -87,6 +87,11 @@ std::optional<DataFile> loadDataFileOrReport(const std::string& path)
     return data;
 }
 
+int timeSteps(const std::string& cfg)
+{
+    return std::max(1, buildNetworkSpec(cfg::Document::load(cfg), {}).net.timeSteps);
+}
+
 std::unique_ptr<Net> loadNetForTraining(const std::string& cfg, const std::string& weights,
                                         const SpecOptions& options)
 {

@@ -28,6 +28,9 @@ std::optional<std::string> halfPrecisionRefusal(bool onGpu, bool training);
 std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights, int batch,
                              const SpecOptions& options = {}, Net::Use use = Net::Use::Everything);
 
+// The cfg's [net] time_steps (1 for a cfg that does not load: loadNet then says why).
+int timeSteps(const std::string& cfg);
+
 // A net at its cfg's own batch, in training mode (bench --train); nullptr and the problem printed.
 std::unique_ptr<Net> loadNetForTraining(const std::string& cfg, const std::string& weights,
                                         const SpecOptions& options);

@@ -4,6 +4,11 @@
 #include "kernels/recurrent_cells.h"
 #include "layers/recurrent.h"
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/recurrent_kernels.h"
+#endif
+
 #include <algorithm>
 
 namespace nw {
@@ -38,7 +43,7 @@ namespace {
 // Darknet's GRU: z = σ(uz(x) + wz(s)), r = σ(ur(x) + wr(s)), h = act(uh(x) + wh(r ⊙ s)),
 // output = state = z ⊙ s + (1 − z) ⊙ h, with act tanh (tanh=1) or logistic. The gates are linear
 // connected blocks; the state persists between forward calls.
-class GruRuntime final : public RuntimeLayer {
+class GruRuntime final : public RecurrentRuntime {
 public:
     GruRuntime(const GruLayer& config, int inputs, int steps)
         : tanh_(config.tanh), steps_(std::max(1, steps)), wz_(block(config.outputs, config)),
@@ -108,8 +113,6 @@ public:
         }
     }
 
-    bool canTrain() const override { return true; }
-
     std::vector<Parameter> parameters() override
     {
         return blockParameters({&wzT_, &wrT_, &whT_, &uzT_, &urT_, &uhT_});
@@ -150,6 +153,88 @@ public:
         }
     }
 
+#if NETWRIGHT_WITH_CUDA
+    // The CPU's steps on the device (cuBLAS gates, kernels/recurrent_cells.h between them).
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        const bool training = args.training;
+        const int batch = args.batch / steps_;
+        const std::size_t n = std::size_t(batch) * std::size_t(wz_.outputs);
+        const std::size_t inputWidth = std::size_t(batch) * std::size_t(uz_.inputs);
+        const std::size_t kept = training ? std::size_t(steps_) * n : n; // every step's gates, or one
+        for (DeviceBuffer* buffer : {&aGpu_, &bGpu_, &arGpu_, &brGpu_, &forgottenGpu_})
+            buffer->resize(n);
+        for (DeviceBuffer* buffer : {&zGpu_, &rGpu_, &cGpu_})
+            buffer->resize(kept);
+        if (training) {
+            for (BlockTraining* t : {&wzT_, &wrT_, &whT_, &uzT_, &urT_, &uhT_})
+                t->setSteps(steps_);
+            statesGpu_.resize(std::size_t(steps_ + 1) * n);
+            statesGpu_.zero(gpu.stream());
+        } else if (stateGpu_.size() != n) {
+            stateGpu_.resize(n);
+            stateGpu_.zero(gpu.stream());
+        }
+        for (int t = 0; t < steps_; ++t) {
+            const float* x = args.input + std::size_t(t) * inputWidth;
+            float* s = training ? statesGpu_.data() + std::size_t(t) * n : stateGpu_.data();
+            const std::size_t at = training ? std::size_t(t) * n : 0;
+            float *z = zGpu_.data() + at, *r = rGpu_.data() + at, *c = cGpu_.data() + at;
+            wzT_.forwardGpu(gpu, t, s, aGpu_.data(), batch, args.training);
+            uzT_.forwardGpu(gpu, t, x, bGpu_.data(), batch, args.training);
+            wrT_.forwardGpu(gpu, t, s, arGpu_.data(), batch, args.training);
+            urT_.forwardGpu(gpu, t, x, brGpu_.data(), batch, args.training);
+            cuda::gruGates(aGpu_.data(), bGpu_.data(), arGpu_.data(), brGpu_.data(), s, z, r,
+                           forgottenGpu_.data(), n, gpu.stream());
+            whT_.forwardGpu(gpu, t, forgottenGpu_.data(), aGpu_.data(), batch, args.training);
+            uhT_.forwardGpu(gpu, t, x, bGpu_.data(), batch, args.training);
+            float* out = args.output + std::size_t(t) * n;
+            cuda::gruOutput(aGpu_.data(), bGpu_.data(), z, s, tanh_, c, out, n, gpu.stream());
+            gpu.copyOnDevice(out, training ? statesGpu_.data() + std::size_t(t + 1) * n : s, n, "[gru]");
+        }
+    }
+
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        if (!args.parameterGradients && !args.inputDelta)
+            return; // dont_update at the front: nothing to pass on
+        GpuExec& gpu = args.gpu;
+        const bool gradients = args.parameterGradients;
+        const int batch = args.batch / steps_;
+        const std::size_t n = std::size_t(batch) * std::size_t(wz_.outputs);
+        const std::size_t inputWidth = std::size_t(batch) * std::size_t(uz_.inputs);
+        // a, b, ar, br, forgotten serve as future, dz, dc, dr and scratch; df gets its own.
+        for (DeviceBuffer* buffer :
+             {&aGpu_, &bGpu_, &arGpu_, &brGpu_, &forgottenGpu_, &dfGpu_, &previousGpu_})
+            buffer->resize(n);
+        float *future = aGpu_.data(), *dz = bGpu_.data(), *dc = arGpu_.data(), *dr = brGpu_.data();
+        float *scratch = forgottenGpu_.data(), *df = dfGpu_.data(), *previous = previousGpu_.data();
+        aGpu_.zero(gpu.stream());
+        auto pass = [&](BlockTraining& block, int t, const float* delta, float* into) {
+            gpu.copyOnDevice(delta, scratch, n, "[gru]"); // a block's backward uses up its delta
+            block.backwardGpu(gpu, t, scratch, into, batch, gradients);
+        };
+        for (int t = steps_ - 1; t >= 0; --t) {
+            const std::size_t at = std::size_t(t) * n;
+            const float* s = statesGpu_.data() + at;
+            float* dx = args.inputDelta ? args.inputDelta + std::size_t(t) * inputWidth : nullptr;
+            cuda::gruOutputDelta(args.outputDelta + at, future, s, zGpu_.data() + at, cGpu_.data() + at,
+                                 tanh_, previous, dz, dc, n, gpu.stream());
+            dfGpu_.zero(gpu.stream());
+            pass(whT_, t, dc, df);
+            pass(uhT_, t, dc, dx);
+            cuda::gruResetDelta(df, rGpu_.data() + at, s, previous, dr, n, gpu.stream());
+            float* toPrevious = t > 0 ? previous : nullptr; // the zero start state needs no delta
+            pass(wrT_, t, dr, toPrevious);
+            pass(urT_, t, dr, dx);
+            pass(wzT_, t, dz, toPrevious);
+            pass(uzT_, t, dz, dx);
+            std::swap(future, previous);
+        }
+    }
+#endif
+
 private:
     static ConnectedBlock block(int inputs, const GruLayer& config)
     {
@@ -170,6 +255,10 @@ private:
     BlockTraining wzT_{wz_}, wrT_{wr_}, whT_{wh_}, uzT_{uz_}, urT_{ur_}, uhT_{uh_};
     std::vector<float> state_;              // inference: carried between calls
     std::vector<float> states_, z_, r_, c_; // training: every step's start state and gates
+#if NETWRIGHT_WITH_CUDA
+    DeviceBuffer stateGpu_, statesGpu_, zGpu_, rGpu_, cGpu_;                        // as on the CPU
+    DeviceBuffer aGpu_, bGpu_, arGpu_, brGpu_, forgottenGpu_, dfGpu_, previousGpu_; // per step
+#endif
 };
 
 } // namespace

@@ -4,6 +4,11 @@
 #include "kernels/recurrent_cells.h"
 #include "layers/recurrent.h"
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/recurrent_kernels.h"
+#endif
+
 #include <algorithm>
 #include <cmath>
 
@@ -38,7 +43,7 @@ namespace {
 
 // Darknet's LSTM: f, i, o = σ(w·(h) + u·(x)), g = tanh(wg(h) + ug(x)); c = f ⊙ c + i ⊙ g;
 // h = o ⊙ tanh(c) is the output. Gates are linear connected blocks; c and h persist between calls.
-class LstmRuntime final : public RuntimeLayer {
+class LstmRuntime final : public RecurrentRuntime {
 public:
     LstmRuntime(const LstmLayer& config, int inputs, int steps)
         : steps_(std::max(1, steps)), wi_(block(config.outputs, config)), wf_(block(config.outputs, config)),
@@ -113,8 +118,6 @@ public:
         }
     }
 
-    bool canTrain() const override { return true; }
-
     std::vector<Parameter> parameters() override
     {
         return blockParameters({&wiT_, &wfT_, &woT_, &wgT_, &uiT_, &ufT_, &uoT_, &ugT_});
@@ -152,6 +155,93 @@ public:
         }
     }
 
+#if NETWRIGHT_WITH_CUDA
+    // The CPU's steps on the device (cuBLAS gates, kernels/recurrent_cells.h between them).
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        const bool training = args.training;
+        const int batch = args.batch / steps_;
+        const std::size_t n = std::size_t(batch) * std::size_t(wi_.outputs);
+        const std::size_t inputWidth = std::size_t(batch) * std::size_t(ui_.inputs);
+        aGpu_.resize(n);
+        bGpu_.resize(n);
+        auto gateList = gates();
+        for (std::size_t k = 0; k < 4; ++k)
+            gateGpu_[k].resize(training ? std::size_t(steps_) * n : n);
+        if (training) {
+            for (Gate& gate : gateList) {
+                gate.recurrent->setSteps(steps_);
+                gate.input->setSteps(steps_);
+            }
+            cellsGpu_.resize(std::size_t(steps_ + 1) * n);
+            hiddensGpu_.resize(std::size_t(steps_ + 1) * n);
+            cellsGpu_.zero(gpu.stream());
+            hiddensGpu_.zero(gpu.stream());
+        } else if (cellGpu_.size() != n) {
+            cellGpu_.resize(n);
+            hiddenGpu_.resize(n);
+            cellGpu_.zero(gpu.stream());
+            hiddenGpu_.zero(gpu.stream());
+        }
+        for (int t = 0; t < steps_; ++t) {
+            const float* x = args.input + std::size_t(t) * inputWidth;
+            const std::size_t at = training ? std::size_t(t) * n : 0, next = training ? at + n : 0;
+            float* h = (training ? hiddensGpu_.data() : hiddenGpu_.data()) + at;
+            float* c = (training ? cellsGpu_.data() : cellGpu_.data()) + at;
+            float* values[4];
+            for (std::size_t k = 0; k < 4; ++k) {
+                Gate& gate = gateList[k];
+                gate.recurrent->forwardGpu(gpu, t, h, aGpu_.data(), batch, args.training);
+                gate.input->forwardGpu(gpu, t, x, bGpu_.data(), batch, args.training);
+                values[k] = gateGpu_[k].data() + at;
+                cuda::lstmGate(aGpu_.data(), bGpu_.data(), gate.activation, values[k], n, gpu.stream());
+            }
+            float* nextCell = (training ? cellsGpu_.data() : cellGpu_.data()) + next;
+            float* nextHidden = (training ? hiddensGpu_.data() : hiddenGpu_.data()) + next;
+            cuda::lstmCell(values[0], values[1], values[2], values[3], c, nextCell, nextHidden,
+                           args.output + std::size_t(t) * n, n, gpu.stream());
+        }
+    }
+
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        if (!args.parameterGradients && !args.inputDelta)
+            return; // dont_update at the front: nothing to pass on
+        GpuExec& gpu = args.gpu;
+        const bool gradients = args.parameterGradients;
+        const int batch = args.batch / steps_;
+        const std::size_t n = std::size_t(batch) * std::size_t(wi_.outputs);
+        const std::size_t inputWidth = std::size_t(batch) * std::size_t(ui_.inputs);
+        for (DeviceBuffer* buffer : {&hiddenDeltaGpu_, &cellDeltaGpu_, &previousHiddenGpu_, &aGpu_})
+            buffer->resize(n);
+        for (DeviceBuffer& pre : preGpu_)
+            pre.resize(n);
+        hiddenDeltaGpu_.zero(gpu.stream());
+        cellDeltaGpu_.zero(gpu.stream());
+        auto gateList = gates();
+        float* scratch = aGpu_.data(); // a block's backward uses up its delta
+        for (int t = steps_ - 1; t >= 0; --t) {
+            const std::size_t at = std::size_t(t) * n;
+            cuda::lstmDeltas(args.outputDelta + at, hiddenDeltaGpu_.data(), cellDeltaGpu_.data(),
+                             cellsGpu_.data() + at + n, cellsGpu_.data() + at, gateGpu_[0].data() + at,
+                             gateGpu_[1].data() + at, gateGpu_[2].data() + at, gateGpu_[3].data() + at,
+                             preGpu_[0].data(), preGpu_[1].data(), preGpu_[2].data(), preGpu_[3].data(), n,
+                             gpu.stream());
+            previousHiddenGpu_.zero(gpu.stream());
+            float* dx = args.inputDelta ? args.inputDelta + std::size_t(t) * inputWidth : nullptr;
+            for (std::size_t k = 0; k < 4; ++k) {
+                gpu.copyOnDevice(preGpu_[k].data(), scratch, n, "[lstm]");
+                gateList[k].recurrent->backwardGpu(
+                    gpu, t, scratch, t > 0 ? previousHiddenGpu_.data() : nullptr, batch, gradients);
+                gpu.copyOnDevice(preGpu_[k].data(), scratch, n, "[lstm]");
+                gateList[k].input->backwardGpu(gpu, t, scratch, dx, batch, gradients);
+            }
+            std::swap(hiddenDeltaGpu_, previousHiddenGpu_);
+        }
+    }
+#endif
+
 private:
     static ConnectedBlock block(int inputs, const LstmLayer& config)
     {
@@ -179,6 +269,11 @@ private:
     BlockTraining wiT_{wi_}, wfT_{wf_}, woT_{wo_}, wgT_{wg_}, uiT_{ui_}, ufT_{uf_}, uoT_{uo_}, ugT_{ug_};
     std::vector<float> cell_, hidden_;                   // inference: carried between calls
     std::vector<float> cells_, hiddens_, f_, i_, g_, o_; // training: every step
+#if NETWRIGHT_WITH_CUDA
+    DeviceBuffer cellGpu_, hiddenGpu_, cellsGpu_, hiddensGpu_; // as on the CPU
+    DeviceBuffer gateGpu_[4];                                  // f, i, g, o: every training step's values
+    DeviceBuffer aGpu_, bGpu_, hiddenDeltaGpu_, cellDeltaGpu_, previousHiddenGpu_, preGpu_[4];
+#endif
 };
 
 } // namespace

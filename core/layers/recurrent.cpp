@@ -5,7 +5,29 @@
 
 #include <cmath>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "backend/cuda/gpu_output_training.h"
+#endif
+
 namespace nw {
+
+#if NETWRIGHT_WITH_CUDA
+struct BlockTraining::GpuSteps {
+    struct Step {
+        DeviceBuffer input, output;
+        GpuOutputTraining stage; // the batch statistics and what the activation's backward needs
+    };
+    std::vector<Step> steps;
+    GpuOutputTraining inference;
+};
+#else
+struct BlockTraining::GpuSteps {};
+#endif
+
+BlockTraining::BlockTraining(ConnectedBlock& block) : block_(block) {}
+BlockTraining::~BlockTraining() = default;
 
 LayerCosts connectedBlocksCosts(std::int64_t inputs, std::int64_t outputs, int fromInput, int fromState)
 {
@@ -122,5 +144,75 @@ std::vector<Parameter> BlockTraining::parameters()
                                      block_.batchNormalize ? &block_.scales : nullptr, scaleGradient_,
                                      block_.weights, weightGradient_);
 }
+
+#if NETWRIGHT_WITH_CUDA
+// As forward, in cuBLAS's column-major terms (as [connected]'s GPU pass): out (outputs × batch) = Wᵀ·in
+// with W an inputs × outputs matrix; then GpuOutputTraining's bias or batch norm and the activation.
+void BlockTraining::forwardGpu(GpuExec& gpu, int step, const float* in, float* out, int batch,
+                               ExecContext* training)
+{
+    ConnectedBlock& b = block_;
+    const float one = 1.0f, zero = 0.0f;
+    cublasCheck(cublasSgemm(gpu.cublas(), CUBLAS_OP_T, CUBLAS_OP_N, b.outputs, batch, b.inputs, &one,
+                            gpu.device(b.weights), b.inputs, in, b.inputs, &zero, out, b.outputs),
+                "a recurrent layer's gate on the GPU");
+    if (!gpu_)
+        gpu_ = std::make_unique<GpuSteps>();
+    GpuForwardArgs args{in,  std::size_t(b.inputs),  {},    {},  {},
+                        out, std::size_t(b.outputs), batch, gpu, training};
+    ParamArray* scales = b.batchNormalize ? &b.scales : nullptr;
+    if (!training) {
+        gpu_->inference.apply(args, b.outputs, 1, scales, b.biases, b.mean, b.variance, b.activation);
+        return;
+    }
+    if (gpu_->steps.size() != steps_.size())
+        gpu_->steps.resize(steps_.size());
+    GpuSteps::Step& s = gpu_->steps[std::size_t(step)];
+    const std::size_t inputs = std::size_t(batch) * std::size_t(b.inputs);
+    const std::size_t outputs = std::size_t(batch) * std::size_t(b.outputs);
+    s.input.resize(inputs); // the caller's input may be scratch that the next step overwrites
+    gpu.copyOnDevice(in, s.input.data(), inputs, "a recurrent layer's gate");
+    s.stage.forward(args, b.outputs, 1, scales, b.biases, b.mean, b.variance, b.activation);
+    s.output.resize(outputs);
+    gpu.copyOnDevice(out, s.output.data(), outputs, "a recurrent layer's gate");
+}
+
+// As backward: the delta through the activation and batch norm (or the bias sums), then the weights'
+// gradient (inputs × outputs) += in · deltaᵀ and the input's delta (inputs × batch) += W · delta.
+void BlockTraining::backwardGpu(GpuExec& gpu, int step, float* delta, float* inputDelta, int batch,
+                                bool parameterGradients)
+{
+    ConnectedBlock& b = block_;
+    GpuSteps::Step& s = gpu_->steps[std::size_t(step)];
+    if (parameterGradients)
+        parameters(); // sizes the gradient arrays
+    GpuBackwardArgs args{s.input.data(),
+                         inputDelta,
+                         {},
+                         {},
+                         {},
+                         {},
+                         s.output.data(),
+                         delta,
+                         std::size_t(b.inputs),
+                         std::size_t(b.outputs),
+                         batch,
+                         parameterGradients,
+                         gpu};
+    s.stage.backward(args, b.outputs, 1, b.batchNormalize ? &b.scales : nullptr, scaleGradient_,
+                     biasGradient_, b.activation);
+    const float one = 1.0f;
+    if (parameterGradients)
+        cublasCheck(cublasSgemm(gpu.cublas(), CUBLAS_OP_N, CUBLAS_OP_T, b.inputs, b.outputs, batch, &one,
+                                s.input.data(), b.inputs, delta, b.outputs, &one,
+                                gpu.gradient(weightGradient_), b.inputs),
+                    "a recurrent layer's gate weight gradient on the GPU");
+    if (inputDelta)
+        cublasCheck(cublasSgemm(gpu.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, b.inputs, batch, b.outputs, &one,
+                                gpu.device(b.weights), b.inputs, delta, b.outputs, &one, inputDelta,
+                                b.inputs),
+                    "a recurrent layer's gate input gradient on the GPU");
+}
+#endif
 
 } // namespace nw

@@ -5,6 +5,7 @@
 #include "layers/layer_config.h"
 #include "runtime/layer_runtime.h"
 
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -31,13 +32,24 @@ struct ConnectedBlock {
 // statistics for the backward pass; the gradients add up over the steps (backpropagation through time).
 class BlockTraining {
 public:
-    explicit BlockTraining(ConnectedBlock& block) : block_(block) {}
+    explicit BlockTraining(ConnectedBlock& block);
+    ~BlockTraining();
     void setSteps(int steps);
     // out = act(BN(W·in + b)) for `batch` rows, with the batch's statistics (rolling ones updated).
     void forward(int step, const float* in, float* out, int batch);
     // `delta` (−∂loss/∂out of that step) is used up; −∂loss/∂in is added into inputDelta (if any).
     void backward(int step, float* delta, float* inputDelta, int batch);
     std::vector<Parameter> parameters();
+
+#if NETWRIGHT_WITH_CUDA
+    // The GPU twins, on device pointers: `training` null runs the block for inference (rolling
+    // statistics, nothing kept); otherwise each step keeps its input, output and batch statistics.
+    void forwardGpu(GpuExec& gpu, int step, const float* in, float* out, int batch, ExecContext* training);
+    // As backward; gradients go to the device gradient buffer unless parameterGradients is false
+    // (dont_update: the arrays are not in it).
+    void backwardGpu(GpuExec& gpu, int step, float* delta, float* inputDelta, int batch,
+                     bool parameterGradients);
+#endif
 
 private:
     struct Step {
@@ -48,6 +60,30 @@ private:
     ConnectedBlock& block_;
     std::vector<Step> steps_;
     ParamArray biasGradient_, scaleGradient_, weightGradient_;
+    struct GpuSteps; // CUDA builds: each step's device copies (layers/recurrent.cpp)
+    std::unique_ptr<GpuSteps> gpu_;
+};
+
+// What the connected recurrent runtimes ([rnn], [gru], [lstm]) share: they train, and in CUDA builds run
+// and train on the GPU, though not inside a CUDA graph (their state buffers are allocated on first use,
+// which a capture must not see).
+class RecurrentRuntime : public RuntimeLayer {
+public:
+    bool canTrain() const override { return true; }
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    bool gpuForwardCapturable() const override
+    {
+        return false;
+    }
+#endif
 };
 
 // Every learnable array of a recurrent layer's blocks, in block order.

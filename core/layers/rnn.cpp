@@ -4,6 +4,12 @@
 #include "kernels/recurrent_cells.h"
 #include "layers/recurrent.h"
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/recurrent_kernels.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> RnnLayer::parse(cfg::SectionReader& r)
@@ -37,7 +43,7 @@ namespace {
 
 // Per time step: state = (shortcut ? state : 0) + input(x) + self(state); output = output(state).
 // The state persists between forward calls (inference on a sequence), as in Darknet.
-class RnnRuntime final : public RuntimeLayer {
+class RnnRuntime final : public RecurrentRuntime {
 public:
     RnnRuntime(const RnnLayer& config, int inputs, int steps)
         : shortcut_(config.shortcut), steps_(std::max(1, steps)),
@@ -82,8 +88,6 @@ public:
         }
     }
 
-    bool canTrain() const override { return true; }
-
     std::vector<Parameter> parameters() override
     {
         return blockParameters({&inputTraining_, &selfTraining_, &outputTraining_});
@@ -114,6 +118,69 @@ public:
         }
     }
 
+#if NETWRIGHT_WITH_CUDA
+    // The CPU's steps on the device (cuBLAS gates, kernels/recurrent_cells.h between them).
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        const int batch = args.batch / steps_;
+        const std::size_t width = std::size_t(batch) * std::size_t(output_.outputs);
+        const std::size_t inputWidth = std::size_t(batch) * std::size_t(input_.inputs);
+        fromInputGpu_.resize(width);
+        fromSelfGpu_.resize(width);
+        if (args.training) {
+            for (BlockTraining* block : {&inputTraining_, &selfTraining_, &outputTraining_})
+                block->setSteps(steps_);
+            statesGpu_.resize(std::size_t(steps_ + 1) * width);
+            statesGpu_.zero(gpu.stream()); // [0]: the zero start
+        } else if (stateGpu_.size() != width) {
+            stateGpu_.resize(width);
+            stateGpu_.zero(gpu.stream());
+        }
+        for (int t = 0; t < steps_; ++t) {
+            const float* previous =
+                args.training ? statesGpu_.data() + std::size_t(t) * width : stateGpu_.data();
+            float* state = args.training ? statesGpu_.data() + std::size_t(t + 1) * width : stateGpu_.data();
+            inputTraining_.forwardGpu(gpu, t, args.input + std::size_t(t) * inputWidth, fromInputGpu_.data(),
+                                      batch, args.training);
+            selfTraining_.forwardGpu(gpu, t, previous, fromSelfGpu_.data(), batch, args.training);
+            cuda::rnnState(previous, fromInputGpu_.data(), fromSelfGpu_.data(), state, width, shortcut_,
+                           gpu.stream());
+            outputTraining_.forwardGpu(gpu, t, state, args.output + std::size_t(t) * width, batch,
+                                       args.training);
+        }
+    }
+
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        if (!args.parameterGradients && !args.inputDelta)
+            return; // dont_update at the front: nothing to pass on
+        GpuExec& gpu = args.gpu;
+        const int batch = args.batch / steps_;
+        const bool gradients = args.parameterGradients;
+        const std::size_t width = std::size_t(batch) * std::size_t(output_.outputs);
+        const std::size_t inputWidth = std::size_t(batch) * std::size_t(input_.inputs);
+        for (DeviceBuffer* buffer : {&stateDeltaGpu_, &previousGpu_, &fromInputGpu_, &fromSelfGpu_})
+            buffer->resize(width);
+        stateDeltaGpu_.zero(gpu.stream());
+        for (int t = steps_ - 1; t >= 0; --t) {
+            outputTraining_.backwardGpu(gpu, t, args.outputDelta + std::size_t(t) * width,
+                                        stateDeltaGpu_.data(), batch, gradients);
+            gpu.copyOnDevice(stateDeltaGpu_.data(), fromInputGpu_.data(), width, "[rnn]");
+            gpu.copyOnDevice(stateDeltaGpu_.data(), fromSelfGpu_.data(), width, "[rnn]");
+            inputTraining_.backwardGpu(
+                gpu, t, fromInputGpu_.data(),
+                args.inputDelta ? args.inputDelta + std::size_t(t) * inputWidth : nullptr, batch, gradients);
+            previousGpu_.zero(gpu.stream());
+            selfTraining_.backwardGpu(gpu, t, fromSelfGpu_.data(), t > 0 ? previousGpu_.data() : nullptr,
+                                      batch, gradients);
+            if (shortcut_)
+                cuda::addScaled(stateDeltaGpu_.data(), previousGpu_.data(), width, 1.0f, gpu.stream());
+            std::swap(stateDeltaGpu_, previousGpu_);
+        }
+    }
+#endif
+
 private:
     // Training starts every batch from a zero state (Darknet) and keeps each step's state.
     void forwardTraining(ForwardArgs& args)
@@ -143,6 +210,9 @@ private:
     ConnectedBlock input_, self_, output_;
     BlockTraining inputTraining_{input_}, selfTraining_{self_}, outputTraining_{output_};
     std::vector<float> state_, fromInput_, fromSelf_, states_;
+#if NETWRIGHT_WITH_CUDA
+    DeviceBuffer stateGpu_, statesGpu_, fromInputGpu_, fromSelfGpu_, stateDeltaGpu_, previousGpu_;
+#endif
 };
 
 } // namespace
