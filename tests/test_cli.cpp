@@ -94,26 +94,27 @@ void TestCli::summaryTableHasEveryLayerAndTotals()
 }
 
 // summary names the layers the CUDA backend cannot run or train yet (a GPU run is never silently
-// partial): [crnn]; and that yolov1 (local, detection), the connected recurrent layers and the networks
-// made to check the GPU layers have every layer there.
+// partial): here LRN and a down-sampling [upsample]; and that yolov1 (local, detection), the recurrent
+// layers and the networks made to check the GPU layers have every layer there.
 void TestCli::summaryNamesLayersTheGpuCannotRun()
 {
     const bool cuda = QJsonDocument::fromJson(cli({"devices", "--json"}).out).object()["cuda_built"].toBool();
-    const QString crnn = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../tests/data/parity/deconv-crnn.cfg";
-    const Run json = cli({"summary", crnn, "--json"});
+    const QString mixed = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../tests/data/parity/mixed.cfg";
+    const Run json = cli({"summary", mixed, "--json"});
     QCOMPARE(json.exitCode, 0);
     const QJsonObject gpu = QJsonDocument::fromJson(json.out).object()["gpu"].toObject();
     QCOMPARE(gpu["cuda_built"].toBool(), cuda);
     if (!cuda) {
-        QVERIFY(cli({"summary", crnn}).out.contains("GPU: this build has no CUDA backend"));
+        QVERIFY(cli({"summary", mixed}).out.contains("GPU: this build has no CUDA backend"));
         QSKIP("built without CUDA: nothing more to name");
     }
-    QCOMPARE(gpu["inference_missing"].toArray(), (QJsonArray{"layer 2 [crnn] (line 26)"}));
+    QCOMPARE(gpu["inference_missing"].toArray(),
+             (QJsonArray{"layer 2 [normalization] (line 29)", "layer 5 [upsample] (line 49)"}));
     QCOMPARE(gpu["training_missing"].toArray(), gpu["inference_missing"].toArray());
-    const Run table = cli({"summary", crnn});
-    QVERIFY2(
-        table.out.contains("GPU: no GPU version yet for layer 2 [crnn] (line 26) (runs on the CPU only)"),
-        table.out.constData());
+    const Run table = cli({"summary", mixed});
+    QVERIFY2(table.out.contains("GPU: no GPU version yet for layer 2 [normalization] (line 29), layer 5 "
+                                "[upsample] (line 49) (runs on the CPU only)"),
+             table.out.constData());
     // (and the networks the gpu tests check layer by layer, whose point is every layer on the GPU)
     const QString gpuData = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../tests/data/";
     for (const QString& everything :
@@ -123,7 +124,8 @@ void TestCli::summaryNamesLayersTheGpuCannotRun()
           QString("/usr/share/darknet/cfg/vgg-16.cfg"), gpuData + "onnx/every-op.cfg",
           gpuData + "gpu/deconvolution.cfg", QString("/usr/share/darknet/cfg/yolov1.cfg"),
           gpuData + "gpu/recurrent.cfg", QString("/usr/share/darknet/cfg/rnn.cfg"),
-          QString("/usr/share/darknet/cfg/gru.cfg"), gpuData + "parity/lstm.cfg"})
+          QString("/usr/share/darknet/cfg/gru.cfg"), gpuData + "parity/lstm.cfg",
+          gpuData + "parity/deconv-crnn.cfg"})
         QVERIFY2(cli({"summary", everything}).out.contains("GPU: runs and trains every layer"),
                  qPrintable(everything));
 }

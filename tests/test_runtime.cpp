@@ -345,6 +345,16 @@ void TestRuntime::layersWithoutForwardAreNamed()
     net = Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[yolo]\n"), 1, error);
     QVERIFY(!net);
     QVERIFY(error.find("the network has errors; first: test.cfg:5: error: layer 0:") == 0);
+    // A recurrent layer's batch holds sequences of time_steps items: a remainder is refused in words.
+    const NetworkSpec recurrent =
+        test::specFromText("[net]\ninputs=4\ntime_steps=3\n[connected]\noutput=4\n[gru]\noutput=4\n");
+    net = Net::create(recurrent, 4, error);
+    QVERIFY(!net);
+    QCOMPARE(
+        QString::fromStdString(error),
+        QString("test.cfg:6: layer 1 [gru] reads its batch as sequences of time_steps=3 items, but the batch "
+                "is 4: use a multiple of 3"));
+    QVERIFY2(Net::create(recurrent, 6, error), error.c_str());
 }
 
 // Stride-1 max-pools (YOLOv4's SPP: 5, 9, 13) take the separable path at inference; every output must

@@ -150,7 +150,9 @@ GpuCoverage gpuCoverage(const NetworkSpec& spec)
 #if NETWRIGHT_WITH_CUDA
     coverage.cudaBuilt = true;
     std::string error;
-    const auto net = spec.ok() ? Net::create(spec, 1, error, Net::Use::InferenceOnly) : nullptr;
+    // One sequence: a recurrent network's batch is a multiple of its time steps.
+    const int batch = std::max(1, spec.net.timeSteps);
+    const auto net = spec.ok() ? Net::create(spec, batch, error, Net::Use::InferenceOnly) : nullptr;
     if (!net)
         return coverage;
     coverage.checked = true;

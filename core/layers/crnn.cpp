@@ -6,6 +6,12 @@
 
 #include <algorithm>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/recurrent_kernels.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
+
 namespace nw {
 
 std::unique_ptr<LayerConfig> CrnnLayer::parse(cfg::SectionReader& r)
@@ -170,7 +176,149 @@ public:
         }
     }
 
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward(std::span<const Shape> none) const override
+    {
+        return input_->hasGpuForward(none) && self_->hasGpuForward(none) && output_->hasGpuForward(none);
+    }
+    bool hasGpuBackward(std::span<const Shape> none) const override
+    {
+        return input_->hasGpuBackward(none) && self_->hasGpuBackward(none) && output_->hasGpuBackward(none);
+    }
+    // Not inside a CUDA graph: the state carries on from call to call, so a replay is not the same pass.
+    bool gpuForwardCapturable() const override
+    {
+        return false;
+    }
+
+    // The CPU's steps on the device: the three convolutions' own GPU passes, [rnn]'s state kernel.
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        const int batch = args.batch / steps_;
+        const std::size_t hidden = std::size_t(hiddenShape_.size) * std::size_t(batch);
+        const std::size_t outWidth = std::size_t(outputShape_.size) * std::size_t(batch);
+        const std::size_t inWidth = std::size_t(inputShape_.size) * std::size_t(batch);
+        fromInputGpu_.resize(hidden);
+        fromSelfGpu_.resize(hidden);
+        if (args.training) {
+            statesGpu_.resize(std::size_t(steps_ + 1) * hidden);
+            statesGpu_.zero(gpu.stream()); // [0]: the zero start
+        } else if (stateGpu_.size() != hidden) {
+            stateGpu_.resize(hidden);
+            stateGpu_.zero(gpu.stream());
+        }
+        for (int t = 0; t < steps_; ++t) {
+            const float* previous =
+                args.training ? statesGpu_.data() + std::size_t(t) * hidden : stateGpu_.data();
+            float* state = args.training ? statesGpu_.data() + std::size_t(t + 1) * hidden : stateGpu_.data();
+            runGpu(*input_, args.input + std::size_t(t) * inWidth, inputShape_, fromInputGpu_.data(),
+                   hiddenShape_, batch, args);
+            runGpu(*self_, previous, hiddenShape_, fromSelfGpu_.data(), hiddenShape_, batch, args);
+            cuda::rnnState(previous, fromInputGpu_.data(), fromSelfGpu_.data(), state, hidden, shortcut_,
+                           gpu.stream());
+            runGpu(*output_, state, hiddenShape_, args.output + std::size_t(t) * outWidth, outputShape_,
+                   batch, args);
+        }
+    }
+
+    // As backward: each convolution's forward runs again before its backward (rolling statistics
+    // restored), the deltas added straight into the layer's buffers (GPU backward passes add).
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        if (!args.parameterGradients && !args.inputDelta)
+            return; // dont_update at the front: nothing to pass on
+        GpuExec& gpu = args.gpu;
+        const int batch = args.batch / steps_;
+        const std::size_t hidden = std::size_t(hiddenShape_.size) * std::size_t(batch);
+        const std::size_t outWidth = std::size_t(outputShape_.size) * std::size_t(batch);
+        const std::size_t inWidth = std::size_t(inputShape_.size) * std::size_t(batch);
+        for (DeviceBuffer* buffer : {&stateDeltaGpu_, &previousGpu_, &partGpu_, &partDeltaGpu_})
+            buffer->resize(hidden);
+        outGpu_.resize(outWidth);
+        stateDeltaGpu_.zero(gpu.stream());
+        const auto back = [&](RuntimeLayer& part, const float* in, const Shape& inShape, float* inDelta,
+                              float* out, float* outDelta, const Shape& outShape) {
+            GpuBackwardArgs b{in,
+                              inDelta,
+                              {},
+                              {},
+                              {},
+                              {},
+                              out,
+                              outDelta,
+                              std::size_t(inShape.size),
+                              std::size_t(outShape.size),
+                              batch,
+                              args.parameterGradients,
+                              gpu};
+            part.backwardGpu(b);
+        };
+        for (int t = steps_ - 1; t >= 0; --t) {
+            const float* x = args.input + std::size_t(t) * inWidth;
+            const float* state = statesGpu_.data() + std::size_t(t + 1) * hidden;
+            const float* previous = statesGpu_.data() + std::size_t(t) * hidden;
+            rerunGpu(*output_, state, hiddenShape_, outGpu_.data(), outputShape_, batch, gpu);
+            back(*output_, state, hiddenShape_, stateDeltaGpu_.data(), outGpu_.data(),
+                 args.outputDelta + std::size_t(t) * outWidth, outputShape_);
+            rerunGpu(*input_, x, inputShape_, partGpu_.data(), hiddenShape_, batch, gpu);
+            gpu.copyOnDevice(stateDeltaGpu_.data(), partDeltaGpu_.data(), hidden, "[crnn]");
+            back(*input_, x, inputShape_,
+                 args.inputDelta ? args.inputDelta + std::size_t(t) * inWidth : nullptr, partGpu_.data(),
+                 partDeltaGpu_.data(), hiddenShape_);
+            rerunGpu(*self_, previous, hiddenShape_, partGpu_.data(), hiddenShape_, batch, gpu);
+            gpu.copyOnDevice(stateDeltaGpu_.data(), partDeltaGpu_.data(), hidden, "[crnn]");
+            previousGpu_.zero(gpu.stream());
+            back(*self_, previous, hiddenShape_, t > 0 ? previousGpu_.data() : nullptr, partGpu_.data(),
+                 partDeltaGpu_.data(), hiddenShape_);
+            if (shortcut_)
+                cuda::addScaled(stateDeltaGpu_.data(), previousGpu_.data(), hidden, 1.0f, gpu.stream());
+            std::swap(stateDeltaGpu_, previousGpu_);
+        }
+    }
+#endif
+
 private:
+#if NETWRIGHT_WITH_CUDA
+    // One convolution's GPU forward over `batch` items of one step (training or inference as `layer`).
+    static void runGpu(RuntimeLayer& part, const float* in, const Shape& inShape, float* out,
+                       const Shape& outShape, int batch, const GpuForwardArgs& layer)
+    {
+        GpuForwardArgs f{in,  std::size_t(inShape.size),  {},    {},        {},
+                         out, std::size_t(outShape.size), batch, layer.gpu, layer.training};
+        part.forwardGpu(f);
+    }
+
+    // As rerun, on the device: the convolution's training forward again, its rolling statistics kept.
+    void rerunGpu(RuntimeLayer& part, const float* in, const Shape& inShape, float* out,
+                  const Shape& outShape, int batch, GpuExec& gpu)
+    {
+        std::vector<ParamArray*> statistics;
+        std::size_t total = 0;
+        for (const WeightArray& array : part.weightArrays())
+            if (array.batchNormStatistic) {
+                statistics.push_back(array.data);
+                total += array.data->size();
+            }
+        savedGpu_.reserve(total);
+        std::size_t at = 0;
+        for (ParamArray* array : statistics) {
+            gpu.copyOnDevice(gpu.device(*array), savedGpu_.data() + at, array->size(), "[crnn]");
+            at += array->size();
+        }
+        ExecContext training; // only its presence matters to a convolution: batch statistics
+        training.training = true;
+        GpuForwardArgs f{in,  std::size_t(inShape.size),  {},    {},  {},
+                         out, std::size_t(outShape.size), batch, gpu, &training};
+        part.forwardGpu(f);
+        at = 0;
+        for (ParamArray* array : statistics) {
+            gpu.copyOnDevice(savedGpu_.data() + at, gpu.device(*array), array->size(), "[crnn]");
+            at += array->size();
+        }
+    }
+#endif
+
     // Training: each batch starts from a zero state; every step's state is kept.
     void forwardTraining(ForwardArgs& args)
     {
@@ -236,6 +384,10 @@ private:
     std::unique_ptr<RuntimeLayer> input_, self_, output_;
     Tensor state_, fromInput_, fromSelf_;
     std::vector<Tensor> states_; // training: the zero start, then every step's state
+#if NETWRIGHT_WITH_CUDA
+    DeviceBuffer stateGpu_, statesGpu_, fromInputGpu_, fromSelfGpu_; // as on the CPU
+    DeviceBuffer stateDeltaGpu_, previousGpu_, partGpu_, partDeltaGpu_, outGpu_, savedGpu_;
+#endif
 };
 
 } // namespace

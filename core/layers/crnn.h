@@ -13,6 +13,7 @@ public:
     bool shortcut = false;
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
+    bool isRecurrent() const override { return true; }
     LayerResult infer(LayerContext& context) const override;
     std::string filtersText() const override { return std::to_string(outputs); }
     std::string sizeText() const override { return kernelText(3, 1, 1); }

@@ -83,6 +83,8 @@ public:
     virtual std::optional<DetectionHeadInfo> detectionHead() const { return std::nullopt; }
     // A loss on its input that is not the network's output ([cost]: the output is the layer before).
     virtual bool isLossOnly() const { return false; }
+    // Whether its runtime reads the batch as sequences of [net] time_steps items ([rnn], [gru], …).
+    virtual bool isRecurrent() const { return false; }
     // Output shape, costs and sources for this layer's input; problems go to the context.
     virtual LayerResult infer(LayerContext& context) const = 0;
     // Short texts for summary tables: "16" filters, "3×3/1" size and stride.

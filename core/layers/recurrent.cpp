@@ -183,6 +183,8 @@ void BlockTraining::backwardGpu(GpuExec& gpu, int step, float* delta, float* inp
                                 bool parameterGradients)
 {
     ConnectedBlock& b = block_;
+    if (!gpu_ || std::size_t(step) >= gpu_->steps.size())
+        throw GpuError("a recurrent layer's GPU backward ran without its training forward");
     GpuSteps::Step& s = gpu_->steps[std::size_t(step)];
     if (parameterGradients)
         parameters(); // sizes the gradient arrays

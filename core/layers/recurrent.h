@@ -65,8 +65,8 @@ private:
 };
 
 // What the connected recurrent runtimes ([rnn], [gru], [lstm]) share: they train, and in CUDA builds run
-// and train on the GPU, though not inside a CUDA graph (their state buffers are allocated on first use,
-// which a capture must not see).
+// and train on the GPU, though not inside a CUDA graph: their state carries on from call to call, so a
+// replayed pass is not the same pass again.
 class RecurrentRuntime : public RuntimeLayer {
 public:
     bool canTrain() const override { return true; }

@@ -55,6 +55,18 @@ std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string
         error = "the network " + *shortfall;
         return nullptr;
     }
+    // A recurrent layer reads its batch as sequences of time_steps items: a remainder would be left
+    // uncomputed.
+    for (const LayerSpec& layer : spec.layers) {
+        if (layer.config && layer.config->isRecurrent() && batch % layer.timeSteps != 0) {
+            error = spec.file + ":" + std::to_string(layer.line) + ": layer " + std::to_string(layer.index) +
+                    " [" + layer.type +
+                    "] reads its batch as sequences of time_steps=" + std::to_string(layer.timeSteps) +
+                    " items, but the batch is " + std::to_string(batch) + ": use a multiple of " +
+                    std::to_string(layer.timeSteps);
+            return nullptr;
+        }
+    }
     ensureComputeThreads();
     std::unique_ptr<Net> net(new Net());
     net->spec_ = spec;
