@@ -62,11 +62,13 @@ run() {
     $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $ab/yolov4.cfg $dk/yolov2.cfg $dk/resnet18.cfg $dk/resnet101.cfg \
     $dk/alexnet.cfg tests/data/gpu/attention-layers.cfg tests/data/gpu/multilabel.cfg tests/data/onnx/se-block.cfg \
     tests/data/onnx/every-op.cfg tests/data/gpu/deconvolution.cfg $dk/yolov1-tiny.cfg $dk/yolov1.cfg \
-    tests/data/gpu/recurrent.cfg $dk/rnn.cfg $dk/gru.cfg
+    tests/data/gpu/recurrent.cfg $dk/rnn.cfg $dk/gru.cfg tests/data/parity/mixed.cfg \
+    tests/data/gpu/normalization-resampling.cfg
   step check-training "$cli" check-device --train --batch 4 cfg/shapes-tiny.cfg cfg/fashion-mnist.cfg \
     $dk/darknet19.cfg $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $dk/yolov2-tiny.cfg $dk/resnet18.cfg \
     $dk/alexnet.cfg tests/data/gpu/attention-layers.cfg tests/data/gpu/multilabel.cfg tests/data/onnx/every-op.cfg \
-    tests/data/gpu/deconvolution.cfg $dk/yolov1-tiny.cfg tests/data/gpu/recurrent.cfg
+    tests/data/gpu/deconvolution.cfg $dk/yolov1-tiny.cfg tests/data/gpu/recurrent.cfg \
+    tests/data/gpu/normalization-resampling.cfg
   for cfg in $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $ab/yolov4.cfg; do
     local name
     name=$(basename "$cfg" .cfg)

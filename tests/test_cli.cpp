@@ -94,26 +94,32 @@ void TestCli::summaryTableHasEveryLayerAndTotals()
 }
 
 // summary names the layers the CUDA backend cannot run or train yet (a GPU run is never silently
-// partial): here LRN and a down-sampling [upsample]; and that yolov1 (local, detection), the recurrent
-// layers and the networks made to check the GPU layers have every layer there.
+// partial): here a dilated convolution whose padding changes its size (cuDNN and Darknet size it
+// differently); and that yolov1 (local, detection), the recurrent layers, LRN, down-sampling and the
+// networks made to check the GPU layers have every layer there.
 void TestCli::summaryNamesLayersTheGpuCannotRun()
 {
     const bool cuda = QJsonDocument::fromJson(cli({"devices", "--json"}).out).object()["cuda_built"].toBool();
-    const QString mixed = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../tests/data/parity/mixed.cfg";
-    const Run json = cli({"summary", mixed, "--json"});
+    QTemporaryDir dir;
+    const QString dilated = dir.filePath("dilated.cfg");
+    test::writeFile(dilated,
+                    "[net]\nwidth=12\nheight=12\nchannels=3\n\n[convolutional]\nfilters=4\nsize=3\n"
+                    "pad=0\ndilation=2\nactivation=leaky\n\n[convolutional]\nfilters=2\nsize=1\n"
+                    "activation=linear\n\n[convolutional]\nfilters=2\nsize=3\npadding=0\ndilation=3\n");
+    const Run json = cli({"summary", dilated, "--json"});
     QCOMPARE(json.exitCode, 0);
     const QJsonObject gpu = QJsonDocument::fromJson(json.out).object()["gpu"].toObject();
     QCOMPARE(gpu["cuda_built"].toBool(), cuda);
     if (!cuda) {
-        QVERIFY(cli({"summary", mixed}).out.contains("GPU: this build has no CUDA backend"));
+        QVERIFY(cli({"summary", dilated}).out.contains("GPU: this build has no CUDA backend"));
         QSKIP("built without CUDA: nothing more to name");
     }
     QCOMPARE(gpu["inference_missing"].toArray(),
-             (QJsonArray{"layer 2 [normalization] (line 29)", "layer 5 [upsample] (line 49)"}));
+             (QJsonArray{"layer 0 [convolutional] (line 6)", "layer 2 [convolutional] (line 18)"}));
     QCOMPARE(gpu["training_missing"].toArray(), gpu["inference_missing"].toArray());
-    const Run table = cli({"summary", mixed});
-    QVERIFY2(table.out.contains("GPU: no GPU version yet for layer 2 [normalization] (line 29), layer 5 "
-                                "[upsample] (line 49) (runs on the CPU only)"),
+    const Run table = cli({"summary", dilated});
+    QVERIFY2(table.out.contains("GPU: no GPU version yet for layer 0 [convolutional] (line 6), layer 2 "
+                                "[convolutional] (line 18) (runs on the CPU only)"),
              table.out.constData());
     // (and the networks the gpu tests check layer by layer, whose point is every layer on the GPU)
     const QString gpuData = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../tests/data/";
@@ -125,7 +131,8 @@ void TestCli::summaryNamesLayersTheGpuCannotRun()
           gpuData + "gpu/deconvolution.cfg", QString("/usr/share/darknet/cfg/yolov1.cfg"),
           gpuData + "gpu/recurrent.cfg", QString("/usr/share/darknet/cfg/rnn.cfg"),
           QString("/usr/share/darknet/cfg/gru.cfg"), gpuData + "parity/lstm.cfg",
-          gpuData + "parity/deconv-crnn.cfg"})
+          gpuData + "parity/deconv-crnn.cfg", gpuData + "parity/mixed.cfg",
+          gpuData + "gpu/normalization-resampling.cfg"})
         QVERIFY2(cli({"summary", everything}).out.contains("GPU: runs and trains every layer"),
                  qPrintable(everything));
 }

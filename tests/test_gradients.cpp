@@ -85,8 +85,10 @@ double worstRelativeError(Case& c, int samples, double floor = 2e-2)
                 (*p.values)[i] = saved;
                 const double numeric = -(plus - minus) / (2 * eps);
                 const double analytic = (*p.gradient)[i];
-                const double error = std::fabs(numeric - analytic) /
-                                     std::max({std::fabs(numeric), std::fabs(analytic), floor});
+                double error = std::fabs(numeric - analytic) /
+                               std::max({std::fabs(numeric), std::fabs(analytic), floor});
+                if (std::isnan(error))
+                    error = INFINITY; // a NaN loss or gradient is a failure, not a comparison that passes
                 if (error > worst)
                     qDebug("layer %d array of %zu, entry %zu: numeric %.6f analytic %.6f", layer.layer,
                            p.values->size(), i, numeric, analytic);
@@ -202,9 +204,17 @@ void TestGradients::layersMatchFiniteDifferences_data()
         << conv4 + "[convolutional]\nfilters=4\nsize=1\nactivation=logistic\n\n[sam]\nfrom=-2\n\n" + head;
     QTest::newRow("batchnorm layer")
         << "[convolutional]\nfilters=3\nsize=3\npad=1\nactivation=linear\n\n[batchnorm]\n\n" + head;
-    QTest::newRow("normalization (LRN)")
+    // pjreddie's window never adds channel size/2 but takes it away at channel 5 (count −1): a small α
+    // keeps every norm positive (a large one makes them negative, and the output NaN, in Darknet too).
+    QTest::newRow("normalization (LRN), window quirk")
         << "[convolutional]\nfilters=7\nsize=3\npad=1\nactivation=linear\n\n[normalization]\nsize=5\n"
-           "alpha=0.5\nbeta=0.75\nkappa=1\n\n" +
+           "alpha=0.1\nbeta=0.75\nkappa=1\n\n" +
+               head;
+    // Five channels (no negative count), a small κ and a large α: the window's cross term (Σ_k w_kj·…) is a
+    // large part of the gradient.
+    QTest::newRow("normalization (LRN), strong window")
+        << "[convolutional]\nfilters=5\nsize=3\npad=1\nactivation=linear\n\n[normalization]\nsize=5\n"
+           "alpha=4\nbeta=0.75\nkappa=0.05\n\n" +
                head;
     QTest::newRow("local, tanh") << "[local]\nfilters=3\nsize=3\nstride=1\npad=1\nactivation=tanh\n\n" + head;
     QTest::newRow("local stride 2, no pad")

@@ -1,9 +1,18 @@
 #include "layers/normalization.h"
 
 #include "graph/layer_spec.h"
+#include "kernels/lrn_formulas.h"
 #include "runtime/layer_runtime.h"
-#include <cmath>
+
+#include <algorithm>
 #include <vector>
+
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
+#include "backend/cuda/gpu_exec.h"
+#include "kernels/cuda/inference_kernels.h"
+#include "kernels/cuda/training_kernels.h"
+#endif
 
 namespace nw {
 
@@ -31,105 +40,135 @@ LayerResult NormalizationLayer::infer(LayerContext& ctx) const
 
 namespace {
 
-// Local response normalisation exactly as pjreddie computes it (including its running window).
+// pjreddie's running window as data: for each channel k, the channels j its norm sums and their counts
+// (kernels/lrn_formulas.h's LrnWindowView over these arrays).
+struct LrnWindow {
+    std::vector<int> start, channel, count;
+    LrnWindowView view() const { return {start.data(), channel.data(), count.data()}; }
+};
+
+// Built by the forward's own running-window steps (counts can fall to zero or below: the quirk that the
+// channel size/2 is never added at the start but is taken away later).
+LrnWindow windowCounts(int channels, int size)
+{
+    LrnWindow window;
+    std::vector<int> current(std::size_t(channels), 0);
+    for (int j = 0; j < std::min(channels, size / 2); ++j)
+        ++current[std::size_t(j)];
+    for (int k = 0; k < channels; ++k) {
+        if (k > 0) {
+            const int previous = k - (size - 1) / 2 - 1, next = k + size / 2;
+            if (previous >= 0)
+                --current[std::size_t(previous)];
+            if (next < channels)
+                ++current[std::size_t(next)];
+        }
+        window.start.push_back(int(window.channel.size()));
+        for (int j = 0; j < channels; ++j)
+            if (current[std::size_t(j)] != 0) {
+                window.channel.push_back(j);
+                window.count.push_back(current[std::size_t(j)]);
+            }
+    }
+    window.start.push_back(int(window.channel.size()));
+    return window;
+}
+
+// Local response normalisation exactly as pjreddie computes it (including its running window), pixel by
+// pixel through kernels/lrn_formulas.h, on the CPU and the GPU.
 class NormalizationRuntime final : public RuntimeLayer {
 public:
     NormalizationRuntime(const NormalizationLayer& config, const Shape& shape)
-        : config_(config), shape_(shape), window_(windowCounts())
+        : config_(config), shape_(shape), plane_(std::size_t(shape.w) * std::size_t(shape.h)),
+          window_(windowCounts(shape.c, config.size))
     {
     }
     void forward(ForwardArgs& args) override
     {
-        const std::size_t plane = std::size_t(shape_.w) * std::size_t(shape_.h);
-        const int c = shape_.c;
-        savedNorms_.clear();
-        std::vector<float> squared(args.input.itemSize()), norms(args.input.itemSize());
-        for (int b = 0; b < args.output.batch(); ++b) {
-            const float* in = args.input.item(b);
-            for (std::size_t i = 0; i < squared.size(); ++i)
-                squared[i] = in[i] * in[i];
-            std::fill(norms.begin(), norms.begin() + std::ptrdiff_t(plane), config_.kappa);
-            for (int k = 0; k < config_.size / 2; ++k)
-                for (std::size_t i = 0; i < plane; ++i)
-                    norms[i] += config_.alpha * squared[std::size_t(k) * plane + i];
-            for (int k = 1; k < c; ++k) {
-                float* norm = norms.data() + std::size_t(k) * plane;
-                std::copy(norm - plane, norm, norm);
-                const int prev = k - (config_.size - 1) / 2 - 1, next = k + config_.size / 2;
-                for (std::size_t i = 0; i < plane; ++i) {
-                    if (prev >= 0)
-                        norm[i] -= config_.alpha * squared[std::size_t(prev) * plane + i];
-                    if (next < c)
-                        norm[i] += config_.alpha * squared[std::size_t(next) * plane + i];
-                }
-            }
-            float* out = args.output.item(b);
-            for (std::size_t i = 0; i < norms.size(); ++i)
-                out[i] = in[i] * std::pow(norms[i], -config_.beta);
-            if (args.context.training)
-                savedNorms_.insert(savedNorms_.end(), norms.begin(), norms.end());
-        }
+        const bool training = args.context.training;
+        if (training)
+            norms_.resize(args.output.size());
+        const int batch = args.output.batch();
+#pragma omp parallel for
+        for (int b = 0; b < batch; ++b)
+            for (std::size_t i = 0; i < plane_; ++i)
+                lrnPixel(args.input.item(b) + i, args.output.item(b) + i,
+                         training ? norms_.data() + std::size_t(b) * args.input.itemSize() + i : nullptr,
+                         shape_.c, plane_, config_.size, config_.alpha, config_.beta, config_.kappa);
     }
 
-    bool canTrain() const override { return true; }
+    bool canTrain() const override
+    {
+        return true;
+    }
 
-    // y_k = x_k·n_k^−β with n_k = κ + α·Σ_j w_kj·x_j², w_kj the counts Darknet's running window gives
-    // (its quirks included: the forward matches libdarknet). The exact gradient:
-    // −∂loss/∂x_j = δ_j·n_j^−β − 2αβ·x_j·Σ_k w_kj·δ_k·x_k·n_k^(−β−1)
-    // (Darknet's CPU backward keeps only the first term).
     void backward(BackwardArgs& args) override
     {
         if (!args.inputDelta)
             return;
-        const std::size_t plane = std::size_t(shape_.w) * std::size_t(shape_.h);
-        const int c = shape_.c;
-        for (int b = 0; b < args.output.batch(); ++b) {
-            const float* x = args.input.item(b);
-            const float* delta = args.outputDelta.item(b);
-            const float* n = savedNorms_.data() + std::size_t(b) * args.input.itemSize();
-            float* in = args.inputDelta->item(b);
-            for (int k = 0; k < c; ++k)
-                for (std::size_t i = 0; i < plane; ++i) {
-                    const std::size_t at = std::size_t(k) * plane + i;
-                    in[at] += delta[at] * std::pow(n[at], -config_.beta);
-                    const float common = -2 * config_.alpha * config_.beta * delta[at] * x[at] *
-                                         std::pow(n[at], -config_.beta - 1);
-                    for (const auto& [j, count] : window_[std::size_t(k)])
-                        in[std::size_t(j) * plane + i] +=
-                            float(count) * common * x[std::size_t(j) * plane + i];
-                }
-        }
+        const int batch = args.output.batch();
+        const std::size_t item = args.input.itemSize();
+#pragma omp parallel for
+        for (int b = 0; b < batch; ++b)
+            for (std::size_t i = 0; i < plane_; ++i)
+                addLrnPixelDelta(args.input.item(b) + i, args.outputDelta.item(b) + i,
+                                 norms_.data() + std::size_t(b) * item + i, args.inputDelta->item(b) + i,
+                                 shape_.c, plane_, window_.view(), config_.alpha, config_.beta);
     }
+
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    bool hasGpuBackward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        GpuExec& gpu = args.gpu;
+        float* norms = nullptr;
+        if (args.training) {
+            normsGpu_.resize(std::size_t(args.batch) * args.outputItemSize);
+            norms = normsGpu_.data();
+        }
+        cuda::lrnForward(args.input, args.output, norms, args.batch, shape_.c, plane_, config_.size,
+                         config_.alpha, config_.beta, config_.kappa, gpu.stream());
+    }
+    void backwardGpu(GpuBackwardArgs& args) override
+    {
+        if (!args.inputDelta)
+            return;
+        GpuExec& gpu = args.gpu;
+        if (windowGpu_.size() == 0) { // the window's three int arrays, once, in one buffer
+            std::vector<int> all(window_.start);
+            all.insert(all.end(), window_.channel.begin(), window_.channel.end());
+            all.insert(all.end(), window_.count.begin(), window_.count.end());
+            windowGpu_.resize(all.size());
+            cudaCheck(cudaMemcpyAsync(windowGpu_.data(), all.data(), all.size() * sizeof(int),
+                                      cudaMemcpyHostToDevice, gpu.stream()),
+                      "[normalization]'s window to the GPU");
+            gpu.synchronize(); // `all` goes out of scope
+        }
+        const int* start = windowGpu_.as<int>();
+        const int* channel = start + window_.start.size();
+        const int* count = channel + window_.channel.size();
+        cuda::lrnBackward(args.input, args.outputDelta, normsGpu_.data(), args.inputDelta, args.batch,
+                          shape_.c, plane_, {start, channel, count}, config_.alpha, config_.beta,
+                          gpu.stream());
+    }
+#endif
 
 private:
-    // For each channel k, the channels j whose squares its norm sums, with their counts, built by the
-    // forward's own running-window steps.
-    std::vector<std::vector<std::pair<int, int>>> windowCounts() const
-    {
-        const int c = shape_.c;
-        std::vector<int> current(std::size_t(c), 0);
-        for (int j = 0; j < std::min(c, config_.size / 2); ++j)
-            ++current[std::size_t(j)];
-        std::vector<std::vector<std::pair<int, int>>> result(static_cast<std::size_t>(c));
-        for (int k = 0; k < c; ++k) {
-            if (k > 0) {
-                const int prev = k - (config_.size - 1) / 2 - 1, next = k + config_.size / 2;
-                if (prev >= 0)
-                    --current[std::size_t(prev)];
-                if (next < c)
-                    ++current[std::size_t(next)];
-            }
-            for (int j = 0; j < c; ++j)
-                if (current[std::size_t(j)] != 0)
-                    result[std::size_t(k)].emplace_back(j, current[std::size_t(j)]);
-        }
-        return result;
-    }
-
     const NormalizationLayer config_;
     Shape shape_;
-    const std::vector<std::vector<std::pair<int, int>>> window_; // windowCounts(), fixed by the shape
-    std::vector<float> savedNorms_; // n per value, batch after batch, of the last training forward
+    std::size_t plane_;
+    const LrnWindow window_;   // fixed by the shape
+    std::vector<float> norms_; // n per value of the last training forward
+#if NETWRIGHT_WITH_CUDA
+    DeviceBuffer normsGpu_, windowGpu_;
+#endif
 };
 
 } // namespace

@@ -83,14 +83,21 @@ public:
     }
 
 #if NETWRIGHT_WITH_CUDA
+    // Upsampling spreads each input over its block and downsampling sums each block, so one's backward
+    // is the other's forward (added into the delta).
     bool hasGpuForward(std::span<const Shape>) const override
     {
-        return stride_ > 0;
+        return true;
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
-        cuda::upsample(args.input, args.output, args.batch * in_.c, in_.w, in_.h, stride_, scale_,
-                       args.gpu.stream());
+        const int planes = args.batch * in_.c;
+        if (stride_ > 0)
+            cuda::blockSpread(args.input, planes, in_.w, in_.h, stride_, scale_, args.output, out_.w, out_.h,
+                              false, args.gpu.stream());
+        else
+            cuda::blockSum(args.input, in_.w, in_.h, args.output, planes, out_.w, out_.h, -stride_, scale_,
+                           false, args.gpu.stream());
     }
     bool hasGpuBackward(std::span<const Shape> sources) const override
     {
@@ -98,9 +105,15 @@ public:
     }
     void backwardGpu(GpuBackwardArgs& args) override
     {
-        if (args.inputDelta)
-            cuda::upsampleBackward(args.outputDelta, args.inputDelta, args.batch * in_.c, in_.w, in_.h,
-                                   stride_, scale_, args.gpu.stream());
+        if (!args.inputDelta)
+            return;
+        const int planes = args.batch * in_.c;
+        if (stride_ > 0)
+            cuda::blockSum(args.outputDelta, out_.w, out_.h, args.inputDelta, planes, in_.w, in_.h, stride_,
+                           scale_, true, args.gpu.stream());
+        else
+            cuda::blockSpread(args.outputDelta, planes, out_.w, out_.h, -stride_, scale_, args.inputDelta,
+                              in_.w, in_.h, true, args.gpu.stream());
     }
 #endif
 

@@ -6,6 +6,7 @@
 #include "kernels/cuda/launch.cuh"
 #include "kernels/cuda/maxpool_window.h"
 #include "kernels/l2norm_formulas.h"
+#include "kernels/lrn_formulas.h"
 
 #include <cfloat>
 #include <cuda_fp16.h>
@@ -57,17 +58,52 @@ __global__ void maxpoolDepthKernel(const float* in, float* out, std::int64_t* in
         indexes[i] = winner.index;
 }
 
-__global__ void upsampleKernel(const float* in, float* out, int planes, int w, int h, int stride, float scale)
+// One thread per big value inside the blocks (w·s × h·s of each plane).
+__global__ void blockSpreadKernel(const float* small, int planes, int w, int h, int s, float scale,
+                                  float* big, int bigW, int bigH, bool accumulate)
 {
-    const int outW = w * stride, outH = h * stride;
+    const int spanW = w * s, spanH = h * s;
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i >= std::size_t(planes) * std::size_t(outW) * std::size_t(outH))
+    if (i >= std::size_t(planes) * std::size_t(spanW) * std::size_t(spanH))
         return;
-    const int x = int(i % std::size_t(outW));
-    const int y = int(i / std::size_t(outW) % std::size_t(outH));
-    const std::size_t p = i / (std::size_t(outW) * std::size_t(outH));
-    out[i] = scale * in[p * std::size_t(w) * std::size_t(h) + std::size_t(y / stride) * std::size_t(w) +
-                        std::size_t(x / stride)];
+    const int x = int(i % std::size_t(spanW));
+    const int y = int(i / std::size_t(spanW) % std::size_t(spanH));
+    const std::size_t p = i / (std::size_t(spanW) * std::size_t(spanH));
+    const float v =
+        scale *
+        small[p * std::size_t(w) * std::size_t(h) + std::size_t(y / s) * std::size_t(w) + std::size_t(x / s)];
+    float& into =
+        big[p * std::size_t(bigW) * std::size_t(bigH) + std::size_t(y) * std::size_t(bigW) + std::size_t(x)];
+    into = accumulate ? into + v : v;
+}
+
+__global__ void lrnForwardKernel(const float* in, float* out, float* norms, int batch, int channels,
+                                 std::size_t plane, int size, float alpha, float beta, float kappa)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= std::size_t(batch) * plane)
+        return;
+    const std::size_t at = i / plane * std::size_t(channels) * plane + i % plane; // item, then pixel
+    lrnPixel(in + at, out + at, norms ? norms + at : nullptr, channels, plane, size, alpha, beta, kappa);
+}
+
+// One thread per small value.
+__global__ void blockSumKernel(const float* big, int bigW, int bigH, float* small, int planes, int w, int h,
+                               int s, float scale, bool accumulate)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= std::size_t(planes) * std::size_t(w) * std::size_t(h))
+        return;
+    const int x = int(i % std::size_t(w));
+    const int y = int(i / std::size_t(w) % std::size_t(h));
+    const std::size_t p = i / (std::size_t(w) * std::size_t(h));
+    const float* plane = big + p * std::size_t(bigW) * std::size_t(bigH);
+    float sum = 0;
+    for (int dy = 0; dy < s; ++dy)
+        for (int dx = 0; dx < s; ++dx)
+            sum += scale * plane[(std::size_t(y) * std::size_t(s) + std::size_t(dy)) * std::size_t(bigW) +
+                                 std::size_t(x) * std::size_t(s) + std::size_t(dx)];
+    small[i] = accumulate ? small[i] + sum : sum;
 }
 
 __global__ void addActivateKernel(const float* a, const float* b, float* out, std::size_t n, float alpha,
@@ -373,13 +409,37 @@ void maxpool(const float* in, float* out, int planes, int w, int h, int outW, in
     }
 }
 
-void upsample(const float* in, float* out, int planes, int w, int h, int stride, float scale,
-              cudaStream_t stream)
+void blockSpread(const float* small, int planes, int w, int h, int s, float scale, float* big, int bigW,
+                 int bigH, bool accumulate, cudaStream_t stream)
 {
-    const std::size_t n = std::size_t(planes) * std::size_t(w * stride) * std::size_t(h * stride);
+    const std::size_t n =
+        std::size_t(planes) * std::size_t(w) * std::size_t(s) * std::size_t(h) * std::size_t(s);
     if (n) {
-        upsampleKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, planes, w, h, stride, scale);
+        blockSpreadKernel<<<blocksFor(n), kThreads, 0, stream>>>(small, planes, w, h, s, scale, big, bigW,
+                                                                 bigH, accumulate);
         launched("the upsample kernel");
+    }
+}
+
+void lrnForward(const float* in, float* out, float* norms, int batch, int channels, std::size_t plane,
+                int size, float alpha, float beta, float kappa, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(batch) * plane;
+    if (n) {
+        lrnForwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(in, out, norms, batch, channels, plane, size,
+                                                                alpha, beta, kappa);
+        launched("the [normalization] kernel");
+    }
+}
+
+void blockSum(const float* big, int bigW, int bigH, float* small, int planes, int w, int h, int s,
+              float scale, bool accumulate, cudaStream_t stream)
+{
+    const std::size_t n = std::size_t(planes) * std::size_t(w) * std::size_t(h);
+    if (n) {
+        blockSumKernel<<<blocksFor(n), kThreads, 0, stream>>>(big, bigW, bigH, small, planes, w, h, s, scale,
+                                                              accumulate);
+        launched("the block sum kernel");
     }
 }
 

@@ -25,9 +25,17 @@ void maxpool(const float* in, float* out, int planes, int w, int h, int outW, in
 // each output's winner.
 void maxpoolDepth(const float* in, float* out, std::int64_t* indexes, std::size_t n, std::size_t plane,
                   int inC, int outC, cudaStream_t stream);
-// Nearest-neighbour upsampling by `stride`, times `scale`.
-void upsample(const float* in, float* out, int planes, int w, int h, int stride, float scale,
-              cudaStream_t stream);
+// [upsample]'s two directions, on `planes` planes of a small image (w × h) and a big one stored bigW ×
+// bigH (at least w·s × h·s; a larger one keeps a remainder outside the blocks):
+// big[y][x] (+)= scale·small[y/s][x/s] over the blocks (upsampling; downsampling's backward);
+void blockSpread(const float* small, int planes, int w, int h, int s, float scale, float* big, int bigW,
+                 int bigH, bool accumulate, cudaStream_t stream);
+// small[y][x] (+)= scale·Σ big over its s × s block (downsampling; upsampling's backward).
+void blockSum(const float* big, int bigW, int bigH, float* small, int planes, int w, int h, int s,
+              float scale, bool accumulate, cudaStream_t stream);
+// [normalization] (LRN), one thread per pixel column (kernels/lrn_formulas.h); norms kept unless null.
+void lrnForward(const float* in, float* out, float* norms, int batch, int channels, std::size_t plane,
+                int size, float alpha, float beta, float kappa, cudaStream_t stream);
 // out = f(a + b), the same shape (the plain [shortcut]).
 void addActivate(const float* a, const float* b, float* out, std::size_t n, float alpha, float beta,
                  Activation act, cudaStream_t stream);

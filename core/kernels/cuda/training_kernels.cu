@@ -5,6 +5,7 @@
 #include "kernels/cuda/launch.cuh"
 #include "kernels/cuda/maxpool_window.h"
 #include "kernels/l2norm_formulas.h"
+#include "kernels/lrn_formulas.h"
 
 namespace nw::cuda {
 
@@ -39,24 +40,15 @@ __global__ void maxpoolBackwardKernel(const float* delta, const std::int64_t* in
 }
 
 // One thread per input value: the sum over its block of outputs (no atomics, a fixed order).
-__global__ void upsampleBackwardKernel(const float* delta, float* inputDelta, int planes, int w, int h,
-                                       int stride, float scale)
+__global__ void lrnBackwardKernel(const float* x, const float* delta, const float* norms, float* inputDelta,
+                                  int batch, int channels, std::size_t plane, LrnWindowView window,
+                                  float alpha, float beta)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i >= std::size_t(planes) * std::size_t(w) * std::size_t(h))
+    if (i >= std::size_t(batch) * plane)
         return;
-    const int x = int(i % std::size_t(w));
-    const int y = int(i / std::size_t(w) % std::size_t(h));
-    const std::size_t p = i / (std::size_t(w) * std::size_t(h));
-    const std::size_t outW = std::size_t(w) * std::size_t(stride),
-                      outH = std::size_t(h) * std::size_t(stride);
-    const float* plane = delta + p * outW * outH;
-    float sum = 0;
-    for (int dy = 0; dy < stride; ++dy)
-        for (int dx = 0; dx < stride; ++dx)
-            sum += scale * plane[(std::size_t(y) * std::size_t(stride) + std::size_t(dy)) * outW +
-                                 std::size_t(x) * std::size_t(stride) + std::size_t(dx)];
-    inputDelta[i] += sum;
+    const std::size_t at = i / plane * std::size_t(channels) * plane + i % plane; // item, then pixel
+    addLrnPixelDelta(x + at, delta + at, norms + at, inputDelta + at, channels, plane, window, alpha, beta);
 }
 
 __global__ void averagePlanesBackwardKernel(const float* delta, float* inputDelta, std::size_t n, int plane)
@@ -326,14 +318,15 @@ void maxpoolBackward(const float* delta, const std::int64_t* indexes, std::size_
     }
 }
 
-void upsampleBackward(const float* delta, float* inputDelta, int planes, int w, int h, int stride,
-                      float scale, cudaStream_t stream)
+void lrnBackward(const float* x, const float* delta, const float* norms, float* inputDelta, int batch,
+                 int channels, std::size_t plane, LrnWindowView window, float alpha, float beta,
+                 cudaStream_t stream)
 {
-    const std::size_t n = std::size_t(planes) * std::size_t(w) * std::size_t(h);
+    const std::size_t n = std::size_t(batch) * plane;
     if (n) {
-        upsampleBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(delta, inputDelta, planes, w, h, stride,
-                                                                      scale);
-        launched("the upsample backward kernel");
+        lrnBackwardKernel<<<blocksFor(n), kThreads, 0, stream>>>(x, delta, norms, inputDelta, batch, channels,
+                                                                 plane, window, alpha, beta);
+        launched("the [normalization] backward kernel");
     }
 }
 

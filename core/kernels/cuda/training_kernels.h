@@ -4,6 +4,7 @@
 // inputs' deltas); each kernel computes the formula of its CPU twin, named below.
 #include "kernels/cpu/activations.h"
 #include "kernels/cuda/inference_kernels.h"
+#include "kernels/lrn_formulas.h"
 #include "kernels/shortcut_weights.h"
 #include "kernels/solver_formulas.h"
 
@@ -24,9 +25,6 @@ void maxpoolRecordingIndexes(const float* in, float* out, std::int64_t* indexes,
 // inputDelta[indexes[i]] += delta[i] (windows may overlap: atomic adds).
 void maxpoolBackward(const float* delta, const std::int64_t* indexes, std::size_t n, float* inputDelta,
                      cudaStream_t stream);
-// Nearest-neighbour upsampling's backward: each input sums scale·delta over its stride × stride block.
-void upsampleBackward(const float* delta, float* inputDelta, int planes, int w, int h, int stride,
-                      float scale, cudaStream_t stream);
 // Global average pooling's backward: every value of plane p gets delta[p] / plane.
 void averagePlanesBackward(const float* delta, float* inputDelta, int planes, int plane, cudaStream_t stream);
 
@@ -87,6 +85,12 @@ void localBackward(const float* delta, const float* in, const float* weights, fl
 // [l2norm]'s backward, one thread per pixel (kernels/l2norm_formulas.h).
 void l2normBackward(const float* y, const float* delta, const float* norms, float* inputDelta, int batch,
                     std::size_t channels, std::size_t plane, cudaStream_t stream);
+
+// [normalization]'s backward, one thread per pixel column (kernels/lrn_formulas.h; `window` in device
+// memory), added into inputDelta.
+void lrnBackward(const float* x, const float* delta, const float* norms, float* inputDelta, int batch,
+                 int channels, std::size_t plane, LrnWindowView window, float alpha, float beta,
+                 cudaStream_t stream);
 
 // The solvers' updates over one array (kernels/solver_formulas.h); the gradient is cleared.
 void sgdStep(float* weights, float* velocity, float* gradient, std::size_t n, float decay, float scale,
