@@ -92,6 +92,8 @@ public:
     virtual std::string sizeText() const { return {}; }
     // The runtime layer for this layer's shapes (from `spec`); nullptr when it has no CPU forward yet.
     virtual std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const;
+    // Why createRuntime gave nothing, completing "layer N [type] …".
+    virtual std::string missingRuntimeReason() const { return "has no CPU forward yet"; }
 };
 
 using LayerParseFn = std::unique_ptr<LayerConfig> (*)(cfg::SectionReader&);

@@ -177,6 +177,10 @@ private:
 
 std::unique_ptr<RuntimeLayer> RegionLayer::createRuntime(const LayerSpec& spec) const
 {
+    // yolo9000's hierarchy needs a softmax per tree group and tree-walking class scores; a flat softmax
+    // over its 9418 classes would give wrong scores without a word, so it is refused as [softmax]'s is.
+    if (!tree.empty())
+        return nullptr;
     return std::make_unique<RegionRuntime>(*this, spec);
 }
 

@@ -23,6 +23,10 @@ public:
         return DetectionHeadInfo{classes, maxBoxes, jitter, random};
     }
     std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
+    std::string missingRuntimeReason() const override
+    {
+        return "uses yolo9000's hierarchical softmax (tree=" + tree + "), which is not supported yet";
+    }
     std::string filtersText() const override { return std::to_string(classes) + " cls"; }
 };
 

@@ -14,6 +14,10 @@ public:
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;
     std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
+    std::string missingRuntimeReason() const override
+    {
+        return "uses yolo9000's hierarchical softmax (tree=" + tree + "), which is not supported yet";
+    }
 };
 
 } // namespace nw
