@@ -28,10 +28,10 @@ using test::readFloats;
 
 float maxAbsDiff(const std::vector<float>& a, const std::vector<float>& b)
 {
-    float diff = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        diff = std::max(diff, std::fabs(a[i] - b[i]));
-    return diff;
+    double diff = a.size() == b.size() && !a.empty() ? 0 : INFINITY; // nothing compared is no match
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+        diff = test::worseOf(diff, std::fabs(a[i] - b[i]));
+    return float(diff);
 }
 
 Detection detection(float x, float y, float w, float h, std::vector<float> prob)

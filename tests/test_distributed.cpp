@@ -77,7 +77,7 @@ double relativeDifference(const std::vector<float>& a, const std::vector<float>&
     double largest = 1e-30, worst = 0;
     for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
         largest = std::max(largest, double(std::abs(a[i])));
-        worst = std::max(worst, double(std::abs(a[i] - b[i])));
+        worst = test::worseOf(worst, std::abs(a[i] - b[i]));
     }
     return a.size() == b.size() ? worst / largest : 1e30;
 }

@@ -85,10 +85,9 @@ double worstRelativeError(Case& c, int samples, double floor = 2e-2)
                 (*p.values)[i] = saved;
                 const double numeric = -(plus - minus) / (2 * eps);
                 const double analytic = (*p.gradient)[i];
-                double error = std::fabs(numeric - analytic) /
-                               std::max({std::fabs(numeric), std::fabs(analytic), floor});
-                if (std::isnan(error))
-                    error = INFINITY; // a NaN loss or gradient is a failure, not a comparison that passes
+                const double error =
+                    test::worseOf(0, std::fabs(numeric - analytic) /
+                                         std::max({std::fabs(numeric), std::fabs(analytic), floor}));
                 if (error > worst)
                     qDebug("layer %d array of %zu, entry %zu: numeric %.6f analytic %.6f", layer.layer,
                            p.values->size(), i, numeric, analytic);

@@ -3,10 +3,20 @@
 #include "graph/network_spec.h"
 
 #include <QByteArray>
+
 #include <QString>
 #include <QStringList>
+#include <algorithm>
+#include <cmath>
 
 namespace nw::test {
+
+// The larger of `worst` and `e`, a NaN counting as infinitely bad: std::max(worst, NaN) keeps `worst`,
+// which lets a NaN pass every comparison after it.
+inline double worseOf(double worst, double e)
+{
+    return std::isnan(e) ? INFINITY : std::max(worst, e);
+}
 
 // Every .cfg in a directory, sorted; fails the calling test when there are fewer than `atLeast`.
 QStringList cfgFiles(const QString& dir);

@@ -131,7 +131,7 @@ void TestTorchParity::stepsMatchPyTorch()
             double largest = 0, diff = 0;
             for (std::size_t i = offset; i < offset + n; ++i) {
                 largest = std::max(largest, double(std::fabs(theirs[i] - start[i])));
-                diff = std::max(diff, double(std::fabs((ours[i] - start[i]) - (theirs[i] - start[i]))));
+                diff = test::worseOf(diff, std::fabs((ours[i] - start[i]) - (theirs[i] - start[i])));
             }
             QVERIFY2(largest > 0, name.c_str());
             QVERIFY2(diff <= tolerance * largest + 1e-7,

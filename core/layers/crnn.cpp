@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cuda_check.h"
 #include "backend/cuda/gpu_exec.h"
 #include "kernels/cuda/recurrent_kernels.h"
 #include "kernels/cuda/training_kernels.h"
@@ -233,6 +234,8 @@ public:
         const std::size_t hidden = std::size_t(hiddenShape_.size) * std::size_t(batch);
         const std::size_t outWidth = std::size_t(outputShape_.size) * std::size_t(batch);
         const std::size_t inWidth = std::size_t(inputShape_.size) * std::size_t(batch);
+        if (statesGpu_.size() != std::size_t(steps_ + 1) * hidden)
+            throw GpuError("[crnn] GPU backward without its training forward");
         for (DeviceBuffer* buffer : {&stateDeltaGpu_, &previousGpu_, &partGpu_, &partDeltaGpu_})
             buffer->resize(hidden);
         outGpu_.resize(outWidth);
@@ -300,7 +303,10 @@ private:
                 statistics.push_back(array.data);
                 total += array.data->size();
             }
-        savedGpu_.reserve(total);
+        if (savedGpu_.size() < total) {
+            gpu.synchronize(); // a queued restore may still read the old buffer
+            savedGpu_.reserve(total);
+        }
         std::size_t at = 0;
         for (ParamArray* array : statistics) {
             gpu.copyOnDevice(gpu.device(*array), savedGpu_.data() + at, array->size(), "[crnn]");

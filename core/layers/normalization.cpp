@@ -5,6 +5,7 @@
 #include "runtime/layer_runtime.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #if NETWRIGHT_WITH_CUDA
@@ -88,13 +89,15 @@ public:
         const bool training = args.context.training;
         if (training)
             norms_.resize(args.output.size());
-        const int batch = args.output.batch();
-#pragma omp parallel for
-        for (int b = 0; b < batch; ++b)
-            for (std::size_t i = 0; i < plane_; ++i)
-                lrnPixel(args.input.item(b) + i, args.output.item(b) + i,
-                         training ? norms_.data() + std::size_t(b) * args.input.itemSize() + i : nullptr,
-                         shape_.c, plane_, config_.size, config_.alpha, config_.beta, config_.kappa);
+        // One pixel column per task, over the whole batch (batch 1 uses every thread too).
+        const std::ptrdiff_t columns = std::ptrdiff_t(args.output.batch()) * std::ptrdiff_t(plane_);
+        const std::size_t item = args.input.itemSize();
+#pragma omp parallel for num_threads(args.context.threads)
+        for (std::ptrdiff_t column = 0; column < columns; ++column) {
+            const std::size_t at = std::size_t(column) / plane_ * item + std::size_t(column) % plane_;
+            lrnPixel(args.input.data() + at, args.output.data() + at, training ? norms_.data() + at : nullptr,
+                     shape_.c, plane_, config_.size, config_.alpha, config_.beta, config_.kappa);
+        }
     }
 
     bool canTrain() const override
@@ -106,14 +109,17 @@ public:
     {
         if (!args.inputDelta)
             return;
-        const int batch = args.output.batch();
+        if (norms_.size() != args.output.size())
+            throw std::logic_error("[normalization] backward without its training forward");
+        const std::ptrdiff_t columns = std::ptrdiff_t(args.output.batch()) * std::ptrdiff_t(plane_);
         const std::size_t item = args.input.itemSize();
-#pragma omp parallel for
-        for (int b = 0; b < batch; ++b)
-            for (std::size_t i = 0; i < plane_; ++i)
-                addLrnPixelDelta(args.input.item(b) + i, args.outputDelta.item(b) + i,
-                                 norms_.data() + std::size_t(b) * item + i, args.inputDelta->item(b) + i,
-                                 shape_.c, plane_, window_.view(), config_.alpha, config_.beta);
+#pragma omp parallel for num_threads(args.context.threads)
+        for (std::ptrdiff_t column = 0; column < columns; ++column) {
+            const std::size_t at = std::size_t(column) / plane_ * item + std::size_t(column) % plane_;
+            addLrnPixelDelta(args.input.data() + at, args.outputDelta.data() + at, norms_.data() + at,
+                             args.inputDelta->data() + at, shape_.c, plane_, window_.view(), config_.alpha,
+                             config_.beta);
+        }
     }
 
 #if NETWRIGHT_WITH_CUDA
@@ -140,6 +146,8 @@ public:
     {
         if (!args.inputDelta)
             return;
+        if (normsGpu_.size() != std::size_t(args.batch) * args.outputItemSize)
+            throw GpuError("[normalization] GPU backward without its training forward");
         GpuExec& gpu = args.gpu;
         if (windowGpu_.size() == 0) { // the window's three int arrays, once, in one buffer
             std::vector<int> all(window_.start);
