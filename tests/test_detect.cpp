@@ -2,9 +2,12 @@
 // correction and NMS on hand-computed cases, the same candidates as OpenCV DNN's Darknet importer, and
 // netwright-cli detect on images and a synthetic video.
 #include "detect/annotate.h"
+#include "detect/class_scores.h"
 #include "detect/decode.h"
 #include "detect/detector.h"
 #include "image/image.h"
+#include "layers/region.h"
+#include "layers/softmax_tree.h"
 #include "runtime/net.h"
 #include "test_support.h"
 
@@ -55,6 +58,7 @@ private slots:
     void candidatesMatchOpenCvDnn();
     void detectCommandOnImagesAndVideo();
     void labelsStayInsideAndTheBestIsOnTop();
+    void yolo9000HierarchyByHand();
 };
 
 void TestDetect::preprocessingMatchesDarknet()
@@ -325,3 +329,93 @@ void TestDetect::labelsStayInsideAndTheBestIsOnTop()
 
 QTEST_GUILESS_MAIN(TestDetect)
 #include "test_detect.moc"
+
+// yolo9000's class tree on a six-class hierarchy: roots a, b; a's children c, d, e; b's child f. Each group
+// is a softmax of its own, probabilities multiply down the tree, and the named class is where Darknet's
+// walk stops (all values by hand).
+void TestDetect::yolo9000HierarchyByHand()
+{
+    QTemporaryDir dir;
+    const QString treePath = dir.filePath("six.tree");
+    test::writeFile(treePath, "a -1\nb -1\nc 0\nd 0\ne 0\nf 1\n");
+    std::string error;
+    const auto tree = SoftmaxTree::load(treePath.toStdString(), error);
+    QVERIFY2(tree, error.c_str());
+    QCOMPARE(tree->groupOffset, (std::vector<int>{0, 2, 5}));
+    QCOMPARE(tree->groupSize, (std::vector<int>{2, 3, 1}));
+    QCOMPARE(tree->child, (std::vector<int>{1, 2, -1, -1, -1, -1}));
+
+    // Group softmaxes: a, b = 1/4, 3/4; c, d, e = 1/4, 1/2, 1/4; f alone = 1.
+    const std::vector<float> logits{0, std::log(3.0f), 0, std::log(2.0f), 0, 5};
+    std::vector<float> p(6);
+    treeSoftmax(logits.data(), p.data(), *tree, 1, 1.0f);
+    const std::vector<float> conditional{0.25f, 0.75f, 0.25f, 0.5f, 0.25f, 1.0f};
+    for (std::size_t i = 0; i < 6; ++i)
+        QVERIFY2(std::abs(p[i] - conditional[i]) < 1e-6f,
+                 qPrintable(QString("class %1: %2").arg(i).arg(p[i])));
+    std::vector<float> absolute = p;
+    hierarchyPredictions(absolute.data(), *tree, 1, false);
+    const std::vector<float> expected{0.25f, 0.75f, 0.0625f, 0.125f, 0.0625f, 0.75f};
+    for (std::size_t i = 0; i < 6; ++i)
+        QVERIFY2(std::abs(absolute[i] - expected[i]) < 1e-6f, qPrintable(QString("class %1").arg(i)));
+    // The walk: b (0.75 > t), then f (0.75 · 0.75 = 0.5625): f at t = 0.5, back to b at t = 0.6, and a
+    // root at any t when even the best root is not above it.
+    QCOMPARE(hierarchyTopPrediction(absolute.data(), *tree, 0.5f, 1), 5);
+    QCOMPARE(hierarchyTopPrediction(absolute.data(), *tree, 0.6f, 1), 1);
+    QCOMPARE(hierarchyTopPrediction(absolute.data(), *tree, 0.9f, 1), 1);
+
+    // A [region] head with the tree on a 2×1 grid: its class planes go through the group softmaxes at each
+    // cell, and the decoded box of cell 0 names f (objectness σ(2) > 0.25), with the objectness as score.
+    const QString cfg = "[net]\nwidth=2\nheight=1\nchannels=11\n\n[region]\nclasses=6\ncoords=4\nnum=1\n"
+                        "anchors=1,1\nsoftmax=1\ntree=" +
+                        treePath + "\n";
+    const NetworkSpec spec = test::specFromText(cfg.toStdString());
+    QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+    auto net = Net::create(spec, 1, error, Net::Use::InferenceOnly);
+    QVERIFY2(net, error.c_str());
+    std::vector<float> input(22, 0.0f); // plane-major: entry k of cell i at k·2 + i
+    input[4 * 2 + 0] = 2;               // objectness of cell 0
+    for (std::size_t c = 0; c < 6; ++c)
+        input[(5 + c) * 2 + 0] = logits[c];
+    const Tensor& out = net->forward(input.data());
+    for (std::size_t c = 0; c < 6; ++c)
+        QVERIFY(std::abs(out.data()[(5 + c) * 2] - conditional[c]) < 1e-6f);
+    DecodeOptions options;
+    options.threshold = 0.25f;
+    const auto dets = decodeDetections(*net, 0, options);
+    QCOMPARE(dets.size(), std::size_t(2));
+    const float objectness = 1 / (1 + std::exp(-2.0f));
+    QCOMPARE(dets[0].prob[5], objectness);
+    QCOMPARE(std::count(dets[0].prob.begin(), dets[0].prob.end(), 0.0f), 5);
+
+    // A classifier's scores after the tree softmax: the leaves' absolute probabilities, inner classes 0.
+    const QString classifier = "[net]\nwidth=1\nheight=1\nchannels=6\n\n[softmax]\ntree=" + treePath + "\n";
+    net = Net::create(test::specFromText(classifier.toStdString()), 1, error, Net::Use::InferenceOnly);
+    QVERIFY2(net, error.c_str());
+    net->forward(logits.data());
+    const std::vector<float> scores = classScores(*net, 0);
+    const std::vector<float> leaves{0, 0, 0.0625f, 0.125f, 0.0625f, 0.75f};
+    for (std::size_t i = 0; i < 6; ++i)
+        QVERIFY2(std::abs(scores[i] - leaves[i]) < 1e-6f, qPrintable(QString("class %1").arg(i)));
+
+    // Problems name the line: a tree that cannot be read, one of the wrong size, a malformed line.
+    const NetworkSpec missing = test::specFromText("[net]\nwidth=1\nheight=1\nchannels=6\n[softmax]\n"
+                                                   "tree=/nonexistent/9k.tree\n");
+    QVERIFY(test::findDiagnostic(missing.diagnostics, "test.cfg:6: error"));
+    QVERIFY(test::findDiagnostic(missing.diagnostics, "/nonexistent/9k.tree: cannot read the class tree"));
+    const NetworkSpec wrongSize = test::specFromText(
+        ("[net]\nwidth=1\nheight=1\nchannels=7\n[softmax]\ntree=" + treePath + "\n").toStdString());
+    QVERIFY2(
+        test::findDiagnostic(wrongSize.diagnostics, "has 6 classes but the layer before outputs 7 values"),
+        test::allText(wrongSize.diagnostics).c_str());
+    test::writeFile(dir.filePath("bad.tree"), "a -1\nb 7\n");
+    QVERIFY(!SoftmaxTree::load(dir.filePath("bad.tree").toStdString(), error));
+    QVERIFY2(error.find("bad.tree:2: expected \"name parent\"") != std::string::npos, error.c_str());
+
+    // Debian's yolo9000.cfg (tree=/usr/share/darknet/data/9k.tree) now builds: 9418 classes in 3 levels.
+    const NetworkSpec yolo9000 = buildNetworkSpec(cfg::Document::load("/usr/share/darknet/cfg/yolo9000.cfg"));
+    QVERIFY2(yolo9000.ok(), test::allText(yolo9000.diagnostics).c_str());
+    const auto* head = dynamic_cast<const RegionLayer*>(yolo9000.layers.back().config.get());
+    QVERIFY(head && head->softmaxTree);
+    QCOMPARE(head->softmaxTree->size(), 9418);
+}

@@ -1,6 +1,7 @@
 // detect and classify: images and videos through a network, with annotated outputs and JSON.
 #include "commands.h"
 #include "detect/annotate.h"
+#include "detect/class_scores.h"
 #include "detect/decode.h"
 #include "detect/detector.h"
 #include "net_loading.h"
@@ -221,17 +222,17 @@ int classify(const std::string& cfg, const std::string& weights, const std::vect
         }
         const Image prepared = resizeMinCrop(*image, input.w, input.h);
         runner->forward(prepared.data.data());
-        const Tensor& out = net->output();
+        const std::vector<float> scores = classScores(*net, 0);
         std::vector<std::size_t> order(classes);
         std::iota(order.begin(), order.end(), 0);
         const std::size_t k = std::min<std::size_t>(std::size_t(std::max(1, top)), classes);
         std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(k), order.end(),
-                          [&](std::size_t a, std::size_t b) { return out.data()[a] > out.data()[b]; });
+                          [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
         std::cout << path << "\n";
         for (std::size_t i = 0; i < k; ++i) {
             const std::size_t c = order[i];
             const std::string name = c < names->size() ? (*names)[c] : "class " + std::to_string(c);
-            std::printf("  %6.2f%%  %s\n", out.data()[c] * 100, name.c_str());
+            std::printf("  %6.2f%%  %s\n", scores[c] * 100, name.c_str());
         }
     }
     if (failures)

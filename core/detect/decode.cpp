@@ -53,9 +53,11 @@ void decodeYolo(const YoloLayer& l, const Tensor& out, int item, int netW, int n
     }
 }
 
-void decodeRegion(const RegionLayer& l, const Tensor& out, int item, float threshold,
+void decodeRegion(const RegionLayer& l, const Tensor& out, int item, const DecodeOptions& options,
                   std::vector<Detection>& dets)
 {
+    const float threshold = options.threshold;
+    std::vector<float> hierarchy; // yolo9000: one cell's class column, made absolute down the tree
     const int w = out.shape().w, h = out.shape().h;
     const std::size_t plane = std::size_t(w) * std::size_t(h);
     const std::size_t classes = std::size_t(l.classes), entries = std::size_t(l.coords + 1 + l.classes);
@@ -70,7 +72,18 @@ void decodeRegion(const RegionLayer& l, const Tensor& out, int item, float thres
             d.box.w = std::exp(slot[2 * plane + cell]) * anchor(l.anchors, 2 * a) / float(w);
             d.box.h = std::exp(slot[3 * plane + cell]) * anchor(l.anchors, 2 * a + 1) / float(h);
             d.objectness = slot[std::size_t(l.coords) * plane + cell];
-            d.prob.resize(classes);
+            d.prob.assign(classes, 0.0f);
+            if (l.softmaxTree) { // Darknet names one class: where the walk down the tree stops
+                hierarchy.resize(classes);
+                for (std::size_t c = 0; c < classes; ++c)
+                    hierarchy[c] = slot[(std::size_t(l.coords) + 1 + c) * plane + cell];
+                hierarchyPredictions(hierarchy.data(), *l.softmaxTree, 1, false);
+                const int top =
+                    hierarchyTopPrediction(hierarchy.data(), *l.softmaxTree, options.hierarchyThreshold, 1);
+                d.prob[std::size_t(top)] = d.objectness > threshold ? d.objectness : 0;
+                dets.push_back(std::move(d));
+                continue;
+            }
             for (std::size_t c = 0; c < classes; ++c) {
                 const float p = d.objectness * slot[(std::size_t(l.coords) + 1 + c) * plane + cell];
                 d.prob[c] = p > threshold ? p : 0;
@@ -143,7 +156,7 @@ std::vector<Detection> decodeDetections(const Net& net, int item, const DecodeOp
         if (auto* yolo = dynamic_cast<const YoloLayer*>(config))
             decodeYolo(*yolo, out, item, spec.net.width, spec.net.height, options.threshold, dets);
         else if (auto* region = dynamic_cast<const RegionLayer*>(config))
-            decodeRegion(*region, out, item, options.threshold, dets);
+            decodeRegion(*region, out, item, options, dets);
         else if (auto* v1 = dynamic_cast<const DetectionLayer*>(config))
             decodeV1(*v1, out, item, options.threshold, dets);
     }

@@ -11,6 +11,8 @@ namespace nw {
 
 struct DecodeOptions {
     float threshold = 0.25f;
+    // yolo9000's tree: how far down the hierarchy a class is named (Darknet's hier_thresh, -hier).
+    float hierarchyThreshold = 0.5f;
     bool letterbox = false; // the image was letterboxed: map boxes back to the original image
     int imageWidth = 0, imageHeight = 0;
 };

@@ -19,6 +19,7 @@ namespace nw {
 struct NetConfig;
 struct LayerSpec;
 class RuntimeLayer;
+struct SoftmaxTree;
 
 struct LayerCosts {
     double bflops = 0;               // billions of floating-point operations per image, as Darknet counts
@@ -83,6 +84,8 @@ public:
     virtual std::optional<DetectionHeadInfo> detectionHead() const { return std::nullopt; }
     // A loss on its input that is not the network's output ([cost]: the output is the layer before).
     virtual bool isLossOnly() const { return false; }
+    // The class hierarchy a classifier's output follows (darknet9000's tree softmax), or null.
+    virtual const SoftmaxTree* classTree() const { return nullptr; }
     // Whether its runtime reads the batch as sequences of [net] time_steps items ([rnn], [gru], …).
     virtual bool isRecurrent() const { return false; }
     // Output shape, costs and sources for this layer's input; problems go to the context.
@@ -92,8 +95,6 @@ public:
     virtual std::string sizeText() const { return {}; }
     // The runtime layer for this layer's shapes (from `spec`); nullptr when it has no CPU forward yet.
     virtual std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const;
-    // Why createRuntime gave nothing, completing "layer N [type] …".
-    virtual std::string missingRuntimeReason() const { return "has no CPU forward yet"; }
 };
 
 using LayerParseFn = std::unique_ptr<LayerConfig> (*)(cfg::SectionReader&);

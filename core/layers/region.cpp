@@ -35,6 +35,12 @@ std::unique_ptr<LayerConfig> RegionLayer::parse(cfg::SectionReader& r)
     l->rescore = r.getFlag("rescore", false);
     l->biasMatch = r.getFlag("bias_match", false);
     l->tree = r.getString("tree", "");
+    if (!l->tree.empty()) {
+        std::string error;
+        l->softmaxTree = loadTreeFor(l->tree, r.file(), error);
+        if (!l->softmaxTree)
+            r.error("tree", error);
+    }
     r.accept({"log", "sqrt", "background", "classfix", "absolute", "mask_scale", "map"});
     if (l->classes < 0 || l->coords < 0 || l->num < 1)
         r.error("num", "num must be at least 1 and classes, coords not negative");
@@ -57,6 +63,12 @@ LayerResult RegionLayer::infer(LayerContext& ctx) const
                       " are needed: set filters=" + std::to_string(needed) +
                       " in the [convolutional] before it",
                   "classes");
+        return result;
+    }
+    if (softmaxTree && softmaxTree->size() != classes) {
+        ctx.error("the class tree (" + tree + ") has " + std::to_string(softmaxTree->size()) +
+                      " classes but classes=" + std::to_string(classes),
+                  "tree");
         return result;
     }
     result.output = Shape::image(in.w, in.h, in.c);
@@ -85,6 +97,12 @@ public:
                 activateArray(p, 2 * plane, Activation::Logistic);
                 activateArray(p + std::size_t(config_.coords) * plane, plane, Activation::Logistic);
                 float* scores = p + std::size_t(config_.coords + 1) * plane;
+                if (config_.softmaxTree) { // each group of the hierarchy at every cell (Darknet's GPU rule)
+                    const float* in = args.input.item(b) + (scores - args.output.item(b));
+                    for (std::size_t i = 0; i < plane; ++i)
+                        treeSoftmax(in + i, scores + i, *config_.softmaxTree, plane, 1.0f);
+                    continue;
+                }
                 if (!config_.softmax) {
                     activateArray(scores, classes * plane, Activation::Logistic);
                     continue;
@@ -106,7 +124,7 @@ public:
     // loss while training), the output and the deltas up. A head's values are few.
     bool hasGpuForward(std::span<const Shape>) const override
     {
-        return config_.tree.empty();
+        return true;
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
@@ -177,10 +195,8 @@ private:
 
 std::unique_ptr<RuntimeLayer> RegionLayer::createRuntime(const LayerSpec& spec) const
 {
-    // yolo9000's hierarchy needs a softmax per tree group and tree-walking class scores; a flat softmax
-    // over its 9418 classes would give wrong scores without a word, so it is refused as [softmax]'s is.
-    if (!tree.empty())
-        return nullptr;
+    if (!tree.empty() && !softmaxTree)
+        return nullptr; // (the unreadable tree is already an error on its line)
     return std::make_unique<RegionRuntime>(*this, spec);
 }
 

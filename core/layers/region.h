@@ -1,5 +1,6 @@
 #pragma once
 #include "layers/layer_config.h"
+#include "layers/softmax_tree.h"
 
 namespace nw {
 
@@ -14,7 +15,8 @@ public:
     float random = 0; // multi-scale training (the trainer's input-size changes)
     float coordScale = 1, objectScale = 1, noobjectScale = 1, classScale = 1;
     bool rescore = false, biasMatch = false;
-    std::string tree; // yolo9000's hierarchy file: not trainable here
+    std::string tree;                               // tree= as written (yolo9000's hierarchy)
+    std::shared_ptr<const SoftmaxTree> softmaxTree; // read when parsed; with it, inference only
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;
@@ -23,10 +25,6 @@ public:
         return DetectionHeadInfo{classes, maxBoxes, jitter, random};
     }
     std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
-    std::string missingRuntimeReason() const override
-    {
-        return "uses yolo9000's hierarchical softmax (tree=" + tree + "), which is not supported yet";
-    }
     std::string filtersText() const override { return std::to_string(classes) + " cls"; }
 };
 

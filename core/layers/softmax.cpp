@@ -23,6 +23,12 @@ std::unique_ptr<LayerConfig> SoftmaxLayer::parse(cfg::SectionReader& r)
     l->groups = r.getInt("groups", 1);
     l->temperature = r.getFloat("temperature", 1);
     l->tree = r.getString("tree", "");
+    if (!l->tree.empty()) {
+        std::string error;
+        l->softmaxTree = loadTreeFor(l->tree, r.file(), error);
+        if (!l->softmaxTree)
+            r.error("tree", error);
+    }
     r.accept({"spatial", "noloss"});
     if (l->groups < 1)
         r.error("groups", "groups must be at least 1 (found " + std::to_string(l->groups) + ")");
@@ -34,6 +40,10 @@ LayerResult SoftmaxLayer::infer(LayerContext& ctx) const
     LayerResult result;
     const std::int64_t inputs = ctx.input().size;
     result.output = Shape::flat(inputs);
+    if (softmaxTree && softmaxTree->size() != inputs)
+        ctx.error("the class tree (" + tree + ") has " + std::to_string(softmaxTree->size()) +
+                      " classes but the layer before outputs " + std::to_string(inputs) + " values",
+                  "tree");
     if (groups >= 1 && inputs % groups != 0)
         ctx.error("groups=" + std::to_string(groups) + " does not divide the " + std::to_string(inputs) +
                       " input values",
@@ -124,12 +134,31 @@ private:
 #endif
 };
 
+// darknet9000's hierarchical softmax: each group of the tree normalised on its own (inference only: its
+// training needs the truth spread up the tree, which Netwright's loaders do not do).
+class TreeSoftmaxRuntime final : public RuntimeLayer {
+public:
+    TreeSoftmaxRuntime(std::shared_ptr<const SoftmaxTree> tree, float temperature)
+        : tree_(std::move(tree)), temperature_(temperature)
+    {
+    }
+    void forward(ForwardArgs& args) override
+    {
+        for (int b = 0; b < args.output.batch(); ++b)
+            treeSoftmax(args.input.item(b), args.output.item(b), *tree_, 1, temperature_);
+    }
+
+private:
+    std::shared_ptr<const SoftmaxTree> tree_;
+    float temperature_;
+};
+
 } // namespace
 
 std::unique_ptr<RuntimeLayer> SoftmaxLayer::createRuntime(const LayerSpec&) const
 {
     if (!tree.empty())
-        return nullptr; // hierarchical softmax (yolo9000's tree) is not supported yet
+        return softmaxTree ? std::make_unique<TreeSoftmaxRuntime>(softmaxTree, temperature) : nullptr;
     return std::make_unique<SoftmaxRuntime>(groups, temperature);
 }
 

@@ -75,8 +75,7 @@ std::unique_ptr<Net> Net::create(const NetworkSpec& spec, int batch, std::string
         auto runtime = layer.config ? layer.config->createRuntime(layer) : nullptr;
         if (!runtime) {
             error = spec.file + ":" + std::to_string(layer.line) + ": layer " + std::to_string(layer.index) +
-                    " [" + layer.type + "] " +
-                    (layer.config ? layer.config->missingRuntimeReason() : "has no CPU forward yet");
+                    " [" + layer.type + "] has no CPU forward yet";
             return nullptr;
         }
         net->layers_.push_back(std::move(runtime));

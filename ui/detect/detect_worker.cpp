@@ -1,6 +1,7 @@
 #include "detect/detect_worker.h"
 
 #include "cfg/document.h"
+#include "detect/class_scores.h"
 #include "detect/decode.h"
 #include "detect/detector.h"
 
@@ -146,8 +147,7 @@ bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int 
     if (classifier_) {
         const Shape shape = net_->inputShape();
         forward(resizeMinCrop(input, shape.w, shape.h).data.data());
-        const Tensor& out = net_->output();
-        result.scores.assign(out.data(), out.data() + out.itemSize());
+        result.scores = classScores(*net_, 0);
     } else {
         Detector detector(*net_, {});
         detector.setForward(forward);
