@@ -106,6 +106,8 @@ void TestRuntime::matchesDarknetLayerByLayer_data()
         << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/mixed.cfg";
     QTest::newRow("lstm") << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/lstm.cfg";
     QTest::newRow("deconvolutional, crnn") << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/deconv-crnn.cfg";
+    QTest::newRow("tree softmax (darknet9000)")
+        << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/tree-softmax.cfg";
 }
 
 // Tolerance: 1e-3 × max(1, max|reference|) per layer. The only systematic difference is batch norm's
