@@ -198,8 +198,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         const QRect available = screen()->availableGeometry();
         resize(std::min(1480, available.width() * 95 / 100), std::min(900, available.height() * 92 / 100));
     }
-    // The right-hand panels get about half the window (at most what they need unscrolled, ~820 px).
-    resizeDocks({paletteDock, propertiesDock}, {200, std::min(820, width() * 55 / 100)}, Qt::Horizontal);
+    // The right-hand panels get about half the window (at most ~680 px: each fits in 640, tested).
+    resizeDocks({paletteDock, propertiesDock}, {200, std::min(680, width() * 55 / 100)}, Qt::Horizontal);
     resizeDocks({tableDock}, {std::min(250, height() * 2 / 9)}, Qt::Vertical);
     defaultState_ = saveState(); // View ▸ Reset layout goes back to this
     restoreState(settings.value("window/state").toByteArray());
