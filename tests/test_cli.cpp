@@ -252,6 +252,12 @@ void TestCli::initWritesWeightsThatLoad()
     const Run missing = cli({"init", dir.filePath("none.cfg"), a});
     QCOMPARE(missing.exitCode, 1);
     QVERIFY(missing.err.contains("none.cfg"));
+    // A recurrent network of 3 time steps (its batch is whole sequences): 2,861 weights and 131 × 3
+    // batch-norm values after the header.
+    const QString recurrent = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../tests/data/gpu/recurrent.cfg";
+    const Run sequences = cli({"init", recurrent, a});
+    QVERIFY2(sequences.exitCode == 0, sequences.err.constData());
+    QCOMPARE(test::readAll(a).size(), 20 + 4 * (2861 + 3 * 131));
 }
 
 // What a careless or hostile user hands the tool: every case ends with exit code 1 and a message

@@ -388,8 +388,10 @@ void TestDetect::yolo9000HierarchyByHand()
     QCOMPARE(dets[0].prob[5], objectness);
     QCOMPARE(std::count(dets[0].prob.begin(), dets[0].prob.end(), 0.0f), 5);
 
-    // A classifier's scores after the tree softmax: the leaves' absolute probabilities, inner classes 0.
-    const QString classifier = "[net]\nwidth=1\nheight=1\nchannels=6\n\n[softmax]\ntree=" + treePath + "\n";
+    // A classifier's scores after the tree softmax: the leaves' absolute probabilities, inner classes 0
+    // (with a [cost] after the softmax, as darknet9000 ends).
+    const QString classifier =
+        "[net]\nwidth=1\nheight=1\nchannels=6\n\n[softmax]\ntree=" + treePath + "\n\n[cost]\ntype=masked\n";
     net = Net::create(test::specFromText(classifier.toStdString()), 1, error, Net::Use::InferenceOnly);
     QVERIFY2(net, error.c_str());
     net->forward(logits.data());
@@ -408,6 +410,8 @@ void TestDetect::yolo9000HierarchyByHand()
     QVERIFY2(
         test::findDiagnostic(wrongSize.diagnostics, "has 6 classes but the layer before outputs 7 values"),
         test::allText(wrongSize.diagnostics).c_str());
+    QVERIFY(!SoftmaxTree::load("/dev/zero", error)); // not a regular file: refused before reading
+    QVERIFY2(error.find("/dev/zero: cannot read the class tree") == 0, error.c_str());
     test::writeFile(dir.filePath("bad.tree"), "a -1\nb 7\n");
     QVERIFY(!SoftmaxTree::load(dir.filePath("bad.tree").toStdString(), error));
     QVERIFY2(error.find("bad.tree:2: expected \"name parent\"") != std::string::npos, error.c_str());

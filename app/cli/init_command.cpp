@@ -9,7 +9,7 @@ namespace nw::cli {
 
 int initWeights(const std::string& cfg, const std::string& out, unsigned seed)
 {
-    auto net = loadNet(cfg, "", 1);
+    auto net = loadNet(cfg, "", timeSteps(cfg)); // (a recurrent layer's batch is whole sequences)
     if (!net)
         return 1;
     net->initialize(seed);

@@ -9,11 +9,14 @@ std::vector<float> classScores(const Net& net, int item)
 {
     const Tensor& out = net.output();
     std::vector<float> scores(out.item(item), out.item(item) + out.itemSize());
-    const NetworkSpec& spec = net.spec();
-    const LayerSpec& last = spec.layers.back();
-    if (last.config)
-        if (const SoftmaxTree* tree = last.config->classTree(); tree && tree->size() == int(scores.size()))
+    // As Darknet's net->hierarchy: any tree softmax whose classes are the output's (darknet9000 ends with
+    // a [cost] after it).
+    for (const LayerSpec& layer : net.spec().layers)
+        if (const SoftmaxTree* tree = layer.config ? layer.config->classTree() : nullptr;
+            tree && tree->size() == int(scores.size())) {
             hierarchyPredictions(scores.data(), *tree, 1, true);
+            break;
+        }
     return scores;
 }
 

@@ -74,13 +74,15 @@ void decodeRegion(const RegionLayer& l, const Tensor& out, int item, const Decod
             d.objectness = slot[std::size_t(l.coords) * plane + cell];
             d.prob.assign(classes, 0.0f);
             if (l.softmaxTree) { // Darknet names one class: where the walk down the tree stops
+                if (d.objectness <= threshold)
+                    continue; // (Darknet zeroes it; its NMS then skips it, and 9418 scores each add up)
                 hierarchy.resize(classes);
                 for (std::size_t c = 0; c < classes; ++c)
                     hierarchy[c] = slot[(std::size_t(l.coords) + 1 + c) * plane + cell];
                 hierarchyPredictions(hierarchy.data(), *l.softmaxTree, 1, false);
                 const int top =
                     hierarchyTopPrediction(hierarchy.data(), *l.softmaxTree, options.hierarchyThreshold, 1);
-                d.prob[std::size_t(top)] = d.objectness > threshold ? d.objectness : 0;
+                d.prob[std::size_t(top)] = d.objectness;
                 dets.push_back(std::move(d));
                 continue;
             }

@@ -10,6 +10,16 @@ namespace nw {
 
 std::optional<SoftmaxTree> SoftmaxTree::load(const std::string& path, std::string& error)
 {
+    // A regular file of sane size: the cfg is parsed on every edit in the studio, and a FIFO or
+    // /dev/zero named here must not block or fill memory. (9k.tree is 150 KB.)
+    std::error_code failed;
+    if (!std::filesystem::is_regular_file(path, failed) ||
+        std::filesystem::file_size(path, failed) > 64u << 20) {
+        error = path +
+                ": cannot read the class tree (expected a .tree file of at most 64 MB: one \"name parent\" " +
+                "line per class)";
+        return std::nullopt;
+    }
     std::ifstream file(path);
     if (!file) {
         error = path + ": cannot read the class tree (a .tree file: one \"name parent\" line per class)";
@@ -65,9 +75,13 @@ std::shared_ptr<const SoftmaxTree> loadTreeFor(const std::string& path, const st
     std::string chosen = path;
     std::error_code ignored;
     if (fs::path(path).is_relative() && !fs::exists(path, ignored) && !cfgFile.empty()) {
-        const fs::path beside = fs::path(cfgFile).parent_path() / path;
-        if (fs::exists(beside, ignored))
-            chosen = beside.string();
+        // Beside the cfg, or from the folder above it (Darknet's cfgs say data/9k.tree from its root).
+        const fs::path folder = fs::path(cfgFile).parent_path();
+        for (const fs::path& candidate : {folder / path, folder.parent_path() / path})
+            if (fs::exists(candidate, ignored)) {
+                chosen = candidate.string();
+                break;
+            }
     }
     auto tree = SoftmaxTree::load(chosen, error);
     if (!tree)

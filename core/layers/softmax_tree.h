@@ -26,7 +26,8 @@ struct SoftmaxTree {
 };
 
 // The tree a [softmax] or [region] names with tree=: read from the path as given (Darknet reads it from
-// the working directory), or beside the cfg when relative and not found there. Errors as load's.
+// the working directory), or, when relative and not found there, beside the cfg or from the folder
+// above it (Darknet's cfg/ and data/ side by side). Errors as load's.
 std::shared_ptr<const SoftmaxTree> loadTreeFor(const std::string& path, const std::string& cfgFile,
                                                std::string& error);
 
