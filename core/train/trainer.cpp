@@ -175,6 +175,10 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     // Batch norm's rolling statistics combined across ranks as one process would have them (the CPU
     // path); GPU ranks keep their own (rank 0's are saved), as Darknet's -gpus does.
     const bool combineRolling = team.size() > 1 && options_.gpu < 0;
+    if (cfg.timeSteps > 1)
+        return "time_steps=" + std::to_string(cfg.timeSteps) +
+               " in [net]: training on sequences (Darknet's text and sequence data) is not supported; the "
+               "data sets here give one image per batch row: set time_steps=1";
     if (net_.batch() * subdivisions != rankBatch)
         return "the network was built for " + std::to_string(net_.batch()) +
                " images per pass but batch=" + std::to_string(rankBatch) +
