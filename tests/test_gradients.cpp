@@ -201,6 +201,8 @@ void TestGradients::layersMatchFiniteDifferences_data()
                head;
     QTest::newRow("sam")
         << conv4 + "[convolutional]\nfilters=4\nsize=1\nactivation=logistic\n\n[sam]\nfrom=-2\n\n" + head;
+    QTest::newRow("reorg3d, stride 2")
+        << "[convolutional]\nfilters=3\nsize=3\npad=1\nactivation=tanh\n\n[reorg3d]\nstride=2\n\n" + head;
     QTest::newRow("batchnorm layer")
         << "[convolutional]\nfilters=3\nsize=3\npad=1\nactivation=linear\n\n[batchnorm]\n\n" + head;
     // pjreddie's window never adds channel size/2 but takes it away at channel 5 (count −1): a small α

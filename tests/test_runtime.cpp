@@ -91,6 +91,7 @@ private slots:
     void threadCountIsPerNetAndScopedToThePass();
     void standaloneBatchnormByHand();
     void layersWithoutForwardAreNamed();
+    void reorg3dIsATrueSpaceToDepth();
     void parameterStoreIsTheWeightsFileLayout_data();
     void parameterStoreIsTheWeightsFileLayout();
 };
@@ -338,12 +339,16 @@ void TestRuntime::standaloneBatchnormByHand()
 void TestRuntime::layersWithoutForwardAreNamed()
 {
     std::string error;
+    // AlexeyAB's reverse [reorg3d] over 4 channels would divide by zero in its reorg_cpu: refused in words.
     auto net = Net::create(
-        test::specFromText(
-            "[net]\nwidth=4\nheight=4\nchannels=4\n[connected]\noutput=64\n[reorg3d]\nstride=1\n"),
-        1, error);
+        test::specFromText("[net]\nwidth=2\nheight=2\nchannels=4\n[reorg3d]\nstride=2\nreverse=1\n"), 1,
+        error);
     QVERIFY(!net);
-    QCOMPARE(QString::fromStdString(error), QString("test.cfg:7: layer 1 [reorg3d] has no CPU forward yet"));
+    QVERIFY2(
+        error.find(
+            "test.cfg:6: error: layer 0: reverse reorg3d needs channels (4) divisible by stride⁴ = 16") !=
+            std::string::npos,
+        error.c_str());
     net = Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=1\n[yolo]\n"), 1, error);
     QVERIFY(!net);
     QVERIFY(error.find("the network has errors; first: test.cfg:5: error: layer 0:") == 0);
@@ -531,3 +536,27 @@ void TestRuntime::parameterStoreIsTheWeightsFileLayout()
 
 QTEST_GUILESS_MAIN(TestRuntime)
 #include "test_runtime.moc"
+
+// AlexeyAB's [reorg3d] (its reorg_cpu over the output's dims): output channel k = dy·2 + dx holds the
+// input's pixels (2y + dy, 2x + dx) of each channel — by hand on a 4×4 input of 2 channels.
+void TestRuntime::reorg3dIsATrueSpaceToDepth()
+{
+    std::string error;
+    auto net = Net::create(test::specFromText("[net]\nwidth=4\nheight=4\nchannels=2\n[reorg3d]\nstride=2\n"),
+                           1, error, Net::Use::InferenceOnly);
+    QVERIFY2(net, error.c_str());
+    std::vector<float> input(32);
+    for (std::size_t i = 0; i < input.size(); ++i)
+        input[i] = float(i); // channel c, row y, column x at c·16 + y·4 + x
+    const Tensor& out = net->forward(input.data());
+    QCOMPARE(out.shape().c, 8);
+    // reorg_cpu deals the output channel k = offset·C + c (C = 2 input channels): offset = dy·2 + dx.
+    for (int offset = 0; offset < 4; ++offset)
+        for (int c = 0; c < 2; ++c)
+            for (int y = 0; y < 2; ++y)
+                for (int x = 0; x < 2; ++x) {
+                    const int k = offset * 2 + c;
+                    const float expected = float(c * 16 + (2 * y + offset / 2) * 4 + 2 * x + offset % 2);
+                    QCOMPARE(out.data()[k * 4 + y * 2 + x], expected);
+                }
+}

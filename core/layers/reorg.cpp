@@ -169,9 +169,14 @@ private:
 
 } // namespace
 
+std::unique_ptr<RuntimeLayer> reorgRuntime(const ReorgLayer& config, const Shape& dims)
+{
+    return std::make_unique<ReorgRuntime>(config, dims);
+}
+
 std::unique_ptr<RuntimeLayer> ReorgLayer::createRuntime(const LayerSpec& spec) const
 {
-    return std::make_unique<ReorgRuntime>(*this, spec.input);
+    return reorgRuntime(*this, spec.input);
 }
 
 } // namespace nw

@@ -19,4 +19,8 @@ public:
 // Output of a space-to-depth (or its reverse) shared by [reorg] and [reorg3d]; reports bad strides.
 Shape spaceToDepthShape(LayerContext& context, int stride, bool reverse);
 
+// Darknet's reorg_cpu pairing run over `dims`: [reorg] passes its input's dims, AlexeyAB's [reorg3d] its
+// output's (which makes the non-reverse form a true space-to-depth).
+std::unique_ptr<RuntimeLayer> reorgRuntime(const ReorgLayer& config, const Shape& dims);
+
 } // namespace nw
