@@ -2,6 +2,7 @@
 
 #include "graph/layer_spec.h"
 #include "layers/convolutional.h"
+#include "layers/recurrent.h"
 #include "runtime/layer_runtime.h"
 
 #include <algorithm>
@@ -202,17 +203,10 @@ public:
         const std::size_t inWidth = std::size_t(inputShape_.size) * std::size_t(batch);
         fromInputGpu_.resize(hidden);
         fromSelfGpu_.resize(hidden);
-        if (args.training) {
-            statesGpu_.resize(std::size_t(steps_ + 1) * hidden);
-            statesGpu_.zero(gpu.stream()); // [0]: the zero start
-        } else if (stateGpu_.size() != hidden) {
-            stateGpu_.resize(hidden);
-            stateGpu_.zero(gpu.stream());
-        }
+        stateGpu_.start(gpu, hidden, steps_, args.training);
         for (int t = 0; t < steps_; ++t) {
-            const float* previous =
-                args.training ? statesGpu_.data() + std::size_t(t) * hidden : stateGpu_.data();
-            float* state = args.training ? statesGpu_.data() + std::size_t(t + 1) * hidden : stateGpu_.data();
+            const float* previous = stateGpu_.before(t);
+            float* state = stateGpu_.after(t);
             runGpu(*input_, args.input + std::size_t(t) * inWidth, inputShape_, fromInputGpu_.data(),
                    hiddenShape_, batch, args);
             runGpu(*self_, previous, hiddenShape_, fromSelfGpu_.data(), hiddenShape_, batch, args);
@@ -234,7 +228,7 @@ public:
         const std::size_t hidden = std::size_t(hiddenShape_.size) * std::size_t(batch);
         const std::size_t outWidth = std::size_t(outputShape_.size) * std::size_t(batch);
         const std::size_t inWidth = std::size_t(inputShape_.size) * std::size_t(batch);
-        if (statesGpu_.size() != std::size_t(steps_ + 1) * hidden)
+        if (!stateGpu_.trained(hidden, steps_))
             throw GpuError("[crnn] GPU backward without its training forward");
         for (DeviceBuffer* buffer : {&stateDeltaGpu_, &previousGpu_, &partGpu_, &partDeltaGpu_})
             buffer->resize(hidden);
@@ -259,8 +253,8 @@ public:
         };
         for (int t = steps_ - 1; t >= 0; --t) {
             const float* x = args.input + std::size_t(t) * inWidth;
-            const float* state = statesGpu_.data() + std::size_t(t + 1) * hidden;
-            const float* previous = statesGpu_.data() + std::size_t(t) * hidden;
+            const float* state = stateGpu_.after(t);
+            const float* previous = stateGpu_.before(t);
             rerunGpu(*output_, state, hiddenShape_, outGpu_.data(), outputShape_, batch, gpu);
             back(*output_, state, hiddenShape_, stateDeltaGpu_.data(), outGpu_.data(),
                  args.outputDelta + std::size_t(t) * outWidth, outputShape_);
@@ -391,7 +385,8 @@ private:
     Tensor state_, fromInput_, fromSelf_;
     std::vector<Tensor> states_; // training: the zero start, then every step's state
 #if NETWRIGHT_WITH_CUDA
-    DeviceBuffer stateGpu_, statesGpu_, fromInputGpu_, fromSelfGpu_; // as on the CPU
+    GpuSequenceState stateGpu_; // as on the CPU
+    DeviceBuffer fromInputGpu_, fromSelfGpu_;
     DeviceBuffer stateDeltaGpu_, previousGpu_, partGpu_, partDeltaGpu_, outGpu_, savedGpu_;
 #endif
 };

@@ -170,15 +170,11 @@ public:
         if (training) {
             for (BlockTraining* t : {&wzT_, &wrT_, &whT_, &uzT_, &urT_, &uhT_})
                 t->setSteps(steps_);
-            statesGpu_.resize(std::size_t(steps_ + 1) * n);
-            statesGpu_.zero(gpu.stream());
-        } else if (stateGpu_.size() != n) {
-            stateGpu_.resize(n);
-            stateGpu_.zero(gpu.stream());
         }
+        stateGpu_.start(gpu, n, steps_, training);
         for (int t = 0; t < steps_; ++t) {
             const float* x = args.input + std::size_t(t) * inputWidth;
-            float* s = training ? statesGpu_.data() + std::size_t(t) * n : stateGpu_.data();
+            float* s = stateGpu_.before(t);
             const std::size_t at = training ? std::size_t(t) * n : 0;
             float *z = zGpu_.data() + at, *r = rGpu_.data() + at, *c = cGpu_.data() + at;
             wzT_.forwardGpu(gpu, t, s, aGpu_.data(), batch, args.training);
@@ -191,7 +187,7 @@ public:
             uhT_.forwardGpu(gpu, t, x, bGpu_.data(), batch, args.training);
             float* out = args.output + std::size_t(t) * n;
             cuda::gruOutput(aGpu_.data(), bGpu_.data(), z, s, tanh_, c, out, n, gpu.stream());
-            gpu.copyOnDevice(out, training ? statesGpu_.data() + std::size_t(t + 1) * n : s, n, "[gru]");
+            gpu.copyOnDevice(out, stateGpu_.after(t), n, "[gru]");
         }
     }
 
@@ -217,7 +213,7 @@ public:
         };
         for (int t = steps_ - 1; t >= 0; --t) {
             const std::size_t at = std::size_t(t) * n;
-            const float* s = statesGpu_.data() + at;
+            const float* s = stateGpu_.before(t);
             float* dx = args.inputDelta ? args.inputDelta + std::size_t(t) * inputWidth : nullptr;
             cuda::gruOutputDelta(args.outputDelta + at, future, s, zGpu_.data() + at, cGpu_.data() + at,
                                  tanh_, previous, dz, dc, n, gpu.stream());
@@ -256,7 +252,8 @@ private:
     std::vector<float> state_;              // inference: carried between calls
     std::vector<float> states_, z_, r_, c_; // training: every step's start state and gates
 #if NETWRIGHT_WITH_CUDA
-    DeviceBuffer stateGpu_, statesGpu_, zGpu_, rGpu_, cGpu_;                        // as on the CPU
+    GpuSequenceState stateGpu_;
+    DeviceBuffer zGpu_, rGpu_, cGpu_;                                               // as on the CPU
     DeviceBuffer aGpu_, bGpu_, arGpu_, brGpu_, forgottenGpu_, dfGpu_, previousGpu_; // per step
 #endif
 };

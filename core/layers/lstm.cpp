@@ -174,21 +174,14 @@ public:
                 gate.recurrent->setSteps(steps_);
                 gate.input->setSteps(steps_);
             }
-            cellsGpu_.resize(std::size_t(steps_ + 1) * n);
-            hiddensGpu_.resize(std::size_t(steps_ + 1) * n);
-            cellsGpu_.zero(gpu.stream());
-            hiddensGpu_.zero(gpu.stream());
-        } else if (cellGpu_.size() != n) {
-            cellGpu_.resize(n);
-            hiddenGpu_.resize(n);
-            cellGpu_.zero(gpu.stream());
-            hiddenGpu_.zero(gpu.stream());
         }
+        cellGpu_.start(gpu, n, steps_, training);
+        hiddenGpu_.start(gpu, n, steps_, training);
         for (int t = 0; t < steps_; ++t) {
             const float* x = args.input + std::size_t(t) * inputWidth;
-            const std::size_t at = training ? std::size_t(t) * n : 0, next = training ? at + n : 0;
-            float* h = (training ? hiddensGpu_.data() : hiddenGpu_.data()) + at;
-            float* c = (training ? cellsGpu_.data() : cellGpu_.data()) + at;
+            const std::size_t at = training ? std::size_t(t) * n : 0; // this step's gate values
+            const float* h = hiddenGpu_.before(t);
+            const float* c = cellGpu_.before(t);
             float* values[4];
             for (std::size_t k = 0; k < 4; ++k) {
                 Gate& gate = gateList[k];
@@ -197,10 +190,8 @@ public:
                 values[k] = gateGpu_[k].data() + at;
                 cuda::lstmGate(aGpu_.data(), bGpu_.data(), gate.activation, values[k], n, gpu.stream());
             }
-            float* nextCell = (training ? cellsGpu_.data() : cellGpu_.data()) + next;
-            float* nextHidden = (training ? hiddensGpu_.data() : hiddenGpu_.data()) + next;
-            cuda::lstmCell(values[0], values[1], values[2], values[3], c, nextCell, nextHidden,
-                           args.output + std::size_t(t) * n, n, gpu.stream());
+            cuda::lstmCell(values[0], values[1], values[2], values[3], c, cellGpu_.after(t),
+                           hiddenGpu_.after(t), args.output + std::size_t(t) * n, n, gpu.stream());
         }
     }
 
@@ -224,7 +215,7 @@ public:
         for (int t = steps_ - 1; t >= 0; --t) {
             const std::size_t at = std::size_t(t) * n;
             cuda::lstmDeltas(args.outputDelta + at, hiddenDeltaGpu_.data(), cellDeltaGpu_.data(),
-                             cellsGpu_.data() + at + n, cellsGpu_.data() + at, gateGpu_[0].data() + at,
+                             cellGpu_.after(t), cellGpu_.before(t), gateGpu_[0].data() + at,
                              gateGpu_[1].data() + at, gateGpu_[2].data() + at, gateGpu_[3].data() + at,
                              preGpu_[0].data(), preGpu_[1].data(), preGpu_[2].data(), preGpu_[3].data(), n,
                              gpu.stream());
@@ -270,8 +261,8 @@ private:
     std::vector<float> cell_, hidden_;                   // inference: carried between calls
     std::vector<float> cells_, hiddens_, f_, i_, g_, o_; // training: every step
 #if NETWRIGHT_WITH_CUDA
-    DeviceBuffer cellGpu_, hiddenGpu_, cellsGpu_, hiddensGpu_; // as on the CPU
-    DeviceBuffer gateGpu_[4];                                  // f, i, g, o: every training step's values
+    GpuSequenceState cellGpu_, hiddenGpu_; // as on the CPU
+    DeviceBuffer gateGpu_[4];              // f, i, g, o: every training step's values
     DeviceBuffer aGpu_, bGpu_, hiddenDeltaGpu_, cellDeltaGpu_, previousHiddenGpu_, preGpu_[4];
 #endif
 };

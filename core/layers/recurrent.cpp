@@ -146,6 +146,24 @@ std::vector<Parameter> BlockTraining::parameters()
 }
 
 #if NETWRIGHT_WITH_CUDA
+void GpuSequenceState::start(GpuExec& gpu, std::size_t width, int steps, bool training)
+{
+    width_ = width;
+    training_ = training;
+    if (training) {
+        steps_.resize(std::size_t(steps + 1) * width);
+        steps_.zero(gpu.stream()); // the zero start, and nothing stale after it
+    } else if (kept_.size() != width) {
+        kept_.resize(width);
+        kept_.zero(gpu.stream());
+    }
+}
+
+float* GpuSequenceState::at(int index)
+{
+    return training_ ? steps_.data() + std::size_t(index) * width_ : kept_.data();
+}
+
 // As forward, in cuBLAS's column-major terms (as [connected]'s GPU pass): out (outputs × batch) = Wᵀ·in
 // with W an inputs × outputs matrix; then GpuOutputTraining's bias or batch norm and the activation.
 void BlockTraining::forwardGpu(GpuExec& gpu, int step, const float* in, float* out, int batch,

@@ -9,6 +9,10 @@
 #include <random>
 #include <vector>
 
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/device_buffer.h"
+#endif
+
 namespace nw {
 
 // Costs of `fromInput` connected blocks inputs→outputs plus `fromState` blocks outputs→outputs.
@@ -85,6 +89,29 @@ public:
     }
 #endif
 };
+
+#if NETWRIGHT_WITH_CUDA
+// A state a recurrent layer carries on the device ([rnn]'s, [gru]'s, [lstm]'s cell and hidden, [crnn]'s):
+// training keeps every step's, from a zero start; inference one, kept from call to call (zeroed when
+// the batch changes), which before(t) and after(t) then both name.
+class GpuSequenceState {
+public:
+    void start(GpuExec& gpu, std::size_t width, int steps, bool training);
+    float* before(int step) { return at(step); }    // what step t reads
+    float* after(int step) { return at(step + 1); } // what step t writes
+    // Whether a training pass of `steps` steps over `width` values ran (a backward needs it).
+    bool trained(std::size_t width, int steps) const
+    {
+        return steps_.size() == std::size_t(steps + 1) * width;
+    }
+
+private:
+    float* at(int index);
+    DeviceBuffer steps_, kept_;
+    std::size_t width_ = 0;
+    bool training_ = false;
+};
+#endif
 
 // Every learnable array of a recurrent layer's blocks, in block order.
 std::vector<Parameter> blockParameters(std::initializer_list<BlockTraining*> blocks);

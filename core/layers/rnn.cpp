@@ -131,16 +131,11 @@ public:
         if (args.training) {
             for (BlockTraining* block : {&inputTraining_, &selfTraining_, &outputTraining_})
                 block->setSteps(steps_);
-            statesGpu_.resize(std::size_t(steps_ + 1) * width);
-            statesGpu_.zero(gpu.stream()); // [0]: the zero start
-        } else if (stateGpu_.size() != width) {
-            stateGpu_.resize(width);
-            stateGpu_.zero(gpu.stream());
         }
+        stateGpu_.start(gpu, width, steps_, args.training);
         for (int t = 0; t < steps_; ++t) {
-            const float* previous =
-                args.training ? statesGpu_.data() + std::size_t(t) * width : stateGpu_.data();
-            float* state = args.training ? statesGpu_.data() + std::size_t(t + 1) * width : stateGpu_.data();
+            const float* previous = stateGpu_.before(t);
+            float* state = stateGpu_.after(t);
             inputTraining_.forwardGpu(gpu, t, args.input + std::size_t(t) * inputWidth, fromInputGpu_.data(),
                                       batch, args.training);
             selfTraining_.forwardGpu(gpu, t, previous, fromSelfGpu_.data(), batch, args.training);
@@ -211,7 +206,8 @@ private:
     BlockTraining inputTraining_{input_}, selfTraining_{self_}, outputTraining_{output_};
     std::vector<float> state_, fromInput_, fromSelf_, states_;
 #if NETWRIGHT_WITH_CUDA
-    DeviceBuffer stateGpu_, statesGpu_, fromInputGpu_, fromSelfGpu_, stateDeltaGpu_, previousGpu_;
+    GpuSequenceState stateGpu_;
+    DeviceBuffer fromInputGpu_, fromSelfGpu_, stateDeltaGpu_, previousGpu_;
 #endif
 };
 
