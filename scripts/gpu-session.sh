@@ -24,6 +24,12 @@ prepare() {
   for cfg in darknet19 yolov3-tiny yolov2 yolov2-tiny resnet18 resnet101 alexnet yolov1 yolov1-tiny rnn gru; do
     cp "/usr/share/darknet/cfg/$cfg.cfg" "$carry/cfg/"
   done
+  # yolo9000's and darknet9000's tree, found from the folder above the cfgs (Darknet's cfg/ and data/).
+  mkdir -p "$carry/data"
+  cp /usr/share/darknet/data/9k.tree "$carry/data/"
+  for cfg in yolo9000 darknet9000; do
+    sed 's|^tree=.*|tree=data/9k.tree|' "/usr/share/darknet/cfg/$cfg.cfg" >"$carry/cfg/$cfg.cfg"
+  done
   cp /usr/share/darknet/data/dog.jpg "$carry/"
   cp /usr/share/datasets/fashion-mnist/*.gz "$carry/fashion-mnist/"
   # A small shapes set (the headless build cannot make one: it needs OpenCV), for mAP on both devices.
@@ -63,7 +69,7 @@ run() {
     $dk/alexnet.cfg tests/data/gpu/attention-layers.cfg tests/data/gpu/multilabel.cfg tests/data/onnx/se-block.cfg \
     tests/data/onnx/every-op.cfg tests/data/gpu/deconvolution.cfg $dk/yolov1-tiny.cfg $dk/yolov1.cfg \
     tests/data/gpu/recurrent.cfg $dk/rnn.cfg $dk/gru.cfg tests/data/parity/mixed.cfg \
-    tests/data/gpu/normalization-resampling.cfg
+    tests/data/gpu/normalization-resampling.cfg $dk/darknet9000.cfg $dk/yolo9000.cfg
   step check-training "$cli" check-device --train --batch 4 cfg/shapes-tiny.cfg cfg/fashion-mnist.cfg \
     $dk/darknet19.cfg $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $dk/yolov2-tiny.cfg $dk/resnet18.cfg \
     $dk/alexnet.cfg tests/data/gpu/attention-layers.cfg tests/data/gpu/multilabel.cfg tests/data/onnx/every-op.cfg \

@@ -135,6 +135,11 @@ void TestCli::summaryNamesLayersTheGpuCannotRun()
           gpuData + "gpu/normalization-resampling.cfg"})
         QVERIFY2(cli({"summary", everything}).out.contains("GPU: runs and trains every layer"),
                  qPrintable(everything));
+    // yolo9000's tree does not train anywhere; on the GPU its heads run (darknet9000's tree softmax too)
+    for (const QString& tree : {QString("darknet9000"), QString("yolo9000")})
+        QVERIFY2(cli({"summary", "/usr/share/darknet/cfg/" + tree + ".cfg"})
+                     .out.contains("GPU: runs every layer;"),
+                 qPrintable(tree));
 }
 
 void TestCli::batchOptionScalesMemory()

@@ -9,6 +9,7 @@
 
 #if NETWRIGHT_WITH_CUDA
 #include "backend/cuda/cuda_check.h"
+#include "backend/cuda/device_buffer.h"
 #include "backend/cuda/gpu_exec.h"
 #include "backend/cuda/gpu_loss_delta.h"
 #include "kernels/cuda/inference_kernels.h"
@@ -134,8 +135,8 @@ private:
 #endif
 };
 
-// darknet9000's hierarchical softmax: each group of the tree normalised on its own (inference only: its
-// training needs the truth spread up the tree, which Netwright's loaders do not do).
+// darknet9000's hierarchical softmax: each group of the tree normalised on its own, on the CPU or the GPU
+// (inference only: its training needs the truth spread up the tree, which Netwright's loaders do not do).
 class TreeSoftmaxRuntime final : public RuntimeLayer {
 public:
     TreeSoftmaxRuntime(std::shared_ptr<const SoftmaxTree> tree, float temperature)
@@ -148,7 +149,35 @@ public:
             treeSoftmax(args.input.item(b), args.output.item(b), *tree_, 1, temperature_);
     }
 
+#if NETWRIGHT_WITH_CUDA
+    bool hasGpuForward(std::span<const Shape>) const override
+    {
+        return true;
+    }
+    void forwardGpu(GpuForwardArgs& args) override
+    {
+        if (gpuGroups_.size() == 0)
+            uploadGroups(args.gpu); // the first pass: CUDA graphs are captured only from the third
+        cuda::groupedSoftmax(args.input, args.output, args.batch, args.inputItemSize,
+                             gpuGroups_.as<cuda::SoftmaxGroup>(), tree_->groups(), temperature_,
+                             args.gpu.stream());
+    }
+#endif
+
 private:
+#if NETWRIGHT_WITH_CUDA
+    void uploadGroups(GpuExec& gpu)
+    {
+        static_assert(sizeof(cuda::SoftmaxGroup) == 2 * sizeof(float));
+        std::vector<cuda::SoftmaxGroup> groups;
+        for (int g = 0; g < tree_->groups(); ++g)
+            groups.push_back({tree_->groupOffset[std::size_t(g)], tree_->groupSize[std::size_t(g)]});
+        gpuGroups_.resize(2 * groups.size());
+        gpu.copyToDevice({reinterpret_cast<const float*>(groups.data()), gpuGroups_.size()},
+                         gpuGroups_.data());
+    }
+    DeviceBuffer gpuGroups_; // the tree's (offset, size) pairs
+#endif
     std::shared_ptr<const SoftmaxTree> tree_;
     float temperature_;
 };

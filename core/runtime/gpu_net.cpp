@@ -71,7 +71,7 @@ void GpuNet::checkNetUnchanged() const
 
 namespace {
 
-// "rnn.cfg: layer 0 [rnn] (line 14) has no GPU version yet (and 2 more layers); run it on the CPU".
+// "a.cfg: layer 1 [convolutional] (line 18) has no GPU version yet (and 2 more layers); run it on the CPU".
 std::string missingMessage(const Net& net, const std::vector<std::string>& missing, const char* problem,
                            const char* advice)
 {

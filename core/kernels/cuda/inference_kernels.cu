@@ -144,14 +144,10 @@ __global__ void averagePlanesKernel(const float* in, float* out, int planes, int
     out[p] = sum / float(plane);
 }
 
-// One thread per group, the CPU's order of operations (kernels/cpu/softmax.cpp).
-__global__ void softmaxKernel(const float* in, float* out, int groups, int n, float temperature)
+// softmax(x / temperature) over n consecutive values, the CPU's order of operations
+// (kernels/cpu/softmax.cpp).
+__device__ void softmaxRun(const float* x, float* y, int n, float temperature)
 {
-    const int g = int(blockIdx.x) * int(blockDim.x) + int(threadIdx.x);
-    if (g >= groups)
-        return;
-    const float* x = in + std::size_t(g) * std::size_t(n);
-    float* y = out + std::size_t(g) * std::size_t(n);
     float largest = -FLT_MAX;
     for (int i = 0; i < n; ++i)
         largest = fmaxf(largest, x[i]);
@@ -163,6 +159,28 @@ __global__ void softmaxKernel(const float* in, float* out, int groups, int n, fl
     }
     for (int i = 0; i < n; ++i)
         y[i] /= sum;
+}
+
+// One thread per group.
+__global__ void softmaxKernel(const float* in, float* out, int groups, int n, float temperature)
+{
+    const int g = int(blockIdx.x) * int(blockDim.x) + int(threadIdx.x);
+    if (g >= groups)
+        return;
+    const std::size_t offset = std::size_t(g) * std::size_t(n);
+    softmaxRun(in + offset, out + offset, n, temperature);
+}
+
+// One thread per (batch item, sibling group).
+__global__ void groupedSoftmaxKernel(const float* in, float* out, int batch, std::size_t itemSize,
+                                     const SoftmaxGroup* groups, int groupCount, float temperature)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= std::size_t(batch) * std::size_t(groupCount))
+        return;
+    const SoftmaxGroup group = groups[i % std::size_t(groupCount)];
+    const std::size_t offset = (i / std::size_t(groupCount)) * itemSize + std::size_t(group.offset);
+    softmaxRun(in + offset, out + offset, group.size, temperature);
 }
 
 // One thread per (batch item, input value): a permutation, so no two threads write one place.
@@ -375,6 +393,17 @@ void softmax(const float* in, float* out, int groups, int n, float temperature, 
         softmaxKernel<<<blocksFor(std::size_t(groups)), kThreads, 0, stream>>>(in, out, groups, n,
                                                                                temperature);
         launched("the softmax kernel");
+    }
+}
+
+void groupedSoftmax(const float* in, float* out, int batch, std::size_t itemSize, const SoftmaxGroup* groups,
+                    int groupCount, float temperature, cudaStream_t stream)
+{
+    const std::size_t threads = std::size_t(batch) * std::size_t(groupCount);
+    if (threads > 0) {
+        groupedSoftmaxKernel<<<blocksFor(threads), kThreads, 0, stream>>>(in, out, batch, itemSize, groups,
+                                                                          groupCount, temperature);
+        launched("the tree softmax kernel");
     }
 }
 

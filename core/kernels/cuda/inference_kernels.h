@@ -82,5 +82,13 @@ void toFloat(const void* in, float* out, std::size_t n, cudaStream_t stream);
 void averagePlanes(const float* in, float* out, int planes, int plane, cudaStream_t stream);
 // Softmax over `groups` runs of n consecutive values (x / temperature, shifted by the maximum).
 void softmax(const float* in, float* out, int groups, int n, float temperature, cudaStream_t stream);
+// A run of consecutive values normalised on its own: one sibling group of a class tree.
+struct SoftmaxGroup {
+    int offset, size;
+};
+// Softmax over each of `groupCount` groups of every batch item (items itemSize apart): darknet9000's
+// tree softmax. `groups` is in device memory.
+void groupedSoftmax(const float* in, float* out, int batch, std::size_t itemSize, const SoftmaxGroup* groups,
+                    int groupCount, float temperature, cudaStream_t stream);
 
 } // namespace nw::cuda
