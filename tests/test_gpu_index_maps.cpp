@@ -6,9 +6,12 @@
 #include "kernels/cuda/maxpool_window.h"
 #include "runtime/net.h"
 #include "test_support.h"
+#include "util/relative_difference.h"
 
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 #include <tuple>
 
@@ -48,6 +51,7 @@ private slots:
     void maxpoolWindowPicksWhatTheCpuPicks();
     void scaleSumsVisitEveryScaledValueOnce();
     void columnSourceReadsWhatIm2colReads();
+    void checkDeviceRuleVouchesOnlyForFiniteValues();
 };
 
 void TestGpuIndexMaps::reorgPairsMoveWhatTheCpuMoves_data()
@@ -236,6 +240,27 @@ void TestGpuIndexMaps::columnSourceReadsWhatIm2colReads()
                 QCOMPARE(at >= 0 ? image[std::size_t(at)] : 0.0f, columns[r * locations + j]);
             }
     }
+}
+
+// check-device's judge: relative to max(floor, |reference|), and never a pass where the reference itself
+// overflowed (a NaN on both sides used to count as equal, hiding every layer after it).
+void TestGpuIndexMaps::checkDeviceRuleVouchesOnlyForFiniteValues()
+{
+    const std::vector<float> reference{0.5f, -200.0f, 3.0f};
+    QCOMPARE(largestRelativeDifference(reference, reference), 0.0);
+    QVERIFY(std::abs(largestRelativeDifference(std::vector<float>{0.5f, -200.1f, 3.0f}, reference) -
+                     0.1 / 200) < 1e-7); // relative to |reference| beyond the floor
+    QCOMPARE(largestRelativeDifference(std::vector<float>{0.25f, -200.0f, 3.0f}, reference), 0.25); // floor 1
+    QCOMPARE(largestRelativeDifference(std::vector<float>{0.25f, -200.0f, 3.0f}, reference, 5.0), 0.05);
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    for (const std::vector<float>& unusable : {std::vector<float>{nan, -200.0f, 3.0f},
+                                               std::vector<float>{0.5f, inf, 3.0f}, std::vector<float>{0.5f}})
+        QVERIFY(std::isinf(largestRelativeDifference(unusable, reference)));
+    const std::vector<float> overflowed{0.5f, nan, inf};
+    QVERIFY(
+        std::isinf(largestRelativeDifference(overflowed, overflowed))); // the same NaN and ∞ on both sides
+    QVERIFY(!allFinite(overflowed));
+    QVERIFY(allFinite(reference));
 }
 
 QTEST_GUILESS_MAIN(TestGpuIndexMaps)

@@ -12,10 +12,6 @@ namespace nw::cli {
 // identity, biases, a gain below one before residual sums), deterministic per seed.
 void randomizeWeights(Net& net, unsigned seed);
 
-// The largest |gpu − cpu| / max(1, |cpu|, floor) over two equally long arrays: ∞ where one side only is
-// NaN or infinite, 0 where both are equal (infinities included).
-double largestDifference(std::span<const float> gpu, std::span<const float> cpu, double floor = 1.0);
-
 // One training step on the GPU against the CPU on random weights, input and truth: the loss, every
 // trainable array's gradient, batch norm's rolling statistics, and the weights after one SGD and one
 // Adam step. Prints one line per network (and each array beyond the tolerance); 0 when all agree.

@@ -3,6 +3,7 @@
 // copied over them.
 #include "device_check.h"
 #include "net_loading.h"
+#include "util/relative_difference.h"
 
 #include "backend/cuda/cuda_check.h"
 #include "runtime/gpu_net.h"
@@ -63,13 +64,18 @@ double compareArrays(Net& net, std::span<const float> gpuBuffer, std::span<const
             double scale = 1.0;
             for (float v : cpu)
                 scale = std::max(scale, double(std::fabs(v)));
-            const double difference = largestDifference(gpuBuffer.subspan(offset, n), cpu, scale);
+            const double difference = largestRelativeDifference(gpuBuffer.subspan(offset, n), cpu, scale);
             worst = std::max(worst, difference);
-            if (!(difference <= kTolerance)) {
+            const char* type = net.spec().layers[std::size_t(layer.layer)].type.c_str();
+            if (!allFinite(cpu)) {
+                ++failures;
+                std::printf("  layer %d [%s]: the CPU's own %s of a %zu-value array are NaN or infinite: "
+                            "nothing to check the GPU against\n",
+                            layer.layer, type, what, n);
+            } else if (!(difference <= kTolerance)) {
                 ++failures;
                 std::printf("  layer %d [%s]: %s of a %zu-value array differ by %.3g of its scale %.3g\n",
-                            layer.layer, net.spec().layers[std::size_t(layer.layer)].type.c_str(), what, n,
-                            difference, scale);
+                            layer.layer, type, what, n, difference, scale);
             }
         }
     return worst;
@@ -127,7 +133,7 @@ int checkTrainingWith(const std::string& cfg, int device, int batch, bool adam)
         compareArrays(*net, net->parameterValues(), cpuValues, false,
                       adam ? "values after an Adam step" : "values after an SGD step", failures);
     // Batch norm's rolling statistics are not trained arrays: compare the whole value buffer too.
-    const double allValues = largestDifference(net->parameterValues(), cpuValues);
+    const double allValues = largestRelativeDifference(net->parameterValues(), cpuValues);
     if (!(allValues <= kTolerance)) {
         ++failures;
         std::printf("  parameter values (rolling statistics included) differ by %.3g\n", allValues);

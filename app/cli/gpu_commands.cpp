@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "device_check.h"
 #include "net_loading.h"
+#include "util/relative_difference.h"
 
 #include <algorithm>
 #include <chrono>
@@ -70,7 +71,16 @@ int checkOne(const std::string& cfg, int device, int batch)
     Worst worst;
     int failures = 0;
     for (const LayerSpec& layer : net->spec().layers) {
-        const double largest = largestDifference(gpu->output(layer.index), net->output(layer.index).span());
+        const std::span<const float> cpu = net->output(layer.index).span();
+        if (!allFinite(cpu)) { // the random weights overflowed: there is nothing to judge the GPU by
+            ++failures;
+            std::printf(
+                "  layer %d [%s] (line %d): the CPU's own output is NaN or infinite, so the GPU cannot be "
+                "checked against it (or any layer after it)\n",
+                layer.index, layer.type.c_str(), layer.line);
+            break;
+        }
+        const double largest = largestRelativeDifference(gpu->output(layer.index), cpu);
         if (largest > worst.error)
             worst = {largest, layer.index};
         if (!(largest <= tolerance)) {
@@ -87,7 +97,7 @@ int checkOne(const std::string& cfg, int device, int batch)
         gpu->forward(input.data());
     std::string graph = "no CUDA graph (a layer needs the host)";
     if (gpu->usesGraph()) {
-        const double replay = largestDifference(gpu->output(net->outputLayer()), launched);
+        const double replay = largestRelativeDifference(gpu->output(net->outputLayer()), launched);
         graph = replay <= 1e-5 ? "the CUDA graph's output is the same" : "the CUDA graph's output DIFFERS";
         if (!(replay <= 1e-5)) {
             ++failures;
@@ -130,18 +140,6 @@ void randomizeWeights(Net& net, unsigned seed)
     net.prepareAll();
 }
 
-double largestDifference(std::span<const float> gpu, std::span<const float> cpu, double floor)
-{
-    double largest = 0;
-    for (std::size_t i = 0; i < cpu.size() && i < gpu.size(); ++i) {
-        const float a = gpu[i], b = cpu[i];
-        if (a == b || (std::isnan(a) && std::isnan(b)))
-            continue; // equal infinities too
-        const double e = std::fabs(double(a) - double(b)) / std::max(floor, std::fabs(double(b)));
-        largest = std::isnan(e) ? INFINITY : std::max(largest, e); // NaN or ∞ on one side only
-    }
-    return largest;
-}
 #endif
 
 GpuCoverage gpuCoverage(const NetworkSpec& spec)
