@@ -805,6 +805,18 @@ private slots:
         QVERIFY(!net->resizeInput(64, 64));
         const Tensor& after = net->forward(input.data());
         QCOMPARE(std::vector<float>(after.data(), after.data() + after.size()), expected);
+        // A size the machine cannot hold is refused before allocating, and the net stays as it was.
+        qputenv("NETWRIGHT_MEMORY_LIMIT_MB", "40");
+        QVERIFY(!net->resizeInput(96, 96));
+        QVERIFY(!net->resizeInput(64, 64));
+        const auto tooLarge = net->resizeInput(1024, 1024);
+        qunsetenv("NETWRIGHT_MEMORY_LIMIT_MB");
+        QVERIFY(tooLarge);
+        QVERIFY2(tooLarge->find("the network cannot be resized to 1024x1024: it needs about ") == 0 &&
+                     tooLarge->find("set random=0") != std::string::npos,
+                 tooLarge->c_str());
+        QCOMPARE(net->inputShape().w, 64);
+        QCOMPARE(&net->forward(input.data()), &after);
         // Weights sized by the input: refused, naming the layer, and the net stays as it was.
         std::string v1 = test::kTinyDetectorCfg;
         v1 = v1.substr(0, v1.rfind("[convolutional]")) + "[connected]\noutput=10\nactivation=linear\n";

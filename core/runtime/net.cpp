@@ -141,6 +141,20 @@ std::optional<std::string> Net::resizeInput(int width, int height)
     for (const Diagnostic& d : spec.diagnostics)
         if (d.isError())
             return "the network cannot take a " + size + " input: " + d.format();
+    // What the larger outputs (and their gradients while training) and workspace add, before any of it
+    // is allocated: multi-scale training grows the input every 10 iterations, and a size that cannot fit
+    // must stop the run with a message rather than in bad_alloc or swap.
+    const SpecBytes now = specBytes(spec_, batch_), then = specBytes(spec, batch_);
+    const double growth =
+        (then.outputs - now.outputs) * (training_ ? 2 : 1) + (then.workspace - now.workspace);
+    if (growth > 0)
+        if (auto shortfall =
+                memoryShortfall(growth,
+                                "outputs" + std::string(training_ ? " and their gradients" : "") +
+                                    " for a batch of " + std::to_string(batch_),
+                                "set random=0 in the detection head (multi-scale training), or lower "
+                                "the batch or width/height in [net]"))
+            return "the network cannot be resized to " + size + ": it " + *shortfall;
     std::vector<std::unique_ptr<RuntimeLayer>> layers;
     for (std::size_t i = 0; i < spec.layers.size(); ++i) {
         const LayerSpec& layer = spec.layers[i];

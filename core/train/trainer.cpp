@@ -335,7 +335,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 if (const InputSize size = multiScale.sizeAt(iteration, maxBatches, options_.seed);
                     size != current) {
                     if (auto problem = resizeNet(size))
-                        return *problem;
+                        return "iteration " + std::to_string(iteration) + ": " + *problem + "; " +
+                               lastCheckpoint();
                     loader.setInputSize(size.width, size.height);
                     current = size;
                     observer.message("multi-scale training: input " + std::to_string(size.width) + "x" +
