@@ -86,7 +86,8 @@ public:
 
 #if NETWRIGHT_WITH_CUDA
     // The same windows (drawn on the host from the same random stream while training), uploaded when
-    // they change: at inference the centre, once.
+    // they change: at inference the centre, once, into a buffer of its own, so a CUDA graph captured at
+    // inference (validation during a GPU run) never reads a training pass's random windows.
     bool hasGpuForward(std::span<const Shape>) const override
     {
         return true;
@@ -95,9 +96,10 @@ public:
     {
         const float scale = config_.noadjust ? 1.0f : 2.0f, shift = config_.noadjust ? 0.0f : -1.0f;
         place(args.batch, args.training ? args.training->random : nullptr);
-        uploadPlacements(args.gpu);
+        GpuPlacements& placements = args.training ? gpuTraining_ : gpuCentre_;
+        placements.upload(placements_, args.gpu);
         cuda::crop(args.input, args.output, args.batch, args.inputItemSize, args.outputItemSize, map(),
-                   gpuPlacements_.as<cuda::CropPlacement>(), scale, shift, args.gpu.stream());
+                   placements.device(), scale, shift, args.gpu.stream());
     }
     bool hasGpuBackward(std::span<const Shape>) const override
     {
@@ -107,25 +109,33 @@ public:
     {
         if (args.inputDelta)
             cuda::cropBackward(args.outputDelta, args.inputDelta, args.batch, args.inputItemSize,
-                               args.outputItemSize, map(), gpuPlacements_.as<cuda::CropPlacement>(),
+                               args.outputItemSize, map(), gpuTraining_.device(),
                                config_.noadjust ? 1.0f : 2.0f, args.gpu.stream());
     }
-    void uploadPlacements(GpuExec& gpu)
-    {
-        static_assert(sizeof(cuda::CropPlacement) % sizeof(float) == 0);
-        const std::size_t floats = placements_.size() * sizeof(cuda::CropPlacement) / sizeof(float);
-        const auto same = [](const cuda::CropPlacement& a, const cuda::CropPlacement& b) {
-            return a.dx == b.dx && a.dy == b.dy && a.flip == b.flip;
-        };
-        if (gpuPlacements_.size() == floats && uploaded_.size() == placements_.size() &&
-            std::equal(placements_.begin(), placements_.end(), uploaded_.begin(), same))
-            return;
-        gpuPlacements_.resize(floats);
-        gpu.copyToDevice({reinterpret_cast<const float*>(placements_.data()), floats}, gpuPlacements_.data());
-        uploaded_ = placements_;
-    }
-    DeviceBuffer gpuPlacements_;
-    std::vector<cuda::CropPlacement> uploaded_;
+    // Windows on the device, uploaded only when they differ from the last upload.
+    class GpuPlacements {
+    public:
+        void upload(const std::vector<cuda::CropPlacement>& placements, GpuExec& gpu)
+        {
+            static_assert(sizeof(cuda::CropPlacement) % sizeof(float) == 0);
+            const std::size_t floats = placements.size() * sizeof(cuda::CropPlacement) / sizeof(float);
+            const auto same = [](const cuda::CropPlacement& a, const cuda::CropPlacement& b) {
+                return a.dx == b.dx && a.dy == b.dy && a.flip == b.flip;
+            };
+            if (buffer_.size() == floats && uploaded_.size() == placements.size() &&
+                std::equal(placements.begin(), placements.end(), uploaded_.begin(), same))
+                return;
+            buffer_.resize(floats);
+            gpu.copyToDevice({reinterpret_cast<const float*>(placements.data()), floats}, buffer_.data());
+            uploaded_ = placements;
+        }
+        const cuda::CropPlacement* device() { return buffer_.as<cuda::CropPlacement>(); }
+
+    private:
+        DeviceBuffer buffer_;
+        std::vector<cuda::CropPlacement> uploaded_;
+    };
+    GpuPlacements gpuTraining_, gpuCentre_;
 #endif
 
 private:

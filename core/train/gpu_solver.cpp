@@ -95,15 +95,15 @@ void GpuSolver::uploadState(GpuExec& gpu, const std::vector<std::vector<float>>&
     steps_ = 0;
     size(gpu, layers);
     const std::size_t count = first_.size();
-    // As the CPU solvers: a state of another shape (another solver's, another network's) is dropped.
-    if (state.size() != (adam_ ? 2 * count + 1 : count))
+    // As the CPU solvers (sgd.cpp, adam.cpp), so a run resumes alike on either: each array's state is
+    // taken where its size matches and starts at zero where it does not; Adam's (its step count too)
+    // only when the number of arrays matches, else it starts afresh.
+    if (adam_ && state.size() != 2 * count + 1)
         return;
-    for (std::size_t i = 0; i < count; ++i)
-        if (state[i].size() != first_[i].size() || (adam_ && state[count + i].size() != second_[i].size()))
-            return;
-    for (std::size_t i = 0; i < count; ++i) {
-        first_[i].upload(state[i], gpu.stream());
-        if (adam_)
+    for (std::size_t i = 0; i < count && i < state.size(); ++i) {
+        if (state[i].size() == first_[i].size())
+            first_[i].upload(state[i], gpu.stream());
+        if (adam_ && state[count + i].size() == second_[i].size())
             second_[i].upload(state[count + i], gpu.stream());
     }
     if (adam_ && !state.back().empty())

@@ -25,11 +25,17 @@ void cublasCheck(cublasStatus_t status, const char* what)
                    cublasGetStatusString(status) + ")");
 }
 
+bool cudnnOutOfMemory(cudnnStatus_t status)
+{
+    return status == CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED ||
+           status == CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED;
+}
+
 void cudnnCheck(cudnnStatus_t status, const char* what)
 {
     if (status == CUDNN_STATUS_SUCCESS)
         return;
-    if (status == CUDNN_STATUS_ALLOC_FAILED)
+    if (cudnnOutOfMemory(status))
         throw GpuError(std::string("out of GPU memory in ") + what + " (cuDNN)");
     throw GpuError(std::string("cuDNN error in ") + what + ": " + cudnnGetErrorString(status));
 }

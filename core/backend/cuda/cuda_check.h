@@ -17,5 +17,7 @@ public:
 void cudaCheck(cudaError_t status, const char* what);
 void cublasCheck(cublasStatus_t status, const char* what);
 void cudnnCheck(cudnnStatus_t status, const char* what);
+// Whether cuDNN failed for want of GPU (or host) memory.
+bool cudnnOutOfMemory(cudnnStatus_t status);
 
 } // namespace nw

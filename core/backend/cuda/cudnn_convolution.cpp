@@ -33,6 +33,21 @@ Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback, bo
     return fallback;
 }
 
+// Find's candidates, measured in trial buffers it allocates itself; where the GPU is too full for them
+// (a large batch), the heuristics' candidates (Get_v7, nothing allocated, in the same result type).
+template <typename Perf, typename Find, typename Guess>
+int candidates(Perf* results, Find find, Guess guess, const char* what)
+{
+    int returned = 0;
+    cudnnStatus_t status = find(results, &returned);
+    if (cudnnOutOfMemory(status)) {
+        cudaGetLastError(); // the failed allocation is not an error of the stream's
+        status = guess(results, &returned);
+    }
+    cudnnCheck(status, what);
+    return returned;
+}
+
 } // namespace
 
 CudnnConvolution::~CudnnConvolution()
@@ -91,10 +106,18 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
                "describing a convolution's output");
     // Measured once per shape and batch: the fastest algorithm that computes in FP32 (FP16: the fastest).
     cudnnConvolutionFwdAlgoPerf_t results[kCandidates];
-    int returned = 0;
-    cudnnCheck(cudnnFindConvolutionForwardAlgorithm(gpu.cudnn(), input_, filter_, convolution_, output_,
-                                                    kCandidates, &returned, results),
-               "choosing a convolution algorithm");
+    const cudnnHandle_t cudnn = gpu.cudnn();
+    const int returned = candidates(
+        results,
+        [&](cudnnConvolutionFwdAlgoPerf_t* r, int* count) {
+            return cudnnFindConvolutionForwardAlgorithm(cudnn, input_, filter_, convolution_, output_,
+                                                        kCandidates, count, r);
+        },
+        [&](cudnnConvolutionFwdAlgoPerf_t* r, int* count) {
+            return cudnnGetConvolutionForwardAlgorithm_v7(cudnn, input_, filter_, convolution_, output_,
+                                                          kCandidates, count, r);
+        },
+        "choosing a convolution algorithm");
     int chosen = -1;
     algorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, half, &chosen);
     if (half && chosen >= 0) // run it with the math it was timed with
@@ -104,47 +127,73 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
                                                        algorithm_, &workspaceBytes_),
                "sizing a convolution's workspace");
     batch_ = batch;
-    handle_ = gpu.cudnn();
-    backwardPlanned_ = false;
+    exec_ = gpu.id();
+    dataPlanned_ = filterPlanned_ = false;
 }
 
-void CudnnConvolution::planBackward(GpuExec& gpu)
+void CudnnConvolution::planBackwardFilter(GpuExec& gpu)
 {
     if (precision_ != Precision::fp32)
         throw GpuError("internal error: an FP16 convolution has no backward (FP16 is for inference)");
-    cudnnConvolutionBwdFilterAlgoPerf_t filterResults[kCandidates];
-    int returned = 0;
-    cudnnCheck(cudnnFindConvolutionBackwardFilterAlgorithm(gpu.cudnn(), input_, output_, convolution_,
-                                                           filter_, kCandidates, &returned, filterResults),
-               "choosing a convolution's weight-gradient algorithm");
-    filterAlgorithm_ = fastestExact(filterResults, returned, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0);
-    cudnnCheck(cudnnGetConvolutionBackwardFilterWorkspaceSize(gpu.cudnn(), input_, output_, convolution_,
-                                                              filter_, filterAlgorithm_,
-                                                              &filterWorkspaceBytes_),
+    cudnnConvolutionBwdFilterAlgoPerf_t results[kCandidates];
+    const cudnnHandle_t cudnn = gpu.cudnn();
+    const int returned = candidates(
+        results,
+        [&](cudnnConvolutionBwdFilterAlgoPerf_t* r, int* count) {
+            return cudnnFindConvolutionBackwardFilterAlgorithm(cudnn, input_, output_, convolution_, filter_,
+                                                               kCandidates, count, r);
+        },
+        [&](cudnnConvolutionBwdFilterAlgoPerf_t* r, int* count) {
+            return cudnnGetConvolutionBackwardFilterAlgorithm_v7(cudnn, input_, output_, convolution_,
+                                                                 filter_, kCandidates, count, r);
+        },
+        "choosing a convolution's weight-gradient algorithm");
+    filterAlgorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0);
+    cudnnCheck(cudnnGetConvolutionBackwardFilterWorkspaceSize(cudnn, input_, output_, convolution_, filter_,
+                                                              filterAlgorithm_, &filterWorkspaceBytes_),
                "sizing a convolution's weight-gradient workspace");
-    cudnnConvolutionBwdDataAlgoPerf_t dataResults[kCandidates];
-    cudnnCheck(cudnnFindConvolutionBackwardDataAlgorithm(gpu.cudnn(), filter_, output_, convolution_, input_,
-                                                         kCandidates, &returned, dataResults),
-               "choosing a convolution's input-gradient algorithm");
-    dataAlgorithm_ = fastestExact(dataResults, returned, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0);
-    cudnnCheck(cudnnGetConvolutionBackwardDataWorkspaceSize(gpu.cudnn(), filter_, output_, convolution_,
-                                                            input_, dataAlgorithm_, &dataWorkspaceBytes_),
-               "sizing a convolution's input-gradient workspace");
-    backwardPlanned_ = true;
+    filterPlanned_ = true;
 }
 
-void CudnnConvolution::ensurePlanned(GpuExec& gpu, const ConvolutionShape& shape, int batch, bool backward)
+void CudnnConvolution::planBackwardData(GpuExec& gpu)
 {
-    if (batch != batch_ || gpu.cudnn() != handle_)
+    if (precision_ != Precision::fp32)
+        throw GpuError("internal error: an FP16 convolution has no backward (FP16 is for inference)");
+    cudnnConvolutionBwdDataAlgoPerf_t results[kCandidates];
+    const cudnnHandle_t cudnn = gpu.cudnn();
+    const int returned = candidates(
+        results,
+        [&](cudnnConvolutionBwdDataAlgoPerf_t* r, int* count) {
+            return cudnnFindConvolutionBackwardDataAlgorithm(cudnn, filter_, output_, convolution_, input_,
+                                                             kCandidates, count, r);
+        },
+        [&](cudnnConvolutionBwdDataAlgoPerf_t* r, int* count) {
+            return cudnnGetConvolutionBackwardDataAlgorithm_v7(cudnn, filter_, output_, convolution_, input_,
+                                                               kCandidates, count, r);
+        },
+        "choosing a convolution's input-gradient algorithm");
+    dataAlgorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0);
+    cudnnCheck(cudnnGetConvolutionBackwardDataWorkspaceSize(cudnn, filter_, output_, convolution_, input_,
+                                                            dataAlgorithm_, &dataWorkspaceBytes_),
+               "sizing a convolution's input-gradient workspace");
+    dataPlanned_ = true;
+}
+
+void CudnnConvolution::ensurePlanned(GpuExec& gpu, const ConvolutionShape& shape, int batch,
+                                     Direction direction)
+{
+    if (batch != batch_ || gpu.id() != exec_)
         plan(gpu, shape, batch);
-    if (backward && !backwardPlanned_)
-        planBackward(gpu);
+    if (direction == Direction::backwardData && !dataPlanned_)
+        planBackwardData(gpu);
+    if (direction == Direction::backwardFilter && !filterPlanned_)
+        planBackwardFilter(gpu);
 }
 
 void CudnnConvolution::forward(GpuExec& gpu, const ConvolutionShape& shape, int batch, const void* x,
                                const void* w, void* y, bool accumulate)
 {
-    ensurePlanned(gpu, shape, batch, false);
+    ensurePlanned(gpu, shape, batch, Direction::forward);
     float* workspace = gpu.workspace((workspaceBytes_ + sizeof(float) - 1) / sizeof(float));
     const float one = 1.0f, zero = 0.0f;
     cudnnCheck(cudnnConvolutionForward(gpu.cudnn(), &one, input_, x, filter_, w, convolution_, algorithm_,
@@ -155,7 +204,7 @@ void CudnnConvolution::forward(GpuExec& gpu, const ConvolutionShape& shape, int 
 void CudnnConvolution::backwardFilter(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* x,
                                       const float* dy, float* dw)
 {
-    ensurePlanned(gpu, shape, batch, true);
+    ensurePlanned(gpu, shape, batch, Direction::backwardFilter);
     float* workspace = gpu.workspace((filterWorkspaceBytes_ + sizeof(float) - 1) / sizeof(float));
     const float one = 1.0f;
     cudnnCheck(cudnnConvolutionBackwardFilter(gpu.cudnn(), &one, input_, x, output_, dy, convolution_,
@@ -167,7 +216,7 @@ void CudnnConvolution::backwardFilter(GpuExec& gpu, const ConvolutionShape& shap
 void CudnnConvolution::backwardData(GpuExec& gpu, const ConvolutionShape& shape, int batch, const float* w,
                                     const float* dy, float* dx)
 {
-    ensurePlanned(gpu, shape, batch, true);
+    ensurePlanned(gpu, shape, batch, Direction::backwardData);
     float* workspace = gpu.workspace((dataWorkspaceBytes_ + sizeof(float) - 1) / sizeof(float));
     const float one = 1.0f;
     cudnnCheck(cudnnConvolutionBackwardData(gpu.cudnn(), &one, filter_, w, output_, dy, convolution_,

@@ -1,7 +1,9 @@
 #pragma once
 // One convolution through cuDNN: descriptors for a layer's shapes, and each direction's algorithm
-// (forward; backward data and filter when training) chosen by measurement (cudnnFind…) the first time a
-// batch size runs, restricted to exact FP32 (no TF32), with its scratch in the GpuExec's shared workspace.
+// (forward; backward data and filter when training, backward data alone for a transposed convolution's
+// forward) chosen by measurement (cudnnFind…) the first time a batch size runs, restricted to exact FP32
+// (no TF32), with its scratch in the GpuExec's shared workspace. Where the GPU is too full for Find's
+// own trial buffers, cuDNN's heuristics choose instead.
 // A half-precision instance (FP16 inference) takes half input, weights and output, accumulates in FP32
 // and may use tensor cores; it has no backward.
 #include "backend/cuda/gpu_exec.h"
@@ -37,20 +39,22 @@ public:
                       float* dx);
 
 private:
+    enum class Direction { forward, backwardData, backwardFilter };
     void plan(GpuExec& gpu, const ConvolutionShape& shape, int batch);
-    void planBackward(GpuExec& gpu);
-    void ensurePlanned(GpuExec& gpu, const ConvolutionShape& shape, int batch, bool backward);
+    void planBackwardData(GpuExec& gpu);
+    void planBackwardFilter(GpuExec& gpu);
+    void ensurePlanned(GpuExec& gpu, const ConvolutionShape& shape, int batch, Direction direction);
     void release();
 
     Precision precision_;
     int batch_ = 0;
-    cudnnHandle_t handle_ = nullptr; // the plan belongs to one GPU (and its handle)
+    std::uint64_t exec_ = 0; // the plan belongs to one GpuExec (its GPU and handle)
     cudnnTensorDescriptor_t input_ = nullptr, output_ = nullptr;
     cudnnFilterDescriptor_t filter_ = nullptr;
     cudnnConvolutionDescriptor_t convolution_ = nullptr;
     cudnnConvolutionFwdAlgo_t algorithm_ = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
     std::size_t workspaceBytes_ = 0;
-    bool backwardPlanned_ = false;
+    bool dataPlanned_ = false, filterPlanned_ = false;
     cudnnConvolutionBwdFilterAlgo_t filterAlgorithm_ = CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0;
     cudnnConvolutionBwdDataAlgo_t dataAlgorithm_ = CUDNN_CONVOLUTION_BWD_DATA_ALGO_0;
     std::size_t filterWorkspaceBytes_ = 0, dataWorkspaceBytes_ = 0;

@@ -3,11 +3,22 @@
 #include "backend/cuda/cuda_check.h"
 #include "kernels/cuda/inference_kernels.h"
 
+#include <atomic>
 #include <string>
 
 namespace nw {
 
-GpuExec::GpuExec(int device) : device_(device)
+namespace {
+
+std::uint64_t nextExecId()
+{
+    static std::atomic<std::uint64_t> last{0};
+    return ++last;
+}
+
+} // namespace
+
+GpuExec::GpuExec(int device) : device_(device), id_(nextExecId())
 {
     try {
         start();
@@ -61,9 +72,9 @@ void GpuExec::makeCurrent() const
 float* GpuExec::workspace(std::size_t floats)
 {
     if (floats > workspace_.size()) {
-        synchronize(); // a layer queued before may still read the old buffer
+        synchronize();          // a layer queued before may still read the old buffer
+        ++workspaceGeneration_; // first: a graph must not replay the freed buffer if the allocation fails
         workspace_.resize(floats);
-        ++workspaceGeneration_;
     }
     return workspace_.data();
 }
@@ -76,10 +87,22 @@ void* GpuExec::halfScratch(int slot, std::size_t halves)
     const std::size_t floats = (halves + 1) / 2;
     if (floats > buffer.size()) {
         synchronize(); // as workspace(): a queued layer may still read the old buffer
-        buffer.resize(floats);
         ++workspaceGeneration_;
+        buffer.resize(floats);
     }
     return buffer.data();
+}
+
+void GpuExec::setHalfPrecision(bool on)
+{
+    if (half_ && !on) {
+        synchronize(); // a queued convolution may still read them
+        ++workspaceGeneration_;
+        for (DeviceBuffer& buffer : halfScratch_)
+            buffer.resize(0);
+        halfCopies_.clear();
+    }
+    half_ = on;
 }
 
 void GpuExec::mirrorParameters(std::span<const float> hostValues)

@@ -22,6 +22,9 @@ public:
     GpuExec& operator=(const GpuExec&) = delete;
 
     int device() const { return device_; }
+    // Unique per GpuExec in the process (a handle's address may be reused by the next one): what a
+    // layer's cached cuDNN plan is keyed by.
+    std::uint64_t id() const { return id_; }
     cudaStream_t stream() const { return stream_; }
     cublasHandle_t cublas() const { return cublas_; }
     cudnnHandle_t cudnn() const { return cudnn_; }
@@ -36,7 +39,8 @@ public:
     // FP16 inference (off by default; never while training): convolutions round their input and
     // weights to IEEE half and let cuDNN use tensor cores, as AlexeyAB's CUDNN_HALF build does; every
     // other layer, and the values between layers, stay FP32.
-    void setHalfPrecision(bool on) { half_ = on; }
+    // Switching it off frees the half scratch and weight copies.
+    void setHalfPrecision(bool on);
     bool halfPrecision() const { return half_; }
     // Scratch of at least `halves` 16-bit values in one of two slots (a convolution's input and output),
     // shared by all layers like the workspace, and reallocated under the same generation count.
@@ -80,6 +84,7 @@ private:
     void release();
 
     int device_;
+    std::uint64_t id_;
     cudaStream_t stream_ = nullptr;
     cublasHandle_t cublas_ = nullptr;
     cudnnHandle_t cudnn_ = nullptr;
