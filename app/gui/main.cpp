@@ -32,15 +32,76 @@ QString defaultNetwork()
     return {};
 }
 
+// The command line's options, for the studio and for --help.
+struct StudioOptions {
+    QCommandLineOption screenshot{"screenshot", "Render the window into a PNG file and exit.", "out.png"};
+    QCommandLineOption delay{"screenshot-delay", "Milliseconds to wait before the screenshot (default 200).",
+                             "ms", "200"};
+    QCommandLineOption train{"train", "Start training the opened network at once (Train panel defaults)."};
+    QCommandLineOption data{"data", "The .data file to train on (default: the one beside the cfg).",
+                            "file.data"};
+    QCommandLineOption detect{"detect", "Open an image, a folder or a video in the Detect panel.", "source"};
+    QCommandLineOption select{"select", "Select a layer (or \"net\" for the [net] section) in the editor.",
+                              "layer"};
+
+    void addTo(QCommandLineParser& parser) const
+    {
+        parser.setApplicationDescription("Design, train and test Darknet neural networks.");
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(
+            "file", "Darknet .cfg file to open (default: the bundled Fashion-MNIST network)");
+        for (const QCommandLineOption* option : {&select, &screenshot, &delay, &train, &data, &detect})
+            parser.addOption(*option);
+    }
+};
+
+void nameApplication()
+{
+    QCoreApplication::setApplicationName("Netwright");
+    QCoreApplication::setOrganizationName("Netwright");
+    QCoreApplication::setApplicationVersion(NETWRIGHT_VERSION);
+}
+
+// --help and --version print and exit without a window, so they work over SSH and in scripts.
+void answerTextOptions(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--") // what follows is a file name
+            return;
+        if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version") {
+            QCoreApplication core(argc, argv);
+            nameApplication();
+            QCommandLineParser parser;
+            StudioOptions().addTo(parser);
+            parser.process(core); // prints and exits
+        }
+    }
+}
+
+// Qt aborts with a platform-plugin message when there is no display; say what to do instead.
+bool hasDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     nw::restartWithThreadSettings(argv);
+    answerTextOptions(argc, argv);
+    if (!hasDisplay()) {
+        std::fprintf(stderr,
+                     "netwright: no display to open the studio on (DISPLAY and WAYLAND_DISPLAY are unset): "
+                     "run it on a desktop, over ssh -X, or under xvfb-run; for a server without one, "
+                     "netwright-cli trains and detects headless\n");
+        return 1;
+    }
     QApplication app(argc, argv);
-    QApplication::setApplicationName("Netwright");
-    QApplication::setOrganizationName("Netwright");
-    QApplication::setApplicationVersion(NETWRIGHT_VERSION);
+    nameApplication();
     QApplication::setDesktopFileName("io.github.netwright.Netwright");
     Q_INIT_RESOURCE(netwright); // the icons live in netwright_ui, a static library
     QIcon icon;
@@ -49,27 +110,11 @@ int main(int argc, char** argv)
     QApplication::setWindowIcon(icon);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription("Design, train and test Darknet neural networks.");
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument("file",
-                                 "Darknet .cfg file to open (default: the bundled Fashion-MNIST network)");
-    QCommandLineOption screenshot("screenshot", "Render the window into a PNG file and exit.", "out.png");
-    QCommandLineOption delay("screenshot-delay", "Milliseconds to wait before the screenshot (default 200).",
-                             "ms", "200");
-    QCommandLineOption train("train", "Start training the opened network at once (Train panel defaults).");
-    QCommandLineOption data("data", "The .data file to train on (default: the one beside the cfg).",
-                            "file.data");
-    QCommandLineOption detect("detect", "Open an image, a folder or a video in the Detect panel.", "source");
-    QCommandLineOption select("select", "Select a layer (or \"net\" for the [net] section) in the editor.",
-                              "layer");
-    parser.addOption(select);
-    parser.addOption(screenshot);
-    parser.addOption(delay);
-    parser.addOption(train);
-    parser.addOption(data);
-    parser.addOption(detect);
+    const StudioOptions options;
+    options.addTo(parser);
     parser.process(app);
+    const QCommandLineOption &screenshot = options.screenshot, &delay = options.delay, &train = options.train,
+                             &data = options.data, &detect = options.detect, &select = options.select;
 
     const QString file = parser.positionalArguments().value(0, defaultNetwork());
     nw::ui::MainWindow window;
