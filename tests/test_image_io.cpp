@@ -63,6 +63,7 @@ private slots:
     void jpegDecodesAsOpenCv();
     void pngDecodesAsOpenCvInEveryLayout();
     void jpegExifOrientationAsOpenCv();
+    void cmykJpegDecodesAsOpenCv();
     void damagedAndHugeFilesAreRefusedByName();
     void placementMatchesWarpAffine();
     void hsvJitterMatchesOpenCv();
@@ -84,6 +85,29 @@ void TestImageIo::jpegDecodesAsOpenCv()
                 d.largest == 0,
                 qPrintable(
                     QString("%1 channels %2: largest difference %3").arg(name).arg(channels).arg(d.largest)));
+        }
+    }
+}
+
+// Print and Photoshop JPEGs store CMYK or YCCK (tests/data/images, 40×24, written by libjpeg with its
+// Adobe marker): converted as OpenCV converts them, in colour and grey, so both builds see one picture.
+void TestImageIo::cmykJpegDecodesAsOpenCv()
+{
+    for (const char* name : {"cmyk.jpg", "ycck.jpg"}) {
+        const std::string path = std::string(NETWRIGHT_TEST_DATA_DIR) + "/images/" + name;
+        for (int channels : {3, 1}) {
+            std::string error;
+            const auto ours = portable::decodeJpeg(path, channels, error);
+            QVERIFY2(ours, error.c_str());
+            QCOMPARE(ours->channels, channels);
+            QCOMPARE(ours->width, 40);
+            const Pixels opencv = openCvPixels(path, channels);
+            QCOMPARE(opencv.height, 24);
+            const Difference d = compare(*ours, opencv);
+            QVERIFY2(d.largest == 0, qPrintable(QString("%1, %2 channels: largest difference %3")
+                                                    .arg(name)
+                                                    .arg(channels)
+                                                    .arg(d.largest)));
         }
     }
 }

@@ -195,16 +195,19 @@ bool runJpeg(std::FILE* file, int channels, Pixels& out, int& orientation, const
     jpeg_save_markers(&info, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&info, TRUE);
     orientation = exifOrientation(info.marker_list);
-    info.out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
-    if (!sizeAcceptable(path, info.image_width, info.image_height, channels, error)) {
+    // CMYK and YCCK (print and Photoshop files) cannot be decoded to RGB by libjpeg: their four
+    // channels come out as they are and are converted afterwards, as OpenCV does.
+    const bool fourChannels = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
+    info.out_color_space = fourChannels ? JCS_CMYK : channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    if (!sizeAcceptable(path, info.image_width, info.image_height, fourChannels ? 4 : channels, error)) {
         jpeg_destroy_decompress(&info);
         return false;
     }
     jpeg_start_decompress(&info);
     out.width = int(info.output_width);
     out.height = int(info.output_height);
-    out.channels = channels;
-    out.data.resize(std::size_t(out.width) * std::size_t(out.height) * std::size_t(channels));
+    out.channels = fourChannels ? 4 : channels;
+    out.data.resize(std::size_t(out.width) * std::size_t(out.height) * std::size_t(out.channels));
     while (info.output_scanline < info.output_height) {
         JSAMPROW row = out.row(int(info.output_scanline));
         jpeg_read_scanlines(&info, &row, 1);
@@ -212,6 +215,28 @@ bool runJpeg(std::FILE* file, int channels, Pixels& out, int& orientation, const
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
     return true;
+}
+
+// OpenCV's CMYK conversion (Adobe's inverted values, as Photoshop writes them): each of C, M, Y becomes
+// k − (255 − v)·k / 256 for R, G, B; one channel: the integer BT.601 grey of those (OpenCV's weights).
+void fromCmyk(Pixels& pixels, int channels)
+{
+    const std::size_t count = std::size_t(pixels.width) * std::size_t(pixels.height);
+    std::uint8_t* data = pixels.data.data();
+    for (std::size_t i = 0; i < count; ++i) { // in place: each pixel is written at or before its source
+        const std::uint8_t* cmyk = data + 4 * i;
+        const int k = cmyk[3];
+        const int r = k - (((255 - cmyk[0]) * k) >> 8), g = k - (((255 - cmyk[1]) * k) >> 8),
+                  b = k - (((255 - cmyk[2]) * k) >> 8);
+        if (channels == 1) {
+            data[i] = std::uint8_t((b * 1868 + g * 9617 + r * 4899 + (1 << 13)) >> 14);
+        } else {
+            std::uint8_t* rgb = data + 3 * i;
+            rgb[0] = std::uint8_t(r), rgb[1] = std::uint8_t(g), rgb[2] = std::uint8_t(b);
+        }
+    }
+    pixels.channels = channels;
+    pixels.data.resize(count * std::size_t(channels));
 }
 
 } // namespace
@@ -224,6 +249,8 @@ std::optional<Pixels> decodeJpeg(const std::string& path, int channels, std::str
     });
     if (!pixels)
         return std::nullopt;
+    if (pixels->channels == 4)
+        fromCmyk(*pixels, channels);
     return oriented(*pixels, orientation);
 }
 #else
