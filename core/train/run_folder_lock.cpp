@@ -32,6 +32,12 @@ RunFolderLock::RunFolderLock(const std::string& folder, const std::string& descr
         return;
     }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK) { // not held by anyone: the file system cannot lock (some network mounts)
+            error = "cannot lock " + path + ": " + std::strerror(errno) +
+                    " (the folder's file system may not support locks): train into a local folder (--out)";
+            ::close(fd);
+            return;
+        }
         error = folder + " is in use by another training run (" + holderText(fd) +
                 "): wait for it to finish or stop it, or train into another folder (--out)";
         ::close(fd);
