@@ -13,7 +13,9 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <opencv2/imgcodecs.hpp>
 
 using namespace nw;
@@ -102,6 +104,7 @@ private slots:
     void resumeContinuesTheSameRun();
     void damagedCheckpointIsRefused();
     void oneRunPerOutputFolder();
+    void freshRunSetsThePreviousRunAside();
     void resumeBringsTheWeightsFileBackToTheState();
     void lossFallsOnFashionMnist();
     void trainCommandWritesMetricsAndWeights();
@@ -368,6 +371,45 @@ void TestTraining::oneRunPerOutputFolder()
     const auto problem = Trainer(*net, *set, nullptr, options).run(quiet);
     QVERIFY2(!problem, problem ? problem->c_str() : "");
     QCOMPARE(quiet.seen.size(), std::size_t(12));
+}
+
+// Training again into the same folder without resume (the studio's default folder, a repeated command)
+// moves the earlier run's checkpoint, weights and metrics aside, byte for byte, instead of overwriting
+// them; a folder with none of them starts as before.
+void TestTraining::freshRunSetsThePreviousRunAside()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 16);
+    QVERIFY(set);
+    const TrainOptions options = toyOptions(dir);
+    auto net = toyNet();
+    Quiet first;
+    QVERIFY(!Trainer(*net, *set, nullptr, options).run(first));
+    QVERIFY(std::none_of(first.messages.begin(), first.messages.end(),
+                         [](const std::string& m) { return m.find("moved to") != std::string::npos; }));
+    const QStringList names{"toy_last.weights", "toy_last.state", "toy_final.weights", "metrics.csv"};
+    std::map<QString, QByteArray> before;
+    for (const QString& name : names)
+        before[name] = test::readAll(dir.filePath("out/" + name));
+
+    auto again = toyNet();
+    again->initialize(5);
+    Quiet second;
+    second.stopAfter = 2;
+    QVERIFY(!Trainer(*again, *set, nullptr, options).run(second));
+    const QStringList aside = QDir(dir.filePath("out")).entryList({"previous-*"}, QDir::Dirs);
+    QCOMPARE(aside.size(), 1);
+    const auto moved = std::find_if(second.messages.begin(), second.messages.end(), [](const std::string& m) {
+        return m.find("the previous run's checkpoint, weights and metrics") != std::string::npos;
+    });
+    QVERIFY(moved != second.messages.end());
+    QVERIFY2(moved->find(aside[0].toStdString()) != std::string::npos, moved->c_str());
+    for (const QString& name : names)
+        QVERIFY2(test::readAll(dir.filePath("out/" + aside[0] + "/" + name)) == before[name],
+                 qPrintable(name));
+    QVERIFY(test::readAll(dir.filePath("out/toy_last.weights")) !=
+            before["toy_last.weights"]);                                // the new run's
+    QVERIFY(!QFileInfo::exists(dir.filePath("out/toy_final.weights"))); // stopped: no final weights yet
 }
 
 // The state is the commit point of a checkpoint: a run killed after writing _last.weights but before

@@ -6,6 +6,7 @@
 #include "train/data_parallel.h"
 #include "train/lr_policy.h"
 #include "train/multi_scale.h"
+#include "train/previous_run.h"
 #include "train/run_folder_lock.h"
 #include "train/training_backend.h"
 #include "util/atomic_file.h"
@@ -205,8 +206,16 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         lock.emplace(options_.outDir, "training " + options_.name, lockError);
         if (!lock->locked())
             return lockError;
-        if (!options_.resume)
+        if (!options_.resume) {
+            const SetAside previous = setAsidePreviousRun(options_.outDir, options_.name);
+            if (previous.error)
+                return previous.error;
+            if (!previous.folder.empty())
+                observer.message("a fresh run: the previous run's checkpoint, weights and metrics in " +
+                                 options_.outDir + " were moved to " + previous.folder +
+                                 " (to continue that run instead, resume it)");
             return writeFileAtomically(metricsPath, kMetricsHeader);
+        }
         if (auto problem = loadCheckpoint(statePath, net_, state))
             return problem;
         // A run killed between its two checkpoint files leaves _last.weights one checkpoint ahead of

@@ -1,0 +1,50 @@
+#include "train/previous_run.h"
+
+#include <ctime>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+namespace nw {
+
+namespace fs = std::filesystem;
+
+SetAside setAsidePreviousRun(const std::string& folder, const std::string& name)
+{
+    SetAside result;
+    std::vector<fs::path> files;
+    for (const std::string& file : {name + "_last.weights", name + "_last.state", name + "_final.weights",
+                                    std::string("metrics.csv")}) {
+        std::error_code ec;
+        if (fs::exists(fs::path(folder) / file, ec))
+            files.push_back(fs::path(folder) / file);
+    }
+    if (files.empty())
+        return result;
+    char stamp[32] = {};
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    fs::path target = fs::path(folder) / (std::string("previous-") + stamp);
+    std::error_code ec;
+    for (int n = 2; fs::exists(target, ec); ++n) // two fresh starts within a second
+        target = fs::path(folder) / (std::string("previous-") + stamp + "-" + std::to_string(n));
+    if (!fs::create_directory(target, ec)) {
+        result.error = "cannot set the previous run's files aside in " + target.string() + ": " +
+                       ec.message() + " (resume it, or train into another folder)";
+        return result;
+    }
+    for (const fs::path& file : files) {
+        fs::rename(file, target / file.filename(), ec);
+        if (ec) {
+            result.error = "cannot move " + file.string() + " into " + target.string() + ": " + ec.message() +
+                           " (resume it, or train into another folder)";
+            return result;
+        }
+    }
+    result.folder = target.string();
+    return result;
+}
+
+} // namespace nw
