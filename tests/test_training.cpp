@@ -105,6 +105,7 @@ private slots:
     void damagedCheckpointIsRefused();
     void oneRunPerOutputFolder();
     void freshRunSetsThePreviousRunAside();
+    void learningRateScheduleCountsIterations();
     void resumeBringsTheWeightsFileBackToTheState();
     void lossFallsOnFashionMnist();
     void trainCommandWritesMetricsAndWeights();
@@ -410,6 +411,41 @@ void TestTraining::freshRunSetsThePreviousRunAside()
     QVERIFY(test::readAll(dir.filePath("out/toy_last.weights")) !=
             before["toy_last.weights"]);                                // the new run's
     QVERIFY(!QFileInfo::exists(dir.filePath("out/toy_final.weights"))); // stopped: no final weights yet
+}
+
+// The toy's steps policy halves the rate from iteration 8. A run resumed with twice the batch (or twice
+// the ranks) keeps that schedule in iterations, as its end is; a fresh run from weights that trained
+// before starts it from zero (their `seen` used to put it past the step at once).
+void TestTraining::learningRateScheduleCountsIterations()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 40);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir);
+    const auto expected = [](int iteration) { return iteration < 8 ? 0.05f : 0.025f; };
+
+    auto first = toyNet();
+    first->setSeen(100000); // as trained weights carry
+    Quiet start;
+    start.stopAfter = 4;
+    QVERIFY(!Trainer(*first, *set, nullptr, options).run(start));
+    QCOMPARE(start.seen.front().learningRate, expected(1));
+    QCOMPARE(first->seen(), std::uint64_t(4 * 8));
+
+    std::string cfg = kToyCfg;
+    cfg.replace(cfg.find("batch=8"), 7, "batch=16"); // subdivisions=2: passes of 8, twice as many
+    const NetworkSpec spec = test::specFromText(cfg, "toy.cfg");
+    std::string error;
+    auto resumed = Net::create(spec, spec.net.layerBatch(), error);
+    QVERIFY2(resumed, error.c_str());
+    options.resume = true;
+    Quiet rest;
+    const auto problem = Trainer(*resumed, *set, nullptr, options).run(rest);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    QCOMPARE(rest.seen.size(), std::size_t(8));
+    for (const IterationStats& s : rest.seen)
+        QVERIFY2(s.learningRate == expected(s.iteration),
+                 qPrintable(QString("iteration %1: rate %2").arg(s.iteration).arg(s.learningRate)));
 }
 
 // The state is the commit point of a checkpoint: a run killed after writing _last.weights but before

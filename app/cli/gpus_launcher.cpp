@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -92,12 +93,14 @@ std::vector<std::string> rankCommand(const std::string& program, const TrainArgs
 }
 
 // A stop asked of the launcher (Ctrl+C, `kill`, a scheduler's SIGTERM) is passed on to the ranks, which
-// stop together with a checkpoint.
+// stop together with a checkpoint; a second one, or ranks still running long after the first, ends them
+// by force (a rank stuck in an exchange cannot stop by itself).
 volatile std::sig_atomic_t stopAsked = 0;
 void askStop(int)
 {
-    stopAsked = 1;
+    stopAsked = stopAsked + 1;
 }
+constexpr int kStopGraceSeconds = 120;
 
 std::string exitText(int status)
 {
@@ -212,7 +215,8 @@ int trainOnGpus(const TrainArgs& args)
         ranks.push_back(pid);
     }
     int worst = 0;
-    bool passedOn = false;
+    bool passedOn = false, forced = false;
+    std::chrono::steady_clock::time_point passedAt;
     for (std::size_t left = ranks.size(); left > 0;) {
         // Polled, not blocked in: a stop that arrives at any moment is passed on within 50 ms.
         if (stopAsked && !passedOn) {
@@ -220,6 +224,19 @@ int trainOnGpus(const TrainArgs& args)
                 if (rank > 0)
                     kill(rank, SIGTERM);
             passedOn = true;
+            passedAt = std::chrono::steady_clock::now();
+        }
+        if (passedOn && !forced &&
+            (stopAsked > 1 ||
+             std::chrono::steady_clock::now() - passedAt > std::chrono::seconds(kStopGraceSeconds))) {
+            std::cerr << "stopping the GPUs' processes by force ("
+                      << (stopAsked > 1 ? "a second stop" : "they did not stop in time")
+                      << "); the last checkpoint is kept\n";
+            for (pid_t rank : ranks)
+                if (rank > 0)
+                    kill(rank, SIGKILL);
+            forced = true;
+            worst = 1;
         }
         int status = 0;
         const pid_t pid = waitpid(-1, &status, WNOHANG);
@@ -238,6 +255,12 @@ int trainOnGpus(const TrainArgs& args)
         --left;
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
             continue;
+        // A stop passed on that reached a rank before its handlers were in place ended it by the default
+        // action: a stop, not a failure.
+        if (passedOn && WIFSIGNALED(status) && (WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGINT))
+            continue;
+        if (forced)
+            continue;     // (said above)
         if (worst == 0) { // the first failure: the others would wait for this rank forever
             std::cerr << "error: rank " << rank << " (cuda:" << (*gpus)[rank] << ") " << exitText(status)
                       << "; stopping the other GPUs' processes (the last checkpoint is kept)\n";

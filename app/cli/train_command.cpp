@@ -194,7 +194,9 @@ int train(const TrainArgs& args)
         if (!data)
             return fail();
         std::string error;
-        auto net = trainingNet(args.cfg, args.weights);
+        // Only rank 0 reads the starting weights: it sends them to the others (machines that may not
+        // have the file).
+        auto net = trainingNet(args.cfg, leader ? args.weights : std::string());
         if (!net)
             return fail();
         std::vector<std::string> warnings;

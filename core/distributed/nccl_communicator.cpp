@@ -57,10 +57,11 @@ public:
         return throughDevice(values, count, ncclDouble, root);
     }
 
-    // The launcher sees this rank's exit status and ends the others.
+    // The launcher sees this rank's exit status and ends the others. No ncclCommAbort: called by one
+    // rank alone it can block on resources shared with the others (NVIDIA/nccl#863), and a rank that
+    // never exits would hang the job; the process's end releases the GPU.
     void abort(int code) override
     {
-        ncclCommAbort(comm_);
         std::fflush(nullptr);
         std::_Exit(code);
     }

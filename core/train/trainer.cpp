@@ -207,6 +207,10 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         if (!lock->locked())
             return lockError;
         if (!options_.resume) {
+            // A fresh run counts from zero — iterations, images seen, the learning-rate schedule — also
+            // from weights that have trained before (Darknet's -clear; their own `seen` would put the
+            // schedule past its steps and burn-in).
+            net_.setSeen(0);
             const SetAside previous = setAsidePreviousRun(options_.outDir, options_.name);
             if (previous.error)
                 return previous.error;
@@ -388,8 +392,10 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 return "the loss became " + std::to_string(loss) + " at iteration " +
                        std::to_string(iteration) + " (learning rate too high?); " + lastCheckpoint();
             net_.setSeen(net_.seen() + std::uint64_t(fullBatch));
-            const int batchNumber = int(net_.seen() / std::uint64_t(fullBatch));
-            const float rate = learningRate(cfg, batchNumber, &random);
+            // Darknet's batch number (seen / batch) is the iteration here, as a fresh run counts from 0:
+            // a run resumed with another rank count or batch keeps its schedule in iterations, as its
+            // end (max_batches) is.
+            const float rate = learningRate(cfg, iteration, &random);
             backend->step(parameters, rate, fullBatch);
             state.iteration = iteration;
             state.averageLoss = state.averageLoss < 0 ? loss : 0.9 * state.averageLoss + 0.1 * loss;
