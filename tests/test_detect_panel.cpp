@@ -245,6 +245,8 @@ void TestDetectPanel::stopBeforeTheStreamStartsHolds()
     QSignalSpy loaded(&worker, &ui::DetectWorker::loaded);
     QSignalSpy frames(&worker, &ui::DetectWorker::frameReady);
     QSignalSpy ended(&worker, &ui::DetectWorker::streamEnded);
+    // As the panel does, each frame acknowledged once drawn (here at once: the stream never waits).
+    connect(&worker, &ui::DetectWorker::frameReady, &worker, [&worker] { worker.frameShown(); });
     worker.load(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", QString());
     QCOMPARE(loaded.last().first().toString(), QString());
     QMetaObject::invokeMethod(&worker, "playVideo", Qt::QueuedConnection, Q_ARG(QString, video),

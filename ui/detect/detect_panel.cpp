@@ -425,6 +425,7 @@ void DetectPanel::onFrame(const DetectFrame& frame)
     last_ = frame;
     refilter();
     recordFrame();
+    worker_->frameShown(); // the stream may send the next (thread-safe: an atomic)
 }
 
 // Threshold and NMS change only the filtering of the last frame's candidates: no network run.

@@ -7,6 +7,7 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QThread>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
@@ -157,8 +158,16 @@ bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int 
     result.image = image;
     result.source = source;
     result.frame = frame;
+    ++framesInFlight_;
     emit frameReady(result);
     return true;
+}
+
+void DetectWorker::waitForDisplay(int stream) const
+{
+    // Bounded: a receiver that never acknowledges slows the stream to two frames a second, never stops it.
+    for (int waited = 0; framesInFlight_ >= 2 && !stopped(stream) && waited < 500; waited += 2)
+        QThread::msleep(2);
 }
 
 void DetectWorker::detectImage(const QString& path, bool letterbox)
@@ -190,9 +199,12 @@ void DetectWorker::playVideoUnguarded(const QString& path, bool letterbox, int s
     }
     cv::Mat frame;
     int index = 0;
-    while (!stopped(stream) && capture.read(frame) && !frame.empty())
+    framesInFlight_ = 0; // (a frame of an earlier stream may still be on its way: at most one more)
+    while (!stopped(stream) && capture.read(frame) && !frame.empty()) {
         if (!run(toQImage(frame), path, index++, letterbox))
             break;
+        waitForDisplay(stream);
+    }
     if (index == 0 && !stopped(stream))
         emit problem(tr("%1: the video has no readable frames").arg(path));
     emit streamEnded(path, index);
@@ -218,7 +230,9 @@ void DetectWorker::openCameraUnguarded(int device, bool letterbox, int stream)
     }
     cv::Mat frame;
     int index = 0;
+    framesInFlight_ = 0;
     while (!stopped(stream)) {
+        waitForDisplay(stream);
         capture.grab(); // drop what queued up while the network was busy
         if (!capture.retrieve(frame) || frame.empty()) {
             emit problem(tr("The camera /dev/video%1 stopped delivering frames (unplugged?)").arg(device));

@@ -39,6 +39,10 @@ public:
     int newStream() { return ++lastStream_; }
     void requestStop() { stoppedUpTo_ = lastStream_.load(); }
     bool stopped(int stream) const { return stoppedUpTo_ >= stream; }
+    // The panel has drawn a frame. A stream waits while two are undrawn (up to half a second), so frames
+    // never pile up in the GUI's event queue faster than it draws them (a small network on a GPU outruns
+    // the painting).
+    void frameShown() { --framesInFlight_; }
 
 public slots:
     // `cfgText`: the network as the editor shows it (unsaved edits included); empty: read `cfg`.
@@ -75,7 +79,9 @@ private:
     int device_ = -1;
     bool half_ = false;
     bool classifier_ = false;
+    void waitForDisplay(int stream) const;
     std::atomic<int> lastStream_{0}, stoppedUpTo_{0};
+    std::atomic<int> framesInFlight_{0};
 };
 
 } // namespace nw::ui
