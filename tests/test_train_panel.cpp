@@ -16,12 +16,14 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -108,6 +110,12 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QTest::qWait(400);
     QCOMPARE(panel->progressBar()->value(), pausedAt);
     QCOMPARE(panel->pauseButton()->text(), QString("Resume"));
+    // While a run is on (paused too), the network it writes for stays open: Open Recent is off, and
+    // opening another is refused in words (the run would report the other network's folder).
+    QMenu* recent = window.findChild<QMenu*>("recentMenu");
+    QVERIFY(recent && !recent->isEnabled());
+    QVERIFY(!window.openFile(cfg.fileName()));
+    QVERIFY(window.statusBar()->currentMessage().startsWith("Training is running"));
 
     panel->pauseButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(panel->progressBar()->value() > pausedAt, 20000);
@@ -115,6 +123,7 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     panel->stopButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 20000);
     QCOMPARE(changed.count(), 2); // on, off
+    QVERIFY(recent->isEnabled()); // (it lists the opened cfg)
     ticker.stop();
     // The worker throttles progress to one signal per 50 ms (plus the pause flush and the end), so
     // the GUI thread is never flooded: a count, not a timing, so a loaded machine cannot fail it.

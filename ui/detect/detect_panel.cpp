@@ -307,6 +307,7 @@ void DetectPanel::useRandomWeights()
 {
     if (cfgPath_.isEmpty())
         return;
+    stopStream(); // as setWeights
     weightsPath_.clear();
     randomWeights_ = true;
     detector_->setText(tr("Loading %1 with random weights…").arg(QFileInfo(cfgPath_).fileName()));
@@ -329,6 +330,7 @@ bool DetectPanel::hasDetectorOrSaySo()
 
 void DetectPanel::setWeights(const QString& path)
 {
+    stopStream(); // a video or camera would hold the worker: the new network would never load
     randomWeights_ = false;
     weightsPath_ = path;
     detector_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
@@ -376,6 +378,7 @@ void DetectPanel::openImageFile(const QString& path)
 {
     if (!hasDetectorOrSaySo())
         return;
+    stopStream(); // the worker runs one thing at a time: a playing stream would hold the image back
     QMetaObject::invokeMethod(worker_, "detectImage", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()));
 }

@@ -284,8 +284,9 @@ void TrainPanel::setTraining(bool training)
     pause_->setEnabled(training);
     stop_->setEnabled(training);
     for (QWidget* w : std::initializer_list<QWidget*>{data_, weights_, output_, maxBatches_, validEvery_,
-                                                      learningRate_, resume_, shapes_, device_})
+                                                      learningRate_, resume_, device_})
         w->setEnabled(!training);
+    shapes_->setEnabled(!training && !shapesThread_); // one generation at a time
     for (QWidget* w : pathButtons_)
         w->setEnabled(!training);
     emit trainingChanged(training);
@@ -500,14 +501,21 @@ void TrainPanel::useShapesDataSet()
         appendLog(tr("Using the shapes data set in %1").arg(shapesFolder_));
         return;
     }
+    if (shapesThread_)
+        return; // already being made (the button is disabled meanwhile)
     shapes_->setEnabled(false);
     status_->setText(tr("Generating the shapes data set in %1…").arg(shapesFolder_));
     shapesThread_ = QThread::create([this, folder = shapesFolder_, count = shapesCount_] {
         ShapesOptions options;
         options.count = count;
-        const auto problem = makeShapes(folder.toStdString(), options);
+        std::optional<std::string> problem;
+        try { // an escaping exception (an image writer's) would end the whole studio
+            problem = makeShapes(folder.toStdString(), options);
+        } catch (const std::exception& e) {
+            problem = e.what();
+        }
         QMetaObject::invokeMethod(this, [this, folder, problem] {
-            shapes_->setEnabled(true);
+            shapes_->setEnabled(!training_);
             if (problem) {
                 status_->setText(
                     tr("Cannot make the shapes data set: %1").arg(QString::fromStdString(*problem)));

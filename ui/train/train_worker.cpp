@@ -139,6 +139,15 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
         emit finished(QString::fromStdString(error));
         return;
     }
+    // A Stop (or the window closing) while the data loads ends the run here, before any file is written.
+    const auto stoppedWhileLoading = [this] {
+        if (!stopRequested())
+            return false;
+        emit finished(QString());
+        return true;
+    };
+    if (stoppedWhileLoading())
+        return;
     std::vector<std::string> warnings;
     auto sets = openTrainingData(*data, *net, 1, error, warnings);
     for (const std::string& warning : warnings)
@@ -147,6 +156,8 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
         emit finished(QString::fromStdString(error));
         return;
     }
+    if (stoppedWhileLoading())
+        return;
     emit message(QString::fromStdString("training on " + sets->describe()));
     if (!request.weightsPath.isEmpty()) {
         std::vector<std::string> weightWarnings; // NaN or infinite values, named by layer
@@ -170,15 +181,19 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
     options.mapEvery = request.validEvery;
     options.letterbox = spec.net.letterBox;
     Trainer trainer(*net, *sets->train, sets->valid.get(), options, sets->detectionValid.get());
+    QString outcome;
     try {
         const auto problem = trainer.run(observer);
-        emit finished(problem ? QString::fromStdString(*problem) : QString());
+        outcome = problem ? QString::fromStdString(*problem) : QString();
     } catch (const std::bad_alloc&) {
-        emit finished(
-            tr("out of memory: lower batch (or raise subdivisions) in [net]; the last checkpoint is kept"));
+        outcome =
+            tr("out of memory: lower batch (or raise subdivisions) in [net]; the last checkpoint is kept");
     } catch (const std::exception& e) {
-        emit finished(tr("training stopped: %1; the last checkpoint is kept").arg(e.what()));
+        outcome = tr("training stopped: %1; the last checkpoint is kept").arg(e.what());
     }
+    observer.flush(); // the last iteration the throttle held back, so the plot and the count end where the
+                      // run did
+    emit finished(outcome);
 }
 
 namespace {

@@ -180,6 +180,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         // The network being trained stays as it is until the run ends.
         openAction_->setEnabled(!training);
         reloadAction_->setEnabled(!training);
+        recentMenu_->setEnabled(!training && !recentMenu_->isEmpty());
         setAcceptDrops(!training);
         setEditable(!training);
         if (training)
@@ -348,6 +349,12 @@ const NetworkSpec& MainWindow::spec() const
 
 bool MainWindow::openFile(const QString& path)
 {
+    // The run writes into the opened network's folder and reports it: it stays until the run ends
+    // (every way to open is disabled meanwhile; this holds for any that is not).
+    if (trainPanel_->isTraining()) {
+        statusBar()->showMessage(tr("Training is running: stop it before opening %1").arg(path), 8000);
+        return false;
+    }
     if (!maybeSave())
         return false;
     cfg::Document document = cfg::Document::load(path.toStdString());
@@ -491,7 +498,7 @@ void MainWindow::updateRecentMenu()
                 QMetaObject::invokeMethod(this, &MainWindow::updateRecentMenu, Qt::QueuedConnection);
                 statusBar()->showMessage(tr("%1 no longer exists").arg(path), 8000);
             });
-    recentMenu_->setEnabled(!recentMenu_->isEmpty());
+    recentMenu_->setEnabled(!recentMenu_->isEmpty() && !trainPanel_->isTraining());
 }
 
 void MainWindow::newNetwork()
@@ -566,6 +573,14 @@ void MainWindow::chooseFile()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (trainPanel_->isTraining() && isVisible() &&
+        QMessageBox::question(this, tr("Training is running"),
+                              tr("Stop the training run and quit? It stops after the current iteration "
+                                 "and writes its checkpoint, so it can be resumed."),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes) {
+        event->ignore();
+        return;
+    }
     if (!maybeSave()) {
         event->ignore();
         return;
