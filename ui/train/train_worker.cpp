@@ -190,6 +190,8 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
             tr("out of memory: lower batch (or raise subdivisions) in [net]; the last checkpoint is kept");
     } catch (const std::exception& e) {
         outcome = tr("training stopped: %1; the last checkpoint is kept").arg(e.what());
+        if (request.device >= 0) // CUDA keeps some faults for the rest of the process
+            outcome += tr(" (if the GPU keeps failing, restart the studio)");
     }
     observer.flush(); // the last iteration the throttle held back, so the plot and the count end where the
                       // run did
