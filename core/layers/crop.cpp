@@ -59,7 +59,7 @@ public:
     }
     void forward(ForwardArgs& args) override
     {
-        const float scale = config_.noadjust ? 1.0f : 2.0f, shift = config_.noadjust ? 0.0f : -1.0f;
+        const float scale = valueScale(), shift = valueShift();
         place(args.output.batch(), args.context.training ? args.context.random : nullptr);
         for (int b = 0; b < args.output.batch(); ++b) {
             float* out = args.output.item(b);
@@ -75,7 +75,7 @@ public:
     {
         if (!args.inputDelta)
             return;
-        const float scale = config_.noadjust ? 1.0f : 2.0f;
+        const float scale = valueScale();
         for (int b = 0; b < args.output.batch(); ++b) {
             const float* delta = args.outputDelta.item(b);
             float* in = args.inputDelta->item(b);
@@ -94,7 +94,7 @@ public:
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
-        const float scale = config_.noadjust ? 1.0f : 2.0f, shift = config_.noadjust ? 0.0f : -1.0f;
+        const float scale = valueScale(), shift = valueShift();
         place(args.batch, args.training ? args.training->random : nullptr);
         GpuPlacements& placements = args.training ? gpuTraining_ : gpuCentre_;
         placements.upload(placements_, args.gpu);
@@ -109,8 +109,8 @@ public:
     {
         if (args.inputDelta)
             cuda::cropBackward(args.outputDelta, args.inputDelta, args.batch, args.inputItemSize,
-                               args.outputItemSize, map(), gpuTraining_.device(),
-                               config_.noadjust ? 1.0f : 2.0f, args.gpu.stream());
+                               args.outputItemSize, map(), gpuTraining_.device(), valueScale(),
+                               args.gpu.stream());
     }
     // Windows on the device, uploaded only when they differ from the last upload.
     class GpuPlacements {
@@ -139,6 +139,15 @@ public:
 #endif
 
 private:
+    // Values mapped to [-1, 1] (2x − 1) unless noadjust=1.
+    float valueScale() const
+    {
+        return config_.noadjust ? 1.0f : 2.0f;
+    }
+    float valueShift() const
+    {
+        return config_.noadjust ? 0.0f : -1.0f;
+    }
     cuda::CropMap map() const
     {
         return {in_.w, in_.h, out_.w, out_.h};
