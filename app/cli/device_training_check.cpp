@@ -81,6 +81,37 @@ double compareArrays(Net& net, std::span<const float> gpuBuffer, std::span<const
     return worst;
 }
 
+// Validation during a GPU run: inference passes (a CUDA graph from the third) between training passes.
+// Each must give the CPU's inference output for the weights the GPU holds, before and after another
+// training pass — a graph replaying a training pass's state ([crop]'s random windows, say) would not.
+// Returns the worst difference; failures counted and printed.
+double checkInferenceBetweenTraining(Net& net, GpuNet& gpu, const std::vector<float>& input,
+                                     const std::vector<float>& truth, int& failures)
+{
+    double worst = 0;
+    std::mt19937 random(11);
+    for (const char* when : {"before", "after"}) {
+        for (int pass = 0; pass < 4; ++pass)
+            gpu.forward(input.data());
+        const std::vector<float> gpuOutput = gpu.output(net.outputLayer());
+        gpu.downloadParameters(); // the CPU's inference with the GPU's weights (rolling statistics too)
+        net.prepareAll();         // (folded batch norm, Winograd's transforms)
+        net.forward(input.data());
+        const double difference = largestRelativeDifference(gpuOutput, net.output().span());
+        worst = std::max(worst, difference);
+        if (!(difference <= kTolerance)) {
+            ++failures;
+            std::printf("  inference %s another training pass%s differs from the CPU's by %.3g\n", when,
+                        gpu.usesGraph() ? " (a CUDA graph)" : "", difference);
+        }
+        if (std::string(when) == "before") {
+            gpu.forwardTraining(input.data(), truth.data(), random);
+            gpu.backward();
+        }
+    }
+    return worst;
+}
+
 int checkTrainingWith(const std::string& cfg, int device, int batch, bool adam)
 {
     auto net = loadNet(cfg, "", batch, {}, Net::Use::Everything);
@@ -138,10 +169,11 @@ int checkTrainingWith(const std::string& cfg, int device, int batch, bool adam)
         ++failures;
         std::printf("  parameter values (rolling statistics included) differ by %.3g\n", allValues);
     }
+    const double inferenceWorst = checkInferenceBetweenTraining(*net, *gpu, input, truth, failures);
     std::printf("%s: training step, batch %d, %s on cuda:%d: loss %.6g vs %.6g, gradients worst %.2g, "
-                "values worst %.2g — %s\n",
+                "values worst %.2g, inference between training passes worst %.2g — %s\n",
                 cfg.c_str(), batch, adam ? "Adam" : "SGD", device, gpuLoss, cpuLoss, gradientWorst,
-                std::max(valueWorst, allValues), failures ? "FAILED" : "OK");
+                std::max(valueWorst, allValues), inferenceWorst, failures ? "FAILED" : "OK");
     return failures ? 1 : 0;
 }
 
