@@ -385,6 +385,10 @@ private slots:
         QCOMPARE(labelPathFor(root + "/data/images/b.PNG"), root + "/data/labels/b.txt"); // neither exists
         std::ofstream(root + "/data/images/c.txt") << "1 0.5 0.5 0.2 0.2\n";
         QCOMPARE(labelPathFor(root + "/data/images/c.JPEG"), root + "/data/images/c.txt");
+        // A "raw" inside a folder's name: pj's raw→labels step makes drawn/ dlabelsn/; without it, found.
+        QVERIFY(QDir(dir.path()).mkpath("drawn/labels"));
+        std::ofstream(root + "/drawn/labels/d.txt") << "0 0.5 0.5 0.2 0.2\n";
+        QCOMPARE(labelPathFor(root + "/drawn/images/d.jpg"), root + "/drawn/labels/d.txt");
 
         const std::string labels = root + "/bad.txt";
         std::ofstream(labels) << "0 0.5 0.5 0.2 0.2\n"
@@ -521,6 +525,21 @@ private slots:
         QCOMPARE(set->summary().missingLabels, std::size_t(1));
         QCOMPARE(set->summary().badLines, std::size_t(1));
         QCOMPARE(set->summary().emptyImages, std::size_t(2));
+        // c.png has no label file: a warning naming where it was looked for (it trains as background).
+        QVERIFY2(
+            std::any_of(warnings.begin(), warnings.end(),
+                        [&](const std::string& w) {
+                            return w.find("1 of 3 images have no label file and count as background (looked "
+                                          "for " +
+                                          root + "/c.txt for " + root + "/c.png") != std::string::npos;
+                        }),
+            std::accumulate(warnings.begin(), warnings.end(), std::string()).c_str());
+        // No box in any label file: refused, as a detector would learn there is never anything to find.
+        std::ofstream(root + "/list3.txt") << root + "/c.png\n";
+        QVERIFY(!loadDetectionDataset(root + "/list3.txt", 2, 32, 32, 3, 4, {}, error, warnings));
+        QVERIFY2(error.find("list3.txt: no image has a box: 1 of 1 images have no label file (looked for " +
+                            root + "/c.txt") != std::string::npos,
+                 error.c_str());
         QVERIFY(!loadDetectionDataset(root + "/nothing.txt", 2, 32, 32, 3, 4, {}, error, warnings));
         QVERIFY(error.find("nothing.txt: cannot open the image list") != std::string::npos);
         std::ofstream(root + "/empty.txt") << "\n";
@@ -528,8 +547,10 @@ private slots:
         QVERIFY(error.find("empty") != std::string::npos);
         // An unreadable image is a warning for that sample, not a crash.
         std::ofstream(root + "/broken.png") << "not a png";
+        std::ofstream(root + "/broken.txt") << "0 0.5 0.5 0.2 0.2\n";
         std::ofstream(root + "/list2.txt") << root + "/broken.png\n";
         set = loadDetectionDataset(root + "/list2.txt", 2, 32, 32, 3, 4, {}, error, warnings);
+        QVERIFY2(set, error.c_str());
         std::vector<float> image(32 * 32 * 3), truth(20);
         std::mt19937 random(1);
         std::string warning;

@@ -652,6 +652,30 @@ void TestTraining::imageListsAsDarknetReadsThem()
     file = loadDataFile(broken.fileName().toStdString(), error);
     QVERIFY(!openClassificationSet(*file, "train", net, 7, error));
     QVERIFY(error.find("2 labels but classes=3") != std::string::npos);
+
+    // One class (a binary classifier): a path without the label is a negative with all-zero truth, as
+    // Darknet's fill_truth allows for k = 1; nothing is skipped.
+    QFile single(dir.filePath("cat.data")), catLabel(dir.filePath("cat.txt"));
+    QVERIFY(single.open(QIODevice::WriteOnly) && catLabel.open(QIODevice::WriteOnly));
+    single.write("classes=1\ntrain=train.list\nlabels=cat.txt\n");
+    catLabel.write("cat\n");
+    single.close();
+    catLabel.close();
+    file = loadDataFile(single.fileName().toStdString(), error);
+    QVERIFY2(file, error.c_str());
+    warnings.clear();
+    auto cats = openClassificationSet(*file, "train", net, 7, error, &warnings);
+    QVERIFY2(cats, error.c_str());
+    QCOMPARE(cats->size(), std::size_t(14));
+    QVERIFY(warnings.empty());
+    QCOMPARE(cats->label(0), 0);  // images/cat/0.png
+    QCOMPARE(cats->label(1), -1); // images/dog/0.png
+    std::mt19937 random(2);
+    float truth = 5;
+    QVERIFY(cats->sample(1, random, 8, 8, a.data(), &truth, error));
+    QCOMPARE(truth, 5.0f); // untouched: the loader's buffer starts at zero
+    QVERIFY(cats->sample(0, random, 8, 8, a.data(), &truth, error));
+    QCOMPARE(truth, 1.0f);
 }
 
 void TestTraining::angleRotatesTrainingImages()

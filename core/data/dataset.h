@@ -13,6 +13,7 @@ namespace nw {
 class ClassificationDataset : public TrainingSet {
 public:
     virtual int classes() const = 0;
+    // The class of sample `index`; −1 for a one-class set's negatives (none of the classes).
     virtual int label(std::size_t index) const = 0;
     // Writes sample `index` as CHW floats in [0, 1]; false (with a warning) when it cannot be read.
     virtual bool image(std::size_t index, float* out, std::string& warning) const = 0;
@@ -24,7 +25,8 @@ public:
     {
         if (!this->image(index, image, warning))
             return false;
-        truth[label(index)] = 1.0f;
+        if (label(index) >= 0)
+            truth[label(index)] = 1.0f;
         return true;
     }
 };

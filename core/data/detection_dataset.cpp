@@ -59,6 +59,13 @@ std::string labelPathFor(const std::string& imagePath)
     pj = withTxtExtension(pj);
     if (fileExists(pj))
         return pj;
+    // pj's rule without its raw→labels step, which also hits "raw" inside a name ("drawn" → "dlabelsn").
+    std::string plain = imagePath;
+    for (const char* folder : {"images", "JPEGImages"})
+        plain = replaceFirst(plain, folder, "labels");
+    plain = withTxtExtension(plain);
+    if (fileExists(plain))
+        return plain;
     std::string ab = imagePath;
     for (const char* year : {"train2017", "val2017", "train2014", "val2014"})
         ab = replaceFirst(ab, std::string("/images/") + year + "/", std::string("/labels/") + year + "/");
@@ -273,6 +280,7 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
     const std::filesystem::path folder = std::filesystem::path(list).parent_path();
     std::vector<DetectionDataset::Item> items;
     DetectionDataset::Summary summary;
+    std::string missingExample; // the first missing label file, for the messages
     for (std::string line; std::getline(in, line);) {
         while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
             line.pop_back();
@@ -283,9 +291,12 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
             path = (folder / path).string();
         bool missing = false;
         const std::size_t before = warnings.size();
-        DetectionDataset::Item item{path, readLabelFile(labelPathFor(path), classes, warnings, missing)};
+        const std::string labels = labelPathFor(path);
+        DetectionDataset::Item item{path, readLabelFile(labels, classes, warnings, missing)};
         summary.badLines += warnings.size() - before;
         summary.missingLabels += missing;
+        if (missing && missingExample.empty())
+            missingExample = labels + " for " + path;
         summary.emptyImages += item.boxes.empty();
         summary.boxes += item.boxes.size();
         items.push_back(std::move(item));
@@ -295,6 +306,21 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
         return nullptr;
     }
     summary.images = items.size();
+    const std::string where = "(looked for " + missingExample +
+                              "; labels go in a labels/ folder beside images/, as Darknet looks for them, or "
+                              "next to each image)";
+    if (summary.boxes == 0) { // a detector would learn that there is never anything to find
+        error = list + ": no image has a box: " +
+                (summary.missingLabels > 0
+                     ? std::to_string(summary.missingLabels) + " of " + std::to_string(summary.images) +
+                           " images have no label file " + where
+                     : std::string("every label file is empty"));
+        return nullptr;
+    }
+    if (summary.missingLabels > 0)
+        warnings.push_back(list + ": " + std::to_string(summary.missingLabels) + " of " +
+                           std::to_string(summary.images) +
+                           " images have no label file and count as background " + where);
     return std::make_unique<DetectionDataset>(std::move(items), classes, width, height, channels, maxBoxes,
                                               augmentation, summary);
 }

@@ -28,7 +28,8 @@ std::vector<std::string> readLines(const std::string& path)
 }
 
 // Darknet's classification data: a list of image paths, the class of each found by which label
-// string its path contains (exactly one must match). Training images get Darknet's augmentation.
+// string its path contains (exactly one must match; with one class, a path without it is a negative,
+// label −1, truth all zero, as Darknet's fill_truth). Training images get Darknet's augmentation.
 class ImageListDataset final : public ClassificationDataset {
 public:
     ImageListDataset(std::vector<std::string> paths, std::vector<int> labels, int classes, int w, int h,
@@ -59,7 +60,8 @@ public:
     {
         if (!read(index, augmentation_.enabled ? &random : nullptr, image, warning))
             return false;
-        truth[label(index)] = 1.0f;
+        if (label(index) >= 0) // (a one-class set's negatives: all zero)
+            truth[label(index)] = 1.0f;
         return true;
     }
 
@@ -213,6 +215,11 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
                 found = int(c);
                 ++matches;
             }
+        if (matches == 0 && classes == 1) { // a binary classifier's negative
+            kept.push_back(paths[i]);
+            classOf.push_back(-1);
+            continue;
+        }
         if (matches != 1) {
             warnings.push_back(listPath + ":" + std::to_string(i + 1) + ": " + paths[i] + " contains " +
                                std::to_string(matches) + " of the labels (exactly one is needed); skipped");

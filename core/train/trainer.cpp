@@ -41,6 +41,12 @@ Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass
         for (std::size_t b = 0; b < count; ++b) {
             const float* scores = out.item(int(b));
             const int label = data.label(start + b);
+            if (out.itemSize() == 1) { // a binary classifier: right when on the label's side of ½
+                const bool right = (scores[0] >= 0.5f) == (label == 0);
+                accuracy.top1 += right;
+                accuracy.top5 += right;
+                continue;
+            }
             const float truth = scores[label];
             std::size_t better = 0;
             for (std::size_t c = 0; c < out.itemSize(); ++c)
