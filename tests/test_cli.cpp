@@ -41,6 +41,7 @@ private slots:
     void benchReportsLatencyMemoryAndBlasKernels();
     void initWritesWeightsThatLoad();
     void hostileInputsGetClearErrors();
+    void unreadableImagesAreNamedNotScored();
     void anotherNetworksWeightsAreRefused();
     void devicesListsGpusOrSaysWhyNone();
     void deviceChoiceIsCheckedBeforeWork();
@@ -267,6 +268,58 @@ void TestCli::initWritesWeightsThatLoad()
 
 // What a careless or hostile user hands the tool: every case ends with exit code 1 and a message
 // naming the file, never an abort (exit code −1 in Run) or a hang.
+// An image that cannot be read is named and left out of valid's and map's scores (valid used to score
+// it as right); none readable is an error, as is training on a list where nothing can be read; a
+// detector is refused by valid and classify.
+void TestCli::unreadableImagesAreNamedNotScored()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("pets.cfg"), weights = dir.filePath("pets.weights");
+    test::writeFile(cfg, "[net]\nbatch=1\nwidth=8\nheight=8\nchannels=3\n[connected]\noutput=2\n"
+                         "activation=linear\n[softmax]\n");
+    QCOMPARE(cli({"init", cfg, weights}).exitCode, 0);
+    test::writeFile(dir.filePath("labels.txt"), "cat\ndog\n");
+    test::writeFile(dir.filePath("some.list"),
+                    "/usr/share/darknet/data/dog.jpg\n" + dir.filePath("missing/cat.jpg").toUtf8() + "\n");
+    test::writeFile(dir.filePath("none.list"), dir.filePath("missing/cat.jpg").toUtf8() + "\n");
+    test::writeFile(dir.filePath("some.data"), "classes=2\nvalid=some.list\nlabels=labels.txt\n");
+    test::writeFile(dir.filePath("none.data"), "classes=2\nvalid=none.list\nlabels=labels.txt\n");
+    const Run some = cli({"valid", dir.filePath("some.data"), cfg, weights});
+    QCOMPARE(some.exitCode, 0);
+    QVERIFY2(some.out.startsWith("1 images: top-1") && some.out.contains("(1 unreadable left out)"),
+             some.out.constData());
+    QVERIFY2(some.err.contains("warning: " + dir.filePath("missing/cat.jpg").toUtf8()), some.err.constData());
+    const Run none = cli({"valid", dir.filePath("none.data"), cfg, weights});
+    QCOMPARE(none.exitCode, 1);
+    QVERIFY2(none.err.contains("none of its 1 images can be read"), none.err.constData());
+
+    const QString detector = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const QString detectorWeights = dir.filePath("shapes.weights");
+    QCOMPARE(cli({"init", detector, detectorWeights}).exitCode, 0);
+    const Run validDetector = cli({"valid", dir.filePath("some.data"), detector, detectorWeights});
+    QCOMPARE(validDetector.exitCode, 1);
+    QVERIFY2(validDetector.err.contains("ends in a detection head"), validDetector.err.constData());
+    const Run classifyDetector =
+        cli({"classify", detector, detectorWeights, "/usr/share/darknet/data/dog.jpg"});
+    QCOMPARE(classifyDetector.exitCode, 1);
+    QVERIFY2(classifyDetector.err.contains("ends in a detection head: it finds boxes, run it with detect"),
+             classifyDetector.err.constData());
+
+    // Detection data whose images are all missing (their label files exist): map and train refuse.
+    QVERIFY(QDir(dir.path()).mkpath("boxes"));
+    test::writeFile(dir.filePath("boxes/a.txt"), "0 0.5 0.5 0.2 0.2\n");
+    test::writeFile(dir.filePath("boxes.list"), dir.filePath("boxes/a.jpg").toUtf8() + "\n");
+    test::writeFile(dir.filePath("boxes.data"), "classes=5\ntrain=boxes.list\nvalid=boxes.list\n");
+    const Run map = cli({"map", dir.filePath("boxes.data"), detector, detectorWeights});
+    QCOMPARE(map.exitCode, 1);
+    QVERIFY2(map.err.contains("a.jpg") && map.err.contains("none of its 1 images can be read"),
+             map.err.constData());
+    const Run train = cli({"train", dir.filePath("boxes.data"), detector, "--out", dir.filePath("run")});
+    QCOMPARE(train.exitCode, 1);
+    QVERIFY2(train.err.contains("iteration 1: 100 samples in a row could not be read (the last: "),
+             train.err.constData());
+}
+
 void TestCli::hostileInputsGetClearErrors()
 {
     QTemporaryDir dir;

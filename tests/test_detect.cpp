@@ -272,10 +272,14 @@ void TestDetect::detectCommandOnImagesAndVideo()
     QVERIFY(skipped.err.contains(": is a directory, not an image; skipped"));
     QVERIFY(skipped.err.contains("detect: 2 of 3 inputs could not be read and were skipped"));
     QCOMPARE(QJsonDocument::fromJson(skipped.out).array().size(), 1);
+    // (classify takes a classifier: the bundled Fashion-MNIST network)
+    const QString fashion = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg";
+    const QString classifierWeights = dir.filePath("fashion.weights");
+    QCOMPARE(cli({"init", fashion, classifierWeights}).exitCode, 0);
     for (const char* command : {"classify", "forward"}) {
         const QStringList arguments = QString(command) == "forward"
                                           ? QStringList{"forward", cfg, weights, "--input", huge}
-                                          : QStringList{"classify", cfg, weights, huge};
+                                          : QStringList{"classify", fashion, classifierWeights, huge};
         const Run refused = cli(arguments);
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains("huge.png: cannot read the image: its header declares more pixels"),

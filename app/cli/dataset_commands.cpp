@@ -46,6 +46,15 @@ int map(const MapArgs& args)
     options.confidenceThreshold = args.threshold;
     const MapResult r = evaluateMap(*net, *set, args.letterbox || net->spec().net.letterBox, options, {},
                                     [&](const float* input) { runner->forward(input); });
+    for (const std::string& warning : r.warnings)
+        std::cerr << "warning: " << warning << "; left out\n";
+    if (r.unreadable > r.warnings.size())
+        std::cerr << "warning: and " << r.unreadable - r.warnings.size() << " more unreadable images\n";
+    if (r.images == 0) {
+        std::cerr << "error: " << data->get("valid") << ": none of its " << set->size()
+                  << " images can be read (each is named above)\n";
+        return 1;
+    }
     std::vector<std::string> names(r.classes.size());
     if (!data->get("names").empty())
         if (auto loaded = loadNames(data->resolve(data->get("names")), error))
@@ -63,6 +72,7 @@ int map(const MapArgs& args)
         out["f1"] = r.f1;
         out["average_iou"] = r.averageIou;
         out["images"] = r.images;
+        out["unreadable"] = r.unreadable;
         out["classes"] = nlohmann::json::array();
         for (std::size_t c = 0; c < r.classes.size(); ++c) {
             const ClassAp& a = r.classes[c];
@@ -85,8 +95,9 @@ int map(const MapArgs& args)
     }
     std::printf("for conf_thresh = %.2f: precision = %.3f, recall = %.3f, F1 = %.3f, average IoU = %.2f%%\n",
                 args.threshold, r.precision, r.recall, r.f1, r.averageIou * 100);
-    std::printf("mAP@%.2f = %.4f (%.2f%%), mAP@0.5:0.95 = %.4f, %zu images\n", args.iou, r.map50,
-                r.map50 * 100, r.map50to95, r.images);
+    std::printf("mAP@%.2f = %.4f (%.2f%%), mAP@0.5:0.95 = %.4f, %zu images%s\n", args.iou, r.map50,
+                r.map50 * 100, r.map50to95, r.images,
+                r.unreadable ? (" (" + std::to_string(r.unreadable) + " unreadable left out)").c_str() : "");
     return 0;
 }
 

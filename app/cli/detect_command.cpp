@@ -203,6 +203,10 @@ int classify(const std::string& cfg, const std::string& weights, const std::vect
     auto net = loadNet(cfg, weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;
+    if (net->maxTruthBoxes() > 0) {
+        std::cerr << "error: " << cfg << " ends in a detection head: it finds boxes, run it with detect\n";
+        return 1;
+    }
     const auto runner = DeviceRunner::create(*net, device);
     if (!runner)
         return 1;
@@ -228,11 +232,18 @@ int classify(const std::string& cfg, const std::string& weights, const std::vect
         const std::size_t k = std::min<std::size_t>(std::size_t(std::max(1, top)), classes);
         std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(k), order.end(),
                           [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
-        std::cout << path << "\n";
+        // Probabilities as percentages; a network without a softmax (or logistic) gives raw scores.
+        const bool probabilities =
+            std::all_of(scores.begin(), scores.end(), [](float s) { return s >= 0 && s <= 1; });
+        std::cout << path << (probabilities ? "" : "  (raw scores: the network does not end in a softmax)")
+                  << "\n";
         for (std::size_t i = 0; i < k; ++i) {
             const std::size_t c = order[i];
             const std::string name = c < names->size() ? (*names)[c] : "class " + std::to_string(c);
-            std::printf("  %6.2f%%  %s\n", scores[c] * 100, name.c_str());
+            if (probabilities)
+                std::printf("  %6.2f%%  %s\n", scores[c] * 100, name.c_str());
+            else
+                std::printf("  %8.4f  %s\n", scores[c], name.c_str());
         }
     }
     if (failures)

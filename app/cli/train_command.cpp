@@ -272,13 +272,30 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
         std::cerr << "error: " << error << "\n";
         return 1;
     }
+    if (auto problem = classifierFits(*net, *set)) {
+        std::cerr << "error: " << cfg << ": " << *problem << "\n";
+        return 1;
+    }
     const Accuracy accuracy = evaluate(*net, *set, [&](const float* input) { runner->forward(input); });
+    for (const std::string& warning : accuracy.warnings)
+        std::cerr << "warning: " << warning << "\n";
+    if (accuracy.unreadable > accuracy.warnings.size())
+        std::cerr << "warning: and " << accuracy.unreadable - accuracy.warnings.size()
+                  << " more unreadable images\n";
+    if (accuracy.images == 0) {
+        std::cerr << "error: " << data->get("valid") << ": none of its " << set->size()
+                  << " images can be read (each is named above)\n";
+        return 1;
+    }
     if (json)
         std::printf("{\"top1\": %.6f, \"top5\": %.6f, \"images\": %zu}\n", accuracy.top1, accuracy.top5,
                     accuracy.images);
     else
-        std::printf("%zu images: top-1 %.2f%%, top-5 %.2f%%\n", accuracy.images, accuracy.top1 * 100,
-                    accuracy.top5 * 100);
+        std::printf("%zu images: top-1 %.2f%%, top-5 %.2f%%%s\n", accuracy.images, accuracy.top1 * 100,
+                    accuracy.top5 * 100,
+                    accuracy.unreadable
+                        ? (" (" + std::to_string(accuracy.unreadable) + " unreadable left out)").c_str()
+                        : "");
     return 0;
 }
 

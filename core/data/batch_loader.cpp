@@ -114,14 +114,23 @@ void BatchLoader::fill(Batch& batch)
     while (b < batchSize_ && done[std::size_t(b)])
         ++b;
     std::uint64_t k = batch.first + std::uint64_t(b);
-    for (; b < batchSize_; ++b)
-        for (int attempt = 0; attempt < 100; ++attempt) {
+    constexpr int kAttempts = 100;
+    for (; b < batchSize_; ++b) {
+        int attempt = 0;
+        for (; attempt < kAttempts; ++attempt) {
             std::string warning;
             const std::uint64_t sample = k++;
             if (trySample(batch, b, sample, sampleAt(sample), warning))
                 break;
             batch.warnings.push_back(warning);
         }
+        if (attempt == kAttempts) { // a blank image would train as one: stop instead
+            batch.failed = std::to_string(kAttempts) +
+                           " samples in a row could not be read (the last: " + batch.warnings.back() +
+                           "): check the image list";
+            return;
+        }
+    }
 }
 
 void BatchLoader::work()

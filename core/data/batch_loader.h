@@ -24,6 +24,7 @@ struct Batch {
     HostFloats images;         // batch × CHW (in the loader's HostMemory: a GPU uploads it from there)
     std::vector<float> truth;  // batch × the set's truth floats
     std::vector<std::string> warnings;
+    std::string failed; // set when a place could not be filled: too many unreadable samples in a row
 };
 
 // One process's share of a data-parallel run (train/communicator.h): of every ranks × passes

@@ -173,6 +173,8 @@ MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, co
     std::vector<float> images(imageSize * std::size_t(batch), 0.5f);
     std::vector<ScoredBox> predictions;
     std::vector<std::vector<TruthBox>> truths;
+    std::vector<std::string> unreadable;
+    std::size_t unreadableCount = 0;
     for (std::size_t start = 0; start < data.size(); start += std::size_t(batch)) {
         const std::size_t count = std::min<std::size_t>(std::size_t(batch), data.size() - start);
         std::vector<std::pair<int, int>> sizes(count, {0, 0});
@@ -180,8 +182,12 @@ MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, co
         for (std::size_t b = 0; b < count; ++b) {
             std::string error;
             const auto image = loadImage(data.item(start + b).image, input.c, error);
-            if (!image)
+            if (!image) {
+                if (unreadable.size() < 20)
+                    unreadable.push_back(error);
+                ++unreadableCount;
                 continue;
+            }
             const Image prepared = prepareInput(*image, input.w, input.h, letterbox);
             std::copy(prepared.data.begin(), prepared.data.end(),
                       images.begin() + std::ptrdiff_t(b * imageSize));
@@ -211,7 +217,10 @@ MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, co
         if (progress)
             progress(start + count);
     }
-    return computeMap(predictions, truths, classes, options);
+    MapResult result = computeMap(predictions, truths, classes, options);
+    result.unreadable = unreadableCount;
+    result.warnings = std::move(unreadable);
+    return result;
 }
 
 } // namespace nw

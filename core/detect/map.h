@@ -35,7 +35,9 @@ struct MapResult {
     double map50 = 0, map50to95 = 0;                          // mean over the classes that have ground truth
     double precision = 0, recall = 0, f1 = 0, averageIou = 0; // at the confidence threshold
     int truths = 0;
-    std::size_t images = 0;
+    std::size_t images = 0;     // scored (the readable ones)
+    std::size_t unreadable = 0; // left out, each named in `warnings` (the first 20)
+    std::vector<std::string> warnings;
 };
 
 struct MapOptions {
@@ -53,7 +55,8 @@ MapResult computeMap(const std::vector<ScoredBox>& predictions,
 double averagePrecisionAllPoints(const std::vector<double>& recall, const std::vector<double>& precision);
 
 // Runs the net over every image of `data` (no augmentation; letterboxed when `letterbox`), keeps the
-// candidates above 0.005 after NMS 0.45 and scores them. `progress` (optional) gets images done;
+// candidates above 0.005 after NMS 0.45 and scores them; images that cannot be read are left out and
+// named. `progress` (optional) gets images done;
 // `forward` (optional) runs the passes elsewhere (a GPU copy of the net).
 MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, const MapOptions& options = {},
                       const std::function<void(std::size_t)>& progress = {}, const ForwardPass& forward = {});

@@ -31,14 +31,26 @@ Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass
     std::string warning;
     for (std::size_t start = 0; start < data.size(); start += std::size_t(batch)) {
         const std::size_t count = std::min<std::size_t>(std::size_t(batch), data.size() - start);
-        for (std::size_t b = 0; b < std::size_t(batch); ++b) // the last batch is padded with its first image
-            data.image(start + (b < count ? b : 0), images.data() + b * imageSize, warning);
+        std::vector<bool> readable(count, true);
+        for (std::size_t b = 0; b < std::size_t(batch);
+             ++b) { // the last batch is padded with its first image
+            const bool read = data.image(start + (b < count ? b : 0), images.data() + b * imageSize, warning);
+            if (!read && b < count) {
+                readable[b] = false;
+                if (accuracy.warnings.size() < 20)
+                    accuracy.warnings.push_back(warning);
+                ++accuracy.unreadable;
+            }
+        }
         if (forward)
             forward(images.data());
         else
             net.forward(images.data());
         const Tensor& out = net.output();
         for (std::size_t b = 0; b < count; ++b) {
+            if (!readable[b])
+                continue;
+            ++accuracy.images;
             const float* scores = out.item(int(b));
             const int label = data.label(start + b);
             if (out.itemSize() == 1) { // a binary classifier: right when on the label's side of ½
@@ -54,7 +66,6 @@ Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass
             accuracy.top1 += better == 0;
             accuracy.top5 += better < 5;
         }
-        accuracy.images += count;
     }
     if (accuracy.images) {
         accuracy.top1 /= double(accuracy.images);
@@ -97,6 +108,18 @@ std::string metricsRow(const IterationStats& s)
 
 } // namespace
 
+std::optional<std::string> classifierFits(const Net& net, const ClassificationDataset& data)
+{
+    if (net.maxTruthBoxes() > 0)
+        return "the network ends in a detection head but the .data file names classification data: a "
+               "detector is scored by map (and trains on an image list with YOLO label files)";
+    if (int(net.output().itemSize()) != data.classes())
+        return "the network ends with " + std::to_string(net.output().itemSize()) +
+               " outputs but the data has " + std::to_string(data.classes()) +
+               " classes: set output= (or filters=) of the last layer to " + std::to_string(data.classes());
+    return std::nullopt;
+}
+
 std::optional<std::string> Trainer::checkData() const
 {
     const Shape input = net_.inputShape();
@@ -105,14 +128,9 @@ std::optional<std::string> Trainer::checkData() const
                std::to_string(train_.height()) + "x" + std::to_string(train_.channels()) +
                " but the network's input is " + input.text() + ": change width/height/channels in [net]";
     const auto* classification = dynamic_cast<const ClassificationDataset*>(&train_);
-    if (net_.maxTruthBoxes() > 0 && classification)
-        return "the network ends in a detection head but the .data file names classification data: a "
-               "detector trains on an image list with YOLO label files";
-    if (classification && int(net_.output().itemSize()) != classification->classes())
-        return "the network ends with " + std::to_string(net_.output().itemSize()) +
-               " outputs but the data has " + std::to_string(classification->classes()) +
-               " classes: set output= (or filters=) of the last layer to " +
-               std::to_string(classification->classes());
+    if (classification)
+        if (auto problem = classifierFits(net_, *classification))
+            return problem;
     if (train_.truthFloats() != net_.truthFloats())
         return "the data gives " + std::to_string(train_.truthFloats()) +
                " truth values per image but the "
@@ -326,6 +344,17 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
 
     // Unreadable samples are skipped (another takes their place) and counted for the run's summary.
     std::size_t skipped = 0;
+    // Validation's unreadable images, said once (the same images each time).
+    bool validationWarned = false;
+    const auto warnUnreadable = [&](const char* what, std::size_t unreadable, std::size_t total,
+                                    const std::vector<std::string>& warnings) {
+        if (unreadable == 0 || validationWarned)
+            return;
+        observer.message(std::string("warning: ") + what + " leaves out " + std::to_string(unreadable) +
+                         " unreadable images of " + std::to_string(total) +
+                         "; the first: " + warnings.front());
+        validationWarned = true;
+    };
     auto reportSkipped = [&] {
         if (skipped > 0)
             observer.message(std::to_string(skipped) + " unreadable samples were skipped in this run "
@@ -377,6 +406,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                     return "internal error: a training batch of " + std::to_string(batch.images.size()) +
                            " floats for a network that reads " +
                            std::to_string(std::size_t(net_.batch()) * net_.inputShape().size);
+                if (!batch.failed.empty())
+                    return "iteration " + std::to_string(iteration) + ": " + batch.failed + "; " +
+                           lastCheckpoint();
                 for (const std::string& warning : batch.warnings)
                     observer.message("warning: " + warning);
                 skipped += batch.warnings.size();
@@ -424,13 +456,20 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last);
             const bool mapping =
                 leader && mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last);
-            if (validating)
-                stats.validTop1 = evaluate(net_, *valid_, backend->evaluationPass()).top1;
+            if (validating) {
+                const Accuracy accuracy = evaluate(net_, *valid_, backend->evaluationPass());
+                if (accuracy.images > 0)
+                    stats.validTop1 = accuracy.top1;
+                warnUnreadable("validation", accuracy.unreadable, valid_->size(), accuracy.warnings);
+            }
             if (mapping) {
                 if (auto problem = resizeNet(ownSize)) // mAP at the size the net is used at
                     return *problem;
-                stats.map50 =
-                    evaluateMap(net_, *mapSet_, options_.letterbox, {}, {}, backend->evaluationPass()).map50;
+                const MapResult map =
+                    evaluateMap(net_, *mapSet_, options_.letterbox, {}, {}, backend->evaluationPass());
+                if (map.images > 0)
+                    stats.map50 = map.map50;
+                warnUnreadable("mAP", map.unreadable, mapSet_->size(), map.warnings);
                 if (auto problem = resizeNet(current))
                     return *problem;
             }

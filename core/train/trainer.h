@@ -58,11 +58,18 @@ public:
 
 struct Accuracy {
     double top1 = 0, top5 = 0;
-    std::size_t images = 0;
+    std::size_t images = 0;     // scored (the readable ones)
+    std::size_t unreadable = 0; // left out, each named in `warnings` (the first 20)
+    std::vector<std::string> warnings;
 };
 
+// Whether `net` can be scored on (and trained on) `data`: a classifier ending in one output per class;
+// the reason, with what to change, when not.
+std::optional<std::string> classifierFits(const Net& net, const ClassificationDataset& data);
+
 // Top-1 and top-5 over a whole data set, in inference mode, `net.batch()` images at a time (through
-// `forward` when given: a GPU copy of the net; else the net's own forward).
+// `forward` when given: a GPU copy of the net; else the net's own forward). Images that cannot be read
+// are left out of the scores and named.
 Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward = {});
 
 class Trainer {
