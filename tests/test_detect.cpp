@@ -255,6 +255,15 @@ void TestDetect::detectCommandOnImagesAndVideo()
         }
     QVERIFY(QFileInfo::exists(out + "/dog.jpg"));
     QVERIFY(QFileInfo::exists(out + "/clip.avi"));
+    // Two inputs of one name keep both pictures; one that cannot be written is an error, not a silence.
+    const QString twice = dir.filePath("twice");
+    QVERIFY(QDir().mkpath(twice + "/dog-2.jpg")); // a folder where the second picture would go
+    const Run again =
+        cli({"detect", cfg, weights, "/usr/share/darknet/data/dog.jpg", "/usr/share/darknet/data/dog.jpg",
+             "/usr/share/darknet/data/dog.jpg", "--out", twice});
+    QCOMPARE(again.exitCode, 1);
+    QVERIFY2(again.err.contains("cannot write " + twice.toUtf8() + "/dog-2.jpg"), again.err.constData());
+    QVERIFY(QFileInfo(twice + "/dog.jpg").isFile() && QFileInfo(twice + "/dog-3.jpg").isFile());
 
     const Run bad = cli({"detect", cfg, weights, dir.filePath("nothing.jpg"), video});
     QCOMPARE(bad.exitCode, 1);
@@ -270,7 +279,7 @@ void TestDetect::detectCommandOnImagesAndVideo()
                  "huge.png: cannot read the image: its header declares more pixels than OpenCV accepts"),
              skipped.err.constData());
     QVERIFY(skipped.err.contains(": is a directory, not an image; skipped"));
-    QVERIFY(skipped.err.contains("detect: 2 of 3 inputs could not be read and were skipped"));
+    QVERIFY(skipped.err.contains("detect: 2 of 3 inputs could not be read (or their --out file written)"));
     QCOMPARE(QJsonDocument::fromJson(skipped.out).array().size(), 1);
     // (classify takes a classifier: the bundled Fashion-MNIST network)
     const QString fashion = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg";

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <set>
 #if NETWRIGHT_WITH_OPENCV
 #include "image/image_opencv.h"
 
@@ -114,9 +115,19 @@ int detect(const DetectArgs& args)
     const int channels = net->inputShape().c;
     nlohmann::json results = nlohmann::json::array();
     int failures = 0;
+#if NETWRIGHT_WITH_OPENCV
+    // --out's file for an input: its name, made unique when two inputs share one (a/dog.jpg, b/dog.jpg).
+    std::set<std::string> written;
+    const auto outPath = [&](const std::string& input, const char* extension) {
+        const std::string stem = std::filesystem::path(input).stem().string();
+        std::string path = args.outDir + "/" + stem + extension;
+        for (int n = 2; !written.insert(path).second; ++n)
+            path = args.outDir + "/" + stem + "-" + std::to_string(n) + extension;
+        return path;
+    };
+#endif
     for (const std::string& input : args.inputs) {
         try { // one input's failure (a library exception included) never ends the run
-            const std::string stem = std::filesystem::path(input).stem().string();
 #if NETWRIGHT_WITH_OPENCV
             if (!isVideo(input)) {
                 cv::Mat frame;
@@ -132,7 +143,11 @@ int detect(const DetectArgs& args)
                     printBoxes(input, -1, boxes);
                 if (!args.outDir.empty()) {
                     drawBoxes(frame, boxes);
-                    cv::imwrite(args.outDir + "/" + stem + ".jpg", frame);
+                    const std::string path = outPath(input, ".jpg");
+                    if (!cv::imwrite(path, frame)) {
+                        std::cerr << "error: cannot write " << path << " (is the folder writable?)\n";
+                        ++failures;
+                    }
                 }
                 continue;
             }
@@ -143,6 +158,7 @@ int detect(const DetectArgs& args)
                 continue;
             }
             cv::VideoWriter writer;
+            bool writeFailed = false;
             cv::Mat frame;
             int index = 0;
             while (capture.read(frame) && !frame.empty()) {
@@ -150,15 +166,21 @@ int detect(const DetectArgs& args)
                 results.push_back({{"file", input}, {"frame", index}, {"detections", boxesJson(boxes)}});
                 if (!args.json)
                     printBoxes(input, index, boxes);
-                if (!args.outDir.empty()) {
+                if (!args.outDir.empty() && !writeFailed) {
                     if (!writer.isOpened()) {
                         const double fps = capture.get(cv::CAP_PROP_FPS);
-                        writer.open(args.outDir + "/" + stem + ".avi",
-                                    cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps > 0 ? fps : 25,
+                        const std::string path = outPath(input, ".avi");
+                        writer.open(path, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps > 0 ? fps : 25,
                                     frame.size());
+                        if (!writer.isOpened()) {
+                            std::cerr << "error: cannot write " << path << " (is the folder writable?)\n";
+                            ++failures;
+                            writeFailed = true;
+                        }
                     }
                     drawBoxes(frame, boxes);
-                    writer.write(frame);
+                    if (writer.isOpened())
+                        writer.write(frame);
                 }
                 ++index;
             }
@@ -193,7 +215,7 @@ int detect(const DetectArgs& args)
         std::cout << results.dump(1) << "\n";
     if (failures)
         std::cerr << "detect: " << failures << " of " << args.inputs.size()
-                  << " inputs could not be read and were skipped\n";
+                  << " inputs could not be read (or their --out file written)\n";
     return failures ? 1 : 0;
 }
 
