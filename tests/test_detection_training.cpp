@@ -586,6 +586,13 @@ private slots:
         QCOMPARE(set->summary().missingLabels, std::size_t(0));
         QVERIFY(test::readAll(a.path() + "/shapes.data").contains("classes = 5"));
         QVERIFY(makeShapes(a.path().toStdString(), {1, 1, 96, 96}).has_value()); // too few images
+        // A folder with spaces: the .data names its files beside it (Darknet's reader drops spaces).
+        const std::string spaced = c.path().toStdString() + "/my shapes";
+        QVERIFY(!makeShapes(spaced, options));
+        auto data = loadDataFile(spaced + "/shapes.data", error);
+        QVERIFY2(data, error.c_str());
+        QCOMPARE(data->resolve(data->get("train")), spaced + "/train.txt");
+        QCOMPARE(data->resolve(data->get("backup")), spaced + "/backup");
     }
 
     // The loader's workers (used beside a GPU) give exactly the batches one worker gives: every

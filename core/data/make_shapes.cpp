@@ -298,11 +298,11 @@ std::optional<std::string> makeShapes(const std::string& outDir, const ShapesOpt
             return "cannot write " + labelPath.string();
         (valid ? validList : trainList).push_back(image.string());
     }
+    // Paths beside the .data file, as it resolves them: Darknet's reader drops every space in a value, so
+    // an absolute path through a folder named "my set" would not read back.
+    fs::create_directories(root / "backup", ec); // (found beside the .data only once it exists)
     const std::string data = "classes = " + std::to_string(shapeClassNames().size()) + "\n" +
-                             "train = " + (root / "train.txt").string() + "\n" +
-                             "valid = " + (root / "valid.txt").string() + "\n" +
-                             "names = " + (root / "shapes.names").string() + "\n" +
-                             "backup = " + (root / "backup").string() + "\n";
+                             "train = train.txt\nvalid = valid.txt\nnames = shapes.names\nbackup = backup\n";
     for (const auto& [file, text] : {std::pair{root / "train.txt", joinLines(trainList)},
                                      std::pair{root / "valid.txt", joinLines(validList)},
                                      std::pair{root / "shapes.names", joinLines(shapeClassNames())},
