@@ -200,6 +200,15 @@ void TestCli::usageErrorsExitWithTwo()
     QCOMPARE(cli({"summary"}).exitCode, 2);
     QCOMPARE(cli({"frobnicate"}).exitCode, 2);
     QCOMPARE(cli({"--help"}).exitCode, 0);
+    // Numbers out of range, NaN included (CLI11's own range check lets NaN through).
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    for (const char* value : {"nan", "1.5", "-0.1", "x"}) {
+        const Run run = cli({"detect", cfg, "w.weights", "a.jpg", "--thresh", value});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(QByteArray("--thresh: Value ") + value + " not a number in [0 - 1]"),
+                 run.err.constData());
+    }
+    QCOMPARE(cli({"train", "a.data", cfg, "--learning-rate", "nan"}).exitCode, 2);
 }
 
 // bench --json: the figures benchmark scripts read, and which OpenBLAS kernels ran (a user's

@@ -5,8 +5,29 @@
 #include "util/thread_settings.h"
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <new>
+#include <string>
+
+namespace {
+
+// CLI::Range for a number: it lets NaN through (every comparison with NaN is false).
+CLI::Validator finiteRange(double low, double high)
+{
+    const std::string range = "[" + CLI::detail::to_string(low) + " - " + CLI::detail::to_string(high) + "]";
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            double value = 0;
+            if (!CLI::detail::lexical_cast(text, value) || !std::isfinite(value) || value < low ||
+                value > high)
+                return "Value " + text + " not a number in " + range;
+            return {};
+        },
+        "FLOAT in " + range);
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -61,9 +82,9 @@ int main(int argc, char** argv)
     detect->add_option("inputs", detectArgs.inputs, "Images or video files")->required();
     detect->add_option("--names", detectArgs.names, "Class names, one per line (.names)");
     detect->add_option("--thresh", detectArgs.threshold, "Confidence threshold (default 0.25)")
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(finiteRange(0.0, 1.0));
     detect->add_option("--nms", detectArgs.nms, "NMS IoU threshold (default 0.45; 0 disables)")
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(finiteRange(0.0, 1.0));
     detect->add_flag("--letterbox", detectArgs.letterbox,
                      "Keep the aspect ratio (pad) instead of stretching");
     detect->add_option("--out", detectArgs.outDir, "Write annotated images (.jpg) and videos (.avi) here");
@@ -112,7 +133,7 @@ int main(int argc, char** argv)
     train->add_option("--max-batches", trainArgs.maxBatches, "Stop after N iterations (default: max_batches)")
         ->check(CLI::Range(1, 1 << 30));
     train->add_option("--learning-rate", trainArgs.learningRate, "Override [net] learning_rate")
-        ->check(CLI::Range(0.0, 100.0));
+        ->check(finiteRange(0.0, 100.0));
     train->add_flag("--resume", trainArgs.resume, "Continue from the output folder's last checkpoint");
     std::string progress = "text";
     train
@@ -160,10 +181,10 @@ int main(int argc, char** argv)
     map->add_option("cfg", mapArgs.cfg, "Darknet .cfg file")->required();
     map->add_option("weights", mapArgs.weights, "Darknet .weights file")->required();
     map->add_option("--iou", mapArgs.iou, "IoU threshold of a true positive (default 0.5)")
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(finiteRange(0.0, 1.0));
     map->add_option("--thresh", mapArgs.threshold,
                     "Confidence threshold for precision/recall/F1 (default 0.25)")
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(finiteRange(0.0, 1.0));
     map->add_flag("--letterbox", mapArgs.letterbox, "Letterbox the images (default: the cfg's letter_box)");
     map->add_flag("--json", mapArgs.json, "Print {\"map50\":..,\"map50_95\":..,\"classes\":[...]}");
     map->add_option("--device", mapArgs.device, "cpu (default), cuda or cuda:N (see devices)");
