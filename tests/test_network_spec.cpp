@@ -62,6 +62,7 @@ private slots:
     void batchScalesActivationMemory();
     void receptiveFieldByHand();
     void hugeInputIsRefusedOnce();
+    void netValuesThatDivergeAreNamed();
 };
 
 void TestNetworkSpec::matchesReferenceDarknet_data()
@@ -210,6 +211,13 @@ void TestNetworkSpec::brokenLayersAreReported_data()
     QTest::newRow("mask outside anchors")
         << n + "[convolutional]\nfilters=14\n[yolo]\nclasses=2\nmask=1,5\nnum=3\n"
         << 1 << 10 << "mask index 5 is not an anchor";
+    QTest::newRow("negative anchor")
+        << n + "[convolutional]\nfilters=14\n[yolo]\nclasses=2\nmask=0,1\nnum=2\n"
+               "anchors=10,14, -3,5\n"
+        << 1 << 12 << "anchor value 3 is -3.000000: anchors are positive";
+    QTest::newRow("zero region anchor")
+        << n + "[convolutional]\nfilters=6\n[region]\nclasses=1\nnum=1\nanchors=0,1\n"
+        << 1 << 11 << "anchor value 1 is 0.000000";
     QTest::newRow("detection inputs") << n + "[connected]\noutput=100\n[detection]\nside=7\nclasses=20\n"
                                       << 1 << 9 << "needs 1078 input values";
     QTest::newRow("second net") << n + "[net]\nwidth=3\n" << 0 << 6 << "a second [net] section";
@@ -327,6 +335,29 @@ void TestNetworkSpec::inferenceReusesFreedOutputsByHand()
     QCOMPARE(outputsKeptAfterInference(spec), (std::vector<bool>{false, false, false, false, true}));
     // A batch of 3 scales every buffer.
     QCOMPARE(planActivations(spec, 3).bufferFloats, (std::vector<std::int64_t>{768, 768, 384}));
+}
+
+// [net] values Darknet takes as written but that make training diverge or refuse: each named on its
+// line (warnings), a negative max_batches an error.
+void TestNetworkSpec::netValuesThatDivergeAreNamed()
+{
+    const NetworkSpec spec =
+        test::specFromText("[net]\nbatch=4\nsubdivisions=3\nwidth=8\nheight=8\nchannels=3\n"
+                           "learning_rate=-1\nmomentum=5\ndecay=-3\nmax_batches=-5\n"
+                           "[connected]\noutput=2\n",
+                           "net.cfg");
+    const std::vector<std::pair<int, std::string>> expected{
+        {3, "batch=4 is not a multiple of subdivisions=3"},
+        {7, "a negative learning rate climbs the loss"},
+        {8, "momentum outside 0..1"},
+        {9, "a negative decay grows the weights"},
+        {10, "max_batches must not be negative"}};
+    for (const auto& [line, message] : expected) {
+        const Diagnostic* found = test::findDiagnostic(spec.diagnostics, message);
+        QVERIFY2(found, (message + " among:\n" + test::allText(spec.diagnostics)).c_str());
+        QCOMPARE(found->line, line);
+        QCOMPARE(found->isError(), line == 10);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestNetworkSpec)

@@ -30,6 +30,19 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
                                     " (found " + std::to_string(n.subdivisions) + ")");
     if (n.timeSteps < 1)
         r.error("time_steps", "time_steps must be at least 1");
+    if (n.batch >= 1 && n.subdivisions >= 1 && n.batch % n.subdivisions != 0)
+        r.warning("subdivisions", "batch=" + std::to_string(n.batch) +
+                                      " is not a multiple of subdivisions=" + std::to_string(n.subdivisions) +
+                                      ": training refuses it (each pass would take batch / subdivisions = " +
+                                      std::to_string(n.batch / n.subdivisions) +
+                                      " images and leave the rest out)");
+    // Darknet takes these as written; they are almost always typos, and training then diverges.
+    if (!(n.learningRate >= 0))
+        r.warning("learning_rate", "a negative learning rate climbs the loss instead of descending it");
+    if (!(n.momentum >= 0 && n.momentum < 1))
+        r.warning("momentum", "momentum outside 0..1 makes the updates grow without bound (0.9 is usual)");
+    if (!(n.decay >= 0))
+        r.warning("decay", "a negative decay grows the weights instead of shrinking them (0.0005 is usual)");
     n.adam = r.getFlag("adam", false);
     n.b1 = r.getFloat("B1", 0.9f);
     n.b2 = r.getFloat("B2", 0.999f);
@@ -81,6 +94,8 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
         r.warning("scales", "steps has " + std::to_string(n.steps.size()) + " values but scales has " +
                                 std::to_string(n.scales.size()) + ": they are used in pairs");
     n.maxBatches = r.getInt("max_batches", 0);
+    if (n.maxBatches < 0)
+        r.error("max_batches", "max_batches must not be negative (the number of training iterations)");
     n.learningRateMin = r.getFloat("learning_rate_min", 1e-5f);
     n.sgdrCycle = r.getInt("sgdr_cycle", n.maxBatches);
     n.sgdrMult = r.getFloat("sgdr_mult", 2);

@@ -3,6 +3,8 @@
 #include "layers/layer_config.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace nw {
 
@@ -10,6 +12,17 @@ namespace nw {
 inline std::optional<DetectionHeadInfo> detectionHeadInfo(const LayerConfig* config)
 {
     return config ? config->detectionHead() : std::nullopt;
+}
+
+// A [yolo] or [region] head's anchors= must be sizes: a zero or negative one gives boxes of no or
+// negative size (and an infinite loss once training). The message, or nullopt when all are positive.
+inline std::optional<std::string> anchorsProblem(const std::vector<float>& anchors)
+{
+    for (std::size_t i = 0; i < anchors.size(); ++i)
+        if (!(anchors[i] > 0))
+            return "anchor value " + std::to_string(i + 1) + " is " + std::to_string(anchors[i]) +
+                   ": anchors are positive widths and heights (anchors computes them from your labels)";
+    return std::nullopt;
 }
 
 } // namespace nw

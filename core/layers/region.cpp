@@ -1,4 +1,5 @@
 #include "layers/region.h"
+#include "layers/detection_heads.h"
 
 #include "layers/region_loss.h"
 
@@ -47,6 +48,8 @@ std::unique_ptr<LayerConfig> RegionLayer::parse(cfg::SectionReader& r)
     if (!l->anchors.empty() && l->anchors.size() < std::size_t(2 * l->num))
         r.error("anchors", "anchors has " + std::to_string(l->anchors.size()) + " numbers but num=" +
                                std::to_string(l->num) + " needs " + std::to_string(2 * l->num));
+    if (auto problem = anchorsProblem(l->anchors))
+        r.error("anchors", *problem);
     return l;
 }
 

@@ -1,4 +1,5 @@
 #include "layers/yolo.h"
+#include "layers/detection_heads.h"
 
 #include "layers/yolo_loss.h"
 
@@ -61,6 +62,8 @@ std::unique_ptr<LayerConfig> YoloLayer::parse(cfg::SectionReader& r)
         r.error("anchors", "anchors has " + std::to_string(l->anchors.size()) +
                                " numbers but num=" + std::to_string(l->num) + " needs " +
                                std::to_string(2 * l->num) + " (w,h pairs)");
+    if (auto problem = anchorsProblem(l->anchors))
+        r.error("anchors", *problem);
     if (l->iouLoss != "mse" && l->iouLoss != "iou" && l->iouLoss != "giou" && l->iouLoss != "diou" &&
         l->iouLoss != "ciou")
         r.warning("iou_loss", "unknown iou_loss '" + l->iouLoss +

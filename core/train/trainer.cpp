@@ -204,6 +204,11 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         return "time_steps=" + std::to_string(cfg.timeSteps) +
                " in [net]: training on sequences (Darknet's text and sequence data) is not supported; the "
                "data sets here give one image per batch row: set time_steps=1";
+    if (rankBatch % subdivisions != 0)
+        return "batch=" + std::to_string(rankBatch) +
+               " in [net] is not a multiple of subdivisions=" + std::to_string(subdivisions) +
+               ": each pass would take " + std::to_string(rankBatch / subdivisions) +
+               " images and leave the rest out; make batch a multiple of subdivisions";
     if (net_.batch() * subdivisions != rankBatch)
         return "the network was built for " + std::to_string(net_.batch()) +
                " images per pass but batch=" + std::to_string(rankBatch) +
