@@ -209,6 +209,14 @@ void TestCli::usageErrorsExitWithTwo()
                  run.err.constData());
     }
     QCOMPARE(cli({"train", "a.data", cfg, "--learning-rate", "nan"}).exitCode, 2);
+    for (const char* size : {"0x0", "-32x32", "32x32x3", "100000x100000"}) {
+        const Run run = cli({"bench", cfg, "--size", size});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(
+            run.err.contains(QByteArray("--size: Value ") + size + " is not a size WxH, sides 1 to 16384"),
+            run.err.constData());
+    }
+    QCOMPARE(cli({"make-shapes", "out", "--size", "20000x20000"}).exitCode, 2);
 }
 
 // bench --json: the figures benchmark scripts read, and which OpenBLAS kernels ran (a user's

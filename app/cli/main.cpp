@@ -27,6 +27,27 @@ CLI::Validator finiteRange(double low, double high)
         "FLOAT in " + range);
 }
 
+// WxH, each side a whole number from 1 to `largest` (sscanf alone took 0x0, -32x32 and 32x32x3).
+CLI::Validator imageSize(int largest)
+{
+    const std::string range = "WxH, sides 1 to " + std::to_string(largest);
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            const auto x = text.find('x');
+            int width = 0, height = 0;
+            const auto whole = [&](const std::string& digits, int& value) {
+                return !digits.empty() && digits.size() <= 6 &&
+                       digits.find_first_not_of("0123456789") == std::string::npos &&
+                       (value = std::stoi(digits)) >= 1 && value <= largest;
+            };
+            if (x == std::string::npos || !whole(text.substr(0, x), width) ||
+                !whole(text.substr(x + 1), height))
+                return "Value " + text + " is not a size " + range;
+            return {};
+        },
+        range);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -107,7 +128,8 @@ int main(int argc, char** argv)
     auto* bench = app.add_subcommand("bench", "Measure forward latency and peak memory");
     bench->add_option("cfg", benchArgs.cfg, "Darknet .cfg file")->required();
     bench->add_option("--weights", benchArgs.weights, "Darknet .weights (default: random weights)");
-    bench->add_option("--size", benchArgs.size, "Input size WxH instead of the cfg's (e.g. 416x416)");
+    bench->add_option("--size", benchArgs.size, "Input size WxH instead of the cfg's (e.g. 416x416)")
+        ->check(imageSize(16384));
     bench->add_option("--runs", benchArgs.runs, "Timed runs after 2 warm-up runs (default 20)")
         ->check(CLI::Range(1, 100000));
     bench->add_option("--threads", benchArgs.threads, "Threads (default: all cores)")
@@ -228,7 +250,7 @@ int main(int argc, char** argv)
     makeShapes->add_option("--count", shapesCount, "Images in all; a tenth are for validation (default 2000)")
         ->check(CLI::Range(2, 10000000));
     makeShapes->add_option("--seed", shapesSeed, "Seed: the same seed gives the same files (default 1)");
-    makeShapes->add_option("--size", shapesSize, "Image size WxH (default 256x256)");
+    makeShapes->add_option("--size", shapesSize, "Image size WxH (default 256x256)")->check(imageSize(4096));
 
     nw::cli::CheckDeviceArgs checkArgs;
     auto* checkDevice = app.add_subcommand(
