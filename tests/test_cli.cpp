@@ -331,6 +331,11 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QCOMPARE(map.exitCode, 1);
     QVERIFY2(map.err.contains("a.jpg") && map.err.contains("none of its 1 images can be read"),
              map.err.constData());
+    const Run anchors =
+        cli({"anchors", dir.filePath("boxes.data"), "--num", "2"}); // (labels are read, not images)
+    QCOMPARE(anchors.exitCode, 1);
+    QVERIFY2(anchors.err.contains("1 boxes cannot make 2 anchors: use --num 1 or fewer"),
+             anchors.err.constData());
     const Run train = cli({"train", dir.filePath("boxes.data"), detector, "--out", dir.filePath("run")});
     QCOMPARE(train.exitCode, 1);
     QVERIFY2(train.err.contains("iteration 1: 100 samples in a row could not be read (the last: "),

@@ -129,11 +129,18 @@ int anchors(const AnchorsArgs& args)
         std::cerr << "error: " << list << ": no boxes in the label files\n";
         return 1;
     }
+    if (sizes.size() < std::size_t(args.count)) { // k-means would repeat boxes as anchors
+        std::cerr << "error: " << list << ": " << sizes.size() << " boxes cannot make " << args.count
+                  << " anchors: use --num " << sizes.size() << " or fewer, or label more images\n";
+        return 1;
+    }
     const AnchorResult result = computeAnchors(sizes, args.count, args.seed);
     std::printf("anchors = ");
+    // Whole pixels, at least 1: an anchor of 0 would be refused by the cfg (and give boxes of no size).
+    const auto pixels = [](float v) { return std::max(1.0, std::round(double(v))); };
     for (std::size_t k = 0; k < result.anchors.size(); ++k)
-        std::printf("%s%.0f,%.0f", k ? ", " : "", double(result.anchors[k].first),
-                    double(result.anchors[k].second));
+        std::printf("%s%.0f,%.0f", k ? ", " : "", pixels(result.anchors[k].first),
+                    pixels(result.anchors[k].second));
     std::printf("\naverage IoU = %.2f%% over %zu boxes\n", result.averageIou * 100, sizes.size());
     return 0;
 }
