@@ -309,6 +309,18 @@ void TestCli::unreadableImagesAreNamedNotScored()
     const Run none = cli({"valid", dir.filePath("none.data"), cfg, weights});
     QCOMPARE(none.exitCode, 1);
     QVERIFY2(none.err.contains("none of its 1 images can be read"), none.err.constData());
+    // A folder given as the names file, and a names file of another size, are said.
+    const Run folderNames =
+        cli({"classify", cfg, weights, "/usr/share/darknet/data/dog.jpg", "--names", dir.path()});
+    QCOMPARE(folderNames.exitCode, 1);
+    QVERIFY2(folderNames.err.contains("is a directory, not a names file"), folderNames.err.constData());
+    test::writeFile(dir.filePath("three.names"), "cat\ndog\nbird\n");
+    const Run moreNames = cli({"classify", cfg, weights, "/usr/share/darknet/data/dog.jpg", "--names",
+                               dir.filePath("three.names")});
+    QCOMPARE(moreNames.exitCode, 0);
+    QVERIFY2(moreNames.err.contains(
+                 "has 3 names but the network has 2 classes (the names file of another data set?)"),
+             moreNames.err.constData());
 
     const QString detector = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
     const QString detectorWeights = dir.filePath("shapes.weights");

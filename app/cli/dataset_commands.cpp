@@ -56,9 +56,15 @@ int map(const MapArgs& args)
         return 1;
     }
     std::vector<std::string> names(r.classes.size());
-    if (!data->get("names").empty())
-        if (auto loaded = loadNames(data->resolve(data->get("names")), error))
+    if (!data->get("names").empty()) {
+        const std::string namesPath = data->resolve(data->get("names"));
+        if (auto loaded = loadNames(namesPath, error)) {
+            warnNameCount(namesPath, loaded->size(), int(r.classes.size()));
             names = *loaded;
+        } else {
+            std::cerr << "warning: " << error << "; classes are shown as numbers\n";
+        }
+    }
     auto nameOf = [&](std::size_t c) {
         return c < names.size() && !names[c].empty() ? names[c] : "class " + std::to_string(c);
     };

@@ -69,9 +69,8 @@ std::optional<std::vector<std::string>> namesFor(const std::string& path, int cl
     auto names = loadNames(path, error);
     if (!names)
         std::cerr << "error: " << error << "\n";
-    else if (int(names->size()) < classes)
-        std::cerr << "warning: " << path << " has " << names->size() << " names but the network has "
-                  << classes << " classes; the rest are shown as numbers\n";
+    else
+        warnNameCount(path, names->size(), classes);
     return names;
 }
 

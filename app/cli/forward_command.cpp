@@ -5,6 +5,7 @@
 #include "util/float_file.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace nw::cli {
@@ -53,6 +54,14 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
             std::cerr << "error: " << *problem << "\n";
             return 1;
         }
+    if (!allLayersDir.empty()) { // created as detect --out is
+        std::error_code ec;
+        std::filesystem::create_directories(allLayersDir, ec);
+        if (ec) {
+            std::cerr << "error: cannot create " << allLayersDir << ": " << ec.message() << "\n";
+            return 1;
+        }
+    }
     for (std::size_t i = 0; !allLayersDir.empty() && i < net->spec().layers.size(); ++i) {
         char name[32];
         std::snprintf(name, sizeof name, "/layer_%03zu.f32", i);

@@ -87,6 +87,16 @@ std::optional<DataFile> loadDataFileOrReport(const std::string& path)
     return data;
 }
 
+void warnNameCount(const std::string& path, std::size_t names, int classes)
+{
+    if (names < std::size_t(classes))
+        std::cerr << "warning: " << path << " has " << names << " names but the network has " << classes
+                  << " classes; the rest are shown as numbers\n";
+    else if (names > std::size_t(classes))
+        std::cerr << "warning: " << path << " has " << names << " names but the network has " << classes
+                  << " classes (the names file of another data set?)\n";
+}
+
 int timeSteps(const std::string& cfg)
 {
     return std::max(1, buildNetworkSpec(cfg::Document::load(cfg), {}).net.timeSteps);

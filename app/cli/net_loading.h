@@ -56,4 +56,8 @@ public:
 // Reads a .data file; on failure prints "error: ..." (naming the file and line) and returns nullopt.
 std::optional<DataFile> loadDataFileOrReport(const std::string& path);
 
+// Warns when a names file does not have one name per class (fewer: the rest show as numbers; more:
+// likely another data set's file).
+void warnNameCount(const std::string& path, std::size_t names, int classes);
+
 } // namespace nw::cli

@@ -1,6 +1,7 @@
 #include "detect/detector.h"
 
 #include "detect/decode.h"
+#include "util/file_check.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -71,6 +72,10 @@ std::vector<LabeledBox> Detector::detect(const Image& image, const DetectOptions
 
 std::optional<std::vector<std::string>> loadNames(const std::string& path, std::string& error)
 {
+    if (auto reason = unreadableFileReason(path, "a names file")) { // a folder opens as an empty stream
+        error = *reason;
+        return std::nullopt;
+    }
     std::ifstream in(path);
     if (!in) {
         error = path + ": cannot open the names file: " + std::strerror(errno);

@@ -258,6 +258,11 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         if (auto problem = trimMetrics(metricsPath, state.iteration))
             return problem;
         observer.message("resuming from " + statePath + " at iteration " + std::to_string(state.iteration));
+        if (state.iteration >= maxBatches)
+            observer.message(
+                "the checkpoint is at iteration " + std::to_string(state.iteration) +
+                ", already at max_batches=" + std::to_string(maxBatches) +
+                ": nothing more to train; raise --max-batches (or max_batches in [net]) to go on");
         return std::nullopt;
     }()
         : std::nullopt;
