@@ -397,15 +397,18 @@ private slots:
                                  "1 0.5 0.5\n"
                                  "1 0.5 0.5 0.0 0.2\n"
                                  "x 0.1 0.1 0.1 0.1\n"
-                                 "2 0.25 0.75 0.5 0.1\n";
+                                 "2 0.25 0.75 0.5 0.1\n"
+                                 "1 0.5 0.5 1.02 0.3\n"; // a full-width object, rounded over 1: kept at 1
         std::vector<std::string> warnings;
         bool missing = true;
         const auto boxes = readLabelFile(labels, 3, warnings, missing);
         QVERIFY(!missing);
-        QCOMPARE(boxes.size(), std::size_t(2));
+        QCOMPARE(boxes.size(), std::size_t(3));
         QCOMPARE(boxes[1].classId, 2);
         QCOMPARE(boxes[1].x, 0.25f);
-        QCOMPARE(warnings.size(), std::size_t(4));
+        QCOMPARE(boxes[2].w, 1.0f);
+        QCOMPARE(warnings.size(), std::size_t(5));
+        QVERIFY(warnings[4].find(labels + ":8: width 1.020000 is over 1") == 0);
         QVERIFY(warnings[0].find(labels + ":3: class 7 is outside 0..2") == 0);
         QVERIFY(warnings[1].find(labels + ":4: expected") == 0);
         QVERIFY(warnings[2].find(labels + ":5:") == 0);

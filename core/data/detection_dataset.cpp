@@ -42,10 +42,12 @@ float uniform(std::mt19937& random, float low, float high)
     return std::uniform_real_distribution<float>(low, high)(random);
 }
 
-// rand_scale(s): uniform in [1, s], inverted with probability ½ (Darknet's).
+// rand_scale(s): uniform between 1 and s (either way round: pj's rand_uniform swaps its bounds),
+// inverted with probability ½ (Darknet's).
 float randomScale(float s, std::mt19937& random)
 {
-    const float scale = uniform(random, 1, std::max(1.0f, s) + 1e-6f);
+    s = s > 0 ? s : 1; // (0 or less: its inverse is unbounded)
+    const float scale = uniform(random, std::min(1.0f, s), std::max(1.0f, s) + 1e-6f);
     return uniform(random, 0, 1) < 0.5f ? scale : 1 / scale;
 }
 
@@ -102,9 +104,18 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
                                " in the .data file); line skipped");
             continue;
         }
+        // A width or height over 1 (a converter's rounding on a full-image object) is cut to 1, as
+        // AlexeyAB's Darknet does ("Wrong annotation"), so the object still trains.
+        for (auto [side, name] : {std::pair{&box.w, "width"}, std::pair{&box.h, "height"}})
+            if (*side > 1 && std::isfinite(*side)) {
+                warnings.push_back(where + name + " " + std::to_string(*side) +
+                                   " is over 1 (relative sizes are "
+                                   "0..1); taken as 1");
+                *side = 1;
+            }
         const float eps = 1e-3f;
         if (!(box.w > 0 && box.h > 0 && box.x >= -eps && box.x <= 1 + eps && box.y >= -eps &&
-              box.y <= 1 + eps && box.w <= 1 + eps && box.h <= 1 + eps)) {
+              box.y <= 1 + eps)) {
             warnings.push_back(where +
                                "the box is not inside the image (x, y, width and height are relative: "
                                "0..1, width and height > 0); line skipped");

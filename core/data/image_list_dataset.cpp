@@ -144,11 +144,12 @@ private:
             }
     }
 
-    // rand_scale(s): uniform in [1, s], inverted with probability ½ (Darknet's).
+    // rand_scale(s): uniform between 1 and s (either way round, as pj's rand_uniform), inverted with
+    // probability ½ (Darknet's).
     static float randomScale(float s, std::mt19937& random)
     {
         std::uniform_real_distribution<float> unit(0, 1);
-        const float scale = 1 + unit(random) * (std::max(1.0f, s) - 1);
+        const float scale = 1 + unit(random) * (s > 0 ? s - 1 : 0); // (0 or less: its inverse is unbounded)
         return unit(random) < 0.5f ? scale : 1 / scale;
     }
 
