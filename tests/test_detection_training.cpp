@@ -458,6 +458,28 @@ private slots:
             mirrored += flipped;
         }
         QVERIFY(mirrored > 0 && mirrored < 20);
+
+        // Letterbox with jitter: the bars are added to both sides of the jittered crop (AlexeyAB's
+        // rule), so the jitter still changes the aspect ratio — boxes come out with varied shapes
+        // (widening each crop to the network's ratio kept every box's w/h as in the picture).
+        augmentation.letterbox = true;
+        augmentation.jitter = 0.3f;
+        augmentation.flip = false;
+        set = loadDetectionDataset(root + "/list.txt", 2, 64, 64, 3, 4, augmentation, error, warnings);
+        float narrowest = 1e9f, widest = 0;
+        for (int k = 0; k < 20; ++k) {
+            std::fill(truth.begin(), truth.end(), 0.0f);
+            QVERIFY(set->sample(0, random, set->width(), set->height(), image.data(), truth.data(), error));
+            const bool inside = truth[2] > 0 && truth[0] - truth[2] / 2 > 0.001f &&
+                                truth[0] + truth[2] / 2 < 0.999f && truth[1] - truth[3] / 2 > 0.001f &&
+                                truth[1] + truth[3] / 2 < 0.999f;
+            if (inside) { // not cut by the crop
+                narrowest = std::min(narrowest, truth[2] / truth[3]);
+                widest = std::max(widest, truth[2] / truth[3]);
+            }
+        }
+        QVERIFY2(widest > 1.1f * narrowest,
+                 qPrintable(QString("w/h from %1 to %2").arg(narrowest).arg(widest)));
     }
 
     void mosaicCombinesFourImages()

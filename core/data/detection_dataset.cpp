@@ -173,20 +173,22 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, 
         top = uniform(random, -dh, dh);
         bottom = uniform(random, -dh, dh);
     }
-    float cropW = std::max(1.0f, ow - left - right),
-          cropH = std::max(1.0f, oh - top - bottom); // jitter ≥ 0.5
-    if (a.letterbox) { // widen the crop to the network's aspect ratio: grey bars, no distortion
-        const float aspect = float(width) / float(height);
-        if (cropW / cropH > aspect) {
-            const float extra = cropW / aspect - cropH;
-            top -= extra / 2;
-            cropH += extra;
+    if (a.letterbox) {
+        // Grey bars that bring the image (before jitter) to the network's aspect ratio, added to both
+        // sides as AlexeyAB's load_data_detection does, so the jitter's own aspect change survives.
+        const float netAspect = float(width) / float(height);
+        if (ow / oh > netAspect) {
+            const float delta = (ow / netAspect - oh) / 2;
+            top -= delta;
+            bottom -= delta;
         } else {
-            const float extra = cropH * aspect - cropW;
-            left -= extra / 2;
-            cropW += extra;
+            const float delta = (oh * netAspect - ow) / 2;
+            left -= delta;
+            right -= delta;
         }
     }
+    const float cropW = std::max(1.0f, ow - left - right),
+                cropH = std::max(1.0f, oh - top - bottom); // jitter ≥ 0.5
     const bool flip = a.enabled && a.flip && uniform(random, 0, 1) < 0.5f;
     const double sx = double(width) / cropW, sy = double(height) / cropH;
     const Placement placement =
