@@ -474,6 +474,13 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     QCOMPARE(typoCheck.exitCode, 1);
     QVERIFY2(typoCheck.err.contains("--device cdua: expected cpu, cuda or cuda:N"),
              typoCheck.err.constData());
+    // …and so is a broken network in its list, with or without a GPU.
+    QTemporaryDir dir;
+    const QString broken =
+        writeFile(dir, "broken.cfg", "[net]\nwidth=8\nheight=8\nchannels=3\n[maxpool]\nsize=0\n");
+    const Run brokenCheck = cli({"check-device", cfg, broken});
+    QCOMPARE(brokenCheck.exitCode, 1);
+    QVERIFY2(brokenCheck.err.contains(broken.toUtf8() + ":6: error"), brokenCheck.err.constData());
     QCOMPARE(cli({"bench", cfg, "--device", "cpu", "--runs", "1"}).exitCode, 0);
     // --half (FP16 convolutions) is a GPU's: refused on the CPU, and with training, in words.
     const QString dog = "/usr/share/darknet/data/dog.jpg";

@@ -174,6 +174,17 @@ int checkDevice(const CheckDeviceArgs& args)
         std::cerr << "error: " << *refusal << "\n";
         return 1;
     }
+    // The networks are read first, GPU or not: a broken list is a failure, never hidden by a skip.
+    bool broken = false;
+    for (const std::string& cfg : args.cfgs) {
+        const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(cfg));
+        if (!spec.ok()) {
+            printDiagnostics(spec.diagnostics);
+            broken = true;
+        }
+    }
+    if (broken)
+        return 1;
     const auto choice = chooseDevice(args.device, error);
     if (!choice && !listGpus(false).devices.empty()) {
         std::cerr << "error: " << error << "\n";
