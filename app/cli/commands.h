@@ -93,6 +93,7 @@ int checkDevice(const CheckDeviceArgs& args);
 struct GpuCoverage {
     bool cudaBuilt = false, checked = false;
     std::vector<std::string> inferenceMissing, trainingMissing; // "layer 28 [local] (line 233)"
+    std::vector<std::string> untrainable;                       // train on no device
 };
 GpuCoverage gpuCoverage(const NetworkSpec& spec);
 // bench on a GPU (called by bench for --device cuda[:N]).

@@ -37,6 +37,8 @@ std::string gpuLine(const GpuCoverage& gpu)
     if (!gpu.trainingMissing.empty())
         return "GPU: runs every layer; cannot train on the GPU yet: " + someLayers(gpu.trainingMissing) +
                "\n";
+    if (!gpu.untrainable.empty())
+        return "GPU: runs every layer; " + someLayers(gpu.untrainable) + " cannot train on any device\n";
     return "GPU: runs and trains every layer\n";
 }
 
@@ -56,7 +58,8 @@ int summary(const std::string& path, int batch, bool json)
         report["gpu"] = {{"cuda_built", gpu.cudaBuilt},
                          {"checked", gpu.checked},
                          {"inference_missing", gpu.inferenceMissing},
-                         {"training_missing", gpu.trainingMissing}};
+                         {"training_missing", gpu.trainingMissing},
+                         {"untrainable", gpu.untrainable}};
         std::cout << report.dump(1) << "\n";
     } else {
         std::cout << summaryTable(spec) << gpuLine(gpu);

@@ -156,6 +156,7 @@ GpuCoverage gpuCoverage(const NetworkSpec& spec)
     coverage.checked = true;
     coverage.inferenceMissing = GpuNet::layersWithoutGpu(*net);
     coverage.trainingMissing = GpuNet::layersWithoutGpuTraining(*net);
+    coverage.untrainable = GpuNet::layersThatCannotTrain(*net);
 #else
     (void)spec;
 #endif

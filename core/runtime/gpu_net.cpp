@@ -40,10 +40,27 @@ std::vector<std::string> GpuNet::layersWithoutGpu(Net& net)
 
 std::vector<std::string> GpuNet::layersWithoutGpuTraining(Net& net)
 {
-    // Frozen layers too: a training pass runs them in training mode (batch statistics).
-    return layersWithout(net, [](RuntimeLayer& layer, std::span<const Shape> sources) {
-        return layer.hasGpuForward(sources) && layer.hasGpuBackward(sources);
+    // Frozen layers too: a training pass runs them in training mode (batch statistics). Not those that
+    // train nowhere (layersThatCannotTrain): Net::setTraining refuses them first, on either device.
+    const std::vector<std::string> nowhere = layersThatCannotTrain(net);
+    std::vector<std::string> missing =
+        layersWithout(net, [](RuntimeLayer& layer, std::span<const Shape> sources) {
+            return layer.hasGpuForward(sources) && layer.hasGpuBackward(sources);
+        });
+    std::erase_if(missing, [&](const std::string& name) {
+        return std::find(nowhere.begin(), nowhere.end(), name) != nowhere.end();
     });
+    return missing;
+}
+
+std::vector<std::string> GpuNet::layersThatCannotTrain(Net& net)
+{
+    std::vector<std::string> cannot;
+    for (const LayerSpec& layer :
+         net.spec().layers) // (frozen layers before the first trained one train as no one)
+        if (layer.index >= net.firstTrainedLayer() && !net.runtimeLayer(layer.index).canTrain())
+            cannot.push_back(layerName(layer));
+    return cannot;
 }
 
 GpuNet::GpuNet(Net& net, int device)

@@ -44,6 +44,9 @@ public:
 
     // Training on the GPU. The layers without a GPU training pass (hasGpuBackward), named as above.
     static std::vector<std::string> layersWithoutGpuTraining(Net& net);
+    // The layers that train on no device (no backward pass at all, e.g. yolo9000's class tree), named
+    // as above: Net::setTraining refuses them.
+    static std::vector<std::string> layersThatCannotTrain(Net& net);
     // The message naming them ("… cannot train on the GPU yet …"), or nullopt when all can train.
     static std::optional<std::string> trainingProblem(Net& net);
     // Mirrors the host net's gradient buffer (the net must be in training mode: Net::setTraining) and
