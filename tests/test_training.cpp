@@ -411,6 +411,23 @@ void TestTraining::freshRunSetsThePreviousRunAside()
     QVERIFY(test::readAll(dir.filePath("out/toy_last.weights")) !=
             before["toy_last.weights"]);                                // the new run's
     QVERIFY(!QFileInfo::exists(dir.filePath("out/toy_final.weights"))); // stopped: no final weights yet
+
+    // Started afresh again and stopped before its first iteration (Resume forgotten, noticed at once):
+    // the run it set aside is put back, byte for byte, and nothing else is left behind.
+    std::map<QString, QByteArray> secondRun;
+    for (const QString name : {"toy_last.weights", "toy_last.state", "metrics.csv"})
+        secondRun[name] = test::readAll(dir.filePath("out/" + name));
+    auto third = toyNet();
+    Quiet atOnce;
+    atOnce.stopAfter = 0;
+    QVERIFY(!Trainer(*third, *set, nullptr, options).run(atOnce));
+    QVERIFY(atOnce.seen.empty());
+    QCOMPARE(QDir(dir.filePath("out")).entryList({"previous-*"}, QDir::Dirs), aside);
+    for (const auto& [name, bytes] : secondRun)
+        QVERIFY2(test::readAll(dir.filePath("out/" + name)) == bytes, qPrintable(name));
+    QVERIFY(std::any_of(atOnce.messages.begin(), atOnce.messages.end(), [](const std::string& m) {
+        return m.starts_with("stopped before the first iteration: the previous run's files are back");
+    }));
 }
 
 // The toy's steps policy halves the rate from iteration 8. A run resumed with twice the batch (or twice

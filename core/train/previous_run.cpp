@@ -40,11 +40,27 @@ SetAside setAsidePreviousRun(const std::string& folder, const std::string& name)
         if (ec) {
             result.error = "cannot move " + file.string() + " into " + target.string() + ": " + ec.message() +
                            " (resume it, or train into another folder)";
+            const SetAside moved{target.string(), result.files, std::nullopt};
+            restorePreviousRun(moved, folder); // all or nothing
             return result;
         }
+        result.files.push_back(file.filename().string());
     }
     result.folder = target.string();
     return result;
+}
+
+std::optional<std::string> restorePreviousRun(const SetAside& aside, const std::string& folder)
+{
+    std::error_code ec;
+    for (const std::string& file : aside.files) {
+        fs::rename(fs::path(aside.folder) / file, fs::path(folder) / file, ec);
+        if (ec)
+            return "cannot move " + file + " back from " + aside.folder + " into " + folder + ": " +
+                   ec.message();
+    }
+    fs::remove(aside.folder, ec); // only when empty
+    return std::nullopt;
 }
 
 } // namespace nw

@@ -3,16 +3,22 @@
 // <folder>/previous-<date>-<time>/ first, so starting over never overwrites a checkpoint that took hours.
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace nw {
 
 struct SetAside {
-    std::string folder; // where the files went; empty when there were none
+    std::string folder;             // where the files went; empty when there were none
+    std::vector<std::string> files; // their names
     std::optional<std::string> error;
 };
 
 // The run `name`'s files in `folder`: its checkpoint (_last.weights, _last.state), _final.weights and
-// metrics.csv. Call with the folder's lock held.
+// metrics.csv. Call with the folder's lock held. All or nothing: a move that fails puts back the others.
 SetAside setAsidePreviousRun(const std::string& folder, const std::string& name);
+
+// Moves them back (over what the new run wrote) and removes the emptied previous-… folder; the error,
+// naming both folders, when it cannot.
+std::optional<std::string> restorePreviousRun(const SetAside& aside, const std::string& folder);
 
 } // namespace nw

@@ -240,14 +240,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             // from weights that have trained before (Darknet's -clear; their own `seen` would put the
             // schedule past its steps and burn-in).
             net_.setSeen(0);
-            const SetAside previous = setAsidePreviousRun(options_.outDir, options_.name);
-            if (previous.error)
-                return previous.error;
-            if (!previous.folder.empty())
-                observer.message("a fresh run: the previous run's checkpoint, weights and metrics in " +
-                                 options_.outDir + " were moved to " + previous.folder +
-                                 " (to continue that run instead, resume it)");
-            return writeFileAtomically(metricsPath, kMetricsHeader);
+            return std::nullopt; // (an earlier run's files are set aside once the start has succeeded)
         }
         if (auto problem = loadCheckpoint(statePath, net_, state))
             return problem;
@@ -273,10 +266,6 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     if (team.size() > 1)
         observer.message("data-parallel training over " + team.describe() + ": " + std::to_string(rankBatch) +
                          " images per rank, " + std::to_string(fullBatch) + " per update");
-    std::ofstream metrics;
-    if (leader)
-        metrics.open(metricsPath, std::ios::app);
-
     std::string backendError;
     std::unique_ptr<TrainingBackend> backend =
         options_.gpu >= 0 ? makeGpuTrainingBackend(net_, cfg, options_.gpu, backendError)
@@ -290,6 +279,24 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     }
     if (options_.gpu >= 0)
         observer.message("training on " + backend->describe());
+    // A fresh run into a folder holding an earlier run's files moves them aside first — now that nothing
+    // can fail before training starts — and puts them back if stopped before its first iteration.
+    SetAside previous;
+    if (leader && !options_.resume) {
+        previous = setAsidePreviousRun(options_.outDir, options_.name);
+        if (previous.error)
+            return previous.error;
+        if (!previous.folder.empty())
+            observer.message("a fresh run: the previous run's checkpoint, weights and metrics in " +
+                             options_.outDir + " were moved to " + previous.folder +
+                             " (to continue that run instead, stop this one before its first iteration ends "
+                             "and resume)");
+        if (auto problem = writeFileAtomically(metricsPath, kMetricsHeader))
+            return problem;
+    }
+    std::ofstream metrics;
+    if (leader)
+        metrics.open(metricsPath, std::ios::app);
     auto parameters = net_.trainableParameters();
     // This rank's passes of every iteration: rank r takes passes r·S … r·S + S − 1 of the N·S passes one
     // process with N times the batch would run.
@@ -383,6 +390,18 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 return problem;
             if (stop > 0) {
                 reportSkipped();
+                if (!options_.resume && state.iteration == 0) { // nothing trained: nothing to keep
+                    if (leader && !previous.folder.empty()) {
+                        if (auto problem = restorePreviousRun(previous, options_.outDir))
+                            return problem;
+                        observer.message("stopped before the first iteration: the previous run's files are "
+                                         "back in " +
+                                         options_.outDir + " (resume it to go on)");
+                    } else {
+                        observer.message("stopped before the first iteration: nothing was written");
+                    }
+                    return std::nullopt;
+                }
                 observer.message("stopped at iteration " + std::to_string(state.iteration) +
                                  "; checkpoint written");
                 return checkpoint();
