@@ -693,6 +693,13 @@ void TestTraining::imageListsAsDarknetReadsThem()
     QCOMPARE(truth, 5.0f); // untouched: the loader's buffer starts at zero
     QVERIFY(cats->sample(0, random, 8, 8, a.data(), &truth, error));
     QCOMPARE(truth, 1.0f);
+    // …but a label no path contains (a typo, another case) is refused, not trained as all negatives.
+    QFile birdLabel(dir.filePath("cat.txt"));
+    QVERIFY(birdLabel.open(QIODevice::WriteOnly));
+    birdLabel.write("Cat\n");
+    birdLabel.close();
+    QVERIFY(!openClassificationSet(*file, "train", net, 7, error));
+    QVERIFY2(error.find("no image path contains the label 'Cat'") != std::string::npos, error.c_str());
 }
 
 void TestTraining::angleRotatesTrainingImages()

@@ -237,6 +237,7 @@ int classify(const std::string& cfg, const std::string& weights, const std::vect
     if (!names)
         return 1;
     int failures = 0;
+    std::optional<bool> probabilities;
     for (const std::string& path : images) {
         std::string error;
         auto image = loadImage(path, input.c, error);
@@ -253,15 +254,17 @@ int classify(const std::string& cfg, const std::string& weights, const std::vect
         const std::size_t k = std::min<std::size_t>(std::size_t(std::max(1, top)), classes);
         std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(k), order.end(),
                           [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
-        // Probabilities as percentages; a network without a softmax (or logistic) gives raw scores.
-        const bool probabilities =
-            std::all_of(scores.begin(), scores.end(), [](float s) { return s >= 0 && s <= 1; });
-        std::cout << path << (probabilities ? "" : "  (raw scores: the network does not end in a softmax)")
+        // Probabilities as percentages; a network without a softmax (or logistic) gives raw scores —
+        // decided on the first image, so every image is shown alike.
+        if (!probabilities)
+            probabilities =
+                std::all_of(scores.begin(), scores.end(), [](float s) { return s >= 0 && s <= 1; });
+        std::cout << path << (*probabilities ? "" : "  (raw scores: the network does not end in a softmax)")
                   << "\n";
         for (std::size_t i = 0; i < k; ++i) {
             const std::size_t c = order[i];
             const std::string name = c < names->size() ? (*names)[c] : "class " + std::to_string(c);
-            if (probabilities)
+            if (*probabilities)
                 std::printf("  %6.2f%%  %s\n", scores[c] * 100, name.c_str());
             else
                 std::printf("  %8.4f  %s\n", scores[c], name.c_str());

@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -93,14 +92,13 @@ std::vector<std::string> rankCommand(const std::string& program, const TrainArgs
 }
 
 // A stop asked of the launcher (Ctrl+C, `kill`, a scheduler's SIGTERM) is passed on to the ranks, which
-// stop together with a checkpoint; a second one, or ranks still running long after the first, ends them
-// by force (a rank stuck in an exchange cannot stop by itself).
+// stop together with a checkpoint at the end of their iteration (validation, mAP and the checkpoint may
+// take minutes); a second one ends them by force (a rank stuck in an exchange cannot stop by itself).
 volatile std::sig_atomic_t stopAsked = 0;
 void askStop(int)
 {
     stopAsked = stopAsked + 1;
 }
-constexpr int kStopGraceSeconds = 120;
 
 std::string exitText(int status)
 {
@@ -216,7 +214,6 @@ int trainOnGpus(const TrainArgs& args)
     }
     int worst = 0;
     bool passedOn = false, forced = false;
-    std::chrono::steady_clock::time_point passedAt;
     for (std::size_t left = ranks.size(); left > 0;) {
         // Polled, not blocked in: a stop that arrives at any moment is passed on within 50 ms.
         if (stopAsked && !passedOn) {
@@ -224,14 +221,10 @@ int trainOnGpus(const TrainArgs& args)
                 if (rank > 0)
                     kill(rank, SIGTERM);
             passedOn = true;
-            passedAt = std::chrono::steady_clock::now();
         }
-        if (passedOn && !forced &&
-            (stopAsked > 1 ||
-             std::chrono::steady_clock::now() - passedAt > std::chrono::seconds(kStopGraceSeconds))) {
-            std::cerr << "stopping the GPUs' processes by force ("
-                      << (stopAsked > 1 ? "a second stop" : "they did not stop in time")
-                      << "); the last checkpoint is kept\n";
+        if (stopAsked > 1 && !forced) {
+            std::cerr
+                << "stopping the GPUs' processes by force (a second stop); the last checkpoint is kept\n";
             for (pid_t rank : ranks)
                 if (rank > 0)
                     kill(rank, SIGKILL);
@@ -256,9 +249,14 @@ int trainOnGpus(const TrainArgs& args)
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
             continue;
         // A stop passed on that reached a rank before its handlers were in place ended it by the default
-        // action: a stop, not a failure.
-        if (passedOn && WIFSIGNALED(status) && (WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGINT))
+        // action: a stop, not a failure — but the others may already wait for it in an exchange, and
+        // nothing was trained yet: they end too.
+        if (passedOn && WIFSIGNALED(status) && (WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGINT)) {
+            for (pid_t other : ranks)
+                if (other > 0)
+                    kill(other, SIGKILL);
             continue;
+        }
         if (forced)
             continue;     // (said above)
         if (worst == 0) { // the first failure: the others would wait for this rank forever

@@ -80,9 +80,13 @@ void answerTextOptions(int argc, char** argv)
     }
 }
 
-// Qt aborts with a platform-plugin message when there is no display; say what to do instead.
-bool hasDisplay()
+// Qt aborts with a platform-plugin message when there is no display; say what to do instead. (A platform
+// chosen on the command line, -platform offscreen, needs none.)
+bool hasDisplay(int argc, char** argv)
 {
+    for (int i = 1; i < argc; ++i)
+        if (QByteArray(argv[i]) == "-platform" || QByteArray(argv[i]) == "--platform")
+            return true;
     return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY") ||
            !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
 }
@@ -93,7 +97,7 @@ int main(int argc, char** argv)
 {
     nw::restartWithThreadSettings(argv);
     answerTextOptions(argc, argv);
-    if (!hasDisplay()) {
+    if (!hasDisplay(argc, argv)) {
         std::fprintf(stderr,
                      "netwright: no display to open the studio on (DISPLAY and WAYLAND_DISPLAY are unset): "
                      "run it on a desktop, over ssh -X, or under xvfb-run; for a server without one, "

@@ -76,12 +76,13 @@ std::string labelPathFor(const std::string& imagePath)
 }
 
 std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::vector<std::string>& warnings,
-                                    bool& missing)
+                                    bool& missing, std::size_t* skipped)
 {
     std::vector<TruthBox> boxes;
     std::ifstream in(path);
     missing = !in;
     int number = 0;
+    std::size_t skippedLines = 0;
     for (std::string line; std::getline(in, line);) {
         ++number;
         std::istringstream fields(line);
@@ -96,21 +97,23 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
         if (*end != '\0' || !(fields >> box.x >> box.y >> box.w >> box.h) || (fields >> extra)) {
             warnings.push_back(where + "expected 'class x_center y_center width height', found '" + line +
                                "'; line skipped");
+            ++skippedLines;
             continue;
         }
         if (id < 0 || id >= classes) {
             warnings.push_back(where + "class " + std::to_string(id) + " is outside 0.." +
                                std::to_string(classes - 1) + " (classes=" + std::to_string(classes) +
                                " in the .data file); line skipped");
+            ++skippedLines;
             continue;
         }
         // A width or height over 1 (a converter's rounding on a full-image object) is cut to 1, as
         // AlexeyAB's Darknet does ("Wrong annotation"), so the object still trains.
         for (auto [side, name] : {std::pair{&box.w, "width"}, std::pair{&box.h, "height"}})
             if (*side > 1 && std::isfinite(*side)) {
-                warnings.push_back(where + name + " " + std::to_string(*side) +
-                                   " is over 1 (relative sizes are "
-                                   "0..1); taken as 1");
+                if (*side > 1.001f) // (rounding within a thousandth passes quietly, as before)
+                    warnings.push_back(where + name + " " + std::to_string(*side) +
+                                       " is over 1 (relative sizes are 0..1); taken as 1");
                 *side = 1;
             }
         const float eps = 1e-3f;
@@ -119,11 +122,14 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
             warnings.push_back(where +
                                "the box is not inside the image (x, y, width and height are relative: "
                                "0..1, width and height > 0); line skipped");
+            ++skippedLines;
             continue;
         }
         box.classId = int(id);
         boxes.push_back(box);
     }
+    if (skipped)
+        *skipped += skippedLines;
     return boxes;
 }
 
@@ -303,10 +309,9 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
         if (std::filesystem::path(path).is_relative() && fileExists((folder / path).string()))
             path = (folder / path).string();
         bool missing = false;
-        const std::size_t before = warnings.size();
         const std::string labels = labelPathFor(path);
-        DetectionDataset::Item item{path, readLabelFile(labels, classes, warnings, missing)};
-        summary.badLines += warnings.size() - before;
+        DetectionDataset::Item item{path,
+                                    readLabelFile(labels, classes, warnings, missing, &summary.badLines)};
         summary.missingLabels += missing;
         if (missing && missingExample.empty())
             missingExample = labels + " for " + path;

@@ -23,9 +23,10 @@ struct TruthBox {
 std::string labelPathFor(const std::string& imagePath);
 
 // Reads a label file. A bad line (not five numbers, a class outside 0..classes−1, a box outside the
-// image) is skipped with a warning "file:line: ...". A missing file means no objects: `missing` is set.
+// image) is skipped with a warning "file:line: ..." and counted in `skipped`; a width or height over 1 is
+// taken as 1 (warned beyond rounding). A missing file means no objects: `missing` is set.
 std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::vector<std::string>& warnings,
-                                    bool& missing);
+                                    bool& missing, std::size_t* skipped = nullptr);
 
 struct DetectionAugmentation {
     bool enabled = false;

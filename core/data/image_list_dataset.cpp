@@ -229,8 +229,11 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
         kept.push_back(paths[i]);
         classOf.push_back(found);
     }
-    if (kept.empty()) {
-        error = listPath + ": no image path contains exactly one of the labels in " + labelsPath;
+    if (kept.empty() || std::count(classOf.begin(), classOf.end(), -1) == std::ptrdiff_t(classOf.size())) {
+        // (one class: every path a negative is as wrong as none matching: a mistyped label, say)
+        error = listPath + ": no image path contains " +
+                (classes == 1 ? "the label '" + labels[0] + "'" : std::string("exactly one of the labels")) +
+                " in " + labelsPath;
         return nullptr;
     }
     return std::make_unique<ImageListDataset>(std::move(kept), std::move(classOf), classes, width, height,

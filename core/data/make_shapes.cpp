@@ -298,11 +298,16 @@ std::optional<std::string> makeShapes(const std::string& outDir, const ShapesOpt
             return "cannot write " + labelPath.string();
         (valid ? validList : trainList).push_back(image.string());
     }
-    // Paths beside the .data file, as it resolves them: Darknet's reader drops every space in a value, so
-    // an absolute path through a folder named "my set" would not read back.
+    // Absolute paths, so Darknet (which reads them from its working folder) takes the set too — unless
+    // the folder's path has a space: Darknet's reader drops every space in a value, so then the names
+    // are written relative, as Netwright resolves them beside the .data file.
     fs::create_directories(root / "backup", ec); // (found beside the .data only once it exists)
+    const std::string rootText = root.string();
+    const bool spaced = rootText.find_first_of(" \t") != std::string::npos;
+    const auto where = [&](const char* name) { return spaced ? std::string(name) : (root / name).string(); };
     const std::string data = "classes = " + std::to_string(shapeClassNames().size()) + "\n" +
-                             "train = train.txt\nvalid = valid.txt\nnames = shapes.names\nbackup = backup\n";
+                             "train = " + where("train.txt") + "\nvalid = " + where("valid.txt") +
+                             "\nnames = " + where("shapes.names") + "\nbackup = " + where("backup") + "\n";
     for (const auto& [file, text] : {std::pair{root / "train.txt", joinLines(trainList)},
                                      std::pair{root / "valid.txt", joinLines(validList)},
                                      std::pair{root / "shapes.names", joinLines(shapeClassNames())},

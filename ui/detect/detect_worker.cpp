@@ -199,7 +199,6 @@ void DetectWorker::playVideoUnguarded(const QString& path, bool letterbox, int s
     }
     cv::Mat frame;
     int index = 0;
-    framesInFlight_ = 0; // (a frame of an earlier stream may still be on its way: at most one more)
     while (!stopped(stream) && capture.read(frame) && !frame.empty()) {
         if (!run(toQImage(frame), path, index++, letterbox))
             break;
@@ -230,9 +229,10 @@ void DetectWorker::openCameraUnguarded(int device, bool letterbox, int stream)
     }
     cv::Mat frame;
     int index = 0;
-    framesInFlight_ = 0;
     while (!stopped(stream)) {
         waitForDisplay(stream);
+        if (stopped(stream))
+            break;
         capture.grab(); // drop what queued up while the network was busy
         if (!capture.retrieve(frame) || frame.empty()) {
             emit problem(tr("The camera /dev/video%1 stopped delivering frames (unplugged?)").arg(device));

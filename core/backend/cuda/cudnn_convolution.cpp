@@ -34,7 +34,8 @@ Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback, bo
 }
 
 // Find's candidates, measured in trial buffers it allocates itself; where the GPU is too full for them
-// (a large batch), the heuristics' candidates (Get_v7, nothing allocated, in the same result type).
+// (a large batch), the heuristics' candidates (Get_v7, nothing allocated, in the same result type),
+// those whose scratch would not fit in half the free memory left out.
 template <typename Perf, typename Find, typename Guess>
 int candidates(Perf* results, Find find, Guess guess, const char* what)
 {
@@ -43,6 +44,11 @@ int candidates(Perf* results, Find find, Guess guess, const char* what)
     if (cudnnOutOfMemory(status)) {
         cudaGetLastError(); // the failed allocation is not an error of the stream's
         status = guess(results, &returned);
+        std::size_t free = 0, total = 0;
+        if (status == CUDNN_STATUS_SUCCESS && cudaMemGetInfo(&free, &total) == cudaSuccess)
+            for (int i = 0; i < returned; ++i)
+                if (results[i].memory > free / 2)
+                    results[i].status = CUDNN_STATUS_NOT_SUPPORTED; // (fastestExact passes over it)
     }
     cudnnCheck(status, what);
     return returned;
