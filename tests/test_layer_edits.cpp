@@ -104,8 +104,21 @@ void TestLayerEdits::relativeStaysRelative()
              text.c_str()); // -1 still the conv, 0 absolute
     QVERIFY2(text.find("[shortcut]\nfrom = -4\n") != std::string::npos, text.c_str()); // spacing kept
     QVERIFY(text.find("[maxpool]\nsize=2\nstride=1\n\n[convolutional]") != std::string::npos);
-    cfg::removeLayer(doc, 0); // the route's absolute 0 pointed at it: left for the description to report
-    QVERIFY(!buildNetworkSpec(doc).ok() || doc.toText().find("layers=-1,0") != std::string::npos);
+    // Removing a layer another reads, or moving a reader above what it reads, breaks a reference no
+    // number can mend (kept as written, it would silently read a neighbour): the edit says which.
+    cfg::Document removed = doc;
+    QCOMPARE(cfg::removeLayer(removed, 0),
+             std::string("layer 3 [route] (layers = -1,0) reads layer 0, which this "
+                         "removes: point it elsewhere (or remove it) first"));
+    cfg::Document moved = doc;
+    QCOMPARE(cfg::moveLayer(moved, 3, 2),
+             std::string("layer 3 [route] (layers = -1,0) reads layer 2, which this "
+                         "moves after it: point it elsewhere (or remove it) first"));
+    cfg::Document fine = doc;
+    QCOMPARE(cfg::removeLayer(fine, 1), std::string()); // the maxpool: nobody reads it by number
+    QCOMPARE(cfg::removeLayers(fine, {0, 3}),
+             std::string("layer 2 [route] (layers = -1,0) reads layer 0, which "
+                         "this removes: point it elsewhere (or remove it) first"));
 }
 
 namespace {

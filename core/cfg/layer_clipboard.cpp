@@ -50,11 +50,14 @@ int insertLayersText(Document& document, int index, std::string_view text, std::
     return inserted;
 }
 
-void removeLayers(Document& document, std::vector<int> layers)
+std::string removeLayers(Document& document, std::vector<int> layers)
 {
     sortUnique(layers, layerCount(document));
+    std::string broken;
     for (auto it = layers.rbegin(); it != layers.rend(); ++it)
-        removeLayer(document, *it);
+        if (std::string problem = removeLayer(document, *it); broken.empty())
+            broken = std::move(problem);
+    return broken;
 }
 
 } // namespace nw::cfg

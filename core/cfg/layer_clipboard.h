@@ -17,7 +17,8 @@ std::string layersText(const Document& document, std::vector<int> layers);
 // of the layers already there are renumbered. Returns how many layers were inserted; 0 with `error`
 // when the text holds no layer section.
 int insertLayersText(Document& document, int index, std::string_view text, std::string& error);
-// Removes `layers` (any order) as one edit; references across them are renumbered.
-void removeLayers(Document& document, std::vector<int> layers);
+// Removes `layers` (any order) as one edit; references across them are renumbered. Returns "" or the
+// first reference of a kept layer to a removed one (as removeLayer).
+std::string removeLayers(Document& document, std::vector<int> layers);
 
 } // namespace nw::cfg

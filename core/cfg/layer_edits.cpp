@@ -25,9 +25,13 @@ namespace {
 
 // Rewrites every reference after a change of layer positions: `newIndex[old]` is the new index of
 // old layer `old` (−1 if it was removed). A reference from layer p to layer q becomes one from
-// newIndex[p] to newIndex[q], written in the same style (relative or absolute).
-void renumber(Document& document, const std::vector<int>& oldIndexOfSection, const std::vector<int>& newIndex)
+// newIndex[p] to newIndex[q], written in the same style (relative or absolute). Returns the first
+// reference the change breaks — its target removed, or now after its reader — ("" when none): no number
+// can say what it said (kept as written, it would silently read another layer).
+std::string renumber(Document& document, const std::vector<int>& oldIndexOfSection,
+                     const std::vector<int>& newIndex)
 {
+    std::string broken;
     for (std::size_t s = 1; s < document.sections().size(); ++s) {
         const int oldSelf = oldIndexOfSection[s];
         if (oldSelf < 0)
@@ -37,12 +41,23 @@ void renumber(Document& document, const std::vector<int>& oldIndexOfSection, con
         for (Line& line : section.lines) {
             if (line.kind != Line::Kind::Entry || !isReferenceKey(section.type, line.key))
                 continue;
+            const auto brokenHere = [&](int oldTarget, const char* why) {
+                if (broken.empty())
+                    broken = "layer " + std::to_string(oldSelf) + " [" + section.type + "] (" + line.key +
+                             " = " + line.value + ") reads layer " + std::to_string(oldTarget) + ", which " +
+                             why + ": point it elsewhere (or remove it) first";
+            };
             rewriteReferenceNumbers(line, [&](int reference) -> std::optional<int> {
                 const int oldTarget = reference < 0 ? oldSelf + reference : reference;
-                if (oldTarget < 0 || oldTarget >= int(newIndex.size()) ||
-                    newIndex[std::size_t(oldTarget)] < 0)
+                if (oldTarget < 0 || oldTarget >= int(newIndex.size()))
+                    return std::nullopt; // broken before this change: the description reports it
+                if (newIndex[std::size_t(oldTarget)] < 0) {
+                    brokenHere(oldTarget, "this removes");
                     return std::nullopt;
+                }
                 const int newTarget = newIndex[std::size_t(oldTarget)];
+                if (oldTarget < oldSelf && newTarget >= newSelf)
+                    brokenHere(oldTarget, "this moves after it");
                 const int updated = reference < 0 ? newTarget - newSelf : newTarget;
                 // A relative reference that would point forward cannot be written relatively (Darknet
                 // reads non-negative numbers as absolute): it stays, and the description reports it.
@@ -52,6 +67,7 @@ void renumber(Document& document, const std::vector<int>& oldIndexOfSection, con
             });
         }
     }
+    return broken;
 }
 
 std::vector<int> identity(int n)
@@ -65,7 +81,7 @@ std::vector<int> identity(int n)
 
 void insertLayer(Document& document, int index, const std::string& type,
                  const std::vector<std::pair<std::string, std::string>>& entries)
-{
+{ // (an insertion breaks no reference)
     const int count = layerCount(document);
     index = std::clamp(index, 0, count);
     std::vector<int> newIndex = identity(count);
@@ -79,11 +95,11 @@ void insertLayer(Document& document, int index, const std::string& type,
     renumber(document, oldOfSection, newIndex);
 }
 
-void removeLayer(Document& document, int index)
+std::string removeLayer(Document& document, int index)
 {
     const int count = layerCount(document);
     if (index < 0 || index >= count)
-        return;
+        return {};
     std::vector<int> newIndex = identity(count);
     for (int& i : newIndex)
         if (i > index)
@@ -94,14 +110,14 @@ void removeLayer(Document& document, int index)
         if (newIndex[std::size_t(old)] >= 0)
             oldOfSection[std::size_t(newIndex[std::size_t(old)] + 1)] = old;
     document.removeSection(std::size_t(index) + 1);
-    renumber(document, oldOfSection, newIndex);
+    return renumber(document, oldOfSection, newIndex);
 }
 
-void moveLayer(Document& document, int from, int to)
+std::string moveLayer(Document& document, int from, int to)
 {
     const int count = layerCount(document);
     if (from < 0 || from >= count || to < 0 || to >= count || from == to)
-        return;
+        return {};
     std::vector<int> order = identity(count); // order[new] = old
     order.erase(order.begin() + from);
     order.insert(order.begin() + to, from);
@@ -112,7 +128,7 @@ void moveLayer(Document& document, int from, int to)
     for (int n = 0; n < count; ++n)
         oldOfSection[std::size_t(n + 1)] = order[std::size_t(n)];
     document.moveSection(std::size_t(from) + 1, std::size_t(to) + 1);
-    renumber(document, oldOfSection, newIndex);
+    return renumber(document, oldOfSection, newIndex);
 }
 
 } // namespace nw::cfg

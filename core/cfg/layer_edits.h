@@ -14,11 +14,12 @@ namespace nw::cfg {
 // Inserts a new layer so that it becomes layer `index` (0 ≤ index ≤ layer count).
 void insertLayer(Document& document, int index, const std::string& type,
                  const std::vector<std::pair<std::string, std::string>>& entries);
-// Removes layer `index`. References to it are left as they are (the description then reports them),
-// references across it are renumbered.
-void removeLayer(Document& document, int index);
-// Moves layer `from` so that it becomes layer `to`.
-void moveLayer(Document& document, int from, int to);
+// Removes layer `index`; references across it are renumbered. Returns "" or, when another layer reads
+// it, what that reference is (the document is then changed anyway: callers working on a copy refuse).
+std::string removeLayer(Document& document, int index);
+// Moves layer `from` so that it becomes layer `to`. Returns "" or the reference the move would break (a
+// layer that would come before what it reads), as removeLayer.
+std::string moveLayer(Document& document, int from, int to);
 
 int layerCount(const Document& document);
 // The keys that hold layer references, by section type (long names and aliases).

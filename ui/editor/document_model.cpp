@@ -101,35 +101,35 @@ void DocumentModel::insertLayer(int index, const QString& type,
     push(tr("Insert [%1] at %2").arg(type).arg(index), std::move(after));
 }
 
-void DocumentModel::removeLayer(int index)
+QString DocumentModel::removeLayer(int index)
 {
     if (index < 0 || index >= cfg::layerCount(document_))
-        return;
-    cfg::Document after = document_;
-    const QString type = QString::fromStdString(after.sections()[std::size_t(index) + 1].type);
-    cfg::removeLayer(after, index);
-    push(tr("Remove layer %1 [%2]").arg(index).arg(type), std::move(after));
+        return {};
+    const QString type = QString::fromStdString(document_.sections()[std::size_t(index) + 1].type);
+    return pushIfPossible(tr("Remove layer %1 [%2]").arg(index).arg(type),
+                          [&](cfg::Document& doc) { return cfg::removeLayer(doc, index); });
 }
 
-void DocumentModel::moveLayer(int from, int to)
+QString DocumentModel::moveLayer(int from, int to)
 {
     const int count = cfg::layerCount(document_);
     if (from < 0 || from >= count || to < 0 || to >= count || from == to)
-        return;
-    cfg::Document after = document_;
-    cfg::moveLayer(after, from, to);
-    push(tr("Move layer %1 to %2").arg(from).arg(to), std::move(after));
+        return {};
+    return pushIfPossible(tr("Move layer %1 to %2").arg(from).arg(to),
+                          [&](cfg::Document& doc) { return cfg::moveLayer(doc, from, to); });
 }
 
-void DocumentModel::removeLayers(const std::vector<int>& layers)
+QString DocumentModel::removeLayers(const std::vector<int>& layers)
 {
     if (layers.size() == 1)
         return removeLayer(layers.front());
     cfg::Document after = document_;
-    cfg::removeLayers(after, layers);
+    if (const std::string problem = cfg::removeLayers(after, layers); !problem.empty())
+        return QString::fromStdString(problem);
     if (cfg::layerCount(after) != cfg::layerCount(document_))
         push(tr("Remove %1 layers").arg(cfg::layerCount(document_) - cfg::layerCount(after)),
              std::move(after));
+    return {};
 }
 
 QString DocumentModel::connectLayers(int source, int layer)

@@ -31,9 +31,11 @@ public:
     void removeKey(int section, const QString& key);
     void insertLayer(int index, const QString& type,
                      const std::vector<std::pair<std::string, std::string>>& entries);
-    void removeLayer(int index);
-    void moveLayer(int from, int to);
-    void removeLayers(const std::vector<int>& layers);
+    // Structural edits that another layer's reference would not survive (a removed layer it reads, or
+    // one moved after it) are refused: the reason is returned, empty when the edit was made.
+    QString removeLayer(int index);
+    QString moveLayer(int from, int to);
+    QString removeLayers(const std::vector<int>& layers);
     // Makes `layer` read `source` (route: one more input; shortcut & co.: `from=`). Returns why it
     // cannot, or an empty string when done.
     QString connectLayers(int source, int layer);

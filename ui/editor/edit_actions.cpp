@@ -109,7 +109,10 @@ void EditActions::deleteSelection()
     const std::vector<int> layers = selection_();
     if (layers.empty())
         return;
-    model_.removeLayers(layers);
+    if (const QString problem = model_.removeLayers(layers); !problem.isEmpty()) {
+        emit message(problem);
+        return;
+    }
     emit selectRequested({std::min(layers.front(), cfg::layerCount(model_.document()) - 1)});
 }
 

@@ -1,5 +1,6 @@
 #include "window/main_window.h"
 
+#include "cfg/layer_edits.h"
 #include "detect/detect_panel.h"
 #include "editor/document_model.h"
 #include "editor/edit_actions.h"
@@ -276,17 +277,20 @@ void MainWindow::createActions()
     edit->addSeparator();
     for (QAction* action : edits_->actions())
         edit->addAction(action);
-    QAction* up = edit->addAction(tr("Move layer &up"), this, [this] {
+    // A move that the layers' references would not survive is refused in words; the selection stays.
+    const auto move = [this](int step) {
         const int layer = selectedLayer();
-        model_doc_->moveLayer(layer, layer - 1);
-        selectLayer(layer - 1);
-    });
+        if (layer + step < 0 || layer + step >= cfg::layerCount(model_doc_->document()))
+            return;
+        if (const QString problem = model_doc_->moveLayer(layer, layer + step); !problem.isEmpty()) {
+            statusBar()->showMessage(problem, 10000);
+            return;
+        }
+        selectLayer(layer + step);
+    };
+    QAction* up = edit->addAction(tr("Move layer &up"), this, [move] { move(-1); });
     up->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Up));
-    QAction* down = edit->addAction(tr("Move layer d&own"), this, [this] {
-        const int layer = selectedLayer();
-        model_doc_->moveLayer(layer, layer + 1);
-        selectLayer(layer + 1);
-    });
+    QAction* down = edit->addAction(tr("Move layer d&own"), this, [move] { move(1); });
     down->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Down));
     edit->addSeparator();
     edit->addAction(tr("Copy table as &text"), this,
