@@ -155,6 +155,12 @@ void TestEditor::editsThenUndoAllRestoreTheBytes()
              qPrintable(model->removeLayer(9)));
     QCOMPARE(model->document().toText(), before);
     QCOMPARE(model->undoStack()->count(), steps);
+    // A layer dropped on the route's edge 9 → 20 would also come between 9 and 10: refused in words.
+    QSignalSpy said(window.editActions(), &ui::EditActions::message);
+    window.editActions()->insertOnEdge("maxpool", 9, 20);
+    QCOMPARE(said.count(), 1);
+    QVERIFY(said.first().first().toString().startsWith("A layer goes between two consecutive layers"));
+    QCOMPARE(model->document().toText(), before);
     model->setValue(0, "width", "320"); // [net]
     model->removeKey(2, "stride");      // layer 1 (maxpool)
     QVERIFY(model->isModified());

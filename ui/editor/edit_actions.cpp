@@ -128,6 +128,14 @@ void EditActions::connectLayers(int source, int target)
 
 void EditActions::insertOnEdge(const QString& type, int from, int to)
 {
+    // Only an edge into the next layer can take a layer between its ends: placed after `from`, a layer
+    // on a route's or shortcut's edge would also come between `from` and the layer after it.
+    if (from >= 0 && to != from + 1) {
+        emit message(
+            tr("A layer goes between two consecutive layers: drop it on an edge into the next layer, "
+               "or insert it and connect it by dragging from its ports"));
+        return;
+    }
     const int at = model_.insertLayerOnEdge(type, LayerPalette::defaults(type), from, to);
     emit selectRequested({at});
 }
