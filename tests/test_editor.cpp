@@ -268,6 +268,17 @@ void TestEditor::propertyEditsMergeAndRederiveShapes()
     QTest::keyClick(spin, Qt::Key_Return);
     QTRY_COMPARE(window.layerModel()->spec().layers[2].output.c, 32);
     QTRY_COMPARE(table->item(filtersRow, 1)->text(), QString("32"));
+
+    // Typed but not confirmed, then saved: the value on screen is what is written (Save used to write
+    // the old one and show the file as clean).
+    table->editItem(table->item(filtersRow, 1));
+    spin = table->viewport()->findChild<QSpinBox*>();
+    QVERIFY(spin);
+    spin->selectAll();
+    QTest::keyClicks(spin, "48");
+    QTemporaryDir dir;
+    QVERIFY(window.saveAs(dir.filePath("typed.cfg")));
+    QVERIFY(test::readAll(dir.filePath("typed.cfg")).contains("filters=48"));
 }
 
 void TestEditor::graphShowsEveryLayerAndEdge()

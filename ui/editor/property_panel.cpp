@@ -145,6 +145,15 @@ void PropertyPanel::showSection(int section)
     refresh();
 }
 
+void PropertyPanel::commitPendingEdit()
+{
+    // An open cell editor is a child of the viewport (commitData, a protected slot of the view, is called
+    // by name as the delegate's own signal does; the view ignores a widget that is not its editor).
+    for (QWidget* editor : table_->viewport()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        if (editor->isVisible())
+            QMetaObject::invokeMethod(table_, "commitData", Qt::DirectConnection, Q_ARG(QWidget*, editor));
+}
+
 int PropertyPanel::rowOf(const QString& key) const
 {
     for (int row = 0; row < table_->rowCount(); ++row)

@@ -29,6 +29,9 @@ public:
     QTableWidget* table() const { return table_; }
     // The row of `key`, or -1.
     int rowOf(const QString& key) const;
+    // A value typed into a cell but not yet confirmed (Enter, focus elsewhere) goes into the document now:
+    // before saving, closing, opening another file or training, so what is on screen is what is used.
+    void commitPendingEdit();
 
 private:
     void refresh();

@@ -174,9 +174,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     QTimer::singleShot(0, trainDock, &QDockWidget::raise);
     propertiesDock->raise();
     // Train and Detect use the network as the editor shows it, unsaved edits included.
-    trainPanel_->setCfgTextSource([this] { return QString::fromStdString(model_doc_->document().toText()); });
-    detectPanel_->setCfgTextSource(
-        [this] { return QString::fromStdString(model_doc_->document().toText()); });
+    trainPanel_->setCfgTextSource([this] {
+        properties_->commitPendingEdit();
+        return QString::fromStdString(model_doc_->document().toText());
+    });
+    detectPanel_->setCfgTextSource([this] {
+        properties_->commitPendingEdit();
+        return QString::fromStdString(model_doc_->document().toText());
+    });
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
         // The network being trained stays as it is until the run ends.
         openAction_->setEnabled(!training);
@@ -442,6 +447,7 @@ void MainWindow::insertLayer(const QString& type)
 
 bool MainWindow::save()
 {
+    properties_->commitPendingEdit();
     if (model_doc_->path().isEmpty()) {
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Save network"), QString(), tr("Darknet networks (*.cfg)"));
@@ -452,6 +458,7 @@ bool MainWindow::save()
 
 bool MainWindow::saveAs(const QString& path)
 {
+    properties_->commitPendingEdit();
     const QString error = model_doc_->saveAs(path);
     if (!error.isEmpty()) {
         statusBar()->showMessage(error);
@@ -519,6 +526,8 @@ void MainWindow::newNetwork()
 
 bool MainWindow::maybeSave()
 {
+    if (properties_)
+        properties_->commitPendingEdit(); // (a typed value counts as a change to save)
     if (!model_doc_ || !model_doc_->isModified() || !isVisible())
         return true;
     const auto answer = QMessageBox::warning(
