@@ -66,6 +66,7 @@ private slots:
     void recentFilesAreRememberedAndPruned();
     void everyDarknetAndSampleCfgOpensAndEdits();
     void undoFollowsItsStackAfterTraining();
+    void deleteKeyActsWhereLayersAreSelected();
     void viewMenuZoomsAndBringsDocksBack();
     void newFilesStartCleanAndNewSaysHowToStart();
 };
@@ -587,6 +588,25 @@ void TestEditor::everyDarknetAndSampleCfgOpensAndEdits()
         }
         QVERIFY2(window.documentModel()->document().toText() == before, qPrintable(path));
     }
+}
+
+// Del deletes the selected layer from the graph, not from the Properties table (where a person means
+// the key in front of them): the layer edits' keys act where layers are selected.
+void TestEditor::deleteKeyActsWhereLayersAreSelected()
+{
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.selectLayer(5);
+    const int layers = int(window.layerModel()->spec().layers.size());
+    QTableWidget* properties = window.propertyPanel()->table();
+    properties->setFocus();
+    QTest::keyClick(properties, Qt::Key_Delete);
+    QCOMPARE(int(window.layerModel()->spec().layers.size()), layers);
+    window.graphView()->setFocus();
+    QTest::keyClick(window.graphView(), Qt::Key_Delete);
+    QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 1);
 }
 
 // Training locks the editor; unlocking it must not enable Undo/Redo with nothing to undo (they did,

@@ -50,8 +50,8 @@ EditActions::EditActions(DocumentModel& model, GraphView& graph, std::function<s
     delete_->setShortcut(QKeySequence::Delete);
     delete_->setToolTip(tr("Delete the selected layers, or disconnect the selected route input"));
     connect(delete_, &QAction::triggered, this, &EditActions::deleteSelection);
-    for (QAction* action : actions())
-        action->setShortcutContext(Qt::WindowShortcut); // text fields keep their own Ctrl+C/V
+    // (the window gives them the graph's and the layer table's focus as their context; text fields keep
+    // their own Ctrl+C/V)
 }
 
 void EditActions::copyLayers()

@@ -280,8 +280,14 @@ void MainWindow::createActions()
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
-    for (QAction* action : edits_->actions())
+    // The layer edits' keys (Del, Ctrl+C/V/X/D) act where layers are selected — the graph and the layer
+    // table — so Del in the Properties or Problems list never deletes a layer; the menu works anywhere.
+    for (QAction* action : edits_->actions()) {
         edit->addAction(action);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        graph_->addAction(action);
+        table_->addAction(action);
+    }
     // A move that the layers' references would not survive is refused in words; the selection stays.
     const auto move = [this](int step) {
         const int layer = selectedLayer();
