@@ -527,6 +527,12 @@ void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
             titles << table->item(row, 0)->text();
     QCOMPARE(titles.mid(0, 5), QStringList({"Input", "Batch", "Solver", "Policy", "Augmentation"}));
     QCOMPARE(table->item(panel->rowOf("policy"), 1)->text(), QString("steps"));
+    // An edit of [net] keeps [net] on show (it used to jump back to the selected layer).
+    window.selectLayer(2);
+    panel->showSection(0);
+    table->item(panel->rowOf("width"), 1)->setText("320");
+    QCOMPARE(window.layerModel()->spec().net.width, 320);
+    QCOMPARE(panel->section(), 0);
 }
 
 void TestEditor::recentFilesAreRememberedAndPruned()

@@ -395,6 +395,7 @@ bool MainWindow::openFile(const QString& path)
 void MainWindow::showSpec()
 {
     const int selected = selectedLayer();
+    const bool showingNet = properties_->section() == 0; // an edit of [net] stays on [net]
     model_->setSpec(buildNetworkSpec(model_doc_->document()));
     graph_->setSpec(model_->spec());
     const NetworkSpec& spec = model_->spec();
@@ -404,6 +405,8 @@ void MainWindow::showSpec()
     updateTitle();
     if (selected >= 0)
         selectLayer(std::min(selected, int(spec.layers.size()) - 1));
+    if (showingNet)
+        properties_->showSection(0);
 
     problems_->clear();
     for (const Diagnostic& d : spec.diagnostics) {
