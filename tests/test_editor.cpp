@@ -25,7 +25,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QDoubleSpinBox>
 #include <QFile>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
@@ -510,7 +509,17 @@ void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
         return delegate->createEditor(table->viewport(), option, table->model()->index(row, 1));
     };
     QVERIFY(qobject_cast<QSpinBox*>(editorFor(filters)));
-    QVERIFY(qobject_cast<QDoubleSpinBox*>(editorFor(rate)));
+    // A number keeps its text as written (1e-8 stays 1e-8: a spin box rounded it to 7 decimals, 0), and
+    // only numbers pass.
+    auto* number = qobject_cast<QLineEdit*>(editorFor(rate));
+    QVERIFY(number && number->validator());
+    QString tiny = "1e-8", word = "fast";
+    int at = 0;
+    QCOMPARE(number->validator()->validate(tiny, at), QValidator::Acceptable);
+    QCOMPARE(number->validator()->validate(word, at), QValidator::Invalid);
+    table->item(rate, 1)->setText(tiny);
+    QVERIFY(window.documentModel()->document().toText().find("learning_rate=1e-8") != std::string::npos);
+    window.documentModel()->undoStack()->undo();
     QVERIFY(qobject_cast<QComboBox*>(editorFor(panel->rowOf("activation"))));
     // Unchecking the switch writes 0; setting a default key adds it; both are undo steps.
     table->item(bn, 1)->setCheckState(Qt::Unchecked);

@@ -3,11 +3,12 @@
 #include "editor/document_model.h"
 
 #include <QComboBox>
-#include <QDoubleSpinBox>
+#include <QDoubleValidator>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStyledItemDelegate>
@@ -50,11 +51,14 @@ public:
             return spin;
         }
         if (kind == Kind::Float && (text.toDouble(&number), number)) {
-            auto* spin = new QDoubleSpinBox(parent);
-            spin->setRange(-1e9, 1e9);
-            spin->setDecimals(7);
-            spin->setSingleStep(text.toDouble() != 0 ? std::abs(text.toDouble()) / 10 : 0.1);
-            return spin;
+            // The text as written (1e-8, .5), checked as a number: a spin box rounded to its decimals
+            // (learning_rate=0.00000001 came back as 0) and rewrote an untouched value.
+            auto* line = new QLineEdit(parent);
+            auto* validator = new QDoubleValidator(line);
+            validator->setNotation(QDoubleValidator::ScientificNotation);
+            validator->setLocale(QLocale::c()); // cfg numbers use a dot whatever the desktop's language
+            line->setValidator(validator);
+            return line;
         }
         return QStyledItemDelegate::createEditor(parent, option, index);
     }
@@ -65,8 +69,6 @@ public:
             combo->setCurrentText(text);
         else if (auto* spin = qobject_cast<QSpinBox*>(editor))
             spin->setValue(text.toInt());
-        else if (auto* decimal = qobject_cast<QDoubleSpinBox*>(editor))
-            decimal->setValue(text.toDouble());
         else
             QStyledItemDelegate::setEditorData(editor, index);
     }
@@ -76,8 +78,6 @@ public:
             model->setData(index, combo->currentText());
         else if (auto* spin = qobject_cast<QSpinBox*>(editor))
             model->setData(index, QString::number(spin->value()));
-        else if (auto* decimal = qobject_cast<QDoubleSpinBox*>(editor))
-            model->setData(index, QString::number(decimal->value(), 'g', 7)); // 0.001, not 0.0010000
         else
             QStyledItemDelegate::setModelData(editor, model, index);
     }
