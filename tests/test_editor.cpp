@@ -34,6 +34,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
@@ -536,6 +537,14 @@ void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
             titles << table->item(row, 0)->text();
     QCOMPARE(titles.mid(0, 5), QStringList({"Input", "Batch", "Solver", "Policy", "Augmentation"}));
     QCOMPARE(table->item(panel->rowOf("policy"), 1)->text(), QString("steps"));
+    // A new key must be a name: one that would read back as a section header or a second entry is refused.
+    const std::string beforeKeys = window.documentModel()->document().toText();
+    for (const char* key : {"[maxpool]", "size=5", "#note", "max batches"}) {
+        panel->findChild<QLineEdit*>("newKey")->setText(key);
+        panel->findChild<QLineEdit*>("newValue")->setText("7");
+        panel->findChild<QPushButton*>("addKey")->click();
+        QVERIFY2(window.documentModel()->document().toText() == beforeKeys, key);
+    }
     // An edit of [net] keeps [net] on show (it used to jump back to the selected layer).
     window.selectLayer(2);
     panel->showSection(0);

@@ -10,9 +10,11 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStyledItemDelegate>
 #include <QTableWidget>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <limits>
 
@@ -116,10 +118,13 @@ PropertyPanel::PropertyPanel(DocumentModel& model, QWidget* parent) : QWidget(pa
     table_->verticalHeader()->hide();
     table_->setItemDelegateForColumn(1, new ValueDelegate(table_));
     newKey_ = new QLineEdit(this);
+    newKey_->setObjectName("newKey");
     newKey_->setPlaceholderText(tr("key"));
     newValue_ = new QLineEdit(this);
+    newValue_->setObjectName("newValue");
     newValue_->setPlaceholderText(tr("value"));
     auto* add = new QPushButton(tr("Add"), this);
+    add->setObjectName("addKey");
     auto* remove = new QPushButton(tr("Remove key"), this);
     remove->setToolTip(tr("Remove the selected key from the section: it takes its default again"));
     auto* addRow = new QHBoxLayout;
@@ -294,6 +299,14 @@ void PropertyPanel::addKey()
     const QString key = newKey_->text().trimmed();
     if (section_ < 0 || key.isEmpty() || newValue_->text().trimmed().isEmpty())
         return;
+    // A key is a name: "[maxpool]", "size=5" or "#note" would change the file's structure when read back.
+    static const QRegularExpression name("^[A-Za-z0-9_]+$");
+    if (!name.match(key).hasMatch()) {
+        QToolTip::showText(newKey_->mapToGlobal(QPoint(0, newKey_->height())),
+                           tr("A key is a name of letters, digits and _ (such as filters or learning_rate)"),
+                           newKey_);
+        return;
+    }
     model_.setValue(section_, key, newValue_->text().trimmed());
     newKey_->clear();
     newValue_->clear();
