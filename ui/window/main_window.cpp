@@ -424,16 +424,17 @@ void MainWindow::showSpec()
     const auto errors = std::count_if(spec.diagnostics.begin(), spec.diagnostics.end(),
                                       [](const Diagnostic& d) { return d.isError(); });
     const auto warnings = static_cast<qsizetype>(spec.diagnostics.size()) - errors;
+    // The problems first: on a narrow window the end of the line is what is cut off.
     totals_->setText(
-        tr("%1 layers · %2 BFLOPs · %3 params · workspace %4 · activations %5 at inference · %6 errors, %7 "
-           "warnings")
+        tr("%1 errors, %2 warnings · %3 layers · %4 BFLOPs · %5 params · workspace %6 · activations %7 at "
+           "inference")
+            .arg(errors)
+            .arg(warnings)
             .arg(spec.layers.size())
             .arg(spec.totalBflops, 0, 'f', 3)
             .arg(QLocale().toString(qlonglong(spec.totalParams)))
             .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
-            .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes)))
-            .arg(errors)
-            .arg(warnings));
+            .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))));
 }
 
 int MainWindow::selectedLayer() const
