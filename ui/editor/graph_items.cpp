@@ -2,6 +2,7 @@
 
 #include "layers/registry.h"
 
+#include <QFontMetricsF>
 #include <QLineF>
 #include <QPainter>
 #include <QPainterPathStroker>
@@ -86,9 +87,15 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     painter->setFont(font);
     const QRectF text = r.adjusted(8, 4, -8, -4);
     painter->drawText(text, Qt::AlignLeft | Qt::AlignTop, title_);
+    const qreal titleWidth = QFontMetricsF(font).horizontalAdvance(title_);
     font.setBold(false);
     painter->setFont(font);
-    painter->drawText(text, Qt::AlignRight | Qt::AlignTop, detail_);
+    // Beside the title when both fit ("104 convolutional" and "1024 1x1/1" ran into each other), else on
+    // the middle row, elided if even that is too narrow.
+    const QFontMetricsF metrics(font);
+    const bool besideTitle = titleWidth + 8 + metrics.horizontalAdvance(detail_) <= text.width();
+    painter->drawText(text, Qt::AlignRight | (besideTitle ? Qt::AlignTop : Qt::AlignVCenter),
+                      besideTitle ? detail_ : metrics.elidedText(detail_, Qt::ElideRight, text.width()));
     painter->setPen(QColor(60, 60, 60));
     painter->drawText(text, Qt::AlignLeft | Qt::AlignBottom, shape_);
     if (border_ != Qt::gray) { // a problem badge: red for errors, amber for warnings (details: tooltip)
