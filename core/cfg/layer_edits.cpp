@@ -79,9 +79,10 @@ std::vector<int> identity(int n)
 
 } // namespace
 
+// (An insertion breaks no reference: renumber's report is empty.)
 void insertLayer(Document& document, int index, const std::string& type,
                  const std::vector<std::pair<std::string, std::string>>& entries)
-{ // (an insertion breaks no reference)
+{
     const int count = layerCount(document);
     index = std::clamp(index, 0, count);
     std::vector<int> newIndex = identity(count);
