@@ -7,7 +7,7 @@ namespace nw {
 std::optional<std::string> unreadableFileReason(const std::string& path, std::string_view what)
 {
     if (path.empty())
-        return "no " + std::string(what) + " given (an empty path)";
+        return "no file given (an empty path, where " + std::string(what) + " was expected)";
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (ec && ec != std::errc::no_such_file_or_directory)

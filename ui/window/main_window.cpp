@@ -243,8 +243,15 @@ void MainWindow::createActions()
                                                   tr("&Open..."), this, &MainWindow::chooseFile);
     open->setShortcut(QKeySequence::Open);
     QAction* reload = reloadAction_ =
-        file->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this,
-                        [this] { openFile(model_doc_->path()); });
+        file->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this, [this] {
+            if (model_doc_->path().isEmpty()) {
+                statusBar()->showMessage(tr("This network has not been saved yet: there is no "
+                                            "file to reload"),
+                                         8000);
+                return;
+            }
+            openFile(model_doc_->path());
+        });
     reload->setShortcut(QKeySequence::Refresh);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     recentMenu_->setObjectName("recentMenu");
