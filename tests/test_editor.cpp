@@ -733,6 +733,17 @@ void TestEditor::viewMenuZoomsAndBringsDocksBack()
     emit problems->itemActivated(problem);
     QTRY_VERIFY(!properties->visibleRegion().isEmpty());
     QCOMPARE(window.selectedLayer(), problem->data(Qt::UserRole).toInt());
+    // A [net] problem shows [net].
+    window.documentModel()->undoStack()->undo();
+    window.documentModel()->setValue(0, "momentum", "5");
+    QListWidgetItem* netProblem = nullptr;
+    for (int row = 0; row < problems->count(); ++row)
+        if (problems->item(row)->text().contains("momentum outside 0..1"))
+            netProblem = problems->item(row);
+    QVERIFY(netProblem);
+    QCOMPARE(netProblem->data(Qt::UserRole).toInt(), -1);
+    emit problems->itemActivated(netProblem);
+    QCOMPARE(window.propertyPanel()->section(), 0);
 }
 
 void TestEditor::newFilesStartCleanAndNewSaysHowToStart()

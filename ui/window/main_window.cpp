@@ -152,8 +152,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tableDock->raise();
 
     // A problem's layer: selected in the table and the graph, its keys in front in Properties.
+    // A problem's layer, or [net] (layer −1); the "no problems" line (−2) leads nowhere.
     connect(problems_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-        selectLayer(item->data(Qt::UserRole).toInt());
+        const int layer = item->data(Qt::UserRole).toInt();
+        if (layer < -1)
+            return;
+        if (layer == -1)
+            properties_->showSection(0);
+        else
+            selectLayer(layer);
         raiseProperties();
     });
 
@@ -425,7 +432,7 @@ void MainWindow::showSpec()
     if (spec.diagnostics.empty()) {
         auto* item =
             new QListWidgetItem(tr("No problems: every layer's shape and cost is known."), problems_);
-        item->setData(Qt::UserRole, -1);
+        item->setData(Qt::UserRole, -2);
         item->setFlags(Qt::ItemIsEnabled);
     }
     const auto errors = std::count_if(spec.diagnostics.begin(), spec.diagnostics.end(),
