@@ -358,6 +358,14 @@ void TestNetworkSpec::netValuesThatDivergeAreNamed()
         QCOMPARE(found->line, line);
         QCOMPARE(found->isError(), line == 10);
     }
+    // A key given twice: Darknet reads the first, and the second line is named as ignored.
+    const NetworkSpec twice = test::specFromText(
+        "[net]\nwidth=8\nheight=8\nchannels=3\n[connected]\noutput=2\noutput=3\n", "net.cfg");
+    const Diagnostic* again =
+        test::findDiagnostic(twice.diagnostics, "'output' is given again (first on line 6)");
+    QVERIFY2(again, test::allText(twice.diagnostics).c_str());
+    QCOMPARE(again->line, 7);
+    QCOMPARE(twice.layers[0].output.size, std::int64_t(2));
 }
 
 QTEST_GUILESS_MAIN(TestNetworkSpec)

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 namespace nw::cfg {
@@ -179,6 +180,14 @@ void SectionReader::accept(std::initializer_list<std::string_view> keys)
 
 void SectionReader::reportUnused()
 {
+    // A key given twice: Darknet reads the first (filters=4 … filters=8 trains 4 filters), silently.
+    std::map<std::string, int, std::less<>> firstLine;
+    for (const Line* line : section_.entries())
+        if (const auto [first, inserted] = firstLine.emplace(line->key, line->number); !inserted)
+            diagnostics_.push_back({Severity::Warning, file_, line->number, layer_,
+                                    "'" + shortened(line->key) + "' is given again (first on line " +
+                                        std::to_string(first->second) +
+                                        "): Darknet reads the first, so this line is ignored"});
     for (const Line* line : section_.entries())
         if (!used_.contains(line->key))
             diagnostics_.push_back(

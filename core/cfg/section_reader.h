@@ -41,7 +41,8 @@ public:
     int headerLine() const { return section_.headerLine(); }
     void error(std::string_view key, std::string message);
     void warning(std::string_view key, std::string message);
-    // One warning per entry that was never read, like Darknet's "Unused field".
+    // One warning per entry that was never read, like Darknet's "Unused field", and per key given again
+    // (Darknet reads the first).
     void reportUnused();
 
     const std::string& file() const { return file_; }
