@@ -69,6 +69,7 @@ private slots:
     void deleteKeyActsWhereLayersAreSelected();
     void viewMenuZoomsAndBringsDocksBack();
     void newFilesStartCleanAndNewSaysHowToStart();
+    void problemLinesFollowTheEditedText();
 };
 
 namespace {
@@ -195,10 +196,13 @@ void TestEditor::paletteInsertCreatesDefaultsAndKeepsReferences()
     QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
     QCOMPARE(window.selectedLayer(), 5);
     QCOMPARE(window.propertyPanel()->section(), 6);
-    QStringList titles; // a layer not in the file yet says so, not "(line 0)"
+    QStringList titles; // a layer not in the file yet: its line in the text Save writes, not "(line 0)"
     for (const QLabel* label : window.propertyPanel()->findChildren<QLabel*>())
         titles << label->text();
-    QVERIFY2(titles.contains("Layer 5: [convolutional] (unsaved)"), qPrintable(titles.join(" | ")));
+    QVERIFY2(titles.contains("Layer 5: [convolutional] (line 57)"), qPrintable(titles.join(" | ")));
+    const QStringList lines = QString::fromStdString(window.documentModel()->document().toText()).split('\n');
+    QCOMPARE(lines[56], QString("[convolutional]"));
+    QCOMPARE(lines[54], QString("activation=leaky")); // the end of layer 4, the convolution it follows
     QCOMPARE(ui::LayerPalette::defaults("maxpool").size(), std::size_t(2));
 }
 
@@ -828,3 +832,35 @@ void TestEditor::exportOnnxFromTheFileMenu()
 
 QTEST_MAIN(TestEditor)
 #include "test_editor.moc"
+
+void TestEditor::problemLinesFollowTheEditedText()
+{
+    LinkedWindow linked;
+    ui::DocumentModel* model = linked.window.documentModel();
+    auto* problems = linked.window.findChild<QListWidget*>("problemList");
+    QVERIFY(problems);
+    const auto problemText = [&] {
+        QStringList rows;
+        for (int row = 0; row < problems->count(); ++row)
+            rows << problems->item(row)->text();
+        return rows.join('\n');
+    };
+    // Layer 5's filters (line 29 of kLinked) made bad, then a 3-line layer inserted above it: the problem
+    // moves to line 32, where Save writes it (it used to keep saying 29).
+    model->setValue(6, "filters", "x");
+    QVERIFY2(problemText().contains("linked.cfg:29:"), qPrintable(problemText()));
+    model->insertLayer(0, "dropout", {{"probability", "0.2"}});
+    QVERIFY2(problemText().contains("linked.cfg:32:"), qPrintable(problemText()));
+    QCOMPARE(model->document().sections()[1].headerLine(), 6);
+    const std::string text = model->document().toText();
+    int line = 1;
+    for (std::size_t at = 0; at < text.find("filters=x"); ++at)
+        line += text[at] == '\n';
+    QCOMPARE(line, 32);
+    // Save As, then undo: the problems name the new file, not the one the undone edit was made in.
+    const QString other = linked.dir.path() + "/other.cfg";
+    QCOMPARE(model->saveAs(other), QString());
+    model->undoStack()->undo();
+    QVERIFY2(problemText().contains("other.cfg:29:"), qPrintable(problemText()));
+    QVERIFY(!problemText().contains("linked.cfg"));
+}

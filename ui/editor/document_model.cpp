@@ -62,11 +62,19 @@ QString DocumentModel::saveAs(const QString& path)
 void DocumentModel::apply(const cfg::Document& document)
 {
     document_ = document;
+    // A snapshot taken before a Save As still carries the old name: the file is the one open now.
+    if (!path_.isEmpty())
+        document_.setFileName(path_.toStdString());
     emit changed();
 }
 
 void DocumentModel::push(const QString& text, cfg::Document after, int mergeId)
 {
+    // Read back from its own text, so every line number (Problems, Properties) is the line that Save
+    // writes — an inserted layer shifts the lines below it — and the text's syntax is checked as a
+    // reload would.
+    if (cfg::Document reread = cfg::Document::parse(after.toText(), after.fileName()); !reread.readFailed())
+        after = std::move(reread);
     undo_.push(new SnapshotCommand(*this, text, document_, std::move(after), mergeId));
 }
 

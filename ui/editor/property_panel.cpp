@@ -244,8 +244,8 @@ void PropertyPanel::refresh()
         return;
     }
     const cfg::Section& section = sections[std::size_t(section_)];
-    // A layer inserted since the file was read has no line in it yet.
-    const QString where = section.headerLine() > 0 ? tr("line %1").arg(section.headerLine()) : tr("unsaved");
+    // Lines count in the text as Save writes it (edits renumber them).
+    const QString where = tr("line %1").arg(section.headerLine());
     title_->setText(
         section_ == 0
             ? tr("[%1] (%2): the network's input, batch, solver and augmentation")
