@@ -62,6 +62,7 @@ private slots:
     void batchScalesActivationMemory();
     void receptiveFieldByHand();
     void hugeInputIsRefusedOnce();
+    void oneMistakeGivesOneMessage();
     void netValuesThatDivergeAreNamed();
 };
 
@@ -312,6 +313,26 @@ void TestNetworkSpec::hugeInputIsRefusedOnce()
     QVERIFY2(found, test::allText(spec.diagnostics).c_str());
     QCOMPARE(found->line, 2);
     QCOMPARE(spec.totalParams, std::int64_t(0));
+}
+
+// A stride of 0 is the one error: the layers after it, and a route reading it, stay quiet about their
+// input (two convolutions said "the layer before it outputs 0").
+void TestNetworkSpec::oneMistakeGivesOneMessage()
+{
+    const NetworkSpec spec = test::specFromText(
+        net(8, 8, 3) +
+            "[convolutional]\nfilters=4\nsize=1\n\n[convolutional]\nfilters=4\nsize=3\nstride=0\n\n"
+            "[convolutional]\nfilters=18\nsize=1\n\n[convolutional]\nfilters=18\nsize=1\n\n"
+            "[yolo]\nmask=0,1,2\nanchors=1,1,2,2,3,3\nclasses=1\nnum=3\n\n"
+            "[route]\nlayers=-3,0\n\n[convolutional]\nfilters=2\nsize=1\n",
+        "cascade.cfg");
+    QVERIFY2(spec.diagnostics.size() == 1, test::allText(spec.diagnostics).c_str());
+    QVERIFY(spec.diagnostics[0].isError());
+    QCOMPARE(spec.diagnostics[0].layer, 1);
+    QVERIFY(spec.layers[0].outputKnown);
+    for (int layer = 1; layer < 7; ++layer)
+        QVERIFY(!spec.layers[std::size_t(layer)].outputKnown);
+    QVERIFY(spec.layers[2].valid()); // quiet, not in error itself
 }
 
 // Layer 0 is read by layer 1 and by the route (3); layer 1 only by layer 2; the route's output goes

@@ -45,7 +45,11 @@ struct LayerSpec {
     Diagnostics diagnostics;
     std::shared_ptr<const LayerConfig> config; // null for unknown types
 
-    bool valid() const { return !hasErrors(diagnostics); }
+    // False when an error here, or in a layer it reads, leaves its output shape meaningless: the layers
+    // after it then stay quiet about their input, so one mistake gives one message.
+    bool outputKnown = true;
+
+    bool valid() const { return !hasErrors(diagnostics); }             // no error of its own
     bool isLossOnly() const { return config && config->isLossOnly(); } // [cost]
 };
 

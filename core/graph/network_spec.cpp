@@ -183,6 +183,9 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             layer.output = result.output;
             layer.costs = result.costs;
             layer.sources = std::move(result.sources);
+            layer.outputKnown = !context.readInput() || inputValid;
+            for (int source : layer.sources)
+                layer.outputKnown = layer.outputKnown && spec.layers[std::size_t(source)].outputKnown;
             layer.filters = layer.config->filtersText();
             layer.size = layer.config->sizeText();
         }
@@ -191,7 +194,8 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             sizeRefused = !checkSizes(layer, spec.batch, spec.file);
         layer.memoryBytes = saturatingProduct({layer.output.size, spec.batch, std::int64_t(sizeof(float))});
         receptiveField(layer, spec.layers);
-        inputValid = layer.valid();
+        layer.outputKnown = layer.outputKnown && layer.valid();
+        inputValid = layer.outputKnown;
         if (!sizeRefused) { // totals of refused sizes would only overflow
             spec.totalBflops += layer.costs.bflops;
             spec.totalParams += layer.costs.params;

@@ -22,7 +22,7 @@ const Shape& LayerContext::outputOf(int layer) const
 
 bool LayerContext::isValid(int layer) const
 {
-    return earlier_[static_cast<std::size_t>(layer)].valid();
+    return earlier_[static_cast<std::size_t>(layer)].outputKnown;
 }
 
 std::optional<int> LayerContext::resolve(int reference, std::string_view key)
@@ -43,6 +43,7 @@ std::optional<int> LayerContext::resolve(int reference, std::string_view key)
 
 bool LayerContext::requireImage(std::string_view typeName)
 {
+    readInput_ = true;
     if (input_.isImage())
         return true;
     if (inputValid_)

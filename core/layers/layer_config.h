@@ -42,9 +42,16 @@ public:
 
     const NetConfig& net() const { return net_; }
     int index() const { return index_; }
-    const Shape& input() const { return input_; }
+    // The previous layer's output; reading it makes this layer's output depend on it.
+    const Shape& input() const
+    {
+        readInput_ = true;
+        return input_;
+    }
+    bool readInput() const { return readInput_; }
     // An earlier layer's output, by absolute index (must be < index()).
     const Shape& outputOf(int layer) const;
+    // Whether an earlier layer's output shape is known: no error there nor in what it reads.
     bool isValid(int layer) const;
 
     // Resolves a layer reference (negative = relative to this layer) read from `key`; reports an error
@@ -62,6 +69,7 @@ private:
     int index_;
     Shape input_;
     bool inputValid_;
+    mutable bool readInput_ = false;
     std::span<const LayerSpec> earlier_;
     const cfg::Section& section_;
     const std::string& file_;

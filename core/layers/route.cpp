@@ -44,6 +44,9 @@ LayerResult RouteLayer::infer(LayerContext& ctx) const
             result.sources.push_back(*index);
     if (result.sources.size() != layers.size() || layers.empty() || groups < 1)
         return result;
+    for (int index : result.sources)
+        if (!ctx.isValid(index))
+            return result; // the source already reported its problem; its shape is meaningless
     // pjreddie's rule, kept exactly: sizes are compared with the first input; a mismatch zeroes w/h/c.
     const Shape& first = ctx.outputOf(result.sources.front());
     Shape out = first;
@@ -74,9 +77,6 @@ LayerResult RouteLayer::infer(LayerContext& ctx) const
         out.c /= groups;
         out.size /= groups;
     }
-    for (int index : result.sources)
-        if (!ctx.isValid(index))
-            return result; // the source already reported its problem; its shape is meaningless
     result.output = out;
     return result;
 }
