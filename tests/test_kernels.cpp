@@ -85,6 +85,7 @@ std::vector<float> randomFloats(std::size_t n, float low, float high, std::mt199
 class TestKernels : public QObject {
     Q_OBJECT
 private slots:
+    void activationsStayFiniteOnLargeInputs();
     void winogradMatchesGemmOnEveryCfgShape();
     void winogradTransformOfAnImpulse();
     void winogradFloatWeightTransformMatchesDouble();
@@ -362,6 +363,27 @@ void TestKernels::directMatchesGemm()
     }
     setComputeThreads(0);
     qInfo("%zu shapes (%zu from cfgs), worst relative error %.2g", cases.size(), fromCfgs, worst);
+}
+
+// Every activation and its derivative are finite on ±100 (a diverging or untrained net's values), as
+// Darknet's double exp() keeps them; elu and selu gave NaN from 0·∞ above 88.7 (hand values below).
+void TestKernels::activationsStayFiniteOnLargeInputs()
+{
+    for (int a = int(Activation::Logistic); a <= int(Activation::Gelu); ++a)
+        for (float x : {100.0f, -100.0f, 88.8f, -88.8f}) {
+            const float y = activate(x, Activation(a));
+            float input = x, delta = 1;
+            multiplyByInputGradient(&input, 1, Activation(a), &delta);
+            QVERIFY2(std::isfinite(y) && std::isfinite(delta),
+                     qPrintable(
+                         QString("activation %1 at %2: %3, derivative %4").arg(a).arg(x).arg(y).arg(delta)));
+        }
+    QCOMPARE(activate(100, Activation::Elu), 100.0f);
+    QCOMPARE(activate(-100, Activation::Elu), -1.0f);
+    QCOMPARE(activate(100, Activation::Selu), 1.0507f * 100);
+    float y = 1e30f;
+    activateArray(&y, 1, Activation::Elu);
+    QCOMPARE(y, 1e30f);
 }
 
 // activateSpan's vector paths (lanes.h: a Cephes-style exp, mish through one exponential) against

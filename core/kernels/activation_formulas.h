@@ -33,10 +33,11 @@ NW_HOST_DEVICE inline float activationFormula(float x, Activation a)
         return 2.0f / (1.0f + expf(-x)) - 1.0f;
     case Activation::Relu:
         return x * float(x > 0);
+    // Branches, not Darknet's float(x<0)*(exp(x)−1): that is 0·∞ = NaN in float for x > 88.7.
     case Activation::Elu:
-        return float(x >= 0) * x + float(x < 0) * (expf(x) - 1.0f);
+        return x >= 0 ? x : expf(x) - 1.0f;
     case Activation::Selu:
-        return float(x >= 0) * 1.0507f * x + float(x < 0) * 1.0507f * 1.6732f * (expf(x) - 1.0f);
+        return x >= 0 ? 1.0507f * x : 1.0507f * 1.6732f * (expf(x) - 1.0f);
     case Activation::Relie:
         return x > 0 ? x : 0.01f * x;
     case Activation::Plse:
