@@ -261,7 +261,7 @@ void TestGradients::untrainableLayersAreNamed()
     const auto problem = net->setTraining(true);
     QVERIFY(problem);
     QCOMPARE(QString::fromStdString(*problem),
-             QString("layer 0 [iseg] (line 5) cannot be trained yet (no backward pass)"));
+             QString("layer 0 [iseg] (line 5) cannot be trained: no backward pass yet"));
 }
 
 void TestGradients::stopbackwardFreezesEarlierLayers()

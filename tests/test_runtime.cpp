@@ -83,6 +83,8 @@ private slots:
     void matchesDarknetLayerByLayer_data();
     void matchesDarknetLayerByLayer();
     void damagedWeightsAreRefusedWithoutChanges();
+    void transposedFilesMatchDarknet_data();
+    void transposedFilesMatchDarknet();
     void trailingBytesAreRefusedUnlessAllowed();
     void nonFiniteWeightsAreAWarningNamingTheLayer();
     void aDirectoryIsNotAWeightsFile();
@@ -144,6 +146,76 @@ void TestRuntime::matchesDarknetLayerByLayer()
     const QString copy = dir.filePath("copy.weights");
     QVERIFY(!net->saveWeights(copy.toStdString()));
     QCOMPARE(test::readAll(copy), test::readAll(weights));
+}
+
+void TestRuntime::transposedFilesMatchDarknet_data()
+{
+    QTest::addColumn<QString>("cfg");
+    for (const char* name : {"yolov1-tiny", "rnn", "gru"}) // [connected], [rnn], [gru]
+        QTest::newRow(name) << QString(DARKNET_CFG_DIR) + "/" + name + ".cfg";
+    QTest::newRow("lstm") << QString(NETWRIGHT_TEST_DATA_DIR) + "/parity/lstm.cfg";
+}
+
+// A file whose header version is over 1000 holds every connected matrix as [inputs][outputs] — the
+// [connected] layers' and the gate blocks of [rnn], [gru] and [lstm] (Darknet's load_weights_upto). The
+// reference case rewritten that way gives Darknet's outputs again ([rnn] & co. read it untransposed,
+// with no warning, before), saves back to the same bytes, and refuses to train, saying why.
+void TestRuntime::transposedFilesMatchDarknet()
+{
+    QFETCH(QString, cfg);
+    QTemporaryDir dir;
+    QString failure;
+    QVERIFY2(makeReferenceCase(cfg, dir.path(), &failure), qPrintable(failure));
+    auto net = makeNet(cfg.toStdString());
+    QVERIFY(net);
+    QVERIFY(!net->loadWeights(dir.filePath("net.weights").toStdString()));
+    QByteArray transposed;
+    const auto append = [&](const void* data, std::size_t bytes) {
+        transposed.append(static_cast<const char*>(data), qsizetype(bytes));
+    };
+    const std::int32_t header[4] = {1001, 0, 0, 0}; // major, minor, revision, a 32-bit seen
+    append(header, sizeof header);
+    int matrices = 0;
+    for (const LayerSpec& layer : net->spec().layers) {
+        const bool connected =
+            layer.type == "connected" || layer.type == "rnn" || layer.type == "gru" || layer.type == "lstm";
+        std::size_t outputs = 0;
+        for (const WeightArray& array : net->layerWeightArrays(layer.index)) {
+            std::vector<float> values(array.data->begin(), array.data->end());
+            if (std::string(array.name) == "biases")
+                outputs = values.size(); // each block's biases come just before its matrix
+            if (connected && std::string(array.name) == "weights") {
+                const std::size_t inputs = values.size() / outputs;
+                for (std::size_t o = 0; o < outputs; ++o)
+                    for (std::size_t i = 0; i < inputs; ++i)
+                        values[i * outputs + o] = array.data->begin()[o * inputs + i];
+                ++matrices;
+            }
+            append(values.data(), values.size() * sizeof(float));
+        }
+    }
+    QVERIFY(matrices > 0);
+    const QString path = dir.filePath("transposed.weights");
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(transposed) == transposed.size());
+    }
+    auto reader = makeNet(cfg.toStdString());
+    const auto error = reader->loadWeights(path.toStdString());
+    QVERIFY2(!error, error ? error->c_str() : "");
+    QVERIFY(reader->weightsHeader().transpose());
+    const std::vector<float> input = readFloats(dir.filePath("input.f32"));
+    reader->forward(input.data());
+    const int last = int(reader->spec().layers.size()) - 1;
+    const std::vector<float> reference =
+        readFloats(dir.filePath(QString("layer_%1.f32").arg(last, 3, 10, QChar('0'))));
+    const double relative = relativeError(reference, reader->output(last).span());
+    QVERIFY2(relative <= 1e-3, qPrintable(QString("relative error %1").arg(relative)));
+    const QString copy = dir.filePath("copy.weights");
+    QVERIFY(!reader->saveWeights(copy.toStdString()));
+    QCOMPARE(test::readAll(copy), transposed);
+    const auto training = reader->setTraining(true);
+    QVERIFY(training && training->find("transposed .weights file") != std::string::npos);
 }
 
 void TestRuntime::damagedWeightsAreRefusedWithoutChanges()

@@ -119,6 +119,7 @@ public:
 
     // Training covers weights stored in the usual [outputs][inputs] order (not transposed files).
     bool canTrain() const override { return !transposedFile_; }
+    std::string whyNotTrainable() const override { return transposedWeightsReason(); }
 
 #if NETWRIGHT_WITH_CUDA
     bool hasGpuForward(std::span<const Shape>) const override

@@ -58,6 +58,10 @@ public:
             b->appendWeightArrays(arrays);
         return arrays;
     }
+    void prepare(const WeightsHeader& header) override
+    {
+        prepareBlocks(header, {&wz_, &wr_, &wh_, &uz_, &ur_, &uh_});
+    }
     void initialize(std::mt19937& random) override
     {
         for (ConnectedBlock* b : {&wz_, &wr_, &wh_, &uz_, &ur_, &uh_})

@@ -58,6 +58,10 @@ public:
             b->appendWeightArrays(arrays);
         return arrays;
     }
+    void prepare(const WeightsHeader& header) override
+    {
+        prepareBlocks(header, {&wi_, &wf_, &wo_, &wg_, &ui_, &uf_, &uo_, &ug_});
+    }
     void initialize(std::mt19937& random) override
     {
         for (ConnectedBlock* b : {&wi_, &wf_, &wo_, &wg_, &ui_, &uf_, &uo_, &ug_})

@@ -69,9 +69,22 @@ void ConnectedBlock::initialize(std::mt19937& random)
         w = uniform(random);
 }
 
+void ConnectedBlock::prepare(bool transposedFile)
+{
+    packedWeights.clear();
+    if (!transposedFile)
+        return;
+    const auto in = std::size_t(inputs), out = std::size_t(outputs);
+    packedWeights.resize(weights.size());
+    for (std::size_t i = 0; i < in; ++i)
+        for (std::size_t o = 0; o < out; ++o)
+            packedWeights[o * in + i] = weights[i * out + o];
+}
+
 void ConnectedBlock::forward(const float* in, float* out, int batch) const
 {
-    gemm(false, true, batch, outputs, inputs, 1.0f, in, inputs, weights.data(), inputs, 0.0f, out, outputs);
+    gemm(false, true, batch, outputs, inputs, 1.0f, in, inputs,
+         packedWeights.empty() ? weights.data() : packedWeights.data(), inputs, 0.0f, out, outputs);
     std::vector<float> scale, shift;
     batchNormScaleShift(biases, scales, mean, variance, scale, shift);
     for (int b = 0; b < batch; ++b)

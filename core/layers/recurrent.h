@@ -4,6 +4,7 @@
 #include "kernels/cpu/batchnorm.h"
 #include "layers/layer_config.h"
 #include "runtime/layer_runtime.h"
+#include "runtime/weights_file.h"
 
 #include <memory>
 #include <random>
@@ -29,7 +30,12 @@ struct ConnectedBlock {
     // Darknet's connected order: biases, weights, then the batch-norm arrays.
     void appendWeightArrays(std::vector<WeightArray>& arrays);
     void initialize(std::mt19937& random);
+    // Files with a transposed header (version > 1000) hold `weights` as [inputs][outputs], as Darknet
+    // reads every connected block of a recurrent layer: inference then uses a repacked copy, and the
+    // arrays stay as read, so a save writes the file's layout again.
+    void prepare(bool transposedFile);
     void forward(const float* in, float* out, int batch) const;
+    std::vector<float> packedWeights; // [outputs][inputs] from a transposed file; empty otherwise
 };
 
 // A connected block while training over time steps: each step keeps its input, output and batch
@@ -73,21 +79,34 @@ private:
 // replayed pass is not the same pass again.
 class RecurrentRuntime : public RuntimeLayer {
 public:
-    bool canTrain() const override { return true; }
+    // Training, and the GPU, cover blocks in the usual [outputs][inputs] order (not transposed files).
+    bool canTrain() const override { return !transposedFile_; }
+    std::string whyNotTrainable() const override { return transposedWeightsReason(); }
 #if NETWRIGHT_WITH_CUDA
     bool hasGpuForward(std::span<const Shape>) const override
     {
-        return true;
+        return !transposedFile_;
     }
     bool hasGpuBackward(std::span<const Shape>) const override
     {
-        return true;
+        return !transposedFile_;
     }
     bool gpuForwardCapturable() const override
     {
         return false;
     }
 #endif
+
+protected:
+    void prepareBlocks(const WeightsHeader& header, std::initializer_list<ConnectedBlock*> blocks)
+    {
+        transposedFile_ = header.transpose();
+        for (ConnectedBlock* block : blocks)
+            block->prepare(transposedFile_);
+    }
+
+private:
+    bool transposedFile_ = false;
 };
 
 #if NETWRIGHT_WITH_CUDA

@@ -60,6 +60,7 @@ public:
             block->appendWeightArrays(arrays);
         return arrays;
     }
+    void prepare(const WeightsHeader& header) override { prepareBlocks(header, {&input_, &self_, &output_}); }
     void initialize(std::mt19937& random) override
     {
         for (ConnectedBlock* block : {&input_, &self_, &output_})

@@ -115,8 +115,9 @@ class RuntimeLayer {
 public:
     virtual ~RuntimeLayer() = default;
     virtual void forward(ForwardArgs& args) = 0;
-    // False for layer types that cannot train yet; the trainer names them before starting.
+    // False for layer types that cannot train yet; the trainer names them before starting, with why.
     virtual bool canTrain() const { return false; }
+    virtual std::string whyNotTrainable() const { return "no backward pass yet"; }
     virtual void backward(BackwardArgs&) {}
     virtual std::vector<Parameter> parameters() { return {}; }
     // Parameter arrays in .weights order (empty for layers without weights).

@@ -247,7 +247,8 @@ std::optional<std::string> Net::setTraining(bool training)
         for (std::size_t i = 0; i < layers_.size(); ++i)
             if (!layers_[i]->canTrain() && int(i) >= firstTrainedLayer())
                 return "layer " + std::to_string(i) + " [" + spec_.layers[i].type + "] (line " +
-                       std::to_string(spec_.layers[i].line) + ") cannot be trained yet (no backward pass)";
+                       std::to_string(spec_.layers[i].line) +
+                       ") cannot be trained: " + layers_[i]->whyNotTrainable();
     if (training && !training_) {
         // On top of inference: a gradient per output, and per weight a gradient and solver state
         // (m and v for Adam).

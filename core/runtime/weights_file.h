@@ -18,6 +18,13 @@ struct WeightsHeader {
     std::size_t bytes() const { return 12 + (wideSeen() ? 8 : 4); }
 };
 
+// Why a layer whose matrices came from a transposed file (WeightsHeader::transpose) does not train.
+inline std::string transposedWeightsReason()
+{
+    return "its weights come from a transposed .weights file (header version over 1000), which runs but "
+           "does not train: train from a file in today's layout, or from scratch";
+}
+
 // Parses the header from the start of a file's bytes; returns an error message on failure.
 std::string parseWeightsHeader(const std::vector<char>& bytes, WeightsHeader& header);
 std::vector<char> encodeWeightsHeader(const WeightsHeader& header);
