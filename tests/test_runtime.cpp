@@ -86,6 +86,7 @@ private slots:
     void transposedFilesMatchDarknet_data();
     void transposedFilesMatchDarknet();
     void trailingBytesAreRefusedUnlessAllowed();
+    void backbonesLoadForTrainingOnly();
     void nonFiniteWeightsAreAWarningNamingTheLayer();
     void aDirectoryIsNotAWeightsFile();
     void threadCountDoesNotChangeResults();
@@ -282,9 +283,54 @@ void TestRuntime::trailingBytesAreRefusedUnlessAllowed()
     QVERIFY(warnings.empty());
     QVERIFY(std::equal(before.begin(), before.end(), net->weightArrays()[1].data->begin()));
     // Asked for on purpose: the first part loads with a warning.
-    QVERIFY(!net->loadWeights(path.toStdString(), &warnings, true));
+    QVERIFY(!net->loadWeights(path.toStdString(), &warnings, {.allowExtra = true}));
     QCOMPARE(warnings.size(), std::size_t(1));
     QVERIFY2(warnings[0].find("12 bytes more") != std::string::npos, warnings[0].c_str());
+}
+
+// A file that ends between two layers (Darknet's partial: yolov4.conv.137 holds layers 0..136): refused
+// as a whole network's weights, saying what it is; loaded as a training start, the later layers keep
+// their values. saveWeights(path, N) writes such a file, seen 0. A file ending inside a layer stays an
+// error either way.
+void TestRuntime::backbonesLoadForTrainingOnly()
+{
+    const std::string cfg =
+        "[net]\nwidth=4\nheight=4\nchannels=1\n[convolutional]\nfilters=2\nsize=3\npad=1\n"
+        "[maxpool]\nsize=2\nstride=2\n[connected]\noutput=3\nactivation=linear\n";
+    auto trained = makeNetFromText(cfg);
+    trained->initialize(3);
+    trained->setSeen(6400);
+    QTemporaryDir dir;
+    const std::string backbone = dir.filePath("net.conv.2").toStdString();
+    QVERIFY(!trained->saveWeights(backbone, 2)); // layers 0 (convolution) and 1 (maxpool)
+    QCOMPARE(test::readAll(QString::fromStdString(backbone)).size(), 20 + 4 * (2 + 18));
+    auto net = makeNetFromText(cfg);
+    net->initialize(7);
+    const std::vector<float> connected(net->weightArrays()[3].data->begin(),
+                                       net->weightArrays()[3].data->end());
+    const std::vector<float> convolution(net->weightArrays()[1].data->begin(),
+                                         net->weightArrays()[1].data->end());
+    std::vector<std::string> warnings;
+    const auto error = net->loadWeights(backbone, &warnings);
+    QVERIFY(error);
+    QVERIFY2(error->find(
+                 "the file ends after layer 0 [convolutional]: it holds the weights of layers 0..0, none "
+                 "of layer 2 [connected] (line 12) onwards: a backbone to train from") != std::string::npos,
+             error->c_str());
+    QVERIFY(std::equal(convolution.begin(), convolution.end(), net->weightArrays()[1].data->begin()));
+    QVERIFY(!net->loadWeights(backbone, &warnings, {.allowPrefix = true}));
+    QCOMPARE(warnings.size(), std::size_t(1));
+    QVERIFY2(warnings[0].find("layers 2 to 2 start from random weights") != std::string::npos,
+             warnings[0].c_str());
+    QVERIFY(std::equal(connected.begin(), connected.end(), net->weightArrays()[3].data->begin()));
+    QVERIFY(std::equal(net->weightArrays()[1].data->begin(), net->weightArrays()[1].data->end(),
+                       trained->weightArrays()[1].data->begin()));
+    QCOMPARE(net->seen(), std::uint64_t(0));
+    // Cut inside the convolution's weights: an error, backbone or not.
+    QFile file(QString::fromStdString(backbone));
+    QVERIFY(file.resize(20 + 4 * 10));
+    const auto inside = net->loadWeights(backbone, nullptr, {.allowPrefix = true});
+    QVERIFY(inside && inside->find("ends inside layer 0 [convolutional]") != std::string::npos);
 }
 
 void TestRuntime::nonFiniteWeightsAreAWarningNamingTheLayer()

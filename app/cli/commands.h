@@ -81,6 +81,8 @@ int classify(const std::string& cfg, const std::string& weights, const std::vect
              const std::string& names, int top, const std::string& device);
 int bench(const BenchArgs& args);
 int initWeights(const std::string& cfg, const std::string& out, unsigned seed);
+// partial: the first `layers` layers of trained weights, seen 0 — a backbone such as darknet53.conv.74.
+int partialWeights(const std::string& cfg, const std::string& weights, const std::string& out, int layers);
 int map(const MapArgs& args);
 int anchors(const AnchorsArgs& args);
 int exportOnnx(const ExportOnnxArgs& args);

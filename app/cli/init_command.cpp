@@ -1,5 +1,6 @@
 // init: a .weights file with Darknet-style random initial weights for a cfg (a fixed starting point
 // for training, or weights for benchmarks and tests when no trained ones exist).
+// partial: the first layers of trained weights, to start another network's training from.
 #include "commands.h"
 #include "net_loading.h"
 
@@ -17,6 +18,25 @@ int initWeights(const std::string& cfg, const std::string& out, unsigned seed)
         std::cerr << "error: " << *problem << "\n";
         return 1;
     }
+    return 0;
+}
+
+int partialWeights(const std::string& cfg, const std::string& weights, const std::string& out, int layers)
+{
+    auto net = loadNet(cfg, weights, timeSteps(cfg), {}, Net::Use::Everything, true);
+    if (!net)
+        return 1;
+    const int count = int(net->spec().layers.size());
+    if (layers > count) {
+        std::cerr << "error: " << cfg << " has " << count << " layers (0.." << count - 1 << "); " << layers
+                  << " cannot be written: give at most " << count << "\n";
+        return 1;
+    }
+    if (auto problem = net->saveWeights(out, layers)) {
+        std::cerr << "error: " << *problem << "\n";
+        return 1;
+    }
+    std::cout << out << ": layers 0.." << layers - 1 << " of " << cfg << " (seen 0)\n";
     return 0;
 }
 

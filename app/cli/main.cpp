@@ -96,6 +96,15 @@ int main(int argc, char** argv)
     init->add_option("cfg", cfg, "Darknet .cfg file")->required();
     init->add_option("out", out, "The .weights file to write")->required();
     init->add_option("--seed", initSeed, "Random seed (the same seed gives the same file)");
+    int partialLayers = 0;
+    auto* partial = app.add_subcommand(
+        "partial", "Write the first N layers' weights: a backbone to train from (Darknet's partial)");
+    partial->add_option("cfg", cfg, "Darknet .cfg file")->required();
+    partial->add_option("weights", weights, "Trained .weights for that cfg")->required();
+    partial->add_option("out", out, "The .weights file to write (seen 0)")->required();
+    partial->add_option("layers", partialLayers, "How many layers, from layer 0 (74 for darknet53.conv.74)")
+        ->required()
+        ->check(CLI::PositiveNumber);
 
     auto* detect = app.add_subcommand("detect", "Detect objects in images and videos");
     detect->add_option("cfg", detectArgs.cfg, "Darknet .cfg file")->required();
@@ -288,6 +297,8 @@ int main(int argc, char** argv)
             return nw::cli::forward(cfg, weights, in, out, allLayers, forwardDevice);
         if (*init)
             return nw::cli::initWeights(cfg, out, initSeed);
+        if (*partial)
+            return nw::cli::partialWeights(cfg, weights, out, partialLayers);
         if (*detect)
             return nw::cli::detect(detectArgs);
         if (*classify)

@@ -50,7 +50,7 @@ void printDiagnostics(const Diagnostics& diagnostics)
 }
 
 std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights, int batch,
-                             const SpecOptions& options, Net::Use use)
+                             const SpecOptions& options, Net::Use use, bool startingWeights)
 {
     const cfg::Document document = cfg::Document::load(cfg);
     SpecOptions withBatch = options;
@@ -68,7 +68,7 @@ std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights,
     }
     if (!weights.empty()) {
         std::vector<std::string> warnings;
-        if (auto problem = net->loadWeights(weights, &warnings, allowExtraWeights)) {
+        if (auto problem = net->loadWeights(weights, &warnings, {allowExtraWeights, startingWeights})) {
             std::cerr << "error: " << *problem << "\n";
             return nullptr;
         }

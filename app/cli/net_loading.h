@@ -25,8 +25,11 @@ std::optional<std::string> halfPrecisionRefusal(bool onGpu, bool training);
 // Prints every problem and returns nullptr when the cfg is invalid, the runtime cannot be built or
 // the weights do not load. Empty `weights` keeps the seeded random initialisation.
 // `use`: InferenceOnly for commands that only run forward passes (outputs share buffers).
+// `startingWeights`: the weights a training run starts from, which may be a backbone (the first layers
+// only, as yolov4.conv.137; WeightsFit::allowPrefix).
 std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights, int batch,
-                             const SpecOptions& options = {}, Net::Use use = Net::Use::Everything);
+                             const SpecOptions& options = {}, Net::Use use = Net::Use::Everything,
+                             bool startingWeights = false);
 
 // The cfg's [net] time_steps (1 for a cfg that does not load: loadNet then says why).
 int timeSteps(const std::string& cfg);

@@ -143,7 +143,8 @@ std::unique_ptr<Communicator> joinRanks(const TrainArgs& args, std::string& erro
 #endif
 }
 
-// The net at the cfg's own batch (batch / subdivisions); `use`: InferenceOnly for evaluation.
+// The net at the cfg's own batch (batch / subdivisions); `use`: InferenceOnly for evaluation, whose
+// weights must cover the whole net (training may start from a backbone).
 std::unique_ptr<Net> trainingNet(const std::string& cfgPath, const std::string& weights,
                                  Net::Use use = Net::Use::Everything)
 {
@@ -152,7 +153,8 @@ std::unique_ptr<Net> trainingNet(const std::string& cfgPath, const std::string& 
         printDiagnostics(probe.diagnostics);
         return nullptr;
     }
-    return loadNet(cfgPath, weights, std::max(1, probe.net.layerBatch()), {}, use);
+    return loadNet(cfgPath, weights, std::max(1, probe.net.layerBatch()), {}, use,
+                   use == Net::Use::Everything);
 }
 
 } // namespace

@@ -427,7 +427,7 @@ void Net::initialize(unsigned seed)
 }
 
 std::optional<std::string> Net::loadWeights(const std::string& path, std::vector<std::string>* warnings,
-                                            bool allowExtra)
+                                            WeightsFit fit)
 {
     if (auto reason = unreadableFileReason(path, "a .weights file"))
         return *reason;
@@ -452,14 +452,20 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
     };
     std::vector<Placement> placements;
     std::size_t offset = header.bytes();
-    for (std::size_t i = 0; i < layers_.size(); ++i) {
+    std::optional<std::size_t> endsBefore; // the file ends just before this layer's arrays
+    for (std::size_t i = 0; i < layers_.size() && !endsBefore; ++i) {
         const LayerSpec& layer = spec_.layers[i];
         if (layer.flags.dontload)
             continue;
+        bool firstArray = true;
         for (const WeightArray& array : layers_[i]->weightArrays()) {
             if (array.batchNormStatistic && layer.flags.dontloadscales)
                 continue;
             const std::size_t need = array.data->size() * sizeof(float);
+            if (fileSize < offset + need && firstArray && offset == fileSize && !placements.empty()) {
+                endsBefore = i;
+                break;
+            }
             if (fileSize < offset + need)
                 return path + ": the file ends inside layer " + std::to_string(i) + " [" + layer.type +
                        "] (line " + std::to_string(layer.line) + "), array '" + array.name + "': it needs " +
@@ -469,14 +475,32 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
                        "order)?";
             placements.push_back({array.data, offset, i, array.name});
             offset += need;
+            firstArray = false;
         }
+    }
+    if (endsBefore) {
+        const std::string layers = std::to_string(*endsBefore);
+        const LayerSpec& last = spec_.layers[placements.back().layer];
+        const LayerSpec& next = spec_.layers[*endsBefore];
+        const std::string what = "the file ends after layer " + std::to_string(last.index) + " [" +
+                                 last.type + "]: it holds the weights of layers 0.." +
+                                 std::to_string(last.index) + ", none of layer " + layers + " [" + next.type +
+                                 "] (line " + std::to_string(next.line) + ") onwards";
+        if (!fit.allowPrefix)
+            return path + ": " + what +
+                   ": a backbone to train from (as yolov4.conv.137), not weights for this whole network. "
+                   "Train with it (the other layers start from random weights), or use weights trained "
+                   "for this cfg";
+        if (warnings)
+            warnings->push_back(path + ": " + what + ": layers " + layers + " to " +
+                                std::to_string(layers_.size() - 1) + " start from random weights");
     }
     // A longer file belongs to another (larger) network: its first part would load as nonsense
     // weights, so it is refused unless the caller asks for exactly that (Darknet's partial loads).
     if (offset != fileSize) {
         const std::string extra = std::to_string(fileSize - offset) + " bytes more than this network's " +
                                   std::to_string(offset) + " (header and weights)";
-        if (!allowExtra)
+        if (!fit.allowExtra)
             return path + ": the file holds " + extra +
                    ": it belongs to a larger network (more filters, classes or layers). Use the weights "
                    "trained for this cfg, or allow extra bytes (netwright-cli --allow-extra) to load "
@@ -508,10 +532,14 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
     return std::nullopt;
 }
 
-std::optional<std::string> Net::saveWeights(const std::string& path) const
+std::optional<std::string> Net::saveWeights(const std::string& path, int layers) const
 {
-    std::vector<char> bytes = encodeWeightsHeader(header_);
-    for (std::size_t i = 0; i < layers_.size(); ++i)
+    WeightsHeader header = header_;
+    const std::size_t count = layers < 0 ? layers_.size() : std::min(layers_.size(), std::size_t(layers));
+    if (layers >= 0)
+        header.seen = 0; // a backbone starts a new run
+    std::vector<char> bytes = encodeWeightsHeader(header);
+    for (std::size_t i = 0; i < count; ++i)
         for (const WeightArray& array : layers_[i]->weightArrays()) {
             const auto* begin = reinterpret_cast<const char*>(array.data->data());
             bytes.insert(bytes.end(), begin, begin + array.data->size() * sizeof(float));

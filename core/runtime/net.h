@@ -114,14 +114,13 @@ public:
     void setSeen(std::uint64_t seen) { header_.seen = seen; }
 
     // Reads a .weights file; on failure nothing changes and the message names the layer, the array
-    // and the expected vs. available bytes. A file longer than the net needs (another network's) is
-    // refused unless `allowExtra`, which loads its first part with a warning. NaN or infinite values
-    // load, with a warning naming the layer.
+    // and the expected vs. available bytes. A file of another size is refused unless `fit` allows it.
+    // NaN or infinite values load, with a warning naming the layer.
     std::optional<std::string> loadWeights(const std::string& path,
-                                           std::vector<std::string>* warnings = nullptr,
-                                           bool allowExtra = false);
-    // Writes atomically; the header is the one read (or 0.2.5 for a new net).
-    std::optional<std::string> saveWeights(const std::string& path) const;
+                                           std::vector<std::string>* warnings = nullptr, WeightsFit fit = {});
+    // Writes atomically; the header is the one read (or 0.2.5 for a new net). With `layers` ≥ 0, only the
+    // first `layers` layers' arrays, and `seen` 0 (Darknet's partial: a backbone to train from).
+    std::optional<std::string> saveWeights(const std::string& path, int layers = -1) const;
     // Fills every layer with Darknet-style random initial weights (deterministic per seed).
     void initialize(unsigned seed);
     const WeightsHeader& weightsHeader() const { return header_; }

@@ -18,6 +18,16 @@ struct WeightsHeader {
     std::size_t bytes() const { return 12 + (wideSeen() ? 8 : 4); }
 };
 
+// What a .weights file of another size than the net's may do.
+struct WeightsFit {
+    // A longer file (another network's): its first part loads, with a warning (--allow-extra).
+    bool allowExtra = false;
+    // A file that ends between two layers, as Darknet's backbones (yolov4.conv.137, darknet53.conv.74:
+    // the first 137 or 74 layers): those layers load and the rest keep their values, with a warning
+    // naming them. For starting weights of a training run; elsewhere such a file is refused.
+    bool allowPrefix = false;
+};
+
 // Why a layer whose matrices came from a transposed file (WeightsHeader::transpose) does not train.
 inline std::string transposedWeightsReason()
 {

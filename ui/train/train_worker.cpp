@@ -161,7 +161,8 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
     emit message(QString::fromStdString("training on " + sets->describe()));
     if (!request.weightsPath.isEmpty()) {
         std::vector<std::string> weightWarnings; // NaN or infinite values, named by layer
-        if (auto problem = net->loadWeights(request.weightsPath.toStdString(), &weightWarnings)) {
+        if (auto problem = net->loadWeights(request.weightsPath.toStdString(), &weightWarnings,
+                                            {.allowPrefix = true})) { // a backbone (yolov4.conv.137)
             emit finished(QString::fromStdString(*problem));
             return;
         }
