@@ -635,6 +635,28 @@ void TestEditor::deleteKeyActsWhereLayersAreSelected()
     window.graphView()->setFocus();
     QTest::keyClick(window.graphView(), Qt::Key_Delete);
     QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 1);
+    // A click on empty graph space deselects the layer everywhere: Del then deletes nothing (it deleted
+    // the table's row, still current though shown deselected). Properties go back to [net].
+    window.selectLayer(5);
+    QCOMPARE(window.graphView()->selectedLayers(), std::vector<int>{5});
+    const QPointF empty = window.graphView()->sceneRect().topLeft() - QPointF(200, 200);
+    window.graphView()->scene()->addRect(QRectF(empty, QSizeF(1, 1)))->setVisible(false); // room to click
+    window.graphView()->centerOn(empty);
+    QTest::mouseClick(window.graphView()->viewport(), Qt::LeftButton, {},
+                      window.graphView()->mapFromScene(empty));
+    QVERIFY(window.graphView()->selectedLayers().empty());
+    QCOMPARE(window.selectedLayer(), -1);
+    QCOMPARE(window.propertyPanel()->section(), 0);
+    QTest::keyClick(window.graphView(), Qt::Key_Delete);
+    QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 1);
+    // The table's totals row deselects the graph's card too; the table selects one row at a time.
+    window.selectLayer(3);
+    QCOMPARE(window.graphView()->selectedLayers(), std::vector<int>{3});
+    window.layerTable()->selectRow(window.layerModel()->totalsRow());
+    QVERIFY(window.graphView()->selectedLayers().empty());
+    QTest::keyClick(window.graphView(), Qt::Key_Delete);
+    QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 1);
+    QCOMPARE(window.layerTable()->selectionMode(), QAbstractItemView::SingleSelection);
 }
 
 // Training locks the editor; unlocking it must not enable Undo/Redo with nothing to undo (they did,

@@ -36,8 +36,7 @@ GraphView::GraphView(QWidget* parent)
     miniMap_->hide();
     connect(scene_, &QGraphicsScene::selectionChanged, this, [this] {
         if (!updatingSelection_)
-            if (const int layer = selectedLayer(); layer >= 0)
-                emit layerSelected(layer);
+            emit layerSelected(selectedLayer()); // −1: a click on empty space deselected every card
     });
 }
 

@@ -50,7 +50,7 @@ public:
     std::optional<QPointF> edgePoint(int from, int to) const; // the middle of that edge
 
 signals:
-    void layerSelected(int layer);
+    void layerSelected(int layer); // the first selected card after a click or drag; −1 when none is
     // A palette type dropped on the canvas: insert after `afterLayer` (-1: at the end).
     void insertRequested(const QString& type, int afterLayer);
     // A palette type dropped on the edge from → to.

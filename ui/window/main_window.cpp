@@ -78,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     table_->setSortingEnabled(true);
     table_->sortByColumn(LayerTableModel::Index, Qt::AscendingOrder);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
@@ -110,13 +111,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addDockWidget(Qt::LeftDockWidgetArea, historyDock);
     tabifyDockWidget(paletteDock, historyDock);
     paletteDock->raise();
+    // The table and the graph select the same layer, or none (the totals row, a click on empty graph
+    // space), so Del, Ctrl+C and Ctrl+D act on what is shown selected; several layers are selected in
+    // the graph (the table keeps one row).
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         const int layer = selectedLayer();
         properties_->showSection(layer >= 0 ? layer + 1 : 0);
         if (layer >= 0 && graph_->selectedLayer() != layer)
             graph_->selectLayer(layer);
+        else if (layer < 0 && !graph_->selectedLayers().empty())
+            graph_->selectLayers({});
     });
-    connect(graph_, &GraphView::layerSelected, this, [this](int layer) { selectLayer(layer); });
+    connect(graph_, &GraphView::layerSelected, this, [this](int layer) {
+        if (layer >= 0)
+            selectLayer(layer);
+        else
+            table_->selectionModel()->clear();
+    });
     connect(graph_, &GraphView::insertRequested, this, [this](const QString& type, int afterLayer) {
         const int at = afterLayer >= 0 ? afterLayer + 1 : int(model_->spec().layers.size());
         model_doc_->insertLayer(at, type, LayerPalette::defaults(type));
