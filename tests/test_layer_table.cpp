@@ -21,6 +21,7 @@ private slots:
     void rowsEqualCliSummary();
     void windowListsProblemsWithLines();
     void sortingKeepsTotalsLast();
+    void numbersFollowTheLocaleAndCopyPlain();
     void unreadableFileKeepsCurrentNetwork();
 };
 
@@ -125,6 +126,40 @@ void TestLayerTable::sortingKeepsTotalsLast()
     table->sortByColumn(ui::LayerTableModel::Bflops, Qt::AscendingOrder);
     QCOMPARE(table->model()->index(last, ui::LayerTableModel::Type).data().toString(), QString("Total"));
     QCOMPARE(table->model()->index(last - 1, ui::LayerTableModel::Index).data().toString(), QString("12"));
+    // Filters by their numbers (as text, 1024 came before 128 and 16).
+    table->sortByColumn(ui::LayerTableModel::Filters, Qt::AscendingOrder);
+    int previous = -1;
+    QStringList order;
+    for (int row = 0; row < last; ++row) {
+        const QString filters = table->model()->index(row, ui::LayerTableModel::Filters).data().toString();
+        order << filters;
+        const int number = filters.section(' ', 0, 0).section(',', 0, 0).toInt(); // "80 cls", "-1,8"
+        QVERIFY2(filters.isEmpty() || filters.startsWith('-') || number >= previous,
+                 qPrintable(order.join(" ")));
+        if (!filters.isEmpty() && !filters.startsWith('-'))
+            previous = number;
+    }
+    QVERIFY(order.contains("1024"));
+}
+
+// A German desktop: BFLOPs and params both in its format (the params were "4.640" beside BFLOPs "0.085");
+// copied text keeps plain numbers, as spreadsheets read them.
+void TestLayerTable::numbersFollowTheLocaleAndCopyPlain()
+{
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg"));
+    ui::LayerTableModel* model = window.layerModel();
+    const QString bflops = model->index(12, ui::LayerTableModel::Bflops).data().toString();
+    const QString params = model->index(12, ui::LayerTableModel::Params).data().toString();
+    QLocale::setDefault(QLocale::c());
+    QCOMPARE(bflops, QString("1,595"));
+    QCOMPARE(params, QString("4.719.616"));
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    const QStringList rows = model->toText(false).split('\n');
+    QLocale::setDefault(QLocale::c());
+    QCOMPARE(rows[13].split('\t')[ui::LayerTableModel::Bflops], QString("1.595"));
+    QCOMPARE(rows[13].split('\t')[ui::LayerTableModel::Params], QString("4719616"));
 }
 
 void TestLayerTable::unreadableFileKeepsCurrentNetwork()

@@ -1,6 +1,6 @@
 #pragma once
-// Sorts the layer table by the model's SortRole (numbers as numbers) and keeps the totals row last
-// in either order.
+// Sorts the layer table by the model's SortRole (numbers as numbers, texts by the numbers in them) and
+// keeps the totals row last in either order.
 #include <QSortFilterProxyModel>
 
 namespace nw::ui {

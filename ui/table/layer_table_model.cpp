@@ -114,7 +114,7 @@ QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role
     case Output:
         return toQ(layer.output.text());
     case Bflops:
-        return QString::number(layer.costs.bflops, 'f', 3);
+        return QLocale().toString(layer.costs.bflops, 'f', 3);
     case Params:
         return QLocale().toString(qlonglong(layer.costs.params));
     case Workspace:
@@ -143,10 +143,19 @@ QString LayerTableModel::toText(bool csv) const
     for (int c = 0; c < ColumnCount; ++c)
         cells << quote(headerData(c, Qt::Horizontal).toString());
     lines << cells.join(separator);
+    // Numbers as a spreadsheet reads them in any locale: no digit grouping, a decimal point.
     for (int r = 0; r < rowCount(); ++r) {
+        const bool totals = r == totalsRow();
+        const LayerSpec* layer = totals ? nullptr : &spec_.layers[std::size_t(r)];
         cells.clear();
-        for (int c = 0; c < ColumnCount; ++c)
-            cells << quote(index(r, c).data().toString());
+        for (int column = 0; column < ColumnCount; ++column) {
+            QString cell = index(r, column).data().toString();
+            if (column == Bflops)
+                cell = QString::number(totals ? spec_.totalBflops : layer->costs.bflops, 'f', 3);
+            else if (column == Params)
+                cell = QString::number(qlonglong(totals ? spec_.totalParams : layer->costs.params));
+            cells << quote(cell);
+        }
         lines << cells.join(separator);
     }
     return lines.join('\n') + '\n';
@@ -169,7 +178,7 @@ QVariant LayerTableModel::totalsData(int column, int role) const
     case Type:
         return tr("Total");
     case Bflops:
-        return QString::number(spec_.totalBflops, 'f', 3);
+        return QLocale().toString(spec_.totalBflops, 'f', 3);
     case Params:
         return QLocale().toString(qlonglong(spec_.totalParams));
     case Workspace:

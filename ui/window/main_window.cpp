@@ -456,7 +456,7 @@ void MainWindow::showSpec()
             .arg(errors)
             .arg(warnings)
             .arg(spec.layers.size())
-            .arg(spec.totalBflops, 0, 'f', 3)
+            .arg(QLocale().toString(spec.totalBflops, 'f', 3))
             .arg(QLocale().toString(qlonglong(spec.totalParams)))
             .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
             .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))));
