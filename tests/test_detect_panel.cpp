@@ -37,6 +37,8 @@ private slots:
     void anotherNetworksWeightsAreRefusedInADialog();
     void stopBeforeTheStreamStartsHolds();
     void anotherNetworkStartsClean();
+    void aReplacedNetworksResultsAreDropped();
+    void streamProblemsStayInViewAndSavingNamesItsFile();
     void noWeightsIsSaidAndRandomWeightsAreAChoice();
     void deviceChoiceListsTheGpusOrSaysWhyNone();
     void fitsADockedWidth();
@@ -277,6 +279,55 @@ void TestDetectPanel::anotherNetworkStartsClean()
     QVERIFY(panel.status()->text().isEmpty());
     QVERIFY(panel.legend()->text().isEmpty());
     QVERIFY(!panel.isReady());
+}
+
+// What the worker was already doing for the old network when another was opened — loading its weights,
+// detecting on an image — arrives after the switch and is dropped: the old load's label ("Detector:
+// fashion-mnist.cfg with shapes-tiny.weights (3 classes)") and the old network's frame used to show.
+void TestDetectPanel::aReplacedNetworksResultsAreDropped()
+{
+    ui::DetectPanel panel;
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"); // queues its bundled weights
+    panel.openImageFile("/usr/share/darknet/data/dog.jpg");                   // and a detection
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    panel.useRandomWeights();
+    QVERIFY(loaded.wait(60000)); // the worker runs in order: the old load and frame came before
+    QCoreApplication::processEvents();
+    QCOMPARE(loaded.size(), 1);
+    QCOMPARE(panel.framesReceived(), 0);
+    QVERIFY(panel.view()->pixmap().isNull());
+    QStringList labels;
+    for (QLabel* label : panel.findChildren<QLabel*>())
+        labels << label->text();
+    QVERIFY2(labels.contains("Detector: fashion-mnist.cfg with random weights, untrained (10 classes)"),
+             qPrintable(labels.join(" | ")));
+}
+
+// A video that cannot be opened ends with its reason in the status line (the frame count replaced it);
+// a still image after a video shows no frame rate; Save image adds .png to a name without a suffix.
+void TestDetectPanel::streamProblemsStayInViewAndSavingNamesItsFile()
+{
+    QTemporaryDir dir;
+    const QString notVideo = dir.filePath("notes.avi");
+    test::writeFile(notVideo, "not a video\n");
+    ui::DetectPanel panel;
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    QSignalSpy finished(&panel, &ui::DetectPanel::streamFinished);
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    QVERIFY(loaded.wait(60000));
+    panel.openVideoFile(notVideo);
+    QVERIFY(finished.wait(30000));
+    QVERIFY2(panel.status()->text().startsWith("notes.avi: 0 frames · ") &&
+                 panel.status()->text().contains("cannot open the video"),
+             qPrintable(panel.status()->text()));
+    panel.openImageFile("/usr/share/darknet/data/dog.jpg");
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
+    QVERIFY2(!panel.status()->text().contains("FPS"), qPrintable(panel.status()->text()));
+    QVERIFY(panel.saveImage(dir.filePath("dog")));
+    QCOMPARE(QImage(dir.filePath("dog.png")).size(), QSize(768, 576));
+    QVERIFY(!panel.saveImage(dir.filePath("missing/dog.png")));
+    QVERIFY(panel.status()->text().startsWith("Cannot write " + dir.filePath("missing/dog.png")));
 }
 
 // A cfg without weights does not run on random weights silently (it said "No objects above the

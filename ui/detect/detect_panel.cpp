@@ -155,9 +155,14 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &DetectWorker::loaded, this, &DetectPanel::onLoaded);
     connect(worker_, &DetectWorker::frameReady, this, &DetectPanel::onFrame);
-    connect(worker_, &DetectWorker::problem, this, [this](const QString& text) { status_->setText(text); });
+    connect(worker_, &DetectWorker::problem, this, [this](const QString& text) {
+        status_->setText(text);
+        streamProblem_ = text;
+    });
     connect(worker_, &DetectWorker::streamEnded, this, [this](const QString& source, int frames) {
-        status_->setText(tr("%1: %2 frames").arg(QFileInfo(source).fileName()).arg(frames));
+        // A stream that failed ends with its reason still in view (the frame count used to replace it).
+        status_->setText(tr("%1: %2 frames").arg(QFileInfo(source).fileName()).arg(frames) +
+                         (streamProblem_.isEmpty() ? QString() : " · " + streamProblem_));
         emit streamFinished(frames);
     });
     thread_->start();
@@ -224,15 +229,21 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         if (!hasDetectorOrSaySo())
             return;
         stopStream();
+        resetFrameRate();
+        streamProblem_.clear();
         QMetaObject::invokeMethod(worker_, "openCamera", Qt::QueuedConnection, Q_ARG(int, device),
                                   Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
     });
     connect(stop, &QPushButton::clicked, this, &DetectPanel::stopStream);
     connect(save, &QPushButton::clicked, this, [this] {
+        if (annotated_.isNull()) {
+            status_->setText(tr("Nothing to save yet: detect on an image first."));
+            return;
+        }
         const QString path = QFileDialog::getSaveFileName(this, tr("Save the annotated image"), QString(),
                                                           tr("Images (*.png *.jpg)"));
-        if (!path.isEmpty() && !annotated_.save(path))
-            status_->setText(tr("Cannot write %1").arg(path));
+        if (!path.isEmpty())
+            saveImage(path);
     });
     connect(json, &QPushButton::clicked, this, [this] {
         const QString path =
@@ -274,8 +285,11 @@ void DetectPanel::setNetwork(const QString& cfgPath)
 {
     // Another network starts clean: the last result, its labels and the names belonged to the old one.
     stopStream();
+    ++generation_; // frames and loads of the old network still on their way are dropped
     cfgPath_ = cfgPath;
     classes_ = 0;
+    classifier_ = false;
+    resetFrameRate();
     last_ = DetectFrame{};
     boxes_.clear();
     names_.clear();
@@ -312,7 +326,8 @@ void DetectPanel::useRandomWeights()
     randomWeights_ = true;
     detector_->setText(tr("Loading %1 with random weights…").arg(QFileInfo(cfgPath_).fileName()));
     QMetaObject::invokeMethod(worker_, "load", Qt::QueuedConnection, Q_ARG(QString, cfgPath_),
-                              Q_ARG(QString, QString()), Q_ARG(QString, cfgText_ ? cfgText_() : QString()));
+                              Q_ARG(QString, QString()), Q_ARG(QString, cfgText_ ? cfgText_() : QString()),
+                              Q_ARG(int, ++generation_));
 }
 
 bool DetectPanel::hasDetectorOrSaySo()
@@ -335,7 +350,8 @@ void DetectPanel::setWeights(const QString& path)
     weightsPath_ = path;
     detector_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     QMetaObject::invokeMethod(worker_, "load", Qt::QueuedConnection, Q_ARG(QString, cfgPath_),
-                              Q_ARG(QString, path), Q_ARG(QString, cfgText_ ? cfgText_() : QString()));
+                              Q_ARG(QString, path), Q_ARG(QString, cfgText_ ? cfgText_() : QString()),
+                              Q_ARG(int, ++generation_));
 }
 
 void DetectPanel::setNames(const QString& path)
@@ -348,8 +364,10 @@ void DetectPanel::setNames(const QString& path)
     refilter();
 }
 
-void DetectPanel::onLoaded(const QString& error, int classes, bool classifier)
+void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, int generation)
 {
+    if (generation != generation_)
+        return; // another network or other weights were asked for since
     classes_ = error.isEmpty() ? classes : 0;
     classifier_ = classifier;
     bars_->setVisible(classifier && error.isEmpty());
@@ -379,6 +397,7 @@ void DetectPanel::openImageFile(const QString& path)
     if (!hasDetectorOrSaySo())
         return;
     stopStream(); // the worker runs one thing at a time: a playing stream would hold the image back
+    resetFrameRate();
     QMetaObject::invokeMethod(worker_, "detectImage", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()));
 }
@@ -409,6 +428,8 @@ void DetectPanel::openVideoFile(const QString& path)
     if (!hasDetectorOrSaySo())
         return;
     stopStream();
+    resetFrameRate();
+    streamProblem_.clear();
     QMetaObject::invokeMethod(worker_, "playVideo", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
 }
@@ -418,8 +439,18 @@ void DetectPanel::stopStream()
     worker_->requestStop();
 }
 
+void DetectPanel::resetFrameRate()
+{
+    fps_ = 0;
+    lastFrameAt_ = 0;
+}
+
 void DetectPanel::onFrame(const DetectFrame& frame)
 {
+    if (frame.generation != generation_) { // run by a network replaced since
+        worker_->frameShown();
+        return;
+    }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     if (lastFrameAt_ > 0 && frame.frame > 0)
         fps_ = 0.8 * fps_ + 0.2 * (1000.0 / std::max<qint64>(1, now - lastFrameAt_));
@@ -447,12 +478,13 @@ void DetectPanel::refilter()
     boxes_ = labelDetections(last_.candidates, classes_, names_, last_.image.width(), last_.image.height(),
                              {threshold, nms, letterbox_->isChecked()});
     render();
-    status_->setText(tr("%1%2 · %3 objects · %4 ms%5")
-                         .arg(QFileInfo(last_.source).fileName())
-                         .arg(last_.frame > 0 ? tr(" frame %1").arg(last_.frame) : QString())
-                         .arg(boxes_.size())
-                         .arg(last_.milliseconds, 0, 'f', 1)
-                         .arg(fps_ > 0 ? tr(" · %1 FPS").arg(fps_, 0, 'f', 1) : QString()));
+    status_->setText(
+        tr("%1%2 · %3 objects · %4 ms%5")
+            .arg(QFileInfo(last_.source).fileName())
+            .arg(last_.frame > 0 ? tr(" frame %1").arg(last_.frame) : QString())
+            .arg(boxes_.size())
+            .arg(last_.milliseconds, 0, 'f', 1)
+            .arg(fps_ > 0 && last_.frame > 0 ? tr(" · %1 FPS").arg(fps_, 0, 'f', 1) : QString()));
 }
 
 // A classifier: its five best classes as bars, instead of boxes.
@@ -625,6 +657,17 @@ void DetectPanel::render()
     painter.end();
     showPixmap();
     updateLegend();
+}
+
+bool DetectPanel::saveImage(const QString& path)
+{
+    const QString target = QFileInfo(path).suffix().isEmpty() ? path + ".png" : path;
+    if (annotated_.save(target))
+        return true;
+    status_->setText(tr("Cannot write %1 (a folder that does not exist or cannot be written, or a suffix "
+                        "other than .png, .jpg or .bmp)")
+                         .arg(target));
+    return false;
 }
 
 bool DetectPanel::exportJson(const QString& path) const

@@ -54,6 +54,8 @@ public:
     QImage annotated() const { return annotated_; }
     QCustomPlot* topClassesPlot() const { return bars_; }
     bool isReady() const { return classes_ > 0; }
+    // The annotated image; a path without a suffix gets .png. False with the reason in the status line.
+    bool saveImage(const QString& path);
     bool exportJson(const QString& path) const;
     bool exportYoloLabels(const QString& path) const;
     QLabel* legend() const { return legend_; }
@@ -75,9 +77,10 @@ signals:
 private:
     // True when a detector is loaded; otherwise says in the status line what is missing.
     bool hasDetectorOrSaySo();
-    void onLoaded(const QString& error, int classes, bool classifier);
+    void onLoaded(const QString& error, int classes, bool classifier, int generation);
     void showTopClasses();
     void onFrame(const nw::ui::DetectFrame& frame);
+    void resetFrameRate();
     void refilter();
     void render();
     void stopStream();
@@ -99,6 +102,9 @@ private:
     int framesReceived_ = 0;
     double fps_ = 0;
     qint64 lastFrameAt_ = 0;
+    // Bumped with each network or weights asked for: a load or frame of an older one is dropped.
+    int generation_ = 0;
+    QString streamProblem_; // what went wrong in the stream playing now, kept for its end line
 
     QLabel* detector_ = nullptr;
     QSlider* threshold_ = nullptr;

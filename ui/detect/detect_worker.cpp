@@ -7,6 +7,7 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QImageReader>
 #include <QThread>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
@@ -14,6 +15,9 @@
 namespace nw::ui {
 
 namespace {
+
+// The largest image detectImage() decodes, in megabytes of pixels (about 16,000 × 16,000 RGB).
+constexpr int kImageMegabytes = 1024;
 
 QImage toQImage(const cv::Mat& bgr)
 {
@@ -53,16 +57,19 @@ DetectWorker::~DetectWorker() = default;
 
 // Each slot catches what libraries throw (out of memory, OpenCV): an exception escaping a Qt slot
 // would end the program, and with it the user's unsaved edits.
-void DetectWorker::load(const QString& cfg, const QString& weights, const QString& cfgText)
+void DetectWorker::load(const QString& cfg, const QString& weights, const QString& cfgText, int generation)
 {
+    generation_ = generation;
     try {
         loadUnguarded(cfg, weights, cfgText);
     } catch (const std::bad_alloc&) {
         unload();
-        emit loaded(tr("Out of memory while building the network: lower width/height in [net]"), 0, false);
+        emit loaded(tr("Out of memory while building the network: lower width/height in [net]"), 0, false,
+                    generation_);
     } catch (const std::exception& e) {
         unload();
-        emit loaded(tr("Cannot load the network: %1").arg(QString::fromUtf8(e.what())), 0, false);
+        emit loaded(tr("Cannot load the network: %1").arg(QString::fromUtf8(e.what())), 0, false,
+                    generation_);
     }
 }
 
@@ -82,19 +89,19 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
                                            : cfg::Document::parse(cfgText.toStdString(), cfg.toStdString()));
     for (const Diagnostic& d : spec.diagnostics)
         if (d.isError()) {
-            emit loaded(QString::fromStdString(d.format()), 0, false);
+            emit loaded(QString::fromStdString(d.format()), 0, false, generation_);
             return;
         }
     std::string error;
     auto net = Net::create(spec, 1, error, Net::Use::InferenceOnly);
     if (!net) {
-        emit loaded(QString::fromStdString(error), 0, false);
+        emit loaded(QString::fromStdString(error), 0, false, generation_);
         return;
     }
     std::vector<std::string> warnings;
     if (!weights.isEmpty())
         if (auto problem = net->loadWeights(weights.toStdString(), &warnings)) {
-            emit loaded(QString::fromStdString(*problem), 0, false);
+            emit loaded(QString::fromStdString(*problem), 0, false, generation_);
             return;
         }
 #if NETWRIGHT_WITH_CUDA
@@ -110,7 +117,7 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
     classifier_ = detectionClasses(spec) == 0;
     const int classes = classifier_ ? int(net->output().itemSize()) : detectionClasses(spec);
     net_ = std::move(net);
-    emit loaded(QString(), classes, classifier_);
+    emit loaded(QString(), classes, classifier_, generation_);
     for (const std::string& warning : warnings)
         emit problem(QString::fromStdString(warning));
 }
@@ -158,6 +165,7 @@ bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int 
     result.image = image;
     result.source = source;
     result.frame = frame;
+    result.generation = generation_;
     ++framesInFlight_;
     emit frameReady(result);
     return true;
@@ -172,9 +180,12 @@ void DetectWorker::waitForDisplay(int stream) const
 
 void DetectWorker::detectImage(const QString& path, bool letterbox)
 {
-    QImage image(path);
+    QImageReader reader(path);
+    reader.setAllocationLimit(kImageMegabytes); // Qt's default 128 MB refuses a 9000×8000 photo
+    reader.setAutoTransform(true);              // as cameras meant it (EXIF orientation)
+    const QImage image = reader.read();
     if (image.isNull()) {
-        emit problem(tr("%1: cannot read the image (missing, unreadable, or not an image)").arg(path));
+        emit problem(tr("%1: cannot read the image: %2").arg(path, reader.errorString()));
         return;
     }
     run(image, path, 0, letterbox);
@@ -195,6 +206,7 @@ void DetectWorker::playVideoUnguarded(const QString& path, bool letterbox, int s
     cv::VideoCapture capture(path.toStdString());
     if (!capture.isOpened()) {
         emit problem(tr("%1: cannot open the video").arg(path));
+        emit streamEnded(path, 0);
         return;
     }
     cv::Mat frame;
@@ -225,6 +237,7 @@ void DetectWorker::openCameraUnguarded(int device, bool letterbox, int stream)
     if (!capture.isOpened()) {
         emit problem(
             tr("No camera at /dev/video%1 (is one connected, and may this user open it?)").arg(device));
+        emit streamEnded(QString("/dev/video%1").arg(device), 0);
         return;
     }
     cv::Mat frame;

@@ -26,6 +26,7 @@ struct DetectFrame {
     QString source;
     int frame = 0; // frame number for videos, 0 for images
     double milliseconds = 0;
+    int generation = 0; // the load() that made the network it ran on
 };
 
 class DetectWorker : public QObject {
@@ -46,7 +47,10 @@ public:
 
 public slots:
     // `cfgText`: the network as the editor shows it (unsaved edits included); empty: read `cfg`.
-    void load(const QString& cfg, const QString& weights, const QString& cfgText = QString());
+    // `generation` comes back with loaded() and every frame of this network, so a caller that has asked
+    // for another network since can drop what was already on its way.
+    void load(const QString& cfg, const QString& weights, const QString& cfgText = QString(),
+              int generation = 0);
     // Drops the network (another cfg was opened; nothing runs until it is loaded).
     void unload();
     // The device the next load() runs on: -1 the CPU, N the GPU cuda:N.
@@ -60,7 +64,7 @@ public slots:
 signals:
     // Empty error: ready; `classes` is the number of classes of the detection heads (or of the
     // classifier's output when `classifier`).
-    void loaded(const QString& error, int classes, bool classifier);
+    void loaded(const QString& error, int classes, bool classifier, int generation);
     void frameReady(const nw::ui::DetectFrame& frame);
     void problem(const QString& message);
     void streamEnded(const QString& source, int frames);
@@ -79,6 +83,7 @@ private:
     int device_ = -1;
     bool half_ = false;
     bool classifier_ = false;
+    int generation_ = 0;
     void waitForDisplay(int stream) const;
     std::atomic<int> lastStream_{0}, stoppedUpTo_{0};
     std::atomic<int> framesInFlight_{0};
