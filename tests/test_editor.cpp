@@ -817,6 +817,7 @@ void TestEditor::exportOnnxFromTheFileMenu()
     action->trigger();
     auto* dialog = window.findChild<ui::OnnxExportDialog*>("onnxExportDialog");
     QVERIFY(dialog);
+    QCOMPARE(dialog->windowModality(), Qt::WindowModal); // no edits behind the text it exports
     QCOMPARE(dialog->outputEdit()->text(), dir.filePath("shapes.onnx")); // next to the cfg
     QVERIFY(dialog->decodeBox()->isEnabled());                           // the net has [yolo] heads
 

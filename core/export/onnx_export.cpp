@@ -122,7 +122,9 @@ std::optional<std::string> buildOnnxModel(Net& net, const OnnxExportOptions& opt
     model.set_doc_string("Exported from " + cfgName + " by Netwright");
     model.add_opset_import()->set_version(options.opset);
     onnx::GraphProto& graph = *model.mutable_graph();
-    graph.set_name(std::filesystem::path(spec.file).stem().string());
+    // The checker requires a name; an unsaved network (the studio's File ▸ New) has no file to name it.
+    const std::string stem = std::filesystem::path(spec.file).stem().string();
+    graph.set_name(stem.empty() ? "netwright" : stem);
     declare(graph.add_input(), "input", options.batch, {spec.input.c, spec.input.h, spec.input.w});
 
     GraphBuilder g(graph, options.opset);
@@ -136,7 +138,7 @@ std::optional<std::string> buildOnnxModel(Net& net, const OnnxExportOptions& opt
     for (const LayerSpec& layer : spec.layers) {
         const std::string& input = layer.index == 0 ? std::string("input") : tensors.back();
         const std::vector<WeightArray> weights = net.layerWeightArrays(layer.index);
-        LayerExport e{g, spec, layer, input, tensors, weights, net.weightsHeader()};
+        LayerExport e{g, spec, layer, input, tensors, weights, net.weightsHeader(), options.batch};
         std::string rows;
         const bool head = isExportedHead(layer);
         Emitted result = head ? emitHead(e, options.withDecode ? &rows : nullptr) : emitLayer(e);

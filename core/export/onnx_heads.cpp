@@ -3,6 +3,8 @@
 #include "layers/region.h"
 #include "layers/yolo.h"
 
+#include <algorithm>
+
 namespace nw::onnx_export {
 
 namespace {
@@ -29,11 +31,15 @@ std::string concatEntries(GraphBuilder& g, const std::vector<std::string>& parts
 }
 
 // x, y relative to the image: (cell + xy) / (w, h). The constants span the anchors' axis too: OpenCV
-// 4.6 reads a constant operand of Mul/Add as a per-channel scale from axis 1 on.
-std::string boxCentres(GraphBuilder& g, const std::string& xy, std::int64_t anchors, const Shape& out)
+// 4.6 reads a constant operand of Mul/Add as a per-channel scale from axis 1 on; and the grid spans a
+// fixed batch, as OpenCV adds a constant only to a tensor of its own batch (a batch-1 grid broadcast
+// over batch 2 fails there).
+std::string boxCentres(GraphBuilder& g, const std::string& xy, std::int64_t anchors, const Shape& out,
+                       int batch)
 {
     const std::size_t plane = std::size_t(out.w) * std::size_t(out.h);
-    std::vector<float> grid(std::size_t(anchors) * 2 * plane), inverse(std::size_t(anchors) * 2);
+    const std::size_t copies = std::size_t(std::max(1, batch));
+    std::vector<float> grid(copies * std::size_t(anchors) * 2 * plane), inverse(std::size_t(anchors) * 2);
     for (std::size_t a = 0; a < std::size_t(anchors); ++a) {
         inverse[2 * a] = 1.0f / float(out.w);
         inverse[2 * a + 1] = 1.0f / float(out.h);
@@ -43,8 +49,12 @@ std::string boxCentres(GraphBuilder& g, const std::string& xy, std::int64_t anch
             x[plane + cell] = float(cell / std::size_t(out.w)) / float(out.h);
         }
     }
+    for (std::size_t copy = 1; copy < copies; ++copy)
+        std::copy_n(grid.begin(), grid.size() / copies,
+                    grid.begin() + std::ptrdiff_t(copy * grid.size() / copies));
     const std::string scaled = g.node("Mul", {xy, g.floats("inv_size", {1, anchors, 2, 1}, inverse)});
-    return g.node("Add", {scaled, g.floats("grid", {1, anchors, 2, std::int64_t(plane)}, grid)});
+    return g.node("Add",
+                  {scaled, g.floats("grid", {std::int64_t(copies), anchors, 2, std::int64_t(plane)}, grid)});
 }
 
 // Rows [batch, anchors·h·w, 5 + classes] from the decoded pieces ([batch, anchors, entries, h·w]).
@@ -87,8 +97,8 @@ Emitted yolo(LayerExport& e, const YoloLayer& l, std::string* decoded)
                                       : g.node("Exp", {p.wh});
         const std::string wh = g.node("Mul", {grown, g.floats("anchors", {1, anchors, 2, 1}, size)});
         const std::string probabilities = g.node("Mul", {p.classes, p.objectness});
-        *decoded = rows(g, {boxCentres(g, p.xy, anchors, out), wh, p.objectness, probabilities}, anchors, out,
-                        l.classes);
+        *decoded = rows(g, {boxCentres(g, p.xy, anchors, out, e.batch), wh, p.objectness, probabilities},
+                        anchors, out, l.classes);
     }
     return {output, std::nullopt};
 }
@@ -125,8 +135,8 @@ Emitted region(LayerExport& e, const RegionLayer& l, std::string* decoded)
         const std::string wh =
             g.node("Mul", {g.node("Exp", {p.wh}), g.floats("anchors", {1, anchors, 2, 1}, size)});
         const std::string probabilities = g.node("Mul", {p.classes, p.objectness});
-        *decoded = rows(g, {boxCentres(g, p.xy, anchors, out), wh, p.objectness, probabilities}, anchors, out,
-                        l.classes);
+        *decoded = rows(g, {boxCentres(g, p.xy, anchors, out, e.batch), wh, p.objectness, probabilities},
+                        anchors, out, l.classes);
     }
     return {output, std::nullopt};
 }

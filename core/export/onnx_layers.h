@@ -20,6 +20,7 @@ struct LayerExport {
     const std::vector<std::string>& tensors; // every earlier layer's tensor, by index
     const std::vector<WeightArray>& weights; // the layer's arrays, as in .weights
     const WeightsHeader& header;
+    int batch; // the graph's batch; 0 when dynamic
 };
 
 // The tensor holding the layer's output, or why the layer cannot be exported (without the layer's

@@ -250,6 +250,8 @@ void MainWindow::showOnnxExport()
                              detectPanel_->weightsPath(), hasHeads, this);
     dialog->setObjectName("onnxExportDialog");
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // It exports the network as it was when it opened: no edits behind it (it exported a stale network).
+    dialog->setWindowModality(Qt::WindowModal);
     dialog->show();
 #endif
 }
