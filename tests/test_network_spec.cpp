@@ -63,6 +63,7 @@ private slots:
     void receptiveFieldByHand();
     void hugeInputIsRefusedOnce();
     void oneMistakeGivesOneMessage();
+    void unimplementedAlexeyAbKeysAreWarned();
     void netValuesThatDivergeAreNamed();
 };
 
@@ -313,6 +314,25 @@ void TestNetworkSpec::hugeInputIsRefusedOnce()
     QVERIFY2(found, test::allText(spec.diagnostics).c_str());
     QCOMPARE(found->line, 2);
     QCOMPARE(spec.totalParams, std::int64_t(0));
+}
+
+// AlexeyAB's keys that change the result and that Netwright does not compute (a blur after a strided
+// convolution, zeroed non-maxima) are warnings on their lines; they were accepted in silence. Set to 0,
+// they change nothing and say nothing.
+void TestNetworkSpec::unimplementedAlexeyAbKeysAreWarned()
+{
+    const NetworkSpec spec = test::specFromText(
+        net(8, 8, 3) + "[convolutional]\nfilters=4\nsize=3\nstride=2\nantialiasing=1\ncoordconv=0\n\n"
+                       "[maxpool]\nsize=2\nstride=2\nmaxpool_zero_nonmax=1\n",
+        "ab.cfg");
+    QVERIFY(spec.ok());
+    QCOMPARE(spec.diagnostics.size(), std::size_t(2));
+    QCOMPARE(spec.diagnostics[0].line, 10);
+    QVERIFY2(spec.diagnostics[0].message.find("antialiasing=1 (AlexeyAB's) is not implemented: this "
+                                              "convolution computes without it") != std::string::npos,
+             spec.diagnostics[0].message.c_str());
+    QCOMPARE(spec.diagnostics[1].line, 16);
+    QVERIFY(spec.diagnostics[1].message.find("maxpool_zero_nonmax=1") == 0);
 }
 
 // A stride of 0 is the one error: the layers after it, and a route reading it, stay quiet about their

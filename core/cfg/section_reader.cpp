@@ -178,6 +178,19 @@ void SectionReader::accept(std::initializer_list<std::string_view> keys)
     }
 }
 
+void SectionReader::warnUnimplemented(std::initializer_list<std::string_view> keys,
+                                      std::string_view layerKind)
+{
+    accept(keys);
+    for (std::string_view key : keys)
+        if (const std::string_view value = peek(key); has(key) && value != "0")
+            warning(key,
+                    std::string(key) + "=" + std::string(value) + " (AlexeyAB's) is not implemented: this " +
+                        std::string(layerKind) +
+                        " computes without it, so its outputs differ from AlexeyAB's Darknet (pjreddie's "
+                        "ignores the key too)");
+}
+
 void SectionReader::reportUnused()
 {
     // A key given twice: Darknet reads the first (filters=4 … filters=8 trains 4 filters), silently.

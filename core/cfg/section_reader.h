@@ -25,6 +25,15 @@ public:
     SectionReader(const Section& section, std::string file, int layer, Diagnostics& diagnostics);
 
     bool has(std::string_view key) const { return section_.find(key) != nullptr; }
+    // The value as written (Darknet-stripped), empty when absent; reads nothing (no schema, not "used").
+    std::string_view peek(std::string_view key) const
+    {
+        const Line* line = section_.find(key);
+        return line ? std::string_view(line->value) : std::string_view();
+    }
+    // Keys of AlexeyAB's that change what a layer computes and that Netwright does not implement: each
+    // one set (present and not 0) is a warning on its line saying the layer computes without it.
+    void warnUnimplemented(std::initializer_list<std::string_view> keys, std::string_view layerKind);
     int getInt(std::string_view key, int fallback);
     float getFloat(std::string_view key, float fallback);
     // A 0/1 switch (any non-zero integer is on, as in Darknet).

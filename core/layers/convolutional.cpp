@@ -44,8 +44,10 @@ std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
     l->binary = r.getFlag("binary", false);
     l->xnor = r.getFlag("xnor", false);
     l->flipped = r.getFlag("flipped", false);
-    r.accept({"dot", "dilation", "antialiasing", "share_index", "cbn", "sway", "rotate", "stretch",
-              "stretch_sway", "coordconv", "grad_centr", "stream", "wait_stream", "bin_output"});
+    r.accept({"dot", "dilation", "cbn", "grad_centr", "stream", "wait_stream", "bin_output"});
+    r.warnUnimplemented(
+        {"antialiasing", "share_index", "sway", "rotate", "stretch", "stretch_sway", "coordconv"},
+        "convolution");
     if (l->filters < 1)
         r.error("filters", "filters must be at least 1 (found " + std::to_string(l->filters) + ")");
     if (l->size < 1)
