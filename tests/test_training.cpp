@@ -8,6 +8,7 @@
 #include "train/run_folder_lock.h"
 #include "train/sgd.h"
 #include "train/trainer.h"
+#include "util/atomic_file.h"
 
 #include <QDir>
 #include <QProcess>
@@ -97,6 +98,7 @@ class TestTraining : public QObject {
     Q_OBJECT
 private slots:
     void learningRatePoliciesByHand();
+    void leftTemporariesAreRemoved();
     void checkpointedNetPredictsAsTheSavedOne();
     void sgdUpdateByHand();
     void idxFilesAreReadAndCheckedWithClearErrors();
@@ -113,6 +115,27 @@ private slots:
     void angleRotatesTrainingImages();
     void failureMidRunEndsInWordsWithTheCheckpointKept();
 };
+
+// A run killed mid-checkpoint leaves net_last.state.tmp-PID-N, a whole checkpoint's size; the next run
+// (holding the folder's lock) deletes those and only those (they piled up: only a process of the same
+// pid removed one). writeFileAtomically names the folder only when it is missing.
+void TestTraining::leftTemporariesAreRemoved()
+{
+    QTemporaryDir dir;
+    const QString state = dir.filePath("net_last.state");
+    for (const char* name : {"net_last.state.tmp-4120-7", "net_last.state.tmp-1-0", "net_last.state.tmp-12",
+                             "net_last.state.tmp-12-x", "net_last.state", "other.state.tmp-4120-7"})
+        test::writeFile(dir.filePath(name), "x");
+    QCOMPARE(removeLeftTemporaries(state.toStdString()), 2);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files, QDir::Name),
+             (QStringList{"net_last.state", "net_last.state.tmp-12", "net_last.state.tmp-12-x",
+                          "other.state.tmp-4120-7"}));
+    const auto missing = writeFileAtomically(dir.filePath("none/x.weights").toStdString(), "x");
+    QVERIFY(missing && missing->find("the folder " + dir.filePath("none").toStdString() +
+                                     " does not exist") != std::string::npos);
+    const auto refused = writeFileAtomically("/proc/version", "x");
+    QVERIFY(refused && refused->find("does not exist") == std::string::npos);
+}
 
 void TestTraining::learningRatePoliciesByHand()
 {
@@ -167,6 +190,13 @@ void TestTraining::sgdUpdateByHand()
     // v = 0.27 − 0.2·1.015 = 0.067; w = 1.015 + 0.05·0.067
     QVERIFY(std::fabs(w[0] - 1.01835f) < 1e-6f);
     QVERIFY(std::fabs(bias[0] - (0.05f + 0.05f * 0.9f)) < 1e-7f);
+    // A run that used Adam (adam=1) resumed with SGD: Adam's state (m and v per array, its step count)
+    // is not taken for velocities — the first step is the one from zero again (it took m as v).
+    w[0] = 1.0f, g[0] = 0.5f, bias[0] = 0.0f, biasGradient[0] = 1.0f;
+    sgd.state() = {{7.0f}, {7.0f}, {9.0f}, {9.0f}, {3.0f}};
+    sgd.step(layers, 0.1f, 2);
+    QCOMPARE(w[0], 1.015f);
+    QCOMPARE(bias[0], 0.05f);
 }
 
 void TestTraining::idxFilesAreReadAndCheckedWithClearErrors()
@@ -428,6 +458,20 @@ void TestTraining::freshRunSetsThePreviousRunAside()
     QVERIFY(std::any_of(atOnce.messages.begin(), atOnce.messages.end(), [](const std::string& m) {
         return m.starts_with("stopped before the first iteration: the previous run's files are back");
     }));
+    // A fresh run that died before its first checkpoint (kill -9) leaves the last one set aside: a
+    // --resume then says where it is.
+    for (const QString name : {"toy_last.weights", "toy_last.state", "metrics.csv"})
+        QVERIFY(QFile::remove(dir.filePath("out/" + name)));
+    TrainOptions resume = options;
+    resume.resume = true;
+    auto fourth = toyNet();
+    Quiet resumed;
+    const auto problem = Trainer(*fourth, *set, nullptr, resume).run(resumed);
+    QVERIFY(problem);
+    QVERIFY2(problem->find("set the last checkpoint aside in " + dir.filePath("out").toStdString() + "/" +
+                           aside[0].toStdString() + "/toy_last.state: move " + aside[0].toStdString() +
+                           "'s files back") != std::string::npos,
+             problem->c_str());
 }
 
 // The toy's steps policy halves the rate from iteration 8. A run resumed with twice the batch (or twice

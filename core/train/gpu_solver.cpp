@@ -96,9 +96,9 @@ void GpuSolver::uploadState(GpuExec& gpu, const std::vector<std::vector<float>>&
     size(gpu, layers);
     const std::size_t count = first_.size();
     // As the CPU solvers (sgd.cpp, adam.cpp), so a run resumes alike on either: each array's state is
-    // taken where its size matches and starts at zero where it does not; Adam's (its step count too)
-    // only when the number of arrays matches, else it starts afresh.
-    if (adam_ && state.size() != 2 * count + 1)
+    // taken where its size matches and starts at zero where it does not, and only when the number of
+    // arrays matches (SGD would take Adam's m for velocities), else it starts afresh.
+    if (state.size() != (adam_ ? 2 * count + 1 : count)) // another solver's, or other trained layers
         return;
     for (std::size_t i = 0; i < count && i < state.size(); ++i) {
         if (state[i].size() == first_[i].size())

@@ -63,4 +63,19 @@ std::optional<std::string> restorePreviousRun(const SetAside& aside, const std::
     return std::nullopt;
 }
 
+std::optional<std::string> newestSetAside(const std::string& folder, const std::string& file)
+{
+    std::error_code ec;
+    std::string newest; // previous-<date>-<time>[-n]: the names sort by time
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+        const std::string name = entry.path().filename().string();
+        std::error_code exists;
+        if (name.rfind("previous-", 0) == 0 && fs::exists(entry.path() / file, exists) && name > newest)
+            newest = name;
+    }
+    if (newest.empty())
+        return std::nullopt;
+    return newest + "/" + file;
+}
+
 } // namespace nw

@@ -8,6 +8,13 @@ namespace nw {
 
 void SgdSolver::step(std::vector<Net::LayerParameters>& layers, float rate, int batchSize)
 {
+    std::size_t count = 0;
+    for (const Net::LayerParameters& layer : layers)
+        count += layer.parameters.size();
+    // A state restored with another number of arrays is another solver's (Adam's m, v and step count,
+    // whose m would pass for velocities) or another set of trained layers: it starts afresh, as Adam's.
+    if (!velocity_.empty() && velocity_.size() != count)
+        velocity_.clear();
     std::size_t index = 0;
     const float batch = float(batchSize);
     for (Net::LayerParameters& layer : layers) {

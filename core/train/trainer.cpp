@@ -235,6 +235,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         lock.emplace(options_.outDir, "training " + options_.name, lockError);
         if (!lock->locked())
             return lockError;
+        for (const std::string& file : {statePath, weightsPath, metricsPath, base + "_final.weights"})
+            removeLeftTemporaries(file);
         if (!options_.resume) {
             // A fresh run counts from zero — iterations, images seen, the learning-rate schedule — also
             // from weights that have trained before (Darknet's -clear; their own `seen` would put the
@@ -242,8 +244,16 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             net_.setSeen(0);
             return std::nullopt; // (an earlier run's files are set aside once the start has succeeded)
         }
-        if (auto problem = loadCheckpoint(statePath, net_, state))
+        if (auto problem = loadCheckpoint(statePath, net_, state)) {
+            std::error_code missing;
+            const std::string stateName = options_.name + "_last.state";
+            if (!std::filesystem::exists(statePath, missing))
+                if (auto aside = newestSetAside(options_.outDir, stateName))
+                    *problem += ". A fresh run set the last checkpoint aside in " + options_.outDir + "/" +
+                                *aside + ": move " + aside->substr(0, aside->find('/')) +
+                                "'s files back into " + options_.outDir + " to resume it";
             return problem;
+        }
         // A run killed between its two checkpoint files leaves _last.weights one checkpoint ahead of
         // the state; the state is what resumes, so the weights are made to match it again.
         if (auto problem = net_.saveWeights(weightsPath))

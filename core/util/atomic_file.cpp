@@ -14,11 +14,11 @@ namespace {
 // The user's file and a reason they can act on; the temporary name is ours, not theirs.
 std::string cannotWrite(const std::string& path, int error)
 {
-    if (error == ENOENT) {
-        const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (error == ENOENT && !std::filesystem::exists(folder.empty() ? "." : folder, ec))
         return "cannot write " + path + ": the folder " + (folder.empty() ? "." : folder.string()) +
                " does not exist";
-    }
     return "cannot write " + path + ": " + std::strerror(error);
 }
 
@@ -62,7 +62,40 @@ std::optional<std::string> writeFileAtomically(const std::string& path, std::str
         ::unlink(temp.c_str());
         return "cannot replace " + path + ": " + reason;
     }
+    // The rename itself survives a power cut only once the folder is on disk too.
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    if (const int dir = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        dir >= 0) {
+        ::fsync(dir);
+        ::close(dir);
+    }
     return std::nullopt;
+}
+
+int removeLeftTemporaries(const std::string& path)
+{
+    const std::filesystem::path target(path);
+    const std::string prefix = target.filename().string() + ".tmp-";
+    std::error_code ec;
+    int removed = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(target.parent_path().empty() ? "." : target.parent_path(), ec)) {
+        const std::string name = entry.path().filename().string();
+        // name.tmp-PID-N, as writeFileAtomically makes them
+        if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0)
+            continue;
+        const std::string tail = name.substr(prefix.size());
+        const auto dash = tail.find('-');
+        const auto digits = [](std::string_view s) {
+            return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+        };
+        if (dash == std::string::npos || !digits(std::string_view(tail).substr(0, dash)) ||
+            !digits(std::string_view(tail).substr(dash + 1)))
+            continue;
+        std::error_code removeError;
+        removed += std::filesystem::remove(entry.path(), removeError) ? 1 : 0;
+    }
+    return removed;
 }
 
 } // namespace nw

@@ -9,5 +9,8 @@ namespace nw {
 
 // Returns an error message naming the file, or nullopt on success.
 std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view content);
+// Deletes the temporaries a writer killed mid-write left beside `path` (a whole checkpoint each): only
+// where no other process writes `path` now (the caller holds its folder's lock). Returns how many.
+int removeLeftTemporaries(const std::string& path);
 
 } // namespace nw
