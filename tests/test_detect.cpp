@@ -338,6 +338,15 @@ void TestDetect::labelsStayInsideAndTheBestIsOnTop()
     classColor(0, r, g, b);
     const cv::Vec3b label = frame.at<cv::Vec3b>(36, 11); // inside both labels' tags, left of the text
     QCOMPARE(label, cv::Vec3b(uchar(b), uchar(g), uchar(r)));
+    // Label text by contrast: class 9's dark blue (57, 62, 230; luminance 0.10) takes white, 6.9:1
+    // against black's 3.0:1; class 0's light orange takes black; the cut is at luminance 0.179.
+    classColor(9, r, g, b);
+    QCOMPARE((std::vector<int>{r, g, b}), (std::vector<int>{57, 62, 230}));
+    QVERIFY(whiteTextOn(r, g, b));
+    classColor(0, r, g, b);
+    QVERIFY(!whiteTextOn(r, g, b));
+    QVERIFY(whiteTextOn(117, 117, 117));  // grey: luminance 0.1779, under the cut
+    QVERIFY(!whiteTextOn(118, 118, 118)); // 0.1812, over it
 }
 
 QTEST_GUILESS_MAIN(TestDetect)

@@ -22,6 +22,17 @@ void classColor(int classId, int& r, int& g, int& b)
     b = int(rgb[sector % 6][2]);
 }
 
+bool whiteTextOn(int r, int g, int b)
+{
+    const auto linear = [](int channel) {
+        const double c = channel / 255.0;
+        return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    const double luminance = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    // Contrast with white (1.05 / (L + 0.05)) beats contrast with black ((L + 0.05) / 0.05).
+    return (luminance + 0.05) * (luminance + 0.05) < 1.05 * 0.05;
+}
+
 LabelPlace placeLabel(const LabeledBox& box, double width, double height, double imageWidth,
                       double imageHeight)
 {
@@ -62,8 +73,9 @@ void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
         const LabelPlace place = placeLabel(box, tagWidth, tagHeight, frame.cols, frame.rows);
         const int x = int(place.x), top = int(place.y);
         cv::rectangle(frame, cv::Rect(x, top, tagWidth, tagHeight), color, cv::FILLED);
+        const cv::Scalar ink = whiteTextOn(r, g, b) ? cv::Scalar(255, 255, 255) : cv::Scalar(0, 0, 0);
         cv::putText(frame, label, cv::Point(x + 2, top + size.height + 1), cv::FONT_HERSHEY_SIMPLEX, scale,
-                    cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
+                    ink, 1, cv::LINE_AA);
     }
 }
 #endif

@@ -12,6 +12,9 @@ namespace nw {
 void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes);
 // A distinct, stable colour per class (Darknet's palette idea): RGB in 0..255.
 void classColor(int classId, int& r, int& g, int& b);
+// Whether white text reads better than black on this background (the higher WCAG contrast ratio): on the
+// palette's dark blues black text had a contrast of about 3:1.
+bool whiteTextOn(int r, int g, int b);
 
 // Top-left corner of a box's label of `width` × `height` pixels: above the box's top-left corner,
 // moved inside the image (under the box's top edge when there is no room above, left of the image's

@@ -651,7 +651,7 @@ void DetectPanel::render()
             placeLabel(box, text.width(), text.height(), annotated_.width(), annotated_.height());
         const QRectF tag(place.x, place.y, text.width(), text.height());
         painter.fillRect(tag, color);
-        painter.setPen(Qt::black);
+        painter.setPen(whiteTextOn(r, g, b) ? Qt::white : Qt::black);
         painter.drawText(tag, Qt::AlignCenter, label);
     }
     painter.end();
