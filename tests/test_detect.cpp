@@ -53,6 +53,7 @@ private slots:
     void preprocessingMatchesDarknet();
     void iouByHand();
     void nmsKeepsTheBestOfOverlappingBoxes();
+    void nmsKindOfTheLastHeadIsUsed();
     void yoloDecodingByHand();
     void letterboxCorrectionByHand();
     void candidatesMatchOpenCvDnn();
@@ -120,6 +121,35 @@ void TestDetect::nmsKeepsTheBestOfOverlappingBoxes()
     const auto suppressed =
         std::find_if(dets.begin(), dets.end(), [](const Detection& d) { return d.box.x == 0.50f; });
     QCOMPARE(suppressed->prob[0], 0.0f);
+}
+
+// AlexeyAB's nms_kind, by hand. Two 0.625-wide boxes one cell apart diagonally on an 8×8 grid: IoU
+// 0.390625/0.830078 = 0.4706; d² = 2/64, the enclosing box 0.75 wide, c² = 1.125, d²/c² = 1/36.
+// greedynms: 0.4706 − (1/36)^0.6 = 0.3541; diounms with beta_nms 0.6 the same, with 1.0: 0.4428. At NMS
+// 0.45 plain IoU suppresses the second box, DIoU keeps both (yolov4.cfg says greedynms: it was ignored).
+void TestDetect::nmsKindOfTheLastHeadIsUsed()
+{
+    const Box a{2.5f / 8, 2.5f / 8, 0.625f, 0.625f}, b{3.5f / 8, 3.5f / 8, 0.625f, 0.625f};
+    QVERIFY(std::fabs(nmsOverlap(a, b, {}) - 0.47059f) < 1e-4f);
+    QVERIFY(std::fabs(nmsOverlap(a, b, nmsRuleFromCfg("greedynms", 1.0f)) - 0.35408f) < 1e-4f);
+    QVERIFY(std::fabs(nmsOverlap(a, b, nmsRuleFromCfg("diounms", 1.0f)) - 0.44281f) < 1e-4f);
+    QCOMPARE(nmsRuleFromCfg("cornersnms", 1.0f).kind, NmsRule::Kind::Iou); // AlexeyAB's [yolo] parser
+    const auto kept = [&](const NmsRule& rule) {
+        std::vector<Detection> dets = {detection(a.x, a.y, a.w, a.h, {0.9f}),
+                                       detection(b.x, b.y, b.w, b.h, {0.8f})};
+        nmsSort(dets, 1, 0.45f, rule);
+        return int(std::count_if(dets.begin(), dets.end(), [](const Detection& d) { return d.prob[0] > 0; }));
+    };
+    QCOMPARE(kept({}), 1);
+    QCOMPARE(kept(nmsRuleFromCfg("greedynms", 0.6f)), 2);
+    // The network's rule is its last head's (AlexeyAB reads the last layer's).
+    const NetworkSpec spec = test::specFromText(
+        "[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=18\nsize=1\n[yolo]\nmask=0,1,2\n"
+        "anchors=1,1,2,2,3,3\nclasses=1\nnum=3\n[route]\nlayers=-2\n[yolo]\nmask=0,1,2\nanchors=1,1,2,2,3,3\n"
+        "classes=1\nnum=3\nnms_kind=diounms\nbeta_nms=0.8\n");
+    QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+    QCOMPARE(nmsRuleOf(spec).kind, NmsRule::Kind::Diou);
+    QCOMPARE(nmsRuleOf(spec).beta, 0.8f);
 }
 
 void TestDetect::yoloDecodingByHand()

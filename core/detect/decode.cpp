@@ -129,6 +129,15 @@ int detectionClasses(const NetworkSpec& spec)
     return 0;
 }
 
+NmsRule nmsRuleOf(const NetworkSpec& spec)
+{
+    NmsRule rule;
+    for (const LayerSpec& layer : spec.layers)
+        if (auto head = detectionHeadInfo(layer.config.get()))
+            rule = head->nms;
+    return rule;
+}
+
 void undoLetterbox(std::vector<Detection>& dets, int imageWidth, int imageHeight, int netWidth, int netHeight)
 {
     int newW, newH;

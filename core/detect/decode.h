@@ -21,6 +21,8 @@ struct DecodeOptions {
 std::vector<Detection> decodeDetections(const Net& net, int item, const DecodeOptions& options);
 // Number of classes of the net's detection heads; 0 when the net has none.
 int detectionClasses(const NetworkSpec& spec);
+// The NMS rule of the network's last detection head (AlexeyAB's detector reads the last layer's).
+NmsRule nmsRuleOf(const NetworkSpec& spec);
 
 // Darknet's correct_yolo_boxes for a letterboxed image.
 void undoLetterbox(std::vector<Detection>& detections, int imageWidth, int imageHeight, int netWidth,

@@ -4,7 +4,7 @@
 
 namespace nw {
 
-void nmsSort(std::vector<Detection>& detections, int classes, float threshold)
+void nmsSort(std::vector<Detection>& detections, int classes, float threshold, const NmsRule& rule)
 {
     std::stable_partition(detections.begin(), detections.end(),
                           [](const Detection& d) { return d.objectness != 0; });
@@ -18,7 +18,7 @@ void nmsSort(std::vector<Detection>& detections, int classes, float threshold)
             if (detections[i].prob[key] == 0)
                 continue;
             for (std::size_t j = i + 1; j < total; ++j)
-                if (boxIou(detections[i].box, detections[j].box) > threshold)
+                if (nmsOverlap(detections[i].box, detections[j].box, rule) > threshold)
                     detections[j].prob[key] = 0;
         }
     }

@@ -14,7 +14,8 @@ struct Detection {
 };
 
 // Darknet's do_nms_sort: detections with objectness 0 go last; per class, sort by probability and
-// zero the probability of every later box whose IoU with a kept one exceeds `threshold`.
-void nmsSort(std::vector<Detection>& detections, int classes, float threshold);
+// zero the probability of every later box whose IoU with a kept one exceeds `threshold`. With another
+// `rule` (a [yolo] nms_kind), AlexeyAB's diounms_sort: the same with the rule's overlap.
+void nmsSort(std::vector<Detection>& detections, int classes, float threshold, const NmsRule& rule = {});
 
 } // namespace nw

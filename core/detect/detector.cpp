@@ -38,7 +38,7 @@ std::vector<LabeledBox> labelDetections(std::vector<Detection> dets, int classes
                                         const DetectOptions& options)
 {
     if (options.nms > 0)
-        nmsSort(dets, classes, options.nms);
+        nmsSort(dets, classes, options.nms, options.nmsRule);
     std::vector<LabeledBox> boxes;
     for (const Detection& d : dets)
         for (int c = 0; c < classes && std::size_t(c) < d.prob.size(); ++c) {
@@ -61,7 +61,9 @@ std::vector<LabeledBox> labelDetections(std::vector<Detection> dets, int classes
 std::vector<LabeledBox> Detector::labelBoxes(std::vector<Detection> dets, int width, int height,
                                              const DetectOptions& options) const
 {
-    return labelDetections(std::move(dets), detectionClasses(net_.spec()), names_, width, height, options);
+    DetectOptions withRule = options;
+    withRule.nmsRule = nmsRuleOf(net_.spec());
+    return labelDetections(std::move(dets), detectionClasses(net_.spec()), names_, width, height, withRule);
 }
 
 std::vector<LabeledBox> Detector::detect(const Image& image, const DetectOptions& options)

@@ -24,6 +24,7 @@ struct DetectOptions {
     float threshold = 0.25f; // AlexeyAB's default (pjreddie: 0.5)
     float nms = 0.45f;
     bool letterbox = false; // pjreddie letterboxes; AlexeyAB resizes unless letter_box=1
+    NmsRule nmsRule = {};   // labelDetections' (Detector uses its network's: nmsRuleOf)
 };
 
 class Detector {

@@ -141,7 +141,7 @@ MapResult computeMap(const std::vector<ScoredBox>& predictions,
     for (int c = 0; c < classes; ++c) {
         std::vector<const ScoredBox*> sorted;
         for (const ScoredBox& p : predictions)
-            if (p.classId == c && p.image < truths.size() && p.score >= options.confidenceThreshold)
+            if (p.classId == c && p.image < truths.size() && p.score > options.confidenceThreshold)
                 sorted.push_back(&p);
         std::stable_sort(sorted.begin(), sorted.end(),
                          [](const ScoredBox* a, const ScoredBox* b) { return a->score > b->score; });
@@ -169,6 +169,7 @@ MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, co
     const int batch = net.batch();
     const Shape input = net.inputShape();
     const int classes = detectionClasses(net.spec());
+    const NmsRule nmsRule = nmsRuleOf(net.spec());
     const std::size_t imageSize = std::size_t(input.size);
     std::vector<float> images(imageSize * std::size_t(batch), 0.5f);
     std::vector<ScoredBox> predictions;
@@ -207,7 +208,7 @@ MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, co
             decode.imageWidth = sizes[b].first;
             decode.imageHeight = sizes[b].second;
             std::vector<Detection> detections = decodeDetections(net, int(b), decode);
-            nmsSort(detections, classes, 0.45f);
+            nmsSort(detections, classes, 0.45f, nmsRule);
             for (const Detection& d : detections)
                 for (int c = 0; c < classes && std::size_t(c) < d.prob.size(); ++c)
                     if (d.prob[std::size_t(c)] > 0)

@@ -23,8 +23,12 @@ LayerFlags readLayerFlags(cfg::SectionReader& reader)
     flags.stopbackward = reader.getFlag("stopbackward", false);
     flags.dontupdate = reader.getFlag("dont_update", false);
     flags.learningRateScale = reader.getFloat("learning_rate", 1);
-    reader.accept(
-        {"truth", "onlyforward", "dontsave", "numload", "smooth", "clip", "burnin_update", "train_only_bn"});
+    reader.accept({"truth", "smooth", "clip", "burnin_update"});
+    reader.warnUnimplemented({"dontsave", "numload"},
+                             "this layer's weights are read and written in full, so .weights files differ "
+                             "from AlexeyAB's for this cfg");
+    reader.warnUnimplemented({"onlyforward", "train_only_bn"},
+                             "this layer trains as any other, unlike in AlexeyAB's Darknet");
     return flags;
 }
 

@@ -6,6 +6,7 @@
 // costs never allocate tensors. The runtime's forward/backward will live in the same files.
 #include "cfg/section_reader.h"
 #include "graph/shape.h"
+#include "layers/box.h"
 
 #include <cstdint>
 #include <memory>
@@ -49,6 +50,13 @@ public:
         return input_;
     }
     bool readInput() const { return readInput_; }
+    // Whether the previous layer's output shape is known (no error there or before it); reading it makes
+    // this layer's output depend on it, as input() does.
+    bool inputKnown() const
+    {
+        readInput_ = true;
+        return inputValid_;
+    }
     // An earlier layer's output, by absolute index (must be < index()).
     const Shape& outputOf(int layer) const;
     // Whether an earlier layer's output shape is known: no error there nor in what it reads.
@@ -77,12 +85,14 @@ private:
 };
 
 // What training and detection need to know of a detection head ([yolo], [region], [detection]) without
-// caring which kind it is: its classes, how many truth boxes it reads, its jitter and multi-scale setting.
+// caring which kind it is: its classes, how many truth boxes it reads, its jitter and multi-scale
+// setting, and the overlap its detections' NMS measures.
 struct DetectionHeadInfo {
     int classes = 0;
     int maxBoxes = 0;     // truth boxes per image
     float jitter = 0;     // crop jitter of the training images
     float multiScale = 0; // `random` of [yolo]/[region]: 0 off, 1 Darknet's ×/÷1.4, else that factor
+    NmsRule nms = {};     // [yolo] nms_kind, beta_nms
 };
 
 class LayerConfig {

@@ -476,7 +476,7 @@ void DetectPanel::refilter()
         return;
     }
     boxes_ = labelDetections(last_.candidates, classes_, names_, last_.image.width(), last_.image.height(),
-                             {threshold, nms, letterbox_->isChecked()});
+                             {threshold, nms, letterbox_->isChecked(), last_.nmsRule});
     render();
     status_->setText(
         tr("%1%2 · %3 objects · %4 ms%5")

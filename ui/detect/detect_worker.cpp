@@ -166,6 +166,7 @@ bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int 
     result.source = source;
     result.frame = frame;
     result.generation = generation_;
+    result.nmsRule = nmsRuleOf(net_->spec());
     ++framesInFlight_;
     emit frameReady(result);
     return true;

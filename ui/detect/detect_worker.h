@@ -27,6 +27,7 @@ struct DetectFrame {
     int frame = 0; // frame number for videos, 0 for images
     double milliseconds = 0;
     int generation = 0; // the load() that made the network it ran on
+    NmsRule nmsRule;    // the network's [yolo] nms_kind
 };
 
 class DetectWorker : public QObject {
