@@ -286,8 +286,9 @@ void TestCli::initWritesWeightsThatLoad()
     const Run sequences = cli({"init", recurrent, a});
     QVERIFY2(sequences.exitCode == 0, sequences.err.constData());
     QCOMPARE(test::readAll(a).size(), 20 + 4 * (2861 + 3 * 131));
-    // partial: the first 3 layers (convolution, maxpool, convolution: 4 × 32 + 9 × 32 and 4 × 64 + 9 × 32 × 64
-    // floats, biases and batch norm before the weights) of b — a backbone that forward refuses and train starts from.
+    // partial: the first 3 layers (convolution, maxpool, convolution: 4 × 32 + 9 × 32 and 4 × 64 + 9 × 32 ×
+    // 64 floats, biases and batch norm before the weights) of b — a backbone that forward refuses and train
+    // starts from.
     const QString backbone = dir.filePath("fm.conv.3");
     const Run partial = cli({"partial", cfg, b, backbone, "3"});
     QVERIFY2(partial.exitCode == 0, partial.err.constData());
@@ -295,6 +296,10 @@ void TestCli::initWritesWeightsThatLoad()
     const Run refused = cli({"bench", cfg, "--weights", backbone, "--runs", "1"});
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains("a backbone to train from"), refused.err.constData());
+    const Run ofABackbone =
+        cli({"partial", cfg, backbone, dir.filePath("fm.conv.2"), "2"}); // needs the whole net
+    QCOMPARE(ofABackbone.exitCode, 1);
+    QVERIFY2(ofABackbone.err.contains("a backbone to train from"), ofABackbone.err.constData());
     const Run tooMany = cli({"partial", cfg, b, backbone, "8"});
     QCOMPARE(tooMany.exitCode, 1);
     QVERIFY2(tooMany.err.contains("has 7 layers (0..6)"), tooMany.err.constData());

@@ -197,6 +197,9 @@ void TestNetworkSpec::brokenLayersAreReported_data()
         << n + "[convolutional]\nfilters=4\n[route]\nlayers=-5\n"
         << 1 << 9 << "'layers' refers to layer -5 (= -4), but only layers 0..0";
     QTest::newRow("route forward") << n + "[route]\nlayers=3\n" << 0 << 7 << "'layers' refers to layer 3";
+    QTest::newRow("share_index") << n + "[convolutional]\nfilters=4\nshare_index=0\n"
+                                 << 0 << 8
+                                 << "share_index (AlexeyAB's: this layer uses another layer's weights";
     QTest::newRow("shortcut sizes")
         << n + "[convolutional]\nfilters=4\nsize=4\n[shortcut]\nfrom=-2\n[shortcut]\nfrom=0\n"
         << 1 << 10 << "'from' refers to layer -2";
@@ -353,6 +356,16 @@ void TestNetworkSpec::oneMistakeGivesOneMessage()
     for (int layer = 1; layer < 7; ++layer)
         QVERIFY(!spec.layers[std::size_t(layer)].outputKnown);
     QVERIFY(spec.layers[2].valid()); // quiet, not in error itself
+    // [scale_channels] after the broken layer, [sam] reading it: quiet too.
+    for (const char* reader : {"[scale_channels]\nfrom=0\n", "[sam]\nfrom=1\n"}) {
+        const NetworkSpec more = test::specFromText(
+            net(8, 8, 3) +
+                "[convolutional]\nfilters=4\nsize=1\n\n[convolutional]\nfilters=4\nsize=3\nstride=0\n\n" +
+                reader + "\n[convolutional]\nfilters=2\nsize=1\n",
+            "cascade.cfg");
+        QVERIFY2(more.diagnostics.size() == 1, (reader + test::allText(more.diagnostics)).c_str());
+        QVERIFY(!more.layers[3].outputKnown);
+    }
 }
 
 // Layer 0 is read by layer 1 and by the route (3); layer 1 only by layer 2; the route's output goes

@@ -23,7 +23,7 @@ int initWeights(const std::string& cfg, const std::string& out, unsigned seed)
 
 int partialWeights(const std::string& cfg, const std::string& weights, const std::string& out, int layers)
 {
-    auto net = loadNet(cfg, weights, timeSteps(cfg), {}, Net::Use::Everything, true);
+    auto net = loadNet(cfg, weights, timeSteps(cfg)); // the whole network's: a backbone of one is refused
     if (!net)
         return 1;
     const int count = int(net->spec().layers.size());

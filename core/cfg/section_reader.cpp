@@ -179,16 +179,13 @@ void SectionReader::accept(std::initializer_list<std::string_view> keys)
 }
 
 void SectionReader::warnUnimplemented(std::initializer_list<std::string_view> keys,
-                                      std::string_view layerKind)
+                                      std::string_view consequence)
 {
     accept(keys);
     for (std::string_view key : keys)
         if (const std::string_view value = peek(key); has(key) && value != "0")
-            warning(key,
-                    std::string(key) + "=" + std::string(value) + " (AlexeyAB's) is not implemented: this " +
-                        std::string(layerKind) +
-                        " computes without it, so its outputs differ from AlexeyAB's Darknet (pjreddie's "
-                        "ignores the key too)");
+            warning(key, std::string(key) + "=" + std::string(value) + " (AlexeyAB's) is not implemented: " +
+                             std::string(consequence) + " (pjreddie's Darknet ignores the key too)");
 }
 
 void SectionReader::reportUnused()

@@ -31,9 +31,10 @@ public:
         const Line* line = section_.find(key);
         return line ? std::string_view(line->value) : std::string_view();
     }
-    // Keys of AlexeyAB's that change what a layer computes and that Netwright does not implement: each
-    // one set (present and not 0) is a warning on its line saying the layer computes without it.
-    void warnUnimplemented(std::initializer_list<std::string_view> keys, std::string_view layerKind);
+    // Keys of AlexeyAB's that change what a layer computes or stores and that Netwright does not
+    // implement: each one set (present and not 0) is a warning on its line: "… is not implemented: " and
+    // `consequence`.
+    void warnUnimplemented(std::initializer_list<std::string_view> keys, std::string_view consequence);
     int getInt(std::string_view key, int fallback);
     float getFloat(std::string_view key, float fallback);
     // A 0/1 switch (any non-zero integer is on, as in Darknet).

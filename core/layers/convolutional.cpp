@@ -46,8 +46,14 @@ std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
     l->flipped = r.getFlag("flipped", false);
     r.accept({"dot", "dilation", "cbn", "grad_centr", "stream", "wait_stream", "bin_output"});
     r.warnUnimplemented(
-        {"antialiasing", "share_index", "sway", "rotate", "stretch", "stretch_sway", "coordconv"},
-        "convolution");
+        {"antialiasing", "sway", "rotate", "stretch", "stretch_sway", "coordconv"},
+        "this convolution computes without it, so its outputs differ from AlexeyAB's Darknet");
+    r.accept({"share_index"});
+    if (r.has("share_index")) // any value: 0 shares layer 0's weights
+        r.error("share_index",
+                "share_index (AlexeyAB's: this layer uses another layer's weights, and its own "
+                "are left out of the .weights file) is not supported: remove it to give the "
+                "layer weights of its own (then train them, or use weights made for that cfg)");
     if (l->filters < 1)
         r.error("filters", "filters must be at least 1 (found " + std::to_string(l->filters) + ")");
     if (l->size < 1)

@@ -27,7 +27,8 @@ std::unique_ptr<LayerConfig> MaxpoolLayer::parse(cfg::SectionReader& r)
     l->padding = r.getInt("padding", l->size - 1);
     l->depth = r.getFlag("maxpool_depth", false);
     l->outChannels = r.getInt("out_channels", 1);
-    r.warnUnimplemented({"antialiasing", "maxpool_zero_nonmax"}, "maxpool");
+    r.warnUnimplemented({"antialiasing", "maxpool_zero_nonmax"},
+                        "this maxpool computes without it, so its outputs differ from AlexeyAB's Darknet");
     if (l->size < 1 || l->strideX < 1 || l->strideY < 1)
         r.error("size", "size and stride must be at least 1");
     if (l->depth && l->outChannels < 1)

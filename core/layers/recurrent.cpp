@@ -106,8 +106,9 @@ void BlockTraining::forward(int step, const float* in, float* out, int batch)
     const ConnectedBlock& b = block_;
     const std::size_t n = std::size_t(batch) * std::size_t(b.outputs);
     s.input.assign(in, in + std::size_t(batch) * std::size_t(b.inputs));
-    gemm(false, true, batch, b.outputs, b.inputs, 1.0f, in, b.inputs, b.weights.data(), b.inputs, 0.0f, out,
-         b.outputs);
+    // (A transposed file's layer trains not, but runs here when frozen before a stopbackward.)
+    gemm(false, true, batch, b.outputs, b.inputs, 1.0f, in, b.inputs,
+         b.packedWeights.empty() ? b.weights.data() : b.packedWeights.data(), b.inputs, 0.0f, out, b.outputs);
     const Activation fused = gradientFromOutput(b.activation) ? b.activation : Activation::Linear;
     if (b.batchNormalize) {
         s.batchNorm.forward(out, batch, b.outputs, 1, block_.scales.data(), block_.biases.data(),

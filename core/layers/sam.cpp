@@ -25,9 +25,11 @@ LayerResult SamLayer::infer(LayerContext& ctx) const
 {
     LayerResult result;
     const auto index = ctx.resolve(from, "from");
-    if (!index || !ctx.isValid(*index))
+    if (!index)
         return result;
-    result.sources.push_back(*index);
+    result.sources.push_back(*index); // a broken source then marks this output unknown too
+    if (!ctx.isValid(*index) || !ctx.inputKnown())
+        return result; // whatever is broken has said so
     const Shape& target = ctx.outputOf(*index);
     if (!target.isImage() || ctx.input() != target) {
         ctx.error("[sam] multiplies two outputs of the same shape, but the previous layer is " +

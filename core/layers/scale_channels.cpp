@@ -27,9 +27,11 @@ LayerResult ScaleChannelsLayer::infer(LayerContext& ctx) const
 {
     LayerResult result;
     const auto index = ctx.resolve(from, "from");
-    if (!index || !ctx.isValid(*index))
+    if (!index)
         return result;
-    result.sources.push_back(*index);
+    result.sources.push_back(*index); // a broken source then marks this output unknown too
+    if (!ctx.isValid(*index) || !ctx.inputKnown())
+        return result; // whatever is broken has said so
     const Shape& target = ctx.outputOf(*index);
     const Shape& scale = ctx.input();
     const bool fits = scaleWh ? (scale.w == target.w && scale.h == target.h && scale.c == 1)

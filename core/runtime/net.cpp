@@ -420,6 +420,7 @@ void Net::prepareAll()
 
 void Net::initialize(unsigned seed)
 {
+    header_ = WeightsHeader{}; // new weights, in today's layout (not a transposed file's)
     std::mt19937 random(seed);
     for (auto& layer : layers_)
         layer->initialize(random);

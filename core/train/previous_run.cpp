@@ -66,12 +66,18 @@ std::optional<std::string> restorePreviousRun(const SetAside& aside, const std::
 std::optional<std::string> newestSetAside(const std::string& folder, const std::string& file)
 {
     std::error_code ec;
-    std::string newest; // previous-<date>-<time>[-n]: the names sort by time
+    std::string newest; // by the file's time: previous-…-10 sorts before previous-…-9 as text
+    fs::file_time_type newestTime{};
     for (const auto& entry : fs::directory_iterator(folder, ec)) {
         const std::string name = entry.path().filename().string();
         std::error_code exists;
-        if (name.rfind("previous-", 0) == 0 && fs::exists(entry.path() / file, exists) && name > newest)
+        if (name.rfind("previous-", 0) != 0 || !fs::exists(entry.path() / file, exists))
+            continue;
+        const fs::file_time_type time = fs::last_write_time(entry.path() / file, exists);
+        if (newest.empty() || time > newestTime) {
             newest = name;
+            newestTime = time;
+        }
     }
     if (newest.empty())
         return std::nullopt;

@@ -35,8 +35,12 @@ GraphView::GraphView(QWidget* parent)
     miniMap_ = new MiniMap(this);
     miniMap_->hide();
     connect(scene_, &QGraphicsScene::selectionChanged, this, [this] {
-        if (!updatingSelection_)
-            emit layerSelected(selectedLayer()); // −1: a click on empty space deselected every card
+        if (updatingSelection_)
+            return;
+        if (const int layer = selectedLayer(); layer >= 0)
+            emit layerSelected(layer);
+        else if (scene_->selectedItems().isEmpty()) // a click on empty space (an edge keeps the layer)
+            emit layerSelected(-1);
     });
 }
 
