@@ -371,6 +371,14 @@ private slots:
         strict.iouThreshold = 0.7f;
         QCOMPARE(computeMap({shifted}, one, 1, strict).map50, 0.0);
         QVERIFY(std::abs(averagePrecisionAllPoints({0.5, 1.0}, {1.0, 0.5}) - 0.75) < 1e-12);
+        // Darknet's -points 11 (VOC2007): class 0 has precision 1 up to recall 0.5 (6 points: 0 … 0.5) and
+        // 0.5 from there to 1 (5 points), so (6 + 2.5)/11; the mean with class 1's 0.
+        MapOptions voc;
+        voc.points = 11;
+        const MapResult elevenPoint = computeMap(predictions, truths, 3, voc);
+        QVERIFY(std::abs(elevenPoint.classes[0].ap50 - 8.5 / 11) < 1e-9);
+        QVERIFY(std::abs(elevenPoint.map50 - 8.5 / 22) < 1e-9);
+        QVERIFY(std::abs(elevenPoint.classes[0].ap50to95 - r.classes[0].ap50to95) < 1e-12); // COCO's stays
     }
 
     void labelFilesAndPaths()

@@ -39,6 +39,7 @@ struct TrainArgs {
 struct MapArgs {
     std::string data, cfg, weights, device = "cpu";
     float iou = 0.5f, threshold = 0.25f;
+    int points = 0;
     bool letterbox = false, json = false;
 };
 

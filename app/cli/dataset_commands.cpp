@@ -44,6 +44,7 @@ int map(const MapArgs& args)
     MapOptions options;
     options.iouThreshold = args.iou;
     options.confidenceThreshold = args.threshold;
+    options.points = args.points;
     const MapResult r = evaluateMap(*net, *set, args.letterbox || net->spec().net.letterBox, options, {},
                                     [&](const float* input) { runner->forward(input); });
     for (const std::string& warning : r.warnings)
@@ -73,6 +74,7 @@ int map(const MapArgs& args)
         out["map50"] = r.map50;
         out["map50_95"] = r.map50to95;
         out["iou_threshold"] = args.iou;
+        out["points"] = args.points; // 0: all-point
         out["precision"] = r.precision;
         out["recall"] = r.recall;
         out["f1"] = r.f1;
@@ -102,7 +104,8 @@ int map(const MapArgs& args)
     }
     std::printf("for conf_thresh = %.2f: precision = %.3f, recall = %.3f, F1 = %.3f, average IoU = %.2f%%\n",
                 args.threshold, r.precision, r.recall, r.f1, r.averageIou * 100);
-    std::printf("mAP@%.2f = %.4f (%.2f%%), mAP@0.5:0.95 = %.4f, %zu images%s\n", args.iou, r.map50,
+    std::printf("mAP@%.2f%s = %.4f (%.2f%%), mAP@0.5:0.95 = %.4f, %zu images%s\n", args.iou,
+                args.points ? (" (" + std::to_string(args.points) + "-point)").c_str() : "", r.map50,
                 r.map50 * 100, r.map50to95, r.images,
                 r.unreadable ? (" (" + std::to_string(r.unreadable) + " unreadable left out)").c_str() : "");
     return 0;

@@ -217,6 +217,16 @@ int main(int argc, char** argv)
                     "Confidence threshold for precision/recall/F1 (default 0.25)")
         ->check(finiteRange(0.0, 1.0));
     map->add_flag("--letterbox", mapArgs.letterbox, "Letterbox the images (default: the cfg's letter_box)");
+    map->add_option("--points", mapArgs.points,
+                    "AP@IoU by N-point interpolation (11: VOC2007, as Darknet's -points 11; default 0: "
+                    "all-point, as AlexeyAB's)")
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                const int n = std::atoi(text.c_str());
+                return n == 0 || (n >= 2 && n <= 1000) ? std::string()
+                                                       : std::string("0 (all-point) or 2 to 1000 points");
+            },
+            "0|2..1000"));
     map->add_flag("--json", mapArgs.json, "Print {\"map50\":..,\"map50_95\":..,\"classes\":[...]}");
     map->add_option("--device", mapArgs.device, "cpu (default), cuda or cuda:N (see devices)");
     map->add_flag("--half", half, halfHelp);

@@ -62,21 +62,22 @@ void curve(const std::vector<bool>& truePositive, int truths, std::vector<double
     }
 }
 
-// COCO: mean over recall 0, 0.01, …, 1 of the best precision at that recall or above.
-double averagePrecision101(const std::vector<double>& recall, const std::vector<double>& precision)
+} // namespace
+
+double averagePrecisionPoints(const std::vector<double>& recall, const std::vector<double>& precision,
+                              int points)
 {
     double sum = 0;
-    for (int r = 0; r <= 100; ++r) {
+    for (int k = 0; k < points; ++k) {
+        const double at = double(k) / double(points - 1);
         double best = 0;
         for (std::size_t i = 0; i < recall.size(); ++i)
-            if (recall[i] >= r / 100.0 - 1e-12)
+            if (recall[i] >= at - 1e-12)
                 best = std::max(best, precision[i]);
         sum += best;
     }
-    return sum / 101;
+    return sum / points;
 }
-
-} // namespace
 
 double averagePrecisionAllPoints(const std::vector<double>& recall, const std::vector<double>& precision)
 {
@@ -120,13 +121,14 @@ MapResult computeMap(const std::vector<ScoredBox>& predictions,
         ++withTruth;
         std::vector<double> recall, precision;
         curve(matchPredictions(sorted, truths, options.iouThreshold), ap.truths, recall, precision);
-        ap.ap50 = averagePrecisionAllPoints(recall, precision);
+        ap.ap50 = options.points > 1 ? averagePrecisionPoints(recall, precision, options.points)
+                                     : averagePrecisionAllPoints(recall, precision);
         for (int k = 0; k < 10; ++k) {
             recall.clear();
             precision.clear();
             curve(matchPredictions(sorted, truths, 0.5f + 0.05f * float(k), nullptr, true), ap.truths, recall,
                   precision);
-            ap.ap50to95 += averagePrecision101(recall, precision) / 10;
+            ap.ap50to95 += averagePrecisionPoints(recall, precision, 101) / 10;
         }
         result.map50 += ap.ap50;
         result.map50to95 += ap.ap50to95;

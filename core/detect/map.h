@@ -43,6 +43,7 @@ struct MapResult {
 struct MapOptions {
     float iouThreshold = 0.5f;         // for ap50 and the P/R/F1 figures
     float confidenceThreshold = 0.25f; // for precision/recall/F1/average IoU
+    int points = 0; // AP@iouThreshold: 0 all-point (AlexeyAB's default), N ≥ 2 N-point (11: VOC2007's)
 };
 
 // Scores predictions against ground truth: truths[i] are image i's boxes. Predictions of equal score
@@ -53,6 +54,10 @@ MapResult computeMap(const std::vector<ScoredBox>& predictions,
 
 // AP with all-point interpolation of a precision/recall curve (recall ascending).
 double averagePrecisionAllPoints(const std::vector<double>& recall, const std::vector<double>& precision);
+// AP as the mean, over recall 0, 1/(N−1), …, 1, of the best precision at that recall or above: Darknet's
+// `-points N` (11: VOC2007), and COCO's 101 points.
+double averagePrecisionPoints(const std::vector<double>& recall, const std::vector<double>& precision,
+                              int points);
 
 // Runs the net over every image of `data` (no augmentation; letterboxed when `letterbox`), keeps the
 // candidates above 0.005 after NMS 0.45 and scores them; images that cannot be read are left out and
