@@ -328,6 +328,21 @@ void TestDetectPanel::streamProblemsStayInViewAndSavingNamesItsFile()
     QCOMPARE(QImage(dir.filePath("dog.png")).size(), QSize(768, 576));
     QVERIFY(!panel.saveImage(dir.filePath("missing/dog.png")));
     QVERIFY(panel.status()->text().startsWith("Cannot write " + dir.filePath("missing/dog.png")));
+    // A names file of another length is named on the detector line, once, and the remark goes with it.
+    const auto detectorLine = [&] {
+        for (QLabel* label : panel.findChildren<QLabel*>())
+            if (label->text().startsWith("Detector:"))
+                return label->text();
+        return QString();
+    };
+    test::writeFile(dir.filePath("three.names"), "a\nb\nc\n");
+    panel.setNames(dir.filePath("three.names"));
+    panel.setNames(dir.filePath("three.names"));
+    QVERIFY2(detectorLine().endsWith(" · names: three.names has 3 for 5 classes (another data set's?)") &&
+                 detectorLine().count("names:") == 1,
+             qPrintable(detectorLine()));
+    panel.setNames(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.names");
+    QVERIFY2(!detectorLine().contains("names:"), qPrintable(detectorLine()));
 }
 
 // A cfg without weights does not run on random weights silently (it said "No objects above the

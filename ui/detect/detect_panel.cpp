@@ -77,7 +77,13 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     slideshow_->setToolTip(tr("Show the folder's images one after another, every 2 seconds"));
     slideTimer_ = new QTimer(this);
     slideTimer_->setInterval(2000);
-    connect(slideTimer_, &QTimer::timeout, this, [this] { showNext(1); });
+    connect(slideTimer_, &QTimer::timeout, this, [this] {
+        // A slow network (a big one on the CPU) finishes the image first: ticks never queue up behind it.
+        const qint64 waiting = QDateTime::currentMSecsSinceEpoch() - imageRequestedAt_;
+        if (imageRequestedAt_ > 0 && waiting < 60000)
+            return;
+        showNext(1);
+    });
     connect(slideshow_, &QPushButton::toggled, this, [this](bool on) {
         if (on && folder_.isEmpty()) {
             status_->setText(tr("Open a folder first (Folder…), then start the slideshow."));
@@ -156,6 +162,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(worker_, &DetectWorker::loaded, this, &DetectPanel::onLoaded);
     connect(worker_, &DetectWorker::frameReady, this, &DetectPanel::onFrame);
     connect(worker_, &DetectWorker::problem, this, [this](const QString& text) {
+        imageRequestedAt_ = 0; // an image that cannot be read is done with too
         status_->setText(text);
         streamProblem_ = text;
     });
@@ -357,11 +364,28 @@ void DetectPanel::setWeights(const QString& path)
 void DetectPanel::setNames(const QString& path)
 {
     std::string error;
-    if (auto names = loadNames(path.toStdString(), error))
+    if (auto names = loadNames(path.toStdString(), error)) {
         names_ = *names;
-    else
+        namesPath_ = path;
+        sayIfNamesDoNotFit();
+    } else {
         status_->setText(QString::fromStdString(error));
+    }
     refilter();
+}
+
+void DetectPanel::sayIfNamesDoNotFit()
+{
+    const QString mark = tr(" · names: ");
+    QString line = detector_->text();
+    if (const auto at = line.indexOf(mark); at >= 0)
+        line.truncate(at); // the last names file's remark
+    if (classes_ > 0 && !names_.empty() && names_.size() != std::size_t(classes_))
+        line += mark + tr("%1 has %2 for %3 classes (another data set's?)")
+                           .arg(QFileInfo(namesPath_).fileName())
+                           .arg(names_.size())
+                           .arg(classes_);
+    detector_->setText(line);
 }
 
 void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, int generation)
@@ -377,6 +401,7 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, i
                                                                  : QFileInfo(weightsPath_).fileName())
                                              .arg(classes)
                                        : tr("Cannot load the detector: %1").arg(error));
+    sayIfNamesDoNotFit();
     if (!error.isEmpty() && !weightsPath_.isEmpty()) {
         // Wrong weights (another network's, a damaged file) say so where the user looks, without
         // blocking: the panel stays usable to pick other weights.
@@ -398,6 +423,7 @@ void DetectPanel::openImageFile(const QString& path)
         return;
     stopStream(); // the worker runs one thing at a time: a playing stream would hold the image back
     resetFrameRate();
+    imageRequestedAt_ = QDateTime::currentMSecsSinceEpoch();
     QMetaObject::invokeMethod(worker_, "detectImage", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()));
 }
@@ -452,6 +478,8 @@ void DetectPanel::onFrame(const DetectFrame& frame)
         return;
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (frame.frame == 0)
+        imageRequestedAt_ = 0;
     if (lastFrameAt_ > 0 && frame.frame > 0)
         fps_ = 0.8 * fps_ + 0.2 * (1000.0 / std::max<qint64>(1, now - lastFrameAt_));
     lastFrameAt_ = now;
@@ -528,7 +556,10 @@ double DetectPanel::currentScale() const
 
 void DetectPanel::setZoom(double zoom)
 {
-    zoom_ = zoom <= 0 ? 0 : std::clamp(zoom, 0.05, 16.0);
+    // Up to 16× and 16,384 pixels a side: 16× of a 4000-pixel photo would be a 12 GB pixmap.
+    const double largest =
+        annotated_.isNull() ? 1.0 : double(std::max(annotated_.width(), annotated_.height()));
+    zoom_ = zoom <= 0 ? 0 : std::clamp(zoom, 0.05, std::max(0.05, std::min(16.0, 16384.0 / largest)));
     showPixmap();
 }
 
@@ -547,7 +578,9 @@ void DetectPanel::showPixmap()
 bool DetectPanel::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == scroll_->viewport()) {
-        if (event->type() == QEvent::Wheel) {
+        if (event->type() == QEvent::Resize && zoom_ == 0) {
+            showPixmap(); // Fit follows the view's size (an image shown while the dock was hidden)
+        } else if (event->type() == QEvent::Wheel) {
             auto* wheel = static_cast<QWheelEvent*>(event);
             if (wheel->modifiers() & Qt::ControlModifier) {
                 setZoom(currentScale() * (wheel->angleDelta().y() > 0 ? 1.25 : 0.8));

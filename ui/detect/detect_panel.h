@@ -80,6 +80,8 @@ private:
     void onLoaded(const QString& error, int classes, bool classifier, int generation);
     void showTopClasses();
     void onFrame(const nw::ui::DetectFrame& frame);
+    // Appends to the detector line when the names file's length is not the network's class count.
+    void sayIfNamesDoNotFit();
     void resetFrameRate();
     void refilter();
     void render();
@@ -105,6 +107,8 @@ private:
     // Bumped with each network or weights asked for: a load or frame of an older one is dropped.
     int generation_ = 0;
     QString streamProblem_; // what went wrong in the stream playing now, kept for its end line
+    QString namesPath_;
+    qint64 imageRequestedAt_ = 0; // when the image on its way was asked for; 0 when none is
 
     QLabel* detector_ = nullptr;
     QSlider* threshold_ = nullptr;
