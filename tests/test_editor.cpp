@@ -70,6 +70,7 @@ private slots:
     void viewMenuZoomsAndBringsDocksBack();
     void newFilesStartCleanAndNewSaysHowToStart();
     void problemLinesFollowTheEditedText();
+    void typingAValueBackLeavesNothingToSave();
 };
 
 namespace {
@@ -886,4 +887,25 @@ void TestEditor::problemLinesFollowTheEditedText()
     model->undoStack()->undo();
     QVERIFY2(problemText().contains("other.cfg:29:"), qPrintable(problemText()));
     QVERIFY(!problemText().contains("linked.cfg"));
+}
+
+// filters 4 → 8 → 4 by hand: the text is the file's again, so nothing is left to save (the title lost
+// its '*' only through Undo); after a Save, the saved text is the one to come back to.
+void TestEditor::typingAValueBackLeavesNothingToSave()
+{
+    LinkedWindow linked;
+    ui::DocumentModel* model = linked.window.documentModel();
+    model->setValue(1, "filters", "8");
+    QVERIFY(model->isModified());
+    model->setValue(2, "filters", "8"); // another key: not merged with the first edit
+    model->setValue(2, "filters", "4");
+    model->setValue(1, "filters", "4");
+    QCOMPARE(linked.text(), std::string(kLinked));
+    QVERIFY(!model->isModified());
+    QVERIFY(!linked.window.windowTitle().contains('*'));
+    model->undoStack()->undo(); // filters=8 again
+    QVERIFY(model->isModified());
+    QCOMPARE(model->saveAs(linked.path), QString());
+    model->undoStack()->redo(); // back to the original text, no longer what is on disk
+    QVERIFY(model->isModified());
 }

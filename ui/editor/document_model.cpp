@@ -38,13 +38,22 @@ private:
     int mergeId_;
 };
 
-DocumentModel::DocumentModel(QObject* parent) : QObject(parent) {}
+DocumentModel::DocumentModel(QObject* parent) : QObject(parent)
+{
+    // An edit that brings the text back to what is on disk (a value typed back to the old one, or
+    // undone past a Save) leaves nothing to save.
+    connect(&undo_, &QUndoStack::indexChanged, this, [this] {
+        if (!undo_.isClean() && document_.toText() == savedText_)
+            undo_.setClean();
+    });
+}
 
 void DocumentModel::reset(cfg::Document document, const QString& path)
 {
     undo_.clear();
     path_ = path;
     document_ = std::move(document);
+    savedText_ = document_.toText();
     undo_.setClean();
     emit changed();
 }
@@ -55,6 +64,7 @@ QString DocumentModel::saveAs(const QString& path)
         return QString::fromStdString(*error);
     path_ = path;
     document_.setFileName(path.toStdString());
+    savedText_ = document_.toText();
     undo_.setClean();
     return {};
 }

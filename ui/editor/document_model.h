@@ -62,6 +62,7 @@ private:
 
     cfg::Document document_;
     QString path_;
+    std::string savedText_; // the text as last opened or saved
     QUndoStack undo_;
 };
 
