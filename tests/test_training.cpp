@@ -16,6 +16,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <map>
 #include <opencv2/imgcodecs.hpp>
 
@@ -372,6 +373,19 @@ void TestTraining::damagedCheckpointIsRefused()
     QVERIFY(!loadCheckpoint(path.toStdString(), *other, loaded));
     QCOMPARE(loaded.iteration, 5);
     QVERIFY(allWeights(*other) == before);
+    // A state from another cfg (filters 4 → 5) names the layer and array that do not fit (it said
+    // "weight array 0").
+    std::string wider = kToyCfg;
+    wider.replace(wider.find("filters=4"), 9, "filters=5");
+    std::string error;
+    auto changed = Net::create(test::specFromText(wider, "toy.cfg"), 4, error);
+    QVERIFY(changed);
+    const auto mismatch = loadCheckpoint(path.toStdString(), *changed, loaded);
+    QVERIFY(mismatch);
+    QVERIFY2(
+        mismatch->find("layer 0 [convolutional] (line 15), array 'biases' holds 4 values in the state but "
+                       "5 in the network") != std::string::npos,
+        mismatch->c_str());
 }
 
 // A second run into the same folder is refused while the first holds it, naming the holder; the
@@ -456,8 +470,18 @@ void TestTraining::freshRunSetsThePreviousRunAside()
     for (const auto& [name, bytes] : secondRun)
         QVERIFY2(test::readAll(dir.filePath("out/" + name)) == bytes, qPrintable(name));
     QVERIFY(std::any_of(atOnce.messages.begin(), atOnce.messages.end(), [](const std::string& m) {
-        return m.starts_with("stopped before the first iteration: the previous run's files are back");
+        return m.starts_with("stopped in or before the first iteration: the previous run's files are back");
     }));
+    // Stopped in its first iteration (Ctrl+C on reading "… were moved to …"): the same (it wrote a
+    // checkpoint of that one iteration and left the earlier run aside).
+    auto fifth = toyNet();
+    Quiet inFirst;
+    inFirst.stopAfter = 1;
+    QVERIFY(!Trainer(*fifth, *set, nullptr, options).run(inFirst));
+    QCOMPARE(inFirst.seen.size(), std::size_t(1));
+    QCOMPARE(QDir(dir.filePath("out")).entryList({"previous-*"}, QDir::Dirs), aside);
+    for (const auto& [name, bytes] : secondRun)
+        QVERIFY2(test::readAll(dir.filePath("out/" + name)) == bytes, qPrintable(name));
     // A fresh run that died before its first checkpoint (kill -9) leaves the last one set aside: a
     // --resume then says where it is.
     for (const QString name : {"toy_last.weights", "toy_last.state", "metrics.csv"})
@@ -595,6 +619,20 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 0);
     QVERIFY(process.readAllStandardOutput().contains("\"images\": 48"));
+
+    // Stopped (SIGTERM, as Ctrl+C's SIGINT): a checkpoint, and 128 + the signal, as a shell reports a
+    // killed command (it was 0, so `train … && next` went on).
+    process.start(NETWRIGHT_CLI, {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("stopped"),
+                                  "--max-batches", "100000"});
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("stopped/metrics.csv")) &&
+                                 test::readAll(dir.filePath("stopped/metrics.csv")).count('\n') >= 3,
+                             60000);
+    process.terminate();
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 128 + SIGTERM);
+    QVERIFY(process.readAllStandardError().contains("checkpoint written"));
+    QVERIFY(QFileInfo::exists(dir.filePath("stopped/toy_last.state")));
 
     process.start(NETWRIGHT_CLI, {"train", dir.filePath("none.data"), cfg.fileName()});
     QVERIFY(process.waitForFinished(60000));

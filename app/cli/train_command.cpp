@@ -16,6 +16,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <sys/prctl.h>
@@ -27,6 +28,7 @@ namespace nw::cli {
 namespace {
 
 std::atomic<bool> interrupted{false};
+std::atomic<int> stopSignal{0}; // the first SIGINT or SIGTERM
 
 // Prints each iteration: a progress bar with ETA on a terminal, plain lines otherwise, or (--progress
 // json) one JSON object per line for a program following the run (the studio's multi-GPU runs).
@@ -165,8 +167,14 @@ int train(const TrainArgs& args)
         return trainOnGpus(args); // the launcher: one process per GPU, each back here
     // First thing: a stop asked while the data loads (Ctrl+C, the launcher's SIGTERM, the studio's
     // Stop) ends the run at its first iteration with a checkpoint, not by the default action.
-    std::signal(SIGINT, [](int) { interrupted = true; });
-    std::signal(SIGTERM, [](int) { interrupted = true; });
+    // A second one quits at once (the checkpoint files are written atomically: the last whole one stays).
+    const auto onStop = [](int signal) {
+        if (interrupted.exchange(true))
+            std::_Exit(128 + signal);
+        stopSignal = signal;
+    };
+    std::signal(SIGINT, onStop);
+    std::signal(SIGTERM, onStop);
     if (args.progressJson) // a reader that went away must not kill the run: writes just fail
         std::signal(SIGPIPE, SIG_IGN);
     std::string mpiError;
@@ -197,8 +205,11 @@ int train(const TrainArgs& args)
             return fail();
         std::string error;
         // Only rank 0 reads the starting weights: it sends them to the others (machines that may not
-        // have the file).
-        auto net = trainingNet(args.cfg, leader ? args.weights : std::string());
+        // have the file). A resumed run starts from its checkpoint, which replaces them anyway.
+        if (args.resume && !args.weights.empty() && leader)
+            std::cerr << "note: --resume continues from the checkpoint in the output folder; " << args.weights
+                      << " is not read\n";
+        auto net = trainingNet(args.cfg, leader && !args.resume ? args.weights : std::string());
         if (!net)
             return fail();
         std::vector<std::string> warnings;
@@ -242,7 +253,9 @@ int train(const TrainArgs& args)
                       << ": " << *problem << "\n";
             return fail();
         }
-        return 0;
+        // Stopped before max_batches: not a success for `train … && next-step` (Darknet dies with 130).
+        // Ranks under a launcher report a stop as 0: the launcher tells stops from failures.
+        return interrupted && !team && !args.progressJson ? 128 + stopSignal.load() : 0;
     } catch (const std::exception& e) {
         if (!team || team->size() == 1)
             throw; // main's last net (with its out-of-memory advice)
@@ -266,6 +279,12 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
     auto net = trainingNet(cfg, weights, Net::Use::InferenceOnly); // on a GPU, only the output comes back
     if (!net)
         return 1;
+    if (net->maxTruthBoxes() > 0) { // before reading the data, which a detector's would not fit
+        std::cerr << "error: " << cfg << ": the network ends in a detection head: valid scores classifiers; "
+                  << "score a detector with netwright-cli map " << dataPath << " " << cfg << " " << weights
+                  << "\n";
+        return 1;
+    }
     const auto runner = DeviceRunner::create(*net, device);
     if (!runner)
         return 1;

@@ -70,6 +70,20 @@ std::vector<ParamArray*> allArrays(Net& net)
     return arrays;
 }
 
+// "layer 12 [convolutional] (line 80), array 'weights'": the `index`-th of allArrays.
+std::string describeArray(Net& net, std::size_t index)
+{
+    for (const LayerSpec& layer : net.spec().layers) {
+        const std::size_t count = net.layerWeightArrays(layer.index).size();
+        if (index < count)
+            return "layer " + std::to_string(layer.index) + " [" + layer.type + "] (line " +
+                   std::to_string(layer.line) + "), array '" +
+                   net.layerWeightArrays(layer.index)[index].name + "'";
+        index -= count;
+    }
+    return "weight array " + std::to_string(index);
+}
+
 } // namespace
 
 std::optional<std::string> saveCheckpoint(const std::string& path, Net& net, const TrainState& state)
@@ -124,9 +138,14 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
         return path + ": the state holds " + std::to_string(count) + " weight arrays but the network has " +
                std::to_string(arrays.size()) + ": was it saved from another cfg?";
     std::vector<std::vector<float>> values(arrays.size());
-    for (std::size_t i = 0; i < arrays.size(); ++i)
-        if (!reader.getArray(values[i]) || values[i].size() != arrays[i]->size())
-            return path + ": weight array " + std::to_string(i) + " does not fit the network (another cfg?)";
+    for (std::size_t i = 0; i < arrays.size(); ++i) {
+        if (!reader.getArray(values[i]))
+            return path + ": the training state is truncated";
+        if (values[i].size() != arrays[i]->size())
+            return path + ": " + describeArray(net, i) + " holds " + std::to_string(values[i].size()) +
+                   " values in the state but " + std::to_string(arrays[i]->size()) +
+                   " in the network: was the state saved from another cfg (filters, classes, size)?";
+    }
     if (!reader.get(count))
         return path + ": the training state is truncated";
     if (count > arrays.size() * 2 + 1) // Adam: m and v per array, and its step count

@@ -299,8 +299,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         if (!previous.folder.empty())
             observer.message("a fresh run: the previous run's checkpoint, weights and metrics in " +
                              options_.outDir + " were moved to " + previous.folder +
-                             " (to continue that run instead, stop this one before its first iteration ends "
-                             "and resume)");
+                             " (to continue that run instead, stop this one in its first iteration and "
+                             "resume)");
         if (auto problem = writeFileAtomically(metricsPath, kMetricsHeader))
             return problem;
     }
@@ -400,12 +400,15 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 return problem;
             if (stop > 0) {
                 reportSkipped();
-                if (!options_.resume && state.iteration == 0) { // nothing trained: nothing to keep
+                // Nothing trained, or the one iteration in which the stop came (Ctrl+C on seeing "a fresh
+                // run: … moved"): nothing to keep, the earlier run comes back.
+                if (!options_.resume &&
+                    (state.iteration == 0 || (state.iteration == 1 && !previous.folder.empty()))) {
                     if (leader && !previous.folder.empty()) {
                         if (auto problem = restorePreviousRun(previous, options_.outDir))
                             return problem;
-                        observer.message("stopped before the first iteration: the previous run's files are "
-                                         "back in " +
+                        observer.message("stopped in or before the first iteration: the previous run's files "
+                                         "are back in " +
                                          options_.outDir + " (resume it to go on)");
                     } else {
                         observer.message("stopped before the first iteration: nothing was written");

@@ -159,8 +159,8 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
     if (stoppedWhileLoading())
         return;
     emit message(QString::fromStdString("training on " + sets->describe()));
-    if (!request.weightsPath.isEmpty()) {
-        std::vector<std::string> weightWarnings; // NaN or infinite values, named by layer
+    if (!request.weightsPath.isEmpty() && !request.resume) { // a resumed run starts from its checkpoint
+        std::vector<std::string> weightWarnings;             // NaN or infinite values, named by layer
         if (auto problem = net->loadWeights(request.weightsPath.toStdString(), &weightWarnings,
                                             {.allowPrefix = true})) { // a backbone (yolov4.conv.137)
             emit finished(QString::fromStdString(*problem));
