@@ -31,6 +31,7 @@ class TestCli : public QObject {
     Q_OBJECT
 private slots:
     void summaryJsonDescribesEveryLayer();
+    void darknetHabitsAreAnsweredInWords();
     void summaryTableHasEveryLayerAndTotals();
     void summaryNamesLayersTheGpuCannotRun();
     void batchOptionScalesMemory();
@@ -261,6 +262,40 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
 // init: the same seed gives the same bytes, another seed other weights; the file loads (bench runs
 // on it without a warning) and has Darknet's size: a 20-byte header and, per layer, biases, batch
 // norm scales, rolling means and variances and weights (fashion-mnist.cfg: 421,642 weights and
+// What an AlexeyAB Darknet user types by habit gets an answer: single-dash flags (CLI11 read "-height" as
+// -h and printed the help, exit 0, computing nothing), a .data file where a cfg or a names file goes
+// (one "outside any section" error per line; each line taken as a class name), a detector given to
+// valid (it blamed the labels).
+void TestCli::darknetHabitsAreAnsweredInWords()
+{
+    QTemporaryDir dir;
+    const QString data = dir.filePath("obj.data");
+    test::writeFile(data, "classes = 5\ntrain = train.txt\nvalid = valid.txt\nnames = obj.names\n");
+    const Run dashes = cli({"anchors", data, "-num_of_clusters", "6", "-height", "320"});
+    QCOMPARE(dashes.exitCode, 2);
+    QVERIFY2(dashes.err.contains("-num_of_clusters: options have two dashes here (--num_of_clusters"),
+             dashes.err.constData());
+    const QString shapes = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    const Run dataAsCfg = cli({"summary", data});
+    QCOMPARE(dataAsCfg.exitCode, 1);
+    QVERIFY2(
+        dataAsCfg.err.contains("obj.data:1: error: this is a .data file (classes=…), not a network cfg") &&
+            dataAsCfg.err.count("error") == 1,
+        dataAsCfg.err.constData());
+    const Run dataAsNames =
+        cli({"detect", shapes, weights, "/usr/share/darknet/data/dog.jpg", "--names", data});
+    QCOMPARE(dataAsNames.exitCode, 1);
+    QVERIFY2(dataAsNames.err.contains("this is a .data file (classes=), not a names file") &&
+                 dataAsNames.err.contains("(obj.names)"),
+             dataAsNames.err.constData());
+    const Run detectorInValid = cli({"valid", data, shapes, weights});
+    QCOMPARE(detectorInValid.exitCode, 1);
+    QVERIFY2(
+        detectorInValid.err.contains("valid scores classifiers; score a detector with netwright-cli map"),
+        detectorInValid.err.constData());
+}
+
 // biases, and 3 × 96 batch-norm values).
 void TestCli::initWritesWeightsThatLoad()
 {

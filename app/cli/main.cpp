@@ -5,10 +5,13 @@
 #include "util/thread_settings.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <new>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -27,10 +30,10 @@ CLI::Validator finiteRange(double low, double high)
         "FLOAT in " + range);
 }
 
-// WxH, each side a whole number from 1 to `largest` (sscanf alone took 0x0, -32x32 and 32x32x3).
-CLI::Validator imageSize(int largest)
+// WxH, each side a whole number from `smallest` to `largest` (sscanf alone took 0x0, -32x32 and 32x32x3).
+CLI::Validator imageSize(int largest, int smallest = 1)
 {
-    const std::string range = "WxH, sides 1 to " + std::to_string(largest);
+    const std::string range = "WxH, sides " + std::to_string(smallest) + " to " + std::to_string(largest);
     return CLI::Validator(
         [=](std::string& text) -> std::string {
             const auto x = text.find('x');
@@ -38,7 +41,7 @@ CLI::Validator imageSize(int largest)
             const auto whole = [&](const std::string& digits, int& value) {
                 return !digits.empty() && digits.size() <= 6 &&
                        digits.find_first_not_of("0123456789") == std::string::npos &&
-                       (value = std::stoi(digits)) >= 1 && value <= largest;
+                       (value = std::stoi(digits)) >= smallest && value <= largest;
             };
             if (x == std::string::npos || !whole(text.substr(0, x), width) ||
                 !whole(text.substr(x + 1), height))
@@ -104,7 +107,7 @@ int main(int argc, char** argv)
     partial->add_option("out", out, "The .weights file to write (seen 0)")->required();
     partial->add_option("layers", partialLayers, "How many layers, from layer 0 (74 for darknet53.conv.74)")
         ->required()
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1, 1000000));
 
     auto* detect = app.add_subcommand("detect", "Detect objects in images and videos");
     detect->add_option("cfg", detectArgs.cfg, "Darknet .cfg file")->required();
@@ -269,7 +272,8 @@ int main(int argc, char** argv)
     makeShapes->add_option("--count", shapesCount, "Images in all; a tenth are for validation (default 2000)")
         ->check(CLI::Range(2, 10000000));
     makeShapes->add_option("--seed", shapesSeed, "Seed: the same seed gives the same files (default 1)");
-    makeShapes->add_option("--size", shapesSize, "Image size WxH (default 256x256)")->check(imageSize(4096));
+    makeShapes->add_option("--size", shapesSize, "Image size WxH (default 256x256)")
+        ->check(imageSize(4096, 32));
 
     nw::cli::CheckDeviceArgs checkArgs;
     auto* checkDevice = app.add_subcommand(
@@ -289,6 +293,17 @@ int main(int argc, char** argv)
     auto* devices = app.add_subcommand("devices", "List the GPUs the CUDA backend can use (exit 1: none)");
     devices->add_flag("--json", devicesJson, "Print one JSON object (devices, versions, problem)");
 
+    // Darknet's single-dash habits (-thresh, -map, -width 320): CLI11 reads "-height" as -h plus letters
+    // and prints the help with exit 0, computing nothing. A word after one dash is no option here.
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg.size() > 2 && arg[0] == '-' && std::isalpha(static_cast<unsigned char>(arg[1])) &&
+            arg.find('=') == std::string_view::npos) {
+            std::cerr << "error: " << arg << ": options have two dashes here (--" << arg.substr(1)
+                      << "; Darknet's single-dash flags are not read: see --help)\n";
+            return 2;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -213,6 +213,17 @@ Document Document::parse(std::string_view text, std::string fileName)
             doc.preamble_.push_back(std::move(line));
         }
     }
+    // A .data file where a cfg was expected (Darknet's `detector test DATA CFG …` order): one error that
+    // says so, not one "outside any section" per line.
+    if (doc.sections_.empty())
+        for (const Line& line : doc.preamble_)
+            if (line.kind == Line::Kind::Entry &&
+                (line.key == "classes" || line.key == "train" || line.key == "valid" || line.key == "names"))
+                return failedRead(
+                    doc.fileName_, line.number,
+                    "this is a .data file (" + line.key +
+                        "=…), not a network cfg: give the .cfg here (Darknet's commands take the "
+                        ".data first; see netwright-cli --help for each command's order)");
     return doc;
 }
 

@@ -1,5 +1,6 @@
 #include "detect/detector.h"
 
+#include "cfg/document.h"
 #include "detect/decode.h"
 #include "util/file_check.h"
 
@@ -88,6 +89,30 @@ std::optional<std::vector<std::string>> loadNames(const std::string& path, std::
         if (!line.empty() && line.back() == '\r')
             line.pop_back();
         names.push_back(line);
+    }
+    // What Darknet users hand over by habit: a .data file (one "name" per key=value line), an image.
+    const auto keyOf = [](const std::string& line) {
+        const auto equals = line.find('=');
+        return equals == std::string::npos ? std::string() : cfg::darknetStrip(line.substr(0, equals));
+    };
+    std::string dataKey, namesValue;
+    for (const std::string& line : names) {
+        if (line.find('\0') != std::string::npos) {
+            error = path + ": this is not a text file: a names file has one class name per line";
+            return std::nullopt;
+        }
+        const std::string key = keyOf(line);
+        if (key == "classes" || key == "train" || key == "valid" || key == "names" || key == "backup")
+            dataKey = dataKey.empty() ? key : dataKey;
+        if (key == "names")
+            namesValue = cfg::darknetStrip(line.substr(line.find('=') + 1));
+    }
+    if (!dataKey.empty()) {
+        error = path + ": this is a .data file (" + dataKey +
+                "=), not a names file: give the file of one class "
+                "name per line" +
+                (namesValue.empty() ? std::string() : " that its names= names (" + namesValue + ")");
+        return std::nullopt;
     }
     return names;
 }

@@ -1,6 +1,7 @@
 #include "layers/route.h"
 
 #include "graph/layer_spec.h"
+#include "graph/net_config.h"
 #include "runtime/layer_runtime.h"
 #include <algorithm>
 
@@ -61,10 +62,19 @@ LayerResult RouteLayer::infer(LayerContext& ctx) const
             mismatch = true;
         }
     }
-    if (mismatch)
+    if (mismatch) {
+        // The usual cause: an input side that the network's strides do not divide (YOLO's: 32).
+        const NetConfig& net = ctx.net();
+        const bool odd = net.width % 32 != 0 || net.height % 32 != 0;
         ctx.warning("the routed layers have different sizes, so the output is a flat vector of " +
-                        std::to_string(out.size) + " values; only [connected]-like layers can follow",
+                        std::to_string(out.size) + " values; only [connected]-like layers can follow" +
+                        (odd ? " (the input is " + std::to_string(net.width) + "x" +
+                                   std::to_string(net.height) +
+                                   ": with width and height multiples of 32 the downsampled sides stay whole "
+                                   "and line up)"
+                             : std::string()),
                     "layers");
+    }
     if (groups > 1) {
         for (int index : result.sources)
             if (ctx.outputOf(index).c % groups != 0) {

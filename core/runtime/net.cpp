@@ -504,7 +504,9 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
         if (!fit.allowExtra)
             return path + ": the file holds " + extra +
                    ": it belongs to a larger network (more filters, classes or layers). Use the weights "
-                   "trained for this cfg, or allow extra bytes (netwright-cli --allow-extra) to load "
+                   "trained for this cfg; to train this cfg from that network's first layers (yolov4.weights "
+                   "for 3 classes), make a backbone with netwright-cli partial on the network it belongs to "
+                   "(137 layers of yolov4, 29 of yolov4-tiny); or allow extra bytes (--allow-extra) to load "
                    "the first part on purpose";
         if (warnings)
             warnings->push_back(path + ": " + extra + " were ignored (--allow-extra)");
