@@ -275,6 +275,9 @@ void TestCli::darknetHabitsAreAnsweredInWords()
     QCOMPARE(dashes.exitCode, 2);
     QVERIFY2(dashes.err.contains("-num_of_clusters: options have two dashes here (--num_of_clusters"),
              dashes.err.constData());
+    const Run afterDashes = cli({"summary", "--", "-odd-name.cfg"}); // after "--": a file name
+    QCOMPARE(afterDashes.exitCode, 1);
+    QVERIFY2(afterDashes.err.contains("-odd-name.cfg: error: no such file"), afterDashes.err.constData());
     const QString shapes = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
     const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
     const Run dataAsCfg = cli({"summary", data});

@@ -225,7 +225,9 @@ int main(int argc, char** argv)
                     "all-point, as AlexeyAB's)")
         ->check(CLI::Validator(
             [](std::string& text) {
-                const int n = std::atoi(text.c_str());
+                const bool digits = !text.empty() && text.size() <= 4 &&
+                                    text.find_first_not_of("0123456789") == std::string::npos;
+                const int n = digits ? std::stoi(text) : -1;
                 return n == 0 || (n >= 2 && n <= 1000) ? std::string()
                                                        : std::string("0 (all-point) or 2 to 1000 points");
             },
@@ -295,7 +297,7 @@ int main(int argc, char** argv)
 
     // Darknet's single-dash habits (-thresh, -map, -width 320): CLI11 reads "-height" as -h plus letters
     // and prints the help with exit 0, computing nothing. A word after one dash is no option here.
-    for (int i = 1; i < argc; ++i) {
+    for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) { // after "--": file names
         const std::string_view arg = argv[i];
         if (arg.size() > 2 && arg[0] == '-' && std::isalpha(static_cast<unsigned char>(arg[1])) &&
             arg.find('=') == std::string_view::npos) {

@@ -29,6 +29,9 @@ namespace {
 
 std::atomic<bool> interrupted{false};
 std::atomic<int> stopSignal{0}; // the first SIGINT or SIGTERM
+// A second stop quits at once only in a lone process: a rank gets Ctrl+C's SIGINT and its launcher's
+// SIGTERM together, and must still write its checkpoint.
+std::atomic<bool> quitOnSecondStop{false};
 
 // Prints each iteration: a progress bar with ETA on a terminal, plain lines otherwise, or (--progress
 // json) one JSON object per line for a program following the run (the studio's multi-GPU runs).
@@ -167,11 +170,13 @@ int train(const TrainArgs& args)
         return trainOnGpus(args); // the launcher: one process per GPU, each back here
     // First thing: a stop asked while the data loads (Ctrl+C, the launcher's SIGTERM, the studio's
     // Stop) ends the run at its first iteration with a checkpoint, not by the default action.
-    // A second one quits at once (the checkpoint files are written atomically: the last whole one stays).
+    // A second one quits a lone process at once (the checkpoint files are written atomically: the last
+    // whole one stays).
     const auto onStop = [](int signal) {
-        if (interrupted.exchange(true))
+        int none = 0;
+        stopSignal.compare_exchange_strong(none, signal);
+        if (interrupted.exchange(true) && quitOnSecondStop)
             std::_Exit(128 + signal);
-        stopSignal = signal;
     };
     std::signal(SIGINT, onStop);
     std::signal(SIGTERM, onStop);
@@ -183,6 +188,7 @@ int train(const TrainArgs& args)
         std::cerr << "error: " << mpiError << "\n";
         return 1;
     }
+    quitOnSecondStop = !team && !std::getenv(kNcclCliqueVariable);
     const bool leader = !team || team->rank() == 0;
     // Any rank's early failure ends the job: the others would wait for it in their first exchange.
     const auto fail = [&] {

@@ -1,5 +1,6 @@
 #include "train/previous_run.h"
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <system_error>
@@ -9,12 +10,20 @@ namespace nw {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+std::vector<std::string> runFiles(const std::string& name)
+{
+    return {name + "_last.weights", name + "_last.state", name + "_final.weights", "metrics.csv"};
+}
+
+} // namespace
+
 SetAside setAsidePreviousRun(const std::string& folder, const std::string& name)
 {
     SetAside result;
     std::vector<fs::path> files;
-    for (const std::string& file : {name + "_last.weights", name + "_last.state", name + "_final.weights",
-                                    std::string("metrics.csv")}) {
+    for (const std::string& file : runFiles(name)) {
         std::error_code ec;
         if (fs::exists(fs::path(folder) / file, ec))
             files.push_back(fs::path(folder) / file);
@@ -61,6 +70,19 @@ std::optional<std::string> restorePreviousRun(const SetAside& aside, const std::
     }
     fs::remove(aside.folder, ec); // only when empty
     return std::nullopt;
+}
+
+std::optional<std::string> bringPreviousRunBack(const SetAside& aside, const std::string& folder,
+                                                const std::string& name)
+{
+    // What this run wrote and the earlier one did not have (a _last.state beside Darknet's backup
+    // weights, metrics.csv) must not stay beside the earlier run's files: a resume would mix the two.
+    for (const std::string& file : runFiles(name))
+        if (std::find(aside.files.begin(), aside.files.end(), file) == aside.files.end()) {
+            std::error_code ec;
+            fs::remove(fs::path(folder) / file, ec);
+        }
+    return restorePreviousRun(aside, folder);
 }
 
 std::optional<std::string> newestSetAside(const std::string& folder, const std::string& file)

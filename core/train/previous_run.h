@@ -17,6 +17,11 @@ struct SetAside {
 // metrics.csv. Call with the folder's lock held. All or nothing: a move that fails puts back the others.
 SetAside setAsidePreviousRun(const std::string& folder, const std::string& name);
 
+// For a run stopped in its first iteration: deletes the run's files that `aside` does not hold (what
+// this run wrote), then restorePreviousRun.
+std::optional<std::string> bringPreviousRunBack(const SetAside& aside, const std::string& folder,
+                                                const std::string& name);
+
 // The newest previous-… folder in `folder` that holds `file` (as "previous-…/file"), or nullopt: where to
 // point a --resume that finds nothing, after a fresh run set the checkpoint aside and then died.
 std::optional<std::string> newestSetAside(const std::string& folder, const std::string& file);

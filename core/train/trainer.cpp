@@ -405,7 +405,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 if (!options_.resume &&
                     (state.iteration == 0 || (state.iteration == 1 && !previous.folder.empty()))) {
                     if (leader && !previous.folder.empty()) {
-                        if (auto problem = restorePreviousRun(previous, options_.outDir))
+                        if (auto problem = bringPreviousRunBack(previous, options_.outDir, options_.name))
                             return problem;
                         observer.message("stopped in or before the first iteration: the previous run's files "
                                          "are back in " +

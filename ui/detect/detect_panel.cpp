@@ -475,6 +475,8 @@ void DetectPanel::onFrame(const DetectFrame& frame)
 {
     if (frame.generation != generation_) { // run by a network replaced since
         worker_->frameShown();
+        if (frame.frame == 0)
+            imageRequestedAt_ = 0; // the slideshow goes on
         return;
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -554,12 +556,17 @@ double DetectPanel::currentScale() const
     return double(fitted.width()) / annotated_.width();
 }
 
-void DetectPanel::setZoom(double zoom)
+double DetectPanel::largestZoom() const
 {
-    // Up to 16× and 16,384 pixels a side: 16× of a 4000-pixel photo would be a 12 GB pixmap.
+    // 16× and 16,384 pixels a side: 16× of a 4000-pixel photo would be a 12 GB pixmap.
     const double largest =
         annotated_.isNull() ? 1.0 : double(std::max(annotated_.width(), annotated_.height()));
-    zoom_ = zoom <= 0 ? 0 : std::clamp(zoom, 0.05, std::max(0.05, std::min(16.0, 16384.0 / largest)));
+    return std::max(0.05, std::min(16.0, 16384.0 / largest));
+}
+
+void DetectPanel::setZoom(double zoom)
+{
+    zoom_ = zoom <= 0 ? 0 : std::clamp(zoom, 0.05, largestZoom());
     showPixmap();
 }
 
@@ -567,6 +574,7 @@ void DetectPanel::showPixmap()
 {
     if (annotated_.isNull())
         return;
+    zoom_ = std::min(zoom_, largestZoom()); // the next image may be larger than the one zoomed in on
     const QPixmap pixmap = QPixmap::fromImage(annotated_);
     view_->setPixmap(
         zoom_ > 0

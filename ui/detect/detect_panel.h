@@ -64,6 +64,7 @@ public:
     QLabel* view() const { return view_; }
     // 0 fits the image to the view; otherwise the scale (1 = one image pixel per screen pixel).
     void setZoom(double zoom);
+    double largestZoom() const; // for the image shown
     double zoom() const { return zoom_; }
     // Annotated frames from now on go to `path` (.avi, Motion-JPEG); false with a message on error.
     bool startRecording(const QString& path);
