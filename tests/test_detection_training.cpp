@@ -589,6 +589,29 @@ private slots:
         std::string warning;
         QVERIFY(!set->sample(0, random, set->width(), set->height(), image.data(), truth.data(), warning));
         QVERIFY(warning.find("broken.png: cannot read the image") != std::string::npos);
+        // Images that do not exist are left out, the first named with its line in the list (they were
+        // counted as images without a label file); none existing is an error.
+        std::ofstream(root + "/list4.txt") << root + "/a.png\n"
+                                           << root + "/gone.png\n\n"
+                                           << root + "/gone2.png\n";
+        warnings.clear();
+        set = loadDetectionDataset(root + "/list4.txt", 2, 32, 32, 3, 4, {}, error, warnings);
+        QVERIFY2(set, error.c_str());
+        QCOMPARE(set->summary().images, std::size_t(1));
+        QCOMPARE(set->summary().missingLabels, std::size_t(0));
+        QVERIFY2(std::any_of(
+                     warnings.begin(), warnings.end(),
+                     [&](const std::string& w) {
+                         return w == root + "/list4.txt:2: " + root +
+                                         "/gone.png does not exist (and 1 more images of the list): left out";
+                     }),
+                 std::accumulate(warnings.begin(), warnings.end(), std::string()).c_str());
+        std::ofstream(root + "/list5.txt") << "gone.png\n";
+        QVERIFY(!loadDetectionDataset(root + "/list5.txt", 2, 32, 32, 3, 4, {}, error, warnings));
+        QVERIFY2(error ==
+                     root + "/list5.txt:1: gone.png does not exist; relative paths are read from the working "
+                            "folder or the list's folder: no image of the list exists",
+                 error.c_str());
     }
 
     void makeShapesIsDeterministic()

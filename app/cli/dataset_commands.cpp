@@ -124,7 +124,7 @@ int anchors(const AnchorsArgs& args)
     }
     std::vector<std::string> warnings;
     auto set = loadDetectionDataset(data->resolve(list), data->classes(), args.width, args.height, 3, 1, {},
-                                    error, warnings);
+                                    error, warnings, false); // the labels only, as Darknet's calc_anchors
     for (const std::string& warning : warnings)
         std::cerr << "warning: " << warning << "\n";
     if (!set) {

@@ -284,7 +284,8 @@ bool DetectionDataset::sample(std::size_t index, std::mt19937& random, int width
 std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, int classes, int width,
                                                        int height, int channels, int maxBoxes,
                                                        const DetectionAugmentation& augmentation,
-                                                       std::string& error, std::vector<std::string>& warnings)
+                                                       std::string& error, std::vector<std::string>& warnings,
+                                                       bool imagesNeeded)
 {
     if (channels != 1 && channels != 3) {
         error =
@@ -300,7 +301,10 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
     std::vector<DetectionDataset::Item> items;
     DetectionDataset::Summary summary;
     std::string missingExample; // the first missing label file, for the messages
+    std::size_t missingImages = 0, lineNumber = 0;
+    std::string firstMissingImage, firstMissingPath; // "list:line: path", and the path as written
     for (std::string line; std::getline(in, line);) {
+        ++lineNumber;
         while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
             line.pop_back();
         if (line.empty())
@@ -308,6 +312,14 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
         std::string path = line;
         if (std::filesystem::path(path).is_relative() && fileExists((folder / path).string()))
             path = (folder / path).string();
+        if (imagesNeeded &&
+            !fileExists(path)) { // left out here, named with its line (it was a label file "missing")
+            if (missingImages++ == 0) {
+                firstMissingImage = list + ":" + std::to_string(lineNumber) + ": " + line;
+                firstMissingPath = line;
+            }
+            continue;
+        }
         bool missing = false;
         const std::string labels = labelPathFor(path);
         DetectionDataset::Item item{path,
@@ -319,10 +331,23 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
         summary.boxes += item.boxes.size();
         items.push_back(std::move(item));
     }
+    const std::string missingText =
+        missingImages == 0
+            ? std::string()
+            : firstMissingImage + " does not exist" +
+                  (missingImages > 1
+                       ? " (and " + std::to_string(missingImages - 1) + " more images of the list)"
+                       : std::string()) +
+                  (std::filesystem::path(firstMissingPath).is_relative()
+                       ? "; relative paths are read from the working folder or the list's folder"
+                       : std::string());
     if (items.empty()) {
-        error = list + ": the image list is empty";
+        error = missingImages > 0 ? missingText + ": no image of the list exists"
+                                  : list + ": the image list is empty";
         return nullptr;
     }
+    if (missingImages > 0)
+        warnings.push_back(missingText + ": left out");
     summary.images = items.size();
     const std::string where = "(looked for " + missingExample +
                               "; labels go in a labels/ folder beside images/, as Darknet looks for them, or "

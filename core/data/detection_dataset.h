@@ -89,10 +89,12 @@ private:
 
 // Reads the list (one image path per line; relative paths are taken from the list's folder, then the
 // working folder) and every label file. Errors: no list, an empty list. Bad label lines → warnings.
+// Images that do not exist are left out with a warning naming the first one's line (unless
+// `imagesNeeded` is false: anchors reads only the labels).
 std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, int classes, int width,
                                                        int height, int channels, int maxBoxes,
                                                        const DetectionAugmentation& augmentation,
-                                                       std::string& error,
-                                                       std::vector<std::string>& warnings);
+                                                       std::string& error, std::vector<std::string>& warnings,
+                                                       bool imagesNeeded = true);
 
 } // namespace nw
