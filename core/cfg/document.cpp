@@ -217,14 +217,18 @@ Document Document::parse(std::string_view text, std::string fileName)
     // says so, not one "outside any section" per line.
     if (doc.sections_.empty())
         for (const Line& line : doc.preamble_)
-            if (line.kind == Line::Kind::Entry &&
-                (line.key == "classes" || line.key == "train" || line.key == "valid" || line.key == "names"))
+            if (line.kind == Line::Kind::Entry && isDataFileKey(line.key))
                 return failedRead(
                     doc.fileName_, line.number,
                     "this is a .data file (" + line.key +
                         "=…), not a network cfg: give the .cfg here (Darknet's commands take the "
                         ".data first; see netwright-cli --help for each command's order)");
     return doc;
+}
+
+bool isDataFileKey(std::string_view key)
+{
+    return key == "classes" || key == "train" || key == "valid" || key == "names" || key == "backup";
 }
 
 Document Document::failedRead(const std::string& path, int line, std::string message)

@@ -15,6 +15,9 @@ namespace nw::cfg {
 
 // Darknet's strip(): removes every space, tab, CR and LF anywhere in the text, not only at the ends.
 std::string darknetStrip(std::string_view text);
+// Whether a (stripped) key is one of a .data file's (classes, train, valid, names, backup): what tells a
+// .data file handed over where a cfg or a names file belongs.
+bool isDataFileKey(std::string_view key);
 
 struct Line {
     enum class Kind { Blank, Comment, Header, Entry, Invalid };

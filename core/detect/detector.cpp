@@ -102,8 +102,8 @@ std::optional<std::vector<std::string>> loadNames(const std::string& path, std::
             return std::nullopt;
         }
         const std::string key = keyOf(line);
-        if (key == "classes" || key == "train" || key == "valid" || key == "names" || key == "backup")
-            dataKey = dataKey.empty() ? key : dataKey;
+        if (cfg::isDataFileKey(key) && dataKey.empty())
+            dataKey = key;
         if (key == "names")
             namesValue = cfg::darknetStrip(line.substr(line.find('=') + 1));
     }
