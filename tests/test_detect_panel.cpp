@@ -21,6 +21,7 @@
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <limits>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
@@ -38,6 +39,7 @@ private slots:
     void stopBeforeTheStreamStartsHolds();
     void anotherNetworkStartsClean();
     void aReplacedNetworksResultsAreDropped();
+    void aReplacedNetworksWarningsAreDropped();
     void streamProblemsStayInViewAndSavingNamesItsFile();
     void noWeightsIsSaidAndRandomWeightsAreAChoice();
     void deviceChoiceListsTheGpusOrSaysWhyNone();
@@ -302,6 +304,36 @@ void TestDetectPanel::aReplacedNetworksResultsAreDropped()
         labels << label->text();
     QVERIFY2(labels.contains("Detector: fashion-mnist.cfg with random weights, untrained (10 classes)"),
              qPrintable(labels.join(" | ")));
+}
+
+// A load warning of a network replaced since (here: NaN in its weights) is not shown under the new one;
+// the same file's warning does show while its network is the one open.
+void TestDetectPanel::aReplacedNetworksWarningsAreDropped()
+{
+    QTemporaryDir dir;
+    const QString nanWeights = dir.filePath("nan.weights");
+    QVERIFY(QFile::copy(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights",
+                        nanWeights));
+    {
+        QFile file(nanWeights);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.seek(file.size() - 4));
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        file.write(reinterpret_cast<const char*>(&nan), sizeof nan);
+    }
+    ui::DetectPanel panel;
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    panel.setWeights(nanWeights);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.status()->text().contains("NaN"), 60000);
+
+    panel.setWeights(nanWeights); // again, and another network before it is loaded
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    panel.useRandomWeights();
+    const int before = int(loaded.size());
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.size() > before, 60000);
+    QTest::qWait(200); // anything still queued from the worker
+    QVERIFY2(!panel.status()->text().contains("NaN"), qPrintable(panel.status()->text()));
 }
 
 // A video that cannot be opened ends with its reason in the status line (the frame count replaced it);

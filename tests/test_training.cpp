@@ -650,7 +650,9 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
                   {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("fresh"), "--resume"});
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 1);
-    QVERIFY(process.readAllStandardError().contains("nothing to resume"));
+    QVERIFY(process.readAllStandardError().contains("nothing to resume: " + dir.filePath("fresh").toUtf8() +
+                                                    " does not exist"));
+    QVERIFY(!QFileInfo::exists(dir.filePath("fresh"))); // (it was created, with a lock file, and left)
     // A recurrent network over time steps needs sequence data, which the image sets cannot give: refused
     // in words (it used to say the batch was wrong).
     test::writeFile(dir.filePath("steps.cfg"), QByteArray(kToyCfg)

@@ -228,6 +228,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     std::optional<RunFolderLock> lock;
     std::optional<std::string> leaderProblem = leader ? [&]() -> std::optional<std::string> {
         std::error_code ec;
+        if (options_.resume && !std::filesystem::is_directory(options_.outDir, ec))
+            return "nothing to resume: " + options_.outDir +
+                   " does not exist (no run trained there); train without resume to start one";
         std::filesystem::create_directories(options_.outDir, ec);
         if (ec)
             return "cannot create " + options_.outDir + ": " + ec.message();

@@ -161,11 +161,19 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &DetectWorker::loaded, this, &DetectPanel::onLoaded);
     connect(worker_, &DetectWorker::frameReady, this, &DetectPanel::onFrame);
-    connect(worker_, &DetectWorker::problem, this, [this](const QString& text) {
+    const auto showProblem = [this](const QString& text) {
         imageRequestedAt_ = 0; // an image that cannot be read is done with too
         status_->setText(text);
         streamProblem_ = text;
-    });
+    };
+    connect(worker_, &DetectWorker::problem, this, showProblem);
+    connect(worker_, &DetectWorker::networkProblem, this,
+            [this, showProblem](const QString& text, int generation) {
+                if (generation == generation_)
+                    showProblem(text);
+                else // a replaced network's warning: not shown, but its image is done with
+                    imageRequestedAt_ = 0;
+            });
     connect(worker_, &DetectWorker::streamEnded, this, [this](const QString& source, int frames) {
         // A stream that failed ends with its reason still in view (the frame count used to replace it).
         status_->setText(tr("%1: %2 frames").arg(QFileInfo(source).fileName()).arg(frames) +

@@ -119,7 +119,7 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
     net_ = std::move(net);
     emit loaded(QString(), classes, classifier_, generation_);
     for (const std::string& warning : warnings)
-        emit problem(QString::fromStdString(warning));
+        emit networkProblem(QString::fromStdString(warning), generation_);
 }
 
 bool DetectWorker::run(const QImage& image, const QString& source, int frame, bool letterbox)
@@ -131,7 +131,8 @@ bool DetectWorker::run(const QImage& image, const QString& source, int frame, bo
     try {
         return runUnguarded(image, source, frame, letterbox);
     } catch (const std::exception& e) {
-        emit problem(tr("%1: detection failed: %2").arg(source, QString::fromUtf8(e.what())));
+        emit networkProblem(tr("%1: detection failed: %2").arg(source, QString::fromUtf8(e.what())),
+                            generation_);
         return false;
     }
 }

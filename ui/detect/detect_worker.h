@@ -67,7 +67,11 @@ signals:
     // classifier's output when `classifier`).
     void loaded(const QString& error, int classes, bool classifier, int generation);
     void frameReady(const nw::ui::DetectFrame& frame);
+    // About the input (an unreadable image, a video that cannot be opened): shown whatever network runs.
     void problem(const QString& message);
+    // About the network of `generation` (a load warning, a failed detection): a caller that has asked for
+    // another network since drops it.
+    void networkProblem(const QString& message, int generation);
     void streamEnded(const QString& source, int frames);
 
 private:
