@@ -13,6 +13,8 @@ packages=(
   nlohmann-json3-dev libcli11-dev zlib1g-dev libonnx-dev libprotobuf-dev libopenmpi-dev openmpi-bin
   # reference peers and data for the tests, fonts for screenshots
   darknet dataset-fashion-mnist python3-torch python3-numpy python3-onnx fonts-dejavu-core
+  # de_DE's source, built by test_editor to lay out a graph under a decimal-comma locale
+  locales
 )
 
 missing=()

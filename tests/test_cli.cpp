@@ -356,8 +356,10 @@ void TestCli::unreadableImagesAreNamedNotScored()
                          "activation=linear\n[softmax]\n");
     QCOMPARE(cli({"init", cfg, weights}).exitCode, 0);
     test::writeFile(dir.filePath("labels.txt"), "cat\ndog\n");
-    test::writeFile(dir.filePath("some.list"),
-                    "/usr/share/darknet/data/dog.jpg\n" + dir.filePath("missing/cat.jpg").toUtf8() + "\n");
+    test::writeFile(dir.filePath("cat-broken.jpg"), "not an image");
+    test::writeFile(dir.filePath("some.list"), "/usr/share/darknet/data/dog.jpg\n" +
+                                                   dir.filePath("cat-broken.jpg").toUtf8() + "\n" +
+                                                   dir.filePath("missing/cat.jpg").toUtf8() + "\n");
     test::writeFile(dir.filePath("none.list"), dir.filePath("missing/cat.jpg").toUtf8() + "\n");
     test::writeFile(dir.filePath("some.data"), "classes=2\nvalid=some.list\nlabels=labels.txt\n");
     test::writeFile(dir.filePath("none.data"), "classes=2\nvalid=none.list\nlabels=labels.txt\n");
@@ -365,10 +367,17 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QCOMPARE(some.exitCode, 0);
     QVERIFY2(some.out.startsWith("1 images: top-1") && some.out.contains("(1 unreadable left out)"),
              some.out.constData());
-    QVERIFY2(some.err.contains("warning: " + dir.filePath("missing/cat.jpg").toUtf8()), some.err.constData());
+    QVERIFY2(some.err.contains("warning: " + dir.filePath("cat-broken.jpg").toUtf8() + ": cannot read"),
+             some.err.constData());
+    // A missing image is left out when the list is read, named with its line (as train says it).
+    QVERIFY2(some.err.contains("warning: " + dir.filePath("some.list").toUtf8() + ":3: " +
+                               dir.filePath("missing/cat.jpg").toUtf8() + " does not exist: left out"),
+             some.err.constData());
     const Run none = cli({"valid", dir.filePath("none.data"), cfg, weights});
     QCOMPARE(none.exitCode, 1);
-    QVERIFY2(none.err.contains("none of its 1 images can be read"), none.err.constData());
+    QVERIFY2(none.err.contains("none.list:1: " + dir.filePath("missing/cat.jpg").toUtf8() +
+                               " does not exist: no image of the list exists"),
+             none.err.constData());
     // A folder given as the names file, and a names file of another size, are said.
     const Run folderNames =
         cli({"classify", cfg, weights, "/usr/share/darknet/data/dog.jpg", "--names", dir.path()});

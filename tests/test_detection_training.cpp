@@ -609,8 +609,8 @@ private slots:
         std::ofstream(root + "/list5.txt") << "gone.png\n";
         QVERIFY(!loadDetectionDataset(root + "/list5.txt", 2, 32, 32, 3, 4, {}, error, warnings));
         QVERIFY2(error ==
-                     root + "/list5.txt:1: gone.png does not exist; relative paths are read from the working "
-                            "folder or the list's folder: no image of the list exists",
+                     root + "/list5.txt:1: gone.png does not exist; relative paths are read from the list's "
+                            "folder or the working folder: no image of the list exists",
                  error.c_str());
     }
 

@@ -34,6 +34,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QProcess>
 #include <QPushButton>
 #include <QScreen>
 #include <QSettings>
@@ -43,7 +44,9 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QUndoView>
 #include <QtTest>
+#include <clocale>
 
 using namespace nw;
 
@@ -231,6 +234,21 @@ void TestEditor::savingUnmodifiedWritesTheSameBytes()
     QCOMPARE(ui::withCfgSuffix("/tmp/net"), QString("/tmp/net.cfg"));
     QCOMPARE(ui::withCfgSuffix("/tmp/net.cfg"), QString("/tmp/net.cfg"));
     QCOMPARE(ui::withCfgSuffix("/tmp/yolo.v4.txt"), QString("/tmp/yolo.v4.txt"));
+
+    // A new network, saved: Train writes to its own runs/<name> and reads the .data beside it (it wrote
+    // into runs/ itself, where it set every other network's files aside). Saving again keeps them.
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == "&New")
+            action->trigger();
+    QVERIFY(window.documentModel()->path().isEmpty());
+    QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::TrainPanel::defaultRunFolder(QString()));
+    test::writeFile(dir.filePath("mine.data"), "classes=2\n");
+    QVERIFY(window.saveAs(dir.filePath("mine.cfg")));
+    QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::TrainPanel::defaultRunFolder("mine.cfg"));
+    QVERIFY(window.trainPanel()->outputEdit()->text().endsWith("/netwright/runs/mine"));
+    QCOMPARE(window.trainPanel()->dataEdit()->text(), dir.filePath("mine.data"));
+    QVERIFY(window.saveAs(dir.filePath("other.cfg")));
+    QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::TrainPanel::defaultRunFolder("mine.cfg"));
 }
 
 void TestEditor::propertyEditsMergeAndRederiveShapes()
@@ -307,6 +325,23 @@ void TestEditor::graphShowsEveryLayerAndEdge()
     for (const auto& a : layout.nodes) // no two cards overlap
         for (const auto& b : layout.nodes)
             QVERIFY(a.layer == b.layer || !a.box.intersects(b.box));
+    {
+        // The same under a desktop locale with a decimal comma (Qt makes it the C locale): Graphviz
+        // read "2,638889" as 2 and the cards piled up. de_DE is built here from Debian's `locales`.
+        QTemporaryDir locales;
+        QVERIFY(QProcess::execute("localedef",
+                                  {"-i", "de_DE", "-f", "UTF-8", locales.filePath("de_DE.UTF-8")}) == 0);
+        qputenv("LOCPATH", locales.path().toUtf8());
+        const std::string before = std::setlocale(LC_NUMERIC, nullptr);
+        QVERIFY(std::setlocale(LC_NUMERIC, "de_DE.UTF-8"));
+        QCOMPARE(std::to_string(0.5), std::string("0,500000")); // the locale is in force
+        const ui::GraphLayout comma = ui::layoutNetwork(spec, QSizeF(190, 58));
+        std::setlocale(LC_NUMERIC, before.c_str());
+        qunsetenv("LOCPATH");
+        QCOMPARE(comma.nodes.size(), layout.nodes.size());
+        for (std::size_t i = 0; i < layout.nodes.size(); ++i)
+            QCOMPARE(comma.nodes[i].box, layout.nodes[i].box);
+    }
     // Selection is shared both ways.
     window.graphView()->selectLayer(7);
     emit window.graphView()->layerSelected(7);
@@ -685,7 +720,21 @@ void TestEditor::undoFollowsItsStackAfterTraining()
     QVERIFY(undo->isEnabled());
     emit window.trainPanel()->trainingChanged(true);
     QVERIFY(!undo->isEnabled());
+    {
+        // A port drag in the graph and a click in History bypass the actions: the document refuses the
+        // first, and History is disabled (each changed the network during a run).
+        const std::string text = window.documentModel()->document().toText();
+        const int steps = window.documentModel()->undoStack()->count();
+        QCOMPARE(window.documentModel()->connectLayers(1, 3),
+                 QString("The network is read-only while training."));
+        window.documentModel()->setValue(1, "filters", "8");
+        QCOMPARE(window.documentModel()->document().toText(), text);
+        QCOMPARE(window.documentModel()->undoStack()->count(), steps);
+        QVERIFY(!window.findChild<QUndoView*>("historyView")->isEnabled());
+        QVERIFY(!undo->isEnabled());
+    }
     emit window.trainPanel()->trainingChanged(false);
+    QVERIFY(window.findChild<QUndoView*>("historyView")->isEnabled());
     QVERIFY(undo->isEnabled());
     QVERIFY(!redo->isEnabled());
     undo->trigger();

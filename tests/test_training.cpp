@@ -11,12 +11,15 @@
 #include "util/atomic_file.h"
 
 #include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <limits>
 #include <map>
 #include <opencv2/imgcodecs.hpp>
 
@@ -114,6 +117,9 @@ private slots:
     void trainCommandWritesMetricsAndWeights();
     void imageListsAsDarknetReadsThem();
     void angleRotatesTrainingImages();
+    void classifierListsSayWhatTheyLeaveOut();
+    void accuracyCountsTiesAndNanAsDarknet();
+    void validationImagesOfAnotherSizeAreRefused();
     void failureMidRunEndsInWordsWithTheCheckpointKept();
 };
 
@@ -626,7 +632,18 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
                                   dir.filePath("out/toy_final.weights"), "--json"});
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 0);
-    QVERIFY(process.readAllStandardOutput().contains("\"images\": 48"));
+    const QByteArray scores = process.readAllStandardOutput();
+    QVERIFY(scores.contains("\"images\": 48"));
+    QVERIFY2(!scores.contains("top5"), scores.constData()); // (of 3 classes: always 100 %)
+    // top= of the .data file, as Darknet's valid: top-2 of the 3 classes, its figure a fraction.
+    test::writeFile(dir.filePath("top.data"), test::readAll(data.fileName()) + "top=2\n");
+    process.start(NETWRIGHT_CLI, {"valid", dir.filePath("top.data"), cfg.fileName(),
+                                  dir.filePath("out/toy_final.weights"), "--json"});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 0);
+    const QJsonObject top = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+    QVERIFY(top.contains("top2"));
+    QVERIFY(top["top2"].toDouble() >= top["top1"].toDouble() && top["top2"].toDouble() <= 1);
 
     // Stopped (SIGTERM, as Ctrl+C's SIGINT): a checkpoint, and 128 + the signal, as a shell reports a
     // killed command (it was 0, so `train … && next` went on).
@@ -685,7 +702,11 @@ void TestTraining::imageListsAsDarknetReadsThem()
             QVERIFY(cv::imwrite(path.toStdString(), image));
             list += path + "\n";
         }
-    list += dir.filePath("images/cat/missing.png") + "\n"; // unreadable: skipped while loading
+    test::writeFile(dir.filePath("images/cat/broken.png"), "not an image");
+    QDir(dir.path()).mkpath("images/other");
+    QVERIFY(cv::imwrite(dir.filePath("images/other/x.png").toStdString(), cv::Mat(4, 4, CV_8UC3)));
+    list += dir.filePath("images/cat/broken.png") + "\n";  // unreadable: skipped while loading
+    list += dir.filePath("images/cat/missing.png") + "\n"; // does not exist: left out up front
     list += dir.filePath("images/other/x.png") + "\n";     // no label in the path: skipped
     QFile listFile(dir.filePath("train.list")), labels(dir.filePath("labels.txt")),
         data(dir.filePath("pets.data"));
@@ -710,9 +731,12 @@ void TestTraining::imageListsAsDarknetReadsThem()
     auto train = openClassificationSet(*file, "train", net, 7, error, &warnings);
     QVERIFY2(train, error.c_str());
     QCOMPARE(train->size(), std::size_t(13));
-    QCOMPARE(warnings.size(), std::size_t(1));
-    QVERIFY(warnings[0].find("train.list:14:") != std::string::npos);
-    QVERIFY(warnings[0].find("contains 0 of the labels") != std::string::npos);
+    QCOMPARE(warnings.size(), std::size_t(2));
+    QCOMPARE(warnings[0], dir.filePath("train.list").toStdString() +
+                              ":14: " + dir.filePath("images/cat/missing.png").toStdString() +
+                              " does not exist: left out");
+    QVERIFY(warnings[1].find("train.list:15:") != std::string::npos);
+    QVERIFY(warnings[1].find("contains 0 of the labels") != std::string::npos);
     QCOMPARE(train->label(0), 0);
     QCOMPARE(train->label(1), 1);
     std::vector<float> a(8 * 8 * 3), b(8 * 8 * 3);
@@ -722,8 +746,8 @@ void TestTraining::imageListsAsDarknetReadsThem()
     QVERIFY(a != b); // augmentation: two draws differ
     for (float v : a)
         QVERIFY(v >= 0 && v <= 1);
-    QVERIFY(!train->image(12, a.data(), error)); // the missing file
-    QVERIFY(error.find("missing.png: no such file (expected an image)") != std::string::npos);
+    QVERIFY(!train->image(12, a.data(), error)); // the file that is not an image
+    QVERIFY2(error.find("broken.png: cannot read the image") != std::string::npos, error.c_str());
     {
         // Training over the list: the missing image is skipped (another takes its place), named in a
         // warning and counted at the end of the run.
@@ -742,7 +766,7 @@ void TestTraining::imageListsAsDarknetReadsThem()
         QCOMPARE(std::count_if(quiet.messages.begin(), quiet.messages.end(),
                                [](const std::string& m) {
                                    return m.starts_with("warning: ") &&
-                                          m.find("missing.png") != std::string::npos;
+                                          m.find("broken.png") != std::string::npos;
                                }),
                  1L);
         QVERIFY(
@@ -776,7 +800,8 @@ void TestTraining::imageListsAsDarknetReadsThem()
     auto cats = openClassificationSet(*file, "train", net, 7, error, &warnings);
     QVERIFY2(cats, error.c_str());
     QCOMPARE(cats->size(), std::size_t(14));
-    QVERIFY(warnings.empty());
+    QCOMPARE(warnings.size(), std::size_t(1)); // the missing image only
+    QVERIFY(warnings[0].find("missing.png does not exist") != std::string::npos);
     QCOMPARE(cats->label(0), 0);  // images/cat/0.png
     QCOMPARE(cats->label(1), -1); // images/dog/0.png
     std::mt19937 random(2);
@@ -792,6 +817,108 @@ void TestTraining::imageListsAsDarknetReadsThem()
     birdLabel.close();
     QVERIFY(!openClassificationSet(*file, "train", net, 7, error));
     QVERIFY2(error.find("no image path contains the label 'Cat'") != std::string::npos, error.c_str());
+}
+
+// A list's relative paths are found beside the list from any working folder; a label inside another
+// ("cat" in "bobcat") is named in the warning, and a class left without images is said once; a
+// channels= the loader cannot give is refused up front (it failed as "samples could not be read").
+void TestTraining::classifierListsSayWhatTheyLeaveOut()
+{
+    QTemporaryDir dir;
+    QDir(dir.path()).mkpath("imgs/cat");
+    QDir(dir.path()).mkpath("imgs/bobcat");
+    QString list;
+    for (int i = 0; i < 3; ++i)
+        for (const char* animal : {"cat", "bobcat"}) {
+            const QString relative = QString("imgs/%1/%2.png").arg(animal).arg(i);
+            QVERIFY(cv::imwrite(dir.filePath(relative).toStdString(),
+                                cv::Mat(8, 8, CV_8UC3, cv::Scalar(9, 9, 9))));
+            list += relative + "\r\n";
+        }
+    test::writeFile(dir.filePath("train.list"), list.toUtf8());
+    test::writeFile(dir.filePath("labels.txt"), "cat\nbobcat\n");
+    test::writeFile(dir.filePath("pets.data"), "classes=2\ntrain=train.list\nlabels=labels.txt\n");
+    std::string error;
+    auto file = loadDataFile(dir.filePath("pets.data").toStdString(), error);
+    QVERIFY2(file, error.c_str());
+    NetConfig net;
+    net.width = net.height = 8;
+    net.channels = 3;
+    std::vector<std::string> warnings;
+    auto set = openClassificationSet(*file, "train", net, 1, error, &warnings); // (from the test's folder)
+    QVERIFY2(set, error.c_str());
+    QCOMPARE(set->size(), std::size_t(3));
+    std::vector<float> pixels(8 * 8 * 3);
+    QVERIFY2(set->image(0, pixels.data(), error), error.c_str()); // imgs/cat/0.png, beside the list
+    QCOMPARE(warnings.size(), std::size_t(4));
+    QCOMPARE(warnings[0], dir.filePath("train.list").toStdString() +
+                              ":2: imgs/bobcat/0.png contains 2 of the labels ('cat' and 'bobcat'; a label "
+                              "that is part of another, or of a folder name, matches both) (exactly one is "
+                              "needed); skipped");
+    QCOMPARE(warnings[3], dir.filePath("labels.txt").toStdString() + ": 1 of 2 classes have no image in " +
+                              dir.filePath("train.list").toStdString() +
+                              ": 'bobcat' (line 2); the network cannot learn them");
+
+    net.channels = 4;
+    QVERIFY(!openClassificationSet(*file, "train", net, 1, error));
+    QCOMPARE(error, std::string("image lists need channels=1 (grey) or 3 (colour) in [net], not 4"));
+}
+
+// Darknet's top_k ranks equal scores by class index: an untrained network giving every class the same
+// score is right only for class 0 (every image counted right before); a NaN output is wrong.
+void TestTraining::accuracyCountsTiesAndNanAsDarknet()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 30); // 3 classes
+    QVERIFY(set);
+    std::string error;
+    auto net = Net::create(test::specFromText("[net]\nbatch=4\nwidth=6\nheight=6\nchannels=1\n"
+                                              "[connected]\noutput=3\nactivation=linear\n[softmax]\n"),
+                           4, error);
+    QVERIFY2(net, error.c_str());
+    for (const WeightArray& array : net->weightArrays())
+        std::fill(array.data->begin(), array.data->end(), 0.0f); // every class 1/3
+    std::size_t classZero = 0;
+    for (std::size_t i = 0; i < set->size(); ++i)
+        classZero += set->label(i) == 0;
+    QVERIFY(classZero > 0 && classZero < set->size());
+    Accuracy accuracy = evaluate(*net, *set, {}, 2);
+    QCOMPARE(accuracy.images, set->size());
+    QCOMPARE(accuracy.top1, double(classZero) / double(set->size()));
+    std::size_t firstTwo = 0;
+    for (std::size_t i = 0; i < set->size(); ++i)
+        firstTwo += set->label(i) <= 1;
+    QCOMPARE(accuracy.topK, double(firstTwo) / double(set->size()));
+
+    (*net->weightArrays()[0].data)[0] = std::numeric_limits<float>::quiet_NaN(); // NaN through the softmax
+    accuracy = evaluate(*net, *set);
+    QCOMPARE(accuracy.top1, 0.0);
+    QCOMPARE(accuracy.topK, 0.0);
+}
+
+// A validation set whose images are not the network's size is refused before training (its images
+// were written past the input buffer: a crash in the last validation) and by valid.
+void TestTraining::validationImagesOfAnotherSizeAreRefused()
+{
+    QTemporaryDir dir;
+    auto train = toySet(dir, 12); // 6×6
+    QVERIFY(train);
+    writeIdx(dir.filePath("big-images"), 0x803, {4, 12, 12}, std::vector<unsigned char>(4 * 144, 7), false);
+    writeIdx(dir.filePath("big-labels"), 0x801, {4}, {0, 1, 2, 0}, false);
+    std::string error;
+    auto valid = loadIdxDataset(dir.filePath("big-images").toStdString(),
+                                dir.filePath("big-labels").toStdString(), 3, error);
+    QVERIFY2(valid, error.c_str());
+    auto net = Net::create(test::specFromText("[net]\nbatch=4\nwidth=6\nheight=6\nchannels=1\nmax_batches=2\n"
+                                              "[connected]\noutput=3\nactivation=linear\n[softmax]\n"),
+                           4, error);
+    QVERIFY2(net, error.c_str());
+    Quiet quiet;
+    const auto problem = Trainer(*net, *train, valid.get(), toyOptions(dir)).run(quiet);
+    QVERIFY(problem);
+    QCOMPARE(*problem, std::string("the validation set: the images are 12x12x1 but the network's input is "
+                                   "6x6x1: change width/height/channels in [net]"));
+    QVERIFY(quiet.seen.empty());
 }
 
 void TestTraining::angleRotatesTrainingImages()

@@ -246,7 +246,7 @@ int classify(const std::string& cfg, const std::string& weights, const std::vect
             ++failures;
             continue;
         }
-        const Image prepared = resizeMinCrop(*image, input.w, input.h);
+        const Image prepared = centerCropResize(*image, input.w, input.h);
         runner->forward(prepared.data.data());
         const std::vector<float> scores = classScores(*net, 0);
         std::vector<std::size_t> order(classes);

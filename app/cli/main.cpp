@@ -200,11 +200,13 @@ int main(int argc, char** argv)
         ->check(CLI::Range(1, 1 << 30));
 
     std::string dataPath;
-    auto* valid = app.add_subcommand("valid", "Top-1 and top-5 accuracy on the .data file's valid set");
+    auto* valid = app.add_subcommand(
+        "valid", "Top-1 and top-k accuracy (top= of the .data file, else 5) on its valid set");
     valid->add_option("data", dataPath, "Darknet .data file")->required();
     valid->add_option("cfg", cfg, "Darknet .cfg file")->required();
     valid->add_option("weights", weights, "Darknet .weights file")->required();
-    valid->add_flag("--json", json, "Print {\"top1\":..,\"top5\":..,\"images\":..}");
+    valid->add_flag("--json", json,
+                    "Print {\"top1\":..,\"top5\":..,\"images\":..} (top5: top-k as set by top=)");
     valid->add_option("--device", evaluationDevice, "cpu (default), cuda or cuda:N (see devices)");
     valid->add_flag("--half", half, halfHelp);
 

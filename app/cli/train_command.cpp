@@ -294,7 +294,10 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
     const auto runner = DeviceRunner::create(*net, device);
     if (!runner)
         return 1;
-    auto set = openClassificationSet(*data, "valid", net->spec().net, 1, error);
+    std::vector<std::string> listWarnings; // images left out of the list: said, as train says them
+    auto set = openClassificationSet(*data, "valid", net->spec().net, 1, error, &listWarnings);
+    for (const std::string& warning : listWarnings)
+        std::cerr << "warning: " << warning << "\n";
     if (!set) {
         std::cerr << "error: " << error << "\n";
         return 1;
@@ -303,7 +306,17 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
         std::cerr << "error: " << cfg << ": " << *problem << "\n";
         return 1;
     }
-    const Accuracy accuracy = evaluate(*net, *set, [&](const float* input) { runner->forward(input); });
+    // top= of the .data file, as Darknet's classifier valid reads it (5 when not given).
+    const std::string topText = data->get("top", "5");
+    const int k = std::atoi(topText.c_str());
+    if (k < 1 || topText.find_first_not_of("0123456789") != std::string::npos) {
+        std::cerr << "error: " << dataPath << ": top=" << topText
+                  << " is not a whole number of classes of 1 or more\n";
+        return 1;
+    }
+    const Accuracy accuracy = evaluate(
+        *net, *set, [&](const float* input) { runner->forward(input); }, k);
+    const bool showTopK = k > 1 && k < set->classes(); // (top-k of k or fewer classes is always 100 %)
     for (const std::string& warning : accuracy.warnings)
         std::cerr << "warning: " << warning << "\n";
     if (accuracy.unreadable > accuracy.warnings.size())
@@ -314,12 +327,16 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
                   << " images can be read (each is named above)\n";
         return 1;
     }
+    const std::string topK = showTopK ? std::to_string(k) : std::string(); // "top5" in JSON, "top-5" in words
+    char figure[32];
+    std::snprintf(figure, sizeof figure, json ? "%.6f" : "%.2f%%",
+                  json ? accuracy.topK : accuracy.topK * 100);
     if (json)
-        std::printf("{\"top1\": %.6f, \"top5\": %.6f, \"images\": %zu}\n", accuracy.top1, accuracy.top5,
-                    accuracy.images);
+        std::printf("{\"top1\": %.6f, %s\"images\": %zu}\n", accuracy.top1,
+                    showTopK ? ("\"top" + topK + "\": " + figure + ", ").c_str() : "", accuracy.images);
     else
-        std::printf("%zu images: top-1 %.2f%%, top-5 %.2f%%%s\n", accuracy.images, accuracy.top1 * 100,
-                    accuracy.top5 * 100,
+        std::printf("%zu images: top-1 %.2f%%%s%s\n", accuracy.images, accuracy.top1 * 100,
+                    showTopK ? (", top-" + topK + " " + figure).c_str() : "",
                     accuracy.unreadable
                         ? (" (" + std::to_string(accuracy.unreadable) + " unreadable left out)").c_str()
                         : "");

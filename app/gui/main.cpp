@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTimer>
+#include <clocale>
 #include <cstdio>
 
 namespace {
@@ -105,6 +106,10 @@ int main(int argc, char** argv)
         return 1;
     }
     QApplication app(argc, argv);
+    // Qt sets the C locale from the desktop's; the core writes and reads numbers with the C library
+    // (printf, std::to_string), which under a decimal comma would write "0,5". The UI formats its
+    // numbers with QLocale, which this does not change (as Qt's QCoreApplication notes advise).
+    std::setlocale(LC_NUMERIC, "C");
     nameApplication();
     QApplication::setDesktopFileName("io.github.netwright.Netwright");
     Q_INIT_RESOURCE(netwright); // the icons live in netwright_ui, a static library

@@ -1,5 +1,7 @@
 #include "data/detection_dataset.h"
 
+#include "data/image_list_file.h"
+
 #include "image/image.h"
 #include "image/pixel_ops.h"
 
@@ -12,12 +14,6 @@
 namespace nw {
 
 namespace {
-
-bool fileExists(const std::string& path)
-{
-    std::error_code ec;
-    return std::filesystem::is_regular_file(path, ec);
-}
 
 std::string replaceFirst(std::string text, const std::string& from, const std::string& to)
 {
@@ -59,20 +55,20 @@ std::string labelPathFor(const std::string& imagePath)
     for (const char* folder : {"images", "JPEGImages", "raw"})
         pj = replaceFirst(pj, folder, "labels");
     pj = withTxtExtension(pj);
-    if (fileExists(pj))
+    if (isRegularFile(pj))
         return pj;
     // pj's rule without its raw→labels step, which also hits "raw" inside a name ("drawn" → "dlabelsn").
     std::string plain = imagePath;
     for (const char* folder : {"images", "JPEGImages"})
         plain = replaceFirst(plain, folder, "labels");
     plain = withTxtExtension(plain);
-    if (fileExists(plain))
+    if (isRegularFile(plain))
         return plain;
     std::string ab = imagePath;
     for (const char* year : {"train2017", "val2017", "train2014", "val2014"})
         ab = replaceFirst(ab, std::string("/images/") + year + "/", std::string("/labels/") + year + "/");
     ab = withTxtExtension(replaceFirst(ab, "/JPEGImages/", "/labels/"));
-    return fileExists(ab) ? ab : pj;
+    return isRegularFile(ab) ? ab : pj;
 }
 
 std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::vector<std::string>& warnings,
@@ -292,55 +288,28 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
             "detection data needs channels=1 (grey) or 3 (colour) in [net], not " + std::to_string(channels);
         return nullptr;
     }
-    std::ifstream in(list);
-    if (!in) {
+    const ImageListFile listed = readImageListFile(list, imagesNeeded); // missing images left out, counted
+    if (!listed.opened) {
         error = list + ": cannot open the image list (one image path per line)";
         return nullptr;
     }
-    const std::filesystem::path folder = std::filesystem::path(list).parent_path();
     std::vector<DetectionDataset::Item> items;
     DetectionDataset::Summary summary;
     std::string missingExample; // the first missing label file, for the messages
-    std::size_t missingImages = 0, lineNumber = 0;
-    std::string firstMissingImage, firstMissingPath; // "list:line: path", and the path as written
-    for (std::string line; std::getline(in, line);) {
-        ++lineNumber;
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-            line.pop_back();
-        if (line.empty())
-            continue;
-        std::string path = line;
-        if (std::filesystem::path(path).is_relative() && fileExists((folder / path).string()))
-            path = (folder / path).string();
-        if (imagesNeeded &&
-            !fileExists(path)) { // left out here, named with its line (it was a label file "missing")
-            if (missingImages++ == 0) {
-                firstMissingImage = list + ":" + std::to_string(lineNumber) + ": " + line;
-                firstMissingPath = line;
-            }
-            continue;
-        }
+    for (const ListedImage& image : listed.images) {
         bool missing = false;
-        const std::string labels = labelPathFor(path);
-        DetectionDataset::Item item{path,
+        const std::string labels = labelPathFor(image.path);
+        DetectionDataset::Item item{image.path,
                                     readLabelFile(labels, classes, warnings, missing, &summary.badLines)};
         summary.missingLabels += missing;
         if (missing && missingExample.empty())
-            missingExample = labels + " for " + path;
+            missingExample = labels + " for " + image.path;
         summary.emptyImages += item.boxes.empty();
         summary.boxes += item.boxes.size();
         items.push_back(std::move(item));
     }
-    const std::string missingText =
-        missingImages == 0
-            ? std::string()
-            : firstMissingImage + " does not exist" +
-                  (missingImages > 1
-                       ? " (and " + std::to_string(missingImages - 1) + " more images of the list)"
-                       : std::string()) +
-                  (std::filesystem::path(firstMissingPath).is_relative()
-                       ? "; relative paths are read from the working folder or the list's folder"
-                       : std::string());
+    const std::string& missingText = listed.missingText;
+    const std::size_t missingImages = listed.missing;
     if (items.empty()) {
         error = missingImages > 0 ? missingText + ": no image of the list exists"
                                   : list + ": the image list is empty";

@@ -1,5 +1,7 @@
 #include "data/dataset.h"
 
+#include "data/image_list_file.h"
+
 #include "image/image.h"
 #include "image/portable_pixel_ops.h"
 
@@ -75,7 +77,7 @@ private:
             return false;
         }
         Image image = std::move(*loaded);
-        image = random ? augment(image, *random) : resizeMinCrop(image, w_, h_);
+        image = random ? augment(image, *random) : centerCropResize(image, w_, h_);
         std::copy(image.data.begin(), image.data.end(), out);
         return true;
     }
@@ -189,12 +191,22 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
                      int height, int channels, const Augmentation& augmentation, unsigned seed,
                      std::string& error, std::vector<std::string>& warnings)
 {
-    const std::vector<std::string> paths = readLines(listPath);
-    if (paths.empty()) {
-        error = listPath + ": " +
-                (std::ifstream(listPath) ? "the image list is empty" : "cannot open the image list");
+    if (channels != 1 && channels != 3) {
+        error = "image lists need channels=1 (grey) or 3 (colour) in [net], not " + std::to_string(channels);
         return nullptr;
     }
+    const ImageListFile listed = readImageListFile(listPath, true); // missing images left out, counted
+    if (!listed.opened) {
+        error = listPath + ": cannot open the image list (one image path per line)";
+        return nullptr;
+    }
+    if (listed.images.empty()) {
+        error = listed.missing > 0 ? listed.missingText + ": no image of the list exists"
+                                   : listPath + ": the image list is empty";
+        return nullptr;
+    }
+    if (listed.missing > 0)
+        warnings.push_back(listed.missingText + ": left out");
     const std::vector<std::string> labels = readLines(labelsPath);
     if (labels.empty()) {
         error = labelsPath + ": " +
@@ -209,25 +221,29 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
     }
     std::vector<std::string> kept;
     std::vector<int> classOf;
-    for (std::size_t i = 0; i < paths.size(); ++i) {
-        int found = -1, matches = 0;
+    std::vector<std::size_t> perClass(labels.size(), 0);
+    for (const ListedImage& image : listed.images) {
+        std::vector<std::size_t> matched;
         for (std::size_t c = 0; c < labels.size(); ++c)
-            if (paths[i].find(labels[c]) != std::string::npos) {
-                found = int(c);
-                ++matches;
-            }
-        if (matches == 0 && classes == 1) { // a binary classifier's negative
-            kept.push_back(paths[i]);
+            if (image.written.find(labels[c]) != std::string::npos)
+                matched.push_back(c);
+        if (matched.empty() && classes == 1) { // a binary classifier's negative
+            kept.push_back(image.path);
             classOf.push_back(-1);
             continue;
         }
-        if (matches != 1) {
-            warnings.push_back(listPath + ":" + std::to_string(i + 1) + ": " + paths[i] + " contains " +
-                               std::to_string(matches) + " of the labels (exactly one is needed); skipped");
+        if (matched.size() != 1) {
+            std::string why = "contains " + std::to_string(matched.size()) + " of the labels";
+            if (matched.size() > 1)
+                why += " ('" + labels[matched[0]] + "' and '" + labels[matched[1]] +
+                       "'; a label that is part of another, or of a folder name, matches both)";
+            warnings.push_back(listPath + ":" + std::to_string(image.line) + ": " + image.written + " " +
+                               why + " (exactly one is needed); skipped");
             continue;
         }
-        kept.push_back(paths[i]);
-        classOf.push_back(found);
+        kept.push_back(image.path);
+        classOf.push_back(int(matched[0]));
+        ++perClass[matched[0]];
     }
     if (kept.empty() || std::count(classOf.begin(), classOf.end(), -1) == std::ptrdiff_t(classOf.size())) {
         // (one class: every path a negative is as wrong as none matching: a mistyped label, say)
@@ -236,6 +252,17 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
                 " in " + labelsPath;
         return nullptr;
     }
+    // A class without an image cannot be learnt: said once, naming the labels' line.
+    std::string empty;
+    std::size_t emptyCount = 0;
+    for (std::size_t c = 0; c < labels.size(); ++c)
+        if (perClass[c] == 0 && emptyCount++ < 5)
+            empty +=
+                (empty.empty() ? "" : ", ") + ("'" + labels[c] + "' (line " + std::to_string(c + 1) + ")");
+    if (emptyCount > 0)
+        warnings.push_back(labelsPath + ": " + std::to_string(emptyCount) + " of " +
+                           std::to_string(labels.size()) + " classes have no image in " + listPath + ": " +
+                           empty + (emptyCount > 5 ? ", …" : "") + "; the network cannot learn them");
     return std::make_unique<ImageListDataset>(std::move(kept), std::move(classOf), classes, width, height,
                                               channels, augmentation, seed);
 }

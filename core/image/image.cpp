@@ -126,29 +126,17 @@ Image letterbox(const Image& in, int width, int height)
     return boxed;
 }
 
-Image resizeMinCrop(const Image& in, int width, int height)
+Image centerCropResize(const Image& in, int width, int height)
 {
-    const int size = std::min(width, height);
-    int w = in.width, h = in.height;
-    if (w < h) {
-        h = h * size / w;
-        w = size;
-    } else {
-        w = w * size / h;
-        h = size;
-    }
-    const Image resized = resizeDarknet(in, w, h);
-    Image out{width, height, in.channels,
-              std::vector<float>(std::size_t(width * height * in.channels), 0.0f)};
-    const int dx = (w - width) / 2, dy = (h - height) / 2;
+    const int side = std::min(in.width, in.height);
+    const int dx = (in.width - side) / 2, dy = (in.height - side) / 2;
+    Image square{side, side, in.channels,
+                 std::vector<float>(std::size_t(side) * std::size_t(side) * std::size_t(in.channels))};
     for (int c = 0; c < in.channels; ++c)
-        for (int y = 0; y < height; ++y)
-            for (int x = 0; x < width; ++x) {
-                const int sx = x + dx, sy = y + dy;
-                if (sx >= 0 && sx < w && sy >= 0 && sy < h)
-                    out.at(x, y, c) = resized.at(sx, sy, c);
-            }
-    return out;
+        for (int y = 0; y < side; ++y)
+            for (int x = 0; x < side; ++x)
+                square.at(x, y, c) = in.at(x + dx, y + dy, c);
+    return resizeDarknet(square, width, height);
 }
 
 } // namespace nw

@@ -29,7 +29,8 @@ Image imageFromPixels(const Pixels& pixels);
 Image resizeDarknet(const Image& image, int width, int height);
 // Darknet's letterbox_image: keep the aspect ratio, centre on a 0.5 grey canvas.
 Image letterbox(const Image& image, int width, int height);
-// Darknet's classifier preprocessing: scale the shorter side to `size`, then crop the centre.
-Image resizeMinCrop(const Image& image, int width, int height);
+// Darknet's center_crop_image (its classifier validation): the centre square of the image, stretched to
+// width × height (a non-square network gets no black bars).
+Image centerCropResize(const Image& image, int width, int height);
 
 } // namespace nw

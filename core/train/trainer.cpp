@@ -17,17 +17,38 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <sstream>
 #include <thread>
 
 namespace nw {
 
-Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward)
+namespace {
+
+// Where class `label` comes in the scores sorted as Darknet's top_k sorts them: a higher score first,
+// and of equal scores the lower class first (so all-equal outputs are not all "right"). Outputs with a
+// NaN rank nothing (a NaN compares false with everything: every class came first).
+std::size_t rankOf(const float* scores, std::size_t count, std::size_t label)
+{
+    const float truth = scores[label];
+    std::size_t rank = 0;
+    for (std::size_t c = 0; c < count; ++c) {
+        if (std::isnan(scores[c]))
+            return std::numeric_limits<std::size_t>::max();
+        rank += scores[c] > truth || (c < label && scores[c] == truth);
+    }
+    return rank;
+}
+
+} // namespace
+
+Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward, int k)
 {
     const int batch = net.batch();
     const std::size_t imageSize = std::size_t(net.inputShape().size);
     std::vector<float> images(imageSize * std::size_t(batch));
     Accuracy accuracy;
+    accuracy.k = k;
     std::string warning;
     for (std::size_t start = 0; start < data.size(); start += std::size_t(batch)) {
         const std::size_t count = std::min<std::size_t>(std::size_t(batch), data.size() - start);
@@ -54,22 +75,19 @@ Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass
             const float* scores = out.item(int(b));
             const int label = data.label(start + b);
             if (out.itemSize() == 1) { // a binary classifier: right when on the label's side of ½
-                const bool right = (scores[0] >= 0.5f) == (label == 0);
+                const bool right = !std::isnan(scores[0]) && (scores[0] >= 0.5f) == (label == 0);
                 accuracy.top1 += right;
-                accuracy.top5 += right;
+                accuracy.topK += right;
                 continue;
             }
-            const float truth = scores[label];
-            std::size_t better = 0;
-            for (std::size_t c = 0; c < out.itemSize(); ++c)
-                better += scores[c] > truth;
-            accuracy.top1 += better == 0;
-            accuracy.top5 += better < 5;
+            const std::size_t rank = rankOf(scores, out.itemSize(), std::size_t(label));
+            accuracy.top1 += rank == 0;
+            accuracy.topK += rank < std::size_t(std::max(1, k));
         }
     }
     if (accuracy.images) {
         accuracy.top1 /= double(accuracy.images);
-        accuracy.top5 /= double(accuracy.images);
+        accuracy.topK /= double(accuracy.images);
     }
     return accuracy;
 }
@@ -113,6 +131,11 @@ std::optional<std::string> classifierFits(const Net& net, const ClassificationDa
     if (net.maxTruthBoxes() > 0)
         return "the network ends in a detection head but the .data file names classification data: a "
                "detector is scored by map (and trains on an image list with YOLO label files)";
+    const Shape input = net.inputShape();
+    if (data.width() != input.w || data.height() != input.h || data.channels() != input.c)
+        return "the images are " + std::to_string(data.width()) + "x" + std::to_string(data.height()) + "x" +
+               std::to_string(data.channels()) + " but the network's input is " + input.text() +
+               ": change width/height/channels in [net]";
     if (int(net.output().itemSize()) != data.classes())
         return "the network ends with " + std::to_string(net.output().itemSize()) +
                " outputs but the data has " + std::to_string(data.classes()) +
@@ -131,6 +154,9 @@ std::optional<std::string> Trainer::checkData() const
     if (classification)
         if (auto problem = classifierFits(net_, *classification))
             return problem;
+    if (valid_) // (its images used to be written past the end of the network's input buffer)
+        if (auto problem = classifierFits(net_, *valid_))
+            return "the validation set: " + *problem;
     if (train_.truthFloats() != net_.truthFloats())
         return "the data gives " + std::to_string(train_.truthFloats()) +
                " truth values per image but the "
@@ -392,13 +418,16 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     };
     const auto started = std::chrono::steady_clock::now();
     const double elapsedBefore = state.elapsedSeconds;
+    double pausedSeconds = 0; // held in stopRequested (the studio's Pause): not training time
     // A failure inside an iteration (the GPU out of memory, a driver fault) ends the run in words; the
     // files on disk are the last checkpoint's, whole (written atomically).
     try {
         while (state.iteration < maxBatches) {
             running = state.iteration + 1;
             // A stop asked on any rank (Ctrl+C reaches every rank under mpirun) stops all of them here.
+            const auto asked = std::chrono::steady_clock::now();
             double stop = observer.stopRequested() ? 1.0 : 0.0;
+            pausedSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
             if (auto problem = team.sum(&stop, 1))
                 return problem;
             if (stop > 0) {
@@ -520,7 +549,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             }
             state.elapsedSeconds =
                 elapsedBefore +
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -
+                pausedSeconds;
             stats.elapsedSeconds = state.elapsedSeconds;
             if (leader)
                 metrics << metricsRow(stats) << std::flush;

@@ -57,7 +57,8 @@ public:
 };
 
 struct Accuracy {
-    double top1 = 0, top5 = 0;
+    int k = 5; // topK counts the label among the k highest scores
+    double top1 = 0, topK = 0;
     std::size_t images = 0;     // scored (the readable ones)
     std::size_t unreadable = 0; // left out, each named in `warnings` (the first 20)
     std::vector<std::string> warnings;
@@ -67,10 +68,10 @@ struct Accuracy {
 // the reason, with what to change, when not.
 std::optional<std::string> classifierFits(const Net& net, const ClassificationDataset& data);
 
-// Top-1 and top-5 over a whole data set, in inference mode, `net.batch()` images at a time (through
+// Top-1 and top-k over a whole data set, in inference mode, `net.batch()` images at a time (through
 // `forward` when given: a GPU copy of the net; else the net's own forward). Images that cannot be read
 // are left out of the scores and named.
-Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward = {});
+Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward = {}, int k = 5);
 
 class Trainer {
 public:

@@ -155,7 +155,7 @@ bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int 
     };
     if (classifier_) {
         const Shape shape = net_->inputShape();
-        forward(resizeMinCrop(input, shape.w, shape.h).data.data());
+        forward(centerCropResize(input, shape.w, shape.h).data.data());
         result.scores = classScores(*net_, 0);
     } else {
         Detector detector(*net_, {});

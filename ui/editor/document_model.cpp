@@ -80,6 +80,8 @@ void DocumentModel::apply(const cfg::Document& document)
 
 void DocumentModel::push(const QString& text, cfg::Document after, int mergeId)
 {
+    if (readOnly_)
+        return;
     // Read back from its own text, so every line number (Problems, Properties) is the line that Save
     // writes — an inserted layer shifts the lines below it — and the text's syntax is checked as a
     // reload would.
@@ -165,6 +167,8 @@ QString DocumentModel::disconnectLayers(int source, int layer)
 QString DocumentModel::pushIfPossible(const QString& text,
                                       const std::function<std::string(cfg::Document&)>& edit)
 {
+    if (readOnly_)
+        return tr("The network is read-only while training.");
     cfg::Document after = document_;
     if (const std::string problem = edit(after); !problem.empty())
         return QString::fromStdString(problem);

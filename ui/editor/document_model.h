@@ -49,6 +49,11 @@ public:
     // `error` when the text has none.
     int pasteLayers(int index, const QString& text, QString& error);
 
+    // While a run trains on the network nothing changes it: edits are refused (those that say why, with
+    // "read-only while training"), and the undo stack stays where it is.
+    void setReadOnly(bool readOnly) { readOnly_ = readOnly; }
+    bool isReadOnly() const { return readOnly_; }
+
 signals:
     // The document changed (an edit, undo, redo, open): re-derive the description.
     void changed();
@@ -64,6 +69,7 @@ private:
     QString path_;
     std::string savedText_; // the text as last opened or saved
     QUndoStack undo_;
+    bool readOnly_ = false;
 };
 
 } // namespace nw::ui

@@ -1,7 +1,9 @@
 #include "editor/graph_layout.h"
 
+#include <clocale>
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
+#include <locale.h>
 #include <string>
 
 namespace nw::ui {
@@ -26,6 +28,31 @@ void set(void* object, const char* key, const std::string& value)
     agsafeset(object, const_cast<char*>(key), const_cast<char*>(value.c_str()), const_cast<char*>(""));
 }
 
+// Graphviz writes and reads its sizes with printf/strtod, and so does std::to_string: under a desktop
+// locale with a decimal comma (de_DE, fr_FR…, which Qt makes the C locale) "2.64" was read as 2 and
+// every card piled on the next. This thread formats numbers the C way while the layout runs.
+class CNumbersOnThisThread {
+public:
+    CNumbersOnThisThread() : c_(newlocale(LC_NUMERIC_MASK, "C", locale_t(nullptr)))
+    {
+        if (c_)
+            previous_ = uselocale(c_);
+    }
+    ~CNumbersOnThisThread()
+    {
+        if (c_) {
+            uselocale(previous_);
+            freelocale(c_);
+        }
+    }
+    CNumbersOnThisThread(const CNumbersOnThisThread&) = delete;
+    CNumbersOnThisThread& operator=(const CNumbersOnThisThread&) = delete;
+
+private:
+    locale_t c_;
+    locale_t previous_ = LC_GLOBAL_LOCALE;
+};
+
 } // namespace
 
 GraphLayout layoutNetwork(const NetworkSpec& spec, QSizeF nodeSize)
@@ -33,6 +60,7 @@ GraphLayout layoutNetwork(const NetworkSpec& spec, QSizeF nodeSize)
     GraphLayout result;
     if (spec.layers.empty())
         return result;
+    const CNumbersOnThisThread cNumbers;
     GVC_t* gvc = gvContext();
     char name[] = "network";
     Agraph_t* graph = agopen(name, Agdirected, nullptr);

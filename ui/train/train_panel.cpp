@@ -266,13 +266,28 @@ void TrainPanel::setNetwork(const QString& cfgPath)
         log_->clear();
         status_->setText(tr("Ready."));
     }
-    output_->setText(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
-                     "/netwright/runs/" + cfg.completeBaseName());
+    output_->setText(defaultRunFolder(cfgPath));
     train_->setEnabled(!training_ && !cfgPath.isEmpty());
+}
+
+QString TrainPanel::defaultRunFolder(const QString& cfgPath)
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/netwright/runs/" +
+           QFileInfo(cfgPath).completeBaseName();
 }
 
 void TrainPanel::renameNetwork(const QString& cfgPath)
 {
+    // A new network's first save gives it its own run folder (it trained into runs/ itself, beside every
+    // other network's folder, and set their files aside) and the .data beside it — unless chosen already.
+    if (cfgPath_.isEmpty() && !training_) {
+        if (output_->text() == defaultRunFolder(QString()))
+            output_->setText(defaultRunFolder(cfgPath));
+        const QFileInfo cfg(cfgPath);
+        const QString beside = cfg.path() + "/" + cfg.completeBaseName() + ".data";
+        if (data_->text().isEmpty() && QFileInfo::exists(beside))
+            data_->setText(beside);
+    }
     cfgPath_ = cfgPath;
     train_->setEnabled(!training_ && !cfgPath.isEmpty());
 }

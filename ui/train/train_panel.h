@@ -35,8 +35,11 @@ public:
 
     // The network to train; also picks <name>.data beside it and a default output folder.
     void setNetwork(const QString& cfgPath);
-    // The same network saved under a (new) name: keeps the data, weights, curves and log.
+    // The same network saved under a (new) name: keeps the data, weights, curves and log (a new
+    // network's first save also gets its own run folder and the .data beside it).
     void renameNetwork(const QString& cfgPath);
+    // Where a network's runs go unless the user chooses: runs/<cfg name> in the user's data folder.
+    static QString defaultRunFolder(const QString& cfgPath);
     // Where Train reads the network: the editor's text (unsaved edits included) instead of the file.
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
     bool isTraining() const { return training_; }

@@ -105,6 +105,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addDockWidget(Qt::LeftDockWidgetArea, paletteDock);
     connect(palette_, &LayerPalette::insertRequested, this, &MainWindow::insertLayer);
     auto* undoView = new QUndoView(model_doc_->undoStack(), this);
+    undoView->setObjectName("historyView");
     auto* historyDock = new QDockWidget(tr("History"), this);
     historyDock->setObjectName("historyDock");
     historyDock->setWidget(undoView);
@@ -588,6 +589,10 @@ void MainWindow::setEditable(bool editable)
 {
     palette_->setEnabled(editable);
     properties_->setEnabled(editable);
+    // The graph's port drags and a click in History reach the document without an action: it refuses.
+    model_doc_->setReadOnly(!editable);
+    if (auto* history = findChild<QUndoView*>("historyView"))
+        history->setEnabled(editable);
     for (QAction* action : editActions_)
         action->setEnabled(editable);
     // Undo and redo follow their stack again (enabled only with something to undo or redo).

@@ -1,0 +1,33 @@
+#pragma once
+// Reading a Darknet image list (train=, valid= of a .data file): one image path per line, blank lines
+// and trailing spaces or CRs ignored. Shared by the classification and the detection data sets, so
+// both resolve relative paths and report missing images the same way.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace nw {
+
+struct ListedImage {
+    std::string path;     // as it can be opened: a relative path found beside the list is made so
+    std::string written;  // as the list has it (what a classifier's labels are matched against)
+    std::size_t line = 0; // 1-based line in the list
+};
+
+struct ImageListFile {
+    bool opened = false;
+    std::vector<ListedImage> images; // those that exist (all of them when not checked)
+    std::size_t missing = 0;         // listed images that do not exist, left out of `images`
+    // "list:line: path does not exist (and N more images of the list)…" for the first missing image;
+    // empty when none is missing.
+    std::string missingText;
+};
+
+bool isRegularFile(const std::string& path);
+
+// Reads `list`. A relative path is taken from the list's folder when the image is there, otherwise as
+// written (from the working folder), as Darknet's users write them either way. With `checkImages`,
+// images that do not exist are left out and counted.
+ImageListFile readImageListFile(const std::string& list, bool checkImages);
+
+} // namespace nw
