@@ -13,6 +13,7 @@
 
 #include "backend/gpu_devices.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
@@ -24,6 +25,7 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -36,6 +38,7 @@ class TestTrainPanel : public QObject {
 private slots:
     void trainPauseResumeStopFromThePanel();
     void badDataIsReportedAndThePanelRecovers();
+    void resumeDrawsTheCheckpointsCurveAndZoomHolds();
     void detectorOnTheShapesDataSet();
     void trainsWhatTheEditorShows();
     void deviceChoiceAndAGpuThatFailsStopsInWords();
@@ -162,6 +165,63 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QCOMPARE(panel->plot()->graph(1)->dataCount(), 0);
     QCOMPARE(panel->ratePlot()->graph(0)->dataCount(), 0);
     QVERIFY(panel->log()->toPlainText().isEmpty());
+}
+
+// A resumed run draws the earlier run only up to its checkpoint: rows after it (a run that failed
+// after checkpointing) were drawn and zigzagged with the new ones. Pause → Stop leaves the Pause
+// button as it was; a zoom holds while the run goes on, and a double-click follows it again.
+void TestTrainPanel::resumeDrawsTheCheckpointsCurveAndZoomHolds()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 600);
+    test::writeFile(dir.filePath("toy.cfg"),
+                    QByteArray(test::kToyCfg).replace("max_batches=12", "max_batches=100000"));
+    ui::TrainPanel panel;
+    panel.setNetwork(dir.filePath("toy.cfg"));
+    panel.outputEdit()->setText(dir.filePath("run"));
+    panel.trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(panel.plot()->graph(0)->dataCount() >= 3, 20000);
+    QSignalSpy paused(&panel, &ui::TrainPanel::pausedAt);
+    panel.pauseButton()->click();
+    QVERIFY(paused.wait(20000));
+    panel.stopButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
+    QCOMPARE(panel.pauseButton()->text(), QString("Pause"));
+    const auto image = [&](const QIcon& icon) { return icon.pixmap(16).toImage(); };
+    QVERIFY(image(panel.style()->standardIcon(QStyle::SP_MediaPause)) !=
+            image(panel.style()->standardIcon(QStyle::SP_MediaPlay))); // (the comparison can tell)
+    QCOMPARE(image(panel.pauseButton()->icon()), image(panel.style()->standardIcon(QStyle::SP_MediaPause)));
+    const int checkpoint = panel.progressBar()->value();
+    // What a run killed after its checkpoint leaves: rows past it.
+    QFile metrics(dir.filePath("run/metrics.csv"));
+    QVERIFY(metrics.open(QIODevice::Append));
+    for (int i = checkpoint + 1; i <= checkpoint + 5; ++i)
+        metrics.write(QString("%1,999,999,0.05,100,1,,\n").arg(i).toUtf8());
+    metrics.close();
+
+    for (QCheckBox* box : panel.findChildren<QCheckBox*>())
+        if (box->text().startsWith("Resume"))
+            box->setChecked(true);
+    panel.trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(panel.progressBar()->value() >= checkpoint + 8, 30000);
+    const auto loss = panel.plot()->graph(0)->data();
+    for (auto point = loss->constBegin(); point != loss->constEnd(); ++point)
+        QVERIFY2(point->value < 999, qPrintable(QString("a trimmed row at %1").arg(point->key)));
+    QCOMPARE(loss->at(0)->key, 1.0);       // the earlier run is drawn
+    for (int i = 1; i < loss->size(); ++i) // once: every iteration after the one before
+        QVERIFY(loss->at(i)->key > loss->at(i - 1)->key);
+
+    // A drag (a press) stops the axes following; a double-click follows again.
+    QTest::mousePress(panel.plot(), Qt::LeftButton, {}, QPoint(100, 100));
+    QTest::mouseRelease(panel.plot(), Qt::LeftButton, {}, QPoint(100, 100));
+    panel.plot()->xAxis->setRange(1, 3); // (what the drag would do)
+    const int at = panel.progressBar()->value();
+    QTRY_VERIFY_WITH_TIMEOUT(panel.progressBar()->value() >= at + 3, 20000);
+    QCOMPARE(panel.plot()->xAxis->range().upper, 3.0);
+    QTest::mouseDClick(panel.plot(), Qt::LeftButton, {}, QPoint(100, 100));
+    QTRY_VERIFY_WITH_TIMEOUT(panel.plot()->xAxis->range().upper >= double(at + 3), 20000);
+    panel.stopButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
 }
 
 void TestTrainPanel::badDataIsReportedAndThePanelRecovers()

@@ -86,9 +86,11 @@ std::optional<std::string> runChildTraining(const QString& program, const QStrin
         return "cannot start " + program.toStdString() + ": " + child.errorString().toStdString() +
                (QFileInfo::exists(program) ? "" : " (it is installed next to the studio)");
     const qint64 pid = child.processId();
-    // Of the child's stderr only its first and last "error…" lines are kept (a long run's warnings
-    // would otherwise pile up), and the unfinished line.
+    // Of the child's stderr its first and last "error…" lines are kept, its first warnings shown (a long
+    // run's would otherwise pile up), and the unfinished line.
     QByteArray partialError, firstError, lastError;
+    constexpr int kWarningsShown = 50;
+    int warnings = 0;
     const auto readErrors = [&] {
         partialError += child.readAllStandardError();
         qsizetype end;
@@ -99,6 +101,12 @@ std::optional<std::string> runChildTraining(const QString& program, const QStrin
                 if (firstError.isEmpty())
                     firstError = line;
                 lastError = line;
+            } else if (line.startsWith("warning") && ++warnings <= kWarningsShown) {
+                // The data set's warnings (images left out, list lines skipped), as an in-process run
+                // shows them in the log; a long run's later ones are counted, not shown.
+                observer.message(line.toStdString());
+                if (warnings == kWarningsShown)
+                    observer.message("(further warnings of this run are not shown here)");
             }
         }
         if (partialError.size() > 65536)

@@ -192,6 +192,20 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), heads_->xAxis,
             qOverload<const QCPRange&>(&QCPAxis::setRange));
     connect(plot_, &QCustomPlot::mouseMove, this, &TrainPanel::showReadout);
+    // A drag or a wheel turn looks closer and stops the axes following the run (each new point reset
+    // them within 50 ms); a double-click follows it again.
+    for (QCustomPlot* p : {plot_, rates_, heads_}) {
+        if (p != plot_) // (the loss plot's tooltip is the readout, which says it too)
+            p->setToolTip(tr("Drag or turn the wheel to look closer; double-click to follow the run again."));
+        connect(p, &QCustomPlot::mousePress, this, [this] { followRun_ = false; });
+        connect(p, &QCustomPlot::mouseWheel, this, [this] { followRun_ = false; });
+        connect(p, &QCustomPlot::mouseDoubleClick, this, [this] {
+            followRun_ = true;
+            fitAxes(progress_->value());
+            plot_->replot();
+            rates_->replot();
+        });
+    }
 
     log_ = new QPlainTextEdit(this);
     log_->setReadOnly(true);
@@ -233,7 +247,12 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &TrainWorker::started, this, &TrainPanel::onStarted);
     connect(worker_, &TrainWorker::progress, this, &TrainPanel::onProgress);
-    connect(worker_, &TrainWorker::message, this, &TrainPanel::appendLog);
+    connect(worker_, &TrainWorker::message, this, [this](const QString& text) {
+        appendLog(text);
+        if (text.startsWith("stopped in or before the first iteration") ||
+            text.startsWith("stopped before the first iteration"))
+            stopNote_ = text; // no checkpoint of this run: the status must not promise one
+    });
     connect(worker_, &TrainWorker::finished, this, &TrainPanel::onFinished);
     connect(worker_, &TrainWorker::pausedAt, this, [this](int iteration) {
         if (paused_) // a resume may already be on its way
@@ -267,7 +286,7 @@ void TrainPanel::setNetwork(const QString& cfgPath)
         status_->setText(tr("Ready."));
     }
     output_->setText(defaultRunFolder(cfgPath));
-    train_->setEnabled(!training_ && !cfgPath.isEmpty());
+    train_->setEnabled(!training_ && !cfgPath.isEmpty() && !makingShapes_);
 }
 
 QString TrainPanel::defaultRunFolder(const QString& cfgPath)
@@ -289,13 +308,13 @@ void TrainPanel::renameNetwork(const QString& cfgPath)
             data_->setText(beside);
     }
     cfgPath_ = cfgPath;
-    train_->setEnabled(!training_ && !cfgPath.isEmpty());
+    train_->setEnabled(!training_ && !cfgPath.isEmpty() && !makingShapes_);
 }
 
 void TrainPanel::setTraining(bool training)
 {
     training_ = training;
-    train_->setEnabled(!training && !cfgPath_.isEmpty());
+    train_->setEnabled(!training && !cfgPath_.isEmpty() && !makingShapes_);
     pause_->setEnabled(training);
     stop_->setEnabled(training);
     for (QWidget* w : std::initializer_list<QWidget*>{data_, weights_, output_, maxBatches_, validEvery_,
@@ -309,7 +328,7 @@ void TrainPanel::setTraining(bool training)
 
 void TrainPanel::start()
 {
-    if (training_ || cfgPath_.isEmpty())
+    if (training_ || cfgPath_.isEmpty() || makingShapes_)
         return;
     TrainRequest request;
     request.cfgPath = cfgPath_;
@@ -331,11 +350,16 @@ void TrainPanel::start()
         request.cfgText = cfgText_();
     clearCurves();
     stopRequested_ = false;
-    if (request.resume)
-        loadPreviousCurve(request.outDir + "/metrics.csv");
+    stopNote_.clear();
+    // A resumed run first trims metrics.csv back to its checkpoint: its rows are drawn at the first
+    // iteration (drawn now, rows past the checkpoint zigzagged with the new ones).
+    pendingCurve_ = request.resume ? request.outDir + "/metrics.csv" : QString();
+    firstIteration_ = -1;
+    pausedMs_ = 0;
     plot_->replot();
     paused_ = false;
     pause_->setText(tr("Pause"));
+    pause_->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
     status_->setText(tr("Loading the data set…"));
     appendLog(
         tr("Training %1 on %2 → %3").arg(QFileInfo(cfgPath_).fileName(), request.dataPath, request.outDir));
@@ -351,6 +375,8 @@ void TrainPanel::clearCurves()
             p->graph(g)->data()->clear();
     heads_->clearGraphs();
     heads_->setVisible(false);
+    plot_->graph(2)->setName(tr("validation top-1")); // (a detector's run named it mAP)
+    followRun_ = true;
     lastLoggedIteration_ = 0;
     plot_->replot();
     rates_->replot();
@@ -360,6 +386,10 @@ void TrainPanel::togglePause()
 {
     paused_ = !paused_;
     worker_->requestPause(paused_);
+    if (paused_)
+        pauseClock_.start();
+    else if (pauseClock_.isValid())
+        pausedMs_ += pauseClock_.elapsed();
     pause_->setText(paused_ ? tr("Resume") : tr("Pause"));
     pause_->setIcon(style()->standardIcon(paused_ ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
     status_->setText(paused_ ? tr("Paused.") : tr("Training…"));
@@ -383,19 +413,19 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
 {
     progress_->setRange(0, s.maxBatches);
     progress_->setValue(s.iteration);
+    if (!pendingCurve_.isEmpty()) {
+        loadPreviousCurve(pendingCurve_, s.iteration);
+        pendingCurve_.clear();
+    }
+    if (firstIteration_ < 0) {
+        firstIteration_ = s.iteration;
+        runClock_.start();
+        pausedMs_ = 0;
+    }
     plot_->graph(0)->addData(s.iteration, s.loss);
     plot_->graph(1)->addData(s.iteration, s.averageLoss);
     rates_->graph(0)->addData(s.iteration, double(s.learningRate));
     rates_->graph(1)->addData(s.iteration, s.imagesPerSecond);
-    // From 0 to a little above the largest value: rescaling to the data alone centres a constant
-    // learning rate on a ±2 range, drawing it as a flat line at 0.
-    for (int g = 0; g < 2; ++g) {
-        bool found = false;
-        const QCPRange values = rates_->graph(g)->getValueRange(found);
-        if (found && values.upper > 0)
-            rates_->graph(g)->valueAxis()->setRange(0, values.upper * 1.15);
-    }
-    rates_->replot(QCustomPlot::rpQueuedReplot);
     if (s.validTop1)
         plot_->graph(2)->addData(s.iteration, *s.validTop1 * 100);
     if (s.map50) {
@@ -403,14 +433,17 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
         plot_->graph(2)->addData(s.iteration, *s.map50 * 100);
     }
     addHeadPoints(s);
-    plot_->xAxis->setRange(0, std::max(10, s.iteration));
-    bool found = false;
-    const QCPRange range = plot_->graph(0)->getValueRange(found);
-    if (found)
-        plot_->yAxis->setRange(logScale_->isChecked() ? std::max(1e-4, range.lower * 0.8) : 0,
-                               range.upper * 1.05);
+    if (followRun_)
+        fitAxes(s.iteration);
     plot_->replot(QCustomPlot::rpQueuedReplot);
-    const double perIteration = s.iteration > 0 ? s.elapsedSeconds / s.iteration : 0;
+    rates_->replot(QCustomPlot::rpQueuedReplot);
+    // This run's pace on the panel's clock, pauses left out (a child process's own clock runs on
+    // through SIGSTOP); the run's own figure until a second iteration gives a pace.
+    const qint64 activeMs = runClock_.elapsed() - pausedMs_ - (paused_ ? pauseClock_.elapsed() : 0);
+    const double perIteration = s.iteration > firstIteration_
+                                    ? activeMs / 1000.0 / (s.iteration - firstIteration_)
+                                : s.iteration > 0 ? s.elapsedSeconds / s.iteration
+                                                  : 0;
     status_->setText(tr("Iteration %1 / %2 · epoch %3 · loss %4 (avg %5) · lr %6 · %7 images/s · ETA %8%9")
                          .arg(s.iteration)
                          .arg(s.maxBatches)
@@ -429,10 +462,35 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
     }
 }
 
+void TrainPanel::fitAxes(int iteration)
+{
+    plot_->xAxis->setRange(0, std::max(10, iteration));
+    bool found = false;
+    const QCPRange range = plot_->graph(0)->getValueRange(found);
+    if (found)
+        plot_->yAxis->setRange(logScale_->isChecked() ? std::max(1e-4, range.lower * 0.8) : 0,
+                               range.upper * 1.05);
+    // From 0 to a little above the largest value: rescaling to the data alone centres a constant
+    // learning rate on a ±2 range, drawing it as a flat line at 0.
+    for (int g = 0; g < 2; ++g) {
+        found = false;
+        const QCPRange values = rates_->graph(g)->getValueRange(found);
+        if (found && values.upper > 0)
+            rates_->graph(g)->valueAxis()->setRange(0, values.upper * 1.15);
+    }
+}
+
 void TrainPanel::onFinished(const QString& error)
 {
     setTraining(false);
-    if (error.isEmpty() && stopRequested_ && progress_->value() == 0) {
+    if (paused_) { // (stopped while paused)
+        paused_ = false;
+        pause_->setText(tr("Pause"));
+        pause_->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    }
+    if (error.isEmpty() && stopRequested_ && !stopNote_.isEmpty()) {
+        status_->setText(stopNote_.left(1).toUpper() + stopNote_.mid(1) + ".");
+    } else if (error.isEmpty() && stopRequested_ && progress_->value() == 0) {
         status_->setText(tr("Stopped before the first iteration."));
         appendLog(status_->text());
     } else if (error.isEmpty() && stopRequested_) {
@@ -455,7 +513,7 @@ void TrainPanel::appendLog(const QString& text)
     log_->appendPlainText(text);
 }
 
-void TrainPanel::loadPreviousCurve(const QString& metricsCsv)
+void TrainPanel::loadPreviousCurve(const QString& metricsCsv, int before)
 {
     QFile file(metricsCsv);
     if (!file.open(QIODevice::ReadOnly))
@@ -464,7 +522,7 @@ void TrainPanel::loadPreviousCurve(const QString& metricsCsv)
     in.readLine(); // header
     while (!in.atEnd()) {
         const QStringList f = in.readLine().split(',');
-        if (f.size() < 7)
+        if (f.size() < 7 || f[0].toInt() >= before)
             continue;
         plot_->graph(0)->addData(f[0].toDouble(), f[1].toDouble());
         plot_->graph(1)->addData(f[0].toDouble(), f[2].toDouble());
@@ -519,6 +577,8 @@ void TrainPanel::useShapesDataSet()
     if (shapesThread_)
         return; // already being made (the button is disabled meanwhile)
     shapes_->setEnabled(false);
+    makingShapes_ = true; // Train would start on the Data path the set is about to replace
+    train_->setEnabled(false);
     status_->setText(tr("Generating the shapes data set in %1…").arg(shapesFolder_));
     shapesThread_ = QThread::create([this, folder = shapesFolder_, count = shapesCount_] {
         ShapesOptions options;
@@ -531,6 +591,8 @@ void TrainPanel::useShapesDataSet()
         }
         QMetaObject::invokeMethod(this, [this, folder, problem] {
             shapes_->setEnabled(!training_);
+            makingShapes_ = false;
+            train_->setEnabled(!training_ && !cfgPath_.isEmpty());
             if (problem) {
                 status_->setText(
                     tr("Cannot make the shapes data set: %1").arg(QString::fromStdString(*problem)));
@@ -560,6 +622,7 @@ void TrainPanel::showReadout(QMouseEvent* event)
             --it;
         parts << QString("%1 %2 at %3").arg(plot_->graph(g)->name()).arg(it->value, 0, 'g', 4).arg(it->key);
     }
+    parts << tr("(drag or wheel: look closer; double-click: follow the run)");
     plot_->setToolTip(parts.join('\n'));
 }
 

@@ -5,6 +5,7 @@
 // Training runs in a TrainWorker on its own QThread.
 #include "train/trainer.h"
 
+#include <QElapsedTimer>
 #include <QPointer>
 #include <QWidget>
 #include <functional>
@@ -83,7 +84,10 @@ private:
     void onFinished(const QString& error);
     void appendLog(const QString& text);
     void setTraining(bool training);
-    void loadPreviousCurve(const QString& metricsCsv);
+    // The rows of an earlier run before `before` (those after the checkpoint were trimmed by the run).
+    void loadPreviousCurve(const QString& metricsCsv, int before);
+    // The loss and rate axes fitted to the curves (while following the run, and on a double-click).
+    void fitAxes(int iteration);
     void exportPng();
     void showReadout(QMouseEvent* event);
     void addHeadPoints(const nw::IterationStats& stats);
@@ -116,6 +120,14 @@ private:
     TrainWorker* worker_ = nullptr;
     bool training_ = false;
     bool paused_ = false;
+    bool makingShapes_ = false; // Train waits for the data set it will be pointed at
+    bool followRun_ = true;     // the curves' axes follow the run until the user zooms or drags
+    QString pendingCurve_;      // a resumed run's metrics.csv, drawn once the run has trimmed it
+    QString stopNote_;          // how a stopped run ended when it kept no checkpoint of its own
+    // The ETA from this run's own pace: paused time left out, also for a child process (SIGSTOP).
+    QElapsedTimer runClock_, pauseClock_;
+    qint64 pausedMs_ = 0;
+    int firstIteration_ = -1;
     std::function<QString()> cfgText_;
     bool stopRequested_ = false; // the user pressed Stop (the run ends without an error)
     std::vector<QWidget*> pathButtons_;
