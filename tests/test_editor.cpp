@@ -359,7 +359,8 @@ void TestEditor::draggingAPortConnectsLayers()
     LinkedWindow w;
     QVERIFY(w.exposed);
     // Layer 1's output port onto the route (3): the route gains layer 1 as an input, written relative.
-    drag(w.canvas(), w.at(*w.graph()->outputPortOf(1)), w.at(*w.graph()->centreOf(3)));
+    // Pressed on the port's lower half, below the card's edge (that went to the edge underneath).
+    drag(w.canvas(), w.at(*w.graph()->outputPortOf(1) + QPointF(0, 4)), w.at(*w.graph()->centreOf(3)));
     QVERIFY2(w.text().find("[route]\nlayers = -1,-2\n") != std::string::npos, w.text().c_str());
     QCOMPARE(w.spec().layers[3].sources, std::vector<int>({2, 1}));
     QCOMPARE(w.spec().layers[3].output.c, 8); // concatenated

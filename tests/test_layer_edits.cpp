@@ -158,6 +158,22 @@ void TestLayerEdits::connectAndDisconnectLayers()
     doc.section(5).set("from", "0");
     QCOMPARE(QString::fromStdString(cfg::connectLayers(doc, 1, 4)), QString());
     QVERIFY(doc.toText().find("[shortcut]\nfrom=1\n") != std::string::npos);
+    // …and to the layer it reads already, says so (it changed nothing and added an undo step).
+    const std::string unchanged = doc.toText();
+    QVERIFY(cfg::connectLayers(doc, 1, 4).find("layer 4 [shortcut] already reads layer 1") == 0);
+    QCOMPARE(doc.toText(), unchanged);
+    // A plain layer has no reference to remove: said so, without an `from=` it does not have.
+    QVERIFY2(cfg::disconnectLayers(doc, 4, 5).find("layer 5 [convolutional] reads the layer before it") == 0,
+             cfg::disconnectLayers(doc, 4, 5).c_str());
+    // A route naming one layer twice loses one of the two, never both (`layers=` left empty).
+    {
+        cfg::Document twice = cfg::Document::parse(original);
+        twice.section(4).set("layers", "-1,2");
+        QCOMPARE(cfg::referencedLayers(twice, 3), std::vector<int>({2, 2}));
+        QCOMPARE(QString::fromStdString(cfg::disconnectLayers(twice, 2, 3)), QString());
+        QCOMPARE(cfg::referencedLayers(twice, 3), std::vector<int>({2}));
+        QVERIFY(buildNetworkSpec(twice).ok());
+    }
     // What cannot be connected says why, naming the layers.
     QVERIFY2(cfg::connectLayers(doc, 1, 5).find("layer 5 [convolutional] reads the layer before it") == 0,
              cfg::connectLayers(doc, 1, 5).c_str());
@@ -190,6 +206,23 @@ void TestLayerEdits::copyPasteAndRemoveSeveral()
     // Removing several at once, in any order, keeps the other references.
     cfg::removeLayers(doc, {2, 1});
     QCOMPARE(doc.toText(), std::string(kLinked));
+    // A refused removal of several names the layers as numbered before it (layer 4, the shortcut
+    // reading 0 — not its index in a half-edited copy).
+    {
+        cfg::Document copy = doc;
+        QCOMPARE(cfg::removeLayers(copy, {0, 1}),
+                 std::string("layer 4 [shortcut] (from = -4) reads layer 0, which this removes: point it "
+                             "elsewhere (or remove it) first"));
+    }
+    // A pasted section with a key twice keeps the first, as Darknet reads it.
+    QCOMPARE(cfg::insertLayersText(doc, 6, "[convolutional]\nfilters=16\nfilters=32\nsize=1\n", error), 1);
+    QCOMPARE(doc.sections()[7].find("filters")->value, std::string("16"));
+    // A layer dropped into an empty file comes after a [net] (it became the file's [net]).
+    cfg::Document empty = cfg::Document::parse("# nothing yet\n");
+    cfg::insertLayer(empty, 0, "convolutional", {{"filters", "8"}});
+    QCOMPARE(empty.sections().size(), std::size_t(2));
+    QCOMPARE(empty.sections()[0].type, std::string("net"));
+    QCOMPARE(empty.sections()[1].type, std::string("convolutional"));
 }
 
 QTEST_GUILESS_MAIN(TestLayerEdits)

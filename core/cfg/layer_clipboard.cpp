@@ -40,8 +40,10 @@ int insertLayersText(Document& document, int index, std::string_view text, std::
         if (section.type == "net" || section.type == "network")
             continue;
         std::vector<std::pair<std::string, std::string>> entries;
-        for (const Line* line : section.entries())
-            entries.emplace_back(line->key, line->value);
+        for (const Line* line : section.entries()) // a repeated key: the first, which Darknet reads
+            if (std::none_of(entries.begin(), entries.end(),
+                             [&](const auto& e) { return e.first == line->key; }))
+                entries.emplace_back(line->key, line->value);
         insertLayer(document, index + inserted, section.type, entries);
         ++inserted;
     }
@@ -53,11 +55,7 @@ int insertLayersText(Document& document, int index, std::string_view text, std::
 std::string removeLayers(Document& document, std::vector<int> layers)
 {
     sortUnique(layers, layerCount(document));
-    std::string broken;
-    for (auto it = layers.rbegin(); it != layers.rend(); ++it)
-        if (std::string problem = removeLayer(document, *it); broken.empty())
-            broken = std::move(problem);
-    return broken;
+    return removeLayerSet(document, layers);
 }
 
 } // namespace nw::cfg

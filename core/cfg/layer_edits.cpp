@@ -83,6 +83,8 @@ std::vector<int> identity(int n)
 void insertLayer(Document& document, int index, const std::string& type,
                  const std::vector<std::pair<std::string, std::string>>& entries)
 {
+    if (document.sections().empty()) // an empty file: the layer would have become its [net]
+        document.insertSection(0, "net", {});
     const int count = layerCount(document);
     index = std::clamp(index, 0, count);
     std::vector<int> newIndex = identity(count);
@@ -98,19 +100,28 @@ void insertLayer(Document& document, int index, const std::string& type,
 
 std::string removeLayer(Document& document, int index)
 {
+    return removeLayerSet(document, {index});
+}
+
+std::string removeLayerSet(Document& document, const std::vector<int>& layers)
+{
     const int count = layerCount(document);
-    if (index < 0 || index >= count)
-        return {};
-    std::vector<int> newIndex = identity(count);
+    std::vector<int> newIndex(std::size_t(std::max(0, count)), 0);
+    for (int layer : layers)
+        if (layer >= 0 && layer < count)
+            newIndex[std::size_t(layer)] = -1;
+    // One renumbering for the whole set, so a refusal names the layers as the user sees them (removed
+    // one at a time, the message numbered a half-edited copy).
+    int next = 0;
     for (int& i : newIndex)
-        if (i > index)
-            --i;
-    newIndex[std::size_t(index)] = -1;
-    std::vector<int> oldOfSection(document.sections().size() - 1, -1);
+        i = i < 0 ? -1 : next++;
+    std::vector<int> oldOfSection(std::size_t(next) + 1, -1);
     for (int old = 0; old < count; ++old)
         if (newIndex[std::size_t(old)] >= 0)
             oldOfSection[std::size_t(newIndex[std::size_t(old)] + 1)] = old;
-    document.removeSection(std::size_t(index) + 1);
+    for (int old = count - 1; old >= 0; --old)
+        if (newIndex[std::size_t(old)] < 0)
+            document.removeSection(std::size_t(old) + 1);
     return renumber(document, oldOfSection, newIndex);
 }
 

@@ -17,6 +17,8 @@ void insertLayer(Document& document, int index, const std::string& type,
 // Removes layer `index`; references across it are renumbered. Returns "" or, when another layer reads
 // it, what that reference is (the document is then changed anyway: callers working on a copy refuse).
 std::string removeLayer(Document& document, int index);
+// Removes every layer of `layers` (valid indexes, any order) in one step, as removeLayer.
+std::string removeLayerSet(Document& document, const std::vector<int>& layers);
 // Moves layer `from` so that it becomes layer `to`. Returns "" or the reference the move would break (a
 // layer that would come before what it reads), as removeLayer.
 std::string moveLayer(Document& document, int from, int to);

@@ -89,6 +89,9 @@ std::string connectLayers(Document& document, int source, int layer)
         return {};
     }
     if (Line* line = referenceLine(document, layer)) {
+        const std::vector<int> current = referencedLayers(document, layer);
+        if (!current.empty() && current.front() == source) // (it added an undo step that changed nothing)
+            return describe(document, layer) + " already reads layer " + std::to_string(source);
         bool first = true; // from= holds one layer: rewrite its first number in its own style
         rewriteReferenceNumbers(*line, [&](int written) -> std::optional<int> {
             if (!std::exchange(first, false))
@@ -107,8 +110,11 @@ std::string disconnectLayers(Document& document, int source, int layer)
         return "there is no layer " + std::to_string(layer);
     Section& section = document.section(std::size_t(layer) + 1);
     if (section.type != "route")
-        return describe(document, layer) + " always reads one layer in from=: connect another layer " +
-               "into it instead, or delete the layer";
+        return referenceKey(section.type).empty()
+                   ? describe(document, layer) + " reads the layer before it, as every layer of its kind: " +
+                         "move it, or delete a layer between them"
+                   : describe(document, layer) + " always reads one layer in " + referenceKey(section.type) +
+                         "=: connect another layer into it instead, or delete the layer";
     const std::vector<int> current = referencedLayers(document, layer);
     if (std::find(current.begin(), current.end(), source) == current.end())
         return describe(document, layer) + " does not read layer " + std::to_string(source);
@@ -118,12 +124,16 @@ std::string disconnectLayers(Document& document, int source, int layer)
     // Rebuild the list without that entry, the others (and their spacing) as written.
     const std::string raw = rawValue(*section.find("layers"));
     std::string kept;
+    bool dropped = false;
     std::size_t start = 0;
     while (start <= raw.size()) {
         const std::size_t comma = std::min(raw.find(',', start), raw.size());
         const std::string token = raw.substr(start, comma - start);
         const auto written = parseInt(darknetStrip(token));
-        const bool drop = written && (*written < 0 ? layer + *written : *written) == source;
+        // Only the first entry naming it: `layers=-1,1` may name one layer twice, and dropping both left
+        // `layers=` empty, which Darknet cannot read.
+        const bool drop = !dropped && written && (*written < 0 ? layer + *written : *written) == source;
+        dropped = dropped || drop;
         if (!drop && !darknetStrip(token).empty())
             kept += kept.empty() ? token.substr(token.find_first_not_of(" \t")) : "," + token;
         start = comma + 1;

@@ -58,6 +58,21 @@ NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
                                   : problems.join('\n'));
 }
 
+QRectF NodeItem::boundingRect() const
+{
+    const double reach = kPortRadius + 4; // onOutputPort's reach
+    return QGraphicsRectItem::boundingRect().adjusted(0, -reach, 0, reach);
+}
+
+QPainterPath NodeItem::shape() const
+{
+    QPainterPath path = QGraphicsRectItem::shape();
+    const double reach = kPortRadius + 4;
+    path.addEllipse(outputPort(), reach, reach);
+    path.addEllipse(inputPort(), kPortRadius, kPortRadius);
+    return path.simplified();
+}
+
 bool NodeItem::onOutputPort(const QPointF& scenePoint) const
 {
     return QLineF(scenePoint, mapToScene(outputPort())).length() <= kPortRadius + 4;

@@ -25,6 +25,10 @@ public:
     void setDropTarget(bool target);
 
     void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override;
+    // The card and its two ports (drawn half outside the card): a press anywhere on the output port
+    // starts a connection; below the card's edge it went to the edge underneath.
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
 
 private:
     int layer_;
