@@ -31,6 +31,7 @@ private slots:
     void relativeStaysRelative();
     void connectAndDisconnectLayers();
     void copyPasteAndRemoveSeveral();
+    void commentsStayWithTheLayerTheyLabel();
 };
 
 void TestLayerEdits::editsKeepReferences_data()
@@ -223,6 +224,39 @@ void TestLayerEdits::copyPasteAndRemoveSeveral()
     QCOMPARE(empty.sections().size(), std::size_t(2));
     QCOMPARE(empty.sections()[0].type, std::string("net"));
     QCOMPARE(empty.sections()[1].type, std::string("convolutional"));
+}
+
+// A comment set apart above a layer ("# Downsample" in yolov3) labels that layer: a layer inserted before
+// it comes above the comment, a moved layer takes its comment along, a deleted one takes it away; a
+// commented-out key right under a section's entries stays in that section.
+void TestLayerEdits::commentsStayWithTheLayerTheyLabel()
+{
+    const std::string text = "[net]\nwidth=8\nheight=8\nchannels=3\n\n"
+                             "[convolutional]\nfilters=4\nsize=3\n#stride=2\n\n" // 0
+                             "# Downsample\n\n"
+                             "[maxpool]\nsize=2\nstride=2\n\n" // 1
+                             "[convolutional]\nfilters=8\nsize=1\n";
+    cfg::Document doc = cfg::Document::parse(text);
+    cfg::insertLayer(doc, 1, "dropout", {});
+    QCOMPARE(doc.toText(), std::string("[net]\nwidth=8\nheight=8\nchannels=3\n\n"
+                                       "[convolutional]\nfilters=4\nsize=3\n#stride=2\n\n"
+                                       "[dropout]\n\n"
+                                       "# Downsample\n\n"
+                                       "[maxpool]\nsize=2\nstride=2\n\n"
+                                       "[convolutional]\nfilters=8\nsize=1\n"));
+    QCOMPARE(cfg::removeLayer(doc, 1), std::string());
+    QCOMPARE(doc.toText(), text); // the very bytes again
+    QCOMPARE(cfg::moveLayer(doc, 1, 2), std::string());
+    QCOMPARE(doc.toText(), std::string("[net]\nwidth=8\nheight=8\nchannels=3\n\n"
+                                       "[convolutional]\nfilters=4\nsize=3\n#stride=2\n\n"
+                                       "[convolutional]\nfilters=8\nsize=1\n\n"
+                                       "# Downsample\n\n"
+                                       "[maxpool]\nsize=2\nstride=2\n\n")); // (its blank line came along)
+    QCOMPARE(cfg::moveLayer(doc, 2, 1), std::string());
+    QCOMPARE(cfg::removeLayer(doc, 1), std::string());
+    QCOMPARE(doc.toText(), std::string("[net]\nwidth=8\nheight=8\nchannels=3\n\n"
+                                       "[convolutional]\nfilters=4\nsize=3\n#stride=2\n\n"
+                                       "[convolutional]\nfilters=8\nsize=1\n\n"));
 }
 
 QTEST_GUILESS_MAIN(TestLayerEdits)

@@ -309,6 +309,41 @@ void terminateLines(std::vector<Line>& preamble, std::vector<Section>& sections,
 
 } // namespace
 
+std::vector<std::vector<Line>> Document::detachLabels()
+{
+    std::vector<std::vector<Line>> labels(sections_.size());
+    for (std::size_t s = 1; s < sections_.size(); ++s) {
+        std::vector<Line>& before = sections_[s - 1].lines;
+        std::size_t end = before.size();
+        while (end > 1 && before[end - 1].kind == Line::Kind::Blank)
+            --end;
+        std::size_t first = end;
+        while (first > 1 && before[first - 1].kind == Line::Kind::Comment)
+            --first;
+        // A label: comments set apart from the section's own lines by a blank line (a commented-out
+        // key right under the entries, "#random=1", stays with its section).
+        if (first == end || before[first - 1].kind != Line::Kind::Blank)
+            continue;
+        labels[s].assign(before.begin() + static_cast<std::ptrdiff_t>(first), before.end());
+        before.erase(before.begin() + static_cast<std::ptrdiff_t>(first), before.end());
+    }
+    return labels;
+}
+
+void Document::attachLabels(std::vector<std::vector<Line>> labels)
+{
+    for (std::size_t s = 1; s < sections_.size() && s < labels.size(); ++s) {
+        std::vector<Line>& before = sections_[s - 1].lines;
+        if (!labels[s].empty() && !before.empty() && before.back().kind != Line::Kind::Blank)
+            before.push_back(Line{Line::Kind::Blank, "", preferredEol(), 0, "", ""});
+        before.insert(before.end(), labels[s].begin(), labels[s].end());
+    }
+    // (a label of a section now first has no section before it: it goes to the preamble's end)
+    if (!labels.empty() && !labels[0].empty())
+        preamble_.insert(preamble_.end(), labels[0].begin(), labels[0].end());
+    terminateLines(preamble_, sections_, preferredEol());
+}
+
 void Document::insertSection(std::size_t index, std::string_view type,
                              const std::vector<std::pair<std::string, std::string>>& entries)
 {
@@ -325,26 +360,35 @@ void Document::insertSection(std::size_t index, std::string_view type,
         section.set(key, value, eol);
     section.lines.push_back(Line{Line::Kind::Blank, "", eol, 0, "", ""});
     index = std::min(index, sections_.size());
+    // Before the label of the section at `index`: the label stays right above its section.
+    auto labels = detachLabels();
     sections_.insert(sections_.begin() + static_cast<std::ptrdiff_t>(index), std::move(section));
-    terminateLines(preamble_, sections_, eol);
+    labels.insert(labels.begin() + static_cast<std::ptrdiff_t>(index), std::vector<Line>{});
+    attachLabels(std::move(labels));
 }
 
 void Document::removeSection(std::size_t index)
 {
     if (index >= sections_.size())
         return;
+    auto labels = detachLabels(); // the removed section's label goes with it
     sections_.erase(sections_.begin() + static_cast<std::ptrdiff_t>(index));
-    terminateLines(preamble_, sections_, preferredEol());
+    labels.erase(labels.begin() + static_cast<std::ptrdiff_t>(index));
+    attachLabels(std::move(labels));
 }
 
 void Document::moveSection(std::size_t from, std::size_t to)
 {
     if (from >= sections_.size() || to >= sections_.size() || from == to)
         return;
+    auto labels = detachLabels(); // and moves with it
     Section moving = std::move(sections_[from]);
+    std::vector<Line> label = std::move(labels[from]);
     sections_.erase(sections_.begin() + static_cast<std::ptrdiff_t>(from));
+    labels.erase(labels.begin() + static_cast<std::ptrdiff_t>(from));
     sections_.insert(sections_.begin() + static_cast<std::ptrdiff_t>(to), std::move(moving));
-    terminateLines(preamble_, sections_, preferredEol());
+    labels.insert(labels.begin() + static_cast<std::ptrdiff_t>(to), std::move(label));
+    attachLabels(std::move(labels));
 }
 
 } // namespace nw::cfg

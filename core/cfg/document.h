@@ -76,6 +76,11 @@ public:
     void moveSection(std::size_t from, std::size_t to);
 
 private:
+    // A comment block that labels a section ("# Downsample" above a layer) is written at the end of the
+    // section before it; edits take each section's label off (labels[i] for section i, empty for the
+    // first) and put it back in front of the same section, so it moves and goes with that section.
+    std::vector<std::vector<Line>> detachLabels();
+    void attachLabels(std::vector<std::vector<Line>> labels);
     // A document that holds only one error (the file could not be read as a cfg).
     static Document failedRead(const std::string& path, int line, std::string message);
     std::string fileName_;
