@@ -8,6 +8,8 @@
 #include "kernels/cpu/winograd.h"
 #include "util/thread_settings.h"
 
+#include "median.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -22,10 +24,9 @@ using namespace nw;
 
 namespace {
 
-double medianMs(std::vector<double> times)
+double medianMs(const std::vector<double>& times)
 {
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
+    return bench::median(times);
 }
 
 double timeOnce(const std::function<void()>& run)

@@ -1,5 +1,7 @@
 // pjreddie's Darknet (Debian's libdarknet, single-threaded) on the same cfg and weights, timed like
 // `netwright-cli bench`.   darknet_bench CFG WEIGHTS RUNS
+#include "median.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -37,7 +39,7 @@ int main(int argc, char** argv)
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("{\"median_ms\": %.3f, \"min_ms\": %.3f, \"peak_rss_mb\": %.1f, \"baseline_rss_mb\": %.1f}\n",
-                times[times.size() / 2], times.front(), double(usage.ru_maxrss) / 1024.0,
+                nw::bench::median(times), times.front(), double(usage.ru_maxrss) / 1024.0,
                 double(start.ru_maxrss) / 1024.0);
     return 0;
 }

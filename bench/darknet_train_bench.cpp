@@ -1,5 +1,7 @@
 // pjreddie's Darknet (Debian's libdarknet, single-threaded) training the same cfg: train_network on
 // one batch of random 0..1 images and one-hot labels, timed.   darknet_train_bench CFG ITERATIONS
+#include "median.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -37,6 +39,6 @@ int main(int argc, char** argv)
         rates.push_back(batch / seconds);
     }
     std::sort(rates.begin(), rates.end());
-    std::printf("{\"images_per_sec\": %.1f}\n", rates[rates.size() / 2]);
+    std::printf("{\"images_per_sec\": %.1f}\n", nw::bench::median(rates));
     return 0;
 }

@@ -1,6 +1,8 @@
 // OpenCV DNN's Darknet importer on the same cfg and weights, timed like `netwright-cli bench`:
 // DNN_BACKEND_OPENCV on the CPU, 2 warm-up runs, then N timed runs; median, minimum, peak RSS.
 //   opencv_dnn_bench CFG WEIGHTS RUNS THREADS
+#include "median.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -58,7 +60,7 @@ int main(int argc, char** argv)
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("{\"median_ms\": %.3f, \"min_ms\": %.3f, \"peak_rss_mb\": %.1f, \"baseline_rss_mb\": %.1f}\n",
-                times[times.size() / 2], times.front(), double(usage.ru_maxrss) / 1024.0,
+                nw::bench::median(times), times.front(), double(usage.ru_maxrss) / 1024.0,
                 double(start.ru_maxrss) / 1024.0);
     return 0;
 }

@@ -605,6 +605,7 @@ void TestRuntime::parameterStoreIsTheWeightsFileLayout()
     std::size_t at = 0;
     for (const WeightArray& array : net->weightArrays()) {
         QVERIFY2(array.data->data() == values.data() + at, array.name);
+        QCOMPARE(array.data->ownedBytes(), std::size_t(0)); // freed (every parameter was held twice)
         at += array.data->size();
     }
     QCOMPARE(at, values.size());
@@ -624,6 +625,7 @@ void TestRuntime::parameterStoreIsTheWeightsFileLayout()
     for (const auto& layer : net->trainableParameters())
         for (const Parameter& p : layer.parameters) {
             QVERIFY(p.gradient->data() == gradients.data() + expected);
+            QCOMPARE(p.gradient->ownedBytes(), std::size_t(0));
             QCOMPARE(p.gradient->size(), p.values->size());
             expected += p.gradient->size();
         }

@@ -6,10 +6,27 @@
 #include "runtime/layer_runtime.h"
 
 #include <memory>
+#include <new>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace nw {
+
+// Leaves new elements uninitialised: the store's buffers are filled array by array (bindTo), so their
+// pages become resident only as they are filled (parameter_store.cpp says why that matters).
+template <class T> struct UninitialisedAllocator : std::allocator<T> {
+    template <class U> struct rebind {
+        using other = UninitialisedAllocator<U>;
+    };
+    UninitialisedAllocator() = default;
+    template <class U> UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+    template <class U> void construct(U* place) noexcept { ::new (static_cast<void*>(place)) U; }
+    template <class U, class... Args> void construct(U* place, Args&&... args)
+    {
+        ::new (static_cast<void*>(place)) U(std::forward<Args>(args)...);
+    }
+};
 
 class ParameterStore {
 public:
@@ -27,7 +44,8 @@ public:
     std::span<float> gradients() { return gradients_; }
 
 private:
-    std::vector<float> values_, gradients_;
+    using Buffer = std::vector<float, UninitialisedAllocator<float>>;
+    Buffer values_, gradients_;
 };
 
 } // namespace nw
