@@ -4,6 +4,7 @@
 
 #include <QFontMetricsF>
 #include <QLineF>
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPathStroker>
 
@@ -45,7 +46,7 @@ NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
     detail_ = detail.join("  ");
     shape_ = QString("→ %1   %2 BFLOPs")
                  .arg(QString::fromStdString(layer.output.text()))
-                 .arg(layer.costs.bflops, 0, 'f', 3);
+                 .arg(QLocale().toString(layer.costs.bflops, 'f', 3)); // as the layer table writes it
     fill_ = categoryColor(layer.type);
     if (!layer.valid())
         border_ = QColor(200, 30, 30);
