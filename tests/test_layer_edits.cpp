@@ -256,7 +256,26 @@ void TestLayerEdits::commentsStayWithTheLayerTheyLabel()
     QCOMPARE(cfg::removeLayer(doc, 1), std::string());
     QCOMPARE(doc.toText(), std::string("[net]\nwidth=8\nheight=8\nchannels=3\n\n"
                                        "[convolutional]\nfilters=4\nsize=3\n#stride=2\n\n"
-                                       "[convolutional]\nfilters=8\nsize=1\n\n"));
+                                       "[convolutional]\nfilters=8\nsize=1\n"));
+
+    // Comments at the end of [net] are its own, blank line or not (AlexeyAB's commented-out options).
+    cfg::Document net = cfg::Document::parse("[net]\r\nwidth=8\r\nheight=8\r\nchannels=3\r\n\r\n"
+                                             "#ema_alpha=0.9998\r\n\r\n"
+                                             "[convolutional]\r\nfilters=4\r\nsize=1\r\n\r\n"
+                                             "[convolutional]\r\nfilters=8\r\nsize=1\r\n\r\n"
+                                             "# Downsample\r\n\r\n"
+                                             "[maxpool]\r\nsize=2\r\n");
+    const std::string before = net.toText();
+    QCOMPARE(cfg::removeLayer(net, 0), std::string());
+    QVERIFY(net.toText().find("#ema_alpha=0.9998\r\n\r\n[convolutional]\r\nfilters=8") != std::string::npos);
+    net = cfg::Document::parse(before);
+    // The last layer moved up and back down: the very bytes (CRLF kept), though it ends the file. (A
+    // labelled layer moved to the top leaves its comment at the end of [net], which keeps it.)
+    QCOMPARE(cfg::moveLayer(net, 2, 1), std::string());
+    QVERIFY2(net.toText().find("# Downsample\r\n\r\n[maxpool]\r\nsize=2\r\n") != std::string::npos,
+             net.toText().c_str());
+    QCOMPARE(cfg::moveLayer(net, 1, 2), std::string());
+    QCOMPARE(net.toText(), before);
 }
 
 QTEST_GUILESS_MAIN(TestLayerEdits)

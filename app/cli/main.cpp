@@ -206,7 +206,8 @@ int main(int argc, char** argv)
     valid->add_option("cfg", cfg, "Darknet .cfg file")->required();
     valid->add_option("weights", weights, "Darknet .weights file")->required();
     valid->add_flag("--json", json,
-                    "Print {\"top1\":..,\"top5\":..,\"images\":..} (top5: top-k as set by top=)");
+                    "Print {\"top1\":..,\"top5\":..,\"images\":..}: the second key names k (top2 for top=2), "
+                    "left out when k is 1 or at least the class count");
     valid->add_option("--device", evaluationDevice, "cpu (default), cuda or cuda:N (see devices)");
     valid->add_flag("--half", half, halfHelp);
 

@@ -306,7 +306,7 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
         std::cerr << "error: " << cfg << ": " << *problem << "\n";
         return 1;
     }
-    // top= of the .data file, as Darknet's classifier valid reads it (5 when not given).
+    // top= of the .data file, the key Darknet's classifier valid reads (its default is 1; here 5).
     const std::string topText = data->get("top", "5");
     const int k = std::atoi(topText.c_str());
     if (k < 1 || topText.find_first_not_of("0123456789") != std::string::npos) {

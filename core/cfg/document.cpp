@@ -312,7 +312,9 @@ void terminateLines(std::vector<Line>& preamble, std::vector<Section>& sections,
 std::vector<std::vector<Line>> Document::detachLabels()
 {
     std::vector<std::vector<Line>> labels(sections_.size());
-    for (std::size_t s = 1; s < sections_.size(); ++s) {
+    // From the second layer on: comments at the end of [net] are its own (AlexeyAB's cfgs keep options
+    // there, commented out) even when a blank line sets them apart.
+    for (std::size_t s = 2; s < sections_.size(); ++s) {
         std::vector<Line>& before = sections_[s - 1].lines;
         std::size_t end = before.size();
         while (end > 1 && before[end - 1].kind == Line::Kind::Blank)
@@ -325,7 +327,10 @@ std::vector<std::vector<Line>> Document::detachLabels()
         if (first == end || before[first - 1].kind != Line::Kind::Blank)
             continue;
         labels[s].assign(before.begin() + static_cast<std::ptrdiff_t>(first), before.end());
-        before.erase(before.begin() + static_cast<std::ptrdiff_t>(first), before.end());
+        // A blank line an earlier edit put there to set the label apart (number 0) goes too, and comes
+        // back only where needed: a layer moved and moved back gives back the very bytes.
+        const bool added = first >= 2 && before[first - 1].number == 0;
+        before.erase(before.begin() + static_cast<std::ptrdiff_t>(first - (added ? 1 : 0)), before.end());
     }
     return labels;
 }

@@ -143,6 +143,8 @@ QString DocumentModel::removeLayers(const std::vector<int>& layers)
 {
     if (layers.size() == 1)
         return removeLayer(layers.front());
+    if (readOnly_)
+        return tr("The network is read-only while training.");
     cfg::Document after = document_;
     if (const std::string problem = cfg::removeLayers(after, layers); !problem.empty())
         return QString::fromStdString(problem);
@@ -180,6 +182,8 @@ int DocumentModel::insertLayerOnEdge(const QString& type,
                                      const std::vector<std::pair<std::string, std::string>>& entries,
                                      int from, int to)
 {
+    if (readOnly_)
+        return -1;
     cfg::Document after = document_;
     const int at = from + 1; // from = −1: the network input, so the new layer comes first
     cfg::insertLayer(after, at, type.toStdString(), entries);
@@ -194,6 +198,10 @@ int DocumentModel::insertLayerOnEdge(const QString& type,
 
 int DocumentModel::pasteLayers(int index, const QString& text, QString& error)
 {
+    if (readOnly_) {
+        error = tr("The network is read-only while training.");
+        return 0;
+    }
     cfg::Document after = document_;
     std::string problem;
     const int count = cfg::insertLayersText(after, index, text.toStdString(), problem);

@@ -24,6 +24,7 @@
 #include <QTextStream>
 #include <QThread>
 #include <QVBoxLayout>
+#include <limits>
 #include <qcustomplot.h>
 
 namespace nw::ui {
@@ -421,6 +422,8 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
         firstIteration_ = s.iteration;
         runClock_.start();
         pausedMs_ = 0;
+        if (paused_) // paused before this run's clock started: only the time from now counts
+            pauseClock_.start();
     }
     plot_->graph(0)->addData(s.iteration, s.loss);
     plot_->graph(1)->addData(s.iteration, s.averageLoss);
@@ -483,6 +486,13 @@ void TrainPanel::fitAxes(int iteration)
 void TrainPanel::onFinished(const QString& error)
 {
     setTraining(false);
+    if (!pendingCurve_.isEmpty()) { // a resumed run that ended before an iteration: the earlier curve
+        loadPreviousCurve(pendingCurve_, std::numeric_limits<int>::max());
+        pendingCurve_.clear();
+        fitAxes(progress_->value());
+        plot_->replot();
+        rates_->replot();
+    }
     if (paused_) { // (stopped while paused)
         paused_ = false;
         pause_->setText(tr("Pause"));
