@@ -18,6 +18,7 @@
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -215,10 +216,17 @@ void TestTrainPanel::resumeDrawsTheCheckpointsCurveAndZoomHolds()
     for (int i = 1; i < loss->size(); ++i) // once: every iteration after the one before
         QVERIFY(loss->at(i)->key > loss->at(i - 1)->key);
 
-    // A drag (a press) stops the axes following; a double-click follows again.
+    // A plain click moves nothing and the axes go on following the run.
+    const int clickedAt = panel.progressBar()->value();
+    QTest::mouseClick(panel.plot(), Qt::LeftButton, {}, QPoint(100, 100));
+    QTRY_VERIFY_WITH_TIMEOUT(panel.plot()->xAxis->range().upper >= double(clickedAt + 3), 20000);
+    // A drag stops the axes following; a double-click follows again.
     QTest::mousePress(panel.plot(), Qt::LeftButton, {}, QPoint(100, 100));
-    QTest::mouseRelease(panel.plot(), Qt::LeftButton, {}, QPoint(100, 100));
-    panel.plot()->xAxis->setRange(1, 3); // (what the drag would do)
+    QMouseEvent drag(QEvent::MouseMove, QPointF(130, 100), panel.plot()->mapToGlobal(QPointF(130, 100)),
+                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(panel.plot(), &drag);
+    QTest::mouseRelease(panel.plot(), Qt::LeftButton, {}, QPoint(130, 100));
+    panel.plot()->xAxis->setRange(1, 3); // (where the drag is taken to have gone)
     const int at = panel.progressBar()->value();
     QTRY_VERIFY_WITH_TIMEOUT(panel.progressBar()->value() >= at + 3, 20000);
     QCOMPARE(panel.plot()->xAxis->range().upper, 3.0);
@@ -226,6 +234,22 @@ void TestTrainPanel::resumeDrawsTheCheckpointsCurveAndZoomHolds()
     QTRY_VERIFY_WITH_TIMEOUT(panel.plot()->xAxis->range().upper >= double(at + 3), 20000);
     panel.stopButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
+
+    // Resumed and stopped before its first iteration: the earlier curve is drawn whole, its last
+    // iteration inside the x axis (the axis followed the progress bar, at 0, and showed 0..10).
+    const int last = panel.progressBar()->value();
+    QVERIFY(last > 10);
+    panel.trainButton()->click();
+    panel.pauseButton()->click(); // (held before its first iteration once started)
+    QTRY_COMPARE_WITH_TIMEOUT(panel.progressBar()->value(), 0, 20000);
+    panel.stopButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
+    QCOMPARE(panel.progressBar()->value(), 0);
+    bool found = false;
+    QCOMPARE(panel.plot()->graph(0)->getKeyRange(found).upper, double(last));
+    QVERIFY(panel.plot()->xAxis->range().upper >= double(last));
+    QTest::mouseDClick(panel.plot(), Qt::LeftButton, {}, QPoint(100, 100));
+    QVERIFY(panel.plot()->xAxis->range().upper >= double(last));
 }
 
 void TestTrainPanel::badDataIsReportedAndThePanelRecovers()

@@ -644,6 +644,16 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     const QJsonObject top = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
     QVERIFY(top.contains("top2"));
     QVERIFY(top["top2"].toDouble() >= top["top1"].toDouble() && top["top2"].toDouble() <= 1);
+    // A count past int's range (atoi's undefined behaviour) or with a sign is refused on its key.
+    for (const char* bad : {"99999999999", "+2", "2x"}) {
+        test::writeFile(dir.filePath("bad-top.data"), test::readAll(data.fileName()) + "top=" + bad + "\n");
+        process.start(NETWRIGHT_CLI, {"valid", dir.filePath("bad-top.data"), cfg.fileName(),
+                                      dir.filePath("out/toy_final.weights")});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 1);
+        QVERIFY2(process.readAllStandardError().contains(QByteArray("top=") + bad + " is not a whole number"),
+                 bad);
+    }
 
     // Stopped (SIGTERM, as Ctrl+C's SIGINT): a checkpoint, and 128 + the signal, as a shell reports a
     // killed command (it was 0, so `train … && next` went on).

@@ -14,6 +14,7 @@
 #endif
 
 #include <atomic>
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -220,8 +221,9 @@ int train(const TrainArgs& args)
             return fail();
         std::vector<std::string> warnings;
         auto sets = openTrainingData(*data, *net, args.seed, error, warnings);
-        for (const std::string& warning : warnings)
-            std::cerr << "warning: " << warning << "\n";
+        if (leader) // (every rank reads the same lists: their warnings once, not once per rank)
+            for (const std::string& warning : warnings)
+                std::cerr << "warning: " << warning << "\n";
         if (!sets) {
             std::cerr << "error: " << error << "\n";
             return fail();
@@ -308,8 +310,9 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
     }
     // top= of the .data file, the key Darknet's classifier valid reads (its default is 1; here 5).
     const std::string topText = data->get("top", "5");
-    const int k = std::atoi(topText.c_str());
-    if (k < 1 || topText.find_first_not_of("0123456789") != std::string::npos) {
+    int k = 0;
+    const auto [end, parseError] = std::from_chars(topText.data(), topText.data() + topText.size(), k);
+    if (parseError != std::errc() || end != topText.data() + topText.size() || k < 1) {
         std::cerr << "error: " << dataPath << ": top=" << topText
                   << " is not a whole number of classes of 1 or more\n";
         return 1;

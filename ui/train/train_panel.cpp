@@ -24,6 +24,7 @@
 #include <QTextStream>
 #include <QThread>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <limits>
 #include <qcustomplot.h>
 
@@ -198,7 +199,11 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     for (QCustomPlot* p : {plot_, rates_, heads_}) {
         if (p != plot_) // (the loss plot's tooltip is the readout, which says it too)
             p->setToolTip(tr("Drag or turn the wheel to look closer; double-click to follow the run again."));
-        connect(p, &QCustomPlot::mousePress, this, [this] { followRun_ = false; });
+        // (a plain click moves nothing: only a press that moves, a drag, stops the following)
+        connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+            if (event->buttons() & Qt::LeftButton)
+                followRun_ = false;
+        });
         connect(p, &QCustomPlot::mouseWheel, this, [this] { followRun_ = false; });
         connect(p, &QCustomPlot::mouseDoubleClick, this, [this] {
             followRun_ = true;
@@ -467,8 +472,12 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
 
 void TrainPanel::fitAxes(int iteration)
 {
-    plot_->xAxis->setRange(0, std::max(10, iteration));
+    // Up to the last point drawn, which a resumed run's earlier curve may put past the progress bar
+    // (a run stopped before its first iteration leaves the bar at 0).
     bool found = false;
+    const QCPRange keys = plot_->graph(0)->getKeyRange(found);
+    plot_->xAxis->setRange(0, std::max({10.0, double(iteration), found ? keys.upper : 0.0}));
+    found = false;
     const QCPRange range = plot_->graph(0)->getValueRange(found);
     if (found)
         plot_->yAxis->setRange(logScale_->isChecked() ? std::max(1e-4, range.lower * 0.8) : 0,
