@@ -106,6 +106,7 @@ private slots:
     void layersMatchFiniteDifferences();
     void untrainableLayersAreNamed();
     void stopbackwardFreezesEarlierLayers();
+    void evenMaxpoolRoutesDeltasAsTheGeneralRule();
     void dontUpdatePassesDeltasWithoutWeightGradients();
     void costLayerDeltasByHand();
     void deadBranchesGetNoBackward();
@@ -262,6 +263,71 @@ void TestGradients::untrainableLayersAreNamed()
     QVERIFY(problem);
     QCOMPARE(QString::fromStdString(*problem),
              QString("layer 0 [iseg] (line 5) cannot be trained: no backward pass yet"));
+}
+
+// The 2×2/2 max-pool over even sizes trains through its own kernel (a winning corner per window);
+// padding=0 gives the same windows through the general rule. A 1×1 convolution weighing its two
+// input channels alike turns inputs (1, 0) and (0, 1) into equal values whose winner its weight
+// gradients can tell apart: the first of equal values must win in both (a tie sent to another corner
+// changes them).
+void TestGradients::evenMaxpoolRoutesDeltasAsTheGeneralRule()
+{
+    const auto withPadding = [](const std::string& padding) {
+        return "[convolutional]\nfilters=1\nsize=1\nactivation=linear\n\n[maxpool]\nsize=2\nstride=2\n" +
+               padding + "\n[connected]\noutput=4\nactivation=leaky\n\n[softmax]\n";
+    };
+    // 36 wide: a row of 18 windows is sixteen in vectors and two one by one.
+    const int w = 36, h = 4;
+    const std::string net =
+        "[net]\nwidth=" + std::to_string(w) + "\nheight=" + std::to_string(h) + "\nchannels=2\n\n";
+    Case even = makeCase(withPadding(""), 2, 5, net),
+         general = makeCase(withPadding("padding=0\n"), 2, 5, net);
+    QVERIFY(even.net && general.net);
+    for (Case* c : {&even, &general}) {
+        auto layers = c->net->trainableParameters();
+        for (Parameter& p : layers[0].parameters)
+            std::fill(p.values->begin(), p.values->end(), 0.5f); // (its bias and both weights)
+    }
+    std::mt19937 random(3);
+    for (float& v : even.input)
+        v = float(random() % 2);
+    general.input = even.input;
+    int ties = 0; // windows whose largest sum x0 + x1 appears in two places or more
+    for (int b = 0; b < 2; ++b)
+        for (int y = 0; y < h; y += 2)
+            for (int x = 0; x < w; x += 2) {
+                float sums[4];
+                for (int k = 0; k < 4; ++k) {
+                    const std::size_t at = std::size_t(b * 2 * w * h + (y + k / 2) * w + x + k % 2);
+                    sums[k] = even.input[at] + even.input[at + std::size_t(w * h)];
+                }
+                ties += std::count(sums, sums + 4, *std::max_element(sums, sums + 4)) > 1;
+            }
+    QVERIFY(ties > 20);
+    for (Case* c : {&even, &general}) {
+        loss(*c);
+        c->net->backward();
+    }
+    const auto a = even.net->trainableParameters(), b = general.net->trainableParameters();
+    QCOMPARE(a.size(), b.size());
+    double largest = 0;
+    for (std::size_t l = 0; l < a.size(); ++l)
+        for (std::size_t p = 0; p < a[l].parameters.size(); ++p) {
+            const auto& ga = *a[l].parameters[p].gradient;
+            const auto& gb = *b[l].parameters[p].gradient;
+            QCOMPARE(ga.size(), gb.size());
+            for (std::size_t i = 0; i < ga.size(); ++i) {
+                QVERIFY2(std::fabs(ga[i] - gb[i]) <= 1e-6f * std::max(1.0f, std::fabs(gb[i])),
+                         qPrintable(QString("layer %1 array %2 entry %3: %4 vs %5")
+                                        .arg(a[l].layer)
+                                        .arg(p)
+                                        .arg(i)
+                                        .arg(ga[i])
+                                        .arg(gb[i])));
+                largest = std::max(largest, double(std::fabs(gb[i])));
+            }
+        }
+    QVERIFY(largest > 1e-3); // (gradients that are there to compare)
 }
 
 void TestGradients::stopbackwardFreezesEarlierLayers()

@@ -51,9 +51,14 @@ void WinogradConvolution::forward(std::span<const float> weights, const float* s
                           shift ? shift : zeros_.data(),
                           activation,
                           maxComputeThreads()};
-    if (std::size_t(filters_) * std::size_t(geometry_.channels) <= kKeptTransformPairs) {
-        if (forwardStale_)
+    // A whole batch in its own scratch (training) keeps them too: every block of tiles would transform
+    // them again (5 % of a shapes-tiny training pass), and the scratch is batch-sized anyway.
+    const bool small = std::size_t(filters_) * std::size_t(geometry_.channels) <= kKeptTransformPairs;
+    if (small || !workspace) {
+        if (forwardStale_ && small)
             winogradTransformWeights(weights.data(), filters_, geometry_.channels, forwardWeights_);
+        else if (forwardStale_) // (the kernel's own float transform: the numbers it would use per block)
+            winogradTransformWeightsFast(weights.data(), filters_, geometry_.channels, forwardWeights_);
         forwardStale_ = false;
         kernel.transformed = forwardWeights_.data();
     }
@@ -74,11 +79,14 @@ void WinogradConvolution::addInputGradient(std::span<const float> weights, int i
                              std::size_t(8 - tap)] =
                         weights[(std::size_t(f) * std::size_t(channels) + std::size_t(c)) * 9 +
                                 std::size_t(tap)];
+        // Transformed once per weight change, not again for every block of the batch's tiles.
+        winogradTransformWeightsFast(flipped_.data(), channels, filters_, backwardWeights_);
     }
     backwardStale_ = false;
     WinogradKernel kernel{backwardGeometry_, channels,           flipped_.data(),    ones_.data(),
                           zeros_.data(),     Activation::Linear, maxComputeThreads()};
     kernel.accumulate = true;
+    kernel.transformed = backwardWeights_.data();
     convolveWinograd(kernel, images, outputDelta, inputDelta, scratch(backwardGeometry_, channels, images));
 }
 

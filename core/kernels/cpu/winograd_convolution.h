@@ -1,8 +1,9 @@
 #pragma once
 // A convolutional layer's use of the Winograd kernel: which passes it serves, the weights flipped and
 // transposed for the input gradient (redone only after the weights changed), and scratch for whole
-// training batches. The kernel transforms weights as it uses them, so nothing 4× larger is kept except
-// for small layers (at most kKeptTransformPairs pairs, where transforming per block would cost more).
+// training batches. For inference the kernel transforms weights as it uses them, so nothing 4× larger is
+// kept except for small layers (at most kKeptTransformPairs pairs, where transforming per block would
+// cost more); a training pass keeps them, transformed once per weight change.
 #include "kernels/cpu/winograd.h"
 
 #include <span>
@@ -21,7 +22,8 @@ public:
     void weightsChanged() { forwardStale_ = backwardStale_ = true; }
     std::size_t workspaceFloats() const; // for one image at a time from the shared workspace
 
-    // output = act(convolution · scale + shift) for `images` images; workspace: nullptr for own scratch.
+    // output = act(convolution · scale + shift) for `images` images; workspace: nullptr for own scratch
+    // (a training batch, which also keeps the transformed weights until they change).
     void forward(std::span<const float> weights, const float* scale, const float* shift,
                  Activation activation, int images, const float* input, float* output, float* workspace);
     // inputDelta += the gradient of the convolution's input for outputDelta (images side by side).
@@ -33,8 +35,9 @@ private:
     int filters_;
     bool forward_, backward_;
     bool forwardStale_ = true, backwardStale_ = true;
-    // Transformed weights, kept only for small layers (kKeptTransformPairs).
-    std::vector<float> forwardWeights_, flipped_, ones_, zeros_, scratch_;
+    // Transformed weights: the forward's for small layers (kKeptTransformPairs) and training batches,
+    // the input gradient's always (it runs on training batches only).
+    std::vector<float> forwardWeights_, backwardWeights_, flipped_, ones_, zeros_, scratch_;
 
     float* scratch(const ConvGeometry& geometry, int filters, int images);
 };
