@@ -296,6 +296,9 @@ void TestTrainPanel::detectorOnTheShapesDataSet()
     panel.maxBatchesSpin()->setValue(20);
     panel.findChild<QSpinBox*>("validEvery")->setValue(10);
     panel.trainButton()->click();
+    // Named for a detector from its first iteration, not only once the first mAP point comes.
+    QTRY_VERIFY_WITH_TIMEOUT(panel.plot()->graph(0)->dataCount() >= 1, 60000);
+    QCOMPARE(panel.plot()->graph(2)->name(), QString("validation mAP@0.5"));
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
     QVERIFY2(panel.log()->toPlainText().contains("Finished"), qPrintable(panel.log()->toPlainText()));
     QVERIFY(panel.log()->toPlainText().contains("boxes of 5 classes"));

@@ -436,10 +436,10 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
     rates_->graph(1)->addData(s.iteration, s.imagesPerSecond);
     if (s.validTop1)
         plot_->graph(2)->addData(s.iteration, *s.validTop1 * 100);
-    if (s.map50) {
+    if (s.map50 || !s.heads.empty()) // (a detector: validation is mAP from its first iteration on)
         plot_->graph(2)->setName(tr("validation mAP@0.5"));
+    if (s.map50)
         plot_->graph(2)->addData(s.iteration, *s.map50 * 100);
-    }
     addHeadPoints(s);
     if (followRun_)
         fitAxes(s.iteration);
