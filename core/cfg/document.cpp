@@ -309,6 +309,24 @@ void terminateLines(std::vector<Line>& preamble, std::vector<Section>& sections,
 
 } // namespace
 
+Document Document::reread() const
+{
+    Document again = parse(toText(), fileName_);
+    bool same = preamble_.size() == again.preamble_.size() && sections_.size() == again.sections_.size();
+    for (std::size_t s = 0; same && s < sections_.size(); ++s)
+        same = sections_[s].lines.size() == again.sections_[s].lines.size();
+    if (!same) // (the text reads as other sections: nothing to carry over)
+        return again;
+    for (std::size_t s = 0; s < sections_.size(); ++s)
+        for (std::size_t l = 0; l < sections_[s].lines.size(); ++l) {
+            Line& line = again.sections_[s].lines[l];
+            if (sections_[s].lines[l].number == 0 && sections_[s].lines[l].kind == Line::Kind::Blank &&
+                line.kind == Line::Kind::Blank)
+                line.number = 0; // (a blank line carries no diagnostics)
+        }
+    return again;
+}
+
 std::vector<std::vector<Line>> Document::detachLabels()
 {
     std::vector<std::vector<Line>> labels(sections_.size());

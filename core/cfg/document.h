@@ -51,6 +51,10 @@ public:
     static Document parse(std::string_view text, std::string fileName = {});
     // Reads and parses a file; a read failure is an error diagnostic naming the file.
     static Document load(const std::string& path);
+    // This document's text parsed again (the line numbers of the text Save writes, its syntax checked
+    // as a reload would), still knowing which blank lines edits added to set a label apart, so that
+    // undoing an edit's structure by another edit (a layer moved and moved back) gives back the bytes.
+    Document reread() const;
 
     std::string toText() const;
     // Writes atomically (temporary file, fsync, rename); returns an error message or nullopt.

@@ -85,7 +85,7 @@ void DocumentModel::push(const QString& text, cfg::Document after, int mergeId)
     // Read back from its own text, so every line number (Problems, Properties) is the line that Save
     // writes — an inserted layer shifts the lines below it — and the text's syntax is checked as a
     // reload would.
-    if (cfg::Document reread = cfg::Document::parse(after.toText(), after.fileName()); !reread.readFailed())
+    if (cfg::Document reread = after.reread(); !reread.readFailed())
         after = std::move(reread);
     undo_.push(new SnapshotCommand(*this, text, document_, std::move(after), mergeId));
 }
