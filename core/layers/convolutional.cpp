@@ -304,13 +304,19 @@ public:
         const int batch = args.output.batch(), filters = config_.filters;
         const int plane = geometry_.outHeight * geometry_.outWidth;
         float* delta = args.outputDelta.data();
-        activationCache_.multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
+        // A leaky or relu fused into the batch norm's forward pass is taken through by its backward.
+        const bool rectifierInBatchNorm =
+            config_.batchNormalize && (activation_ == Activation::Leaky || activation_ == Activation::Relu);
+        if (!rectifierInBatchNorm)
+            activationCache_.multiplyByGradient(args.output.data(), args.output.size(), activation_, delta);
         if (gradients)
             parameters(); // sizes the gradient arrays (and marks Winograd's weights stale: an update follows)
         if (config_.batchNormalize) {
+            const FusedRectifier rectifier{rectifierInBatchNorm ? biases_.data() : nullptr,
+                                           activation_ == Activation::Leaky ? 0.1f : 0.0f};
             batchNorm_.backward(delta, scales_.data(), batch, filters, plane,
                                 gradients ? scaleGradient_.data() : nullptr,
-                                gradients ? biasGradient_.data() : nullptr);
+                                gradients ? biasGradient_.data() : nullptr, rectifier);
         } else if (gradients) {
             for (int b = 0; b < batch; ++b)
                 for (int f = 0; f < filters; ++f) {

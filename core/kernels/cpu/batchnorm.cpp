@@ -80,23 +80,37 @@ void normalizePlane(float* p, float* saved, int plane, float m, float inverse, f
     activateSpan(p, std::size_t(plane), activation);
 }
 
-NW_KERNEL_CLONES
-void backwardPlane(float* d, const float* xn, int plane, float k, float inverse, float meanG, float meanGX)
+// The delta at scale·x̂ + bias: through the fused rectifier's gradient, taken from x̂ as the forward pass
+// decided it (slope 1: none, the delta itself).
+struct PlaneRectifier {
+    float scale, bias, slope;
+};
+
+[[gnu::always_inline]] inline float rectified(float d, float xn, const PlaneRectifier& r)
 {
-    for (int i = 0; i < plane; ++i)
-        d[i] = k * d[i] - inverse * (meanG + xn[i] * meanGX);
+    return d * (xn * r.scale + r.bias > 0 ? 1.0f : r.slope);
 }
 
 NW_KERNEL_CLONES
-void planeDeltaSums(const float* d, const float* xn, int plane, double& deltaSum, double& deltaNormalized)
+void backwardPlane(float* d, const float* xn, int plane, float k, float inverse, float meanG, float meanGX,
+                   PlaneRectifier r)
+{
+    for (int i = 0; i < plane; ++i)
+        d[i] = k * rectified(d[i], xn[i], r) - inverse * (meanG + xn[i] * meanGX);
+}
+
+NW_KERNEL_CLONES
+void planeDeltaSums(const float* d, const float* xn, int plane, PlaneRectifier r, double& deltaSum,
+                    double& deltaNormalized)
 {
     for (int i0 = 0; i0 < plane; i0 += 256) {
         float s = 0, sn = 0;
         const int end = std::min(plane, i0 + 256);
 #pragma omp simd reduction(+ : s, sn)
         for (int i = i0; i < end; ++i) {
-            s += d[i];
-            sn += d[i] * xn[i];
+            const float g = rectified(d[i], xn[i], r);
+            s += g;
+            sn += g * xn[i];
         }
         deltaSum += s;
         deltaNormalized += sn;
@@ -139,16 +153,19 @@ void batchNormTrainingForward(float* x, int batch, int channels, int plane, cons
 }
 
 void batchNormBackward(float* delta, const float* savedNormalized, const float* variance, const float* scales,
-                       int batch, int channels, int plane, float* scaleGradient, float* biasGradient)
+                       int batch, int channels, int plane, float* scaleGradient, float* biasGradient,
+                       FusedRectifier rectifier)
 {
     const std::size_t itemSize = std::size_t(channels) * std::size_t(plane);
     const float n = float(batch) * float(plane);
 #pragma omp parallel for schedule(dynamic)
     for (int c = 0; c < channels; ++c) {
+        const PlaneRectifier r{scales[c], rectifier.biases ? rectifier.biases[c] : 0.0f,
+                               rectifier.biases ? rectifier.slope : 1.0f};
         double deltaSum = 0, deltaNormalized = 0;
         for (int b = 0; b < batch; ++b) {
             const std::size_t offset = std::size_t(b) * itemSize + std::size_t(c) * std::size_t(plane);
-            planeDeltaSums(delta + offset, savedNormalized + offset, plane, deltaSum, deltaNormalized);
+            planeDeltaSums(delta + offset, savedNormalized + offset, plane, r, deltaSum, deltaNormalized);
         }
         if (biasGradient) { // null: not wanted (a layer whose weights stay fixed)
             biasGradient[c] += float(deltaSum);
@@ -160,7 +177,7 @@ void batchNormBackward(float* delta, const float* savedNormalized, const float* 
         const float k = scales[c] * inverse;
         for (int b = 0; b < batch; ++b) {
             const std::size_t offset = std::size_t(b) * itemSize + std::size_t(c) * std::size_t(plane);
-            backwardPlane(delta + offset, savedNormalized + offset, plane, k, inverse, meanG, meanGX);
+            backwardPlane(delta + offset, savedNormalized + offset, plane, k, inverse, meanG, meanGX, r);
         }
     }
 }
@@ -177,10 +194,10 @@ void BatchNormTraining::forward(float* x, int batch, int channels, int plane, co
 }
 
 void BatchNormTraining::backward(float* delta, const float* scales, int batch, int channels, int plane,
-                                 float* scaleGradient, float* biasGradient) const
+                                 float* scaleGradient, float* biasGradient, FusedRectifier rectifier) const
 {
     batchNormBackward(delta, normalized_.data(), variance_.data(), scales, batch, channels, plane,
-                      scaleGradient, biasGradient);
+                      scaleGradient, biasGradient, rectifier);
 }
 
 } // namespace nw

@@ -27,11 +27,20 @@ void batchNormInference(float* x, std::size_t channels, std::size_t plane, const
 void batchNormTrainingForward(float* x, int batch, int channels, int plane, const float* scales,
                               const float* biases, float* mean, float* variance, float* rollingMean,
                               float* rollingVariance, float* savedNormalized, Activation activation);
-// Backward of the above, given delta = −∂loss/∂(scale·x̂ + bias) (the activation's derivative already
-// applied): −∂loss/∂scale and −∂loss/∂bias are added to the gradients (both null: not wanted), delta
-// becomes −∂loss/∂x.
+// A leaky (slope 0.1) or relu (slope 0) fused into that forward pass, for the backward pass to take
+// through on its way: its gradient is 1 where scale·x̂ + bias > 0, so neither the output nor a pass over
+// the delta is needed for it (the delta of a 192×192×16 batch is 38 MB). No biases: no rectifier.
+struct FusedRectifier {
+    const float* biases = nullptr;
+    float slope = 1;
+};
+
+// Backward of the above, given delta = −∂loss/∂(scale·x̂ + bias) (or, with a rectifier, at its output):
+// −∂loss/∂scale and −∂loss/∂bias are added to the gradients (both null: not wanted), delta becomes
+// −∂loss/∂x.
 void batchNormBackward(float* delta, const float* savedNormalized, const float* variance, const float* scales,
-                       int batch, int channels, int plane, float* scaleGradient, float* biasGradient);
+                       int batch, int channels, int plane, float* scaleGradient, float* biasGradient,
+                       FusedRectifier rectifier = {});
 
 // What a training layer keeps of its batch normalisation from the forward to the backward pass: the
 // batch's mean and variance and the normalised values (sized on use).
@@ -40,7 +49,7 @@ public:
     void forward(float* x, int batch, int channels, int plane, const float* scales, const float* biases,
                  float* rollingMean, float* rollingVariance, Activation activation);
     void backward(float* delta, const float* scales, int batch, int channels, int plane, float* scaleGradient,
-                  float* biasGradient) const;
+                  float* biasGradient, FusedRectifier rectifier = {}) const;
 
 private:
     std::vector<float> mean_, variance_, normalized_;
