@@ -429,7 +429,12 @@ void winogradTransformWeightsFast(const float* weights, int filters, int channel
                                   std::vector<float>& transformed)
 {
     transformed.resize(std::size_t(kWinogradPoints) * std::size_t(filters) * std::size_t(channels));
-    transformWeightChunk(weights, channels, 0, filters, transformed.data(),
+    winogradTransformWeightsFast(weights, filters, channels, transformed.data());
+}
+
+void winogradTransformWeightsFast(const float* weights, int filters, int channels, float* transformed)
+{
+    transformWeightChunk(weights, channels, 0, filters, transformed,
                          std::size_t(filters) * std::size_t(channels));
 }
 

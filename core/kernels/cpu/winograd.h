@@ -33,9 +33,11 @@ bool winogradPays(const ConvGeometry& geometry, int groups, int filters);
 // tested against.
 void winogradTransformWeights(const float* weights, int filters, int channels,
                               std::vector<float>& transformed);
-// What the kernel computes for those weights, in its own float transform (for the test).
+// What the kernel computes for those weights, in its own float transform (the test compares it with the
+// above; training passes use it, into 36 × filters × channels floats at `transformed`).
 void winogradTransformWeightsFast(const float* weights, int filters, int channels,
                                   std::vector<float>& transformed);
+void winogradTransformWeightsFast(const float* weights, int filters, int channels, float* transformed);
 
 struct WinogradKernel {
     ConvGeometry geometry;

@@ -13,6 +13,19 @@ ConvGeometry inputGradientGeometry(const ConvGeometry& g, int filters)
     return {filters, g.outHeight, g.outWidth, 3, 1, 1, 2 - g.pad, 1, g.height, g.width};
 }
 
+// The transformed weights of the layer a training pass runs now: transformed once per call instead of
+// once per block of the batch's tiles, into one buffer per calling thread sized by the largest layer (as
+// Darknet's shared workspace) rather than kept per layer (4× every 3×3 weight: 1 GB for yolov4).
+float* transformedForThisCall(const float* weights, int filters, int channels)
+{
+    thread_local std::vector<float> buffer; // grows, never shrinks: no refill between layers
+    const std::size_t floats = std::size_t(kWinogradPoints) * std::size_t(filters) * std::size_t(channels);
+    if (buffer.size() < floats)
+        buffer.resize(floats);
+    winogradTransformWeightsFast(weights, filters, channels, buffer.data());
+    return buffer.data();
+}
+
 } // namespace
 
 WinogradConvolution::WinogradConvolution(const ConvGeometry& geometry, int filters, bool allowed)
@@ -51,16 +64,13 @@ void WinogradConvolution::forward(std::span<const float> weights, const float* s
                           shift ? shift : zeros_.data(),
                           activation,
                           maxComputeThreads()};
-    // A whole batch in its own scratch (training) keeps them too: every block of tiles would transform
-    // them again (5 % of a shapes-tiny training pass), and the scratch is batch-sized anyway.
-    const bool small = std::size_t(filters_) * std::size_t(geometry_.channels) <= kKeptTransformPairs;
-    if (small || !workspace) {
-        if (forwardStale_ && small)
+    if (std::size_t(filters_) * std::size_t(geometry_.channels) <= kKeptTransformPairs) {
+        if (forwardStale_)
             winogradTransformWeights(weights.data(), filters_, geometry_.channels, forwardWeights_);
-        else if (forwardStale_) // (the kernel's own float transform: the numbers it would use per block)
-            winogradTransformWeightsFast(weights.data(), filters_, geometry_.channels, forwardWeights_);
         forwardStale_ = false;
         kernel.transformed = forwardWeights_.data();
+    } else if (!workspace) { // a training batch (every block of its tiles would transform them again)
+        kernel.transformed = transformedForThisCall(weights.data(), filters_, geometry_.channels);
     }
     convolveWinograd(kernel, images, input, output,
                      workspace ? workspace : scratch(geometry_, filters_, images));
@@ -79,14 +89,12 @@ void WinogradConvolution::addInputGradient(std::span<const float> weights, int i
                              std::size_t(8 - tap)] =
                         weights[(std::size_t(f) * std::size_t(channels) + std::size_t(c)) * 9 +
                                 std::size_t(tap)];
-        // Transformed once per weight change, not again for every block of the batch's tiles.
-        winogradTransformWeightsFast(flipped_.data(), channels, filters_, backwardWeights_);
     }
     backwardStale_ = false;
     WinogradKernel kernel{backwardGeometry_, channels,           flipped_.data(),    ones_.data(),
                           zeros_.data(),     Activation::Linear, maxComputeThreads()};
     kernel.accumulate = true;
-    kernel.transformed = backwardWeights_.data();
+    kernel.transformed = transformedForThisCall(flipped_.data(), channels, filters_);
     convolveWinograd(kernel, images, outputDelta, inputDelta, scratch(backwardGeometry_, channels, images));
 }
 

@@ -3,7 +3,7 @@
 // transposed for the input gradient (redone only after the weights changed), and scratch for whole
 // training batches. For inference the kernel transforms weights as it uses them, so nothing 4× larger is
 // kept except for small layers (at most kKeptTransformPairs pairs, where transforming per block would
-// cost more); a training pass keeps them, transformed once per weight change.
+// cost more); a training pass transforms them once per call into one buffer shared by the layers.
 #include "kernels/cpu/winograd.h"
 
 #include <span>
@@ -23,7 +23,7 @@ public:
     std::size_t workspaceFloats() const; // for one image at a time from the shared workspace
 
     // output = act(convolution · scale + shift) for `images` images; workspace: nullptr for own scratch
-    // (a training batch, which also keeps the transformed weights until they change).
+    // (a training batch, whose weights are then transformed once for the call, not once per block).
     void forward(std::span<const float> weights, const float* scale, const float* shift,
                  Activation activation, int images, const float* input, float* output, float* workspace);
     // inputDelta += the gradient of the convolution's input for outputDelta (images side by side).
@@ -35,9 +35,8 @@ private:
     int filters_;
     bool forward_, backward_;
     bool forwardStale_ = true, backwardStale_ = true;
-    // Transformed weights: the forward's for small layers (kKeptTransformPairs) and training batches,
-    // the input gradient's always (it runs on training batches only).
-    std::vector<float> forwardWeights_, backwardWeights_, flipped_, ones_, zeros_, scratch_;
+    // Transformed weights, kept only for small layers (kKeptTransformPairs).
+    std::vector<float> forwardWeights_, flipped_, ones_, zeros_, scratch_;
 
     float* scratch(const ConvGeometry& geometry, int filters, int images);
 };
