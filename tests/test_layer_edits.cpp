@@ -263,6 +263,19 @@ void TestLayerEdits::commentsStayWithTheLayerTheyLabel()
     doc = doc.reread();
     QCOMPARE(doc.toText(), text);
     QCOMPARE(doc.sections()[2].headerLine(), 13); // (the line numbers of the text)
+    // A layer inserted before the label ends with a blank line of its own, which stays when the
+    // labelled layer goes (it went with the label, leaving "[dropout]" right above the next header).
+    for (const bool reread : {false, true}) {
+        cfg::Document edited = cfg::Document::parse(text);
+        cfg::insertLayer(edited, 1, "dropout", {});
+        if (reread)
+            edited = edited.reread();
+        QCOMPARE(cfg::removeLayer(edited, 2), std::string());
+        QCOMPARE(edited.toText(), std::string("[net]\nwidth=8\nheight=8\nchannels=3\n\n"
+                                              "[convolutional]\nfilters=4\nsize=3\n#stride=2\n\n"
+                                              "[dropout]\n\n"
+                                              "[convolutional]\nfilters=8\nsize=1\n"));
+    }
     QCOMPARE(cfg::removeLayer(doc, 1), std::string());
     QCOMPARE(doc.toText(), std::string("[net]\nwidth=8\nheight=8\nchannels=3\n\n"
                                        "[convolutional]\nfilters=4\nsize=3\n#stride=2\n\n"

@@ -320,9 +320,7 @@ Document Document::reread() const
     for (std::size_t s = 0; s < sections_.size(); ++s)
         for (std::size_t l = 0; l < sections_[s].lines.size(); ++l) {
             Line& line = again.sections_[s].lines[l];
-            if (sections_[s].lines[l].number == 0 && sections_[s].lines[l].kind == Line::Kind::Blank &&
-                line.kind == Line::Kind::Blank)
-                line.number = 0; // (a blank line carries no diagnostics)
+            line.labelSeparator = sections_[s].lines[l].labelSeparator && line.kind == Line::Kind::Blank;
         }
     return again;
 }
@@ -345,9 +343,10 @@ std::vector<std::vector<Line>> Document::detachLabels()
         if (first == end || before[first - 1].kind != Line::Kind::Blank)
             continue;
         labels[s].assign(before.begin() + static_cast<std::ptrdiff_t>(first), before.end());
-        // A blank line an earlier edit put there to set the label apart (number 0) goes too, and comes
-        // back only where needed: a layer moved and moved back gives back the very bytes.
-        const bool added = first >= 2 && before[first - 1].number == 0;
+        // A blank line an earlier edit put there to set the label apart goes too, and comes back only
+        // where needed: a layer moved and moved back gives back the very bytes. (Not any blank line an
+        // edit added: a layer inserted before a label ends with one of its own, which stays.)
+        const bool added = first >= 2 && before[first - 1].labelSeparator;
         before.erase(before.begin() + static_cast<std::ptrdiff_t>(first - (added ? 1 : 0)), before.end());
     }
     return labels;
@@ -358,7 +357,7 @@ void Document::attachLabels(std::vector<std::vector<Line>> labels)
     for (std::size_t s = 1; s < sections_.size() && s < labels.size(); ++s) {
         std::vector<Line>& before = sections_[s - 1].lines;
         if (!labels[s].empty() && !before.empty() && before.back().kind != Line::Kind::Blank)
-            before.push_back(Line{Line::Kind::Blank, "", preferredEol(), 0, "", ""});
+            before.push_back(Line{Line::Kind::Blank, "", preferredEol(), 0, "", "", true});
         before.insert(before.end(), labels[s].begin(), labels[s].end());
     }
     // (a label of a section now first has no section before it: it goes to the preamble's end)

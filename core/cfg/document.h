@@ -27,6 +27,8 @@ struct Line {
     int number = 0;    // 1-based line number in the text it was read from; 0 for lines added by edits
     std::string key;   // Entry: key as Darknet sees it (stripped)
     std::string value; // Entry: value as Darknet sees it (stripped)
+    // Blank: added by an edit to set a moved label apart, so it goes again when the label moves on.
+    bool labelSeparator = false;
 };
 
 struct Section {
@@ -52,8 +54,8 @@ public:
     // Reads and parses a file; a read failure is an error diagnostic naming the file.
     static Document load(const std::string& path);
     // This document's text parsed again (the line numbers of the text Save writes, its syntax checked
-    // as a reload would), still knowing which blank lines edits added to set a label apart, so that
-    // undoing an edit's structure by another edit (a layer moved and moved back) gives back the bytes.
+    // as a reload would), still knowing which blank lines edits added to set a label apart
+    // (Line::labelSeparator), so that a layer moved and moved back gives back the bytes.
     Document reread() const;
 
     std::string toText() const;
