@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::abort();
     }
     for (const nw::Image& scaled : {nw::resizeDarknet(*image, 32, 32), nw::letterbox(*image, 32, 32),
-                                    nw::resizeMinCrop(*image, 32, 32)})
+                                    nw::centerCropResize(*image, 32, 32)})
         if (scaled.width != 32 || scaled.height != 32 || scaled.data.size() != 32 * 32 * 3) {
             std::fprintf(stderr, "fuzz_image: scaling %dx%d gave %dx%d\n", image->width, image->height,
                          scaled.width, scaled.height);
