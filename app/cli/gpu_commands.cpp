@@ -149,16 +149,13 @@ GpuCoverage gpuCoverage(const NetworkSpec& spec)
     GpuCoverage coverage;
 #if NETWRIGHT_WITH_CUDA
     coverage.cudaBuilt = true;
-    std::string error;
-    // One sequence: a recurrent network's batch is a multiple of its time steps.
-    const int batch = std::max(1, spec.net.timeSteps);
-    const auto net = spec.ok() ? Net::create(spec, batch, error, Net::Use::InferenceOnly) : nullptr;
-    if (!net)
+    if (!spec.ok())
         return coverage;
-    coverage.checked = true;
-    coverage.inferenceMissing = GpuNet::layersWithoutGpu(*net);
-    coverage.trainingMissing = GpuNet::layersWithoutGpuTraining(*net);
-    coverage.untrainable = GpuNet::layersThatCannotTrain(*net);
+    const GpuNet::Coverage layers = GpuNet::coverage(spec);
+    coverage.checked = layers.checked;
+    coverage.inferenceMissing = layers.inferenceMissing;
+    coverage.trainingMissing = layers.trainingMissing;
+    coverage.untrainable = layers.untrainable;
 #else
     (void)spec;
 #endif

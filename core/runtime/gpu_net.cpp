@@ -13,54 +13,80 @@ std::string layerName(const LayerSpec& layer)
            std::to_string(layer.line) + ")";
 }
 
-// The layers of `net` for which `has(layer, source shapes)` is false.
-template <typename Has> std::vector<std::string> layersWithout(Net& net, Has has)
+// The layers for which `has(layer i's runtime, its source shapes)` is false.
+template <typename LayerAt, typename Has>
+std::vector<std::string> layersWithout(const NetworkSpec& spec, LayerAt layerAt, Has has)
 {
     std::vector<std::string> missing;
-    const NetworkSpec& spec = net.spec();
     std::vector<Shape> sources;
     for (const LayerSpec& layer : spec.layers) {
         sources.clear();
         for (int source : layer.sources)
             sources.push_back(spec.layers[std::size_t(source)].output);
-        if (!has(net.runtimeLayer(layer.index), sources))
+        if (!has(layerAt(layer.index), sources))
             missing.push_back(layerName(layer));
     }
     return missing;
 }
 
+template <typename LayerAt> GpuNet::Coverage coverageOf(const NetworkSpec& spec, LayerAt layerAt)
+{
+    GpuNet::Coverage coverage;
+    coverage.inferenceMissing =
+        layersWithout(spec, layerAt, [](RuntimeLayer& layer, std::span<const Shape> sources) {
+            return layer.hasGpuForward(sources);
+        });
+    // The layers that train nowhere: Net::setTraining refuses them first, on either device (frozen
+    // layers before the first trained one train as no one).
+    for (const LayerSpec& layer : spec.layers)
+        if (layer.index >= Net::firstTrainedLayer(spec) && !layerAt(layer.index).canTrain())
+            coverage.untrainable.push_back(layerName(layer));
+    // Frozen layers too: a training pass runs them in training mode (batch statistics).
+    coverage.trainingMissing =
+        layersWithout(spec, layerAt, [](RuntimeLayer& layer, std::span<const Shape> sources) {
+            return layer.hasGpuForward(sources) && layer.hasGpuBackward(sources);
+        });
+    std::erase_if(coverage.trainingMissing, [&](const std::string& name) {
+        return std::find(coverage.untrainable.begin(), coverage.untrainable.end(), name) !=
+               coverage.untrainable.end();
+    });
+    return coverage;
+}
+
+GpuNet::Coverage coverageOf(Net& net)
+{
+    return coverageOf(net.spec(), [&](int index) -> RuntimeLayer& { return net.runtimeLayer(index); });
+}
+
 } // namespace
+
+GpuNet::Coverage GpuNet::coverage(const NetworkSpec& spec)
+{
+    std::vector<std::unique_ptr<RuntimeLayer>> layers;
+    for (const LayerSpec& layer : spec.layers) {
+        layers.push_back(layer.config ? layer.config->createRuntime(layer) : nullptr);
+        if (!layers.back())
+            return {};
+    }
+    Coverage coverage =
+        coverageOf(spec, [&](int index) -> RuntimeLayer& { return *layers[std::size_t(index)]; });
+    coverage.checked = true;
+    return coverage;
+}
 
 std::vector<std::string> GpuNet::layersWithoutGpu(Net& net)
 {
-    return layersWithout(net, [](RuntimeLayer& layer, std::span<const Shape> sources) {
-        return layer.hasGpuForward(sources);
-    });
+    return coverageOf(net).inferenceMissing;
 }
 
 std::vector<std::string> GpuNet::layersWithoutGpuTraining(Net& net)
 {
-    // Frozen layers too: a training pass runs them in training mode (batch statistics). Not those that
-    // train nowhere (layersThatCannotTrain): Net::setTraining refuses them first, on either device.
-    const std::vector<std::string> nowhere = layersThatCannotTrain(net);
-    std::vector<std::string> missing =
-        layersWithout(net, [](RuntimeLayer& layer, std::span<const Shape> sources) {
-            return layer.hasGpuForward(sources) && layer.hasGpuBackward(sources);
-        });
-    std::erase_if(missing, [&](const std::string& name) {
-        return std::find(nowhere.begin(), nowhere.end(), name) != nowhere.end();
-    });
-    return missing;
+    return coverageOf(net).trainingMissing;
 }
 
 std::vector<std::string> GpuNet::layersThatCannotTrain(Net& net)
 {
-    std::vector<std::string> cannot;
-    for (const LayerSpec& layer :
-         net.spec().layers) // (frozen layers before the first trained one train as no one)
-        if (layer.index >= net.firstTrainedLayer() && !net.runtimeLayer(layer.index).canTrain())
-            cannot.push_back(layerName(layer));
-    return cannot;
+    return coverageOf(net).untrainable;
 }
 
 GpuNet::GpuNet(Net& net, int device)

@@ -277,10 +277,10 @@ void Net::bindGradients()
     store_.bindGradients(trained);
 }
 
-int Net::firstTrainedLayer() const
+int Net::firstTrainedLayer(const NetworkSpec& spec)
 {
-    for (int i = static_cast<int>(spec_.layers.size()) - 1; i >= 0; --i)
-        if (spec_.layers[static_cast<std::size_t>(i)].flags.stopbackward)
+    for (int i = static_cast<int>(spec.layers.size()) - 1; i >= 0; --i)
+        if (spec.layers[static_cast<std::size_t>(i)].flags.stopbackward)
             return i + 1;
     return 0;
 }

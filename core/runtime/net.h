@@ -95,7 +95,8 @@ public:
     // the layers that read it; backward skips the others.
     std::vector<bool> layersReachingLoss() const;
     // The first layer that trains: those before it are frozen by a stopbackward.
-    int firstTrainedLayer() const;
+    int firstTrainedLayer() const { return firstTrainedLayer(spec_); }
+    static int firstTrainedLayer(const NetworkSpec& spec);
     // Every layer's arrays in .weights order (for checkpoints).
     std::vector<WeightArray> weightArrays();
     // The same values as one flat buffer (the arrays are views of it), and, while training, the
