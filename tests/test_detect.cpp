@@ -16,7 +16,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgcodecs.hpp>

@@ -20,7 +20,7 @@
 #include <QSlider>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 #include <limits>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>

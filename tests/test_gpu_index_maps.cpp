@@ -8,7 +8,7 @@
 #include "test_support.h"
 #include "util/relative_difference.h"
 
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -6,7 +6,7 @@
 #include "image/portable_pixel_ops.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <zlib.h>

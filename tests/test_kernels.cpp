@@ -11,7 +11,7 @@
 #include "runtime/net.h"
 #include "test_support.h"
 
-#include <QtTest>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <random>

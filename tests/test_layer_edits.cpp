@@ -5,7 +5,7 @@
 #include "cfg/layer_links.h"
 #include "test_support.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace nw;
 

@@ -10,7 +10,7 @@
 #include <QListWidget>
 #include <QProcess>
 #include <QTableView>
-#include <QtTest>
+#include <QTest>
 
 using namespace nw;
 

@@ -6,7 +6,7 @@
 #include "test_support.h"
 
 #include <QProcess>
-#include <QtTest>
+#include <QTest>
 
 using namespace nw;
 

@@ -8,7 +8,7 @@
 
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 #include <cfloat>
 #include <cmath>
 #include <limits>

@@ -28,8 +28,8 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QTimer>
-#include <QtTest>
 #include <qcustomplot.h>
 
 using namespace nw;
