@@ -514,6 +514,21 @@ void TestCli::devicesListsGpusOrSaysWhyNone()
     QVERIFY(report["cuda_built"].toBool());
     QVERIFY2(report["runtime_cuda"].toString().startsWith("13."), run.out.constData());
     QVERIFY2(report["cudnn"].toString().startsWith("9."), run.out.constData());
+    // cuBLAS is opened on first use (backend/cuda/cublas_loader.cpp): `devices` asks its version
+    // through it; a command without a GPU never loads it.
+    QVERIFY2(report["cublas"].toString().startsWith("13.") && !report.contains("cublas_problem"),
+             run.out.constData());
+    const auto loadsCublas = [](const QStringList& arguments) {
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert("LD_DEBUG", "files"); // the dynamic loader names every library it opens
+        process.setProcessEnvironment(environment);
+        process.start(NETWRIGHT_CLI, arguments);
+        process.waitForFinished(300000);
+        return process.readAllStandardError().contains("libcublas");
+    };
+    QVERIFY(loadsCublas({"devices"}));
+    QVERIFY(!loadsCublas({"summary", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"}));
 #else
     QVERIFY(!report["cuda_built"].toBool());
     QVERIFY(report["problem"].toString().contains("no CUDA backend"));

@@ -33,7 +33,9 @@ void printJson(const GpuInventory& inventory)
     if (inventory.cudaBuilt) {
         out["driver_cuda"] = inventory.driverVersion ? cudaVersionText(inventory.driverVersion) : "";
         out["runtime_cuda"] = cudaVersionText(inventory.runtimeVersion);
-        out["cublas"] = libraryVersionText(inventory.cublasVersion);
+        out["cublas"] = inventory.cublasProblem.empty() ? libraryVersionText(inventory.cublasVersion) : "";
+        if (!inventory.cublasProblem.empty())
+            out["cublas_problem"] = inventory.cublasProblem;
         out["cudnn"] = libraryVersionText(inventory.cudnnVersion);
     }
     std::printf("%s\n", out.dump(2).c_str());
@@ -52,8 +54,11 @@ int devices(bool json)
         std::printf("CUDA runtime %s, driver %s, cuBLAS %s, cuDNN %s\n",
                     cudaVersionText(inventory.runtimeVersion).c_str(),
                     inventory.driverVersion ? cudaVersionText(inventory.driverVersion).c_str() : "none",
-                    libraryVersionText(inventory.cublasVersion).c_str(),
+                    inventory.cublasProblem.empty() ? libraryVersionText(inventory.cublasVersion).c_str()
+                                                    : "missing",
                     libraryVersionText(inventory.cudnnVersion).c_str());
+    if (!inventory.cublasProblem.empty())
+        std::fprintf(stderr, "error: %s\n", inventory.cublasProblem.c_str());
     for (const GpuDevice& d : inventory.devices)
         std::printf("cuda:%d  %s  compute %d.%d, %d SMs, %s (%s free)\n", d.index, d.name.c_str(),
                     d.computeMajor, d.computeMinor, d.multiprocessors, gibibytes(d.totalBytes).c_str(),

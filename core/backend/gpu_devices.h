@@ -22,13 +22,15 @@ struct GpuInventory {
     std::string problem;            // why `devices` is empty (or a device could not be queried)
     int driverVersion = 0;          // CUDA version the driver supports, 1000·major + 10·minor; 0: none
     int runtimeVersion = 0;         // the CUDA runtime this build links
-    int cublasVersion = 0;          // 10000·major + 100·minor + patch, as cuBLAS reports it
+    int cublasVersion = 0;          // 10000·major + 100·minor + patch, as cuBLAS reports it (full)
+    std::string cublasProblem;      // why cuBLAS cannot be loaded (full; the GPU then cannot run)
     int cudnnVersion = 0;           // 10000·major + 100·minor + patch (cuDNN 9), as cuDNN reports it
 };
 
-// `measureFree`: also each device's free memory, which needs a CUDA context on every GPU (a few hundred
-// MB of its memory, held until the process ends): right for `devices`, not for a long-running studio.
-GpuInventory listGpus(bool measureFree = true);
+// `full`: also each device's free memory, which needs a CUDA context on every GPU (a few hundred MB of
+// its memory, held until the process ends), and cuBLAS's version, which loads cuBLAS (0.5 s, see
+// backend/cuda/cublas_loader.h): right for `devices`, not for a long-running studio.
+GpuInventory listGpus(bool full = true);
 
 // "13.0" from 13000 (driver and runtime versions).
 std::string cudaVersionText(int version);

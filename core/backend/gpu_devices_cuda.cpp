@@ -1,6 +1,8 @@
 // The CUDA backend's device list, through the CUDA runtime (which loads the driver's libcuda.so.1).
 #include "backend/gpu_devices.h"
 
+#include "backend/cuda/cublas_loader.h"
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
@@ -28,7 +30,7 @@ std::string deviceCountProblem(cudaError_t error, int driverVersion, int runtime
 
 } // namespace
 
-GpuInventory listGpus(bool measureFree)
+GpuInventory listGpus(bool full)
 {
     GpuInventory inventory;
     inventory.cudaBuilt = true;
@@ -36,10 +38,12 @@ GpuInventory listGpus(bool measureFree)
     cudaRuntimeGetVersion(&inventory.runtimeVersion);
     inventory.cudnnVersion = int(cudnnGetVersion());
     int cublasMajor = 0, cublasMinor = 0, cublasPatch = 0;
-    if (cublasGetProperty(MAJOR_VERSION, &cublasMajor) == CUBLAS_STATUS_SUCCESS &&
+    if (full && cublasGetProperty(MAJOR_VERSION, &cublasMajor) == CUBLAS_STATUS_SUCCESS &&
         cublasGetProperty(MINOR_VERSION, &cublasMinor) == CUBLAS_STATUS_SUCCESS &&
         cublasGetProperty(PATCH_LEVEL, &cublasPatch) == CUBLAS_STATUS_SUCCESS)
         inventory.cublasVersion = cublasMajor * 10000 + cublasMinor * 100 + cublasPatch;
+    if (full)
+        inventory.cublasProblem = cublasLoadError().value_or("");
 
     int count = 0;
     const cudaError_t error = cudaGetDeviceCount(&count);
@@ -59,7 +63,7 @@ GpuInventory listGpus(bool measureFree)
         device.computeMajor = properties.major;
         device.computeMinor = properties.minor;
         device.multiprocessors = properties.multiProcessorCount;
-        if (measureFree && cudaSetDevice(index) == cudaSuccess) {
+        if (full && cudaSetDevice(index) == cudaSuccess) {
             std::size_t freeBytes = 0, totalBytes = 0;
             if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess)
                 device.freeBytes = freeBytes;
