@@ -237,6 +237,8 @@ void TestOnnxExport::outputsMatchOpenCv()
 {
     QFETCH(QString, cfg);
     QVERIFY2(!cfgPath(cfg).isEmpty(), qPrintable(cfg + " not found"));
+    if (tooLargeForSanitizers(specOf(cfgPath(cfg)).totalParams))
+        QSKIP(kLargeUnderSanitizers);
     const Exported e = exportAndRun(cfg, {}, 1, 7);
     QVERIFY2(e.checker.isEmpty(), qPrintable(e.checker));
     QVERIFY2(e.peer.error.empty(), e.peer.error.c_str());
@@ -282,6 +284,8 @@ void TestOnnxExport::everyLayerMatchesOpenCv_data()
 void TestOnnxExport::everyLayerMatchesOpenCv()
 {
     QFETCH(QString, cfg);
+    if (tooLargeForSanitizers(specOf(cfgPath(cfg)).totalParams))
+        QSKIP(kLargeUnderSanitizers);
     OnnxExportOptions options;
     options.everyLayer = true;
     const Exported e = exportAndRun(cfg, options, 1, 13);
@@ -507,7 +511,7 @@ void TestOnnxExport::everyCfgExportsOrIsRefusedByLine()
     for (const QStringList& list : {darknetCfgs(), abCfgs(), bundledCfgs()})
         for (const QString& path : list) {
             const NetworkSpec spec = specOf(path);
-            if (!spec.ok() || spec.totalParams > 30'000'000)
+            if (!spec.ok() || spec.totalParams > 30'000'000 || tooLargeForSanitizers(spec.totalParams))
                 continue;
             std::string error;
             auto net = Net::create(spec, 1, error, Net::Use::InferenceOnly);

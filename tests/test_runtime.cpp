@@ -120,6 +120,8 @@ void TestRuntime::matchesDarknetLayerByLayer_data()
 void TestRuntime::matchesDarknetLayerByLayer()
 {
     QFETCH(QString, cfg);
+    if (test::tooLargeForSanitizers(buildNetworkSpec(cfg::Document::load(cfg.toStdString())).totalParams))
+        QSKIP(test::kLargeUnderSanitizers);
     QTemporaryDir dir;
     QString failure;
     QVERIFY2(makeReferenceCase(cfg, dir.path(), &failure), qPrintable(failure));
@@ -564,6 +566,8 @@ void TestRuntime::inferenceOnlyNetSharesBuffersAndGivesTheSameHeads()
     }
     const NetworkSpec spec = buildNetworkSpec(document);
     QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+    if (test::tooLargeForSanitizers(spec.totalParams))
+        QSKIP(test::kLargeUnderSanitizers);
     if (size > 0)
         QCOMPARE(spec.input, Shape::image(size, size, 3));
     std::string error;
