@@ -518,17 +518,21 @@ void TestCli::devicesListsGpusOrSaysWhyNone()
     // through it; a command without a GPU never loads it.
     QVERIFY2(report["cublas"].toString().startsWith("13.") && !report.contains("cublas_problem"),
              run.out.constData());
-    const auto loadsCublas = [](const QStringList& arguments) {
+    // (libcublas.so.N itself: cuDNN opens cuBLASLt on its own when it starts.)
+    const auto loadsCublas = [](const QStringList& arguments, int expectedExit) {
         QProcess process;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert("LD_DEBUG", "files"); // the dynamic loader names every library it opens
         process.setProcessEnvironment(environment);
         process.start(NETWRIGHT_CLI, arguments);
-        process.waitForFinished(300000);
-        return process.readAllStandardError().contains("libcublas");
+        const bool finished = process.waitForFinished(300000);
+        const QByteArray log = process.readAllStandardError();
+        if (!finished || process.exitStatus() != QProcess::NormalExit || process.exitCode() != expectedExit)
+            qFatal("netwright-cli %s did not exit with %d", qPrintable(arguments.join(' ')), expectedExit);
+        return log.contains("file=libcublas.so.") || log.contains("/libcublas.so.");
     };
-    QVERIFY(loadsCublas({"devices"}));
-    QVERIFY(!loadsCublas({"summary", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"}));
+    QVERIFY(loadsCublas({"devices"}, run.exitCode));
+    QVERIFY(!loadsCublas({"summary", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"}, 0));
 #else
     QVERIFY(!report["cuda_built"].toBool());
     QVERIFY(report["problem"].toString().contains("no CUDA backend"));

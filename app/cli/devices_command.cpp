@@ -46,9 +46,11 @@ void printJson(const GpuInventory& inventory)
 int devices(bool json)
 {
     const GpuInventory inventory = listGpus();
+    // Usable: a GPU, and cuBLAS to run it with.
+    const int status = inventory.devices.empty() || !inventory.cublasProblem.empty() ? 1 : 0;
     if (json) {
         printJson(inventory);
-        return inventory.devices.empty() ? 1 : 0;
+        return status;
     }
     if (inventory.cudaBuilt)
         std::printf("CUDA runtime %s, driver %s, cuBLAS %s, cuDNN %s\n",
@@ -68,7 +70,7 @@ int devices(bool json)
                      inventory.problem.c_str());
         return 1;
     }
-    return 0;
+    return status;
 }
 
 } // namespace nw::cli

@@ -62,7 +62,7 @@ bool runsNetworks(int argc, char** argv)
         if (argument.starts_with('-'))
             continue;
         for (const std::string_view command :
-             {"forward", "detect", "classify", "bench", "train", "map", "valid", "check-device", "anchors"})
+             {"forward", "detect", "classify", "bench", "train", "map", "valid", "check-device"})
             if (argument == command)
                 return true;
         return false;

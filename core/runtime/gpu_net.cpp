@@ -2,6 +2,7 @@
 
 #include "backend/cuda/cuda_check.h"
 #include "graph/activation_plan.h"
+#include "util/memory_info.h"
 
 namespace nw {
 
@@ -13,63 +14,67 @@ std::string layerName(const LayerSpec& layer)
            std::to_string(layer.line) + ")";
 }
 
-// The layers for which `has(layer i's runtime, its source shapes)` is false.
-template <typename LayerAt, typename Has>
-std::vector<std::string> layersWithout(const NetworkSpec& spec, LayerAt layerAt, Has has)
-{
-    std::vector<std::string> missing;
-    std::vector<Shape> sources;
-    for (const LayerSpec& layer : spec.layers) {
-        sources.clear();
-        for (int source : layer.sources)
-            sources.push_back(spec.layers[std::size_t(source)].output);
-        if (!has(layerAt(layer.index), sources))
-            missing.push_back(layerName(layer));
-    }
-    return missing;
-}
-
-template <typename LayerAt> GpuNet::Coverage coverageOf(const NetworkSpec& spec, LayerAt layerAt)
+// What layer `index` of `spec`, with its runtime `layer`, lacks on a GPU: each list holds its name or
+// nothing.
+GpuNet::Coverage coverageOf(const NetworkSpec& spec, int index, RuntimeLayer& layer)
 {
     GpuNet::Coverage coverage;
-    coverage.inferenceMissing =
-        layersWithout(spec, layerAt, [](RuntimeLayer& layer, std::span<const Shape> sources) {
-            return layer.hasGpuForward(sources);
-        });
-    // The layers that train nowhere: Net::setTraining refuses them first, on either device (frozen
-    // layers before the first trained one train as no one).
-    for (const LayerSpec& layer : spec.layers)
-        if (layer.index >= Net::firstTrainedLayer(spec) && !layerAt(layer.index).canTrain())
-            coverage.untrainable.push_back(layerName(layer));
-    // Frozen layers too: a training pass runs them in training mode (batch statistics).
-    coverage.trainingMissing =
-        layersWithout(spec, layerAt, [](RuntimeLayer& layer, std::span<const Shape> sources) {
-            return layer.hasGpuForward(sources) && layer.hasGpuBackward(sources);
-        });
-    std::erase_if(coverage.trainingMissing, [&](const std::string& name) {
-        return std::find(coverage.untrainable.begin(), coverage.untrainable.end(), name) !=
-               coverage.untrainable.end();
-    });
+    const LayerSpec& described = spec.layers[std::size_t(index)];
+    std::vector<Shape> sources;
+    for (int source : described.sources)
+        sources.push_back(spec.layers[std::size_t(source)].output);
+    const bool forward = layer.hasGpuForward(sources);
+    if (!forward)
+        coverage.inferenceMissing.push_back(layerName(described));
+    // Training: layers before the first trained one train as no one; those that train nowhere are
+    // refused by Net::setTraining first, on either device, so they are not a GPU gap. Frozen layers
+    // still need a GPU training pass (batch statistics).
+    const bool untrainable = index >= Net::firstTrainedLayer(spec) && !layer.canTrain();
+    if (untrainable)
+        coverage.untrainable.push_back(layerName(described));
+    else if (!(forward && layer.hasGpuBackward(sources)))
+        coverage.trainingMissing.push_back(layerName(described));
     return coverage;
+}
+
+void add(GpuNet::Coverage& all, const GpuNet::Coverage& one)
+{
+    for (auto [to, from] : {std::pair{&all.inferenceMissing, &one.inferenceMissing},
+                            {&all.trainingMissing, &one.trainingMissing},
+                            {&all.untrainable, &one.untrainable}})
+        to->insert(to->end(), from->begin(), from->end());
 }
 
 GpuNet::Coverage coverageOf(Net& net)
 {
-    return coverageOf(net.spec(), [&](int index) -> RuntimeLayer& { return net.runtimeLayer(index); });
+    GpuNet::Coverage coverage;
+    for (const LayerSpec& layer : net.spec().layers) {
+        add(coverage, coverageOf(net.spec(), layer.index, net.runtimeLayer(layer.index)));
+    }
+    return coverage;
 }
 
 } // namespace
 
 GpuNet::Coverage GpuNet::coverage(const NetworkSpec& spec)
 {
-    std::vector<std::unique_ptr<RuntimeLayer>> layers;
-    for (const LayerSpec& layer : spec.layers) {
-        layers.push_back(layer.config ? layer.config->createRuntime(layer) : nullptr);
-        if (!layers.back())
-            return {};
+    // One layer's runtime at a time: each allocates its weights (not initialised), so memory peaks at
+    // the largest layer, not at the network (a Net for this took yolov4's summary 3 of its 4 s).
+    // A network whose weights would not fit this machine (as Net::create refuses it) is not asked:
+    // nothing said, and no minutes of allocating.
+    if (memoryShortfall(double(spec.totalParams) * sizeof(float), "weights", ""))
+        return {};
+    Coverage coverage;
+    try {
+        for (const LayerSpec& layer : spec.layers) {
+            const auto runtime = layer.config ? layer.config->createRuntime(layer) : nullptr;
+            if (!runtime)
+                return {};
+            add(coverage, coverageOf(spec, layer.index, *runtime));
+        }
+    } catch (const std::bad_alloc&) { // a layer too large for this machine: nothing said
+        return {};
     }
-    Coverage coverage =
-        coverageOf(spec, [&](int index) -> RuntimeLayer& { return *layers[std::size_t(index)]; });
     coverage.checked = true;
     return coverage;
 }

@@ -15,6 +15,12 @@ namespace nw {
 
 namespace {
 
+// Every function the stubs below forward to: the library counts as loaded only with all of them.
+constexpr const char* kFunctions[] = {
+    "cublasCreate_v2",       "cublasDestroy_v2",    "cublasGetProperty",
+    "cublasSetWorkspace_v2", "cublasSetStream_v2",  "cublasSetMathMode",
+    "cublasSgemm_v2",        "cublasGetStatusName", "cublasGetStatusString"};
+
 struct Library {
     void* handle = nullptr;
     std::string error;
@@ -27,18 +33,29 @@ const Library& library()
         std::string tried;
         for (const char* name : {NETWRIGHT_CUBLAS_SONAME, NETWRIGHT_CUBLAS_PATH}) {
             if ((l.handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
-                return l;
+                break;
             const char* why = dlerror();
             tried += std::string(tried.empty() ? "" : "; ") + (why ? why : name);
         }
-        l.error = "cannot load cuBLAS (" + tried + "): install the CUDA toolkit's cuBLAS " +
-                  "or add its folder to LD_LIBRARY_PATH";
+        if (!l.handle) {
+            l.error = "cannot load cuBLAS (" + tried +
+                      "): install the CUDA toolkit's cuBLAS or add its folder to LD_LIBRARY_PATH";
+            return l;
+        }
+        for (const char* function : kFunctions)
+            if (!dlsym(l.handle, function)) {
+                l.error = std::string("the cuBLAS found (") + NETWRIGHT_CUBLAS_SONAME + ") lacks " +
+                          function + ": install a newer cuBLAS of that version";
+                dlclose(l.handle);
+                l.handle = nullptr;
+                return l;
+            }
         return l;
     }();
     return loaded;
 }
 
-// The library's own `name`, or nullptr when it or the function is missing.
+// The library's own `name` (every one is there once loaded), or nullptr without the library.
 template <typename Function> Function* resolve(const char* name)
 {
     const Library& l = library();
@@ -64,6 +81,9 @@ std::optional<std::string> cublasLoadError()
 
 using nw::resolve;
 
+// Hidden: the definitions serve this program's own calls and never stand in for cuBLAS towards another
+// library that links it.
+#pragma GCC visibility push(hidden)
 extern "C" {
 
 cublasStatus_t cublasCreate_v2(cublasHandle_t* handle)
@@ -106,7 +126,7 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa, c
 const char* cublasGetStatusName(cublasStatus_t status)
 {
     static auto* const function = resolve<decltype(cublasGetStatusName)>("cublasGetStatusName");
-    return function ? function(status) : "CUBLAS_STATUS_NOT_INITIALIZED";
+    return function ? function(status) : "CUBLAS_STATUS_NOT_INITIALIZED (cuBLAS not loaded)";
 }
 
 const char* cublasGetStatusString(cublasStatus_t status)
@@ -114,8 +134,9 @@ const char* cublasGetStatusString(cublasStatus_t status)
     static auto* const function = resolve<decltype(cublasGetStatusString)>("cublasGetStatusString");
     if (function)
         return function(status);
-    static const std::string why = nw::cublasLoadError().value_or("cuBLAS is missing a function");
+    static const std::string why = nw::cublasLoadError().value_or("");
     return why.c_str();
 }
 
 } // extern "C"
+#pragma GCC visibility pop
