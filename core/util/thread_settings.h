@@ -8,7 +8,8 @@
 //   yolov3-tiny inference 46.7 → 39 ms, training unchanged (BENCHMARKS.md).
 namespace nw {
 
-// Call first thing in main() (netwright-cli: for the commands that run networks); returns (doing nothing) when both are set or re-executing fails.
+// Call first thing in main() (netwright-cli: for the commands that run networks); returns (doing nothing)
+// when both are set or re-executing fails.
 void restartWithThreadSettings(char** argv);
 
 // The kernel set OpenBLAS chose when it loaded ("Cooperlake", "Haswell", ...: OPENBLAS_CORETYPE forces
