@@ -4,6 +4,8 @@
 #include "graph/activation_plan.h"
 #include "util/memory_info.h"
 
+#include <new>
+
 namespace nw {
 
 namespace {
@@ -48,9 +50,8 @@ void add(GpuNet::Coverage& all, const GpuNet::Coverage& one)
 GpuNet::Coverage coverageOf(Net& net)
 {
     GpuNet::Coverage coverage;
-    for (const LayerSpec& layer : net.spec().layers) {
+    for (const LayerSpec& layer : net.spec().layers)
         add(coverage, coverageOf(net.spec(), layer.index, net.runtimeLayer(layer.index)));
-    }
     return coverage;
 }
 
