@@ -1,7 +1,8 @@
 # NETWRIGHT_SANITIZE: AddressSanitizer and UndefinedBehaviorSanitizer on every target of ours (core, ui,
-# app, tests, fuzz; not the reference helpers around libdarknet, see tests/CMakeLists.txt). Included by the root CMakeLists.txt before any target is
-# made, so add_compile_options/add_link_options reach them all; with the option OFF (the default)
-# nothing here changes the build. scripts/sanitize.sh configures build-sanitize with it (clang).
+# app, tests, fuzz; not the reference helpers around libdarknet, see tests/CMakeLists.txt). Included by
+# the root CMakeLists.txt before any target is made, so add_compile_options/add_link_options reach them
+# all; with the option OFF (the default) nothing here changes the build. scripts/sanitize.sh configures
+# build-sanitize with it (clang).
 option(NETWRIGHT_SANITIZE "Build every target with AddressSanitizer + UndefinedBehaviorSanitizer" OFF)
 
 if(NETWRIGHT_SANITIZE)

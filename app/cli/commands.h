@@ -1,6 +1,8 @@
 #pragma once
 // The netwright-cli commands; main.cpp parses options and calls one. Each returns the exit status:
 // 0 success, 1 a problem with the input (printed to stderr as file:line: error: ...).
+#include "runtime/gpu_coverage.h"
+
 #include <string>
 #include <vector>
 
@@ -91,13 +93,7 @@ int exportOnnx(const ExportOnnxArgs& args);
 // with `train` one training step;
 // 0 all equal, 1 a difference or a layer without a GPU version, 77 no GPU here (CTest: skipped).
 int checkDevice(const CheckDeviceArgs& args);
-// Which layers of a valid network the CUDA backend cannot run or train yet (summary names them, so a
-// GPU run is never silently partial); `checked` false without CUDA in the build or a runnable net.
-struct GpuCoverage {
-    bool cudaBuilt = false, checked = false;
-    std::vector<std::string> inferenceMissing, trainingMissing; // "layer 28 [local] (line 233)"
-    std::vector<std::string> untrainable;                       // train on no device
-};
+// The GPU coverage of a valid network (runtime/gpu_coverage.h); unchecked without CUDA in the build.
 GpuCoverage gpuCoverage(const NetworkSpec& spec);
 // bench on a GPU (called by bench for --device cuda[:N]).
 int benchOnGpu(const BenchArgs& args, const SpecOptions& options, int device);

@@ -146,20 +146,16 @@ void randomizeWeights(Net& net, unsigned seed)
 
 GpuCoverage gpuCoverage(const NetworkSpec& spec)
 {
-    GpuCoverage coverage;
 #if NETWRIGHT_WITH_CUDA
-    coverage.cudaBuilt = true;
-    if (!spec.ok())
-        return coverage;
-    const GpuNet::Coverage layers = GpuNet::coverage(spec);
-    coverage.checked = layers.checked;
-    coverage.inferenceMissing = layers.inferenceMissing;
-    coverage.trainingMissing = layers.trainingMissing;
-    coverage.untrainable = layers.untrainable;
+    if (spec.ok())
+        return GpuNet::coverage(spec);
+    GpuCoverage unchecked;
+    unchecked.cudaBuilt = true;
+    return unchecked;
 #else
     (void)spec;
+    return {};
 #endif
-    return coverage;
 }
 
 int checkDevice(const CheckDeviceArgs& args)

@@ -18,9 +18,9 @@ std::string layerName(const LayerSpec& layer)
 
 // What layer `index` of `spec`, with its runtime `layer`, lacks on a GPU: each list holds its name or
 // nothing.
-GpuNet::Coverage coverageOf(const NetworkSpec& spec, int index, RuntimeLayer& layer)
+GpuCoverage coverageOf(const NetworkSpec& spec, int index, RuntimeLayer& layer)
 {
-    GpuNet::Coverage coverage;
+    GpuCoverage coverage;
     const LayerSpec& described = spec.layers[std::size_t(index)];
     std::vector<Shape> sources;
     for (int source : described.sources)
@@ -39,7 +39,7 @@ GpuNet::Coverage coverageOf(const NetworkSpec& spec, int index, RuntimeLayer& la
     return coverage;
 }
 
-void add(GpuNet::Coverage& all, const GpuNet::Coverage& one)
+void add(GpuCoverage& all, const GpuCoverage& one)
 {
     for (auto [to, from] : {std::pair{&all.inferenceMissing, &one.inferenceMissing},
                             {&all.trainingMissing, &one.trainingMissing},
@@ -47,9 +47,9 @@ void add(GpuNet::Coverage& all, const GpuNet::Coverage& one)
         to->insert(to->end(), from->begin(), from->end());
 }
 
-GpuNet::Coverage coverageOf(Net& net)
+GpuCoverage coverageOf(Net& net)
 {
-    GpuNet::Coverage coverage;
+    GpuCoverage coverage;
     for (const LayerSpec& layer : net.spec().layers)
         add(coverage, coverageOf(net.spec(), layer.index, net.runtimeLayer(layer.index)));
     return coverage;
@@ -57,24 +57,25 @@ GpuNet::Coverage coverageOf(Net& net)
 
 } // namespace
 
-GpuNet::Coverage GpuNet::coverage(const NetworkSpec& spec)
+GpuCoverage GpuNet::coverage(const NetworkSpec& spec)
 {
-    // One layer's runtime at a time: each allocates its weights (not initialised), so memory peaks at
-    // the largest layer, not at the network (a Net for this took yolov4's summary 3 of its 4 s).
-    // A network whose weights would not fit this machine (as Net::create refuses it) is not asked:
-    // nothing said, and no minutes of allocating.
+    GpuCoverage unchecked;
+    unchecked.cudaBuilt = true;
+    // One layer's runtime at a time, so memory peaks at the largest layer, not at the network; none
+    // when the weights would not fit this machine at all (Net::create refuses it): no minutes of
+    // allocating.
     if (memoryShortfall(double(spec.totalParams) * sizeof(float), "weights", ""))
-        return {};
-    Coverage coverage;
+        return unchecked;
+    GpuCoverage coverage = unchecked;
     try {
         for (const LayerSpec& layer : spec.layers) {
             const auto runtime = layer.config ? layer.config->createRuntime(layer) : nullptr;
             if (!runtime)
-                return {};
+                return unchecked;
             add(coverage, coverageOf(spec, layer.index, *runtime));
         }
-    } catch (const std::bad_alloc&) { // a layer too large for this machine: nothing said
-        return {};
+    } catch (const std::bad_alloc&) { // a layer too large for this machine
+        return unchecked;
     }
     coverage.checked = true;
     return coverage;

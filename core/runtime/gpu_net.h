@@ -6,6 +6,7 @@
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/gpu_exec.h"
 #include "backend/cuda/input_stager.h"
+#include "runtime/gpu_coverage.h"
 #include "runtime/net.h"
 
 #include <cstdint>
@@ -19,17 +20,11 @@ namespace nw {
 
 class GpuNet {
 public:
-    // What a network's layers lack on a GPU, each named as "layer 5 [reorg] (line 40)".
-    struct Coverage {
-        bool checked = false;                      // false: a layer has no runtime at all
-        std::vector<std::string> inferenceMissing; // no GPU forward
-        std::vector<std::string> trainingMissing;  // no GPU training pass (the untrainable aside)
-        std::vector<std::string> untrainable;      // train on no device
-    };
-    // From the description alone: each layer's runtime is made (its weights allocated, not
-    // initialised), asked and dropped, one at a time, without a Net (which took yolov4's summary 3 of
-    // its 4 s, initialising 64 M weights nobody used). `checked` false when a layer cannot be made.
-    static Coverage coverage(const NetworkSpec& spec);
+    // What a network's layers lack on a GPU, from its description alone: each layer's runtime is made
+    // (its weights allocated, not initialised), asked and dropped, one at a time, without a Net (which
+    // took yolov4's summary 3 of its 4 s, initialising 64 M weights nobody used). Not checked when a
+    // layer cannot be made or the weights would not fit this machine.
+    static GpuCoverage coverage(const NetworkSpec& spec);
     // The layers of `net` without a GPU forward, as "layer 5 [reorg] (line 40)"; empty when it can run.
     static std::vector<std::string> layersWithoutGpu(Net& net);
     // Needs every layer to have a GPU forward; nullptr and a message otherwise (or when the device, its
