@@ -6,7 +6,8 @@
 #   - Fashion-MNIST trains (IDX files, no images) and the shapes detector trains on the JPEGs written by
 #     the full build's make-shapes, with the portable augmentation;
 #   - what needs OpenCV (video, --out, make-shapes) is refused in words, exit status 1.
-# Extra arguments go to CMake's configure step.
+# Extra arguments go to CMake's configure step. A unity build (8 sources per compiler run, as in
+# scripts/sanitize.sh) keeps this second compile of core short; scripts/build.sh compiles each source alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 full=build/app/netwright-cli
@@ -14,7 +15,8 @@ headless=build-headless/app/netwright-cli
 [ -x "$full" ] || { echo "headless-check: build the full tree first (scripts/build.sh)" >&2; exit 1; }
 
 cmake -S . -B build-headless -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETWRIGHT_WITH_UI=OFF \
-  -DNETWRIGHT_WITH_OPENCV=OFF -DNETWRIGHT_BUILD_TESTS=OFF -DNETWRIGHT_WARNINGS_AS_ERRORS=ON "$@" >/dev/null
+  -DNETWRIGHT_WITH_OPENCV=OFF -DNETWRIGHT_BUILD_TESTS=OFF -DNETWRIGHT_WARNINGS_AS_ERRORS=ON \
+  -DCMAKE_UNITY_BUILD=ON "$@" >/dev/null
 cmake --build build-headless --parallel "$(nproc)" --target netwright-cli
 if ldd "$headless" | grep -Eq "libQt|libopencv"; then
   echo "headless-check: FAIL: $headless links Qt or OpenCV" >&2

@@ -9,6 +9,9 @@
 #   NETWRIGHT_FUZZ_SECONDS=60 scripts/sanitize.sh -L fuzz
 # Warnings are not errors here: clang warns where g++ (the normal build) does not. The CUDA backend is
 # off here: the plain build compiles it, and the sanitizers cannot see into device code.
+# A unity build (8 sources per compiler run) parses the shared headers once per batch instead of once
+# per file; the plain build (scripts/build.sh) still compiles every source on its own, so a source
+# that forgets an include is caught there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="build-sanitize"
@@ -58,6 +61,7 @@ fuzz_seconds=()
 cmake -S . -B "$build" -G Ninja --no-warn-unused-cli \
   -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DNETWRIGHT_SANITIZE=ON -DNETWRIGHT_FUZZ=ON -DNETWRIGHT_BUILD_BENCH=OFF -DNETWRIGHT_WITH_CUDA=OFF \
+  -DCMAKE_UNITY_BUILD=ON \
   -DNETWRIGHT_WARNINGS_AS_ERRORS=OFF "${fuzz_seconds[@]}" > "$probe/configure.log" ||
   { cat "$probe/configure.log" >&2; exit 1; }
 [ "$mode" = configure ] && exit 0
