@@ -10,6 +10,7 @@
 #include "layers/convolutional.h"
 #include "runtime/net.h"
 #include "test_support.h"
+#include "util/uniform_float.h"
 
 #include <QTest>
 #include <algorithm>
@@ -94,6 +95,7 @@ private slots:
     void vectorActivationsMatchScalar();
     void winogradRunsWithFewerThreadsThanSized();
     void winogradBatchesAndAccumulates();
+    void uniformFloatIsTheStandardDistribution();
 };
 
 // Tolerance: max |winograd − gemm| ≤ 1e-4 × max |gemm| per layer. The transforms multiply by up to
@@ -547,6 +549,33 @@ void TestKernels::winogradFloatWeightTransformMatchesDouble()
     for (std::size_t i = 0; i < fast.size(); ++i)
         worst = test::worseOf(worst, std::fabs(fast[i] - reference[i]));
     QVERIFY2(worst <= 1e-6, qPrintable(QString("worst difference %1").arg(worst)));
+}
+
+// Weight initialisation and dropout draw with uniformFloat: the same floats, bit for bit, as libstdc++'s
+// std::uniform_real_distribution<float> on the same engine (so networks initialised before are
+// unchanged), over a million draws in ranges of either sign and width.
+void TestKernels::uniformFloatIsTheStandardDistribution()
+{
+#ifndef __GLIBCXX__
+    QSKIP("the reference is libstdc++'s std::uniform_real_distribution<float>");
+#else
+    const std::pair<float, float> ranges[] = {{0.0f, 1.0f}, {-0.0625f, 0.0625f}, {-3.7f, 2.5f}, {1.0f, 1e6f}};
+    for (const auto& [low, high] : ranges) {
+        std::mt19937 ours(7), theirs(7);
+        std::uniform_real_distribution<float> standard(low, high);
+        for (int i = 0; i < 250'000; ++i) {
+            const float a = uniformFloat(ours, low, high), b = standard(theirs);
+            if (a != b)
+                QFAIL(qPrintable(QString("draw %1 in [%2, %3): %4, the standard distribution gives %5")
+                                     .arg(i)
+                                     .arg(double(low))
+                                     .arg(double(high))
+                                     .arg(double(a), 0, 'g', 9)
+                                     .arg(double(b), 0, 'g', 9)));
+            QVERIFY(a >= low && a <= high); // high only by rounding, as the standard allows
+        }
+    }
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestKernels)

@@ -6,6 +6,7 @@
 #include "kernels/cpu/gemm.h"
 #include "runtime/layer_runtime.h"
 #include "runtime/weights_file.h"
+#include "util/uniform_float.h"
 
 #include <cmath>
 
@@ -77,9 +78,8 @@ public:
     void initialize(std::mt19937& random) override
     {
         const float scale = std::sqrt(2.0f / float(inputs_)) * std::sqrt(3.0f);
-        std::uniform_real_distribution<float> uniform(-scale, scale);
         for (float& w : weights_)
-            w = uniform(random);
+            w = uniformFloat(random, -scale, scale);
         std::fill(biases_.begin(), biases_.end(), 0.0f);
     }
 

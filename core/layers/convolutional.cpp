@@ -10,6 +10,7 @@
 #include "kernels/cpu/winograd_convolution.h"
 #include "runtime/layer_runtime.h"
 #include "runtime/weights_file.h"
+#include "util/uniform_float.h"
 
 #include <algorithm>
 #include <cmath>
@@ -145,9 +146,8 @@ public:
     {
         // Darknet: scale = sqrt(2 / fan_in); we draw uniformly in ±scale·sqrt(3) (same variance).
         const float scale = std::sqrt(2.0f / float(perFilter())) * std::sqrt(3.0f);
-        std::uniform_real_distribution<float> uniform(-scale, scale);
         for (float& w : weights_)
-            w = uniform(random);
+            w = uniformFloat(random, -scale, scale);
         std::fill(biases_.begin(), biases_.end(), 0.0f);
     }
 

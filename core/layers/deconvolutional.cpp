@@ -7,6 +7,7 @@
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/im2col.h"
 #include "runtime/layer_runtime.h"
+#include "util/uniform_float.h"
 
 #if NETWRIGHT_WITH_CUDA
 #include "backend/cuda/cuda_check.h"
@@ -96,9 +97,8 @@ public:
     void initialize(std::mt19937& random) override
     {
         const float scale = std::sqrt(2.0f / float(in_.c)) * std::sqrt(3.0f);
-        std::uniform_real_distribution<float> uniform(-scale, scale);
         for (float& w : weights_)
-            w = uniform(random);
+            w = uniformFloat(random, -scale, scale);
     }
     std::size_t workspaceFloats() const override
     {

@@ -2,6 +2,7 @@
 
 #include "graph/layer_spec.h"
 #include "runtime/layer_runtime.h"
+#include "util/uniform_float.h"
 #include <algorithm>
 
 #if NETWRIGHT_WITH_CUDA
@@ -104,9 +105,8 @@ private:
     {
         const float scale = 1.0f / (1.0f - probability_);
         mask_.resize(n);
-        std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
         for (float& m : mask_)
-            m = uniform(random) < probability_ ? 0.0f : scale;
+            m = uniformFloat(random, 0.0f, 1.0f) < probability_ ? 0.0f : scale;
     }
 
     float probability_;

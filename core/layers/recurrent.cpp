@@ -2,6 +2,7 @@
 
 #include "kernels/cpu/batchnorm.h"
 #include "kernels/cpu/gemm.h"
+#include "util/uniform_float.h"
 
 #include <cmath>
 
@@ -64,9 +65,8 @@ void ConnectedBlock::appendWeightArrays(std::vector<WeightArray>& arrays)
 void ConnectedBlock::initialize(std::mt19937& random)
 {
     const float scale = std::sqrt(2.0f / float(inputs)) * std::sqrt(3.0f);
-    std::uniform_real_distribution<float> uniform(-scale, scale);
     for (float& w : weights)
-        w = uniform(random);
+        w = uniformFloat(random, -scale, scale);
 }
 
 void ConnectedBlock::prepare(bool transposedFile)
