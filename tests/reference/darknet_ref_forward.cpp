@@ -11,6 +11,7 @@
 extern "C" {
 #include <darknet.h>
 }
+#include "zero_initial_weights.h"
 
 namespace {
 

@@ -13,6 +13,7 @@ extern "C" {
 #include <darknet.h>
 char* get_layer_string(LAYER_TYPE a);
 }
+#include "zero_initial_weights.h"
 
 // Darknet prints "%5d " before each layer, and "... 0.150 BFLOPs" on a convolution's line.
 static std::map<int, double> bflopsFromLog(FILE* log)
