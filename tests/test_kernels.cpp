@@ -74,10 +74,9 @@ QString describe(const std::string& where, const ConvGeometry& g, int filters, i
 
 std::vector<float> randomFloats(std::size_t n, float low, float high, std::mt19937& random)
 {
-    std::uniform_real_distribution<float> uniform(low, high);
     std::vector<float> values(n);
     for (float& v : values)
-        v = uniform(random);
+        v = uniformFloat(random, low, high);
     return values;
 }
 

@@ -7,6 +7,7 @@
 #include "export/onnx_export.h"
 #include "runtime/net.h"
 #include "test_support.h"
+#include "util/uniform_float.h"
 
 #include <opencv2/dnn.hpp>
 
@@ -66,10 +67,9 @@ std::unique_ptr<Net> randomNet(const NetworkSpec& spec, int batch, unsigned seed
 std::vector<float> randomInput(std::size_t n, unsigned seed)
 {
     std::mt19937 random(seed);
-    std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
     std::vector<float> input(n);
     for (float& v : input)
-        v = uniform(random);
+        v = uniformFloat(random, 0.0f, 1.0f);
     return input;
 }
 

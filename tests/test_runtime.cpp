@@ -5,6 +5,7 @@
 #include "runtime/net.h"
 #include "test_support.h"
 #include "util/float_file.h"
+#include "util/uniform_float.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -54,9 +55,8 @@ std::vector<float> uniformInput(const Net& net, unsigned seed)
 {
     std::vector<float> input(std::size_t(net.inputShape().size));
     std::mt19937 random(seed);
-    std::uniform_real_distribution<float> uniform(0, 1);
     for (float& v : input)
-        v = uniform(random);
+        v = uniformFloat(random, 0, 1);
     return input;
 }
 
@@ -581,11 +581,10 @@ void TestRuntime::inferenceOnlyNetSharesBuffersAndGivesTheSameHeads()
     QVERIFY(lean->activationBytes() < everything->activationBytes());
     std::vector<float> input(std::size_t(spec.input.size));
     std::mt19937 random(2);
-    std::uniform_real_distribution<float> uniform(0, 1);
     int compared = 0;
     for (int pass = 0; pass < 2; ++pass) { // the second pass finds the buffers full of the first's values
         for (float& v : input)
-            v = uniform(random);
+            v = uniformFloat(random, 0, 1);
         everything->forward(input.data());
         lean->forward(input.data());
         for (int i = 0; i < int(spec.layers.size()); ++i) {
