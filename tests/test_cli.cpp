@@ -44,6 +44,7 @@ private slots:
     void hostileInputsGetClearErrors();
     void unreadableImagesAreNamedNotScored();
     void anotherNetworksWeightsAreRefused();
+    void nonFiniteInputIsNamed();
     void devicesListsGpusOrSaysWhyNone();
     void deviceChoiceIsCheckedBeforeWork();
 };
@@ -501,6 +502,37 @@ void TestCli::anotherNetworksWeightsAreRefused()
     QCOMPARE(allowed.exitCode, 0);
     QVERIFY(allowed.err.contains("were ignored (--allow-extra)"));
     QCOMPARE(test::readAll(dir.filePath("out.f32")).size(), 10 * 4);
+}
+
+// A raw tensor with NaN and infinity in it still runs, but forward says how many values are not finite
+// and where the first is; a clean tensor gets no warning.
+void TestCli::nonFiniteInputIsNamed()
+{
+    QTemporaryDir dir;
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    std::vector<float> values(192 * 192 * 3, 0.5f);
+    const QString clean = dir.filePath("clean.f32"), dirty = dir.filePath("dirty.f32");
+    const auto save = [&](const QString& path) {
+        test::writeFile(path, QByteArray(reinterpret_cast<const char*>(values.data()),
+                                         qsizetype(values.size() * sizeof(float))));
+    };
+    save(clean);
+    values[1234] = NAN;
+    values[5000] = INFINITY;
+    save(dirty);
+    const Run quiet =
+        cli({"forward", cfg, weights, "--input", clean, "--out", dir.filePath("clean-out.f32")});
+    QCOMPARE(quiet.exitCode, 0);
+    QVERIFY2(!quiet.err.contains("warning"), quiet.err.constData());
+    const Run warned = cli({"forward", cfg, weights, "--input", dirty, "--out", dir.filePath("out.f32")});
+    QCOMPARE(warned.exitCode, 0);
+    QVERIFY2(warned.err.contains("warning: " + dirty.toUtf8() +
+                                 ": 2 of 110592 values are not finite (NaN or infinity; the first is value "
+                                 "1234)"),
+             warned.err.constData());
+    QCOMPARE(test::readAll(dir.filePath("out.f32")).size(),
+             test::readAll(dir.filePath("clean-out.f32")).size());
 }
 
 // devices: the CUDA backend is in the build exactly when it was configured in, and a machine without a

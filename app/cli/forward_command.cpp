@@ -38,6 +38,8 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
             std::cerr << "error: " << *problem << "\n";
             return 1;
         }
+        if (auto warning = nonFiniteWarning(inputPath, input))
+            std::cerr << "warning: " << *warning << "\n";
     } else {
         std::string error;
         auto image = loadImage(inputPath, shape.c, error);

@@ -3,6 +3,7 @@
 #include "util/atomic_file.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -23,6 +24,19 @@ std::optional<std::string> readFloatFile(const std::string& path, std::size_t ex
     values.resize(expected);
     std::memcpy(values.data(), bytes.data(), bytes.size());
     return std::nullopt;
+}
+
+std::optional<std::string> nonFiniteWarning(const std::string& path, std::span<const float> values)
+{
+    std::size_t count = 0, first = 0;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (!std::isfinite(values[i]) && count++ == 0)
+            first = i;
+    if (count == 0)
+        return std::nullopt;
+    return path + ": " + std::to_string(count) + " of " + std::to_string(values.size()) +
+           " values are not finite (NaN or infinity; the first is value " + std::to_string(first) +
+           "): what the network computes from them means nothing";
 }
 
 std::optional<std::string> writeFloatFile(const std::string& path, std::span<const float> values)

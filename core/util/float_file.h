@@ -12,4 +12,8 @@ std::optional<std::string> readFloatFile(const std::string& path, std::size_t ex
                                          std::vector<float>& values);
 std::optional<std::string> writeFloatFile(const std::string& path, std::span<const float> values);
 
+// A warning when values read from `path` hold NaN or ±infinity (how many, and the first's index): the
+// network runs on them, and its outputs come out NaN or quietly wrong (a max pool drops a NaN).
+std::optional<std::string> nonFiniteWarning(const std::string& path, std::span<const float> values);
+
 } // namespace nw
