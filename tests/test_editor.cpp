@@ -23,6 +23,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -34,6 +35,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QScreen>
@@ -902,6 +904,27 @@ void TestEditor::exportOnnxFromTheFileMenu()
     exportNow();
     QVERIFY2(dialog->status()->text().startsWith("Not exported:"), qPrintable(dialog->status()->text()));
     QVERIFY(!QFile::exists(dir.filePath("other.onnx")));
+
+    // Close during an export: the dialog stays (the event loop runs, nothing waits) until the file is
+    // written, then closes; the result is in the window's status bar.
+    dialog->weightsEdit()->setText(weights);
+    dialog->outputEdit()->setText(dir.filePath("closed.onnx"));
+    QSignalSpy done(dialog, &ui::OnnxExportDialog::exported);
+    QPointer<ui::OnnxExportDialog> alive(dialog);
+    dialog->startExport();
+    QVERIFY(dialog->exporting());
+    auto* buttons = dialog->findChild<QDialogButtonBox*>();
+    QVERIFY(buttons);
+    buttons->button(QDialogButtonBox::Close)->click();
+    QVERIFY(dialog->isVisible());
+    QVERIFY2(dialog->status()->text().contains("closes when the file is written"),
+             qPrintable(dialog->status()->text()));
+    QVERIFY(done.wait(60000));
+    QVERIFY(done.at(0).at(0).toBool());
+    QVERIFY(QFileInfo(dir.filePath("closed.onnx")).size() > 1000000);
+    QTRY_VERIFY(alive.isNull()); // closed, and deleted on close
+    QVERIFY2(window.statusBar()->currentMessage().contains("closed.onnx"),
+             qPrintable(window.statusBar()->currentMessage()));
 #endif
 }
 

@@ -181,12 +181,17 @@ void OnnxExportDialog::finish()
     const QString message = QString::fromStdString(error_ ? "Not exported: " + *error_ : summary_);
     status_->setText(message);
     emit exported(!error_, message);
+    if (closeWhenDone_)
+        QDialog::reject();
 }
 
 void OnnxExportDialog::reject()
 {
-    if (worker_)
-        worker_->wait();
+    if (worker_) {
+        closeWhenDone_ = true;
+        status_->setText(tr("Exporting… the dialog closes when the file is written."));
+        return;
+    }
     QDialog::reject();
 }
 

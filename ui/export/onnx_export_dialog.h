@@ -40,7 +40,9 @@ signals:
     void exported(bool ok, const QString& message);
 
 protected:
-    void reject() override; // Close waits for an export in flight instead of abandoning it
+    // Close during an export: the export goes on (its file is written whole or not at all) and the
+    // dialog closes when it ends, the window staying responsive meanwhile.
+    void reject() override;
 
 private:
     void finish();
@@ -55,6 +57,7 @@ private:
     QLabel* status_ = nullptr;
     QPushButton* exportButton_ = nullptr;
     QThread* worker_ = nullptr;
+    bool closeWhenDone_ = false;
     // Written by the worker, read after it finished.
     std::optional<std::string> error_;
     std::string summary_;

@@ -253,6 +253,9 @@ void MainWindow::showOnnxExport()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // It exports the network as it was when it opened: no edits behind it (it exported a stale network).
     dialog->setWindowModality(Qt::WindowModal);
+    // The result in the status bar too: a dialog closed during its export closes when it ends.
+    connect(dialog, &OnnxExportDialog::exported, this,
+            [this](bool, const QString& message) { statusBar()->showMessage(message, 10000); });
     dialog->show();
 #endif
 }
