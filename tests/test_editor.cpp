@@ -917,7 +917,7 @@ void TestEditor::exportOnnxFromTheFileMenu()
     QVERIFY(buttons);
     buttons->button(QDialogButtonBox::Close)->click();
     QVERIFY(dialog->isVisible());
-    QVERIFY2(dialog->status()->text().contains("closes when the file is written"),
+    QVERIFY2(dialog->status()->text().contains("closes once the file is written"),
              qPrintable(dialog->status()->text()));
     QVERIFY(done.wait(60000));
     QVERIFY(done.at(0).at(0).toBool());

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <random>
@@ -15,7 +16,7 @@ namespace nw {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using std::numbers::pi; // (two sources of one unity batch may both say it; two constants would clash)
 
 enum ShapeClass { Circle, Square, Triangle, Star, Cross };
 
@@ -73,7 +74,7 @@ private:
     {
         cv::Mat canvas(h_, w_, CV_8UC3);
         const cv::Scalar a = randomColour(), b = randomColour();
-        const double angle = uniform(0, 2 * kPi), ca = std::cos(angle), sa = std::sin(angle);
+        const double angle = uniform(0, 2 * pi), ca = std::cos(angle), sa = std::sin(angle);
         for (int y = 0; y < h_; ++y)
             for (int x = 0; x < w_; ++x) {
                 const double t =
@@ -138,26 +139,26 @@ private:
         const double side = std::min(w_, h_);
         const double size = side * std::exp(uniform(std::log(0.08), std::log(0.42))); // log-uniform
         const double stretch = std::exp(uniform(-0.25, 0.25));                        // mild aspect change
-        const double turn = uniform(0, 2 * kPi);
+        const double turn = uniform(0, 2 * pi);
         std::vector<cv::Point2d> unit; // points with radius ≈ 1 around the origin
         switch (shape) {
         case Circle:
             for (int k = 0; k < 48; ++k)
-                unit.emplace_back(std::cos(2 * kPi * k / 48), std::sin(2 * kPi * k / 48));
+                unit.emplace_back(std::cos(2 * pi * k / 48), std::sin(2 * pi * k / 48));
             break;
         case Square:
             for (int k = 0; k < 4; ++k)
-                unit.emplace_back(std::cos(kPi / 4 + kPi / 2 * k) * std::sqrt(2.0) * 0.8,
-                                  std::sin(kPi / 4 + kPi / 2 * k) * std::sqrt(2.0) * 0.8);
+                unit.emplace_back(std::cos(pi / 4 + pi / 2 * k) * std::sqrt(2.0) * 0.8,
+                                  std::sin(pi / 4 + pi / 2 * k) * std::sqrt(2.0) * 0.8);
             break;
         case Triangle:
             for (int k = 0; k < 3; ++k)
-                unit.emplace_back(std::cos(-kPi / 2 + 2 * kPi / 3 * k), std::sin(-kPi / 2 + 2 * kPi / 3 * k));
+                unit.emplace_back(std::cos(-pi / 2 + 2 * pi / 3 * k), std::sin(-pi / 2 + 2 * pi / 3 * k));
             break;
         case Star:
             for (int k = 0; k < 10; ++k) {
                 const double r = k % 2 ? 0.42 : 1.0;
-                unit.emplace_back(r * std::cos(-kPi / 2 + kPi / 5 * k), r * std::sin(-kPi / 2 + kPi / 5 * k));
+                unit.emplace_back(r * std::cos(-pi / 2 + pi / 5 * k), r * std::sin(-pi / 2 + pi / 5 * k));
             }
             break;
         case Cross: {

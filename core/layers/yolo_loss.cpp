@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace nw {
 
@@ -64,7 +65,7 @@ Dual atanOf(const Dual& a)
     return r;
 }
 
-constexpr double kPi = 3.14159265358979323846;
+using std::numbers::pi; // (two sources of one unity batch may both say it; two constants would clash)
 
 float anchorAt(const std::vector<float>& anchors, std::size_t i)
 {
@@ -210,7 +211,7 @@ IouGradient iouScore(const std::string& kind, float x, float y, float w, float h
             score = score - (dx * dx + dy * dy) / diagonal;
         if (kind == "ciou" && h > 0 && th > 0) {
             const Dual angle = atanOf(constant(double(tw) / th)) - atanOf(pw / ph);
-            const Dual v = constant(4 / (kPi * kPi)) * angle * angle;
+            const Dual v = constant(4 / (pi * pi)) * angle * angle;
             const double alpha = v.v > 0 ? v.v / (1 - iou + v.v) : 0; // a constant, as in the paper
             score = score - constant(alpha) * v;
         }

@@ -17,6 +17,7 @@
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace nw::ui {
 
@@ -181,7 +182,7 @@ void OnnxExportDialog::finish()
     const QString message = QString::fromStdString(error_ ? "Not exported: " + *error_ : summary_);
     status_->setText(message);
     emit exported(!error_, message);
-    if (closeWhenDone_)
+    if (std::exchange(closeWhenDone_, false) && !error_) // a failure stays on screen
         QDialog::reject();
 }
 
@@ -189,7 +190,7 @@ void OnnxExportDialog::reject()
 {
     if (worker_) {
         closeWhenDone_ = true;
-        status_->setText(tr("Exporting… the dialog closes when the file is written."));
+        status_->setText(tr("Exporting… the dialog closes once the file is written."));
         return;
     }
     QDialog::reject();

@@ -40,8 +40,8 @@ signals:
     void exported(bool ok, const QString& message);
 
 protected:
-    // Close during an export: the export goes on (its file is written whole or not at all) and the
-    // dialog closes when it ends, the window staying responsive meanwhile.
+    // Close during an export: nothing waits (the studio keeps drawing); the export goes on (its file is
+    // written whole or not at all) and the dialog closes once it is written, or stays with the error.
     void reject() override;
 
 private:
