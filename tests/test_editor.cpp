@@ -906,15 +906,26 @@ void TestEditor::exportOnnxFromTheFileMenu()
     QVERIFY(!QFile::exists(dir.filePath("other.onnx")));
 
     // Close during an export: the dialog stays (the event loop runs, nothing waits) until the file is
-    // written, then closes; the result is in the window's status bar.
+    // written, then closes; the result is in the window's status bar. An export that fails keeps the
+    // dialog open with its error.
+    auto* buttons = dialog->findChild<QDialogButtonBox*>();
+    QVERIFY(buttons);
+    {
+        QSignalSpy failed(dialog, &ui::OnnxExportDialog::exported);
+        dialog->startExport(); // still the other network's weights
+        buttons->button(QDialogButtonBox::Close)->click();
+        QVERIFY(failed.wait(60000));
+        QVERIFY(!failed.at(0).at(0).toBool());
+        QCoreApplication::processEvents();
+        QVERIFY(dialog->isVisible());
+        QVERIFY2(dialog->status()->text().startsWith("Not exported:"), qPrintable(dialog->status()->text()));
+    }
     dialog->weightsEdit()->setText(weights);
     dialog->outputEdit()->setText(dir.filePath("closed.onnx"));
     QSignalSpy done(dialog, &ui::OnnxExportDialog::exported);
     QPointer<ui::OnnxExportDialog> alive(dialog);
     dialog->startExport();
     QVERIFY(dialog->exporting());
-    auto* buttons = dialog->findChild<QDialogButtonBox*>();
-    QVERIFY(buttons);
     buttons->button(QDialogButtonBox::Close)->click();
     QVERIFY(dialog->isVisible());
     QVERIFY2(dialog->status()->text().contains("closes once the file is written"),
