@@ -4,6 +4,7 @@
 
 #include "image/image.h"
 #include "image/pixel_ops.h"
+#include "util/uniform_float.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,18 +34,13 @@ std::string withTxtExtension(const std::string& path)
     return path.substr(0, dot) + ".txt";
 }
 
-float uniform(std::mt19937& random, float low, float high)
-{
-    return std::uniform_real_distribution<float>(low, high)(random);
-}
-
 // rand_scale(s): uniform between 1 and s (either way round: pj's rand_uniform swaps its bounds),
 // inverted with probability ½ (Darknet's).
 float randomScale(float s, std::mt19937& random)
 {
     s = s > 0 ? s : 1; // (0 or less: its inverse is unbounded)
-    const float scale = uniform(random, std::min(1.0f, s), std::max(1.0f, s) + 1e-6f);
-    return uniform(random, 0, 1) < 0.5f ? scale : 1 / scale;
+    const float scale = uniformFloat(random, std::min(1.0f, s), std::max(1.0f, s) + 1e-6f);
+    return uniformFloat(random, 0, 1) < 0.5f ? scale : 1 / scale;
 }
 
 } // namespace
@@ -170,10 +166,10 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, 
     float left = 0, right = 0, top = 0, bottom = 0;
     if (a.enabled && a.jitter > 0) {
         const float dw = a.jitter * ow, dh = a.jitter * oh;
-        left = uniform(random, -dw, dw);
-        right = uniform(random, -dw, dw);
-        top = uniform(random, -dh, dh);
-        bottom = uniform(random, -dh, dh);
+        left = uniformFloat(random, -dw, dw);
+        right = uniformFloat(random, -dw, dw);
+        top = uniformFloat(random, -dh, dh);
+        bottom = uniformFloat(random, -dh, dh);
     }
     if (a.letterbox) {
         // Grey bars that bring the image (before jitter) to the network's aspect ratio, added to both
@@ -191,7 +187,7 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, 
     }
     const float cropW = std::max(1.0f, ow - left - right),
                 cropH = std::max(1.0f, oh - top - bottom); // jitter ≥ 0.5
-    const bool flip = a.enabled && a.flip && uniform(random, 0, 1) < 0.5f;
+    const bool flip = a.enabled && a.flip && uniformFloat(random, 0, 1) < 0.5f;
     const double sx = double(width) / cropW, sy = double(height) / cropH;
     const Placement placement =
         flip ? Placement{-sx, width + left * sx, sy, -top * sy} : Placement{sx, -left * sx, sy, -top * sy};
@@ -212,7 +208,7 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, 
         placed.boxes.push_back({(l + r) / 2, (t + b) / 2, r - l, b - t, box.classId});
     }
     if (a.enabled && c_ == 3 && (a.hue != 0 || a.saturation != 1 || a.exposure != 1)) {
-        const int hueShift = int(std::lround(uniform(random, -a.hue, a.hue) * 256));
+        const int hueShift = int(std::lround(uniformFloat(random, -a.hue, a.hue) * 256));
         const float saturation = randomScale(a.saturation, random),
                     exposure = randomScale(a.exposure, random);
         jitterHsv(placed.pixels, hueShift, saturation, exposure);
@@ -226,10 +222,11 @@ bool DetectionDataset::sample(std::size_t index, std::mt19937& random, int width
     Placed placed;
     if (!load(index, random, width, height, placed, warning))
         return false;
-    if (augmentation_.enabled && augmentation_.mosaic && items_.size() > 1 && uniform(random, 0, 1) < 0.5f) {
+    if (augmentation_.enabled && augmentation_.mosaic && items_.size() > 1 &&
+        uniformFloat(random, 0, 1) < 0.5f) {
         // Mosaic: the network-sized versions of four images, each showing one quadrant around a random
         // centre. Boxes are clipped to their quadrant; those left with under a quarter of their area go.
-        const float cx = uniform(random, 0.3f, 0.7f), cy = uniform(random, 0.3f, 0.7f);
+        const float cx = uniformFloat(random, 0.3f, 0.7f), cy = uniformFloat(random, 0.3f, 0.7f);
         const float quadrants[4][4] = {{0, 0, cx, cy}, {cx, 0, 1, cy}, {0, cy, cx, 1}, {cx, cy, 1, 1}};
         Pixels mosaic = placed.pixels;
         std::vector<TruthBox> boxes;

@@ -4,6 +4,7 @@
 
 #include "image/image.h"
 #include "image/portable_pixel_ops.h"
+#include "util/uniform_float.h"
 
 #include <algorithm>
 #include <atomic>
@@ -86,12 +87,11 @@ private:
     // hue/saturation/exposure jitter in HSV, as Darknet's classifier training does.
     Image augment(const Image& in, std::mt19937& random) const
     {
-        std::uniform_real_distribution<float> unit(0, 1);
         const int low = std::max(1, augmentation_.minCrop > 0 ? augmentation_.minCrop : w_);
         const int high = std::max(low, augmentation_.maxCrop > 0 ? augmentation_.maxCrop : w_);
-        const int side = low + int(unit(random) * float(high - low + 1));
+        const int side = low + int(uniformFloat(random, 0, 1) * float(high - low + 1));
         const float aspect =
-            std::exp((unit(random) * 2 - 1) * std::log(std::max(1.0f, augmentation_.aspect)));
+            std::exp((uniformFloat(random, 0, 1) * 2 - 1) * std::log(std::max(1.0f, augmentation_.aspect)));
         int sw = in.width, sh = in.height;
         if (sw < sh) {
             sh = int(float(sh) * float(side) / float(sw));
@@ -103,13 +103,15 @@ private:
         sw = std::max(w_, int(float(sw) * aspect));
         sh = std::max(h_, int(float(sh) / aspect));
         Image scaled = resizeDarknet(in, sw, sh);
-        const int dx = int(unit(random) * float(sw - w_ + 1)), dy = int(unit(random) * float(sh - h_ + 1));
-        const bool flip = augmentation_.flip && unit(random) < 0.5f;
+        const int dx = int(uniformFloat(random, 0, 1) * float(sw - w_ + 1)),
+                  dy = int(uniformFloat(random, 0, 1) * float(sh - h_ + 1));
+        const bool flip = augmentation_.flip && uniformFloat(random, 0, 1) < 0.5f;
         Image out{w_, h_, c_, std::vector<float>(std::size_t(w_) * std::size_t(h_) * std::size_t(c_))};
         if (augmentation_.angle > 0) {
             // Darknet's rotate_crop_image: the crop turned about its centre by ±angle degrees, sampled
             // bilinearly from the scaled image (black outside it).
-            const float radians = (unit(random) * 2 - 1) * augmentation_.angle * 3.14159265f / 180;
+            const float radians =
+                (uniformFloat(random, 0, 1) * 2 - 1) * augmentation_.angle * 3.14159265f / 180;
             rotateCrop(scaled, float(dx) + float(w_) / 2, float(dy) + float(h_) / 2, radians, flip, out);
         } else {
             for (int ch = 0; ch < c_; ++ch)
@@ -150,15 +152,14 @@ private:
     // probability ½ (Darknet's).
     static float randomScale(float s, std::mt19937& random)
     {
-        std::uniform_real_distribution<float> unit(0, 1);
-        const float scale = 1 + unit(random) * (s > 0 ? s - 1 : 0); // (0 or less: its inverse is unbounded)
-        return unit(random) < 0.5f ? scale : 1 / scale;
+        const float scale =
+            1 + uniformFloat(random, 0, 1) * (s > 0 ? s - 1 : 0); // (0 or less: its inverse is unbounded)
+        return uniformFloat(random, 0, 1) < 0.5f ? scale : 1 / scale;
     }
 
     void distort(Image& image, std::mt19937& random) const
     {
-        std::uniform_real_distribution<float> unit(0, 1);
-        const float hue = (unit(random) * 2 - 1) * augmentation_.hue;
+        const float hue = (uniformFloat(random, 0, 1) * 2 - 1) * augmentation_.hue;
         const float saturation = randomScale(augmentation_.saturation, random);
         const float exposure = randomScale(augmentation_.exposure, random);
         for (int y = 0; y < h_; ++y)
