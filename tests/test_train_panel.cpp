@@ -39,6 +39,7 @@ class TestTrainPanel : public QObject {
 private slots:
     void trainPauseResumeStopFromThePanel();
     void badDataIsReportedAndThePanelRecovers();
+    void validationCurveIsNamedForTheOpenedNetwork();
     void resumeDrawsTheCheckpointsCurveAndZoomHolds();
     void detectorOnTheShapesDataSet();
     void trainsWhatTheEditorShows();
@@ -261,6 +262,14 @@ void TestTrainPanel::badDataIsReportedAndThePanelRecovers()
     cfg.close();
     ui::TrainPanel panel;
     panel.setNetwork(cfg.fileName());
+    // No data set at all: Train says what to choose and starts nothing.
+    QVERIFY(panel.dataEdit()->text().isEmpty()); // no toy.data beside the cfg
+    panel.trainButton()->click();
+    QVERIFY(!panel.isTraining());
+    QVERIFY2(panel.statusLabel()->text().startsWith("Choose the data set first"),
+             qPrintable(panel.statusLabel()->text()));
+    QVERIFY(panel.statusLabel()->text().contains("Shapes data set"));
+    QVERIFY(panel.trainButton()->isEnabled());
     panel.dataEdit()->setText(dir.filePath("missing.data"));
     panel.outputEdit()->setText(dir.filePath("run"));
     panel.trainButton()->click();
@@ -276,6 +285,19 @@ void TestTrainPanel::badDataIsReportedAndThePanelRecovers()
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 10000);
     QVERIFY2(panel.log()->toPlainText().contains("missing.weights"), qPrintable(panel.log()->toPlainText()));
     QVERIFY(!QFileInfo::exists(dir.filePath("run/toy_final.weights")));
+}
+
+// The validation curve is named for the network before any run: mAP@0.5 for a detector, else top-1.
+void TestTrainPanel::validationCurveIsNamedForTheOpenedNetwork()
+{
+    QTemporaryDir dir;
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    test::writeFile(dir.filePath("tiny-detector.cfg"), test::kTinyDetectorCfg);
+    ui::MainWindow window;
+    QVERIFY(window.openFile(dir.filePath("tiny-detector.cfg")));
+    QCOMPARE(window.trainPanel()->plot()->graph(2)->name(), QString("validation mAP@0.5"));
+    QVERIFY(window.openFile(dir.filePath("toy.cfg")));
+    QCOMPARE(window.trainPanel()->plot()->graph(2)->name(), QString("validation top-1"));
 }
 
 // One click makes the shapes set; a detector trains on it with mAP points and per-head curves.

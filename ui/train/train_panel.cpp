@@ -295,6 +295,15 @@ void TrainPanel::setNetwork(const QString& cfgPath)
     train_->setEnabled(!training_ && !cfgPath.isEmpty() && !makingShapes_);
 }
 
+void TrainPanel::setDetector(bool detector)
+{
+    detector_ = detector;
+    if (!training_ && plot_->graph(2)->data()->isEmpty()) {
+        plot_->graph(2)->setName(detector ? tr("validation mAP@0.5") : tr("validation top-1"));
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
 QString TrainPanel::defaultRunFolder(const QString& cfgPath)
 {
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/netwright/runs/" +
@@ -336,6 +345,13 @@ void TrainPanel::start()
 {
     if (training_ || cfgPath_.isEmpty() || makingShapes_)
         return;
+    if (data_->text().trimmed().isEmpty()) { // say what to do rather than start a run that cannot load
+        status_->setText(tr("Choose the data set first: a .data file in \"Data (.data)\", or \"Shapes data "
+                            "set\" to train a detector on synthetic shapes."));
+        appendLog(status_->text());
+        data_->setFocus();
+        return;
+    }
     TrainRequest request;
     request.cfgPath = cfgPath_;
     request.dataPath = data_->text();
@@ -381,7 +397,7 @@ void TrainPanel::clearCurves()
             p->graph(g)->data()->clear();
     heads_->clearGraphs();
     heads_->setVisible(false);
-    plot_->graph(2)->setName(tr("validation top-1")); // (a detector's run named it mAP)
+    plot_->graph(2)->setName(detector_ ? tr("validation mAP@0.5") : tr("validation top-1"));
     followRun_ = true;
     lastLoggedIteration_ = 0;
     plot_->replot();
@@ -436,7 +452,7 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
     rates_->graph(1)->addData(s.iteration, s.imagesPerSecond);
     if (s.validTop1)
         plot_->graph(2)->addData(s.iteration, *s.validTop1 * 100);
-    if (s.map50 || !s.heads.empty()) // (a detector: validation is mAP from its first iteration on)
+    if (s.map50 || !s.heads.empty()) // (the run's own word, should the edited cfg have changed kind)
         plot_->graph(2)->setName(tr("validation mAP@0.5"));
     if (s.map50)
         plot_->graph(2)->addData(s.iteration, *s.map50 * 100);

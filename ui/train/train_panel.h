@@ -44,6 +44,8 @@ public:
     // Where Train reads the network: the editor's text (unsaved edits included) instead of the file.
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
     bool isTraining() const { return training_; }
+    // Whether the network has detection heads: its validation curve is then mAP@0.5, not top-1.
+    void setDetector(bool detector);
 
     // For tests and scripting.
     QLineEdit* dataEdit() const { return data_; }
@@ -121,6 +123,7 @@ private:
     bool training_ = false;
     bool paused_ = false;
     bool makingShapes_ = false; // Train waits for the data set it will be pointed at
+    bool detector_ = false;     // validation is mAP@0.5 (named so before the run's first point)
     bool followRun_ = true;     // the curves' axes follow the run until the user zooms or drags
     QString pendingCurve_;      // a resumed run's metrics.csv, drawn once the run has trimmed it
     QString stopNote_;          // how a stopped run ended when it kept no checkpoint of its own

@@ -7,6 +7,7 @@
 #include "editor/graph_view.h"
 #include "editor/layer_palette.h"
 #include "editor/property_panel.h"
+#include "layers/detection_heads.h"
 #include "report/summary.h"
 #include "table/layer_sort_proxy.h"
 #include "table/layer_table_model.h"
@@ -434,6 +435,9 @@ void MainWindow::showSpec()
     for (int column = 0; column < model_->columnCount(); ++column) // breathing room between columns
         table_->setColumnWidth(column, table_->columnWidth(column) + 16);
     updateTitle();
+    trainPanel_->setDetector(std::any_of(spec.layers.begin(), spec.layers.end(), [](const LayerSpec& layer) {
+        return detectionHeadInfo(layer.config.get()).has_value();
+    }));
     if (selected >= 0)
         selectLayer(std::min(selected, int(spec.layers.size()) - 1));
     if (showingNet)
