@@ -366,8 +366,42 @@ void TestDetect::labelsStayInsideAndTheBestIsOnTop()
     drawBoxes(frame, boxes);
     int r, g, b;
     classColor(0, r, g, b);
-    const cv::Vec3b label = frame.at<cv::Vec3b>(36, 11); // inside both labels' tags, left of the text
+    const cv::Vec3b label = frame.at<cv::Vec3b>(36, 11); // inside the best label's tag, left of the text
     QCOMPARE(label, cv::Vec3b(uchar(b), uchar(g), uchar(r)));
+    // The other label moves under the boxes' top edge rather than hide under the best one.
+    classColor(1, r, g, b);
+    QCOMPARE(frame.at<cv::Vec3b>(43, 12), cv::Vec3b(uchar(b), uchar(g), uchar(r)));
+
+    // placeLabels by hand: 30 × 10 labels in a 160 × 120 image, four boxes at (10, 40) 50 × 50 and one
+    // apart at (100, 60) 40 × 40, confidences 0.9 ... 0.5. The best label keeps its place above
+    // (10, 30); the next ones go under the top edge (10, 40) and under the box (10, 90); the fourth
+    // passes over the place above the box's right end (30, 30), which covers the best label's last 10
+    // pixels, and takes the one inside the bottom edge (10, 80), which touches the third but covers none.
+    std::vector<LabeledBox> crowd(6);
+    for (int i = 0; i < 6; ++i) {
+        const bool apart = i == 4;
+        crowd[i].confidence = 0.9f - 0.1f * float(i);
+        crowd[i].left = apart ? 100 : 10;
+        crowd[i].top = apart ? 60 : 40;
+        crowd[i].width = crowd[i].height = apart ? 40 : 50;
+    }
+    const auto crowdOrder = drawingOrder(crowd);
+    const std::vector<LabelSize> sizes(6, LabelSize{30, 10});
+    const std::vector<LabelPlace> places = placeLabels(crowdOrder, sizes, 160, 120);
+    const auto placeOf = [&](int box) {
+        for (std::size_t i = 0; i < crowdOrder.size(); ++i)
+            if (crowdOrder[i] == &crowd[box])
+                return std::pair{places[i].x, places[i].y};
+        return std::pair{-1.0, -1.0};
+    };
+    QCOMPARE(placeOf(0), (std::pair{10.0, 30.0}));
+    QCOMPARE(placeOf(1), (std::pair{10.0, 40.0}));
+    QCOMPARE(placeOf(2), (std::pair{10.0, 90.0}));
+    QCOMPARE(placeOf(3), (std::pair{10.0, 80.0}));
+    QCOMPARE(placeOf(4), (std::pair{100.0, 50.0})); // a box apart keeps the usual place above it
+    // A fifth label on the crowded box finds every place taken: the one that covers least, (30, 30),
+    // over 10 × 10 pixels of the best label (each other place covers a whole label, 30 × 10).
+    QCOMPARE(placeOf(5), (std::pair{30.0, 30.0}));
     // Label text by contrast: class 9's dark blue (57, 62, 230; luminance 0.10) takes white, 6.9:1
     // against black's 3.0:1; class 0's light orange takes black; the cut is at luminance 0.179.
     classColor(9, r, g, b);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #if NETWRIGHT_WITH_OPENCV
 #include <opencv2/imgproc.hpp>
 #endif
@@ -53,29 +54,87 @@ std::vector<const LabeledBox*> drawingOrder(const std::vector<LabeledBox>& boxes
     return order;
 }
 
+std::vector<LabelPlace> placeLabels(const std::vector<const LabeledBox*>& order,
+                                    const std::vector<LabelSize>& sizes, double imageWidth,
+                                    double imageHeight)
+{
+    std::vector<LabelPlace> places(order.size());
+    const auto covered = [&](const LabelPlace& p, const LabelSize& size, std::size_t placedFrom) {
+        double area = 0;
+        for (std::size_t j = placedFrom; j < order.size(); ++j) {
+            const double w =
+                std::min(p.x + size.width, places[j].x + sizes[j].width) - std::max(p.x, places[j].x);
+            const double h =
+                std::min(p.y + size.height, places[j].y + sizes[j].height) - std::max(p.y, places[j].y);
+            if (w > 0 && h > 0)
+                area += w * h;
+        }
+        return area;
+    };
+    for (std::size_t i = order.size(); i-- > 0;) { // the most confident first: it keeps the usual place
+        const LabeledBox& box = *order[i];
+        const LabelSize size = sizes[i];
+        const auto inside = [&](double x, double y) {
+            return LabelPlace{std::max(0.0, std::min(x, imageWidth - size.width)),
+                              std::max(0.0, std::min(y, imageHeight - size.height))};
+        };
+        const double right = double(box.left) + box.width, bottom = double(box.top) + box.height;
+        const LabelPlace candidates[] = {
+            placeLabel(box, size.width, size.height, imageWidth, imageHeight),
+            inside(box.left, box.top),
+            inside(box.left, bottom),
+            inside(right - size.width, double(box.top) - size.height),
+            inside(box.left, bottom - size.height),
+        };
+        double least = -1;
+        for (const LabelPlace& candidate : candidates) {
+            const double area = covered(candidate, size, i + 1);
+            if (least < 0 || area < least) {
+                least = area;
+                places[i] = candidate;
+            }
+            if (area == 0)
+                break;
+        }
+    }
+    return places;
+}
+
 #if NETWRIGHT_WITH_OPENCV
 void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
 {
     const int thickness = std::max(1, frame.rows / 300);
-    for (const LabeledBox* drawn : drawingOrder(boxes)) {
-        const LabeledBox& box = *drawn;
-        int r, g, b;
-        classColor(box.classId, r, g, b);
-        const cv::Scalar color(b, g, r);
-        const cv::Rect rect(int(box.left), int(box.top), int(box.width), int(box.height));
-        cv::rectangle(frame, rect, color, thickness);
+    const double scale = std::max(0.4, frame.rows / 1000.0);
+    const std::vector<const LabeledBox*> order = drawingOrder(boxes);
+    std::vector<std::string> labels;
+    std::vector<LabelSize> sizes;
+    std::vector<int> textHeights;
+    for (const LabeledBox* box : order) {
         char label[160];
-        std::snprintf(label, sizeof label, "%s %.0f%%", box.name.c_str(), box.confidence * 100);
+        std::snprintf(label, sizeof label, "%s %.0f%%", box->name.c_str(), box->confidence * 100);
         int baseline = 0;
-        const double scale = std::max(0.4, frame.rows / 1000.0);
         const cv::Size size = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, scale, 1, &baseline);
-        const int tagWidth = size.width + 4, tagHeight = size.height + baseline + 2;
-        const LabelPlace place = placeLabel(box, tagWidth, tagHeight, frame.cols, frame.rows);
-        const int x = int(place.x), top = int(place.y);
-        cv::rectangle(frame, cv::Rect(x, top, tagWidth, tagHeight), color, cv::FILLED);
+        labels.emplace_back(label);
+        sizes.push_back({double(size.width + 4), double(size.height + baseline + 2)});
+        textHeights.push_back(size.height);
+    }
+    const std::vector<LabelPlace> places = placeLabels(order, sizes, frame.cols, frame.rows);
+    for (std::size_t i = 0; i < order.size(); ++i) { // every box first: no frame crosses a label
+        int r, g, b;
+        classColor(order[i]->classId, r, g, b);
+        const LabeledBox& box = *order[i];
+        cv::rectangle(frame, cv::Rect(int(box.left), int(box.top), int(box.width), int(box.height)),
+                      cv::Scalar(b, g, r), thickness);
+    }
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        int r, g, b;
+        classColor(order[i]->classId, r, g, b);
+        const int x = int(places[i].x), top = int(places[i].y);
+        cv::rectangle(frame, cv::Rect(x, top, int(sizes[i].width), int(sizes[i].height)), cv::Scalar(b, g, r),
+                      cv::FILLED);
         const cv::Scalar ink = whiteTextOn(r, g, b) ? cv::Scalar(255, 255, 255) : cv::Scalar(0, 0, 0);
-        cv::putText(frame, label, cv::Point(x + 2, top + size.height + 1), cv::FONT_HERSHEY_SIMPLEX, scale,
-                    ink, 1, cv::LINE_AA);
+        cv::putText(frame, labels[i], cv::Point(x + 2, top + textHeights[i] + 1), cv::FONT_HERSHEY_SIMPLEX,
+                    scale, ink, 1, cv::LINE_AA);
     }
 }
 #endif

@@ -27,4 +27,15 @@ LabelPlace placeLabel(const LabeledBox& box, double width, double height, double
 // The boxes in drawing order: lowest confidence first, so the most confident box and label end on top.
 std::vector<const LabeledBox*> drawingOrder(const std::vector<LabeledBox>& boxes);
 
+// Every label's place, for the boxes in drawing order (sizes[i] is order[i]'s label). The most confident
+// label gets placeLabel's place; each next one the first of its box's candidate places that covers no
+// label placed before it (placeLabel's, under the box's top edge, under the box, above its right end,
+// inside its bottom edge), else the candidate that covers least: crowded scenes keep readable labels.
+struct LabelSize {
+    double width = 0, height = 0;
+};
+std::vector<LabelPlace> placeLabels(const std::vector<const LabeledBox*>& order,
+                                    const std::vector<LabelSize>& sizes, double imageWidth,
+                                    double imageHeight);
+
 } // namespace nw

@@ -685,23 +685,30 @@ void DetectPanel::render()
     QFont font = painter.font();
     font.setPixelSize(std::max(11, annotated_.height() / 40));
     painter.setFont(font);
-    for (const LabeledBox* drawn : drawingOrder(boxes_)) { // the most confident on top
-        const LabeledBox& box = *drawn;
+    const std::vector<const LabeledBox*> order = drawingOrder(boxes_); // the most confident on top
+    std::vector<QString> labels;
+    std::vector<LabelSize> sizes;
+    for (const LabeledBox* box : order) {
+        labels.push_back(
+            QString("%1 %2%").arg(QString::fromStdString(box->name)).arg(int(box->confidence * 100)));
+        const QRectF text = painter.fontMetrics().boundingRect(labels.back()).adjusted(-3, -1, 3, 1);
+        sizes.push_back({text.width(), text.height()});
+    }
+    const std::vector<LabelPlace> places = placeLabels(order, sizes, annotated_.width(), annotated_.height());
+    painter.setBrush(Qt::NoBrush);
+    for (const LabeledBox* box : order) { // every box first: no frame crosses a label
         int r, g, b;
-        classColor(box.classId, r, g, b);
-        const QColor color(r, g, b);
-        painter.setPen(QPen(color, thickness));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRect(QRectF(box.left, box.top, box.width, box.height));
-        const QString label =
-            QString("%1 %2%").arg(QString::fromStdString(box.name)).arg(int(box.confidence * 100));
-        const QRectF text = painter.fontMetrics().boundingRect(label).adjusted(-3, -1, 3, 1);
-        const LabelPlace place =
-            placeLabel(box, text.width(), text.height(), annotated_.width(), annotated_.height());
-        const QRectF tag(place.x, place.y, text.width(), text.height());
-        painter.fillRect(tag, color);
+        classColor(box->classId, r, g, b);
+        painter.setPen(QPen(QColor(r, g, b), thickness));
+        painter.drawRect(QRectF(box->left, box->top, box->width, box->height));
+    }
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        int r, g, b;
+        classColor(order[i]->classId, r, g, b);
+        const QRectF tag(places[i].x, places[i].y, sizes[i].width, sizes[i].height);
+        painter.fillRect(tag, QColor(r, g, b));
         painter.setPen(whiteTextOn(r, g, b) ? Qt::white : Qt::black);
-        painter.drawText(tag, Qt::AlignCenter, label);
+        painter.drawText(tag, Qt::AlignCenter, labels[i]);
     }
     painter.end();
     showPixmap();
