@@ -267,12 +267,28 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
 // What an AlexeyAB Darknet user types by habit gets an answer: single-dash flags (CLI11 read "-height" as
 // -h and printed the help, exit 0, computing nothing), a .data file where a cfg or a names file goes
 // (one "outside any section" error per line; each line taken as a class name), a detector given to
-// valid (it blamed the labels).
+// valid (it blamed the labels), Darknet's two-word commands and a mistyped command (CLI11 said only "A
+// subcommand is required").
 void TestCli::darknetHabitsAreAnsweredInWords()
 {
     QTemporaryDir dir;
     const QString data = dir.filePath("obj.data");
     test::writeFile(data, "classes = 5\ntrain = train.txt\nvalid = valid.txt\nnames = obj.names\n");
+    const Run detectorTrain = cli({"detector", "train", data, "yolo.cfg"});
+    QCOMPARE(detectorTrain.exitCode, 2);
+    QCOMPARE(
+        detectorTrain.err,
+        QByteArray("error: detector train is Darknet's command; here it is train (see netwright-cli train "
+                   "--help)\n"));
+    const Run typo = cli({"--allow-extra", "sumary", "yolo.cfg"});
+    QCOMPARE(typo.exitCode, 2);
+    QVERIFY2(typo.err.startsWith("error: sumary: no such command (did you mean summary?); the commands: "
+                                 "summary, roundtrip, forward,"),
+             typo.err.constData());
+    const Run unknown = cli({"frobnicate"});
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.startsWith("error: frobnicate: no such command; the commands: summary,"),
+             unknown.err.constData());
     const Run dashes = cli({"anchors", data, "-num_of_clusters", "6", "-height", "320"});
     QCOMPARE(dashes.exitCode, 2);
     QVERIFY2(dashes.err.contains("-num_of_clusters: options have two dashes here (--num_of_clusters"),
@@ -455,6 +471,19 @@ void TestCli::hostileInputsGetClearErrors()
     const Run dataFolder = cli({"anchors", dir.path()});
     QCOMPARE(dataFolder.exitCode, 1);
     QVERIFY(dataFolder.err.contains("is a directory, not a .data file"));
+    // Fashion-MNIST's .data (gzip-compressed IDX) and any binary file as a detection list: refused by
+    // name, not read as lines of garbage paths.
+    const Run idx = cli({"anchors", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.data"});
+    QCOMPARE(idx.exitCode, 1);
+    QVERIFY2(idx.err.contains("train-images-idx3-ubyte.gz: a gzip-compressed file, not an image list (one "
+                              "image path per line); IDX sets such as MNIST's train classifiers only"),
+             idx.err.constData());
+    QCOMPARE(idx.err.count('\n'), 1); // that line alone: no warnings about label files of garbage paths
+    test::writeFile(dir.filePath("binary.list"), QByteArray("a.jpg\n\0\x01", 8));
+    test::writeFile(dir.filePath("binary.data"), "classes=5\ntrain=binary.list\n");
+    const Run binary = cli({"anchors", dir.filePath("binary.data")});
+    QCOMPARE(binary.exitCode, 1);
+    QVERIFY2(binary.err.contains("binary.list: a binary file, not an image list"), binary.err.constData());
 
     // Sizes no machine holds: refused by the description with the line, before anything is allocated
     // (414 × 414 × 10^6 outputs of a 3×3 unpadded convolution, 4 bytes each).

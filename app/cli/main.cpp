@@ -5,6 +5,7 @@
 #include "util/thread_settings.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -28,6 +30,66 @@ CLI::Validator finiteRange(double low, double high)
             return {};
         },
         "FLOAT in " + range);
+}
+
+// Levenshtein distance, for "did you mean" on a mistyped command (names of a dozen letters).
+std::size_t editDistance(std::string_view a, std::string_view b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// The first word that is no option must be a command: CLI11 alone says "A subcommand is required" for
+// `netwright-cli summry x.cfg`, naming neither the word nor the commands.
+bool commandIsKnown(const CLI::App& app, int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (word.starts_with("-")) // the top level's options are flags: no value follows them
+            continue;
+        // Darknet's two-word commands (darknet detector train ...): name the command that does it here.
+        static const std::pair<std::string_view, std::string_view> darknet[] = {
+            {"detector train", "train"},   {"detector test", "detect"},
+            {"detector demo", "detect"},   {"detector map", "map"},
+            {"detector valid", "map"},     {"detector calc_anchors", "anchors"},
+            {"classifier train", "train"}, {"classifier predict", "classify"},
+            {"classifier valid", "valid"}, {"detect", "detect"},
+            {"partial", "partial"}};
+        const std::string pair = i + 1 < argc ? std::string(word) + " " + argv[i + 1] : std::string();
+        for (const auto& [theirs, ours] : darknet)
+            if (pair == theirs) {
+                std::cerr << "error: " << theirs << " is Darknet's command; here it is " << ours
+                          << " (see netwright-cli " << ours << " --help)\n";
+                return false;
+            }
+        std::string names, closest;
+        std::size_t closestDistance = 3; // at most two letters off
+        for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+            if (command->get_name() == word)
+                return true;
+            names += (names.empty() ? "" : ", ") + command->get_name();
+            if (const std::size_t d = editDistance(word, command->get_name()); d < closestDistance) {
+                closestDistance = d;
+                closest = command->get_name();
+            }
+        }
+        std::cerr << "error: " << word << ": no such command"
+                  << (closest.empty() ? std::string() : " (did you mean " + closest + "?)")
+                  << "; the commands: " << names << " (see --help)\n";
+        return false;
+    }
+    return true; // no command at all: CLI11 says one is required
 }
 
 // WxH, each side a whole number from `smallest` to `largest` (sscanf alone took 0x0, -32x32 and 32x32x3).
@@ -329,6 +391,8 @@ int main(int argc, char** argv)
             return 2;
         }
     }
+    if (!commandIsKnown(app, argc, argv))
+        return 2;
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

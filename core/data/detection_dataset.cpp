@@ -287,7 +287,7 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
     }
     const ImageListFile listed = readImageListFile(list, imagesNeeded); // missing images left out, counted
     if (!listed.opened) {
-        error = list + ": cannot open the image list (one image path per line)";
+        error = listed.error;
         return nullptr;
     }
     std::vector<DetectionDataset::Item> items;

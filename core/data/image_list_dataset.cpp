@@ -198,7 +198,7 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
     }
     const ImageListFile listed = readImageListFile(listPath, true); // missing images left out, counted
     if (!listed.opened) {
-        error = listPath + ": cannot open the image list (one image path per line)";
+        error = listed.error;
         return nullptr;
     }
     if (listed.images.empty()) {

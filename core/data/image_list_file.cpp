@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 namespace nw {
 
@@ -14,9 +15,31 @@ bool isRegularFile(const std::string& path)
 ImageListFile readImageListFile(const std::string& list, bool checkImages)
 {
     ImageListFile result;
-    std::ifstream in(list);
-    if (!in)
+    std::ifstream in(list, std::ios::binary);
+    if (!in) {
+        result.error = list + ": cannot open the image list (one image path per line)";
         return result;
+    }
+    char head[4096];
+    in.read(head, sizeof head);
+    const std::string_view start(head, std::size_t(in.gcount()));
+    if (start.find('\0') != std::string_view::npos) { // no text list holds a NUL byte
+        // IDX (MNIST's format) starts 00 00 08; gzip, as such sets usually come, 1f 8b.
+        const bool idx = start.size() >= 4 && start[0] == 0 && start[1] == 0 && start[2] == 0x08;
+        const bool gzip = start.size() >= 2 && start[0] == '\x1f' && start[1] == '\x8b';
+        result.error =
+            list +
+            (idx    ? ": IDX images or labels"
+             : gzip ? ": a gzip-compressed file"
+                    : ": a binary file") +
+            ", not an image list (one image path per line)" +
+            (idx || gzip ? std::string("; IDX sets such as MNIST's train classifiers only, detection "
+                                       "needs a list of images with YOLO label files")
+                         : std::string());
+        return result;
+    }
+    in.clear();
+    in.seekg(0);
     result.opened = true;
     const std::filesystem::path folder = std::filesystem::path(list).parent_path();
     std::string firstMissing;

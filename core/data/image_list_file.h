@@ -15,7 +15,8 @@ struct ListedImage {
 };
 
 struct ImageListFile {
-    bool opened = false;
+    bool opened = false; // false: `error` says why (cannot be opened, or a binary file)
+    std::string error;
     std::vector<ListedImage> images; // those that exist (all of them when not checked)
     std::size_t missing = 0;         // listed images that do not exist, left out of `images`
     // "list:line: path does not exist (and N more images of the list)…" for the first missing image;
@@ -25,9 +26,10 @@ struct ImageListFile {
 
 bool isRegularFile(const std::string& path);
 
-// Reads `list`. A relative path is taken from the list's folder when the image is there, otherwise as
-// written (from the working folder), as Darknet's users write them either way. With `checkImages`,
-// images that do not exist are left out and counted.
+// Reads `list`. A binary file (an IDX set given where a list was expected) is refused by name rather than
+// read as lines of garbage paths. A relative path is taken from the list's folder when the image is there,
+// otherwise as written (from the working folder), as Darknet's users write them either way. With
+// `checkImages`, images that do not exist are left out and counted.
 ImageListFile readImageListFile(const std::string& list, bool checkImages);
 
 } // namespace nw
