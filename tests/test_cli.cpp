@@ -485,6 +485,36 @@ void TestCli::hostileInputsGetClearErrors()
     QCOMPARE(binary.exitCode, 1);
     QVERIFY2(binary.err.contains("binary.list: a binary file, not an image list"), binary.err.constData());
 
+    // A cfg's warnings reach every command that loads it, once (only summary printed them: a typo
+    // trained silently with the default).
+    test::writeFile(dir.filePath("typo.cfg"),
+                    test::readAll(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg")
+                        .replace("learning_rate=", "learning_rat="));
+    const Run typo = cli({"init", dir.filePath("typo.cfg"), dir.filePath("typo.weights")});
+    QCOMPARE(typo.exitCode, 0);
+    QVERIFY2(typo.err.count("warning: unused key 'learning_rat=") == 1, typo.err.constData());
+
+    // An output path that is an input: refused before anything is written (init wrote weights over the
+    // cfg, partial a backbone over the trained weights).
+    const QString cfgCopy = dir.filePath("same.cfg");
+    QVERIFY(QFile::copy(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", cfgCopy));
+    const QByteArray cfgBytes = test::readAll(cfgCopy);
+    const Run initOverCfg = cli({"init", cfgCopy, dir.filePath("./same.cfg")});
+    QCOMPARE(initOverCfg.exitCode, 1);
+    QVERIFY2(initOverCfg.err.contains("same.cfg is also the input " + cfgCopy.toUtf8() +
+                                      ": writing it would replace that file; choose another output path"),
+             initOverCfg.err.constData());
+    QCOMPARE(test::readAll(cfgCopy), cfgBytes);
+    const QString weights = dir.filePath("fm.weights");
+    QCOMPARE(cli({"init", cfgCopy, weights}).exitCode, 0);
+    const QByteArray weightBytes = test::readAll(weights);
+    QVERIFY(QFile::link(weights, dir.filePath("link.weights")));
+    const Run partialOverWeights = cli({"partial", cfgCopy, weights, dir.filePath("link.weights"), "2"});
+    QCOMPARE(partialOverWeights.exitCode, 1);
+    QVERIFY2(partialOverWeights.err.contains("link.weights is also the input " + weights.toUtf8()),
+             partialOverWeights.err.constData());
+    QCOMPARE(test::readAll(weights), weightBytes);
+
     // Sizes no machine holds: refused by the description with the line, before anything is allocated
     // (414 × 414 × 10^6 outputs of a 3×3 unpadded convolution, 4 bytes each).
     const QString huge = dir.filePath("huge.cfg");

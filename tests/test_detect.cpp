@@ -294,6 +294,29 @@ void TestDetect::detectCommandOnImagesAndVideo()
     QCOMPARE(again.exitCode, 1);
     QVERIFY2(again.err.contains("cannot write " + twice.toUtf8() + "/dog-2.jpg"), again.err.constData());
     QVERIFY(QFileInfo(twice + "/dog.jpg").isFile() && QFileInfo(twice + "/dog-3.jpg").isFile());
+    // --out the input's own folder: the picture is drawn beside it, never over it.
+    QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", twice + "/photo.jpg"));
+    const QByteArray original = test::readAll(twice + "/photo.jpg");
+    const Run beside = cli({"detect", cfg, weights, twice + "/photo.jpg", "--out", twice});
+    QVERIFY2(beside.exitCode == 0, beside.err.constData());
+    QCOMPARE(test::readAll(twice + "/photo.jpg"), original);
+    QVERIFY(beside.err.contains("photo.jpg is drawn into " + twice.toUtf8() +
+                                "/photo-2.jpg (photo.jpg is taken)"));
+    QVERIFY(QFileInfo(twice + "/photo-2.jpg").isFile());
+    // A names file not in UTF-8 (Latin-1 é before every name): --json still prints every result, the
+    // byte replaced by U+FFFD (nlohmann's dump threw, and the whole output was lost).
+    const QString latin1 = dir.filePath("latin1.names");
+    test::writeFile(latin1,
+                    "\xe9" + test::readAll("/usr/share/darknet/data/coco.names").replace("\n", "\n\xe9"));
+    const Run json = cli({"detect", cfg, weights, "/usr/share/darknet/data/dog.jpg", "--json", "--names",
+                          latin1, "--thresh", "0.001"});
+    QVERIFY2(json.exitCode == 0, json.err.constData());
+    const QJsonArray parsed = QJsonDocument::fromJson(json.out).array();
+    QCOMPARE(parsed.size(), 1);
+    const QJsonArray found = parsed[0].toObject()["detections"].toArray();
+    QVERIFY(!found.isEmpty());
+    QVERIFY(found[0].toObject()["name"].toString().startsWith(QChar(0xfffd)));
+    QCOMPARE(parsed[0].toObject()["file"].toString(), QString("/usr/share/darknet/data/dog.jpg"));
 
     const Run bad = cli({"detect", cfg, weights, dir.filePath("nothing.jpg"), video});
     QCOMPARE(bad.exitCode, 1);

@@ -668,6 +668,27 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QCOMPARE(process.exitCode(), 128 + SIGTERM);
     QVERIFY(process.readAllStandardError().contains("checkpoint written"));
     QVERIFY(QFileInfo::exists(dir.filePath("stopped/toy_last.state")));
+    // The terminal closed (SIGHUP), or stdout's reader went away (`train … | head -1`): the same stop
+    // with a checkpoint (both ended the run by their default action, the iterations since the last
+    // checkpoint lost).
+    process.start(NETWRIGHT_CLI, {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("hangup"),
+                                  "--max-batches", "100000"});
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("hangup/metrics.csv")) &&
+                                 test::readAll(dir.filePath("hangup/metrics.csv")).count('\n') >= 3,
+                             60000);
+    ::kill(pid_t(process.processId()), SIGHUP);
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 128 + SIGHUP);
+    QVERIFY(QFileInfo::exists(dir.filePath("hangup/toy_last.state")));
+    process.start("bash", {"-c",
+                           "\"$0\" train \"$1\" \"$2\" --out \"$3\" --max-batches 100000 | head -c 1 "
+                           ">/dev/null; exit ${PIPESTATUS[0]}",
+                           NETWRIGHT_CLI, data.fileName(), cfg.fileName(), dir.filePath("piped")});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 128 + SIGPIPE);
+    QVERIFY(process.readAllStandardError().contains("the standard output cannot be written (its reader went "
+                                                    "away): stopping"));
+    QVERIFY(QFileInfo::exists(dir.filePath("piped/toy_last.state")));
 
     process.start(NETWRIGHT_CLI, {"train", dir.filePath("none.data"), cfg.fileName()});
     QVERIFY(process.waitForFinished(60000));

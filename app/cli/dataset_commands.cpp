@@ -92,7 +92,7 @@ int map(const MapArgs& args)
                                       {"tp", a.truePositives},
                                       {"fp", a.falsePositives}});
         }
-        std::cout << out.dump(2) << "\n";
+        std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return 0;
     }
     for (std::size_t c = 0; c < r.classes.size(); ++c) {

@@ -115,13 +115,24 @@ int detect(const DetectArgs& args)
     nlohmann::json results = nlohmann::json::array();
     int failures = 0;
 #if NETWRIGHT_WITH_OPENCV
-    // --out's file for an input: its name, made unique when two inputs share one (a/dog.jpg, b/dog.jpg).
-    std::set<std::string> written;
+    // --out's file for an input: its name, made unique when two inputs share one (a/dog.jpg, b/dog.jpg)
+    // and never an input itself (--out . beside the photos must not draw over them).
+    const auto sameFile = [](const std::string& path) {
+        std::error_code ec;
+        const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, ec);
+        return ec ? std::filesystem::path(path).lexically_normal() : canonical;
+    };
+    std::set<std::filesystem::path> taken;
+    for (const std::string& input : args.inputs)
+        taken.insert(sameFile(input));
     const auto outPath = [&](const std::string& input, const char* extension) {
         const std::string stem = std::filesystem::path(input).stem().string();
         std::string path = args.outDir + "/" + stem + extension;
-        for (int n = 2; !written.insert(path).second; ++n)
+        for (int n = 2; !taken.insert(sameFile(path)).second; ++n)
             path = args.outDir + "/" + stem + "-" + std::to_string(n) + extension;
+        if (std::filesystem::path(path).stem() != stem)
+            std::cerr << "note: " << input << " is drawn into " << path << " (" << stem << extension
+                      << " is taken)\n";
         return path;
     };
 #endif
@@ -211,7 +222,7 @@ int detect(const DetectArgs& args)
         }
     }
     if (args.json)
-        std::cout << results.dump(1) << "\n";
+        std::cout << results.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     if (failures)
         std::cerr << "detect: " << failures << " of " << args.inputs.size()
                   << " inputs could not be read (or their --out file written)\n";

@@ -38,7 +38,7 @@ void printJson(const GpuInventory& inventory)
             out["cublas_problem"] = inventory.cublasProblem;
         out["cudnn"] = libraryVersionText(inventory.cudnnVersion);
     }
-    std::printf("%s\n", out.dump(2).c_str());
+    std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 
 } // namespace

@@ -60,7 +60,7 @@ int summary(const std::string& path, int batch, bool json)
                          {"inference_missing", gpu.inferenceMissing},
                          {"training_missing", gpu.trainingMissing},
                          {"untrainable", gpu.untrainable}};
-        std::cout << report.dump(1) << "\n";
+        std::cout << report.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
         std::cout << summaryTable(spec) << gpuLine(gpu);
     }

@@ -1,6 +1,7 @@
 // export-onnx: a cfg and its weights as an ONNX model (core/export/onnx_export.h).
 #include "commands.h"
 #include "net_loading.h"
+#include "util/file_check.h"
 
 #ifdef NETWRIGHT_WITH_ONNX
 #include "export/onnx_export.h"
@@ -27,6 +28,10 @@ int exportOnnx(const ExportOnnxArgs& args)
             std::cerr << "error: --batch " << args.batch << ": give a number from 1 to 65536, or dynamic\n";
             return 1;
         }
+    }
+    if (auto problem = outputIsAnInput(args.out, {args.cfg, args.weights})) {
+        std::cerr << "error: " << *problem << "\n";
+        return 1;
     }
     auto net = loadNet(args.cfg, args.weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "image/image.h"
 #include "net_loading.h"
+#include "util/file_check.h"
 #include "util/float_file.h"
 
 #include <cstdio>
@@ -23,6 +24,10 @@ bool endsWith(const std::string& text, const std::string& suffix)
 int forward(const std::string& cfg, const std::string& weights, const std::string& inputPath,
             const std::string& outPath, const std::string& allLayersDir, const std::string& device)
 {
+    if (auto problem = outPath.empty() ? std::nullopt : outputIsAnInput(outPath, {cfg, weights, inputPath})) {
+        std::cerr << "error: " << *problem << "\n";
+        return 1;
+    }
     // Every layer's output stays readable only when --all-layers asks for them.
     auto net =
         loadNet(cfg, weights, 1, {}, allLayersDir.empty() ? Net::Use::InferenceOnly : Net::Use::Everything);

@@ -3,6 +3,7 @@
 // partial: the first layers of trained weights, to start another network's training from.
 #include "commands.h"
 #include "net_loading.h"
+#include "util/file_check.h"
 
 #include <iostream>
 
@@ -10,6 +11,10 @@ namespace nw::cli {
 
 int initWeights(const std::string& cfg, const std::string& out, unsigned seed)
 {
+    if (auto problem = outputIsAnInput(out, {cfg})) {
+        std::cerr << "error: " << *problem << "\n";
+        return 1;
+    }
     auto net = loadNet(cfg, "", timeSteps(cfg)); // (a recurrent layer's batch is whole sequences)
     if (!net)
         return 1;
@@ -23,6 +28,10 @@ int initWeights(const std::string& cfg, const std::string& out, unsigned seed)
 
 int partialWeights(const std::string& cfg, const std::string& weights, const std::string& out, int layers)
 {
+    if (auto problem = outputIsAnInput(out, {cfg, weights})) {
+        std::cerr << "error: " << *problem << "\n";
+        return 1;
+    }
     auto net = loadNet(cfg, weights, timeSteps(cfg)); // the whole network's: a backbone of one is refused
     if (!net)
         return 1;

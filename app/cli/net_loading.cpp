@@ -4,13 +4,30 @@
 
 #include <algorithm>
 #include <iostream>
+#include <set>
 
 namespace nw::cli {
 
 namespace {
 bool allowExtraWeights = false;
 bool halfPrecision = false;
+bool cfgWarningsPrinted = true;
+std::set<std::string> cfgsWarnedAbout; // a command may load its cfg twice (a probe, then the net)
+
+void printWarningsOnce(const std::string& cfg, const Diagnostics& diagnostics)
+{
+    if (!cfgWarningsPrinted || !cfgsWarnedAbout.insert(cfg).second)
+        return;
+    for (const Diagnostic& d : diagnostics)
+        if (!d.isError())
+            std::cerr << d.format() << "\n";
+}
 } // namespace
+
+void setCfgWarningsPrinted(bool printed)
+{
+    cfgWarningsPrinted = printed;
+}
 
 bool extraWeightsAllowed()
 {
@@ -60,6 +77,7 @@ std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights,
         printDiagnostics(spec.diagnostics);
         return nullptr;
     }
+    printWarningsOnce(cfg, spec.diagnostics);
     std::string error;
     auto net = Net::create(spec, batch, error, use);
     if (!net) {

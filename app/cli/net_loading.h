@@ -13,6 +13,10 @@
 namespace nw::cli {
 
 void printDiagnostics(const Diagnostics& diagnostics);
+// A cfg's warnings (an unused key, an unknown activation, an odd [net] value) are printed by the first
+// loadNet of that cfg, so a typo never trains silently with a default. Off on the ranks of a training
+// job other than 0, which prints them once.
+void setCfgWarningsPrinted(bool printed);
 // --allow-extra: a .weights file longer than the net needs loads its first part (with a warning)
 // instead of being refused.
 void setAllowExtraWeights(bool allow);

@@ -29,7 +29,7 @@ namespace nw::cli {
 namespace {
 
 std::atomic<bool> interrupted{false};
-std::atomic<int> stopSignal{0}; // the first SIGINT or SIGTERM
+std::atomic<int> stopSignal{0}; // the first stop: SIGINT, SIGTERM, SIGHUP (or SIGPIPE: stdout's reader gone)
 // A second stop quits at once only in a lone process: a rank gets Ctrl+C's SIGINT and its launcher's
 // SIGTERM together, and must still write its checkpoint.
 std::atomic<bool> quitOnSecondStop{false};
@@ -79,7 +79,16 @@ public:
                     h.layer, h.averageIou, h.classScore, h.objectness, h.noObject, h.recall50, h.recall75,
                     h.count);
         }
-        std::fflush(stdout);
+        if (std::fflush(stdout) != 0 && !readerGone_) {
+            // The reader of stdout went away (`| head`, a closed `tee`): stop as for Ctrl+C, with a
+            // checkpoint, rather than train on unseen or die by SIGPIPE and lose the iterations done.
+            readerGone_ = true;
+            int none = 0;
+            stopSignal.compare_exchange_strong(none, SIGPIPE);
+            interrupted = true;
+            std::fprintf(stderr,
+                         "\nthe standard output cannot be written (its reader went away): stopping\n");
+        }
     }
     void message(const std::string& text) override
     {
@@ -109,6 +118,7 @@ private:
     bool terminal_;
     bool quiet_;
     bool json_;
+    bool readerGone_ = false;
     int first_ = -1;
 };
 
@@ -181,8 +191,10 @@ int train(const TrainArgs& args)
     };
     std::signal(SIGINT, onStop);
     std::signal(SIGTERM, onStop);
-    if (args.progressJson) // a reader that went away must not kill the run: writes just fail
-        std::signal(SIGPIPE, SIG_IGN);
+    std::signal(SIGHUP, onStop); // the terminal closed (a dropped ssh session): the same stop
+    // A reader that went away must not kill the run: writes fail instead, and a text run then stops
+    // with a checkpoint (ConsoleObserver); a --progress json run goes on.
+    std::signal(SIGPIPE, SIG_IGN);
     std::string mpiError;
     const std::unique_ptr<Communicator> team = joinRanks(args, mpiError);
     if (!team && !mpiError.empty()) {
@@ -191,6 +203,7 @@ int train(const TrainArgs& args)
     }
     quitOnSecondStop = !team && !std::getenv(kNcclCliqueVariable);
     const bool leader = !team || team->rank() == 0;
+    setCfgWarningsPrinted(leader);
     // Any rank's early failure ends the job: the others would wait for it in their first exchange.
     const auto fail = [&] {
         if (team && team->size() > 1)

@@ -95,7 +95,7 @@ std::string summaryJson(const NetworkSpec& spec, int indent)
     root["inference_memory_bytes"] = spec.inferenceMemoryBytes;
     root["warnings"] = diagnosticsJson(spec.diagnostics, Severity::Warning);
     root["errors"] = diagnosticsJson(spec.diagnostics, Severity::Error);
-    return root.dump(indent) + "\n";
+    return root.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace nw

@@ -19,6 +19,18 @@ std::optional<std::string> unreadableFileReason(const std::string& path, std::st
     return std::nullopt;
 }
 
+std::optional<std::string> outputIsAnInput(const std::string& out,
+                                           std::initializer_list<std::string_view> inputs)
+{
+    for (const std::string_view input : inputs) {
+        std::error_code ec;
+        if (!input.empty() && std::filesystem::equivalent(out, input, ec) && !ec)
+            return out + " is also the input " + std::string(input) +
+                   ": writing it would replace that file; choose another output path";
+    }
+    return std::nullopt;
+}
+
 std::string shortened(std::string_view text, std::size_t limit)
 {
     if (text.size() <= limit)
