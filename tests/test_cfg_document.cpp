@@ -16,6 +16,7 @@ private slots:
     void roundTripIsByteIdentical_data();
     void roundTripIsByteIdentical();
     void keepsLineEndingsSpacingAndUnknownKeys();
+    void byteOrderMarkIsReadPastAndKept();
     void setValueRewritesOnlyThatValue();
     void setMissingKeyAppendsAfterLastEntry();
     void insertThenRemoveSectionRestoresBytes();
@@ -69,6 +70,26 @@ void TestCfgDocument::keepsLineEndingsSpacingAndUnknownKeys()
     QCOMPARE(document.sections()[0].find("height")->value, std::string("416"));
     QCOMPARE(document.sections()[0].find("width")->number, 3);
     QCOMPARE(document.preferredEol(), std::string("\r\n"));
+}
+
+// Notepad's UTF-8 BOM before [net]: the sections read as without it (it gave "expected key=value, found
+// '[net]'" with the BOM invisible, then an error for every key), a warning on line 1, the bytes kept.
+void TestCfgDocument::byteOrderMarkIsReadPastAndKept()
+{
+    const std::string text = "\xEF\xBB\xBF[net]\nwidth=416\n[convolutional]\nfilters=16\n";
+    cfg::Document document = cfg::Document::parse(text, "bom.cfg");
+    QCOMPARE(document.sections().size(), std::size_t(2));
+    QCOMPARE(document.sections()[0].type, std::string("net"));
+    QCOMPARE(document.sections()[0].find("width")->number, 2);
+    QCOMPARE(document.diagnostics().size(), std::size_t(1));
+    QVERIFY(!document.diagnostics()[0].isError());
+    QCOMPARE(
+        document.diagnostics()[0].format(),
+        std::string("bom.cfg:1: warning: the file starts with a UTF-8 byte-order mark (BOM), read past here; "
+                    "Darknet would not read this line: save the file without a BOM for it"));
+    QCOMPARE(document.toText(), text);
+    document.section(1).set("filters", "32"); // an edit keeps it too
+    QCOMPARE(document.toText(), "\xEF\xBB\xBF[net]\nwidth=416\n[convolutional]\nfilters=32\n");
 }
 
 void TestCfgDocument::setValueRewritesOnlyThatValue()

@@ -485,6 +485,26 @@ void TestCli::hostileInputsGetClearErrors()
     QCOMPARE(binary.exitCode, 1);
     QVERIFY2(binary.err.contains("binary.list: a binary file, not an image list"), binary.err.constData());
 
+    // /dev/zero named as a cfg, a .data or a names file: refused at 64 MB (they were read whole, memory
+    // filling until the machine gave out).
+    const Run zeroCfg = cli({"summary", "/dev/zero"});
+    QCOMPARE(zeroCfg.exitCode, 1);
+    QVERIFY2(
+        zeroCfg.err.contains("/dev/zero: error: more than 64 MB: too large for a cfg file; is it the right "
+                             "file?"),
+        zeroCfg.err.constData());
+    const Run zeroData = cli({"anchors", "/dev/zero"});
+    QCOMPARE(zeroData.exitCode, 1);
+    QVERIFY2(zeroData.err.contains("/dev/zero: more than 64 MB: too large for a .data file"),
+             zeroData.err.constData());
+
+    // A .data file saved with a UTF-8 BOM reads as without it (classes= was not found behind the BOM).
+    test::writeFile(dir.filePath("bom.data"), "\xEF\xBB\xBF"
+                                              "classes=5\ntrain=bom.list\n");
+    const Run bomData = cli({"anchors", dir.filePath("bom.data")});
+    QCOMPARE(bomData.exitCode, 1);
+    QVERIFY2(bomData.err.contains("bom.list: cannot open the image list"), bomData.err.constData());
+
     // A cfg's warnings reach every command that loads it, once (only summary printed them: a typo
     // trained silently with the default).
     test::writeFile(dir.filePath("typo.cfg"),

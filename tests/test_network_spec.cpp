@@ -206,6 +206,12 @@ void TestNetworkSpec::brokenLayersAreReported_data()
     QTest::newRow("shortcut not integer ratio")
         << n + "[convolutional]\nfilters=8\nsize=5\n[maxpool]\nsize=2\nstride=2\n[shortcut]\nfrom=0\n"
         << 2 << 13 << "cannot add layer 0 (9x9x8) to the previous layer (5x5x8)";
+    // dilation was never checked: 0 and -5 ran, 2000000000 overflowed im2col's int offsets.
+    QTest::newRow("dilation 0") << n + "[convolutional]\nfilters=4\nsize=3\ndilation=0\n"
+                                << 0 << 9 << "dilation must be at least 1 (found 0)";
+    QTest::newRow("dilation huge")
+        << n + "[convolutional]\nfilters=4\nsize=3\ndilation=2000000000\n"
+        << 0 << 9 << "dilation=2000000000 spreads the 3x3 window over more than 1048576 pixels";
     QTest::newRow("size too small") << n + "[convolutional]\nfilters=4\nsize=15\n"
                                     << 0 << 8 << "output would be -1x-1";
     QTest::newRow("image after flat")

@@ -4,10 +4,6 @@
 #include "util/file_check.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace nw::cfg {
 
@@ -183,6 +179,14 @@ Document Document::parse(std::string_view text, std::string fileName)
     doc.fileName_ = std::move(fileName);
     int number = 0;
     std::size_t pos = 0;
+    if (text.starts_with(kUtf8ByteOrderMark)) { // invisible in an editor, and Darknet fails on its line 1
+        doc.byteOrderMark_ = true;
+        pos = kUtf8ByteOrderMark.size();
+        doc.diagnostics_.push_back(
+            {Severity::Warning, doc.fileName_, 1, -1,
+             "the file starts with a UTF-8 byte-order mark (BOM), read past here; Darknet "
+             "would not read this line: save the file without a BOM for it"});
+    }
     while (pos < text.size()) {
         ++number;
         const auto newline = text.find('\n', pos);
@@ -247,19 +251,16 @@ Document Document::load(const std::string& path)
         const std::string prefix = path + ": ";
         return failedRead(path, 0, reason->starts_with(prefix) ? reason->substr(prefix.size()) : *reason);
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return failedRead(path, 0, std::string("cannot open the file: ") + std::strerror(errno));
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad())
-        return failedRead(path, 0, std::string("read error: ") + std::strerror(errno));
-    return parse(buffer.str(), path);
+    std::string error;
+    const auto text = readSmallTextFile(path, kSmallTextFileLimit, "a cfg file", error);
+    if (!text) // (the message starts with the path, which the diagnostic already names)
+        return failedRead(path, 0, error.substr(error.starts_with(path + ": ") ? path.size() + 2 : 0));
+    return parse(*text, path);
 }
 
 std::string Document::toText() const
 {
-    std::string text;
+    std::string text(byteOrderMark_ ? kUtf8ByteOrderMark : std::string_view());
     auto append = [&](const std::vector<Line>& lines) {
         for (const Line& line : lines)
             text += line.text + line.eol;

@@ -94,6 +94,7 @@ private:
     std::vector<Section> sections_;
     Diagnostics diagnostics_;
     bool readFailed_ = false;
+    bool byteOrderMark_ = false; // the text began with a UTF-8 BOM (Notepad's habit): written back as read
 };
 
 } // namespace nw::cfg

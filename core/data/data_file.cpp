@@ -4,7 +4,7 @@
 #include "util/file_check.h"
 
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
 namespace nw {
 
@@ -40,11 +40,11 @@ std::optional<DataFile> loadDataFile(const std::string& path, std::string& error
         error = *reason;
         return std::nullopt;
     }
-    std::ifstream in(path);
-    if (!in) {
-        error = path + ": cannot open the .data file";
+    const auto text = readSmallTextFile(path, kSmallTextFileLimit, "a .data file", error);
+    if (!text)
         return std::nullopt;
-    }
+    std::istringstream in(text->starts_with(kUtf8ByteOrderMark) ? text->substr(kUtf8ByteOrderMark.size())
+                                                                : *text);
     DataFile data;
     data.path = path;
     int number = 0;

@@ -4,6 +4,7 @@
 
 #include "image/image.h"
 #include "image/pixel_ops.h"
+#include "util/file_check.h"
 #include "util/uniform_float.h"
 
 #include <algorithm>
@@ -76,7 +77,8 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
     int number = 0;
     std::size_t skippedLines = 0;
     for (std::string line; std::getline(in, line);) {
-        ++number;
+        if (++number == 1 && line.starts_with(kUtf8ByteOrderMark))
+            line.erase(0, kUtf8ByteOrderMark.size());
         std::istringstream fields(line);
         std::string first;
         if (!(fields >> first))

@@ -1,5 +1,7 @@
 #include "data/image_list_file.h"
 
+#include "util/file_check.h"
+
 #include <filesystem>
 #include <fstream>
 #include <string_view>
@@ -46,7 +48,8 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
     bool firstMissingRelative = false;
     std::size_t lineNumber = 0;
     for (std::string line; std::getline(in, line);) {
-        ++lineNumber;
+        if (++lineNumber == 1 && line.starts_with(kUtf8ByteOrderMark))
+            line.erase(0, kUtf8ByteOrderMark.size());
         while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
             line.pop_back();
         if (line.empty())

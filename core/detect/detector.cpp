@@ -5,9 +5,7 @@
 #include "util/file_check.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+#include <sstream>
 
 namespace nw {
 
@@ -79,11 +77,11 @@ std::optional<std::vector<std::string>> loadNames(const std::string& path, std::
         error = *reason;
         return std::nullopt;
     }
-    std::ifstream in(path);
-    if (!in) {
-        error = path + ": cannot open the names file: " + std::strerror(errno);
+    const auto text = readSmallTextFile(path, kSmallTextFileLimit, "a names file", error);
+    if (!text)
         return std::nullopt;
-    }
+    std::istringstream in(text->starts_with(kUtf8ByteOrderMark) ? text->substr(kUtf8ByteOrderMark.size())
+                                                                : *text);
     std::vector<std::string> names;
     for (std::string line; std::getline(in, line);) {
         if (!line.empty() && line.back() == '\r')

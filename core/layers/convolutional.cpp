@@ -26,6 +26,14 @@
 
 namespace nw {
 
+namespace {
+// A dilated window must stay within the largest side an image may have (1048576): im2col's offsets are ints.
+bool dilatedWindowFits(int dilation, int size)
+{
+    return dilation <= 1 || std::int64_t(dilation) * (size - 1) <= (std::int64_t(1) << 20);
+}
+} // namespace
+
 std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
 {
     auto l = std::make_unique<ConvolutionalLayer>();
@@ -65,14 +73,20 @@ std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
         r.error("groups", "groups must be at least 1 (found " + std::to_string(l->groups) + ")");
     if (l->padding < 0)
         r.error("padding", "padding must not be negative");
+    if (l->dilation < 1)
+        r.error("dilation", "dilation must be at least 1 (found " + std::to_string(l->dilation) + ")");
+    else if (!dilatedWindowFits(l->dilation, l->size))
+        r.error("dilation", "dilation=" + std::to_string(l->dilation) + " spreads the " +
+                                std::to_string(l->size) + "x" + std::to_string(l->size) +
+                                " window over more than 1048576 pixels, past any image's side");
     return l;
 }
 
 LayerResult ConvolutionalLayer::infer(LayerContext& ctx) const
 {
     LayerResult result;
-    if (filters < 1 || size < 1 || strideX < 1 || strideY < 1 || groups < 1 ||
-        !ctx.requireImage("convolutional"))
+    if (filters < 1 || size < 1 || strideX < 1 || strideY < 1 || groups < 1 || dilation < 1 ||
+        !dilatedWindowFits(dilation, size) || !ctx.requireImage("convolutional"))
         return result;
     const Shape& in = ctx.input();
     if (in.c % groups != 0 || filters % groups != 0) {

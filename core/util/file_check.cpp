@@ -1,6 +1,9 @@
 #include "util/file_check.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 
 namespace nw {
 
@@ -29,6 +32,31 @@ std::optional<std::string> outputIsAnInput(const std::string& out,
                    ": writing it would replace that file; choose another output path";
     }
     return std::nullopt;
+}
+
+std::optional<std::string> readSmallTextFile(const std::string& path, std::size_t limit,
+                                             std::string_view what, std::string& error)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = path + ": cannot open it (" + std::string(what) + "): " + std::strerror(errno);
+        return std::nullopt;
+    }
+    std::string text;
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+        text.append(chunk, std::size_t(in.gcount()));
+        if (text.size() > limit) {
+            error = path + ": more than " + std::to_string(limit >> 20) + " MB: too large for " +
+                    std::string(what) + "; is it the right file?";
+            return std::nullopt;
+        }
+    }
+    if (in.bad()) {
+        error = path + ": read error (" + std::string(what) + "): " + std::strerror(errno);
+        return std::nullopt;
+    }
+    return text;
 }
 
 std::string shortened(std::string_view text, std::size_t limit)

@@ -18,6 +18,17 @@ std::optional<std::string> unreadableFileReason(const std::string& path, std::st
 std::optional<std::string> outputIsAnInput(const std::string& out,
                                            std::initializer_list<std::string_view> inputs);
 
+// The whole of a small text file (a cfg, a .data or names file), at most `limit` bytes: more is refused,
+// so /dev/zero or a multi-GB file named by mistake ends in a message, not in memory filling up. Devices
+// and pipes (<(...)) are read like files. nullopt with `error` ("PATH: more than 64 MB: too large for
+// a cfg file; is it the right file?") when the file cannot be read or is too large.
+std::optional<std::string> readSmallTextFile(const std::string& path, std::size_t limit,
+                                             std::string_view what, std::string& error);
+inline constexpr std::size_t kSmallTextFileLimit = std::size_t(64) << 20;
+
+// What Windows editors put before UTF-8 text; read past by the cfg, .data, names and label readers.
+inline constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
+
 // A value shown inside a message, cut to `limit` characters with the count of the rest, so a
 // megabyte-long line never floods a terminal.
 std::string shortened(std::string_view text, std::size_t limit = 80);
