@@ -95,6 +95,25 @@ void TestCli::summaryTableHasEveryLayerAndTotals()
     QVERIFY(lines[8].startsWith("Total:"));
     QVERIFY(lines[9].startsWith("GPU: "));
     QVERIFY(run.err.isEmpty());
+
+    // A route over 60 layers: its row whole, with its params column (rows were cut at 256 bytes, and
+    // past about 60 entries joined the next row).
+    QTemporaryDir dir;
+    QByteArray wide = "[net]\nwidth=8\nheight=8\nchannels=1\n";
+    QByteArray layers;
+    for (int i = 0; i < 60; ++i) {
+        wide += "[convolutional]\nfilters=1\nsize=1\n";
+        layers += (i ? "," : "") + QByteArray::number(i);
+    }
+    wide += "[route]\nlayers=" + layers + "\n[convolutional]\nfilters=2\nsize=1\n";
+    const Run wideRun = cli({"summary", writeFile(dir, "wide.cfg", wide)});
+    QCOMPARE(wideRun.exitCode, 0);
+    const QStringList wideLines = QString(wideRun.out).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(wideLines.size(), 1 + 62 + 1 + 1);
+    QVERIFY2(wideLines[61].contains("route") && wideLines[61].contains(layers + " ") &&
+                 wideLines[61].contains("8x8x60") && wideLines[61].trimmed().endsWith(" 0"),
+             qPrintable(wideLines[61]));
+    QVERIFY(wideLines[62].contains("convolutional") && wideLines[62].contains(" 122 "));
 }
 
 // summary names the layers the CUDA backend cannot run or train yet (a GPU run is never silently
@@ -558,8 +577,17 @@ void TestCli::hostileInputsGetClearErrors()
     qunsetenv("NETWRIGHT_MEMORY_LIMIT_MB");
     QCOMPARE(tight.exitCode, 1);
     QVERIFY2(tight.err.contains("the network needs about 15.1 MB (weights, outputs for a batch of 1 and "
-                                "workspace) but this machine has 10.5 MB available"),
+                                "workspace) but NETWRIGHT_MEMORY_LIMIT_MB allows 10.5 MB"),
              tight.err.constData());
+    // A value that is no whole number of MiB is no limit (strtoll read "8G" as 8 MiB, "abc" as 0, and
+    // a count past its range as -1): the bench runs.
+    for (const char* unreadable : {"8G", "abc", "99999999999999999999", "0", "-5"}) {
+        qputenv("NETWRIGHT_MEMORY_LIMIT_MB", unreadable);
+        const Run run =
+            cli({"bench", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", "--runs", "1"});
+        qunsetenv("NETWRIGHT_MEMORY_LIMIT_MB");
+        QVERIFY2(run.exitCode == 0, (QByteArray(unreadable) + ": " + run.err).constData());
+    }
 }
 
 // shapes-tiny.weights (about 5 MB) into the Fashion-MNIST cfg gave NaN scores when the rest was

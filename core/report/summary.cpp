@@ -17,29 +17,35 @@ std::string humanBytes(std::int64_t bytes)
     return text;
 }
 
+namespace {
+
+// printf into a string of any length (a route's layers= list makes rows past any fixed buffer).
+template <typename... Args> std::string formatted(const char* format, Args... args)
+{
+    std::string text(std::size_t(std::snprintf(nullptr, 0, format, args...)), '\0');
+    std::snprintf(text.data(), text.size() + 1, format, args...);
+    return text;
+}
+
+} // namespace
+
 std::string summaryTable(const NetworkSpec& spec)
 {
-    std::string out;
-    char row[256];
-    std::snprintf(row, sizeof row, "%5s  %-16s %9s %9s  %16s  %16s %9s %12s %10s\n", "layer", "type",
-                  "filters", "size", "input", "output", "BFLOPs", "params", "workspace");
-    out += row;
+    std::string out = formatted("%5s  %-16s %9s %9s  %16s  %16s %9s %12s %10s\n", "layer", "type", "filters",
+                                "size", "input", "output", "BFLOPs", "params", "workspace");
     for (const LayerSpec& layer : spec.layers) {
-        std::snprintf(row, sizeof row, "%5d%s %-16s %9s %9s  %16s  %16s %9.3f %12lld %10s\n", layer.index,
-                      layer.valid() ? " " : "!", layer.type.c_str(), layer.filters.c_str(),
-                      layer.size.c_str(), layer.input.text().c_str(), layer.output.text().c_str(),
-                      layer.costs.bflops, static_cast<long long>(layer.costs.params),
-                      layer.costs.workspaceBytes ? humanBytes(layer.costs.workspaceBytes).c_str() : "");
-        out += row;
+        out += formatted("%5d%s %-16s %9s %9s  %16s  %16s %9.3f %12lld %10s\n", layer.index,
+                         layer.valid() ? " " : "!", layer.type.c_str(), layer.filters.c_str(),
+                         layer.size.c_str(), layer.input.text().c_str(), layer.output.text().c_str(),
+                         layer.costs.bflops, static_cast<long long>(layer.costs.params),
+                         layer.costs.workspaceBytes ? humanBytes(layer.costs.workspaceBytes).c_str() : "");
     }
-    std::snprintf(
-        row, sizeof row,
+    out += formatted(
         "Total: %.3f BFLOPs, %lld params, largest workspace %s, activations %s (batch %d; %s at inference, "
         "buffers reused)\n",
         spec.totalBflops, static_cast<long long>(spec.totalParams),
         humanBytes(spec.maxWorkspaceBytes).c_str(), humanBytes(spec.totalMemoryBytes).c_str(), spec.batch,
         humanBytes(spec.inferenceMemoryBytes).c_str());
-    out += row;
     return out;
 }
 

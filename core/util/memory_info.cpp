@@ -1,16 +1,38 @@
 #include "util/memory_info.h"
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 namespace nw {
 
+namespace {
+
+// NETWRIGHT_MEMORY_LIMIT_MB as bytes: a whole number of MiB from 1 to 2^30 ("8G", "abc" or a count past
+// the range is no limit, rather than 8 MiB, 0 or an overflow that blames the machine).
+std::optional<std::int64_t> limitFromEnvironment()
+{
+    const char* text = std::getenv("NETWRIGHT_MEMORY_LIMIT_MB");
+    if (!text || !*text)
+        return std::nullopt;
+    const std::string_view value(text);
+    std::int64_t mib = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), mib);
+    if (error != std::errc() || end != value.data() + value.size() || mib < 1 ||
+        mib > (std::int64_t(1) << 30))
+        return std::nullopt;
+    return mib * 1024 * 1024;
+}
+
+} // namespace
+
 std::optional<std::int64_t> availableMemoryBytes()
 {
-    if (const char* limit = std::getenv("NETWRIGHT_MEMORY_LIMIT_MB"); limit && *limit)
-        return std::int64_t(std::strtoll(limit, nullptr, 10)) * 1024 * 1024;
+    if (const auto limit = limitFromEnvironment())
+        return limit;
     std::ifstream meminfo("/proc/meminfo");
     for (std::string line; std::getline(meminfo, line);) {
         std::istringstream fields(line);
@@ -37,8 +59,9 @@ std::optional<std::string> memoryShortfall(double needBytes, const std::string& 
     const auto available = availableMemoryBytes();
     if (!available || needBytes <= double(*available))
         return std::nullopt;
-    return "needs about " + bytesText(needBytes) + " (" + what + ") but this machine has " +
-           bytesText(double(*available)) + " available: " + fix;
+    return "needs about " + bytesText(needBytes) + " (" + what + ") but " +
+           (limitFromEnvironment() ? "NETWRIGHT_MEMORY_LIMIT_MB allows " : "this machine has ") +
+           bytesText(double(*available)) + (limitFromEnvironment() ? "" : " available") + ": " + fix;
 }
 
 } // namespace nw

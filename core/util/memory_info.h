@@ -8,14 +8,15 @@
 namespace nw {
 
 // MemAvailable from /proc/meminfo (free memory plus what the kernel can reclaim), in bytes; nullopt
-// where it cannot be read. NETWRIGHT_MEMORY_LIMIT_MB, when set, takes its place (tests, containers).
+// where it cannot be read. NETWRIGHT_MEMORY_LIMIT_MB, when set to a whole number of MiB (1 to 2^30),
+// takes its place (tests, containers); any other value is no limit.
 std::optional<std::int64_t> availableMemoryBytes();
 
 // "812.3 MB", "12.3 GB".
 std::string bytesText(double bytes);
 
 // nullopt when `needBytes` fits in the available memory; otherwise "... needs about 12.3 GB (what) but
-// this machine has 8.1 GB available: <fix>".
+// this machine has 8.1 GB available: <fix>" (or "but NETWRIGHT_MEMORY_LIMIT_MB allows 10.5 MB: <fix>").
 std::optional<std::string> memoryShortfall(double needBytes, const std::string& what, const std::string& fix);
 
 } // namespace nw
