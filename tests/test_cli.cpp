@@ -329,6 +329,27 @@ void TestCli::darknetHabitsAreAnsweredInWords()
     QVERIFY2(dataAsNames.err.contains("this is a .data file (classes=), not a names file") &&
                  dataAsNames.err.contains("(obj.names)"),
              dataAsNames.err.constData());
+    // And the other way round: the cfg first (Darknet's order is DATA CFG), a cfg as the weights, a
+    // binary file as the .data (they said "expected key=value, found '[net]'", "the file ends inside
+    // layer 0", or printed the binary).
+    const Run cfgAsData = cli({"train", shapes, data});
+    QCOMPARE(cfgAsData.exitCode, 1);
+    QVERIFY2(cfgAsData.err.contains(
+                 "shapes-tiny.cfg:4: this is a network cfg ([net]), not a .data file: the .data "
+                 "file comes first (train DATA CFG"),
+             cfgAsData.err.constData());
+    const Run cfgAsWeights = cli({"detect", shapes, shapes, "/usr/share/darknet/data/dog.jpg"});
+    QCOMPARE(cfgAsWeights.exitCode, 1);
+    QVERIFY2(cfgAsWeights.err.contains(
+                 "shapes-tiny.cfg: this is a text file (it starts with \"# shapes-tiny: a\"), "
+                 "not a Darknet .weights file"),
+             cfgAsWeights.err.constData());
+    const Run weightsAsData = cli({"anchors", weights});
+    QCOMPARE(weightsAsData.exitCode, 1);
+    QCOMPARE(weightsAsData.err,
+             "error: " + weights.toUtf8() +
+                 ": a binary file, not a .data file (key=value lines: classes, train, valid, "
+                 "names)\n");
     const Run detectorInValid = cli({"valid", data, shapes, weights});
     QCOMPARE(detectorInValid.exitCode, 1);
     QVERIFY2(

@@ -43,6 +43,10 @@ std::optional<DataFile> loadDataFile(const std::string& path, std::string& error
     const auto text = readSmallTextFile(path, kSmallTextFileLimit, "a .data file", error);
     if (!text)
         return std::nullopt;
+    if (text->find('\0') != std::string::npos) {
+        error = path + ": a binary file, not a .data file (key=value lines: classes, train, valid, names)";
+        return std::nullopt;
+    }
     std::istringstream in(text->starts_with(kUtf8ByteOrderMark) ? text->substr(kUtf8ByteOrderMark.size())
                                                                 : *text);
     DataFile data;
@@ -53,6 +57,12 @@ std::optional<DataFile> loadDataFile(const std::string& path, std::string& error
         const std::string stripped = cfg::darknetStrip(line);
         if (stripped.empty() || stripped[0] == '#' || stripped[0] == ';')
             continue;
+        if (stripped.front() == '[') { // Darknet's order is DATA CFG: the cfg came first
+            error = path + ":" + std::to_string(number) + ": this is a network cfg (" +
+                    shortened(stripped, 40) +
+                    "), not a .data file: the .data file comes first (train DATA CFG, map DATA CFG WEIGHTS)";
+            return std::nullopt;
+        }
         const auto eq = stripped.find('=');
         if (eq == std::string::npos || eq == 0) {
             error = path + ":" + std::to_string(number) + ": expected key=value, found '" +

@@ -1,5 +1,6 @@
 #include "runtime/weights_file.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace nw {
@@ -9,6 +10,16 @@ std::string parseWeightsHeader(const std::vector<char>& bytes, WeightsHeader& he
     if (bytes.size() < 16)
         return "the file has " + std::to_string(bytes.size()) +
                " bytes, fewer than a .weights header (16 or 20 bytes): not a Darknet weights file";
+    // A real header's version numbers are small, so it holds zero bytes; 16 bytes of text are a cfg,
+    // a names file or a list given in the weights' place.
+    if (std::all_of(bytes.begin(), bytes.begin() + 16,
+                    [](char c) { return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t'; })) {
+        std::string start(bytes.begin(), bytes.begin() + 16);
+        std::replace_if(
+            start.begin(), start.end(), [](char c) { return c < 0x20; }, ' ');
+        return "this is a text file (it starts with \"" + start +
+               "\"), not a Darknet .weights file: a cfg given in the weights' place?";
+    }
     std::memcpy(&header.major, bytes.data(), 4);
     std::memcpy(&header.minor, bytes.data() + 4, 4);
     std::memcpy(&header.revision, bytes.data() + 8, 4);
