@@ -516,9 +516,38 @@ void TestCli::hostileInputsGetClearErrors()
     const Run idx = cli({"anchors", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.data"});
     QCOMPARE(idx.exitCode, 1);
     QVERIFY2(idx.err.contains("train-images-idx3-ubyte.gz: a gzip-compressed file, not an image list (one "
-                              "image path per line); IDX sets such as MNIST's train classifiers only"),
+                              "image path per line); a detector trains on a list of images with YOLO label "
+                              "files (IDX sets such as MNIST's train classifiers)"),
              idx.err.constData());
     QCOMPARE(idx.err.count('\n'), 1); // that line alone: no warnings about label files of garbage paths
+    // A folder as the list, or in it: named as a folder (the list read as empty; the entry "does not exist").
+    QVERIFY(QDir(dir.path()).mkpath("folder/sub"));
+    test::writeFile(dir.filePath("folder.data"), "classes=5\ntrain=folder\n");
+    const Run folderList = cli({"anchors", dir.filePath("folder.data")});
+    QCOMPARE(folderList.exitCode, 1);
+    QVERIFY2(
+        folderList.err.contains("folder: is a directory, not an image list (one image path per line: `ls "),
+        folderList.err.constData());
+    test::writeFile(dir.filePath("folder/list.txt"), "sub\n");
+    test::writeFile(dir.filePath("folder-entry.data"), "classes=5\nvalid=folder/list.txt\n");
+    const Run folderEntry =
+        cli({"map", dir.filePath("folder-entry.data"), QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
+             QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights"});
+    QCOMPARE(folderEntry.exitCode, 1);
+    QVERIFY2(folderEntry.err.contains("list.txt:1: sub is a directory, not an image"),
+             folderEntry.err.constData());
+    // The IDX images without train_labels=: named as IDX, with the key to add (it was called an image
+    // list that needs labels=).
+    test::writeFile(dir.filePath("idx.data"), "classes=10\ntrain=/usr/share/datasets/fashion-mnist/"
+                                              "train-images-idx3-ubyte.gz\n");
+    const Run noLabels =
+        cli({"train", dir.filePath("idx.data"), QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg",
+             "--out", dir.filePath("idx-run")});
+    QCOMPARE(noLabels.exitCode, 1);
+    QVERIFY2(
+        noLabels.err.contains("train-images-idx3-ubyte.gz is a gzip-compressed file: name its labels file "
+                              "with train_labels= (as cfg/fashion-mnist.data does)"),
+        noLabels.err.constData());
     test::writeFile(dir.filePath("binary.list"), QByteArray("a.jpg\n\0\x01", 8));
     test::writeFile(dir.filePath("binary.data"), "classes=5\ntrain=binary.list\n");
     const Run binary = cli({"anchors", dir.filePath("binary.data")});

@@ -1,6 +1,7 @@
 #include "data/data_file.h"
 
 #include "cfg/document.h"
+#include "data/image_list_file.h"
 #include "util/file_check.h"
 
 #include <filesystem>
@@ -91,6 +92,11 @@ std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& dat
     const std::string labels = data.get(which + "_labels");
     if (!labels.empty())
         return loadIdxDataset(data.resolve(images), data.resolve(labels), data.classes(), error);
+    if (const auto kind = binaryFileKind(data.resolve(images))) { // IDX images, their labels not named
+        error = data.path + ": " + which + "=" + images + " is " + *kind + ": name its labels file with " +
+                which + "_labels= (as cfg/fashion-mnist.data does), or give a list of image paths";
+        return nullptr;
+    }
     const std::string names = data.get("labels", data.get("names"));
     if (names.empty()) {
         error = data.path + ": " + which + "=" + images +

@@ -73,7 +73,7 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
 {
     std::vector<TruthBox> boxes;
     std::ifstream in(path);
-    missing = !in;
+    missing = !in || !isRegularFile(path); // (a directory opens, and reads as no lines)
     int number = 0;
     std::size_t skippedLines = 0;
     for (std::string line; std::getline(in, line);) {
@@ -289,7 +289,10 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
     }
     const ImageListFile listed = readImageListFile(list, imagesNeeded); // missing images left out, counted
     if (!listed.opened) {
-        error = listed.error;
+        error =
+            listed.error + (listed.binary ? "; a detector trains on a list of images with YOLO label files "
+                                            "(IDX sets such as MNIST's train classifiers)"
+                                          : "");
         return nullptr;
     }
     std::vector<DetectionDataset::Item> items;
