@@ -478,6 +478,19 @@ void TestTraining::freshRunSetsThePreviousRunAside()
     QVERIFY(std::any_of(atOnce.messages.begin(), atOnce.messages.end(), [](const std::string& m) {
         return m.starts_with("stopped in or before the first iteration: the previous run's files are back");
     }));
+    // A new folder's run stopped before its first iteration: "nothing was written" holds (a header-only
+    // metrics.csv was left).
+    TrainOptions intoNew = options;
+    intoNew.outDir = dir.filePath("new-out").toStdString();
+    auto fresh = toyNet();
+    Quiet beforeFirst;
+    beforeFirst.stopAfter = 0;
+    QVERIFY(!Trainer(*fresh, *set, nullptr, intoNew).run(beforeFirst));
+    QVERIFY(std::find(beforeFirst.messages.begin(), beforeFirst.messages.end(),
+                      "stopped before the first iteration: nothing was written") !=
+            beforeFirst.messages.end());
+    QCOMPARE(QDir(dir.filePath("new-out")).entryList(QDir::Files | QDir::Hidden),
+             QStringList{".netwright-train.lock"}); // (every run folder keeps its lock file)
     // Stopped in its first iteration (Ctrl+C on reading "… were moved to …"): the same (it wrote a
     // checkpoint of that one iteration and left the earlier run aside).
     // Darknet's backup folder (weights, no state, no metrics.csv) and a checkpoint every iteration: what

@@ -443,6 +443,10 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                                          "are back in " +
                                          options_.outDir + " (resume it to go on)");
                     } else {
+                        if (leader) { // only metrics.csv's header was: the folder is left as found
+                            std::error_code ignored;
+                            std::filesystem::remove(metricsPath, ignored);
+                        }
                         observer.message("stopped before the first iteration: nothing was written");
                     }
                     return std::nullopt;
