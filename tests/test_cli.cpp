@@ -350,6 +350,15 @@ void TestCli::darknetHabitsAreAnsweredInWords()
              "error: " + weights.toUtf8() +
                  ": a binary file, not a .data file (key=value lines: classes, train, valid, "
                  "names)\n");
+    // An option for the other kind of network is named, not ignored without a word.
+    test::writeToySet(dir.path(), 16);
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    const Run mapOnClassifier = cli({"train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out",
+                                     dir.filePath("toy-run"), "--max-batches", "1", "--map-every", "5"});
+    QCOMPARE(mapOnClassifier.exitCode, 0);
+    QVERIFY2(mapOnClassifier.err.contains("note: --map-every and --map are for detectors; this classifier is "
+                                          "scored by top-1: --valid-every N"),
+             mapOnClassifier.err.constData());
     const Run detectorInValid = cli({"valid", data, shapes, weights});
     QCOMPARE(detectorInValid.exitCode, 1);
     QVERIFY2(

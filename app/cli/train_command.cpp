@@ -232,6 +232,12 @@ int train(const TrainArgs& args)
         auto net = trainingNet(args.cfg, leader && !args.resume ? args.weights : std::string());
         if (!net)
             return fail();
+        if (leader && net->maxTruthBoxes() > 0 && args.validEvery > 0 && args.mapEvery == 0)
+            std::cerr << "note: --valid-every is for classifiers (top-1); this detector is scored by mAP: "
+                         "--map-every N (or --map)\n";
+        if (leader && net->maxTruthBoxes() == 0 && args.mapEvery > 0 && args.validEvery == 0)
+            std::cerr << "note: --map-every and --map are for detectors; this classifier is scored by top-1: "
+                         "--valid-every N\n";
         std::vector<std::string> warnings;
         auto sets = openTrainingData(*data, *net, args.seed, error, warnings);
         if (leader) // (every rank reads the same lists: their warnings once, not once per rank)
