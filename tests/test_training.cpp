@@ -2,6 +2,7 @@
 // run, damaged checkpoints refused, and a short real run on Fashion-MNIST whose loss falls.
 #include "data/data_file.h"
 #include "data/dataset.h"
+#include "report/training_chart.h"
 #include "test_support.h"
 #include "train/checkpoint.h"
 #include "train/lr_policy.h"
@@ -115,6 +116,7 @@ private slots:
     void resumeBringsTheWeightsFileBackToTheState();
     void lossFallsOnFashionMnist();
     void trainCommandWritesMetricsAndWeights();
+    void chartIsDrawnFromMetrics();
     void imageListsAsDarknetReadsThem();
     void angleRotatesTrainingImages();
     void classifierListsSayWhatTheyLeaveOut();
@@ -640,6 +642,7 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QVERIFY(rows[6].split(',').at(7).isEmpty());      // map50: a classifier has none
     QVERIFY(QFileInfo::exists(dir.filePath("out/toy_final.weights")));
     QVERIFY(QFileInfo::exists(dir.filePath("out/toy_last.state")));
+    QCOMPARE(cv::imread(dir.filePath("out/chart.png").toStdString()).cols, 1000); // Darknet's chart.png
 
     process.start(NETWRIGHT_CLI, {"valid", data.fileName(), cfg.fileName(),
                                   dir.filePath("out/toy_final.weights"), "--json"});
@@ -728,6 +731,43 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
         stepsError.contains("time_steps=2 in [net]: training on sequences (Darknet's text and sequence data) "
                             "is not supported"),
         stepsError.constData());
+}
+
+// chart.png from a hand-made metrics.csv: iterations 0..100 on 860 pixels from x = 70, the average loss
+// 2.0 on a loss axis topped at 4 (max_chart_loss) halfway up the 480 pixels from y = 540, and mAP 75 % at
+// iteration 50 three quarters up the same height; rows that do not read (a NaN loss, a cut line) are
+// left out, not drawn at 0.
+void TestTraining::chartIsDrawnFromMetrics()
+{
+    QTemporaryDir dir;
+    QByteArray csv = "iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1,map50\n";
+    for (int i = 0; i <= 100; i += 10)
+        csv += QByteArray::number(i) + ",2,2,0.001,100," + QByteArray::number(i) + ",," +
+               (i == 50 ? "0.75" : "") + "\n";
+    csv += "101,nan,nan,0.001,100,101,,\n102,1";
+    test::writeFile(dir.filePath("metrics.csv"), csv);
+    const std::string png = dir.filePath("chart.png").toStdString();
+    const auto problem = writeTrainingChart(dir.filePath("metrics.csv").toStdString(), png, "toy", 100, 4);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    const cv::Mat chart = cv::imread(png);
+    QCOMPARE(chart.cols, TrainingChartLayout::kWidth);
+    QCOMPARE(chart.rows, TrainingChartLayout::kHeight);
+    const auto near = [&](int x, int y, const unsigned char(&bgr)[3]) {
+        for (int dy = -1; dy <= 1; ++dy) {
+            const cv::Vec3b p = chart.at<cv::Vec3b>(y + dy, x);
+            if (std::abs(p[0] - bgr[0]) + std::abs(p[1] - bgr[1]) + std::abs(p[2] - bgr[2]) < 30)
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(near(70 + 860 / 4, 540 - 480 / 2, TrainingChartColors::kAverageLoss));     // iteration 25, loss 2
+    QVERIFY(near(70 + 860 / 2, 540 - 480 * 3 / 4, TrainingChartColors::kValidation));  // iteration 50, 75 %
+    QVERIFY(!near(70 + 860 / 4, 540 - 480 * 3 / 4, TrainingChartColors::kValidation)); // one point only
+    // The curve reaches the right edge at loss 2: the NaN row (iteration 101) was not read as a loss of 0,
+    // which would also have stretched the axis to 101 and bent the curve's end down to the bottom.
+    QVERIFY(near(928, 540 - 480 / 2, TrainingChartColors::kAverageLoss));
+    const auto missing = writeTrainingChart(dir.filePath("none.csv").toStdString(), png, "toy", 100);
+    QVERIFY(missing && missing->find("none.csv: cannot read it") != std::string::npos);
 }
 
 void TestTraining::imageListsAsDarknetReadsThem()

@@ -5,6 +5,9 @@
 #include "kernels/cpu/gemm.h"
 #include "net_loading.h"
 #include "progress_json.h"
+#if NETWRIGHT_WITH_OPENCV
+#include "report/training_chart.h"
+#endif
 #include "train/trainer.h"
 #ifdef NETWRIGHT_WITH_MPI
 #include "distributed/mpi_communicator.h"
@@ -15,10 +18,12 @@
 
 #include <atomic>
 #include <charconv>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <sys/prctl.h>
 #include <thread>
@@ -48,6 +53,11 @@ public:
     {
         if (quiet_)
             return;
+        maxBatches_ = s.maxBatches;
+        if (s.validTop1 || s.map50 || s.iteration == s.maxBatches ||
+            (s.iteration % 100 == 0 &&
+             std::chrono::steady_clock::now() - lastChart_ >= std::chrono::seconds(10)))
+            writeChart();
         if (json_) {
             std::printf("%s\n", progressJson(s).c_str());
             std::fflush(stdout);
@@ -100,6 +110,17 @@ public:
         std::fprintf(stderr, "%s%s\n", terminal_ ? "\n" : "", text.c_str());
     }
     bool stopRequested() override { return interrupted.load(); }
+    // Draws chart.png (train_command's writer) every 100 iterations at most every 10 s, at each validation
+    // and at the last iteration.
+    void setChart(std::function<void(int maxBatches)> write) { chart_ = std::move(write); }
+    // (after the run: once an iteration was seen, so a run stopped before its first writes nothing)
+    void writeChart()
+    {
+        if (chart_ && maxBatches_ > 0) {
+            chart_(maxBatches_);
+            lastChart_ = std::chrono::steady_clock::now();
+        }
+    }
 
 private:
     int firstIteration(const IterationStats& s)
@@ -120,6 +141,9 @@ private:
     bool json_;
     bool readerGone_ = false;
     int first_ = -1;
+    std::function<void(int)> chart_;
+    int maxBatches_ = 0; // the run's, once an iteration is seen
+    std::chrono::steady_clock::time_point lastChart_{};
 };
 
 // Under mpirun: this rank's Communicator (MPI), and the cores of the host shared by its ranks. Started by
@@ -274,8 +298,23 @@ int train(const TrainArgs& args)
                 std::printf("%s\n", line);
         }
         std::fflush(stdout); // before the trainer's messages, which may go to the unbuffered stderr
+#if NETWRIGHT_WITH_OPENCV
+        // chart.png beside metrics.csv, as Darknet's (drawn from metrics.csv: a resumed run's whole curve).
+        if (leader)
+            observer.setChart([&, warned = false](int maxBatches) mutable {
+                const std::string png = options.outDir + "/chart.png";
+                if (auto problem = writeTrainingChart(options.outDir + "/metrics.csv", png, options.name,
+                                                      maxBatches, net->spec().net.maxChartLoss);
+                    problem && !warned) {
+                    std::cerr << "\nwarning: " << *problem << "; training goes on without it\n";
+                    warned = true;
+                }
+            });
+#endif
         Trainer trainer(*net, *sets->train, sets->valid.get(), options, sets->detectionValid.get());
-        if (auto problem = trainer.run(observer)) {
+        const auto problem = trainer.run(observer);
+        observer.writeChart(); // where the run ended (stopped, or at its last iteration once more)
+        if (problem) {
             std::cerr << "\nerror" << (team ? " (rank " + std::to_string(team->rank()) + ")" : std::string())
                       << ": " << *problem << "\n";
             return fail();

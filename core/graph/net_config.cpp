@@ -99,6 +99,10 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     n.learningRateMin = r.getFloat("learning_rate_min", 1e-5f);
     n.sgdrCycle = r.getInt("sgdr_cycle", n.maxBatches);
     n.sgdrMult = r.getFloat("sgdr_mult", 2);
+    n.maxChartLoss = r.getFloat("max_chart_loss", 0);
+    if (n.maxChartLoss < 0)
+        r.warning("max_chart_loss",
+                  "max_chart_loss must be positive: chart.png's loss axis follows the curve");
     // Keys Darknet (either fork) reads from [net] that only training and augmentation use.
     r.accept({"max_ratio",
               "min_ratio",
@@ -120,7 +124,6 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
               "track",
               "contrastive",
               "dynamic_minibatch",
-              "max_chart_loss",
               "adversarial_lr",
               "attention",
               "unsupervised",

@@ -30,6 +30,7 @@ struct NetConfig {
     bool letterBox = false; // AB letter_box: keep the aspect ratio when scaling to the input
     bool mosaic = false;    // AB mosaic: four training images in one
     int resizeStep = 32;    // AB resize_step: multi-scale input sizes are multiples of it
+    float maxChartLoss = 0; // AB max_chart_loss: the top of chart.png's loss axis (0: from the curve)
 
     // Darknet's per-layer batch: batch / subdivisions × time_steps.
     int layerBatch() const { return subdivisions > 0 ? batch / subdivisions * timeSteps : batch; }
