@@ -2,6 +2,7 @@
 // run, damaged checkpoints refused, and a short real run on Fashion-MNIST whose loss falls.
 #include "data/data_file.h"
 #include "data/dataset.h"
+#include "data/image_list_file.h"
 #include "report/training_chart.h"
 #include "test_support.h"
 #include "train/checkpoint.h"
@@ -20,9 +21,12 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <opencv2/imgcodecs.hpp>
+#include <sys/stat.h>
+#include <thread>
 
 using namespace nw;
 
@@ -696,6 +700,18 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 128 + SIGHUP);
     QVERIFY(QFileInfo::exists(dir.filePath("hangup/toy_last.state")));
+    // Started with SIGHUP ignored (nohup, or a shell's trap ""): it trains on through a hang-up.
+    process.start("bash",
+                  {"-c", "trap '' HUP; exec \"$0\" train \"$1\" \"$2\" --out \"$3\" --max-batches 100000",
+                   NETWRIGHT_CLI, data.fileName(), cfg.fileName(), dir.filePath("nohup")});
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("nohup/metrics.csv")) &&
+                                 test::readAll(dir.filePath("nohup/metrics.csv")).count('\n') >= 3,
+                             60000);
+    ::kill(pid_t(process.processId()), SIGHUP);
+    QVERIFY(!process.waitForFinished(1000)); // still training a second later
+    process.terminate();
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 128 + SIGTERM);
     process.start("bash", {"-c",
                            "\"$0\" train \"$1\" \"$2\" --out \"$3\" --max-batches 100000 | head -c 1 "
                            ">/dev/null; exit ${PIPESTATUS[0]}",
@@ -772,8 +788,25 @@ void TestTraining::chartIsDrawnFromMetrics()
 
 void TestTraining::imageListsAsDarknetReadsThem()
 {
-    // Two classes told apart by the path, as Darknet's classifier data: .../cat/..., .../dog/...
     QTemporaryDir dir;
+    // A list given as a pipe (a FIFO, <(...)) is read whole: the first 4 KB, read to tell a binary file,
+    // are lines of the list too (a first version read them apart and lost them).
+    {
+        const QString fifo = dir.filePath("list.fifo");
+        QVERIFY(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
+        std::thread writer([&] {
+            std::ofstream out(fifo.toStdString());
+            for (int i = 0; i < 1000; ++i) // 16 KB
+                out << "images/" << 100000 + i << ".png\n";
+        });
+        const ImageListFile listed = readImageListFile(fifo.toStdString(), false);
+        writer.join();
+        QVERIFY2(listed.opened, listed.error.c_str());
+        QCOMPARE(listed.images.size(), std::size_t(1000));
+        QCOMPARE(listed.images.front().written, std::string("images/100000.png"));
+        QCOMPARE(listed.images.back().line, std::size_t(1000));
+    }
+    // Two classes told apart by the path, as Darknet's classifier data: .../cat/..., .../dog/...
     QDir(dir.path()).mkpath("images/cat");
     QDir(dir.path()).mkpath("images/dog");
     QString list;

@@ -9,6 +9,7 @@
 #include "detect/detector.h"
 #include "detect/map.h"
 #include "net_loading.h"
+#include "util/json_text.h"
 
 #include <cstdio>
 #include <iostream>
@@ -92,7 +93,7 @@ int map(const MapArgs& args)
                                       {"tp", a.truePositives},
                                       {"fp", a.falsePositives}});
         }
-        std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        std::cout << jsonText(out, 2) << "\n";
         return 0;
     }
     for (std::size_t c = 0; c < r.classes.size(); ++c) {

@@ -6,6 +6,7 @@
 #include "detect/detector.h"
 #include "net_loading.h"
 #include "util/file_check.h"
+#include "util/json_text.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -222,7 +223,7 @@ int detect(const DetectArgs& args)
         }
     }
     if (args.json)
-        std::cout << results.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        std::cout << jsonText(results, 1) << "\n";
     if (failures)
         std::cerr << "detect: " << failures << " of " << args.inputs.size()
                   << " inputs could not be read (or their --out file written)\n";

@@ -1,6 +1,7 @@
 // `devices`: the GPUs this machine offers the CUDA backend, or why there are none.
 #include "backend/gpu_devices.h"
 #include "commands.h"
+#include "util/json_text.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -38,7 +39,7 @@ void printJson(const GpuInventory& inventory)
             out["cublas_problem"] = inventory.cublasProblem;
         out["cudnn"] = libraryVersionText(inventory.cudnnVersion);
     }
-    std::printf("%s\n", out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    std::printf("%s\n", jsonText(out, 2).c_str());
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "net_loading.h"
 #include "report/summary.h"
+#include "util/json_text.h"
 
 #include <algorithm>
 #include <iostream>
@@ -60,7 +61,7 @@ int summary(const std::string& path, int batch, bool json)
                          {"inference_missing", gpu.inferenceMissing},
                          {"training_missing", gpu.trainingMissing},
                          {"untrainable", gpu.untrainable}};
-        std::cout << report.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        std::cout << jsonText(report, 1) << "\n";
     } else {
         std::cout << summaryTable(spec) << gpuLine(gpu);
     }

@@ -380,6 +380,9 @@ int main(int argc, char** argv)
     auto* devices = app.add_subcommand("devices", "List the GPUs the CUDA backend can use (exit 1: none)");
     devices->add_flag("--json", devicesJson, "Print one JSON object (devices, versions, problem)");
 
+    // First the command (Darknet's two-word ones come with single-dash flags: named as commands first).
+    if (!commandIsKnown(app, argc, argv))
+        return 2;
     // Darknet's single-dash habits (-thresh, -map, -width 320): CLI11 reads "-height" as -h plus letters
     // and prints the help with exit 0, computing nothing. A word after one dash is no option here.
     for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) { // after "--": file names
@@ -391,8 +394,6 @@ int main(int argc, char** argv)
             return 2;
         }
     }
-    if (!commandIsKnown(app, argc, argv))
-        return 2;
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

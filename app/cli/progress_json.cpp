@@ -1,4 +1,5 @@
 #include "progress_json.h"
+#include "util/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -30,12 +31,12 @@ std::string progressJson(const IterationStats& s)
                          {"count", h.count}});
     out["heads"] = heads;
     // A NaN loss is not JSON: dump writes null for it, which a reader sees as "not a number".
-    return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return jsonText(out);
 }
 
 std::string messageJson(const std::string& text)
 {
-    return nlohmann::json{{"message", text}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return jsonText(nlohmann::json{{"message", text}});
 }
 
 } // namespace nw::cli

@@ -17,11 +17,13 @@
 #endif
 
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -34,6 +36,7 @@ namespace nw::cli {
 namespace {
 
 std::atomic<bool> interrupted{false};
+std::atomic<bool> readerGone{false}; // stdout's reader went away (EPIPE): a stop, SIGPIPE's status
 std::atomic<int> stopSignal{0}; // the first stop: SIGINT, SIGTERM, SIGHUP (or SIGPIPE: stdout's reader gone)
 // A second stop quits at once only in a lone process: a rank gets Ctrl+C's SIGINT and its launcher's
 // SIGTERM together, and must still write its checkpoint.
@@ -89,15 +92,21 @@ public:
                     h.layer, h.averageIou, h.classScore, h.objectness, h.noObject, h.recall50, h.recall75,
                     h.count);
         }
-        if (std::fflush(stdout) != 0 && !readerGone_) {
-            // The reader of stdout went away (`| head`, a closed `tee`): stop as for Ctrl+C, with a
-            // checkpoint, rather than train on unseen or die by SIGPIPE and lose the iterations done.
-            readerGone_ = true;
-            int none = 0;
-            stopSignal.compare_exchange_strong(none, SIGPIPE);
-            interrupted = true;
-            std::fprintf(stderr,
-                         "\nthe standard output cannot be written (its reader went away): stopping\n");
+        if (std::fflush(stdout) != 0 && !stdoutFailed_) {
+            stdoutFailed_ = true;
+            if (errno == EPIPE) {
+                // The reader of stdout went away (`| head`, a closed `tee`): stop as for Ctrl+C, with a
+                // checkpoint, rather than train on unseen or die by SIGPIPE and lose the iterations done.
+                int none = 0;
+                stopSignal.compare_exchange_strong(none, SIGPIPE);
+                readerGone = true; // (not `interrupted`: a Ctrl+C now is a first stop, with its checkpoint)
+                std::fprintf(stderr,
+                             "\nthe standard output cannot be written (its reader went away): stopping\n");
+            } else { // a full disk, an I/O error: the progress lines are lost, the training is not
+                std::fprintf(stderr,
+                             "\nwarning: the standard output cannot be written (%s): training goes on\n",
+                             std::strerror(errno));
+            }
         }
     }
     void message(const std::string& text) override
@@ -109,7 +118,7 @@ public:
         }
         std::fprintf(stderr, "%s%s\n", terminal_ ? "\n" : "", text.c_str());
     }
-    bool stopRequested() override { return interrupted.load(); }
+    bool stopRequested() override { return interrupted.load() || readerGone.load(); }
     // Draws chart.png (train_command's writer) every 100 iterations at most every 10 s, at each validation
     // and at the last iteration.
     void setChart(std::function<void(int maxBatches)> write) { chart_ = std::move(write); }
@@ -139,7 +148,7 @@ private:
     bool terminal_;
     bool quiet_;
     bool json_;
-    bool readerGone_ = false;
+    bool stdoutFailed_ = false;
     int first_ = -1;
     std::function<void(int)> chart_;
     int maxBatches_ = 0; // the run's, once an iteration is seen
@@ -215,7 +224,9 @@ int train(const TrainArgs& args)
     };
     std::signal(SIGINT, onStop);
     std::signal(SIGTERM, onStop);
-    std::signal(SIGHUP, onStop); // the terminal closed (a dropped ssh session): the same stop
+    // The terminal closed (a dropped ssh session): the same stop, unless started to ignore it (nohup).
+    if (struct sigaction hangup{}; sigaction(SIGHUP, nullptr, &hangup) == 0 && hangup.sa_handler != SIG_IGN)
+        std::signal(SIGHUP, onStop);
     // A reader that went away must not kill the run: writes fail instead, and a text run then stops
     // with a checkpoint (ConsoleObserver); a --progress json run goes on.
     std::signal(SIGPIPE, SIG_IGN);
@@ -256,10 +267,10 @@ int train(const TrainArgs& args)
         auto net = trainingNet(args.cfg, leader && !args.resume ? args.weights : std::string());
         if (!net)
             return fail();
-        if (leader && net->maxTruthBoxes() > 0 && args.validEvery > 0 && args.mapEvery == 0)
+        if (leader && net->maxTruthBoxes() > 0 && args.validEvery > 0)
             std::cerr << "note: --valid-every is for classifiers (top-1); this detector is scored by mAP: "
                          "--map-every N (or --map)\n";
-        if (leader && net->maxTruthBoxes() == 0 && args.mapEvery > 0 && args.validEvery == 0)
+        if (leader && net->maxTruthBoxes() == 0 && args.mapEvery > 0)
             std::cerr << "note: --map-every and --map are for detectors; this classifier is scored by top-1: "
                          "--valid-every N\n";
         std::vector<std::string> warnings;
@@ -321,7 +332,7 @@ int train(const TrainArgs& args)
         }
         // Stopped before max_batches: not a success for `train … && next-step` (Darknet dies with 130).
         // Ranks under a launcher report a stop as 0: the launcher tells stops from failures.
-        return interrupted && !team && !args.progressJson ? 128 + stopSignal.load() : 0;
+        return (interrupted || readerGone) && !team && !args.progressJson ? 128 + stopSignal.load() : 0;
     } catch (const std::exception& e) {
         if (!team || team->size() == 1)
             throw; // main's last net (with its out-of-memory advice)

@@ -1,7 +1,6 @@
 #include "data/data_file.h"
 
 #include "cfg/document.h"
-#include "data/image_list_file.h"
 #include "util/file_check.h"
 
 #include <filesystem>
@@ -44,8 +43,8 @@ std::optional<DataFile> loadDataFile(const std::string& path, std::string& error
     const auto text = readSmallTextFile(path, kSmallTextFileLimit, "a .data file", error);
     if (!text)
         return std::nullopt;
-    if (text->find('\0') != std::string::npos) {
-        error = path + ": a binary file, not a .data file (key=value lines: classes, train, valid, names)";
+    if (const auto kind = binaryKindOf(*text)) {
+        error = path + ": " + *kind + ", not a .data file (key=value lines: classes, train, valid, names)";
         return std::nullopt;
     }
     std::istringstream in(text->starts_with(kUtf8ByteOrderMark) ? text->substr(kUtf8ByteOrderMark.size())

@@ -289,10 +289,10 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
     }
     const ImageListFile listed = readImageListFile(list, imagesNeeded); // missing images left out, counted
     if (!listed.opened) {
-        error =
-            listed.error + (listed.binary ? "; a detector trains on a list of images with YOLO label files "
-                                            "(IDX sets such as MNIST's train classifiers)"
-                                          : "");
+        const bool idxSet = listed.binaryKind.starts_with("IDX") || listed.binaryKind.starts_with("a gzip");
+        error = listed.error + (idxSet ? "; a detector trains on a list of images with YOLO label files (IDX "
+                                         "sets such as MNIST's are for classifiers)"
+                                       : "");
         return nullptr;
     }
     std::vector<DetectionDataset::Item> items;

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <string_view>
 
 namespace nw {
@@ -14,47 +16,37 @@ bool isRegularFile(const std::string& path)
     return std::filesystem::is_regular_file(path, ec);
 }
 
-std::optional<std::string> binaryFileKind(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    char head[4096];
-    in.read(head, sizeof head);
-    const std::string_view start(head, std::size_t(in.gcount()));
-    if (start.find('\0') == std::string_view::npos) // no text file holds a NUL byte
-        return std::nullopt;
-    // IDX (MNIST's format) starts 00 00 08; gzip, as such sets usually come, 1f 8b.
-    if (start.size() >= 4 && start[0] == 0 && start[1] == 0 && start[2] == 0x08)
-        return "IDX images or labels (MNIST's format)";
-    if (start.size() >= 2 && start[0] == '\x1f' && start[1] == '\x8b')
-        return "a gzip-compressed file";
-    return "a binary file";
-}
-
 ImageListFile readImageListFile(const std::string& list, bool checkImages)
 {
     ImageListFile result;
-    std::error_code ec;
-    if (std::filesystem::is_directory(list, ec)) { // (it opens, and reads as an empty list)
-        result.error = list + ": is a directory, not an image list (one image path per line: `ls " + list +
-                       "/*.jpg > list.txt` makes one)";
+    if (auto reason = unreadableFileReason(list, "an image list (one image path per line)")) {
+        result.error = *reason; // (a directory opens, and reads as an empty list)
         return result;
     }
-    std::ifstream in(list);
+    std::ifstream in(list, std::ios::binary);
     if (!in) {
         result.error = list + ": cannot open the image list (one image path per line)";
         return result;
     }
-    if (const auto kind = binaryFileKind(list)) {
-        result.binary = true;
+    // The first 4 KB tell a binary file (an IDX set given as a list) before it is read as lines; read
+    // from the stream itself, so a list given as a pipe loses none of its lines.
+    std::string text(4096, '\0');
+    in.read(text.data(), std::streamsize(text.size()));
+    text.resize(std::size_t(in.gcount()));
+    if (const auto kind = binaryKindOf(text)) {
+        result.binaryKind = *kind;
         result.error = list + ": " + *kind + ", not an image list (one image path per line)";
         return result;
     }
+    text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    std::istringstream lines(text);
+    std::error_code ec;
     result.opened = true;
     const std::filesystem::path folder = std::filesystem::path(list).parent_path();
     std::string firstMissing; // "list:line: path does not exist" (or "is a directory, not an image")
     bool firstMissingRelative = false;
     std::size_t lineNumber = 0;
-    for (std::string line; std::getline(in, line);) {
+    for (std::string line; std::getline(lines, line);) {
         if (++lineNumber == 1 && line.starts_with(kUtf8ByteOrderMark))
             line.erase(0, kUtf8ByteOrderMark.size());
         while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))

@@ -3,7 +3,6 @@
 // and trailing spaces or CRs ignored. Shared by the classification and the detection data sets, so
 // both resolve relative paths and report missing images the same way.
 #include <cstddef>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,22 +15,17 @@ struct ListedImage {
 };
 
 struct ImageListFile {
-    bool opened = false; // false: `error` says why (cannot be opened, or a binary file)
-    bool binary = false; // the file is no text (an IDX set, gzip, ...): named in `error`
+    bool opened = false;    // false: `error` says why (cannot be opened, or a binary file)
+    std::string binaryKind; // what the file is when it is no text (binaryKindOf's words; in `error` too)
     std::string error;
     std::vector<ListedImage> images; // those that exist (all of them when not checked)
     std::size_t missing = 0;         // listed images that do not exist, left out of `images`
     // "list:line: path does not exist (and N more images of the list)…" for the first missing image (or
-    // "... is a directory, not an image ...");
-    // empty when none is missing.
+    // "... is a directory, not an image ..."); empty when none is missing.
     std::string missingText;
 };
 
 bool isRegularFile(const std::string& path);
-
-// What a file that is no text is, from its first 4 KB: "IDX images or labels (MNIST's format)", "a
-// gzip-compressed file" or "a binary file"; nullopt for text (no zero byte).
-std::optional<std::string> binaryFileKind(const std::string& path);
 
 // Reads `list`. A binary file (an IDX set given where a list was expected) is refused by name rather than
 // read as lines of garbage paths. A relative path is taken from the list's folder when the image is there,

@@ -1,5 +1,8 @@
 #include "report/summary.h"
+#include "util/json_text.h"
 
+#include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -19,11 +22,17 @@ std::string humanBytes(std::int64_t bytes)
 
 namespace {
 
-// printf into a string of any length (a route's layers= list makes rows past any fixed buffer).
-template <typename... Args> std::string formatted(const char* format, Args... args)
+// printf into a string of any length (a route's layers= list makes rows past any fixed buffer); the
+// attribute keeps the compiler checking the arguments against the format.
+__attribute__((format(printf, 1, 2))) std::string formatted(const char* format, ...)
 {
-    std::string text(std::size_t(std::snprintf(nullptr, 0, format, args...)), '\0');
-    std::snprintf(text.data(), text.size() + 1, format, args...);
+    std::va_list args, again;
+    va_start(args, format);
+    va_copy(again, args);
+    std::string text(std::size_t(std::max(0, std::vsnprintf(nullptr, 0, format, args))), '\0');
+    std::vsnprintf(text.data(), text.size() + 1, format, again);
+    va_end(again);
+    va_end(args);
     return text;
 }
 
@@ -101,7 +110,7 @@ std::string summaryJson(const NetworkSpec& spec, int indent)
     root["inference_memory_bytes"] = spec.inferenceMemoryBytes;
     root["warnings"] = diagnosticsJson(spec.diagnostics, Severity::Warning);
     root["errors"] = diagnosticsJson(spec.diagnostics, Severity::Error);
-    return root.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return jsonText(root, indent) + "\n";
 }
 
 } // namespace nw

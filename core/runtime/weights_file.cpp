@@ -10,10 +10,9 @@ std::string parseWeightsHeader(const std::vector<char>& bytes, WeightsHeader& he
     if (bytes.size() < 16)
         return "the file has " + std::to_string(bytes.size()) +
                " bytes, fewer than a .weights header (16 or 20 bytes): not a Darknet weights file";
-    // A real header's version numbers are small, so it holds zero bytes; 16 bytes of text are a cfg,
-    // a names file or a list given in the weights' place.
-    if (std::all_of(bytes.begin(), bytes.begin() + 16,
-                    [](char c) { return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t'; })) {
+    // A real header's version numbers are small, so it holds zero bytes; 16 bytes without one are text
+    // (a cfg, a names file, a list: UTF-8 or with a BOM too) given in the weights' place.
+    if (std::none_of(bytes.begin(), bytes.begin() + 16, [](char c) { return c == '\0'; })) {
         std::string start(bytes.begin(), bytes.begin() + 16);
         std::replace_if(
             start.begin(), start.end(), [](char c) { return c < 0x20; }, ' ');

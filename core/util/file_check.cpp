@@ -59,6 +59,32 @@ std::optional<std::string> readSmallTextFile(const std::string& path, std::size_
     return text;
 }
 
+std::optional<std::string> binaryKindOf(std::string_view head)
+{
+    head = head.substr(0, 4096);
+    if (head.find('\0') == std::string_view::npos) // no text holds a zero byte (but UTF-16's)
+        return std::nullopt;
+    if (head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF")) // Windows PowerShell's `dir > list.txt`
+        return "UTF-16 text (save it as UTF-8)";
+    // IDX (MNIST's format) starts 00 00 08; gzip, as such sets usually come, 1f 8b.
+    if (head.size() >= 4 && head[0] == 0 && head[1] == 0 && head[2] == 0x08)
+        return "IDX images or labels (MNIST's format)";
+    if (head.starts_with("\x1f\x8b"))
+        return "a gzip-compressed file";
+    return "a binary file";
+}
+
+std::optional<std::string> binaryFileKind(const std::string& path)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        return std::nullopt;
+    std::ifstream in(path, std::ios::binary);
+    char head[4096];
+    in.read(head, sizeof head);
+    return binaryKindOf(std::string_view(head, std::size_t(in.gcount())));
+}
+
 std::string shortened(std::string_view text, std::size_t limit)
 {
     if (text.size() <= limit)

@@ -26,6 +26,14 @@ std::optional<std::string> readSmallTextFile(const std::string& path, std::size_
                                              std::string_view what, std::string& error);
 inline constexpr std::size_t kSmallTextFileLimit = std::size_t(64) << 20;
 
+// What a file that is no text is, from its first bytes (a zero byte among them): "IDX images or labels
+// (MNIST's format)", "a gzip-compressed file", "UTF-16 text (save it as UTF-8)" or "a binary file";
+// nullopt for text.
+std::optional<std::string> binaryKindOf(std::string_view head);
+// binaryKindOf a regular file's first 4 KB; nullopt for text, and for a pipe or device (not read: what
+// it gives would be lost to the reader after).
+std::optional<std::string> binaryFileKind(const std::string& path);
+
 // What Windows editors put before UTF-8 text; read past by the cfg, .data, names and label readers.
 inline constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
 
