@@ -142,6 +142,7 @@ std::optional<std::string> writeTrainingChart(const std::string& metricsCsv, con
                  point(x(rows[i].iteration), yLoss(rows[i].averageLoss)),
                  color(TrainingChartColors::kAverageLoss), 2, cv::LINE_AA);
     std::optional<cv::Point> previous;
+    std::optional<int> labelledX;
     std::optional<Row> best;
     for (const Row& row : rows) {
         if (!row.validation)
@@ -150,8 +151,11 @@ std::optional<std::string> writeTrainingChart(const std::string& metricsCsv, con
         if (previous)
             cv::line(image, *previous, at, color(TrainingChartColors::kValidation), 2, cv::LINE_AA);
         cv::circle(image, at, 4, color(TrainingChartColors::kValidation), cv::FILLED, cv::LINE_AA);
-        text(image, figure(*row.validation * 100, "%.1f%%"), {at.x - 18, at.y - 10}, 0.4,
-             color(TrainingChartColors::kValidation));
+        if (!labelledX || at.x - *labelledX >= 48) { // dense points: a figure where it has room (best below)
+            text(image, figure(*row.validation * 100, "%.1f%%"), {at.x - 18, at.y - 10}, 0.4,
+                 color(TrainingChartColors::kValidation));
+            labelledX = at.x;
+        }
         previous = at;
         if (!best || *row.validation >= *best->validation)
             best = row;
@@ -165,8 +169,10 @@ std::optional<std::string> writeTrainingChart(const std::string& metricsCsv, con
         if (rows.back().iteration > rows.front().iteration && lastIteration < xMax) {
             const double perIteration = (rows.back().elapsed - rows.front().elapsed) /
                                         (rows.back().iteration - rows.front().iteration);
-            const int left = int(perIteration * (xMax - lastIteration));
-            heading += figure(left / 3600, ", about %.0f h ") + figure(left / 60 % 60, "%02.0f min left");
+            const int left = int(perIteration * (xMax - lastIteration)), minutes = left / 60 % 60;
+            heading += left >= 3600 ? ", about " + std::to_string(left / 3600) + " h " +
+                                          figure(minutes, "%02.0f") + " min left"
+                                    : ", about " + std::to_string(std::max(1, minutes)) + " min left";
         }
     }
     text(image, heading, {L::kLeft, 25}, 0.55, cv::Scalar(0, 0, 0));
