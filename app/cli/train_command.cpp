@@ -57,6 +57,7 @@ public:
         if (quiet_)
             return;
         maxBatches_ = s.maxBatches;
+        iteration_ = s.iteration;
         if (s.validTop1 || s.map50 || s.iteration == s.maxBatches ||
             (s.iteration % 100 == 0 &&
              std::chrono::steady_clock::now() - lastChart_ >= std::chrono::seconds(10)))
@@ -122,12 +123,14 @@ public:
     // Draws chart.png (train_command's writer) every 100 iterations at most every 10 s, at each validation
     // and at the last iteration.
     void setChart(std::function<void(int maxBatches)> write) { chart_ = std::move(write); }
-    // (after the run: once an iteration was seen, so a run stopped before its first writes nothing)
+    // (after the run: once an iteration was seen, so a run stopped before its first writes nothing, and
+    // not again for the iteration already drawn)
     void writeChart()
     {
-        if (chart_ && maxBatches_ > 0) {
+        if (chart_ && maxBatches_ > 0 && chartedIteration_ != iteration_) {
             chart_(maxBatches_);
             lastChart_ = std::chrono::steady_clock::now();
+            chartedIteration_ = iteration_;
         }
     }
 
@@ -152,6 +155,7 @@ private:
     int first_ = -1;
     std::function<void(int)> chart_;
     int maxBatches_ = 0; // the run's, once an iteration is seen
+    int iteration_ = 0, chartedIteration_ = -1;
     std::chrono::steady_clock::time_point lastChart_{};
 };
 
