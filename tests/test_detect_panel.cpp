@@ -21,6 +21,7 @@
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cstring>
 #include <limits>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -38,6 +39,7 @@ private slots:
     void anotherNetworksWeightsAreRefusedInADialog();
     void stopBeforeTheStreamStartsHolds();
     void anotherNetworkStartsClean();
+    void theEditorsNetworkIsTheOneThatRuns();
     void aReplacedNetworksResultsAreDropped();
     void aReplacedNetworksWarningsAreDropped();
     void streamProblemsStayInViewAndSavingNamesItsFile();
@@ -281,6 +283,69 @@ void TestDetectPanel::anotherNetworkStartsClean()
     QVERIFY(panel.status()->text().isEmpty());
     QVERIFY(panel.legend()->text().isEmpty());
     QVERIFY(!panel.isReady());
+}
+
+namespace {
+QString boxesText(const std::vector<LabeledBox>& boxes)
+{
+    QStringList rows;
+    for (const LabeledBox& b : boxes)
+        rows << QString("%1 %2 %3,%4 %5x%6")
+                    .arg(b.classId)
+                    .arg(double(b.confidence), 0, 'f', 4)
+                    .arg(double(b.left), 0, 'f', 1)
+                    .arg(double(b.top), 0, 'f', 1)
+                    .arg(double(b.width), 0, 'f', 1)
+                    .arg(double(b.height), 0, 'f', 1);
+    return rows.join("; ");
+}
+} // namespace
+
+// An edit in the editor after the weights were chosen reaches the next detection: the panel loads the
+// network again with the same weights (it used to keep running the network as it was at the load).
+void TestDetectPanel::theEditorsNetworkIsTheOneThatRuns()
+{
+    QTemporaryDir dir;
+    ShapesOptions options;
+    options.count = 10;
+    options.seed = 77;
+    QVERIFY(!makeShapes(dir.path().toStdString(), options));
+    const QString image = dir.filePath("valid/000010.jpg");
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    QString text = QString::fromUtf8(test::readAll(cfg));
+    QString edited = text;
+    const qsizetype at = edited.indexOf("activation=leaky");
+    QVERIFY(at > 0);
+    edited.replace(at, int(std::strlen("activation=leaky")), "activation=linear");
+
+    // What the edited network finds, loaded from the start.
+    ui::DetectPanel fresh;
+    fresh.setCfgTextSource([&] { return edited; });
+    QSignalSpy freshLoaded(&fresh, &ui::DetectPanel::detectorLoaded);
+    fresh.setNetwork(cfg);
+    QVERIFY(freshLoaded.wait(60000));
+    fresh.openImageFile(image);
+    QTRY_COMPARE_WITH_TIMEOUT(fresh.framesReceived(), 1, 30000);
+    const QString expected = boxesText(fresh.boxes());
+
+    ui::DetectPanel panel;
+    panel.setCfgTextSource([&] { return text; });
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(cfg);
+    QVERIFY(loaded.wait(60000));
+    panel.openImageFile(image);
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
+    const QString before = boxesText(panel.boxes());
+    QVERIFY2(before != expected, qPrintable(before)); // the edit changes what is found
+    text = edited;
+    panel.openImageFile(image);
+    QVERIFY(loaded.wait(60000)); // loaded again, with the same weights
+    QCOMPARE(loaded.last().first().toString(), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 2, 30000);
+    QCOMPARE(boxesText(panel.boxes()), expected);
+    panel.openImageFile(image); // unchanged since: no load
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 3, 30000);
+    QCOMPARE(loaded.size(), 2);
 }
 
 // What the worker was already doing for the old network when another was opened — loading its weights,

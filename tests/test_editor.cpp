@@ -48,6 +48,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolBar>
 #include <QUndoView>
 #include <clocale>
 
@@ -306,6 +307,41 @@ void TestEditor::propertyEditsMergeAndRederiveShapes()
     QTemporaryDir dir;
     QVERIFY(window.saveAs(dir.filePath("typed.cfg")));
     QVERIFY(test::readAll(dir.filePath("typed.cfg")).contains("filters=48"));
+
+    // Typed but not confirmed, then the toolbar's Edit [net] (a button takes no focus): the value is
+    // kept (it went away with the cell editor), no layer stays selected behind [net], and the layer
+    // chosen again shows its keys again (the same row chosen again used to leave [net] in view).
+    const auto editorOpen = [table] {
+        const auto editors = table->viewport()->findChildren<QSpinBox*>();
+        return std::any_of(editors.begin(), editors.end(), [](QSpinBox* s) { return s->isVisible(); });
+    };
+    QTRY_VERIFY(!editorOpen()); // the rows rebuilt after the save's commit
+    table->editItem(table->item(filtersRow, 1));
+    spin = table->viewport()->findChild<QSpinBox*>();
+    QVERIFY(spin);
+    spin->selectAll();
+    QTest::keyClicks(spin, "24");
+    QAction *editNet = nullptr, *undoButton = nullptr;
+    for (QAction* a : window.findChild<QToolBar*>("mainToolbar")->actions()) {
+        if (a->text() == "Edit [&net]")
+            editNet = a;
+        if (a->text() == "Undo")
+            undoButton = a;
+    }
+    QVERIFY(editNet && undoButton);
+    editNet->trigger();
+    QVERIFY(!editorOpen());
+    QCOMPARE(window.layerModel()->spec().layers[2].output.c, 24);
+    QCOMPARE(panel->section(), 0);
+    QCOMPARE(window.selectedLayer(), -1);
+    window.layerTable()->selectRow(2);
+    QCOMPARE(panel->section(), 3);
+    // The toolbar's Undo keeps its label whatever the command (the button grew with it); the command
+    // is in its tooltip.
+    QCOMPARE(undoButton->toolTip(), QString("Undo Set filters = 24"));
+    QVERIFY(undoButton->isEnabled());
+    undoButton->trigger();
+    QCOMPARE(window.layerModel()->spec().layers[2].output.c, 48);
 }
 
 void TestEditor::graphShowsEveryLayerAndEdge()
@@ -373,6 +409,13 @@ void TestEditor::draggingAPortConnectsLayers()
     QVERIFY(edge);
     QTest::mouseClick(w.canvas(), Qt::LeftButton, {}, w.at(*edge));
     QCOMPARE(w.graph()->selectedEdge(), std::optional(std::pair(1, 3)));
+    // Cut takes layers: with an edge selected it changes nothing and says so (it used to disconnect
+    // the edge behind a "Select layers to copy" message).
+    const std::string connected = w.text();
+    w.window.editActions()->cutAction()->trigger();
+    QCOMPARE(w.text(), connected);
+    QVERIFY2(w.window.statusBar()->currentMessage().startsWith("Cut takes layers"),
+             qPrintable(w.window.statusBar()->currentMessage()));
     w.window.editActions()->deleteAction()->trigger();
     QCOMPARE(w.text(), std::string(kLinked));
     // Onto the shortcut: it reads layer 2 instead of 0.

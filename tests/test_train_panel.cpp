@@ -41,6 +41,7 @@ private slots:
     void badDataIsReportedAndThePanelRecovers();
     void validationCurveIsNamedForTheOpenedNetwork();
     void resumeDrawsTheCheckpointsCurveAndZoomHolds();
+    void resumingAFinishedRunSaysThereIsNothingToTrain();
     void detectorOnTheShapesDataSet();
     void trainsWhatTheEditorShows();
     void deviceChoiceAndAGpuThatFailsStopsInWords();
@@ -251,6 +252,31 @@ void TestTrainPanel::resumeDrawsTheCheckpointsCurveAndZoomHolds()
     QVERIFY(panel.plot()->xAxis->range().upper >= double(last));
     QTest::mouseDClick(panel.plot(), Qt::LeftButton, {}, QPoint(100, 100));
     QVERIFY(panel.plot()->xAxis->range().upper >= double(last));
+}
+
+// Resume ticked on a run that already reached its iterations: nothing is trained, and the panel says
+// so and what to do (it showed "0 / 12 iterations" beside "Finished. Weights and checkpoint in …").
+void TestTrainPanel::resumingAFinishedRunSaysThereIsNothingToTrain()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 600);
+    test::writeFile(dir.filePath("toy.cfg"), QByteArray(test::kToyCfg)); // max_batches=12
+    ui::TrainPanel panel;
+    panel.setNetwork(dir.filePath("toy.cfg"));
+    panel.outputEdit()->setText(dir.filePath("run"));
+    panel.trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
+    QVERIFY2(panel.statusLabel()->text().startsWith("Finished."), qPrintable(panel.statusLabel()->text()));
+    for (QCheckBox* box : panel.findChildren<QCheckBox*>())
+        if (box->text().startsWith("Resume"))
+            box->setChecked(true);
+    panel.trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
+    QCOMPARE(panel.statusLabel()->text(),
+             QString("Nothing to train: the checkpoint is already at iteration 12 of 12. Raise Iterations "
+                     "to go on, or untick Resume to start afresh."));
+    QCOMPARE(panel.progressBar()->maximum(), 12);
+    QCOMPARE(panel.progressBar()->value(), 12);
 }
 
 void TestTrainPanel::badDataIsReportedAndThePanelRecovers()

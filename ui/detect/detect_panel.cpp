@@ -241,7 +241,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             return;
         }
         const int device = devices.first().mid(5).toInt();
-        if (!hasDetectorOrSaySo())
+        if (!detectorReadyOrSaySo())
             return;
         stopStream();
         resetFrameRate();
@@ -340,16 +340,31 @@ void DetectPanel::useRandomWeights()
     weightsPath_.clear();
     randomWeights_ = true;
     detector_->setText(tr("Loading %1 with random weights…").arg(QFileInfo(cfgPath_).fileName()));
+    loadedText_ = editorText();
     QMetaObject::invokeMethod(worker_, "load", Qt::QueuedConnection, Q_ARG(QString, cfgPath_),
-                              Q_ARG(QString, QString()), Q_ARG(QString, cfgText_ ? cfgText_() : QString()),
+                              Q_ARG(QString, QString()), Q_ARG(QString, loadedText_),
                               Q_ARG(int, ++generation_));
 }
 
-bool DetectPanel::hasDetectorOrSaySo()
+QString DetectPanel::editorText() const
+{
+    return cfgText_ ? cfgText_() : QString();
+}
+
+bool DetectPanel::detectorReadyOrSaySo()
 {
     // A load in flight is fine: the worker runs it before the detection queued after it.
-    if (classes_ > 0 || !weightsPath_.isEmpty() || randomWeights_)
+    if (classes_ > 0 || !weightsPath_.isEmpty() || randomWeights_) {
+        // The editor's network changed since it was loaded: load it again (same weights), so the
+        // detection runs what the editor shows, not the network as it was when the weights were chosen.
+        if (editorText() != loadedText_) {
+            if (!weightsPath_.isEmpty())
+                setWeights(weightsPath_);
+            else if (randomWeights_)
+                useRandomWeights();
+        }
         return true;
+    }
     status_->setText(cfgPath_.isEmpty()
                          ? tr("Open a network first.")
                          : tr("%1 has no weights yet: choose them with Weights…, or Random weights to run it "
@@ -364,9 +379,9 @@ void DetectPanel::setWeights(const QString& path)
     randomWeights_ = false;
     weightsPath_ = path;
     detector_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    loadedText_ = editorText();
     QMetaObject::invokeMethod(worker_, "load", Qt::QueuedConnection, Q_ARG(QString, cfgPath_),
-                              Q_ARG(QString, path), Q_ARG(QString, cfgText_ ? cfgText_() : QString()),
-                              Q_ARG(int, ++generation_));
+                              Q_ARG(QString, path), Q_ARG(QString, loadedText_), Q_ARG(int, ++generation_));
 }
 
 void DetectPanel::setNames(const QString& path)
@@ -427,7 +442,7 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, i
 
 void DetectPanel::openImageFile(const QString& path)
 {
-    if (!hasDetectorOrSaySo())
+    if (!detectorReadyOrSaySo())
         return;
     stopStream(); // the worker runs one thing at a time: a playing stream would hold the image back
     resetFrameRate();
@@ -459,7 +474,7 @@ void DetectPanel::showNext(int step)
 
 void DetectPanel::openVideoFile(const QString& path)
 {
-    if (!hasDetectorOrSaySo())
+    if (!detectorReadyOrSaySo())
         return;
     stopStream();
     resetFrameRate();

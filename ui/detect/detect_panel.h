@@ -76,8 +76,10 @@ signals:
     void streamFinished(int frames);
 
 private:
-    // True when a detector is loaded; otherwise says in the status line what is missing.
-    bool hasDetectorOrSaySo();
+    // True when a detector is loaded (loading it again first when the editor's network changed since);
+    // otherwise says in the status line what is missing.
+    bool detectorReadyOrSaySo();
+    QString editorText() const; // the network as the editor shows it; empty without a source
     void onLoaded(const QString& error, int classes, bool classifier, int generation);
     void showTopClasses();
     void onFrame(const nw::ui::DetectFrame& frame);
@@ -133,6 +135,7 @@ private:
     QThread* thread_ = nullptr;
     DetectWorker* worker_ = nullptr;
     std::function<QString()> cfgText_;
+    QString loadedText_;         // the editor's text the detector was last loaded with
     bool randomWeights_ = false; // loaded without weights, on request
 };
 

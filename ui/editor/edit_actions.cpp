@@ -34,8 +34,16 @@ EditActions::EditActions(DocumentModel& model, GraphView& graph, std::function<s
     cut_ = new QAction(tr("Cu&t layers"), parent);
     cut_->setShortcut(QKeySequence::Cut);
     connect(cut_, &QAction::triggered, this, [this] {
-        copyLayers();
-        deleteSelection();
+        // Cut takes layers only: with an edge selected, deleting the selection would disconnect it.
+        if (graph_.selectedEdge() && graph_.selectedLayers().empty()) {
+            emit message(
+                tr("Cut takes layers: select the layers to cut (Del disconnects the selected edge)"));
+            return;
+        }
+        const std::vector<int> layers = selection_();
+        copyLayers(); // or says what to select
+        if (!layers.empty())
+            removeLayers(layers);
     });
     copy_ = new QAction(tr("&Copy layers"), parent);
     copy_->setShortcut(QKeySequence::Copy);
@@ -106,9 +114,12 @@ void EditActions::deleteSelection()
             emit message(problem);
         return;
     }
-    const std::vector<int> layers = selection_();
-    if (layers.empty())
-        return;
+    if (const std::vector<int> layers = selection_(); !layers.empty())
+        removeLayers(layers);
+}
+
+void EditActions::removeLayers(const std::vector<int>& layers)
+{
     if (const QString problem = model_.removeLayers(layers); !problem.isEmpty()) {
         emit message(problem);
         return;

@@ -44,6 +44,8 @@ signals:
     void selectRequested(const std::vector<int>& layers);
 
 private:
+    void removeLayers(const std::vector<int>& layers); // one undo step, or the refusal said
+
     DocumentModel& model_;
     GraphView& graph_;
     std::function<std::vector<int>()> selection_;

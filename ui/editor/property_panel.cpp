@@ -146,6 +146,10 @@ PropertyPanel::PropertyPanel(DocumentModel& model, QWidget* parent) : QWidget(pa
 
 void PropertyPanel::showSection(int section)
 {
+    // A value typed but not confirmed belongs to the section shown until now: a toolbar button takes
+    // no focus, so without this Edit [net] dropped it with the cell editor.
+    if (section != section_ && !applyingEdit_)
+        commitPendingEdit();
     section_ = section;
     refresh();
 }
@@ -157,6 +161,21 @@ void PropertyPanel::commitPendingEdit()
     for (QWidget* editor : table_->viewport()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
         if (editor->isVisible())
             QMetaObject::invokeMethod(table_, "commitData", Qt::DirectConnection, Q_ARG(QWidget*, editor));
+}
+
+void PropertyPanel::closeOpenEditor()
+{
+    // Rows about to go: an open cell editor is closed by its view first. Qt releases a removed row's
+    // editor taking off the view's default delegate's event filter, not this column's, and the editor's
+    // focus-out then committed to a view that no longer owned it ("commitData called with an editor that
+    // does not belong to this view"; after Save or Edit [net] with a value typed).
+    for (QWidget* editor : table_->viewport()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        if (editor->isVisible()) {
+            editor->removeEventFilter(table_->itemDelegateForColumn(1));
+            QMetaObject::invokeMethod(
+                table_, "closeEditor", Qt::DirectConnection, Q_ARG(QWidget*, editor),
+                Q_ARG(QAbstractItemDelegate::EndEditHint, QAbstractItemDelegate::NoHint));
+        }
 }
 
 int PropertyPanel::rowOf(const QString& key) const
@@ -236,6 +255,7 @@ void PropertyPanel::refresh()
     if (section_ >= int(sections.size()))
         section_ = -1;
     refreshing_ = true;
+    closeOpenEditor();
     table_->clearSpans();
     table_->setRowCount(0);
     if (section_ < 0) {

@@ -35,6 +35,7 @@ public:
 
 private:
     void refresh();
+    void closeOpenEditor();
     void addRow(const KeySpec& spec, const std::string* value);
     void addGroupRow(const QString& title);
     void valueEdited(QTableWidgetItem* item);

@@ -19,6 +19,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTextStream>
@@ -258,6 +259,15 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
         if (text.startsWith("stopped in or before the first iteration") ||
             text.startsWith("stopped before the first iteration"))
             stopNote_ = text; // no checkpoint of this run: the status must not promise one
+        // Resumed at or past the end (core/train/trainer.cpp): the run ends at once, having trained nothing.
+        static const QRegularExpression atTheEnd(
+            "^the checkpoint is at iteration (\\d+), already at max_batches=(\\d+)");
+        if (const auto match = atTheEnd.match(text); match.hasMatch()) {
+            progress_->setValue(std::min(match.captured(1).toInt(), progress_->maximum()));
+            nothingToTrain_ = tr("Nothing to train: the checkpoint is already at iteration %1 of %2. Raise "
+                                 "Iterations to go on, or untick Resume to start afresh.")
+                                  .arg(match.captured(1), match.captured(2));
+        }
     });
     connect(worker_, &TrainWorker::finished, this, &TrainPanel::onFinished);
     connect(worker_, &TrainWorker::pausedAt, this, [this](int iteration) {
@@ -373,6 +383,7 @@ void TrainPanel::start()
     clearCurves();
     stopRequested_ = false;
     stopNote_.clear();
+    nothingToTrain_.clear();
     // A resumed run first trims metrics.csv back to its checkpoint: its rows are drawn at the first
     // iteration (drawn now, rows past the checkpoint zigzagged with the new ones).
     pendingCurve_ = request.resume ? request.outDir + "/metrics.csv" : QString();
@@ -525,6 +536,9 @@ void TrainPanel::onFinished(const QString& error)
     }
     if (error.isEmpty() && stopRequested_ && !stopNote_.isEmpty()) {
         status_->setText(stopNote_.left(1).toUpper() + stopNote_.mid(1) + ".");
+    } else if (error.isEmpty() && !nothingToTrain_.isEmpty()) {
+        status_->setText(nothingToTrain_);
+        appendLog(status_->text());
     } else if (error.isEmpty() && stopRequested_ && progress_->value() == 0) {
         status_->setText(tr("Stopped before the first iteration."));
         appendLog(status_->text());

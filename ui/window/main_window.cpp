@@ -170,9 +170,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         const int layer = item->data(Qt::UserRole).toInt();
         if (layer < -1)
             return;
-        if (layer == -1)
+        if (layer == -1) {
+            table_->selectionModel()->clear(); // as Edit [net]
+            graph_->selectLayers({});
             properties_->showSection(0);
-        else
+        } else
             selectLayer(layer);
         raiseProperties();
     });
@@ -360,7 +362,11 @@ void MainWindow::createActions()
             if (!dock->isFloating())
                 dock->show();
     });
+    // [net] in Properties with no layer selected, as a click on empty space gives: a layer selected
+    // behind it could not be chosen again (a click on the selected card changes no selection).
     QAction* netSection = edit->addAction(tr("Edit [&net]"), this, [this] {
+        table_->selectionModel()->clear();
+        graph_->selectLayers({});
         properties_->showSection(0);
         raiseProperties();
     });
@@ -383,8 +389,22 @@ void MainWindow::createActions()
     toolbar->addAction(saveAction);
     toolbar->addAction(reload);
     toolbar->addSeparator();
-    toolbar->addAction(undo);
-    toolbar->addAction(redo);
+    // The toolbar's Undo and Redo keep a fixed label; the command they would undo is in their tooltip.
+    // The menu's "Undo Set anchors = 10,14, 23,27, …" grew the button up to 600 px and moved the
+    // buttons after it from under the pointer.
+    const auto fixedLabel = [this](QAction* action, const QString& label) {
+        auto* button = new QAction(label, this);
+        const auto follow = [action, button] {
+            button->setEnabled(action->isEnabled());
+            button->setToolTip(QString(action->text()).remove('&'));
+        };
+        follow();
+        connect(action, &QAction::changed, button, follow);
+        connect(button, &QAction::triggered, action, &QAction::trigger);
+        return button;
+    };
+    toolbar->addAction(fixedLabel(undo, tr("Undo")));
+    toolbar->addAction(fixedLabel(redo, tr("Redo")));
     toolbar->addAction(netSection);
     toolbar->addAction(fit);
 }
