@@ -10,7 +10,7 @@
 # Warnings are not errors here: clang warns where g++ (the normal build) does not. The CUDA backend is
 # off here: the plain build compiles it, and the sanitizers cannot see into device code.
 # A unity build (8 sources per compiler run) parses the shared headers once per batch instead of once
-# per file; the plain build (scripts/build.sh) still compiles every source on its own, so a source
+# per file; scripts/build.sh (a developer's build) still compiles every source on its own, so a source
 # that forgets an include is caught there.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,7 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh -DNETWRIGHT_WARNINGS_AS_ERRORS=ON
+# A fresh build/ (CI's clean checkout) is a unity build, 8 sources per compiler run: 300 s instead of
+# 560 on two cores. An existing build/ keeps its setting, so a developer's scripts/build.sh tree still
+# compiles every source on its own, which catches a missing include.
+unity=()
+[ -f build/CMakeCache.txt ] || unity=(-DCMAKE_UNITY_BUILD=ON)
+scripts/build.sh -DNETWRIGHT_WARNINGS_AS_ERRORS=ON "${unity[@]}"
 (cd build && QT_QPA_PLATFORM=offscreen ctest --parallel "$(nproc)" --output-on-failure)
 scripts/headless-check.sh
 if [ "${NETWRIGHT_SKIP_SANITIZE:-0}" != 1 ]; then
