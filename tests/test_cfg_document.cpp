@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <random>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace nw;
 
@@ -24,6 +26,7 @@ private slots:
     void syntaxErrorsNameTheLine_data();
     void syntaxErrorsNameTheLine();
     void missingFileIsAnError();
+    void savingWritesThroughLinksAndKeepsPermissions();
     void directoriesAndBinaryFilesAreRefusedOnce();
     void longValuesAreCutInMessages();
     void randomAndTruncatedTextNeverBreaks_data();
@@ -294,6 +297,34 @@ void TestCfgDocument::randomAndTruncatedTextNeverBreaks()
         withErrors += spec.ok() ? 0 : 1;
     }
     QVERIFY(withErrors > 0); // the mutations did reach the error paths
+}
+
+// Save writes through a symbolic link to its target (the link used to become a copy while the file it
+// named stayed as it was) and keeps the file's permissions (a private 0600 cfg became 0644); a read-only
+// file is refused (checked where the test does not run as root, whom nothing is read-only to).
+void TestCfgDocument::savingWritesThroughLinksAndKeepsPermissions()
+{
+    QTemporaryDir dir;
+    const QString target = dir.filePath("target.cfg"), link = dir.filePath("link.cfg");
+    test::writeFile(target, "[net]\nwidth=8\n");
+    QVERIFY(::symlink("target.cfg", link.toUtf8().constData()) == 0);
+    QVERIFY(::chmod(target.toUtf8().constData(), 0600) == 0);
+    cfg::Document document = cfg::Document::load(link.toStdString());
+    document.section(0).set("width", "16");
+    QCOMPARE(document.save(link.toStdString()), std::nullopt);
+    QVERIFY(QFileInfo(link).isSymLink());
+    QCOMPARE(test::readAll(target), QByteArray("[net]\nwidth=16\n"));
+    struct stat info {};
+    QVERIFY(::stat(target.toUtf8().constData(), &info) == 0);
+    QCOMPARE(info.st_mode & 07777, 0600u);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System).size(), 2); // no temporary left
+
+    QVERIFY(::chmod(target.toUtf8().constData(), 0444) == 0);
+    const auto readOnly = document.save(target.toStdString());
+    if (::geteuid() != 0) {
+        QVERIFY(readOnly && readOnly->find("it is read-only") != std::string::npos);
+        QCOMPARE(test::readAll(target), QByteArray("[net]\nwidth=16\n"));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCfgDocument)

@@ -16,6 +16,8 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardItemModel>
@@ -40,6 +42,7 @@ private slots:
     void stopBeforeTheStreamStartsHolds();
     void anotherNetworkStartsClean();
     void theEditorsNetworkIsTheOneThatRuns();
+    void aFailedImageLeavesNothingBehindAndAZoomScrolls();
     void aReplacedNetworksResultsAreDropped();
     void aReplacedNetworksWarningsAreDropped();
     void streamProblemsStayInViewAndSavingNamesItsFile();
@@ -346,6 +349,52 @@ void TestDetectPanel::theEditorsNetworkIsTheOneThatRuns()
     panel.openImageFile(image); // unchanged since: no load
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 3, 30000);
     QCOMPARE(loaded.size(), 2);
+}
+
+// An image that cannot be read after one that was shown: the old image and its boxes leave the view, so
+// nothing of them is exported under the new name (nor anything before a first image); a zoomed image
+// scrolls (it was cropped to the view's size); NMS at 0 reads "off", Darknet's "no suppression".
+void TestDetectPanel::aFailedImageLeavesNothingBehindAndAZoomScrolls()
+{
+    QTemporaryDir dir;
+    ui::DetectPanel panel;
+    panel.resize(640, 560);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    QVERIFY(loaded.wait(60000));
+    QPushButton* exportJson = nullptr;
+    for (QPushButton* button : panel.findChildren<QPushButton*>())
+        if (button->text() == "Export JSON…")
+            exportJson = button;
+    QVERIFY(exportJson);
+    exportJson->click(); // nothing detected yet: said, no dialog
+    QCOMPARE(panel.status()->text(), QString("Nothing to export yet: detect on an image first."));
+
+    panel.openImageFile("/usr/share/darknet/data/dog.jpg");
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
+    auto* scroll = panel.findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    panel.setZoom(1);
+    QTRY_VERIFY(scroll->horizontalScrollBar()->maximum() > 0 && scroll->verticalScrollBar()->maximum() > 0);
+    panel.setZoom(0); // fit: nothing to scroll
+    QTRY_COMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+
+    test::writeFile(dir.filePath("fake.jpg"), "not an image");
+    panel.openImageFile(dir.filePath("fake.jpg"));
+    QTRY_VERIFY_WITH_TIMEOUT(panel.status()->text().contains("cannot read"), 30000);
+    QVERIFY(panel.view()->pixmap().isNull());
+    QVERIFY(panel.boxes().empty());
+    QVERIFY(panel.annotated().isNull());
+    exportJson->click();
+    QCOMPARE(panel.status()->text(), QString("Nothing to export yet: detect on an image first."));
+
+    panel.nmsSlider()->setValue(0);
+    QStringList labels;
+    for (QLabel* label : panel.findChildren<QLabel*>())
+        labels << label->text();
+    QVERIFY2(labels.contains("0.25 / off"), qPrintable(labels.join(" | ")));
 }
 
 // What the worker was already doing for the old network when another was opened — loading its weights,

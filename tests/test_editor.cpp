@@ -19,13 +19,16 @@
 #include "export/onnx_export_dialog.h"
 #endif
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
@@ -34,6 +37,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPointer>
 #include <QProcess>
@@ -48,6 +52,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoView>
 #include <clocale>
@@ -77,6 +82,7 @@ private slots:
     void viewMenuZoomsAndBringsDocksBack();
     void newFilesStartCleanAndNewSaysHowToStart();
     void problemLinesFollowTheEditedText();
+    void savingOverChangesOnDiskAsksFirst();
     void typingAValueBackLeavesNothingToSave();
 };
 
@@ -116,6 +122,36 @@ struct LinkedWindow {
     std::string text() { return window.documentModel()->document().toText(); }
     const NetworkSpec& spec() { return window.layerModel()->spec(); }
 };
+
+// Answers the next message box that opens (a question asked with exec()) with `button`, within 10 s.
+// It answers a box seen open on an earlier tick too: one answered while exec() was still showing it
+// (the offscreen platform runs timers there) closed before exec's loop began, which then never ended.
+void answerNextQuestion(QMessageBox::StandardButton button)
+{
+    auto* poll = new QTimer;
+    auto* waited = new QElapsedTimer;
+    auto* seen = new QPointer<QMessageBox>;
+    waited->start();
+    QObject::connect(poll, &QTimer::timeout, [poll, waited, seen, button] {
+        for (QWidget* widget : QApplication::topLevelWidgets())
+            if (auto* box = qobject_cast<QMessageBox*>(widget); box && box->isVisible()) {
+                if (*seen != box) {
+                    *seen = box;
+                    continue;
+                }
+                if (QAbstractButton* answer = box->button(button))
+                    answer->click();
+                waited->invalidate();
+            }
+        if (!waited->isValid() || waited->elapsed() > 10000) {
+            poll->deleteLater();
+            delete waited;
+            delete seen;
+            poll->stop();
+        }
+    });
+    poll->start(20);
+}
 
 // A left-button drag in `widget` from `from` to `to`.
 void drag(QWidget* widget, QPoint from, QPoint to, Qt::KeyboardModifiers modifiers = {})
@@ -948,6 +984,34 @@ void TestEditor::exportOnnxFromTheFileMenu()
     QVERIFY2(dialog->status()->text().startsWith("Not exported:"), qPrintable(dialog->status()->text()));
     QVERIFY(!QFile::exists(dir.filePath("other.onnx")));
 
+    // The network's own files are never written over (the .weights became an ONNX model without a
+    // word); another existing file only once the user says so, and a relative name goes beside the cfg.
+    dialog->weightsEdit()->setText(weights);
+    const QByteArray weightsBytes = test::readAll(weights), cfgBytes = test::readAll(cfg);
+    for (const QString& own : {weights, cfg}) {
+        dialog->outputEdit()->setText(own);
+        dialog->startExport(); // refused at once, before any work
+        QVERIFY2(dialog->status()->text().contains("writing it would replace that file"),
+                 qPrintable(dialog->status()->text()));
+    }
+    QCOMPARE(test::readAll(weights), weightsBytes);
+    QCOMPARE(test::readAll(cfg), cfgBytes);
+    const QByteArray exportedBytes = test::readAll(dir.filePath("shapes.onnx"));
+    dialog->outputEdit()->setText("shapes.onnx");
+    dialog->startExport();
+    QCOMPARE(dialog->status()->text(),
+             QString("%1 exists: Export again to replace it, or choose another name.")
+                 .arg(dir.filePath("shapes.onnx")));
+    QCOMPARE(test::readAll(dir.filePath("shapes.onnx")), exportedBytes);
+    QVERIFY(!dialog->exporting());
+    dialog->decodeBox()->setChecked(false); // another model, so the replacement shows
+    exportNow();
+    QVERIFY2(dialog->status()->text().startsWith("Wrote " + dir.filePath("shapes.onnx")),
+             qPrintable(dialog->status()->text()));
+    QVERIFY(test::readAll(dir.filePath("shapes.onnx")) != exportedBytes);
+    dialog->weightsEdit()->setText(other);
+    dialog->outputEdit()->setText(dir.filePath("other.onnx"));
+
     // Close during an export: the dialog stays (the event loop runs, nothing waits) until the file is
     // written, then closes; the result is in the window's status bar. An export that fails keeps the
     // dialog open with its error.
@@ -1019,6 +1083,28 @@ void TestEditor::problemLinesFollowTheEditedText()
 
 // filters 4 → 8 → 4 by hand: the text is the file's again, so nothing is left to save (the title lost
 // its '*' only through Undo); after a Save, the saved text is the one to come back to.
+// Save when another program changed the file since it was opened: asked first, and Cancel keeps the
+// file as the other program left it (Save replaced those changes without a word).
+void TestEditor::savingOverChangesOnDiskAsksFirst()
+{
+    LinkedWindow linked;
+    linked.window.documentModel()->setValue(1, "filters", "8");
+    test::writeFile(linked.path, QByteArray(kLinked) + "# a teammate's note\n");
+    answerNextQuestion(QMessageBox::Cancel);
+    QVERIFY(!linked.window.save());
+    QVERIFY(test::readAll(linked.path).endsWith("# a teammate's note\n"));
+    QVERIFY(
+        linked.window.statusBar()->currentMessage().startsWith("Not saved: linked.cfg keeps the changes"));
+    answerNextQuestion(QMessageBox::Save);
+    QVERIFY(linked.window.save());
+    QCOMPARE(test::readAll(linked.path).toStdString(), linked.text());
+    // Saved from here: the next Save asks nothing (a question would be cancelled and Save fail).
+    linked.window.documentModel()->setValue(1, "filters", "4");
+    answerNextQuestion(QMessageBox::Cancel);
+    QVERIFY(linked.window.save());
+    QCOMPARE(test::readAll(linked.path).toStdString(), linked.text());
+}
+
 void TestEditor::typingAValueBackLeavesNothingToSave()
 {
     LinkedWindow linked;

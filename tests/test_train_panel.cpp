@@ -267,6 +267,11 @@ void TestTrainPanel::resumingAFinishedRunSaysThereIsNothingToTrain()
     panel.trainButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
     QVERIFY2(panel.statusLabel()->text().startsWith("Finished."), qPrintable(panel.statusLabel()->text()));
+    // The last iteration's validation was announced before it ran (a long one looked like a hang).
+    const QString log = panel.log()->toPlainText();
+    const auto announced = log.indexOf("evaluating at iteration 12: top-1 on 600 validation images");
+    QVERIFY2(announced >= 0, qPrintable(log));
+    QVERIFY(announced < log.indexOf("Iteration 12 / 12"));
     for (QCheckBox* box : panel.findChildren<QCheckBox*>())
         if (box->text().startsWith("Resume"))
             box->setChecked(true);

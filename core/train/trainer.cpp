@@ -19,6 +19,7 @@
 #include <functional>
 #include <limits>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 namespace nw {
@@ -40,7 +41,20 @@ std::size_t rankOf(const float* scores, std::size_t count, std::size_t label)
     return rank;
 }
 
+constexpr std::string_view kEvaluatingAt = "evaluating at iteration ";
+
 } // namespace
+
+std::string evaluatingMessage(int iteration, const std::string& measure, std::size_t images)
+{
+    return std::string(kEvaluatingAt) + std::to_string(iteration) + ": " + measure + " on " +
+           std::to_string(images) + " validation images";
+}
+
+bool isEvaluatingMessage(const std::string& text)
+{
+    return text.starts_with(kEvaluatingAt);
+}
 
 Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward, int k)
 {
@@ -535,12 +549,14 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             const bool mapping =
                 leader && mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last);
             if (validating) {
+                observer.message(evaluatingMessage(iteration, "top-1", valid_->size()));
                 const Accuracy accuracy = evaluate(net_, *valid_, backend->evaluationPass());
                 if (accuracy.images > 0)
                     stats.validTop1 = accuracy.top1;
                 warnUnreadable("validation", accuracy.unreadable, valid_->size(), accuracy.warnings);
             }
             if (mapping) {
+                observer.message(evaluatingMessage(iteration, "mAP@0.5", mapSet_->size()));
                 if (auto problem = resizeNet(ownSize)) // mAP at the size the net is used at
                     return *problem;
                 const MapResult map =

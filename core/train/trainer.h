@@ -47,6 +47,12 @@ struct IterationStats {
     std::vector<HeadStats> heads; // detectors: each head's figures, averaged over the subdivisions
 };
 
+// The message a run sends before a validation or mAP pass, which can take longer than many iterations
+// ("evaluating at iteration 200: top-1 on 10000 validation images"), so a front end can say what it waits
+// for; isEvaluatingMessage tells it from the others.
+std::string evaluatingMessage(int iteration, const std::string& measure, std::size_t images);
+bool isEvaluatingMessage(const std::string& text);
+
 class TrainObserver {
 public:
     virtual ~TrainObserver() = default;

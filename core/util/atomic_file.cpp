@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace nw {
@@ -24,21 +25,39 @@ std::string cannotWrite(const std::string& path, int error)
 
 } // namespace
 
-std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view content)
+std::optional<std::string> writeFileAtomically(const std::string& userPath, std::string_view content)
 {
+    // A link is written through: the rename replaces its target, not the link (which would become a
+    // copy while the file it named stayed as it was).
+    std::error_code ec;
+    const std::filesystem::path resolved = std::filesystem::canonical(userPath, ec);
+    const std::string path = ec ? userPath : resolved.string();
+    // An existing file keeps its permissions and group (a private 0600 cfg stayed private only until
+    // its first save); a read-only one is refused, as an editor would, instead of replaced.
+    struct stat existing {};
+    const bool exists = ::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode);
+    if (exists && ::access(path.c_str(), W_OK) != 0)
+        return "cannot write " + userPath + ": it is read-only (" + std::strerror(errno) +
+               "); save it under another name, or make it writable first";
     // A name of its own per process and call: two writers of one file never share a temporary.
     static std::atomic<unsigned> calls{0};
     const std::string temp =
         path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(calls.fetch_add(1));
-    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666); // less the umask
     if (fd < 0 && errno == EEXIST) {
         // Left by a killed process that had this pid (a container restarts with the same one): this
         // process numbers its own names, so the file is nobody's any more.
         ::unlink(temp.c_str());
-        fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     }
     if (fd < 0)
-        return cannotWrite(path, errno);
+        return cannotWrite(userPath, errno);
+    if (exists) {
+        // The owner too where allowed (root); else the group, when it is one of the writer's.
+        [[maybe_unused]] const bool kept = ::fchown(fd, existing.st_uid, existing.st_gid) == 0 ||
+                                           ::fchown(fd, static_cast<uid_t>(-1), existing.st_gid) == 0;
+        ::fchmod(fd, existing.st_mode & 07777);
+    }
     std::size_t written = 0;
     while (written < content.size()) {
         const auto n = ::write(fd, content.data() + written, content.size() - written);
@@ -46,7 +65,7 @@ std::optional<std::string> writeFileAtomically(const std::string& path, std::str
             const int error = errno;
             ::close(fd);
             ::unlink(temp.c_str());
-            return cannotWrite(path, error);
+            return cannotWrite(userPath, error);
         }
         written += static_cast<std::size_t>(n);
     }
@@ -54,13 +73,13 @@ std::optional<std::string> writeFileAtomically(const std::string& path, std::str
         const int error = errno;
         ::close(fd);
         ::unlink(temp.c_str());
-        return cannotWrite(path, error);
+        return cannotWrite(userPath, error);
     }
     ::close(fd);
     if (::rename(temp.c_str(), path.c_str()) != 0) {
         const std::string reason = std::strerror(errno);
         ::unlink(temp.c_str());
-        return "cannot replace " + path + ": " + reason;
+        return "cannot replace " + userPath + ": " + reason;
     }
     // The rename itself survives a power cut only once the folder is on disk too.
     const std::filesystem::path folder = std::filesystem::path(path).parent_path();

@@ -7,7 +7,9 @@
 
 namespace nw {
 
-// Returns an error message naming the file, or nullopt on success.
+// Returns an error message naming the file, or nullopt on success. A symbolic link is written through
+// to its target; an existing file keeps its permissions (and owner, where allowed), and a read-only one
+// is refused.
 std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view content);
 // Deletes the temporaries a writer killed mid-write left beside `path` (a whole checkpoint each): only
 // where no other process writes `path` now (the caller holds its folder's lock). Returns how many.

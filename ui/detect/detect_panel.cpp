@@ -1,5 +1,7 @@
 #include "detect/detect_panel.h"
 
+#include "window/save_file_dialog.h"
+
 #include "detect/annotate.h"
 #include "device/device_box.h"
 
@@ -115,7 +117,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
 
     view_ = new QLabel(this);
     view_->setAlignment(Qt::AlignCenter);
-    view_->setMinimumSize(320, 240);
+    view_->setMinimumSize(kSmallestView);
     scroll_ = new QScrollArea(this);
     scroll_->setWidget(view_);
     scroll_->setWidgetResizable(true);
@@ -162,7 +164,12 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(worker_, &DetectWorker::loaded, this, &DetectPanel::onLoaded);
     connect(worker_, &DetectWorker::frameReady, this, &DetectPanel::onFrame);
     const auto showProblem = [this](const QString& text) {
-        imageRequestedAt_ = 0; // an image that cannot be read is done with too
+        if (imageRequestedAt_ != 0) {
+            // The image asked for cannot be read: the one before must not stay in view, nor be exported
+            // under this one's name.
+            clearResult();
+            imageRequestedAt_ = 0; // done with too
+        }
         status_->setText(text);
         streamProblem_ = text;
     };
@@ -199,7 +206,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(device_, &QComboBox::currentIndexChanged, this, reloadOnDevice);
     connect(half_, &QCheckBox::toggled, this, reloadOnDevice);
     connect(letterbox_, &QCheckBox::toggled, this, [this] {
-        if (!last_.source.isEmpty() && QFileInfo(last_.source).isFile() && last_.frame == 0)
+        if (showingStill_ && !last_.source.isEmpty() && QFileInfo(last_.source).isFile())
             openImageFile(last_.source); // the input changes: this one does need the network
     });
     connect(weights, &QPushButton::clicked, this, [this] {
@@ -246,6 +253,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         stopStream();
         resetFrameRate();
         streamProblem_.clear();
+        showingStill_ = false;
         QMetaObject::invokeMethod(worker_, "openCamera", Qt::QueuedConnection, Q_ARG(int, device),
                                   Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
     });
@@ -255,20 +263,28 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             status_->setText(tr("Nothing to save yet: detect on an image first."));
             return;
         }
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save the annotated image"), QString(),
-                                                          tr("Images (*.png *.jpg)"));
+        const QString path = chooseFileToSave(this, tr("Save the annotated image"), QString(),
+                                              tr("Images (*.png *.jpg)"), "png");
         if (!path.isEmpty())
             saveImage(path);
     });
     connect(json, &QPushButton::clicked, this, [this] {
+        if (last_.image.isNull()) {
+            status_->setText(tr("Nothing to export yet: detect on an image first."));
+            return;
+        }
         const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export detections"), QString(), tr("JSON (*.json)"));
+            chooseFileToSave(this, tr("Export detections"), QString(), tr("JSON (*.json)"), "json");
         if (!path.isEmpty() && !exportJson(path))
             status_->setText(tr("Cannot write %1").arg(path));
     });
     connect(yolo, &QPushButton::clicked, this, [this] {
+        if (last_.image.isNull()) {
+            status_->setText(tr("Nothing to export yet: detect on an image first."));
+            return;
+        }
         const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export YOLO labels"), QString(), tr("Labels (*.txt)"));
+            chooseFileToSave(this, tr("Export YOLO labels"), QString(), tr("Labels (*.txt)"), "txt");
         if (!path.isEmpty() && !exportYoloLabels(path))
             status_->setText(tr("Cannot write %1").arg(path));
     });
@@ -280,8 +296,8 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             stopRecording();
             return;
         }
-        const QString path = QFileDialog::getSaveFileName(this, tr("Record the annotated video"), QString(),
-                                                          tr("AVI video (*.avi)"));
+        const QString path = chooseFileToSave(this, tr("Record the annotated video"), QString(),
+                                              tr("AVI video (*.avi)"), "avi");
         if (path.isEmpty() || !startRecording(path))
             record_->setChecked(false);
     });
@@ -305,15 +321,11 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     classes_ = 0;
     classifier_ = false;
     resetFrameRate();
-    last_ = DetectFrame{};
-    boxes_.clear();
+    clearResult();
     names_.clear();
     weightsPath_.clear();
     randomWeights_ = false;
     QMetaObject::invokeMethod(worker_, "unload", Qt::QueuedConnection); // the old network must not run
-    annotated_ = QImage();
-    view_->clear();
-    legend_->clear();
     bars_->setVisible(false);
     status_->clear();
     detector_->setText(cfgPath.isEmpty()
@@ -330,6 +342,16 @@ void DetectPanel::setNetwork(const QString& cfgPath)
             setWeights(QDir::cleanPath(dir + "/" + base + ".weights"));
             break;
         }
+}
+
+void DetectPanel::clearResult()
+{
+    last_ = DetectFrame{};
+    boxes_.clear();
+    annotated_ = QImage();
+    view_->clear();
+    view_->setMinimumSize(kSmallestView);
+    legend_->clear();
 }
 
 void DetectPanel::useRandomWeights()
@@ -446,6 +468,7 @@ void DetectPanel::openImageFile(const QString& path)
         return;
     stopStream(); // the worker runs one thing at a time: a playing stream would hold the image back
     resetFrameRate();
+    showingStill_ = true;
     imageRequestedAt_ = QDateTime::currentMSecsSinceEpoch();
     QMetaObject::invokeMethod(worker_, "detectImage", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()));
@@ -479,6 +502,7 @@ void DetectPanel::openVideoFile(const QString& path)
     stopStream();
     resetFrameRate();
     streamProblem_.clear();
+    showingStill_ = false;
     QMetaObject::invokeMethod(worker_, "playVideo", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
 }
@@ -519,7 +543,9 @@ void DetectPanel::onFrame(const DetectFrame& frame)
 void DetectPanel::refilter()
 {
     const float threshold = float(threshold_->value()) / 100.0f, nms = float(nms_->value()) / 100.0f;
-    thresholdValue_->setText(tr("%1 / %2").arg(threshold, 0, 'f', 2).arg(nms, 0, 'f', 2));
+    // NMS at 0 is Darknet's "no NMS" (every overlapping box kept), not the strongest suppression.
+    thresholdValue_->setText(
+        tr("%1 / %2").arg(threshold, 0, 'f', 2).arg(nms > 0 ? QString::number(nms, 'f', 2) : tr("off")));
     if (last_.image.isNull())
         return;
     if (classifier_) {
@@ -599,10 +625,13 @@ void DetectPanel::showPixmap()
         return;
     zoom_ = std::min(zoom_, largestZoom()); // the next image may be larger than the one zoomed in on
     const QPixmap pixmap = QPixmap::fromImage(annotated_);
-    view_->setPixmap(
-        zoom_ > 0
-            ? pixmap.scaled(annotated_.size() * zoom_, Qt::KeepAspectRatio, Qt::SmoothTransformation)
-            : pixmap.scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+    const QPixmap shown =
+        zoom_ > 0 ? pixmap.scaled(annotated_.size() * zoom_, Qt::KeepAspectRatio, Qt::SmoothTransformation)
+                  : pixmap.scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    // The label is as large as the zoomed image, so the scroll area has a range to scroll and drag
+    // through (its fixed minimum of 320×240 held it to the view's size: a zoomed image was cropped).
+    view_->setMinimumSize(shown.size().expandedTo(kSmallestView));
+    view_->setPixmap(shown);
 }
 
 // Ctrl+wheel zooms; dragging with the left button pans a zoomed image.

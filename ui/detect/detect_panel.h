@@ -8,6 +8,7 @@
 #include "detect/detector.h"
 #include "detect/video_recorder.h"
 
+#include <QSize>
 #include <QStringList>
 #include <QWidget>
 #include <functional>
@@ -89,6 +90,7 @@ private:
     void refilter();
     void render();
     void stopStream();
+    void clearResult(); // no image, boxes or legend in view (another network, an image that failed)
     void showPixmap();
     double currentScale() const; // the zoom now shown (the fitted scale when fitting)
     void updateLegend();
@@ -135,6 +137,8 @@ private:
     QThread* thread_ = nullptr;
     DetectWorker* worker_ = nullptr;
     std::function<QString()> cfgText_;
+    bool showingStill_ = false; // the last source asked for is an image (Letterbox runs it again)
+    static constexpr QSize kSmallestView{320, 240};
     QString loadedText_;         // the editor's text the detector was last loaded with
     bool randomWeights_ = false; // loaded without weights, on request
 };

@@ -4,6 +4,7 @@
 #include "cfg/layer_edits.h"
 #include "cfg/layer_links.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <algorithm>
 
@@ -56,6 +57,17 @@ void DocumentModel::reset(cfg::Document document, const QString& path)
     savedText_ = document_.toText();
     undo_.setClean();
     emit changed();
+}
+
+bool DocumentModel::changedOnDisk() const
+{
+    QFile file(path_);
+    if (path_.isEmpty() || !file.open(QIODevice::ReadOnly))
+        return false;
+    // A cfg is small; one far larger than the text cannot be the same (and is not read whole).
+    if (file.size() != qint64(savedText_.size()))
+        return true;
+    return file.readAll() != QByteArray::fromStdString(savedText_);
 }
 
 QString DocumentModel::saveAs(const QString& path)

@@ -49,6 +49,10 @@ public:
     // `error` when the text has none.
     int pasteLayers(int index, const QString& text, QString& error);
 
+    // Whether another program changed the file since it was opened or last saved here (its bytes are
+    // not the text as then); false without a file, or when it is gone or unreadable (Save says why).
+    bool changedOnDisk() const;
+
     // While a run trains on the network nothing changes it: edits are refused (those that say why, with
     // "read-only while training"), and the undo stack stays where it is.
     void setReadOnly(bool readOnly) { readOnly_ = readOnly; }

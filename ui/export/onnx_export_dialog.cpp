@@ -4,9 +4,12 @@
 #include "export/onnx_export.h"
 #include "graph/network_spec.h"
 #include "runtime/net.h"
+#include "util/file_check.h"
+#include "window/save_file_dialog.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -85,11 +88,9 @@ OnnxExportDialog::OnnxExportDialog(const QString& cfgPath, const QString& cfgTex
         cfgPath.isEmpty() ? QString() : cfg.dir().filePath(cfg.completeBaseName() + ".onnx"), this);
     output_->setObjectName("onnxOutput");
     form->addRow(tr("Write to:"), withBrowse(output_, this, [this](const QString& current) {
-                     QString path = QFileDialog::getSaveFileName(this, tr("Export ONNX"), current,
-                                                                 tr("ONNX models (*.onnx)"));
-                     if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
-                         path += ".onnx";
-                     return path;
+                     confirmedOutput_ = chooseFileToSave(this, tr("Export ONNX"), current,
+                                                         tr("ONNX models (*.onnx)"), "onnx");
+                     return confirmedOutput_;
                  }));
     opset_ = new QSpinBox(this);
     opset_->setRange(kMinOnnxOpset, kMaxOnnxOpset);
@@ -153,9 +154,24 @@ void OnnxExportDialog::startExport()
     options.opset = opset_->value();
     options.batch = dynamic_->isChecked() ? 0 : batch_->value();
     options.withDecode = decode_->isEnabled() && decode_->isChecked();
+    QString target = output_->text().trimmed();
+    // A relative name goes beside the network, as the default does (not into the studio's working folder).
+    if (QFileInfo(target).isRelative() && !cfgPath_.isEmpty())
+        target = QFileInfo(cfgPath_).dir().filePath(target);
     const std::string cfgPath = cfgPath_.toStdString(), cfgText = cfgText_.toStdString(),
-                      weights = weights_->text().trimmed().toStdString(),
-                      out = output_->text().trimmed().toStdString();
+                      weights = weights_->text().trimmed().toStdString(), out = target.toStdString();
+    // Never over the network's own files; another existing file only once the user says so: Browse…
+    // asked already for the file it chose, and a typed name is replaced on a second Export.
+    for (const std::string& input : {cfgPath, weights})
+        if (auto same = input.empty() ? std::nullopt : outputIsAnInput(out, {input})) {
+            status_->setText(QString::fromStdString("Not exported: " + *same));
+            return;
+        }
+    if (QFileInfo(target).isFile() && target != confirmedOutput_) {
+        confirmedOutput_ = target;
+        status_->setText(tr("%1 exists: Export again to replace it, or choose another name.").arg(target));
+        return;
+    }
     error_.reset();
     summary_.clear();
     exportButton_->setEnabled(false);

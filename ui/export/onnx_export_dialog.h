@@ -48,6 +48,7 @@ private:
     void finish();
 
     QString cfgPath_, cfgText_;
+    QString confirmedOutput_; // the file Browse… chose (its dialog asked about replacing it)
     QLineEdit* weights_ = nullptr;
     QLineEdit* output_ = nullptr;
     QSpinBox* opset_ = nullptr;

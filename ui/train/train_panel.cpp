@@ -2,6 +2,7 @@
 
 #include "device/device_box.h"
 #include "train/train_worker.h"
+#include "window/save_file_dialog.h"
 
 #include "data/make_shapes.h"
 
@@ -236,7 +237,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     connect(exportCsv, &QPushButton::clicked, this, [this] {
         const QString source = output_->text() + "/metrics.csv";
         const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export the metrics"), source, tr("CSV (*.csv)"));
+            chooseFileToSave(this, tr("Export the metrics"), source, tr("CSV (*.csv)"), "csv");
         if (path.isEmpty() || path == source)
             return;
         QFile::remove(path);
@@ -259,6 +260,8 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
         if (text.startsWith("stopped in or before the first iteration") ||
             text.startsWith("stopped before the first iteration"))
             stopNote_ = text; // no checkpoint of this run: the status must not promise one
+        if (isEvaluatingMessage(text.toStdString())) // a validation pass may take many iterations' time
+            status_->setText(text.left(1).toUpper() + text.mid(1) + "…");
         // Resumed at or past the end (core/train/trainer.cpp): the run ends at once, having trained nothing.
         static const QRegularExpression atTheEnd(
             "^the checkpoint is at iteration (\\d+), already at max_batches=(\\d+)");
@@ -677,8 +680,8 @@ void TrainPanel::showReadout(QMouseEvent* event)
 
 void TrainPanel::exportPng()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the curves"), output_->text() + "/curves.png", tr("PNG images (*.png)"));
+    const QString path = chooseFileToSave(this, tr("Export the curves"), output_->text() + "/curves.png",
+                                          tr("PNG images (*.png)"), "png");
     if (!path.isEmpty() && !plot_->savePng(path))
         appendLog(tr("error: cannot write %1").arg(path));
 }

@@ -32,7 +32,11 @@ public:
         }
         lastIteration_ = stats.iteration;
     }
-    void message(const std::string& text) override { emit worker_.message(QString::fromStdString(text)); }
+    void message(const std::string& text) override
+    {
+        flush(); // the iteration held back comes first ("evaluating at iteration N" follows N − 1)
+        emit worker_.message(QString::fromStdString(text));
+    }
     // The iteration the throttle held back, shown now (a pause, the end).
     void flush()
     {

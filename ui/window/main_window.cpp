@@ -12,6 +12,7 @@
 #include "table/layer_sort_proxy.h"
 #include "table/layer_table_model.h"
 #include "train/train_panel.h"
+#include "window/save_file_dialog.h"
 #ifdef NETWRIGHT_WITH_ONNX
 #include "export/onnx_export_dialog.h"
 #endif
@@ -289,8 +290,8 @@ void MainWindow::createActions()
                                           this, [this] { save(); });
     saveAction->setShortcut(QKeySequence::Save);
     QAction* saveAsAction = file->addAction(tr("Save &As..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save network"), model_doc_->path(),
-                                                          tr("Darknet networks (*.cfg)"));
+        const QString path = chooseFileToSave(this, tr("Save network"), model_doc_->path(),
+                                              tr("Darknet networks (*.cfg)"), "cfg");
         if (!path.isEmpty())
             saveAs(withCfgSuffix(path));
     });
@@ -515,8 +516,24 @@ bool MainWindow::save()
     properties_->commitPendingEdit();
     if (model_doc_->path().isEmpty()) {
         const QString path =
-            QFileDialog::getSaveFileName(this, tr("Save network"), QString(), tr("Darknet networks (*.cfg)"));
+            chooseFileToSave(this, tr("Save network"), QString(), tr("Darknet networks (*.cfg)"), "cfg");
         return !path.isEmpty() && saveAs(withCfgSuffix(path));
+    }
+    // Another program (a teammate's edit, a git checkout) changed the file since it was read or saved:
+    // replacing its changes is the user's call.
+    if (model_doc_->changedOnDisk()) {
+        const QString name = QFileInfo(model_doc_->path()).fileName();
+        const auto answer = QMessageBox::warning(
+            this, tr("Changed on disk"),
+            tr("%1 was changed on disk since it was opened or last saved. Saving replaces those changes "
+               "with the network as the editor shows it.")
+                .arg(name),
+            QMessageBox::Save | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Save) {
+            statusBar()->showMessage(
+                tr("Not saved: %1 keeps the changes made on disk (File ▸ Reload shows them)").arg(name));
+            return false;
+        }
     }
     return saveAs(model_doc_->path());
 }
