@@ -56,6 +56,7 @@
 #include <QToolBar>
 #include <QUndoView>
 #include <clocale>
+#include <memory>
 
 using namespace nw;
 
@@ -126,28 +127,30 @@ struct LinkedWindow {
 // Answers the next message box that opens (a question asked with exec()) with `button`, within 10 s.
 // It answers a box seen open on an earlier tick too: one answered while exec() was still showing it
 // (the offscreen platform runs timers there) closed before exec's loop began, which then never ended.
+// The poller belongs to the application, so one still waiting when the suite ends is freed with it.
 void answerNextQuestion(QMessageBox::StandardButton button)
 {
-    auto* poll = new QTimer;
-    auto* waited = new QElapsedTimer;
-    auto* seen = new QPointer<QMessageBox>;
-    waited->start();
-    QObject::connect(poll, &QTimer::timeout, [poll, waited, seen, button] {
+    struct State {
+        QElapsedTimer waited;
+        QPointer<QMessageBox> seen;
+    };
+    auto state = std::make_shared<State>();
+    state->waited.start();
+    auto* poll = new QTimer(qApp);
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, state, button] {
         for (QWidget* widget : QApplication::topLevelWidgets())
             if (auto* box = qobject_cast<QMessageBox*>(widget); box && box->isVisible()) {
-                if (*seen != box) {
-                    *seen = box;
+                if (state->seen != box) {
+                    state->seen = box;
                     continue;
                 }
                 if (QAbstractButton* answer = box->button(button))
                     answer->click();
-                waited->invalidate();
+                state->waited.invalidate();
             }
-        if (!waited->isValid() || waited->elapsed() > 10000) {
-            poll->deleteLater();
-            delete waited;
-            delete seen;
+        if (!state->waited.isValid() || state->waited.elapsed() > 10000) {
             poll->stop();
+            poll->deleteLater();
         }
     });
     poll->start(20);
