@@ -268,21 +268,24 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         if (!path.isEmpty())
             saveImage(path);
     });
-    connect(json, &QPushButton::clicked, this, [this] {
-        if (last_.image.isNull()) {
-            status_->setText(tr("Nothing to export yet: detect on an image first."));
+    // Exports before a first image would write empty files: said instead, before any dialog.
+    const auto nothingDetectedYet = [this] {
+        if (!last_.image.isNull())
+            return false;
+        status_->setText(tr("Nothing to export yet: detect on an image first."));
+        return true;
+    };
+    connect(json, &QPushButton::clicked, this, [this, nothingDetectedYet] {
+        if (nothingDetectedYet())
             return;
-        }
         const QString path =
             chooseFileToSave(this, tr("Export detections"), QString(), tr("JSON (*.json)"), "json");
         if (!path.isEmpty() && !exportJson(path))
             status_->setText(tr("Cannot write %1").arg(path));
     });
-    connect(yolo, &QPushButton::clicked, this, [this] {
-        if (last_.image.isNull()) {
-            status_->setText(tr("Nothing to export yet: detect on an image first."));
+    connect(yolo, &QPushButton::clicked, this, [this, nothingDetectedYet] {
+        if (nothingDetectedYet())
             return;
-        }
         const QString path =
             chooseFileToSave(this, tr("Export YOLO labels"), QString(), tr("Labels (*.txt)"), "txt");
         if (!path.isEmpty() && !exportYoloLabels(path))
