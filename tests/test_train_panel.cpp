@@ -16,6 +16,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMouseEvent>
@@ -85,6 +86,11 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QVERIFY(panel->isTraining());
     QVERIFY(!panel->trainButton()->isEnabled());
     QVERIFY(!panel->weightsEdit()->isEnabled()); // what the run uses stays as it started
+    // The settings fold away for the curves, one line saying what the run uses in their place.
+    auto* runSummary = panel->findChild<QLabel*>("runSummary");
+    QVERIFY(runSummary && runSummary->isVisible() && !panel->dataEdit()->isVisible());
+    QCOMPARE(runSummary->text(), QString("Data %1 · random initialisation · CPU · into %2")
+                                     .arg(dir.filePath("toy.data"), dir.filePath("run")));
     QTRY_VERIFY_WITH_TIMEOUT(panel->plot()->graph(1)->dataCount() >= 3, 20000);
     QVERIFY(panel->progressBar()->value() > 0);
     QVERIFY(panel->ratePlot()->graph(0)->dataCount() >= 3);        // learning rate
@@ -160,6 +166,7 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
                                                .arg(panel->progressBar()->value())
                                                .arg(dir.filePath("run")));
     QVERIFY(panel->weightsEdit()->isEnabled());
+    QVERIFY(panel->dataEdit()->isVisible() && !runSummary->isVisible()); // unfolded for the next run
 
     // Another network starts clean: no .data beside it, no curves, no log of this run.
     QTemporaryDir other;

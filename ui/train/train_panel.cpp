@@ -220,8 +220,20 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     log_->setMaximumBlockCount(2000);
     log_->setMaximumHeight(110);
 
+    // The settings fold away while a run trains, a line saying what it uses in their place: at
+    // 1366×768 (and even at the first window's 1480×900) the curves were below the fold.
+    settings_ = new QWidget(this);
+    form->setContentsMargins(0, 0, 0, 0);
+    settings_->setLayout(form);
+    runSummary_ = new QLabel(this);
+    runSummary_->setObjectName("runSummary");
+    runSummary_->setWordWrap(true);
+    runSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    runSummary_->hide();
+
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addWidget(settings_);
+    layout->addWidget(runSummary_);
     layout->addLayout(buttons);
     layout->addWidget(progress_);
     layout->addWidget(status_);
@@ -351,6 +363,17 @@ void TrainPanel::setTraining(bool training)
     shapes_->setEnabled(!training && !shapesThread_); // one generation at a time
     for (QWidget* w : pathButtons_)
         w->setEnabled(!training);
+    if (training) {
+        const QString weights = weights_->text().trimmed();
+        runSummary_->setText(tr("Data %1 · %2 · %3 · into %4")
+                                 .arg(data_->text().trimmed(),
+                                      resume_->isChecked() ? tr("resumed from the last checkpoint")
+                                      : weights.isEmpty()  ? tr("random initialisation")
+                                                           : tr("from %1").arg(QFileInfo(weights).fileName()),
+                                      device_->currentText(), output_->text().trimmed()));
+    }
+    settings_->setVisible(!training);
+    runSummary_->setVisible(training);
     emit trainingChanged(training);
 }
 

@@ -110,6 +110,8 @@ private:
     QPushButton* stop_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QLabel* status_ = nullptr;
+    QWidget* settings_ = nullptr;  // the run's settings, folded away while it trains (room for curves)
+    QLabel* runSummary_ = nullptr; // what the running run uses, in one line, while they are folded
     QCustomPlot* plot_ = nullptr;
     QCustomPlot* rates_ = nullptr; // learning rate and images/s
     QCustomPlot* heads_ = nullptr; // detectors: IoU, objectness, class score per head
