@@ -8,6 +8,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -114,6 +115,7 @@ private slots:
     void classifierEqualsDoubledBatch();
     void detectorEqualsDoubledBatch();
     void killedRankEndsTheJobAndTheCheckpointResumes();
+    void ctrlCStopsEveryRankWithOneCheckpoint();
 };
 
 void TestDistributed::initTestCase()
@@ -254,6 +256,40 @@ void TestDistributed::killedRankEndsTheJobAndTheCheckpointResumes()
     QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
     QVERIFY2(resumed.err.contains("resuming from"), resumed.err.constData());
     QVERIFY(QFile::exists(out + "/toy_final.weights"));
+}
+
+// Ctrl+C reaches mpirun, which passes it to every rank: they stop together, rank 0 writes the
+// checkpoint, and the job says so once (each rank said it, and rank 1 writes no checkpoint).
+void TestDistributed::ctrlCStopsEveryRankWithOneCheckpoint()
+{
+    QTemporaryDir dir;
+    writeToySet(dir.path(), 96);
+    writeFile(dir.filePath("toy.cfg"), kToyCfg);
+    const QString out = dir.filePath("run");
+    QProcess job;
+    job.setProcessEnvironment(mpiEnvironment());
+    job.start("mpirun",
+              {"--allow-run-as-root", "--oversubscribe", "-np", "2", NETWRIGHT_CLI, "train",
+               dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out", out, "--max-batches", "1000000"});
+    QVERIFY(job.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(readAll(out + "/metrics.csv").count('\n') >= 4, 120000);
+    QCOMPARE(::kill(pid_t(job.processId()), SIGINT), 0);
+    QVERIFY2(job.waitForFinished(120000), "the job did not end after Ctrl+C");
+    QVERIFY(job.exitStatus() != QProcess::NormalExit || job.exitCode() != 0); // stopped, not finished
+    const QByteArray err = job.readAllStandardError();
+    const QByteArray said = job.readAllStandardOutput() + err;
+    static const QRegularExpression stopped("stopped at iteration (\\d+); checkpoint written");
+    auto matches = stopped.globalMatch(QString::fromUtf8(said));
+    QVERIFY2(matches.hasNext(), err.right(3000).constData());
+    const int iteration = matches.next().captured(1).toInt();
+    QVERIFY2(!matches.hasNext(), err.right(3000).constData()); // once, from rank 0
+    QCOMPARE(said.count("data-parallel training over"), 1);
+
+    // The checkpoint is the iteration the stop names: one process resumes from it.
+    const Run resumed = cli({"train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out", out,
+                             "--resume", "--max-batches", QString::number(iteration + 1)});
+    QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
+    QVERIFY2(resumed.err.contains("at iteration " + QByteArray::number(iteration)), resumed.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestDistributed)

@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <thread>
 #include <unistd.h>
@@ -75,12 +76,20 @@ public:
         if (s.map50)
             std::snprintf(valid, sizeof valid, ", mAP@0.5 %.2f%%", *s.map50 * 100);
         if (terminal_) {
+            // At most ten redraws a second, never one the terminal cannot take now: a bar drawn every
+            // iteration (a small network runs hundreds a second) filled mpirun's pseudo-terminal, and a
+            // rank blocked writing it could not stop on Ctrl+C (mpirun stops reading when it aborts).
+            const bool milestone = s.validTop1 || s.map50 || s.iteration == s.maxBatches;
+            const auto now = std::chrono::steady_clock::now();
+            if (!milestone && (now - lastBar_ < std::chrono::milliseconds(100) || !stdoutWritable()))
+                return;
+            lastBar_ = now;
             const int width = 30, done = int(width * double(s.iteration) / std::max(1, s.maxBatches));
             std::printf("\r[%-*s] %d/%d epoch %.2f loss %.4f avg %.4f lr %.4g %.0f img/s ETA %s%s   ", width,
                         std::string(std::size_t(done), '#').c_str(), s.iteration, s.maxBatches, s.epoch,
                         s.loss, s.averageLoss, s.learningRate, s.imagesPerSecond, duration(eta).c_str(),
                         valid);
-            if (s.validTop1 || s.map50 || s.iteration == s.maxBatches)
+            if (milestone)
                 std::printf("\n");
         } else {
             std::printf("iteration %d/%d: loss %.4f, avg %.4f, lr %.4g, %.0f images/s, %.1f s%s\n",
@@ -141,6 +150,12 @@ private:
             first_ = s.iteration - 1;
         return first_;
     }
+    // (an error or a hang-up counts as writable: the write then finds and reports it)
+    static bool stdoutWritable()
+    {
+        pollfd out{STDOUT_FILENO, POLLOUT, 0};
+        return ::poll(&out, 1, 0) != 0;
+    }
     static std::string duration(double seconds)
     {
         char text[32];
@@ -157,6 +172,7 @@ private:
     int maxBatches_ = 0; // the run's, once an iteration is seen
     int iteration_ = 0, chartedIteration_ = -1;
     std::chrono::steady_clock::time_point lastChart_{};
+    std::chrono::steady_clock::time_point lastBar_{};
 };
 
 // Under mpirun: this rank's Communicator (MPI), and the cores of the host shared by its ranks. Started by

@@ -316,9 +316,14 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         return leaderProblem ? leaderProblem : problem;
     if (leaderProblem)
         return leaderProblem;
+    // What every rank would say alike (the team, a new input size, a stop) is said once, by rank 0.
+    const auto leaderSays = [&](const std::string& text) {
+        if (leader)
+            observer.message(text);
+    };
     if (team.size() > 1)
-        observer.message("data-parallel training over " + team.describe() + ": " + std::to_string(rankBatch) +
-                         " images per rank, " + std::to_string(fullBatch) + " per update");
+        leaderSays("data-parallel training over " + team.describe() + ": " + std::to_string(rankBatch) +
+                   " images per rank, " + std::to_string(fullBatch) + " per update");
     std::string backendError;
     std::unique_ptr<TrainingBackend> backend =
         options_.gpu >= 0 ? makeGpuTrainingBackend(net_, cfg, options_.gpu, backendError)
@@ -461,12 +466,12 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                             std::error_code ignored;
                             std::filesystem::remove(metricsPath, ignored);
                         }
-                        observer.message("stopped before the first iteration: nothing was written");
+                        leaderSays("stopped before the first iteration: nothing was written");
                     }
                     return std::nullopt;
                 }
-                observer.message("stopped at iteration " + std::to_string(state.iteration) +
-                                 "; checkpoint written");
+                leaderSays("stopped at iteration " + std::to_string(state.iteration) +
+                           "; checkpoint written");
                 return checkpoint();
             }
             const auto iterationStart = std::chrono::steady_clock::now();
@@ -479,9 +484,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                                lastCheckpoint();
                     loader.setInputSize(size.width, size.height);
                     current = size;
-                    observer.message("multi-scale training: input " + std::to_string(size.width) + "x" +
-                                     std::to_string(size.height) + " from iteration " +
-                                     std::to_string(iteration));
+                    leaderSays("multi-scale training: input " + std::to_string(size.width) + "x" +
+                               std::to_string(size.height) + " from iteration " + std::to_string(iteration));
                 }
             std::mt19937 random(options_.seed * 7919u + unsigned(iteration));
             // Dropout draws differ per rank; the learning rate's draws (policy=random) are the same on all.
