@@ -56,6 +56,19 @@ Run mpirun(int ranks, const QStringList& arguments, int timeoutMs = 300000)
     return run;
 }
 
+// Two ranks training the toy set in `dir` into dir/run until stopped (a million iterations).
+void startEndlessToyJob(QProcess& job, const QTemporaryDir& dir, const QStringList& extra = {})
+{
+    writeToySet(dir.path(), 96);
+    writeFile(dir.filePath("toy.cfg"), kToyCfg);
+    job.setProcessEnvironment(mpiEnvironment());
+    job.start("mpirun", QStringList{"--allow-run-as-root", "--oversubscribe", "-np", "2", NETWRIGHT_CLI,
+                                    "train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out",
+                                    dir.filePath("run"), "--max-batches", "1000000"} +
+                            extra);
+    QVERIFY(job.waitForStarted());
+}
+
 QString replaced(QString text, const QString& from, const QString& to)
 {
     if (!text.contains(from))
@@ -228,15 +241,9 @@ void TestDistributed::detectorEqualsDoubledBatch()
 void TestDistributed::killedRankEndsTheJobAndTheCheckpointResumes()
 {
     QTemporaryDir dir;
-    writeToySet(dir.path(), 96);
-    writeFile(dir.filePath("toy.cfg"), kToyCfg);
     const QString out = dir.filePath("run");
     QProcess job;
-    job.setProcessEnvironment(mpiEnvironment());
-    job.start("mpirun", {"--allow-run-as-root", "--oversubscribe", "-np", "2", NETWRIGHT_CLI, "train",
-                         dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out", out, "--max-batches",
-                         "1000000", "--checkpoint-every", "1"});
-    QVERIFY(job.waitForStarted());
+    startEndlessToyJob(job, dir, {"--checkpoint-every", "1"});
     // Wait for a few checkpoints, then kill rank 1 as a crash would.
     QTRY_VERIFY_WITH_TIMEOUT(readAll(out + "/metrics.csv").count('\n') >= 4, 120000);
     const qint64 pid = rankPid(1, out);
@@ -263,15 +270,9 @@ void TestDistributed::killedRankEndsTheJobAndTheCheckpointResumes()
 void TestDistributed::ctrlCStopsEveryRankWithOneCheckpoint()
 {
     QTemporaryDir dir;
-    writeToySet(dir.path(), 96);
-    writeFile(dir.filePath("toy.cfg"), kToyCfg);
     const QString out = dir.filePath("run");
     QProcess job;
-    job.setProcessEnvironment(mpiEnvironment());
-    job.start("mpirun",
-              {"--allow-run-as-root", "--oversubscribe", "-np", "2", NETWRIGHT_CLI, "train",
-               dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out", out, "--max-batches", "1000000"});
-    QVERIFY(job.waitForStarted());
+    startEndlessToyJob(job, dir);
     QTRY_VERIFY_WITH_TIMEOUT(readAll(out + "/metrics.csv").count('\n') >= 4, 120000);
     QCOMPARE(::kill(pid_t(job.processId()), SIGINT), 0);
     QVERIFY2(job.waitForFinished(120000), "the job did not end after Ctrl+C");
