@@ -138,7 +138,7 @@ private:
     DetectWorker* worker_ = nullptr;
     std::function<QString()> cfgText_;
     bool showingStill_ = false; // the last source asked for is an image (Letterbox runs it again)
-    static constexpr QSize kSmallestView{320, 240};
+    static constexpr QSize kSmallestView{320, 200};
     QString loadedText_;         // the editor's text the detector was last loaded with
     bool randomWeights_ = false; // loaded without weights, on request
 };
