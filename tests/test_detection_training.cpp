@@ -763,6 +763,58 @@ private slots:
         QVERIFY(std::abs(shapeIou({10, 20}, {20, 10}) - 100.0f / 300.0f) < 1e-6f);
     }
 
+    // Darknet trains a detector without reading valid= unless -map asks for mAP, and measures on the
+    // training list when there is no valid= line: a valid= list without labels was an error that
+    // stopped training, and --map without one measured nothing, silently.
+    void validListOnlyWhenTheMeasureNeedsIt()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        ShapesOptions options;
+        options.count = 6;
+        options.width = options.height = 64;
+        QVERIFY(!makeShapes(root, options));
+        cv::Mat grey(32, 32, CV_8UC3, cv::Scalar::all(90));
+        QVERIFY(cv::imwrite(root + "/unlabelled.png", grey));
+        std::ofstream(root + "/unlabelled.txt.list") << root + "/unlabelled.png\n";
+        std::ofstream(root + "/unlabelled.data")
+            << "classes=5\ntrain=" << root << "/train.txt\nvalid=" << root << "/unlabelled.txt.list\n";
+        std::ofstream(root + "/novalid.data") << "classes=5\ntrain=" << root << "/train.txt\n";
+        const NetworkSpec spec = test::specFromText(test::kTinyDetectorCfg, "tiny-detector.cfg");
+        std::string error;
+        auto net = Net::create(spec, spec.net.layerBatch(), error);
+        QVERIFY2(net, error.c_str());
+        const auto open = [&](const std::string& file, Validation validation,
+                              std::vector<std::string>& warnings) {
+            auto data = loadDataFile(root + "/" + file, error);
+            return data ? openTrainingData(*data, *net, 1, error, warnings, validation) : std::nullopt;
+        };
+        const auto said = [](const std::vector<std::string>& warnings, const std::string& text) {
+            return std::any_of(warnings.begin(), warnings.end(),
+                               [&](const std::string& w) { return w.find(text) != std::string::npos; });
+        };
+
+        std::vector<std::string> warnings;
+        auto sets = open("unlabelled.data", Validation::IfUsable, warnings);
+        QVERIFY2(sets && sets->detectionTrain() && !sets->detectionValid, error.c_str());
+        QVERIFY(said(warnings, "unlabelled.txt.list: no image has a box"));
+        QVERIFY(
+            said(warnings, "(the valid= list): this run trains without mAP; fix the list, or remove valid="));
+        warnings.clear();
+        QVERIFY(!open("unlabelled.data", Validation::Required, warnings));
+        QVERIFY2(error.find("no image has a box") != std::string::npos &&
+                     error.find("(the valid= list, needed for the mAP asked for)") != std::string::npos,
+                 error.c_str());
+
+        warnings.clear();
+        sets = open("novalid.data", Validation::IfUsable, warnings);
+        QVERIFY2(sets && !sets->detectionValid && warnings.empty(), error.c_str());
+        sets = open("novalid.data", Validation::Required, warnings);
+        QVERIFY2(sets && sets->detectionValid, error.c_str());
+        QCOMPARE(sets->detectionValid->size(), sets->train->size()); // the training list, unaugmented
+        QVERIFY(said(warnings, "has no valid= list: mAP is measured on the training list"));
+    }
+
     void shortTrainingRunLearns()
     {
         QTemporaryDir dir;

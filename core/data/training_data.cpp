@@ -63,25 +63,44 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
 }
 
 std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& net, unsigned seed,
-                                             std::string& error, std::vector<std::string>& warnings)
+                                             std::string& error, std::vector<std::string>& warnings,
+                                             Validation validation)
 {
     TrainingData result;
-    const bool hasValid = !data.get("valid").empty();
-    if (net.maxTruthBoxes() > 0) {
-        auto train = openDetectionSet(data, "train", net, error, warnings);
-        if (!train)
-            return std::nullopt;
-        result.train = std::move(train);
-        if (hasValid && !(result.detectionValid = openDetectionSet(data, "valid", net, error, warnings)))
-            return std::nullopt;
-        return result;
-    }
-    result.train = openClassificationSet(data, "train", net.spec().net, seed, error, &warnings);
+    const bool detector = net.maxTruthBoxes() > 0;
+    if (detector)
+        result.train = openDetectionSet(data, "train", net, error, warnings);
+    else
+        result.train = openClassificationSet(data, "train", net.spec().net, seed, error, &warnings);
     if (!result.train)
         return std::nullopt;
-    if (hasValid &&
-        !(result.valid = openClassificationSet(data, "valid", net.spec().net, seed, error, &warnings)))
+
+    DataFile validData = data;
+    if (data.get("valid").empty()) {
+        if (!detector || validation != Validation::Required)
+            return result;
+        validData.values["valid"] = data.get("train"); // Darknet's fallback for -map
+        warnings.push_back(data.path + " has no valid= list: mAP is measured on the training list (train=" +
+                           data.get("train") +
+                           "), as Darknet does; a list of images kept out of training gives a truer figure");
+    }
+    std::string validError;
+    bool opened = false;
+    if (detector)
+        opened =
+            bool(result.detectionValid = openDetectionSet(validData, "valid", net, validError, warnings));
+    else
+        opened = bool(result.valid = openClassificationSet(validData, "valid", net.spec().net, seed,
+                                                           validError, &warnings));
+    if (opened)
+        return result;
+    const char* measure = detector ? "mAP" : "validation";
+    if (validation == Validation::Required) {
+        error = validError + " (the valid= list, needed for the " + measure + " asked for)";
         return std::nullopt;
+    }
+    warnings.push_back(validError + " (the valid= list): this run trains without " + measure +
+                       "; fix the list, or remove valid= from " + data.path);
     return result;
 }
 

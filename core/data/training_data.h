@@ -26,8 +26,16 @@ struct TrainingData {
     std::string describe() const;
 };
 
+// What the run asks of its valid= list. Darknet trains a detector without reading it unless told to
+// measure mAP (-map), and without a valid= line measures mAP on the training list.
+enum class Validation {
+    IfUsable, // a valid= list that cannot be used is a warning: the run trains without validation
+    Required, // asked for (--map): such a list is an error, and a detector without one uses train=
+};
+
 std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& net, unsigned seed,
-                                             std::string& error, std::vector<std::string>& warnings);
+                                             std::string& error, std::vector<std::string>& warnings,
+                                             Validation validation = Validation::IfUsable);
 
 // A detector's "train" or "valid" list (augmented only for "train").
 std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const std::string& which,
