@@ -648,6 +648,16 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QVERIFY(QFileInfo::exists(dir.filePath("out/toy_last.state")));
     QCOMPARE(cv::imread(dir.filePath("out/chart.png").toStdString()).cols, 1000); // Darknet's chart.png
 
+    // --valid-every asks for validation: a .data file without valid= is refused before any training.
+    test::writeFile(dir.filePath("novalid.data"),
+                    "classes=3\ntrain=toy-images.gz\ntrain_labels=toy-labels\n");
+    const test::Run refused = test::cli({"train", dir.filePath("novalid.data"), cfg.fileName(), "--out",
+                                         dir.filePath("refused"), "--valid-every", "6"});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("novalid.data has no valid= list, which the validation asked for needs"),
+             refused.err.constData());
+    QVERIFY(!QFileInfo::exists(dir.filePath("refused/metrics.csv")));
+
     process.start(NETWRIGHT_CLI, {"valid", data.fileName(), cfg.fileName(),
                                   dir.filePath("out/toy_final.weights"), "--json"});
     QVERIFY(process.waitForFinished(60000));

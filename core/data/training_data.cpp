@@ -77,8 +77,13 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& ne
 
     DataFile validData = data;
     if (data.get("valid").empty()) {
-        if (!detector || validation != Validation::Required)
+        if (validation != Validation::Required)
             return result;
+        if (!detector) {
+            error = data.path + " has no valid= list, which the validation asked for needs (valid= with "
+                                "valid_labels=, or a list of images)";
+            return std::nullopt;
+        }
         validData.values["valid"] = data.get("train"); // Darknet's fallback for -map
         warnings.push_back(data.path + " has no valid= list: mAP is measured on the training list (train=" +
                            data.get("train") +

@@ -30,7 +30,8 @@ struct TrainingData {
 // measure mAP (-map), and without a valid= line measures mAP on the training list.
 enum class Validation {
     IfUsable, // a valid= list that cannot be used is a warning: the run trains without validation
-    Required, // asked for (--map): such a list is an error, and a detector without one uses train=
+    Required, // asked for (--map): such a list is an error, a detector without one uses train= and a
+              // classifier without one is an error
 };
 
 std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& net, unsigned seed,
