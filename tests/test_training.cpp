@@ -113,6 +113,7 @@ private slots:
     void idxFilesAreReadAndCheckedWithClearErrors();
     void resumeContinuesTheSameRun_data();
     void resumeContinuesTheSameRun();
+    void bestWeightsAreTheBestValidation();
     void damagedCheckpointIsRefused();
     void oneRunPerOutputFolder();
     void freshRunSetsThePreviousRunAside();
@@ -307,6 +308,57 @@ void TestTraining::resumeContinuesTheSameRun()
     QCOMPARE(rows.size(), 1 + 12);
     QCOMPARE(rows[0], QString("iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1,map50"));
     QVERIFY(rows[7].startsWith("7,"));
+}
+
+// _best.weights (Darknet's, under -map) holds the weights of the best validation so far: loaded, they
+// score that figure again; a resumed run replaces them only with a better one than before its stop.
+void TestTraining::bestWeightsAreTheBestValidation()
+{
+    QTemporaryDir dir;
+    writeToySet(dir.path(), 40);
+    std::string error;
+    auto set = loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
+                              dir.filePath("toy-labels").toStdString(), 3, error);
+    QVERIFY(set);
+    TrainOptions options;
+    options.name = "toy";
+    options.validEvery = 1;
+    options.outDir = dir.filePath("run").toStdString();
+    const std::string best = options.outDir + "/toy_best.weights";
+    const auto bestMessages = [](const Quiet& observer) {
+        return std::count_if(observer.messages.begin(), observer.messages.end(),
+                             [](const std::string& m) { return m.starts_with("best top-1 so far"); });
+    };
+    auto first = toyNet();
+    Quiet half;
+    half.stopAfter = 6;
+    QVERIFY(!Trainer(*first, *set, set.get(), options).run(half));
+    double bestBefore = -1;
+    int improvements = 0;
+    for (const IterationStats& s : half.seen)
+        if (s.validTop1 && *s.validTop1 > bestBefore) {
+            bestBefore = *s.validTop1;
+            ++improvements;
+        }
+    QCOMPARE(bestMessages(half), improvements);
+    auto loaded = toyNet();
+    QVERIFY(!loaded->loadWeights(best));
+    QCOMPARE(evaluate(*loaded, *set).top1, bestBefore);
+
+    options.resume = true;
+    auto second = toyNet();
+    Quiet rest;
+    QVERIFY(!Trainer(*second, *set, set.get(), options).run(rest));
+    double bestAfter = bestBefore;
+    improvements = 0;
+    for (const IterationStats& s : rest.seen)
+        if (s.validTop1 && *s.validTop1 > bestAfter) {
+            bestAfter = *s.validTop1;
+            ++improvements;
+        }
+    QCOMPARE(bestMessages(rest), improvements); // (none for a figure no better than before the stop)
+    QVERIFY(!loaded->loadWeights(best));
+    QCOMPARE(evaluate(*loaded, *set).top1, bestAfter);
 }
 
 // A net that loads a checkpoint predicts what the saved net predicted, also through layers that keep

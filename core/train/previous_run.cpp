@@ -14,7 +14,8 @@ namespace {
 
 std::vector<std::string> runFiles(const std::string& name)
 {
-    return {name + "_last.weights", name + "_last.state", name + "_final.weights", "metrics.csv"};
+    return {name + "_last.weights", name + "_last.state", name + "_final.weights", name + "_best.weights",
+            "metrics.csv"};
 }
 
 } // namespace

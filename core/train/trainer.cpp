@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -122,6 +123,23 @@ std::optional<std::string> trimMetrics(const std::string& path, int lastIteratio
             kept += line + "\n";
     }
     return writeFileAtomically(path, kept);
+}
+
+// The best validation figure (top-1 or mAP@0.5) in metrics.csv: a resumed run's _best.weights holds it.
+double bestScoreIn(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line); // header
+    double best = -1;
+    while (std::getline(in, line)) {
+        std::istringstream row(line);
+        std::string cell;
+        for (int column = 0; std::getline(row, cell, ','); ++column)
+            if (column >= 6 && !cell.empty())
+                best = std::max(best, std::atof(cell.c_str()));
+    }
+    return best;
 }
 
 std::string metricsRow(const IterationStats& s)
@@ -278,7 +296,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         lock.emplace(options_.outDir, "training " + options_.name, lockError);
         if (!lock->locked())
             return lockError;
-        for (const std::string& file : {statePath, weightsPath, metricsPath, base + "_final.weights"})
+        for (const std::string& file :
+             {statePath, weightsPath, metricsPath, base + "_final.weights", base + "_best.weights"})
             removeLeftTemporaries(file);
         if (!options_.resume) {
             // A fresh run counts from zero — iterations, images seen, the learning-rate schedule — also
@@ -435,6 +454,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             observer.message(std::to_string(skipped) + " unreadable samples were skipped in this run "
                                                        "(each is named in a warning above)");
     };
+    double bestScore = leader && options_.resume ? bestScoreIn(metricsPath) : -1; // (trimmed above)
     const auto started = std::chrono::steady_clock::now();
     const double elapsedBefore = state.elapsedSeconds;
     double pausedSeconds = 0; // held in stopRequested (the studio's Pause): not training time
@@ -576,6 +596,20 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -
                 pausedSeconds;
             stats.elapsedSeconds = state.elapsedSeconds;
+            // The weights of the best validation so far, as Darknet's _best.weights (a run that ends
+            // past its best, overfitted, keeps them).
+            if (const std::optional<double> score = stats.map50 ? stats.map50 : stats.validTop1;
+                score && *score > bestScore) {
+                bestScore = *score;
+                backend->syncToHost();
+                if (auto problem = net_.saveWeights(base + "_best.weights"))
+                    return "iteration " + std::to_string(iteration) + ": " + *problem + "; " +
+                           lastCheckpoint();
+                char figure[32];
+                std::snprintf(figure, sizeof figure, "%.2f %%", *score * 100);
+                observer.message(std::string("best ") + (stats.map50 ? "mAP@0.5" : "top-1") + " so far, " +
+                                 figure + ": weights in " + base + "_best.weights");
+            }
             if (leader)
                 metrics << metricsRow(stats) << std::flush;
             observer.iteration(stats);
