@@ -324,41 +324,30 @@ void TestTraining::bestWeightsAreTheBestValidation()
     options.name = "toy";
     options.validEvery = 1;
     options.outDir = dir.filePath("run").toStdString();
-    const std::string best = options.outDir + "/toy_best.weights";
-    const auto bestMessages = [](const Quiet& observer) {
-        return std::count_if(observer.messages.begin(), observer.messages.end(),
-                             [](const std::string& m) { return m.starts_with("best top-1 so far"); });
+    // A part of the run (the first six iterations, then the resumed rest): the messages say each
+    // figure better than every one before, and _best.weights scores the best of them again.
+    double best = -1;
+    const auto checkPart = [&](int stopAfter) {
+        auto net = toyNet();
+        Quiet observer;
+        observer.stopAfter = stopAfter;
+        QVERIFY(!Trainer(*net, *set, set.get(), options).run(observer));
+        long improvements = 0;
+        for (const IterationStats& s : observer.seen)
+            if (s.validTop1 && *s.validTop1 > best) {
+                best = *s.validTop1;
+                ++improvements;
+            }
+        QCOMPARE(std::count_if(observer.messages.begin(), observer.messages.end(),
+                               [](const std::string& m) { return m.starts_with("best top-1 so far"); }),
+                 improvements);
+        auto loaded = toyNet();
+        QVERIFY(!loaded->loadWeights(options.outDir + "/toy_best.weights"));
+        QCOMPARE(evaluate(*loaded, *set).top1, best);
     };
-    auto first = toyNet();
-    Quiet half;
-    half.stopAfter = 6;
-    QVERIFY(!Trainer(*first, *set, set.get(), options).run(half));
-    double bestBefore = -1;
-    int improvements = 0;
-    for (const IterationStats& s : half.seen)
-        if (s.validTop1 && *s.validTop1 > bestBefore) {
-            bestBefore = *s.validTop1;
-            ++improvements;
-        }
-    QCOMPARE(bestMessages(half), improvements);
-    auto loaded = toyNet();
-    QVERIFY(!loaded->loadWeights(best));
-    QCOMPARE(evaluate(*loaded, *set).top1, bestBefore);
-
+    checkPart(6);
     options.resume = true;
-    auto second = toyNet();
-    Quiet rest;
-    QVERIFY(!Trainer(*second, *set, set.get(), options).run(rest));
-    double bestAfter = bestBefore;
-    improvements = 0;
-    for (const IterationStats& s : rest.seen)
-        if (s.validTop1 && *s.validTop1 > bestAfter) {
-            bestAfter = *s.validTop1;
-            ++improvements;
-        }
-    QCOMPARE(bestMessages(rest), improvements); // (none for a figure no better than before the stop)
-    QVERIFY(!loaded->loadWeights(best));
-    QCOMPARE(evaluate(*loaded, *set).top1, bestAfter);
+    checkPart(-1); // (no message for a figure no better than one before the stop)
 }
 
 // A net that loads a checkpoint predicts what the saved net predicted, also through layers that keep
