@@ -3,6 +3,8 @@
 #include "cfg/document.h"
 #include "util/file_check.h"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <sstream>
 
@@ -32,6 +34,37 @@ std::string DataFile::resolve(const std::string& relative) const
     // The non-throwing form: a path the system refuses (too long, say) simply is not there.
     std::error_code ec;
     return std::filesystem::exists(besideData, ec) ? besideData.string() : relative;
+}
+
+std::optional<std::string> DataFile::existingFile(const std::string& key, std::string& error) const
+{
+    const std::string value = get(key);
+    const std::string resolved = resolve(value);
+    std::error_code ec;
+    // (a path the system refuses, too long say, goes on: the reader says why it cannot be read)
+    if (!value.empty() && (std::filesystem::exists(resolved, ec) || ec))
+        return resolved;
+    const auto line = lines.find(key);
+    const std::string where =
+        path + (line == lines.end() ? std::string() : ":" + std::to_string(line->second));
+    if (value.empty()) {
+        error = where + ": no " + key + "= entry";
+        return std::nullopt;
+    }
+    const std::filesystem::path relative(value);
+    error = where + ": " + key + "=" + value + ": no such file";
+    if (!relative.is_absolute()) {
+        const std::string here = std::filesystem::current_path(ec).string();
+        error += ", neither beside the .data file (" +
+                 (std::filesystem::path(path).parent_path() / relative).lexically_normal().string() +
+                 ") nor in the working folder (" + (here.empty() ? value : here + "/" + value) +
+                 "): run from the folder the paths start from, as for Darknet, or write them absolute";
+    }
+    const auto raw = written.find(key);
+    if (raw != written.end() && raw->second != value)
+        error += "; Darknet's .data format removes spaces, so \"" + raw->second + "\" reads as \"" + value +
+                 "\": rename without spaces (or put a comment on a line of its own)";
+    return std::nullopt;
 }
 
 std::optional<DataFile> loadDataFile(const std::string& path, std::string& error)
@@ -69,7 +102,17 @@ std::optional<DataFile> loadDataFile(const std::string& path, std::string& error
                     shortened(stripped) + "'";
             return std::nullopt;
         }
-        data.values.emplace(stripped.substr(0, eq), stripped.substr(eq + 1)); // the first one wins
+        const std::string key = stripped.substr(0, eq);
+        if (data.values.emplace(key, stripped.substr(eq + 1)).second) { // the first one wins
+            data.lines[key] = number;
+            std::string_view raw = line;
+            raw.remove_prefix(std::min(raw.size(), raw.find('=') + 1));
+            while (!raw.empty() && std::isspace(static_cast<unsigned char>(raw.front())))
+                raw.remove_prefix(1);
+            while (!raw.empty() && std::isspace(static_cast<unsigned char>(raw.back())))
+                raw.remove_suffix(1);
+            data.written[key] = std::string(raw);
+        }
     }
     if (data.classes() <= 0) {
         error = path + ": classes= is missing or not a positive number";
@@ -88,10 +131,15 @@ std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& dat
         error = data.path + ": no " + which + "= entry";
         return nullptr;
     }
+    const auto imagesPath = data.existingFile(which, error);
+    if (!imagesPath)
+        return nullptr;
     const std::string labels = data.get(which + "_labels");
-    if (!labels.empty())
-        return loadIdxDataset(data.resolve(images), data.resolve(labels), data.classes(), error);
-    if (const auto kind = binaryFileKind(data.resolve(images))) { // IDX images, their labels not named
+    if (!labels.empty()) {
+        const auto labelsPath = data.existingFile(which + "_labels", error);
+        return labelsPath ? loadIdxDataset(*imagesPath, *labelsPath, data.classes(), error) : nullptr;
+    }
+    if (const auto kind = binaryFileKind(*imagesPath)) { // IDX images, their labels not named
         error = data.path + ": " + which + "=" + images + " is " + *kind + ": name its labels file with " +
                 which + "_labels= (as cfg/fashion-mnist.data does), or give a list of image paths";
         return nullptr;
@@ -113,9 +161,11 @@ std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& dat
     augmentation.exposure = net.exposure;
     augmentation.flip = net.flip;
     std::vector<std::string> ignored;
-    return loadImageListDataset(data.resolve(images), data.resolve(names), data.classes(), net.width,
-                                net.height, net.channels, augmentation, seed, error,
-                                warnings ? *warnings : ignored);
+    const auto namesPath = data.existingFile(data.values.count("labels") ? "labels" : "names", error);
+    if (!namesPath)
+        return nullptr;
+    return loadImageListDataset(*imagesPath, *namesPath, data.classes(), net.width, net.height, net.channels,
+                                augmentation, seed, error, warnings ? *warnings : ignored);
 }
 
 } // namespace nw

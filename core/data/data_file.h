@@ -13,10 +13,15 @@ namespace nw {
 struct DataFile {
     std::string path;
     std::map<std::string, std::string> values;
+    std::map<std::string, int> lines;           // each key's line (the first, the one read)
+    std::map<std::string, std::string> written; // each value as written, before Darknet removed spaces
 
     std::string get(const std::string& key, const std::string& fallback = {}) const;
     int classes() const;
     std::string resolve(const std::string& relative) const;
+    // The file `key` names, resolved; or nullopt, with `error` naming the line, the two places looked
+    // in and, when the value had spaces, that Darknet's format removed them.
+    std::optional<std::string> existingFile(const std::string& key, std::string& error) const;
 };
 
 std::optional<DataFile> loadDataFile(const std::string& path, std::string& error);

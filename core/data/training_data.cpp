@@ -58,7 +58,10 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
     for (const LayerSpec& layer : spec.layers)
         if (auto head = detectionHeadInfo(layer.config.get()))
             augmentation.jitter = head->jitter;
-    return loadDetectionDataset(data.resolve(list), classes, spec.input.w, spec.input.h, spec.input.c,
+    const auto listPath = data.existingFile(which, error);
+    if (!listPath)
+        return nullptr;
+    return loadDetectionDataset(*listPath, classes, spec.input.w, spec.input.h, spec.input.c,
                                 net.maxTruthBoxes(), augmentation, error, warnings);
 }
 
