@@ -119,13 +119,14 @@ int anchors(const AnchorsArgs& args)
         return 1;
     std::string error;
     const std::string list = data->get("train");
-    if (list.empty()) {
-        std::cerr << "error: " << data->path << ": no train= entry (the list of training images)\n";
+    const auto listPath = data->existingFile("train", error);
+    if (!listPath) {
+        std::cerr << "error: " << error << " (the list of training images)\n";
         return 1;
     }
     std::vector<std::string> warnings;
-    auto set = loadDetectionDataset(data->resolve(list), data->classes(), args.width, args.height, 3, 1, {},
-                                    error, warnings, false); // the labels only, as Darknet's calc_anchors
+    auto set = loadDetectionDataset(*listPath, data->classes(), args.width, args.height, 3, 1, {}, error,
+                                    warnings, false); // the labels only, as Darknet's calc_anchors
     for (const std::string& warning : warnings)
         std::cerr << "warning: " << warning << "\n";
     if (!set) {
