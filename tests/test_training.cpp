@@ -698,6 +698,17 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QVERIFY2(refused.err.contains("novalid.data has no valid= list, which the validation asked for needs"),
              refused.err.constData());
     QVERIFY(!QFileInfo::exists(dir.filePath("refused/metrics.csv")));
+    // A batch that subdivisions does not divide is refused before the data is read (the list here is
+    // missing: its error came first, after the data loaded on a real set), with the batches that work.
+    test::writeFile(dir.filePath("nolist.data"), "classes=3\ntrain=missing.list\nlabels=labels.txt\n");
+    test::writeFile(dir.filePath("sub3.cfg"),
+                    QByteArray(kToyCfg).replace("subdivisions=2", "subdivisions=3"));
+    const test::Run uneven = test::cli({"train", dir.filePath("nolist.data"), dir.filePath("sub3.cfg")});
+    QCOMPARE(uneven.exitCode, 1);
+    QVERIFY2(uneven.err.contains("sub3.cfg: batch=8 in [net] is not a multiple of subdivisions=3: each pass "
+                                 "would take 2 images and leave the rest out; make batch a multiple of "
+                                 "subdivisions (batch=6 or 9)"),
+             uneven.err.constData());
 
     process.start(NETWRIGHT_CLI, {"valid", data.fileName(), cfg.fileName(),
                                   dir.filePath("out/toy_final.weights"), "--json"});

@@ -287,6 +287,10 @@ int train(const TrainArgs& args)
         auto net = trainingNet(args.cfg, leader && !args.resume ? args.weights : std::string());
         if (!net)
             return fail();
+        if (auto problem = batchProblem(net->spec().net)) { // before the data set is read
+            std::cerr << "error: " << args.cfg << ": " << *problem << "\n";
+            return fail();
+        }
         if (leader && net->maxTruthBoxes() > 0 && args.validEvery > 0)
             std::cerr << "note: --valid-every is for classifiers (top-1); this detector is scored by mAP: "
                          "--map-every N (or --map)\n";

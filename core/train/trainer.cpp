@@ -238,6 +238,25 @@ void finishHeadSums(std::vector<HeadStats>& heads)
 
 } // namespace
 
+std::optional<std::string> batchProblem(const NetConfig& net)
+{
+    if (net.timeSteps > 1)
+        return "time_steps=" + std::to_string(net.timeSteps) +
+               " in [net]: training on sequences (Darknet's text and sequence data) is not supported; the "
+               "data sets here give one image per batch row: set time_steps=1";
+    const int subdivisions = std::max(1, net.subdivisions);
+    if (net.batch % subdivisions != 0) {
+        const int lower = net.batch / subdivisions * subdivisions;
+        return "batch=" + std::to_string(net.batch) +
+               " in [net] is not a multiple of subdivisions=" + std::to_string(subdivisions) +
+               ": each pass would take " + std::to_string(net.batch / subdivisions) +
+               " images and leave the rest out; make batch a multiple of subdivisions (batch=" +
+               (lower > 0 ? std::to_string(lower) + " or " : std::string()) +
+               std::to_string(lower + subdivisions) + ")";
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> Trainer::run(TrainObserver& observer)
 {
     NetConfig cfg = net_.spec().net;
@@ -258,15 +277,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     // Batch norm's rolling statistics combined across ranks as one process would have them (the CPU
     // path); GPU ranks keep their own (rank 0's are saved), as Darknet's -gpus does.
     const bool combineRolling = team.size() > 1 && options_.gpu < 0;
-    if (cfg.timeSteps > 1)
-        return "time_steps=" + std::to_string(cfg.timeSteps) +
-               " in [net]: training on sequences (Darknet's text and sequence data) is not supported; the "
-               "data sets here give one image per batch row: set time_steps=1";
-    if (rankBatch % subdivisions != 0)
-        return "batch=" + std::to_string(rankBatch) +
-               " in [net] is not a multiple of subdivisions=" + std::to_string(subdivisions) +
-               ": each pass would take " + std::to_string(rankBatch / subdivisions) +
-               " images and leave the rest out; make batch a multiple of subdivisions";
+    if (auto problem = batchProblem(cfg))
+        return problem;
     if (net_.batch() * subdivisions != rankBatch)
         return "the network was built for " + std::to_string(net_.batch()) +
                " images per pass but batch=" + std::to_string(rankBatch) +

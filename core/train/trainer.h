@@ -70,6 +70,10 @@ struct Accuracy {
     std::vector<std::string> warnings;
 };
 
+// What in [net] no training run can take (a batch that subdivisions does not divide, sequences), said
+// before any data is read; Trainer::run refuses the same.
+std::optional<std::string> batchProblem(const NetConfig& net);
+
 // Whether `net` can be scored on (and trained on) `data`: a classifier ending in one output per class;
 // the reason, with what to change, when not.
 std::optional<std::string> classifierFits(const Net& net, const ClassificationDataset& data);

@@ -134,6 +134,10 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
             emit finished(QString::fromStdString(d.format()));
             return;
         }
+    if (auto problem = batchProblem(spec.net)) { // before the data set is read
+        emit finished(QString::fromStdString(*problem));
+        return;
+    }
     if (request.gpus.size() > 1 || request.childProcess) {
         runInChild(request, spec);
         return;
