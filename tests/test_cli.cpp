@@ -310,8 +310,23 @@ void TestCli::darknetHabitsAreAnsweredInWords()
              unknown.err.constData());
     const Run dashes = cli({"anchors", data, "-num_of_clusters", "6", "-height", "320"});
     QCOMPARE(dashes.exitCode, 2);
-    QVERIFY2(dashes.err.contains("-num_of_clusters: options have two dashes here (--num_of_clusters"),
-             dashes.err.constData());
+    QVERIFY2(dashes.err.contains("-num_of_clusters is Darknet's: here it is --num"), dashes.err.constData());
+    // Darknet's flags with no counterpart say why none is needed; an option the command lacks is named.
+    const Run dontShow = cli({"train", data, "x.cfg", "-dont_show"});
+    QCOMPARE(dontShow.exitCode, 2);
+    QCOMPARE(dontShow.err,
+             QByteArray("error: -dont_show is Darknet's: not needed: netwright-cli opens no window\n"));
+    const Run clear = cli({"train", data, "x.cfg", "-clear"});
+    QVERIFY2(
+        clear.err.contains("-clear is Darknet's: not needed: a run without --resume starts from iteration 0"),
+        clear.err.constData());
+    const Run noSuch = cli({"train", data, "x.cfg", "-thresh", "0.3"});
+    QCOMPARE(noSuch.err,
+             QByteArray("error: -thresh: train has no option --thresh (options have two dashes here: "
+                        "see netwright-cli train --help)\n"));
+    const Run twoDashes = cli({"detect", "x.cfg", "x.weights", "dog.jpg", "-thresh", "0.3"});
+    QVERIFY2(twoDashes.err.contains("-thresh: options have two dashes here (--thresh;"),
+             twoDashes.err.constData());
     const Run afterDashes = cli({"summary", "--", "-odd-name.cfg"}); // after "--": a file name
     QCOMPARE(afterDashes.exitCode, 1);
     QVERIFY2(afterDashes.err.contains("-odd-name.cfg: error: no such file"), afterDashes.err.constData());

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <new>
 #include <string>
 #include <string_view>
@@ -52,6 +53,38 @@ std::size_t editDistance(std::string_view a, std::string_view b)
 
 // The first word that is no option must be a command: CLI11 alone says "A subcommand is required" for
 // `netwright-cli summry x.cfg`, naming neither the word nor the commands.
+// What to write instead of a single-dash flag (Darknet's habit): the two-dash option, or for Darknet's
+// flags that have no counterpart here, why none is needed or what does it.
+std::string singleDashAdvice(const CLI::App& app, int argc, char** argv, std::string_view arg)
+{
+    const std::string name(arg.substr(1));
+    static const std::map<std::string, std::string> darknetOnly = {
+        {"dont_show", "not needed: netwright-cli opens no window"},
+        {"clear", "not needed: a run without --resume starts from iteration 0, as with Darknet's -clear"},
+        {"ext_output",
+         "not needed: detect prints each box's class, confidence and place (--json: all of it)"},
+        {"show_imgs", "not available: detect --out DIR writes the annotated images"},
+        {"mjpeg_port",
+         "not available: no stream server here (the studio's Detect panel shows video and cameras)"},
+        {"json_port", "not available: no stream server here (detect --json prints the detections)"},
+        {"http_port", "not available: no stream server here"},
+        {"letter_box", "here it is --letterbox"},
+        {"num_of_clusters", "here it is --num"},
+    };
+    if (const auto found = darknetOnly.find(name); found != darknetOnly.end())
+        return std::string(arg) + " is Darknet's: " + found->second;
+    const CLI::App* command = nullptr;
+    for (int i = 1; i < argc && !command; ++i)
+        for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+            if (sub->get_name() == argv[i])
+                command = sub;
+    if (command && !command->get_option_no_throw("--" + name))
+        return std::string(arg) + ": " + command->get_name() + " has no option --" + name +
+               " (options have two dashes here: see netwright-cli " + command->get_name() + " --help)";
+    return std::string(arg) + ": options have two dashes here (--" + name +
+           "; Darknet's single-dash flags are not read: see --help)";
+}
+
 bool commandIsKnown(const CLI::App& app, int argc, char** argv)
 {
     for (int i = 1; i < argc; ++i) {
@@ -389,8 +422,7 @@ int main(int argc, char** argv)
         const std::string_view arg = argv[i];
         if (arg.size() > 2 && arg[0] == '-' && std::isalpha(static_cast<unsigned char>(arg[1])) &&
             arg.find('=') == std::string_view::npos) {
-            std::cerr << "error: " << arg << ": options have two dashes here (--" << arg.substr(1)
-                      << "; Darknet's single-dash flags are not read: see --help)\n";
+            std::cerr << "error: " << singleDashAdvice(app, argc, argv, arg) << "\n";
             return 2;
         }
     }
