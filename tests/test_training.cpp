@@ -439,6 +439,25 @@ void TestTraining::damagedCheckpointIsRefused()
         mismatch->find("layer 0 [convolutional] (line 15), array 'biases' holds 4 values in the state but "
                        "5 in the network") != std::string::npos,
         mismatch->c_str());
+
+    // Darknet's backup folder holds _last.weights and no state: --resume says how to go on from them.
+    const QString backup = dir.filePath("backup");
+    QVERIFY(QDir().mkpath(backup));
+    QVERIFY(!net->saveWeights((backup + "/toy_last.weights").toStdString()));
+    writeToySet(dir.path(), 40);
+    auto set = loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
+                              dir.filePath("toy-labels").toStdString(), 3, error);
+    TrainOptions options;
+    options.name = "toy";
+    options.outDir = backup.toStdString();
+    options.resume = true;
+    Quiet quiet;
+    const auto noState = set ? Trainer(*toyNet(), *set, nullptr, options).run(quiet) : std::optional(error);
+    QVERIFY(noState);
+    QVERIFY2(
+        noState->find("toy_last.weights is there without its state (Darknet writes no state): train from "
+                      "it as starting weights (the WEIGHTS argument, without --resume)") != std::string::npos,
+        noState->c_str());
 }
 
 // A second run into the same folder is refused while the first holds it, naming the holder; the

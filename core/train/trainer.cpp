@@ -321,11 +321,17 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         if (auto problem = loadCheckpoint(statePath, net_, state)) {
             std::error_code missing;
             const std::string stateName = options_.name + "_last.state";
-            if (!std::filesystem::exists(statePath, missing))
+            if (!std::filesystem::exists(statePath, missing)) {
                 if (auto aside = newestSetAside(options_.outDir, stateName))
                     *problem += ". A fresh run set the last checkpoint aside in " + options_.outDir + "/" +
                                 *aside + ": move " + aside->substr(0, aside->find('/')) +
                                 "'s files back into " + options_.outDir + " to resume it";
+                else if (std::filesystem::exists(weightsPath, missing)) // Darknet's backup/ has only these
+                    *problem += ". " + weightsPath +
+                                " is there without its state (Darknet writes no state): train from it as "
+                                "starting weights (the WEIGHTS argument, without --resume); the iterations "
+                                "and the learning-rate schedule then start again from 0";
+            }
             return problem;
         }
         // A run killed between its two checkpoint files leaves _last.weights one checkpoint ahead of
