@@ -694,10 +694,16 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     cfg.write(kToyCfg);
     cfg.close();
     QProcess process;
-    process.start(NETWRIGHT_CLI, {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("out"),
+    process.start(NETWRIGHT_CLI, {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("out/"),
                                   "--valid-every", "6"});
     QVERIFY(process.waitForFinished(120000));
-    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    const QByteArray said = process.readAllStandardError();
+    QVERIFY2(process.exitCode() == 0, said.constData());
+    // The best weights are named as written (out/ as Darknet's backup=backup/: no "out//toy"), and no
+    // empty line comes before a message when no progress bar is open (stdout is no terminal here).
+    QVERIFY2(said.contains(": weights in " + dir.filePath("out/toy_best.weights").toUtf8()),
+             said.constData());
+    QVERIFY2(!said.contains("//") && !said.contains("\n\n") && !said.startsWith('\n'), said.constData());
     const QStringList rows =
         QString(test::readAll(dir.filePath("out/metrics.csv"))).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(rows.size(), 13);

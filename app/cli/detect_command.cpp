@@ -126,11 +126,14 @@ int detect(const DetectArgs& args)
     std::set<std::filesystem::path> taken;
     for (const std::string& input : args.inputs)
         taken.insert(sameFile(input));
+    std::string outDir = args.outDir; // (out/ names out/dog.jpg, not out//dog.jpg)
+    while (outDir.size() > 1 && outDir.back() == '/')
+        outDir.pop_back();
     const auto outPath = [&](const std::string& input, const char* extension) {
         const std::string stem = std::filesystem::path(input).stem().string();
-        std::string path = args.outDir + "/" + stem + extension;
+        std::string path = outDir + "/" + stem + extension;
         for (int n = 2; !taken.insert(sameFile(path)).second; ++n)
-            path = args.outDir + "/" + stem + "-" + std::to_string(n) + extension;
+            path = outDir + "/" + stem + "-" + std::to_string(n) + extension;
         if (std::filesystem::path(path).stem() != stem)
             std::cerr << "note: " << input << " is drawn into " << path << " (" << stem << extension
                       << " is taken)\n";

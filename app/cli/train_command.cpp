@@ -91,6 +91,7 @@ public:
                         valid);
             if (milestone)
                 std::printf("\n");
+            barOpen_ = !milestone;
         } else {
             std::printf("iteration %d/%d: loss %.4f, avg %.4f, lr %.4g, %.0f images/s, %.1f s%s\n",
                         s.iteration, s.maxBatches, s.loss, s.averageLoss, s.learningRate, s.imagesPerSecond,
@@ -126,7 +127,17 @@ public:
             std::fflush(stdout);
             return;
         }
-        std::fprintf(stderr, "%s%s\n", terminal_ ? "\n" : "", text.c_str());
+        endBar();
+        std::fprintf(stderr, "%s\n", text.c_str());
+    }
+    // Ends the progress bar's line, when one is open, before another line is written.
+    void endBar()
+    {
+        if (barOpen_) {
+            std::printf("\n");
+            std::fflush(stdout);
+            barOpen_ = false;
+        }
     }
     bool stopRequested() override { return interrupted.load() || readerGone.load(); }
     // Draws chart.png (train_command's writer) every 100 iterations at most every 10 s, at each validation
@@ -167,6 +178,7 @@ private:
     bool quiet_;
     bool json_;
     bool stdoutFailed_ = false;
+    bool barOpen_ = false; // a bar drawn with no line end yet
     int first_ = -1;
     std::function<void(int)> chart_;
     int maxBatches_ = 0; // the run's, once an iteration is seen
@@ -344,7 +356,8 @@ int train(const TrainArgs& args)
                 if (auto problem = writeTrainingChart(options.outDir + "/metrics.csv", png, options.name,
                                                       maxBatches, net->spec().net.maxChartLoss);
                     problem && !warned) {
-                    std::cerr << "\nwarning: " << *problem << "; training goes on without it\n";
+                    observer.endBar();
+                    std::cerr << "warning: " << *problem << "; training goes on without it\n";
                     warned = true;
                 }
             });
@@ -353,7 +366,8 @@ int train(const TrainArgs& args)
         const auto problem = trainer.run(observer);
         observer.writeChart(); // where the run ended (stopped, or at its last iteration once more)
         if (problem) {
-            std::cerr << "\nerror" << (team ? " (rank " + std::to_string(team->rank()) + ")" : std::string())
+            observer.endBar();
+            std::cerr << "error" << (team ? " (rank " + std::to_string(team->rank()) + ")" : std::string())
                       << ": " << *problem << "\n";
             return fail();
         }

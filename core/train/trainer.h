@@ -90,6 +90,9 @@ public:
             const DetectionDataset* mapSet = nullptr)
         : net_(net), train_(train), valid_(valid), mapSet_(mapSet), options_(std::move(options))
     {
+        // Darknet's backup=backup/ names files backup/x, not backup//x.
+        while (options_.outDir.size() > 1 && options_.outDir.back() == '/')
+            options_.outDir.pop_back();
     }
     // Runs to max_batches (or until the observer asks to stop). Returns an error message, or
     // nullopt on success; a stopped run is a success with its last checkpoint written.
