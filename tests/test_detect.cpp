@@ -321,19 +321,39 @@ void TestDetect::detectCommandOnImagesAndVideo()
     const Run bad = cli({"detect", cfg, weights, dir.filePath("nothing.jpg"), video});
     QCOMPARE(bad.exitCode, 1);
     QVERIFY(bad.err.contains("nothing.jpg: no such file (expected an image)"));
-    // A PNG whose header declares 100000×100000 pixels (OpenCV throws) and a directory are each reported
-    // and skipped; the image after them is still detected.
+    // A PNG whose header declares 100000×100000 pixels (OpenCV throws) and a folder without images are
+    // each reported and skipped; the image after them is still detected.
     const QString huge = dir.filePath("huge.png");
     test::writeFile(huge, test::pngDeclaring(100000, 100000));
+    const QString empty = dir.filePath("empty");
+    QVERIFY(QDir().mkpath(empty));
+    test::writeFile(empty + "/notes.md", "not an image\n");
     const Run skipped =
-        cli({"detect", cfg, weights, huge, dir.path(), "/usr/share/darknet/data/dog.jpg", "--json"});
+        cli({"detect", cfg, weights, huge, empty, "/usr/share/darknet/data/dog.jpg", "--json"});
     QCOMPARE(skipped.exitCode, 1);
     QVERIFY2(skipped.err.contains(
                  "huge.png: cannot read the image: its header declares more pixels than OpenCV accepts"),
              skipped.err.constData());
-    QVERIFY(skipped.err.contains(": is a directory, not an image; skipped"));
+    QVERIFY2(skipped.err.contains("empty: a folder without images or videos"), skipped.err.constData());
     QVERIFY(skipped.err.contains("detect: 2 of 3 inputs could not be read (or their --out file written)"));
     QCOMPARE(QJsonDocument::fromJson(skipped.out).array().size(), 1);
+    // A folder gives its images (by name), a .txt list (Darknet's train.txt) its lines, read from the
+    // list's folder; a listed image that is not there is named with its line.
+    const QString pictures = dir.filePath("pictures");
+    QVERIFY(QDir().mkpath(pictures));
+    QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", pictures + "/b.jpg"));
+    QVERIFY(QFile::copy("/usr/share/darknet/data/eagle.jpg", pictures + "/a.JPG"));
+    test::writeFile(pictures + "/a.txt", "0 0.5 0.5 0.2 0.2\n"); // (a label file: not an input)
+    test::writeFile(dir.filePath("some.txt"), "pictures/b.jpg\r\npictures/gone.jpg\n\n");
+    const Run expanded = cli({"detect", cfg, weights, pictures, dir.filePath("some.txt"), "--json"});
+    QCOMPARE(expanded.exitCode, 1);
+    QVERIFY2(expanded.err.contains("some.txt:2: pictures/gone.jpg does not exist"), expanded.err.constData());
+    QVERIFY(expanded.err.contains("detect: 1 of 4 inputs could not be read"));
+    const QJsonArray files = QJsonDocument::fromJson(expanded.out).array();
+    QCOMPARE(files.size(), 3);
+    QCOMPARE(files[0].toObject()["file"].toString(), pictures + "/a.JPG");
+    QCOMPARE(files[1].toObject()["file"].toString(), pictures + "/b.jpg");
+    QCOMPARE(files[2].toObject()["file"].toString(), dir.filePath("pictures/b.jpg"));
     // (classify takes a classifier: the bundled Fashion-MNIST network)
     const QString fashion = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg";
     const QString classifierWeights = dir.filePath("fashion.weights");

@@ -1,5 +1,6 @@
 // detect and classify: images and videos through a network, with annotated outputs and JSON.
 #include "commands.h"
+#include "data/image_list_file.h"
 #include "detect/annotate.h"
 #include "detect/class_scores.h"
 #include "detect/decode.h"
@@ -25,15 +26,76 @@ namespace nw::cli {
 
 namespace {
 
-bool isVideo(const std::string& path)
+// The file name's ending, lower case (".jpg" for "a.JPG").
+std::string lowerExtension(const std::string& path)
 {
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
-    for (const char* video : {".mp4", ".avi", ".mkv", ".mov", ".webm", ".mpg", ".mpeg", ".m4v", ".wmv"})
-        if (ext == video)
-            return true;
-    return false;
+    return ext;
+}
+
+bool isVideo(const std::string& path)
+{
+    static const std::set<std::string> videos = {".mp4", ".avi",  ".mkv", ".mov", ".webm",
+                                                 ".mpg", ".mpeg", ".m4v", ".wmv"};
+    return videos.count(lowerExtension(path)) > 0;
+}
+
+bool isImage(const std::string& path)
+{
+    static const std::set<std::string> images = {".jpg",  ".jpeg", ".png", ".bmp", ".tif",
+                                                 ".tiff", ".webp", ".ppm", ".pgm"};
+    return images.count(lowerExtension(path)) > 0;
+}
+
+// The inputs as files: a folder gives its images and videos (by name), a .txt list its lines (Darknet's
+// train.txt and valid.txt; relative paths as the data sets read them). What cannot be expanded is
+// said and counted in `failures`.
+std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, int& failures)
+{
+    std::vector<std::string> files;
+    for (const std::string& input : inputs) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(input, ec)) {
+            std::vector<std::string> found;
+            for (const auto& entry : std::filesystem::directory_iterator(input, ec))
+                if (entry.is_regular_file(ec) &&
+                    (isImage(entry.path().string()) || isVideo(entry.path().string())))
+                    found.push_back(entry.path().string());
+            std::sort(found.begin(), found.end());
+            if (found.empty()) {
+                std::cerr << "error: " << input << ": a folder without images or videos ("
+                          << (ec ? ec.message() : std::string("by their names' endings: .jpg, .png, .mp4, …"))
+                          << "); skipped\n";
+                ++failures;
+            }
+            files.insert(files.end(), found.begin(), found.end());
+            continue;
+        }
+        if (const std::string ext = lowerExtension(input); ext != ".txt" && ext != ".list") {
+            files.push_back(input);
+            continue;
+        }
+        const ImageListFile list = readImageListFile(input, true);
+        if (!list.opened) {
+            std::cerr << "error: " << list.error << "; skipped\n";
+            ++failures;
+            continue;
+        }
+        if (!list.missingText.empty()) {
+            std::cerr << "error: " << list.missingText << "; skipped\n";
+            failures += int(list.missing);
+        }
+        if (list.images.empty() && list.missing == 0) {
+            std::cerr << "error: " << input
+                      << ": a list without image paths (one per line, as train.txt); skipped\n";
+            ++failures;
+        }
+        for (const ListedImage& image : list.images)
+            files.push_back(image.path);
+    }
+    return files;
 }
 
 nlohmann::json boxesJson(const std::vector<LabeledBox>& boxes)
@@ -115,6 +177,8 @@ int detect(const DetectArgs& args)
     const int channels = net->inputShape().c;
     nlohmann::json results = nlohmann::json::array();
     int failures = 0;
+    const std::vector<std::string> inputs = expandInputs(args.inputs, failures);
+    const int notExpanded = failures; // (a folder without images, a list's missing images)
 #if NETWRIGHT_WITH_OPENCV
     // --out's file for an input: its name, made unique when two inputs share one (a/dog.jpg, b/dog.jpg)
     // and never an input itself (--out . beside the photos must not draw over them).
@@ -124,7 +188,7 @@ int detect(const DetectArgs& args)
         return ec ? std::filesystem::path(path).lexically_normal() : canonical;
     };
     std::set<std::filesystem::path> taken;
-    for (const std::string& input : args.inputs)
+    for (const std::string& input : inputs)
         taken.insert(sameFile(input));
     std::string outDir = args.outDir; // (out/ names out/dog.jpg, not out//dog.jpg)
     while (outDir.size() > 1 && outDir.back() == '/')
@@ -140,7 +204,7 @@ int detect(const DetectArgs& args)
         return path;
     };
 #endif
-    for (const std::string& input : args.inputs) {
+    for (const std::string& input : inputs) {
         try { // one input's failure (a library exception included) never ends the run
 #if NETWRIGHT_WITH_OPENCV
             if (!isVideo(input)) {
@@ -228,7 +292,7 @@ int detect(const DetectArgs& args)
     if (args.json)
         std::cout << jsonText(results, 1) << "\n";
     if (failures)
-        std::cerr << "detect: " << failures << " of " << args.inputs.size()
+        std::cerr << "detect: " << failures << " of " << inputs.size() + std::size_t(notExpanded)
                   << " inputs could not be read (or their --out file written)\n";
     return failures ? 1 : 0;
 }
