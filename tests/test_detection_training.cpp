@@ -607,6 +607,13 @@ private slots:
         QVERIFY2(error.find("list3.txt: no image has a box: 1 of 1 images have no label file (looked for " +
                             root + "/c.txt") != std::string::npos,
                  error.c_str());
+        // A list of the label files instead of the images is refused by its first line.
+        std::ofstream(root + "/labels-list.txt") << root + "/a.txt\n" << root + "/b.txt\n";
+        QVERIFY(!loadDetectionDataset(root + "/labels-list.txt", 2, 32, 32, 3, 4, {}, error, warnings));
+        QCOMPARE(error,
+                 root + "/labels-list.txt:1: " + root +
+                     "/a.txt: the list names label files, not images: list the images (each label file is "
+                     "found beside its image, as Darknet finds it)");
         QVERIFY(!loadDetectionDataset(root + "/nothing.txt", 2, 32, 32, 3, 4, {}, error, warnings));
         QVERIFY2(error.find("nothing.txt: no such file (expected an image list") != std::string::npos,
                  error.c_str());
@@ -847,6 +854,16 @@ private slots:
         QVERIFY2(sets && sets->detectionValid, error.c_str());
         QCOMPARE(sets->detectionValid->size(), sets->train->size()); // the training list, unaugmented
         QVERIFY(said(warnings, "has no valid= list: mAP is measured on the training list"));
+
+        // A names= file that is not there is said at once (training goes on: it needs no names).
+        std::ofstream(root + "/nonames.data")
+            << "classes=5\ntrain=" << root << "/train.txt\nnames=gone.names\n";
+        warnings.clear();
+        sets = open("nonames.data", Validation::IfUsable, warnings);
+        QVERIFY2(sets, error.c_str());
+        QVERIFY(said(warnings, "nonames.data:3: names=gone.names: no such file"));
+        QVERIFY(said(warnings, "(training goes on without the class names; detect and map would show class "
+                               "numbers)"));
     }
 
     void shortTrainingRunLearns()

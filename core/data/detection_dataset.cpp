@@ -295,6 +295,19 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
                                        : "");
         return nullptr;
     }
+    // A list of the label files themselves (a `find -name '*.txt'` gone wrong): each would be read as an
+    // image and fail, one sample after another, with the run already started.
+    if (!listed.images.empty() &&
+        std::all_of(listed.images.begin(), listed.images.end(), [](const ListedImage& image) {
+            const std::string& path = image.path;
+            return path.size() > 4 && path.compare(path.size() - 4, 4, ".txt") == 0;
+        })) {
+        error = list + ":" + std::to_string(listed.images.front().line) + ": " +
+                listed.images.front().written +
+                ": the list names label files, not images: list the images (each label file is found beside "
+                "its image, as Darknet finds it)";
+        return nullptr;
+    }
     std::vector<DetectionDataset::Item> items;
     DetectionDataset::Summary summary;
     std::string missingExample; // the first missing label file, for the messages

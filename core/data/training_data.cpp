@@ -77,6 +77,11 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& ne
         result.train = openClassificationSet(data, "train", net.spec().net, seed, error, &warnings);
     if (!result.train)
         return std::nullopt;
+    // A detector trains without its names; said now rather than when detect or map shows numbers.
+    if (std::string namesError;
+        detector && !data.get("names").empty() && !data.existingFile("names", namesError))
+        warnings.push_back(namesError + " (training goes on without the class names; detect and map would "
+                                        "show class numbers)");
 
     DataFile validData = data;
     if (data.get("valid").empty()) {
