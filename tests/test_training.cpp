@@ -869,6 +869,18 @@ void TestTraining::chartIsDrawnFromMetrics()
     // The curve reaches the right edge at loss 2: the NaN row (iteration 101) was not read as a loss of 0,
     // which would also have stretched the axis to 101 and bent the curve's end down to the bottom.
     QVERIFY(near(928, 540 - 480 / 2, TrainingChartColors::kAverageLoss));
+    // A validation point on the right edge (iteration 100, 40 %) has its figure inside the plot: no ink
+    // between the plot's edge and the right axis's labels (the figure ran over the edge).
+    test::writeFile(dir.filePath("edge.csv"),
+                    "iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1,map50\n"
+                    "50,2,2,0.001,100,1,0.2,\n100,2,2,0.001,100,2,0.4,\n");
+    QVERIFY(!writeTrainingChart(dir.filePath("edge.csv").toStdString(), png, "toy", 100, 4));
+    const cv::Mat edge = cv::imread(png);
+    const int labelRow = 540 - 480 * 4 / 10 - 14; // the figure's middle, 10 px above the point
+    for (int x = TrainingChartLayout::kRight + 1; x < TrainingChartLayout::kRight + 7; ++x)
+        for (int y = labelRow - 6; y <= labelRow + 6; ++y)
+            QVERIFY2(edge.at<cv::Vec3b>(y, x) == cv::Vec3b(255, 255, 255),
+                     qPrintable(QString("ink at %1,%2").arg(x).arg(y)));
     const auto missing = writeTrainingChart(dir.filePath("none.csv").toStdString(), png, "toy", 100);
     QVERIFY(missing && missing->find("none.csv: cannot read it") != std::string::npos);
 }

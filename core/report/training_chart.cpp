@@ -124,7 +124,10 @@ std::optional<std::string> writeTrainingChart(const std::string& metricsCsv, con
         const int gx = int(std::lround(x(xMax * k / 10.0))), gy = int(std::lround(yValid(k / 10.0)));
         cv::line(image, {gx, L::kTop}, {gx, L::kBottom}, grid);
         cv::line(image, {L::kLeft, gy}, {L::kRight, gy}, grid);
-        text(image, std::to_string(int(std::lround(xMax * k / 10.0))), {gx - 14, L::kBottom + 20}, 0.4);
+        // (under ten iterations a tenth is no whole iteration: only the whole ones are numbered, as 0, 3, 6
+        // for six, not 0, 1, 1, 2, 2, …)
+        if (const double tick = xMax * k / 10.0; xMax >= 10 || tick == std::round(tick))
+            text(image, std::to_string(int(std::lround(tick))), {gx - 14, L::kBottom + 20}, 0.4);
         text(image, figure(yMax * k / 10.0, yMax * k / 10.0 < 10 ? "%.2f" : "%.1f"), {8, gy + 4}, 0.4);
         text(image, std::to_string(k * 10) + "%", {L::kRight + 8, gy + 4}, 0.4,
              color(TrainingChartColors::kValidation));
@@ -152,7 +155,10 @@ std::optional<std::string> writeTrainingChart(const std::string& metricsCsv, con
             cv::line(image, *previous, at, color(TrainingChartColors::kValidation), 2, cv::LINE_AA);
         cv::circle(image, at, 4, color(TrainingChartColors::kValidation), cv::FILLED, cv::LINE_AA);
         if (!labelledX || at.x - *labelledX >= 48) { // dense points: a figure where it has room (best below)
-            text(image, figure(*row.validation * 100, "%.1f%%"), {at.x - 18, at.y - 10}, 0.4,
+            // Centred over its point, but inside the plot: the last point sits on the right edge.
+            const std::string label = figure(*row.validation * 100, "%.1f%%");
+            const int width = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, 0.4, 1, nullptr).width;
+            text(image, label, {std::clamp(at.x - width / 2, L::kLeft, L::kRight - width), at.y - 10}, 0.4,
                  color(TrainingChartColors::kValidation));
             labelledX = at.x;
         }
