@@ -15,6 +15,7 @@
 #include "train/trainer.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -560,9 +561,9 @@ private slots:
                  root +
                      "/project/data/obj.data:2: train=data/mytrain.txt: no such file, neither beside "
                      "the .data file (" +
-                     root + "/project/data/data/mytrain.txt) nor in the working folder (" + cwd +
-                     "/data/mytrain.txt): run from the folder the paths start from, as for Darknet, or "
-                     "write them absolute; Darknet's .data format removes spaces, so \"data/my "
+                     root + "/project/data/data/mytrain.txt), in the working folder (" + cwd +
+                     "/data/mytrain.txt) nor in the three folders above the .data file: write the path from "
+                     "one of them, or absolute; Darknet's .data format removes spaces, so \"data/my "
                      "train.txt\" reads as \"data/mytrain.txt\": rename without spaces (or put a "
                      "comment on a line of its own)");
         QVERIFY(!data->existingFile("names", error));
@@ -571,6 +572,41 @@ private slots:
                  error.c_str());
         QVERIFY(!data->existingFile("backup", error));
         QCOMPARE(error, root + "/project/data/obj.data: no backup= entry");
+    }
+
+    // AlexeyAB's layout: project/data/obj.data names data/train.txt, which names data/obj/a.png, all
+    // written from the project's folder. Read from any working folder (the studio's is not the project):
+    // a path is looked for beside its naming file, in the working folder, then in the folders above.
+    void darknetProjectReadsFromAnyWorkingFolder()
+    {
+        QTemporaryDir dir;
+        const std::string project = dir.path().toStdString() + "/project";
+        std::filesystem::create_directories(project + "/data/obj");
+        cv::Mat grey(32, 32, CV_8UC3, cv::Scalar::all(90));
+        QVERIFY(cv::imwrite(project + "/data/obj/a.png", grey));
+        std::ofstream(project + "/data/obj/a.txt") << "1 0.5 0.5 0.2 0.2\n";
+        std::ofstream(project + "/data/train.txt") << "data/obj/a.png\ndata/obj/gone.png\n";
+        std::ofstream(project + "/data/obj.data") << "classes=2\ntrain=data/train.txt\n";
+        std::string error;
+        const auto data = loadDataFile(project + "/data/obj.data", error);
+        QVERIFY2(data, error.c_str());
+        QVERIFY(!QFileInfo::exists("data/train.txt")); // (the test's working folder is elsewhere)
+        const auto list = data->existingFile("train", error);
+        QVERIFY2(list, error.c_str());
+        QCOMPARE(*list, project + "/data/train.txt");
+        std::vector<std::string> warnings;
+        auto set = loadDetectionDataset(*list, 2, 32, 32, 3, 4, {}, error, warnings);
+        QVERIFY2(set, error.c_str());
+        QCOMPARE(set->size(), std::size_t(1));
+        QCOMPARE(set->summary().boxes, std::size_t(1)); // its label file found beside the image
+        QVERIFY2(
+            std::any_of(warnings.begin(), warnings.end(),
+                        [](const std::string& w) {
+                            return w.find("train.txt:2: data/obj/gone.png does not exist; relative paths are "
+                                          "read from the list's folder, the working folder or the three "
+                                          "folders above the list") != std::string::npos;
+                        }),
+            std::accumulate(warnings.begin(), warnings.end(), std::string()).c_str());
     }
 
     void dataSetSummaryAndErrors()
@@ -652,7 +688,8 @@ private slots:
         QVERIFY(!loadDetectionDataset(root + "/list5.txt", 2, 32, 32, 3, 4, {}, error, warnings));
         QVERIFY2(error ==
                      root + "/list5.txt:1: gone.png does not exist; relative paths are read from the list's "
-                            "folder or the working folder: no image of the list exists",
+                            "folder, the working folder or the three folders above the list: no image of the "
+                            "list exists",
                  error.c_str());
     }
 

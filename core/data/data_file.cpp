@@ -2,6 +2,7 @@
 
 #include "cfg/document.h"
 #include "util/file_check.h"
+#include "util/relative_path.h"
 
 #include <algorithm>
 #include <cctype>
@@ -27,13 +28,7 @@ int DataFile::classes() const
 
 std::string DataFile::resolve(const std::string& relative) const
 {
-    const std::filesystem::path p(relative);
-    if (p.is_absolute() || relative.empty())
-        return relative;
-    const auto besideData = std::filesystem::path(path).parent_path() / p;
-    // The non-throwing form: a path the system refuses (too long, say) simply is not there.
-    std::error_code ec;
-    return std::filesystem::exists(besideData, ec) ? besideData.string() : relative;
+    return findRelativePath(relative, std::filesystem::path(path).parent_path()).value_or(relative);
 }
 
 std::optional<std::string> DataFile::existingFile(const std::string& key, std::string& error) const
@@ -55,10 +50,11 @@ std::optional<std::string> DataFile::existingFile(const std::string& key, std::s
     error = where + ": " + key + "=" + value + ": no such file";
     if (!relative.is_absolute()) {
         const std::string here = std::filesystem::current_path(ec).string();
-        error += ", neither beside the .data file (" +
-                 (std::filesystem::path(path).parent_path() / relative).lexically_normal().string() +
-                 ") nor in the working folder (" + (here.empty() ? value : here + "/" + value) +
-                 "): run from the folder the paths start from, as for Darknet, or write them absolute";
+        error +=
+            ", neither beside the .data file (" +
+            (std::filesystem::path(path).parent_path() / relative).lexically_normal().string() +
+            "), in the working folder (" + (here.empty() ? value : here + "/" + value) +
+            ") nor in the three folders above the .data file: write the path from one of them, or absolute";
     }
     const auto raw = written.find(key);
     if (raw != written.end() && raw->second != value)

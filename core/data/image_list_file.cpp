@@ -1,6 +1,7 @@
 #include "data/image_list_file.h"
 
 #include "util/file_check.h"
+#include "util/relative_path.h"
 
 #include <filesystem>
 #include <fstream>
@@ -55,8 +56,9 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
             continue;
         std::string path = line;
         const bool relative = std::filesystem::path(path).is_relative();
-        if (relative && isRegularFile((folder / path).string()))
-            path = (folder / path).string();
+        if (relative)
+            if (auto found = findRelativePath(path, folder))
+                path = *found;
         if (checkImages && !isRegularFile(path)) {
             if (result.missing++ == 0) {
                 firstMissing = list + ":" + std::to_string(lineNumber) + ": " + line +
@@ -75,8 +77,10 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
             firstMissing +
             (result.missing > 1 ? " (and " + std::to_string(result.missing - 1) + " more images of the list)"
                                 : std::string()) +
-            (firstMissingRelative ? "; relative paths are read from the list's folder or the working folder"
-                                  : std::string());
+            (firstMissingRelative
+                 ? "; relative paths are read from the list's folder, the working folder or the "
+                   "three folders above the list"
+                 : std::string());
     return result;
 }
 
