@@ -117,6 +117,19 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     panel.openVideoFile(video); // still working
     QVERIFY(again.wait(120000));
     QCOMPARE(panel.framesReceived(), 12);
+    // A video's first frame (numbered 0) says it is one, as the others do.
+    const QString one = dir.filePath("one.avi");
+    {
+        cv::VideoWriter writer(one.toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10,
+                               cv::Size(160, 120));
+        QVERIFY(writer.isOpened());
+        writer.write(cv::Mat(120, 160, CV_8UC3, cv::Scalar(30, 90, 180)));
+    }
+    QSignalSpy single(&panel, &ui::DetectPanel::streamFinished);
+    panel.openVideoFile(one);
+    QVERIFY(single.wait(120000));
+    panel.thresholdSlider()->setValue(50); // the last frame's line again (the stream's end replaced it)
+    QVERIFY2(panel.status()->text().startsWith("one.avi frame 0 · "), qPrintable(panel.status()->text()));
 }
 
 void TestDetectPanel::classifierShowsTopClasses()

@@ -563,7 +563,7 @@ void DetectPanel::refilter()
     status_->setText(
         tr("%1%2 · %3 objects · %4 ms%5")
             .arg(QFileInfo(last_.source).fileName())
-            .arg(last_.frame > 0 ? tr(" frame %1").arg(last_.frame) : QString())
+            .arg(showingStill_ ? QString() : tr(" frame %1").arg(last_.frame)) // (a video's first is 0)
             .arg(boxes_.size())
             .arg(last_.milliseconds, 0, 'f', 1)
             .arg(fps_ > 0 && last_.frame > 0 ? tr(" · %1 FPS").arg(fps_, 0, 'f', 1) : QString()));
