@@ -114,6 +114,7 @@ private slots:
     void resumeContinuesTheSameRun_data();
     void resumeContinuesTheSameRun();
     void bestWeightsAreTheBestValidation();
+    void snapshotsAreKeptAndSetAside();
     void damagedCheckpointIsRefused();
     void oneRunPerOutputFolder();
     void freshRunSetsThePreviousRunAside();
@@ -348,6 +349,39 @@ void TestTraining::bestWeightsAreTheBestValidation()
     checkPart(6);
     options.resume = true;
     checkPart(-1); // (no message for a figure no better than one before the stop)
+}
+
+// Darknet's backups to go back to, <cfg>_<N>.weights every N iterations (AlexeyAB's rule by default:
+// every 1000 under 10000 iterations); a fresh run sets them aside with the rest of the earlier run.
+void TestTraining::snapshotsAreKeptAndSetAside()
+{
+    QTemporaryDir dir;
+    writeToySet(dir.path(), 40);
+    std::string error;
+    auto set = loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
+                              dir.filePath("toy-labels").toStdString(), 3, error);
+    QVERIFY(set);
+    TrainOptions options;
+    options.name = "toy";
+    options.outDir = dir.filePath("run").toStdString();
+    options.snapshotEvery = 4;
+    Quiet quiet;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, options).run(quiet));
+    const QDir run(dir.filePath("run"));
+    QCOMPARE(run.entryList({"toy_?.weights", "toy_??.weights"}, QDir::Files, QDir::Name),
+             QStringList({"toy_12.weights", "toy_4.weights", "toy_8.weights"}));
+    QCOMPARE(test::readAll(run.filePath("toy_12.weights")), test::readAll(run.filePath("toy_final.weights")));
+    QVERIFY(test::readAll(run.filePath("toy_4.weights")) != test::readAll(run.filePath("toy_8.weights")));
+
+    options.snapshotEvery = -1; // Darknet's rule: none in a 12-iteration run
+    Quiet again;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, options).run(again));
+    QVERIFY(run.entryList({"toy_?.weights", "toy_??.weights"}, QDir::Files).isEmpty());
+    const QStringList aside = run.entryList({"previous-*"}, QDir::Dirs);
+    QCOMPARE(aside.size(), 1);
+    QCOMPARE(
+        QDir(run.filePath(aside.first())).entryList({"toy_?.weights", "toy_??.weights"}, QDir::Files).size(),
+        3);
 }
 
 // A net that loads a checkpoint predicts what the saved net predicted, also through layers that keep

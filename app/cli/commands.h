@@ -29,7 +29,7 @@ struct BenchArgs {
 
 struct TrainArgs {
     std::string data, cfg, weights, outDir;
-    int maxBatches = 0, validEvery = 0, mapEvery = 0, checkpointEvery = 100;
+    int maxBatches = 0, validEvery = 0, mapEvery = 0, checkpointEvery = 100, saveEvery = -1;
     float learningRate = 0;
     unsigned seed = 1;
     bool resume = false;

@@ -78,6 +78,8 @@ std::vector<std::string> rankCommand(const std::string& program, const TrainArgs
     if (args.mapEvery > 0)
         option("--map-every", std::to_string(args.mapEvery));
     option("--checkpoint-every", std::to_string(args.checkpointEvery));
+    if (args.saveEvery >= 0)
+        option("--save-every", std::to_string(args.saveEvery));
     if (args.resume)
         argv.push_back("--resume");
     if (args.progressJson)

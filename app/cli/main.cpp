@@ -315,6 +315,11 @@ int main(int argc, char** argv)
         ->add_option("--checkpoint-every", trainArgs.checkpointEvery,
                      "Checkpoint every N iterations (default 100)")
         ->check(CLI::Range(1, 1 << 30));
+    train
+        ->add_option("--save-every", trainArgs.saveEvery,
+                     "Keep <cfg>_<N>.weights every N iterations (default Darknet's: every 1000 under 10000 "
+                     "iterations, else every 10000; 0: none)")
+        ->check(CLI::Range(0, 1 << 30));
 
     std::string dataPath;
     auto* valid = app.add_subcommand(

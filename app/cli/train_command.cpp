@@ -331,6 +331,7 @@ int train(const TrainArgs& args)
         options.mapEvery = args.mapEvery;
         options.letterbox = net->spec().net.letterBox;
         options.checkpointEvery = args.checkpointEvery;
+        options.snapshotEvery = args.saveEvery;
         options.resume = args.resume;
         options.communicator = team.get();
         options.gpu = device->cuda ? device->index : -1;

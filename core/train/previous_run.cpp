@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -12,10 +13,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> runFiles(const std::string& name)
+// A run's files in `folder`: its checkpoint, weights and metrics, and its snapshots (<name>_<N>.weights).
+std::vector<std::string> runFiles(const std::string& folder, const std::string& name)
 {
-    return {name + "_last.weights", name + "_last.state", name + "_final.weights", name + "_best.weights",
-            "metrics.csv"};
+    std::vector<std::string> files = {name + "_last.weights", name + "_last.state", name + "_final.weights",
+                                      name + "_best.weights", "metrics.csv"};
+    const std::string prefix = name + "_", suffix = ".weights";
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+        const std::string file = entry.path().filename().string();
+        if (file.size() <= prefix.size() + suffix.size() || !file.starts_with(prefix) ||
+            !file.ends_with(suffix))
+            continue;
+        const std::string_view digits(file.data() + prefix.size(),
+                                      file.size() - prefix.size() - suffix.size());
+        if (std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            files.push_back(file);
+    }
+    return files;
 }
 
 } // namespace
@@ -24,7 +39,7 @@ SetAside setAsidePreviousRun(const std::string& folder, const std::string& name)
 {
     SetAside result;
     std::vector<fs::path> files;
-    for (const std::string& file : runFiles(name)) {
+    for (const std::string& file : runFiles(folder, name)) {
         std::error_code ec;
         if (fs::exists(fs::path(folder) / file, ec))
             files.push_back(fs::path(folder) / file);
@@ -78,7 +93,7 @@ std::optional<std::string> bringPreviousRunBack(const SetAside& aside, const std
 {
     // What this run wrote and the earlier one did not have (a _last.state beside Darknet's backup
     // weights, metrics.csv) must not stay beside the earlier run's files: a resume would mix the two.
-    for (const std::string& file : runFiles(name))
+    for (const std::string& file : runFiles(folder, name))
         if (std::find(aside.files.begin(), aside.files.end(), file) == aside.files.end()) {
             std::error_code ec;
             fs::remove(fs::path(folder) / file, ec);

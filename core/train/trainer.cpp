@@ -472,6 +472,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             observer.message(std::to_string(skipped) + " unreadable samples were skipped in this run "
                                                        "(each is named in a warning above)");
     };
+    const int snapshotEvery = options_.snapshotEvery >= 0 ? options_.snapshotEvery
+                              : maxBatches < 10000        ? 1000
+                                                          : 10000;
     double bestScore = leader && options_.resume ? bestScoreIn(metricsPath) : -1; // (trimmed above)
     const auto started = std::chrono::steady_clock::now();
     const double elapsedBefore = state.elapsedSeconds;
@@ -634,6 +637,12 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             if (iteration % std::max(1, options_.checkpointEvery) == 0 || last)
                 if (auto problem = checkpoint())
                     return problem;
+            if (leader && snapshotEvery > 0 && iteration % snapshotEvery == 0) {
+                backend->syncToHost();
+                if (auto problem = net_.saveWeights(base + "_" + std::to_string(iteration) + ".weights"))
+                    return "iteration " + std::to_string(iteration) + ": " + *problem + "; " +
+                           lastCheckpoint();
+            }
         }
     } catch (const std::bad_alloc&) {
         return "training stopped in iteration " + std::to_string(running) +

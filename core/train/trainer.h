@@ -24,6 +24,9 @@ struct TrainOptions {
     int mapEvery = 0;          // detectors: mAP@0.5 on the validation set every N iterations (0: never)
     bool letterbox = false;    // detectors: letterbox the validation images for mAP
     int checkpointEvery = 100; // iterations
+    // <name>_<iteration>.weights every N iterations, kept (Darknet's backups to go back to): -1 is
+    // AlexeyAB's rule, every 1000 for runs under 10000 iterations, else every 10000; 0: none.
+    int snapshotEvery = -1;
     bool resume = false;
     // A data-parallel run's ranks (nullptr: this process alone). Each rank trains on batch images
     // per iteration (the cfg's batch, as Darknet's -gpus), the gradients are summed across ranks, so
