@@ -66,6 +66,26 @@ private:
     int at_, done_ = 0;
 };
 
+// The toy set of 40 images in `dir` (written there), and options naming its runs "toy".
+std::unique_ptr<ClassificationDataset> toySet(const QTemporaryDir& dir)
+{
+    writeToySet(dir.path(), 40);
+    std::string error;
+    auto set = loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
+                              dir.filePath("toy-labels").toStdString(), 3, error);
+    if (!set)
+        qWarning("toy set: %s", error.c_str());
+    return set;
+}
+
+TrainOptions toyOptions(const QString& outDir = {})
+{
+    TrainOptions options;
+    options.name = "toy";
+    options.outDir = outDir.toStdString();
+    return options;
+}
+
 class Quiet : public TrainObserver {
 public:
     std::vector<IterationStats> seen;
@@ -268,13 +288,9 @@ void TestTraining::resumeContinuesTheSameRun()
 {
     QFETCH(bool, adam);
     QTemporaryDir dir;
-    writeToySet(dir.path(), 40);
-    std::string error;
-    auto set = loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
-                              dir.filePath("toy-labels").toStdString(), 3, error);
+    const auto set = toySet(dir);
     QVERIFY(set);
-    TrainOptions options;
-    options.name = "toy";
+    TrainOptions options = toyOptions();
     options.checkpointEvery = 3;
 
     auto straight = toyNet(adam);
@@ -316,15 +332,10 @@ void TestTraining::resumeContinuesTheSameRun()
 void TestTraining::bestWeightsAreTheBestValidation()
 {
     QTemporaryDir dir;
-    writeToySet(dir.path(), 40);
-    std::string error;
-    auto set = loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
-                              dir.filePath("toy-labels").toStdString(), 3, error);
+    const auto set = toySet(dir);
     QVERIFY(set);
-    TrainOptions options;
-    options.name = "toy";
+    TrainOptions options = toyOptions(dir.filePath("run"));
     options.validEvery = 1;
-    options.outDir = dir.filePath("run").toStdString();
     // A part of the run (the first six iterations, then the resumed rest): the messages say each
     // figure better than every one before, and _best.weights scores the best of them again.
     double best = -1;
@@ -356,14 +367,9 @@ void TestTraining::bestWeightsAreTheBestValidation()
 void TestTraining::snapshotsAreKeptAndSetAside()
 {
     QTemporaryDir dir;
-    writeToySet(dir.path(), 40);
-    std::string error;
-    auto set = loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
-                              dir.filePath("toy-labels").toStdString(), 3, error);
+    const auto set = toySet(dir);
     QVERIFY(set);
-    TrainOptions options;
-    options.name = "toy";
-    options.outDir = dir.filePath("run").toStdString();
+    TrainOptions options = toyOptions(dir.filePath("run"));
     options.snapshotEvery = 4;
     Quiet quiet;
     QVERIFY(!Trainer(*toyNet(), *set, nullptr, options).run(quiet));
@@ -478,15 +484,12 @@ void TestTraining::damagedCheckpointIsRefused()
     const QString backup = dir.filePath("backup");
     QVERIFY(QDir().mkpath(backup));
     QVERIFY(!net->saveWeights((backup + "/toy_last.weights").toStdString()));
-    writeToySet(dir.path(), 40);
-    auto set = loadIdxDataset(dir.filePath("toy-images.gz").toStdString(),
-                              dir.filePath("toy-labels").toStdString(), 3, error);
-    TrainOptions options;
-    options.name = "toy";
-    options.outDir = backup.toStdString();
+    const auto set = toySet(dir);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(backup);
     options.resume = true;
     Quiet quiet;
-    const auto noState = set ? Trainer(*toyNet(), *set, nullptr, options).run(quiet) : std::optional(error);
+    const auto noState = Trainer(*toyNet(), *set, nullptr, options).run(quiet);
     QVERIFY(noState);
     QVERIFY2(
         noState->find("toy_last.weights is there without its state (Darknet writes no state): train from "
