@@ -42,6 +42,7 @@ private slots:
     void stopBeforeTheStreamStartsHolds();
     void anotherNetworkStartsClean();
     void theEditorsNetworkIsTheOneThatRuns();
+    void otherWeightsRunTheImageAgain();
     void aFailedImageLeavesNothingBehindAndAZoomScrolls();
     void aReplacedNetworksResultsAreDropped();
     void aReplacedNetworksWarningsAreDropped();
@@ -362,6 +363,52 @@ void TestDetectPanel::theEditorsNetworkIsTheOneThatRuns()
     panel.openImageFile(image); // unchanged since: no load
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 3, 30000);
     QCOMPARE(loaded.size(), 2);
+}
+
+// Other weights chosen while an image is on show run it again: the boxes on screen and in the exports
+// were the earlier weights' (the header named the new file).
+void TestDetectPanel::otherWeightsRunTheImageAgain()
+{
+    QTemporaryDir dir;
+    ShapesOptions options;
+    options.count = 10;
+    options.seed = 77;
+    QVERIFY(!makeShapes(dir.path().toStdString(), options));
+    const QString image = dir.filePath("valid/000010.jpg");
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const QString other = dir.filePath("other.weights");
+    QCOMPARE(test::cli({"init", cfg, other, "--seed", "5"}).exitCode, 0);
+
+    ui::DetectPanel fresh; // what the other weights find, loaded from the start
+    QSignalSpy freshLoaded(&fresh, &ui::DetectPanel::detectorLoaded);
+    fresh.setNetwork(cfg);
+    QVERIFY(freshLoaded.wait(60000));
+    fresh.setWeights(other);
+    QVERIFY(freshLoaded.wait(60000));
+    fresh.thresholdSlider()->setValue(1); // (random weights: low scores)
+    fresh.openImageFile(image);
+    QTRY_COMPARE_WITH_TIMEOUT(fresh.framesReceived(), 1, 30000);
+    const QString expected = boxesText(fresh.boxes());
+
+    ui::DetectPanel panel;
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(cfg); // the bundled weights
+    QVERIFY(loaded.wait(60000));
+    panel.thresholdSlider()->setValue(1);
+    panel.openImageFile(image);
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
+    QVERIFY(boxesText(panel.boxes()) != expected);
+    panel.setWeights(other);
+    QVERIFY(loaded.wait(60000));
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 2, 30000); // the image again
+    QCOMPARE(boxesText(panel.boxes()), expected);
+    // Weights that cannot be loaded leave nothing of the earlier ones on show.
+    const QString broken = dir.filePath("broken.weights");
+    test::writeFile(broken, "not weights");
+    panel.setWeights(broken);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(!loaded.last().first().toString().isEmpty());
+    QVERIFY(panel.boxes().empty() && panel.annotated().isNull());
 }
 
 // An image that cannot be read after one that was shown: the old image and its boxes leave the view, so

@@ -32,6 +32,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
+#include <utility>
 
 namespace nw::ui {
 
@@ -364,6 +365,7 @@ void DetectPanel::useRandomWeights()
     stopStream(); // as setWeights
     weightsPath_.clear();
     randomWeights_ = true;
+    weightsChanged_ = true;
     detector_->setText(tr("Loading %1 with random weights…").arg(QFileInfo(cfgPath_).fileName()));
     loadedText_ = editorText();
     QMetaObject::invokeMethod(worker_, "load", Qt::QueuedConnection, Q_ARG(QString, cfgPath_),
@@ -387,6 +389,7 @@ bool DetectPanel::detectorReadyOrSaySo()
                 setWeights(weightsPath_);
             else if (randomWeights_)
                 useRandomWeights();
+            weightsChanged_ = false; // (the caller's detection, queued after the load, is the run again)
         }
         return true;
     }
@@ -403,6 +406,7 @@ void DetectPanel::setWeights(const QString& path)
     stopStream(); // a video or camera would hold the worker: the new network would never load
     randomWeights_ = false;
     weightsPath_ = path;
+    weightsChanged_ = true;
     detector_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     loadedText_ = editorText();
     QMetaObject::invokeMethod(worker_, "load", Qt::QueuedConnection, Q_ARG(QString, cfgPath_),
@@ -450,6 +454,14 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, i
                                              .arg(classes)
                                        : tr("Cannot load the detector: %1").arg(error));
     sayIfNamesDoNotFit();
+    // What is on show came from the weights before: the image runs again with these (a video frame,
+    // gone by now, is cleared), so the boxes on screen and in the exports are never another network's.
+    if (std::exchange(weightsChanged_, false) && !last_.source.isEmpty()) {
+        if (error.isEmpty() && showingStill_ && QFileInfo(last_.source).isFile())
+            openImageFile(last_.source);
+        else
+            clearResult();
+    }
     if (!error.isEmpty() && !weightsPath_.isEmpty()) {
         // Wrong weights (another network's, a damaged file) say so where the user looks, without
         // blocking: the panel stays usable to pick other weights.

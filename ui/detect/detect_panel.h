@@ -139,8 +139,9 @@ private:
     std::function<QString()> cfgText_;
     bool showingStill_ = false; // the last source asked for is an image (Letterbox runs it again)
     static constexpr QSize kSmallestView{320, 200};
-    QString loadedText_;         // the editor's text the detector was last loaded with
-    bool randomWeights_ = false; // loaded without weights, on request
+    QString loadedText_;          // the editor's text the detector was last loaded with
+    bool randomWeights_ = false;  // loaded without weights, on request
+    bool weightsChanged_ = false; // other weights asked for: what is on show must not stay
 };
 
 } // namespace nw::ui
