@@ -316,6 +316,15 @@ QString boxesText(const std::vector<LabeledBox>& boxes)
                     .arg(double(b.height), 0, 'f', 1);
     return rows.join("; ");
 }
+// A make-shapes image in `dir` (the same one each time), or an empty path when it cannot be made.
+QString shapesImage(const QTemporaryDir& dir)
+{
+    ShapesOptions options;
+    options.count = 10;
+    options.seed = 77;
+    return makeShapes(dir.path().toStdString(), options) ? QString() : dir.filePath("valid/000010.jpg");
+}
+
 } // namespace
 
 // An edit in the editor after the weights were chosen reaches the next detection: the panel loads the
@@ -323,11 +332,8 @@ QString boxesText(const std::vector<LabeledBox>& boxes)
 void TestDetectPanel::theEditorsNetworkIsTheOneThatRuns()
 {
     QTemporaryDir dir;
-    ShapesOptions options;
-    options.count = 10;
-    options.seed = 77;
-    QVERIFY(!makeShapes(dir.path().toStdString(), options));
-    const QString image = dir.filePath("valid/000010.jpg");
+    const QString image = shapesImage(dir);
+    QVERIFY(!image.isEmpty());
     const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
     QString text = QString::fromUtf8(test::readAll(cfg));
     QString edited = text;
@@ -370,11 +376,8 @@ void TestDetectPanel::theEditorsNetworkIsTheOneThatRuns()
 void TestDetectPanel::otherWeightsRunTheImageAgain()
 {
     QTemporaryDir dir;
-    ShapesOptions options;
-    options.count = 10;
-    options.seed = 77;
-    QVERIFY(!makeShapes(dir.path().toStdString(), options));
-    const QString image = dir.filePath("valid/000010.jpg");
+    const QString image = shapesImage(dir);
+    QVERIFY(!image.isEmpty());
     const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
     const QString other = dir.filePath("other.weights");
     QCOMPARE(test::cli({"init", cfg, other, "--seed", "5"}).exitCode, 0);
