@@ -135,6 +135,7 @@ private slots:
     void resumeContinuesTheSameRun();
     void bestWeightsAreTheBestValidation();
     void snapshotsAreKeptAndSetAside();
+    void twoNetworksInOneFolderKeepTheirCurves();
     void damagedCheckpointIsRefused();
     void oneRunPerOutputFolder();
     void freshRunSetsThePreviousRunAside();
@@ -388,6 +389,49 @@ void TestTraining::snapshotsAreKeptAndSetAside()
     QCOMPARE(
         QDir(run.filePath(aside.first())).entryList({"toy_?.weights", "toy_??.weights"}, QDir::Files).size(),
         3);
+}
+
+// Darknet users train every cfg into one backup/ folder. A second network's fresh run there says that
+// the two share metrics.csv; the first one resumed finds that metrics.csv is not its own (the row at its
+// checkpoint holds another loss) and takes back its own, which the second run had set aside: its curve
+// was spliced onto the other network's.
+void TestTraining::twoNetworksInOneFolderKeepTheirCurves()
+{
+    QTemporaryDir dir;
+    const auto set = toySet(dir);
+    QVERIFY(set);
+    const QString metrics = dir.filePath("run/metrics.csv");
+    TrainOptions first = toyOptions(dir.filePath("run"));
+    first.name = "first";
+    first.maxBatches = 4;
+    Quiet quiet;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, first).run(quiet));
+    const QByteArray firstRows = test::readAll(metrics);
+
+    TrainOptions second = toyOptions(dir.filePath("run"));
+    second.name = "second";
+    second.seed = 7;
+    second.maxBatches = 3;
+    Quiet other;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, second).run(other));
+    QVERIFY(std::any_of(other.messages.begin(), other.messages.end(), [](const std::string& m) {
+        return m.find("also holds another network's run (first_last.state): the two share metrics.csv") !=
+               std::string::npos;
+    }));
+    QVERIFY(test::readAll(metrics) != firstRows);
+
+    first.resume = true;
+    first.maxBatches = 6;
+    Quiet resumed;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, first).run(resumed));
+    QVERIFY(std::any_of(resumed.messages.begin(), resumed.messages.end(), [](const std::string& m) {
+        return m.find("metrics.csv is not this run's") != std::string::npos &&
+               m.find("this run's own, set aside in") != std::string::npos;
+    }));
+    const QByteArray rows = test::readAll(metrics);
+    QVERIFY2(rows.startsWith(firstRows), rows.constData()); // its own four rows, then 5 and 6
+    QCOMPARE(rows.count('\n'), 1 + 6);
+    QVERIFY(QFileInfo::exists(dir.filePath("run/metrics-of-another-run.csv")));
 }
 
 // A net that loads a checkpoint predicts what the saved net predicted, also through layers that keep

@@ -125,6 +125,27 @@ std::optional<std::string> trimMetrics(const std::string& path, int lastIteratio
     return writeFileAtomically(path, kept);
 }
 
+// Whether metrics.csv has the checkpoint's row, with its average loss (written with 6 digits): a file
+// another run wrote does not. A missing file is fine (it starts again).
+bool metricsReachCheckpoint(const std::string& path, const TrainState& state)
+{
+    std::ifstream in(path);
+    if (!in || state.iteration <= 0 || !(state.averageLoss >= 0))
+        return true;
+    std::string line;
+    std::getline(in, line); // header
+    while (std::getline(in, line))
+        if (std::atoi(line.c_str()) == state.iteration) {
+            std::istringstream row(line);
+            std::string cell;
+            for (int column = 0; column < 3; ++column) // the third: avg_loss
+                std::getline(row, cell, ',');
+            const double written = std::atof(cell.c_str());
+            return std::abs(written - state.averageLoss) <= 1e-4 * std::max(1.0, std::abs(state.averageLoss));
+        }
+    return false;
+}
+
 // The best validation figure (top-1 or mAP@0.5) in metrics.csv: a resumed run's _best.weights holds it.
 double bestScoreIn(const std::string& path)
 {
@@ -316,6 +337,16 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             // from weights that have trained before (Darknet's -clear; their own `seen` would put the
             // schedule past its steps and burn-in).
             net_.setSeen(0);
+            for (const auto& entry : std::filesystem::directory_iterator(options_.outDir, ec)) {
+                const std::string file = entry.path().filename().string();
+                if (file.ends_with("_last.state") && file != options_.name + "_last.state") {
+                    observer.message("note: " + options_.outDir + " also holds another network's run (" +
+                                     file +
+                                     "): the two share metrics.csv and chart.png; give each network its own "
+                                     "folder to keep both curves");
+                    break;
+                }
+            }
             return std::nullopt; // (an earlier run's files are set aside once the start has succeeded)
         }
         if (auto problem = loadCheckpoint(statePath, net_, state)) {
@@ -338,6 +369,38 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         // the state; the state is what resumes, so the weights are made to match it again.
         if (auto problem = net_.saveWeights(weightsPath))
             return problem;
+        // metrics.csv must be this run's, or trimming would splice two runs' curves: another network
+        // trained into the same folder (Darknet's one backup/ for every cfg) writes one too.
+        if (!metricsReachCheckpoint(metricsPath, state)) {
+            std::string aside = options_.outDir + "/metrics-of-another-run.csv";
+            for (int n = 2; std::filesystem::exists(aside, ec); ++n)
+                aside = options_.outDir + "/metrics-of-another-run-" + std::to_string(n) + ".csv";
+            std::filesystem::rename(metricsPath, aside, ec);
+            if (ec)
+                return "cannot move " + metricsPath + " aside: " + ec.message();
+            // This run's own may have been set aside by the other network's fresh start: it comes back.
+            std::string own;
+            std::filesystem::file_time_type ownTime{};
+            for (const auto& entry : std::filesystem::directory_iterator(options_.outDir, ec)) {
+                const auto candidate = entry.path() / "metrics.csv";
+                if (entry.path().filename().string().starts_with("previous-") &&
+                    std::filesystem::exists(candidate, ec) &&
+                    metricsReachCheckpoint(candidate.string(), state) &&
+                    (own.empty() || std::filesystem::last_write_time(candidate, ec) > ownTime)) {
+                    own = candidate.string();
+                    ownTime = std::filesystem::last_write_time(candidate, ec);
+                }
+            }
+            const bool found = !own.empty() && std::filesystem::copy_file(own, metricsPath, ec);
+            observer.message(
+                metricsPath + " is not this run's (its row at iteration " + std::to_string(state.iteration) +
+                " does not hold the checkpoint's loss: another network trained into this folder?): "
+                "kept as " +
+                aside +
+                (found ? "; this run's own, set aside in " + own + ", goes on"
+                       : std::string("; this run's curve starts again here")) +
+                "; give each network its own folder to keep both curves");
+        }
         if (auto problem = trimMetrics(metricsPath, state.iteration))
             return problem;
         observer.message("resuming from " + statePath + " at iteration " + std::to_string(state.iteration));
