@@ -32,6 +32,7 @@
 #include <QFile>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -39,6 +40,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QPointer>
 #include <QProcess>
 #include <QPushButton>
@@ -48,6 +50,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyleOptionGraphicsItem>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -70,6 +73,7 @@ private slots:
     void savingUnmodifiedWritesTheSameBytes();
     void propertyEditsMergeAndRederiveShapes();
     void graphShowsEveryLayerAndEdge();
+    void aCardPaintsOnlyInsideItsBounds();
     void draggingAPortConnectsLayers();
     void droppingOnAnEdgeInsertsThere();
     void copyPasteDuplicateDeleteSeveral();
@@ -430,6 +434,33 @@ void TestEditor::graphShowsEveryLayerAndEdge()
     emit window.graphView()->insertRequested("maxpool", 2);
     QCOMPARE(window.layerModel()->spec().layers[3].type, std::string("maxpool"));
     QCOMPARE(window.graphView()->nodeCount(), 25);
+}
+
+// Qt repaints an item only within its bounding rectangle: a card with a problem badge (a circle on its
+// top right corner) painted outside it, and half the badge stayed on screen once the problem was fixed.
+void TestEditor::aCardPaintsOnlyInsideItsBounds()
+{
+    const NetworkSpec spec =
+        test::specFromText("[net]\nwidth=8\nheight=8\nchannels=3\n\n[route]\nlayers=5\n");
+    QVERIFY(!spec.layers.empty() && !spec.layers[0].diagnostics.empty()); // a card with a badge
+    ui::NodeItem card(spec.layers[0], QRectF(0, 0, 180, 56));
+    QImage image(400, 300, QImage::Format_ARGB32);
+    image.fill(Qt::transparent);
+    const QPointF origin(100, 100);
+    {
+        QPainter painter(&image);
+        painter.translate(origin);
+        QStyleOptionGraphicsItem option;
+        card.paint(&painter, &option, nullptr);
+    }
+    const QRect bounds = card.boundingRect().translated(origin).toAlignedRect();
+    int outside = 0, inside = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (qAlpha(image.pixel(x, y)) > 0)
+                ++(bounds.contains(x, y) ? inside : outside);
+    QVERIFY(inside > 0);
+    QCOMPARE(outside, 0);
 }
 
 void TestEditor::draggingAPortConnectsLayers()

@@ -62,7 +62,9 @@ NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
 QRectF NodeItem::boundingRect() const
 {
     const double reach = kPortRadius + 4; // onOutputPort's reach
-    return QGraphicsRectItem::boundingRect().adjusted(0, -reach, 0, reach);
+    // (and the problem badge, a circle of 8 on the top right corner, and the 2.5 px border of a selected
+    // or faulty card: what was painted outside stayed on screen once the problem was fixed)
+    return QGraphicsRectItem::boundingRect().adjusted(-2, -reach, 9, reach);
 }
 
 QPainterPath NodeItem::shape() const
