@@ -503,11 +503,13 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
                                   std::to_string(offset) + " (header and weights)";
         if (!fit.allowExtra)
             return path + ": the file holds " + extra +
-                   ": it belongs to a larger network (more filters, classes or layers). Use the weights "
-                   "trained for this cfg; to train this cfg from that network's first layers (yolov4.weights "
-                   "for 3 classes), make a backbone with netwright-cli partial on the network it belongs to "
-                   "(137 layers of yolov4, 29 of yolov4-tiny); or allow extra bytes (--allow-extra) to load "
-                   "the first part on purpose";
+                   ": it belongs to a larger network (another cfg, or this one with more filters, classes or "
+                   "layers). Use the weights trained for this cfg. To train this cfg from that network's "
+                   "first "
+                   "layers (as people start their own classes from yolov4.weights), make a backbone with "
+                   "netwright-cli partial on the network it belongs to (137 layers of yolov4, 29 of "
+                   "yolov4-tiny) and start from it; netwright-cli --allow-extra loads the first part on "
+                   "purpose";
         if (warnings)
             warnings->push_back(path + ": " + extra + " were ignored (--allow-extra)");
     }
