@@ -65,6 +65,7 @@ private slots:
     void oneMistakeGivesOneMessage();
     void unimplementedAlexeyAbKeysAreWarned();
     void netValuesThatDivergeAreNamed();
+    void headsWithOtherClassesAreNamed();
 };
 
 void TestNetworkSpec::matchesReferenceDarknet_data()
@@ -426,6 +427,29 @@ void TestNetworkSpec::netValuesThatDivergeAreNamed()
     QVERIFY2(again, test::allText(twice.diagnostics).c_str());
     QCOMPARE(again->line, 7);
     QCOMPARE(twice.layers[0].output.size, std::int64_t(2));
+}
+
+// Adapting a two-head cfg to other classes, people change one head and not the other: said at the
+// second head (training refused it later, with the .data file's classes in the message).
+void TestNetworkSpec::headsWithOtherClassesAreNamed()
+{
+    const std::string head = "[yolo]\nmask=0,1,2\nanchors=1,1,2,2,3,3\nnum=3\nclasses=";
+    const std::string text = net(13, 13, 8) + "[convolutional]\nfilters=30\nsize=1\n\n" + head +
+                             "5\n\n[route]\nlayers=-2\n\n[convolutional]\nfilters=24\nsize=1\n\n" + head +
+                             "3\n";
+    const NetworkSpec spec = test::specFromText(text, "heads.cfg");
+    const Diagnostic* found = test::findDiagnostic(
+        spec.diagnostics,
+        "classes=3 but layer 1 [yolo] has classes=5: every head of a detector finds the same "
+        "classes; set classes= alike in each (and filters= in the [convolutional] before each)");
+    QVERIFY2(found, test::allText(spec.diagnostics).c_str());
+    QCOMPARE(found->layer, 4);
+    QVERIFY(!found->isError());
+    const std::string alike = text.substr(0, text.rfind("3\n")) + "5\n";
+    const NetworkSpec fixed = test::specFromText(alike.substr(0, alike.find("filters=24")) + "filters=30" +
+                                                     alike.substr(alike.find("filters=24") + 10),
+                                                 "heads.cfg");
+    QVERIFY2(fixed.diagnostics.empty(), test::allText(fixed.diagnostics).c_str());
 }
 
 QTEST_GUILESS_MAIN(TestNetworkSpec)

@@ -3,6 +3,7 @@
 #include "graph/activation_plan.h"
 
 #include "layers/convolutional.h"
+#include "layers/detection_heads.h"
 #include "layers/local.h"
 #include "layers/maxpool.h"
 #include "layers/registry.h"
@@ -212,6 +213,29 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
     if (spec.layers.empty())
         spec.diagnostics.push_back({Severity::Error, spec.file, sections.front().headerLine(), -1,
                                     "the network has no layers after [net]"});
+    // A detector's heads find the same classes (adapting a cfg, people change one head and not the
+    // other; training then refuses it, far from the cause).
+    const LayerSpec* firstHead = nullptr;
+    for (LayerSpec& layer : spec.layers) {
+        const auto head = detectionHeadInfo(layer.config.get());
+        if (!head)
+            continue;
+        const auto first = firstHead ? detectionHeadInfo(firstHead->config.get()) : std::nullopt;
+        if (!first) {
+            firstHead = &layer;
+            continue;
+        }
+        if (head->classes != first->classes) {
+            const Diagnostic d{Severity::Warning, spec.file, layer.line, layer.index,
+                               "classes=" + std::to_string(head->classes) + " but layer " +
+                                   std::to_string(firstHead->index) + " [" + firstHead->type +
+                                   "] has classes=" + std::to_string(first->classes) +
+                                   ": every head of a detector finds the same classes; set classes= alike in "
+                                   "each (and filters= in the [convolutional] before each)"};
+            layer.diagnostics.push_back(d);
+            spec.diagnostics.push_back(d);
+        }
+    }
     if (!sizeRefused) { // what an inference pass holds, its buffers reused (runtime::Net does the same)
         const ActivationPlan plan = planActivations(spec, spec.batch);
         for (std::size_t i = 0; i < spec.layers.size(); ++i)
