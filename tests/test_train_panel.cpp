@@ -1,6 +1,7 @@
 // The Train panel (offscreen): training a small network from the panel — iterations arrive and the plot
 // grows, pause holds, resume continues, stop writes a checkpoint that loads — while progress reaches
 // the GUI thread at most 20 times a second and its event loop keeps running.
+#include "detect/detect_panel.h"
 #include "device/device_box.h"
 #include "editor/document_model.h"
 #include "table/layer_table_model.h"
@@ -43,6 +44,7 @@ private slots:
     void validationCurveIsNamedForTheOpenedNetwork();
     void resumeDrawsTheCheckpointsCurveAndZoomHolds();
     void resumingAFinishedRunSaysThereIsNothingToTrain();
+    void detectTakesTheDataNamesAndTheTrainedWeights();
     void detectorOnTheShapesDataSet();
     void trainsWhatTheEditorShows();
     void deviceChoiceAndAGpuThatFailsStopsInWords();
@@ -289,6 +291,38 @@ void TestTrainPanel::resumingAFinishedRunSaysThereIsNothingToTrain()
                      "to go on, or untick Resume to start afresh."));
     QCOMPARE(panel.progressBar()->maximum(), 12);
     QCOMPARE(panel.progressBar()->value(), 12);
+}
+
+// A network without weights or names beside it (a Darknet project's cfg): Detect takes the names of the
+// .data file chosen in Training, and the weights of the run that just ended; what the user chose in
+// Detect is never replaced.
+void TestTrainPanel::detectTakesTheDataNamesAndTheTrainedWeights()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 48);
+    test::writeFile(dir.filePath("toy.data"), test::readAll(dir.filePath("toy.data")) + "names=toy.names\n");
+    test::writeFile(dir.filePath("toy.names"), "left\nright\nmiddle\n");
+    test::writeFile(dir.filePath("toy.cfg"), QByteArray(test::kToyCfg)); // max_batches=12
+    ui::MainWindow window;
+    QVERIFY(window.openFile(dir.filePath("toy.cfg")));
+    ui::TrainPanel* panel = window.trainPanel();
+    ui::DetectPanel* detect = window.findChild<ui::DetectPanel*>();
+    QVERIFY(detect && detect->weightsPath().isEmpty());
+    QCOMPARE(panel->dataEdit()->text(), dir.filePath("toy.data")); // (found beside the cfg)
+    QCOMPARE(detect->namesPath(), dir.filePath("toy.names"));
+    panel->outputEdit()->setText(dir.filePath("run"));
+    panel->trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 60000);
+    QCOMPARE(detect->weightsPath(), dir.filePath("run/toy_final.weights"));
+
+    // Chosen in Detect: kept when the next run ends.
+    const QString chosen = dir.filePath("chosen.weights");
+    QVERIFY(QFile::copy(dir.filePath("run/toy_final.weights"), chosen));
+    detect->setWeights(chosen);
+    panel->outputEdit()->setText(dir.filePath("run2"));
+    panel->trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 60000);
+    QCOMPARE(detect->weightsPath(), chosen);
 }
 
 void TestTrainPanel::badDataIsReportedAndThePanelRecovers()

@@ -2,6 +2,7 @@
 
 #include "window/save_file_dialog.h"
 
+#include "data/data_file.h"
 #include "detect/annotate.h"
 #include "device/device_box.h"
 
@@ -346,6 +347,22 @@ void DetectPanel::setNetwork(const QString& cfgPath)
             setWeights(QDir::cleanPath(dir + "/" + base + ".weights"));
             break;
         }
+}
+
+void DetectPanel::suggest(const QString& weights, const QString& dataFile)
+{
+    if (cfgPath_.isEmpty())
+        return;
+    if (names_.empty() && !dataFile.isEmpty()) {
+        std::string error;
+        if (const auto dataSet = loadDataFile(dataFile.toStdString(), error)) {
+            const std::string names = dataSet->get("names", dataSet->get("labels"));
+            if (!names.empty() && QFileInfo::exists(QString::fromStdString(dataSet->resolve(names))))
+                setNames(QString::fromStdString(dataSet->resolve(names)));
+        }
+    }
+    if (weightsPath_.isEmpty() && !randomWeights_ && !weights.isEmpty() && QFileInfo::exists(weights))
+        setWeights(weights);
 }
 
 void DetectPanel::clearResult()

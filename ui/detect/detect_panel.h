@@ -37,9 +37,13 @@ public:
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
     void setWeights(const QString& path); // (re)loads the detector in the worker
     QString weightsPath() const { return weightsPath_; }
+    QString namesPath() const { return namesPath_; }
     // Loads the network untrained, on the user's explicit request (no weights file).
     void useRandomWeights();
     void setNames(const QString& path);
+    // What the Training panel knows: its .data file's names= and a run's weights. Taken only where the
+    // user has chosen nothing (names, weights), so a choice made here is never replaced.
+    void suggest(const QString& weights, const QString& dataFile);
     void openImageFile(const QString& path);
     void openFolder(const QString& path);
     void openVideoFile(const QString& path);

@@ -29,6 +29,7 @@
 #include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
 #include <QMenuBar>
@@ -204,6 +205,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     detectPanel_->setCfgTextSource([this] {
         properties_->commitPendingEdit();
         return QString::fromStdString(model_doc_->document().toText());
+    });
+    // Detect takes what Training knows where nothing was chosen there: the .data file's names, and the
+    // weights of a run that ended (its final ones, or the checkpoint of a stopped run).
+    connect(trainPanel_->dataEdit(), &QLineEdit::textChanged, this, [this](const QString& dataFile) {
+        if (QFileInfo(dataFile).isFile())
+            detectPanel_->suggest(QString(), dataFile);
+    });
+    connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
+        if (training || trainPanel_->cfgPath().isEmpty())
+            return;
+        const QString run =
+            trainPanel_->outputEdit()->text() + "/" + QFileInfo(trainPanel_->cfgPath()).completeBaseName();
+        detectPanel_->suggest(QFileInfo::exists(run + "_final.weights") ? run + "_final.weights"
+                                                                        : run + "_last.weights",
+                              trainPanel_->dataEdit()->text());
     });
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
         // The network being trained stays as it is until the run ends.
