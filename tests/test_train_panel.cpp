@@ -300,8 +300,10 @@ void TestTrainPanel::detectTakesTheDataNamesAndTheTrainedWeights()
 {
     QTemporaryDir dir;
     test::writeToySet(dir.path(), 48);
-    test::writeFile(dir.filePath("toy.data"), test::readAll(dir.filePath("toy.data")) + "names=toy.names\n");
-    test::writeFile(dir.filePath("toy.names"), "left\nright\nmiddle\n");
+    // (names not called after the cfg: only the .data file leads to them)
+    test::writeFile(dir.filePath("toy.data"),
+                    test::readAll(dir.filePath("toy.data")) + "names=classes.names\n");
+    test::writeFile(dir.filePath("classes.names"), "left\nright\nmiddle\n");
     test::writeFile(dir.filePath("toy.cfg"), QByteArray(test::kToyCfg)); // max_batches=12
     ui::MainWindow window;
     QVERIFY(window.openFile(dir.filePath("toy.cfg")));
@@ -309,11 +311,16 @@ void TestTrainPanel::detectTakesTheDataNamesAndTheTrainedWeights()
     ui::DetectPanel* detect = window.findChild<ui::DetectPanel*>();
     QVERIFY(detect && detect->weightsPath().isEmpty());
     QCOMPARE(panel->dataEdit()->text(), dir.filePath("toy.data")); // (found beside the cfg)
-    QCOMPARE(detect->namesPath(), dir.filePath("toy.names"));
+    QCOMPARE(detect->namesPath(), dir.filePath("classes.names"));
     panel->outputEdit()->setText(dir.filePath("run"));
     panel->trainButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 60000);
     QCOMPARE(detect->weightsPath(), dir.filePath("run/toy_final.weights"));
+    // The next run's weights replace a suggestion.
+    panel->outputEdit()->setText(dir.filePath("run1"));
+    panel->trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 60000);
+    QCOMPARE(detect->weightsPath(), dir.filePath("run1/toy_final.weights"));
 
     // Chosen in Detect: kept when the next run ends.
     const QString chosen = dir.filePath("chosen.weights");

@@ -256,6 +256,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         resetFrameRate();
         streamProblem_.clear();
         showingStill_ = false;
+        weightsChanged_ = false;
         QMetaObject::invokeMethod(worker_, "openCamera", Qt::QueuedConnection, Q_ARG(int, device),
                                   Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
     });
@@ -329,6 +330,8 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     clearResult();
     names_.clear();
     weightsPath_.clear();
+    suggestedNames_.clear();
+    suggestedWeights_.clear();
     randomWeights_ = false;
     QMetaObject::invokeMethod(worker_, "unload", Qt::QueuedConnection); // the old network must not run
     bars_->setVisible(false);
@@ -353,16 +356,22 @@ void DetectPanel::suggest(const QString& weights, const QString& dataFile)
 {
     if (cfgPath_.isEmpty())
         return;
-    if (names_.empty() && !dataFile.isEmpty()) {
+    if ((names_.empty() || namesPath_ == suggestedNames_) && !dataFile.isEmpty()) {
         std::string error;
         if (const auto dataSet = loadDataFile(dataFile.toStdString(), error)) {
             const std::string names = dataSet->get("names", dataSet->get("labels"));
-            if (!names.empty() && QFileInfo::exists(QString::fromStdString(dataSet->resolve(names))))
+            if (!names.empty() && QFileInfo::exists(QString::fromStdString(dataSet->resolve(names)))) {
                 setNames(QString::fromStdString(dataSet->resolve(names)));
+                suggestedNames_ = namesPath_;
+            }
         }
     }
-    if (weightsPath_.isEmpty() && !randomWeights_ && !weights.isEmpty() && QFileInfo::exists(weights))
+    // (the same path again is loaded again: a run that went on rewrote the file)
+    if ((weightsPath_.isEmpty() || weightsPath_ == suggestedWeights_) && !randomWeights_ &&
+        !weights.isEmpty() && QFileInfo::exists(weights)) {
         setWeights(weights);
+        suggestedWeights_ = weights;
+    }
 }
 
 void DetectPanel::clearResult()
@@ -501,6 +510,7 @@ void DetectPanel::openImageFile(const QString& path)
     stopStream(); // the worker runs one thing at a time: a playing stream would hold the image back
     resetFrameRate();
     showingStill_ = true;
+    weightsChanged_ = false; // (this request, queued after a load in flight, is what shows next)
     imageRequestedAt_ = QDateTime::currentMSecsSinceEpoch();
     QMetaObject::invokeMethod(worker_, "detectImage", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()));
@@ -535,6 +545,7 @@ void DetectPanel::openVideoFile(const QString& path)
     resetFrameRate();
     streamProblem_.clear();
     showingStill_ = false;
+    weightsChanged_ = false;
     QMetaObject::invokeMethod(worker_, "playVideo", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
 }

@@ -143,9 +143,10 @@ private:
     std::function<QString()> cfgText_;
     bool showingStill_ = false; // the last source asked for is an image (Letterbox runs it again)
     static constexpr QSize kSmallestView{320, 200};
-    QString loadedText_;          // the editor's text the detector was last loaded with
-    bool randomWeights_ = false;  // loaded without weights, on request
-    bool weightsChanged_ = false; // other weights asked for: what is on show must not stay
+    QString loadedText_;                        // the editor's text the detector was last loaded with
+    bool randomWeights_ = false;                // loaded without weights, on request
+    bool weightsChanged_ = false;               // other weights asked for: what is on show must not stay
+    QString suggestedNames_, suggestedWeights_; // taken from Training (replaced by its next suggestion)
 };
 
 } // namespace nw::ui

@@ -215,10 +215,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
         if (training || trainPanel_->cfgPath().isEmpty())
             return;
+        // The newer of the run's final weights and its checkpoint (a resumed run stopped early has an
+        // older _final.weights beside it).
         const QString run =
             trainPanel_->outputEdit()->text() + "/" + QFileInfo(trainPanel_->cfgPath()).completeBaseName();
-        detectPanel_->suggest(QFileInfo::exists(run + "_final.weights") ? run + "_final.weights"
-                                                                        : run + "_last.weights",
+        const QFileInfo finalWeights(run + "_final.weights"), lastWeights(run + "_last.weights");
+        const bool finalIsNewer =
+            finalWeights.exists() &&
+            (!lastWeights.exists() || finalWeights.lastModified() >= lastWeights.lastModified());
+        detectPanel_->suggest(finalIsNewer ? finalWeights.filePath() : lastWeights.filePath(),
                               trainPanel_->dataEdit()->text());
     });
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
@@ -457,6 +462,7 @@ bool MainWindow::openFile(const QString& path)
     graph_->showStart();
     trainPanel_->setNetwork(path);
     detectPanel_->setNetwork(path);
+    detectPanel_->suggest(QString(), trainPanel_->dataEdit()->text()); // (the .data found beside the cfg)
     updateTitle();
     return true;
 }
