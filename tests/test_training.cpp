@@ -418,7 +418,8 @@ void TestTraining::twoNetworksInOneFolderKeepTheirCurves()
         return m.find("also holds another network's run (first_last.state): the two share metrics.csv") !=
                std::string::npos;
     }));
-    QVERIFY(test::readAll(metrics) != firstRows);
+    const QByteArray secondRows = test::readAll(metrics);
+    QVERIFY(secondRows != firstRows);
 
     first.resume = true;
     first.maxBatches = 6;
@@ -432,6 +433,15 @@ void TestTraining::twoNetworksInOneFolderKeepTheirCurves()
     QVERIFY2(rows.startsWith(firstRows), rows.constData()); // its own four rows, then 5 and 6
     QCOMPARE(rows.count('\n'), 1 + 6);
     QVERIFY(QFileInfo::exists(dir.filePath("run/metrics-of-another-run.csv")));
+
+    // The second network resumed in turn takes its own back from where the first one's resume put it.
+    second.resume = true;
+    second.maxBatches = 5;
+    Quiet secondResumed;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, second).run(secondResumed));
+    const QByteArray again = test::readAll(metrics);
+    QVERIFY2(again.startsWith(secondRows), again.constData()); // its three rows, then 4 and 5
+    QCOMPARE(again.count('\n'), 1 + 5);
 }
 
 // A net that loads a checkpoint predicts what the saved net predicted, also through layers that keep

@@ -141,7 +141,7 @@ bool metricsReachCheckpoint(const std::string& path, const TrainState& state)
             for (int column = 0; column < 3; ++column) // the third: avg_loss
                 std::getline(row, cell, ',');
             const double written = std::atof(cell.c_str());
-            return std::abs(written - state.averageLoss) <= 1e-4 * std::max(1.0, std::abs(state.averageLoss));
+            return std::abs(written - state.averageLoss) <= 2e-5 * std::abs(state.averageLoss); // (6 digits)
         }
     return false;
 }
@@ -378,12 +378,15 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             std::filesystem::rename(metricsPath, aside, ec);
             if (ec)
                 return "cannot move " + metricsPath + " aside: " + ec.message();
-            // This run's own may have been set aside by the other network's fresh start: it comes back.
+            // This run's own may have been set aside by the other network's fresh start (in a previous-…
+            // folder) or by the other's resume (as metrics-of-another-run…): it comes back.
             std::string own;
             std::filesystem::file_time_type ownTime{};
             for (const auto& entry : std::filesystem::directory_iterator(options_.outDir, ec)) {
-                const auto candidate = entry.path() / "metrics.csv";
-                if (entry.path().filename().string().starts_with("previous-") &&
+                const std::string name = entry.path().filename().string();
+                const auto candidate =
+                    name.starts_with("previous-") ? entry.path() / "metrics.csv" : entry.path();
+                if ((name.starts_with("previous-") || name.starts_with("metrics-of-another-run")) &&
                     std::filesystem::exists(candidate, ec) &&
                     metricsReachCheckpoint(candidate.string(), state) &&
                     (own.empty() || std::filesystem::last_write_time(candidate, ec) > ownTime)) {
@@ -391,7 +394,10 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                     ownTime = std::filesystem::last_write_time(candidate, ec);
                 }
             }
-            const bool found = !own.empty() && std::filesystem::copy_file(own, metricsPath, ec);
+            // (one set aside as another run's is moved back; a previous-… folder keeps its copy)
+            const bool found = !own.empty() && (own.find("/previous-") != std::string::npos
+                                                    ? std::filesystem::copy_file(own, metricsPath, ec)
+                                                    : (std::filesystem::rename(own, metricsPath, ec), !ec));
             observer.message(
                 metricsPath + " is not this run's (its row at iteration " + std::to_string(state.iteration) +
                 " does not hold the checkpoint's loss: another network trained into this folder?): "
@@ -538,7 +544,11 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     const int snapshotEvery = options_.snapshotEvery >= 0 ? options_.snapshotEvery
                               : maxBatches < 10000        ? 1000
                                                           : 10000;
-    double bestScore = leader && options_.resume ? bestScoreIn(metricsPath) : -1; // (trimmed above)
+    // (the metrics trimmed above; without the file itself, the next validation writes it again)
+    std::error_code noBest;
+    double bestScore = leader && options_.resume && std::filesystem::exists(base + "_best.weights", noBest)
+                           ? bestScoreIn(metricsPath)
+                           : -1;
     const auto started = std::chrono::steady_clock::now();
     const double elapsedBefore = state.elapsedSeconds;
     double pausedSeconds = 0; // held in stopRequested (the studio's Pause): not training time
