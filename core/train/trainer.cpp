@@ -125,6 +125,17 @@ std::optional<std::string> trimMetrics(const std::string& path, int lastIteratio
     return writeFileAtomically(path, kept);
 }
 
+// The `column`th comma-separated cell of a metrics.csv row (empty past its end).
+std::string metricsCell(const std::string& line, int column)
+{
+    std::istringstream row(line);
+    std::string cell;
+    for (int c = 0; c <= column; ++c)
+        if (!std::getline(row, cell, ','))
+            return {};
+    return cell;
+}
+
 // Whether metrics.csv has the checkpoint's row, with its average loss (written with 6 digits): a file
 // another run wrote does not. A missing file is fine (it starts again).
 bool metricsReachCheckpoint(const std::string& path, const TrainState& state)
@@ -136,14 +147,51 @@ bool metricsReachCheckpoint(const std::string& path, const TrainState& state)
     std::getline(in, line); // header
     while (std::getline(in, line))
         if (std::atoi(line.c_str()) == state.iteration) {
-            std::istringstream row(line);
-            std::string cell;
-            for (int column = 0; column < 3; ++column) // the third: avg_loss
-                std::getline(row, cell, ',');
-            const double written = std::atof(cell.c_str());
-            return std::abs(written - state.averageLoss) <= 2e-5 * std::abs(state.averageLoss); // (6 digits)
+            const double written = std::atof(metricsCell(line, 2).c_str()); // avg_loss
+            return std::abs(written - state.averageLoss) <= 2e-5 * std::abs(state.averageLoss);
         }
     return false;
+}
+
+// Another network trained into the same folder (Darknet's one backup/ for every cfg) writes metrics.csv
+// too. When the folder's is not this run's, it is kept as metrics-of-another-run.csv, and this run's own
+// comes back from where the other run set it aside: a previous-… folder (its fresh start; a copy stays
+// there) or a metrics-of-another-run file (its resume; moved back).
+std::optional<std::string> keepOnlyOwnMetrics(const std::string& outDir, const std::string& metricsPath,
+                                              const TrainState& state, TrainObserver& observer)
+{
+    if (metricsReachCheckpoint(metricsPath, state))
+        return std::nullopt;
+    std::error_code ec;
+    std::string aside = outDir + "/metrics-of-another-run.csv";
+    for (int n = 2; std::filesystem::exists(aside, ec); ++n)
+        aside = outDir + "/metrics-of-another-run-" + std::to_string(n) + ".csv";
+    std::filesystem::rename(metricsPath, aside, ec);
+    if (ec)
+        return "cannot move " + metricsPath + " aside: " + ec.message();
+    std::string own;
+    std::filesystem::file_time_type ownTime{};
+    for (const auto& entry : std::filesystem::directory_iterator(outDir, ec)) {
+        const std::string name = entry.path().filename().string();
+        const bool previous = name.starts_with("previous-");
+        const auto candidate = previous ? entry.path() / "metrics.csv" : entry.path();
+        if ((previous || name.starts_with("metrics-of-another-run")) &&
+            std::filesystem::exists(candidate, ec) && metricsReachCheckpoint(candidate.string(), state) &&
+            (own.empty() || std::filesystem::last_write_time(candidate, ec) > ownTime)) {
+            own = candidate.string();
+            ownTime = std::filesystem::last_write_time(candidate, ec);
+        }
+    }
+    const bool found = !own.empty() && (own.find("/previous-") != std::string::npos
+                                            ? std::filesystem::copy_file(own, metricsPath, ec)
+                                            : (std::filesystem::rename(own, metricsPath, ec), !ec));
+    observer.message(
+        metricsPath + " is not this run's (its row at iteration " + std::to_string(state.iteration) +
+        " does not hold the checkpoint's loss: another network trained into this folder?): kept as " + aside +
+        (found ? "; this run's own, set aside in " + own + ", goes on"
+               : std::string("; this run's curve starts again here")) +
+        "; give each network its own folder to keep both curves");
+    return std::nullopt;
 }
 
 // The best validation figure (top-1 or mAP@0.5) in metrics.csv: a resumed run's _best.weights holds it.
@@ -153,13 +201,10 @@ double bestScoreIn(const std::string& path)
     std::string line;
     std::getline(in, line); // header
     double best = -1;
-    while (std::getline(in, line)) {
-        std::istringstream row(line);
-        std::string cell;
-        for (int column = 0; std::getline(row, cell, ','); ++column)
-            if (column >= 6 && !cell.empty())
+    while (std::getline(in, line))
+        for (int column : {6, 7}) // valid_top1, map50
+            if (const std::string cell = metricsCell(line, column); !cell.empty())
                 best = std::max(best, std::atof(cell.c_str()));
-    }
     return best;
 }
 
@@ -369,44 +414,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         // the state; the state is what resumes, so the weights are made to match it again.
         if (auto problem = net_.saveWeights(weightsPath))
             return problem;
-        // metrics.csv must be this run's, or trimming would splice two runs' curves: another network
-        // trained into the same folder (Darknet's one backup/ for every cfg) writes one too.
-        if (!metricsReachCheckpoint(metricsPath, state)) {
-            std::string aside = options_.outDir + "/metrics-of-another-run.csv";
-            for (int n = 2; std::filesystem::exists(aside, ec); ++n)
-                aside = options_.outDir + "/metrics-of-another-run-" + std::to_string(n) + ".csv";
-            std::filesystem::rename(metricsPath, aside, ec);
-            if (ec)
-                return "cannot move " + metricsPath + " aside: " + ec.message();
-            // This run's own may have been set aside by the other network's fresh start (in a previous-…
-            // folder) or by the other's resume (as metrics-of-another-run…): it comes back.
-            std::string own;
-            std::filesystem::file_time_type ownTime{};
-            for (const auto& entry : std::filesystem::directory_iterator(options_.outDir, ec)) {
-                const std::string name = entry.path().filename().string();
-                const auto candidate =
-                    name.starts_with("previous-") ? entry.path() / "metrics.csv" : entry.path();
-                if ((name.starts_with("previous-") || name.starts_with("metrics-of-another-run")) &&
-                    std::filesystem::exists(candidate, ec) &&
-                    metricsReachCheckpoint(candidate.string(), state) &&
-                    (own.empty() || std::filesystem::last_write_time(candidate, ec) > ownTime)) {
-                    own = candidate.string();
-                    ownTime = std::filesystem::last_write_time(candidate, ec);
-                }
-            }
-            // (one set aside as another run's is moved back; a previous-… folder keeps its copy)
-            const bool found = !own.empty() && (own.find("/previous-") != std::string::npos
-                                                    ? std::filesystem::copy_file(own, metricsPath, ec)
-                                                    : (std::filesystem::rename(own, metricsPath, ec), !ec));
-            observer.message(
-                metricsPath + " is not this run's (its row at iteration " + std::to_string(state.iteration) +
-                " does not hold the checkpoint's loss: another network trained into this folder?): "
-                "kept as " +
-                aside +
-                (found ? "; this run's own, set aside in " + own + ", goes on"
-                       : std::string("; this run's curve starts again here")) +
-                "; give each network its own folder to keep both curves");
-        }
+        // metrics.csv must be this run's, or trimming would splice two runs' curves.
+        if (auto problem = keepOnlyOwnMetrics(options_.outDir, metricsPath, state, observer))
+            return problem;
         if (auto problem = trimMetrics(metricsPath, state.iteration))
             return problem;
         observer.message("resuming from " + statePath + " at iteration " + std::to_string(state.iteration));
