@@ -50,6 +50,7 @@ private slots:
     void deviceChoiceAndAGpuThatFailsStopsInWords();
     void childProcessRunTrainsAsInProcess();
     void childProcessRunPausesAndStops();
+    void childProcessRunTrainsPastAnUnusableValidList();
     void childProcessProblemsEndInWords();
     void allGpusEntryStartsOneRankPerGpu();
     void progressLinesParse();
@@ -577,6 +578,39 @@ void TestTrainPanel::childProcessRunTrainsAsInProcess()
                                 .arg(i + 1)
                                 .arg(own[i])
                                 .arg(child[i])));
+}
+
+// The studio validates every run: a valid= list it cannot score is a warning in the child process too
+// (the CLI's --valid-every alone makes it an error), so a GPU run trains what a CPU run trains.
+void TestTrainPanel::childProcessRunTrainsPastAnUnusableValidList()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 64);
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    test::writeFile(dir.filePath("toy.data"), "classes=3\ntrain=toy-images.gz\ntrain_labels=toy-labels\n"
+                                              "valid=missing-images.gz\nvalid_labels=toy-labels\n");
+    ui::TrainWorker worker;
+    QSignalSpy messages(&worker, &ui::TrainWorker::message);
+    QSignalSpy finished(&worker, &ui::TrainWorker::finished);
+    for (const bool child : {false, true}) {
+        ui::TrainRequest request = childRequest(dir, child ? "child" : "in-process");
+        request.childProcess = child;
+        request.maxBatches = 4;
+        request.validEvery = 2;
+        messages.clear();
+        worker.prepareRun();
+        worker.run(request);
+        QCOMPARE(finished.count(), child ? 2 : 1);
+        QVERIFY2(finished.last().first().toString().isEmpty(),
+                 qPrintable(finished.last().first().toString()));
+        QStringList said;
+        for (const QList<QVariant>& m : messages)
+            said << m.first().toString();
+        QVERIFY2(said.join('\n').contains("missing-images.gz") &&
+                     said.join('\n').contains("this run trains without validation"),
+                 qPrintable(said.join('\n')));
+        QCOMPARE(lossesIn(request.outDir + "/metrics.csv").size(), 4);
+    }
 }
 
 // Pause suspends the child (and the ranks it would start) and Resume continues it; Stop ends it with a

@@ -33,6 +33,7 @@ struct TrainArgs {
     float learningRate = 0;
     unsigned seed = 1;
     bool resume = false;
+    bool validOptional = false; // a valid= list that cannot be scored: a warning, not an error
     std::string device = "cpu"; // cpu, cuda or cuda:N
     std::string gpus;           // "0,1,2": one process per GPU, joined by NCCL (Darknet's -gpus)
     bool progressJson = false;  // --progress json: one JSON object per line (the studio reads them)

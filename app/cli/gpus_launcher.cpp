@@ -80,6 +80,8 @@ std::vector<std::string> rankCommand(const std::string& program, const TrainArgs
     option("--checkpoint-every", std::to_string(args.checkpointEvery));
     if (args.saveEvery >= 0)
         option("--save-every", std::to_string(args.saveEvery));
+    if (args.validOptional)
+        argv.push_back("--valid-optional");
     if (args.resume)
         argv.push_back("--resume");
     if (args.progressJson)

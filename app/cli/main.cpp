@@ -308,6 +308,9 @@ int main(int argc, char** argv)
         ->add_option("--map-every", trainArgs.mapEvery,
                      "Detectors: mAP@0.5 on the valid set every N iterations (default: at the end)")
         ->check(CLI::Range(0, 1 << 30));
+    train->add_flag("--valid-optional", trainArgs.validOptional,
+                    "A valid= list that cannot be scored is a warning and the run trains without validation "
+                    "(the studio's choice); by default --valid-every and --map-every make it an error");
     bool mapPeriodically = false;
     train->add_flag("--map", mapPeriodically,
                     "Detectors: mAP@0.5 every 1000 iterations (as --map-every 1000)");

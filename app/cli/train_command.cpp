@@ -310,8 +310,10 @@ int train(const TrainArgs& args)
             std::cerr << "note: --map-every and --map are for detectors; this classifier is scored by top-1: "
                          "--valid-every N\n";
         std::vector<std::string> warnings;
-        // --map-every / --valid-every ask for the measure: a valid= list that cannot give it is an error.
-        const bool measureAskedFor = net->maxTruthBoxes() > 0 ? args.mapEvery > 0 : args.validEvery > 0;
+        // --map-every / --valid-every ask for the measure: a valid= list that cannot give it is an error
+        // (unless --valid-optional: the studio validates every run and trains on when the list is unusable).
+        const bool measureAskedFor =
+            !args.validOptional && (net->maxTruthBoxes() > 0 ? args.mapEvery > 0 : args.validEvery > 0);
         auto sets = openTrainingData(*data, *net, args.seed, error, warnings,
                                      measureAskedFor ? Validation::Required : Validation::IfUsable);
         if (leader) // (every rank reads the same lists: their warnings once, not once per rank)

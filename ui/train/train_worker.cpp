@@ -260,9 +260,11 @@ void TrainWorker::runInChild(const TrainRequest& request, const NetworkSpec& spe
         arguments << "--max-batches" << QString::number(request.maxBatches);
     if (request.learningRate > 0)
         arguments << "--learning-rate" << QString::number(request.learningRate, 'g', 9);
-    if (request.validEvery > 0) // as in-process: accuracy for classifiers, mAP for detectors
+    // As in-process: accuracy for classifiers, mAP for detectors, and a valid= list that cannot be scored
+    // is a warning (the run trains without validation) rather than an error.
+    if (request.validEvery > 0)
         arguments << "--valid-every" << QString::number(request.validEvery) << "--map-every"
-                  << QString::number(request.validEvery);
+                  << QString::number(request.validEvery) << "--valid-optional";
     if (request.resume)
         arguments << "--resume";
     if (request.gpus.size() > 1) {
