@@ -406,6 +406,10 @@ void TestTrainPanel::detectorOnTheShapesDataSet()
     QVERIFY(panel.log()->toPlainText().contains("boxes of 5 classes"));
     QVERIFY(!panel.headPlot()->isHidden());      // shown once a detector reports its heads
     QCOMPARE(panel.headPlot()->graphCount(), 3); // IoU, obj, class of the one head
+    // Its legend in a column beside the axes (inside them, it covered the curves).
+    QCOMPARE(panel.headPlot()->plotLayout()->element(0, 1),
+             static_cast<QCPLayoutElement*>(panel.headPlot()->legend));
+    QCOMPARE(panel.headPlot()->axisRect()->insetLayout()->elementCount(), 0);
     QVERIFY(panel.headPlot()->graph(0)->dataCount() >= 1);
     QCOMPARE(panel.plot()->graph(2)->name(), QString("validation mAP@0.5"));
     QCOMPARE(panel.plot()->graph(2)->dataCount(), 2); // at 10 and 20

@@ -189,9 +189,16 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     heads_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     heads_->yAxis->setLabel(tr("detection heads"));
     heads_->yAxis->setRange(0, 1);
+    // Its legend in a column of its own at the right (inside the axes six entries covered the curves),
+    // one column per two heads; the plot keeps its height.
     heads_->legend->setVisible(true);
     heads_->legend->setFont(QFont(font().family(), 7));
-    heads_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
+    heads_->legend->setBorderPen(Qt::NoPen);
+    heads_->legend->setRowSpacing(0);
+    heads_->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+    heads_->legend->setWrap(6);
+    heads_->plotLayout()->addElement(0, 1, heads_->legend); // moves it out of the axes' inset
+    heads_->plotLayout()->setColumnStretchFactor(1, 0.001);
     heads_->setVisible(false); // shown when a detector reports its heads
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), heads_->xAxis,
             qOverload<const QCPRange&>(&QCPAxis::setRange));
