@@ -171,6 +171,14 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QVERIFY(panel->weightsEdit()->isEnabled());
     QVERIFY(panel->dataEdit()->isVisible() && !runSummary->isVisible()); // unfolded for the next run
 
+    // A run refused before its first iteration shows none of the last run's progress or curves.
+    panel->dataEdit()->setText(dir.filePath("missing.data"));
+    panel->trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->statusLabel()->text().startsWith("Stopped with an error"), 20000);
+    QVERIFY2(panel->statusLabel()->text().contains("missing.data"), qPrintable(panel->statusLabel()->text()));
+    QCOMPARE(panel->progressBar()->value(), 0);
+    QCOMPARE(panel->plot()->graph(1)->dataCount(), 0);
+
     // Another network starts clean: no .data beside it, no curves, no log of this run.
     QTemporaryDir other;
     QFile otherCfg(other.filePath("other.cfg"));
@@ -179,6 +187,7 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     otherCfg.close();
     QVERIFY(window.openFile(otherCfg.fileName()));
     QCOMPARE(panel->dataEdit()->text(), QString());
+    QCOMPARE(panel->progressBar()->value(), 0);
     QCOMPARE(panel->plot()->graph(1)->dataCount(), 0);
     QCOMPARE(panel->ratePlot()->graph(0)->dataCount(), 0);
     QVERIFY(panel->log()->toPlainText().isEmpty());

@@ -320,6 +320,7 @@ void TrainPanel::setNetwork(const QString& cfgPath)
         data_->setText(QFileInfo::exists(beside) ? beside : QString());
         weights_->clear();
         clearCurves();
+        progress_->setValue(0);
         log_->clear();
         status_->setText(tr("Ready."));
     }
@@ -414,6 +415,7 @@ void TrainPanel::start()
     if (cfgText_)
         request.cfgText = cfgText_();
     clearCurves();
+    progress_->setValue(0); // a run refused before its first iteration shows none of the last one's
     stopRequested_ = false;
     stopNote_.clear();
     nothingToTrain_.clear();
