@@ -404,6 +404,35 @@ void TestGradients::costLayerDeltasByHand()
             QVERIFY2(std::abs(biasGradient[std::size_t(i)] - e.delta[i]) < 1e-5,
                      qPrintable(QString("%1[%2]: %3").arg(e.type).arg(i).arg(biasGradient[std::size_t(i)])));
     }
+
+    // [softmax] then [cost] (cifar_small's ending): two loss layers, and the pass reports their mean as
+    // Darknet's get_network_cost does; the gradient is their sum's, the cost's delta passed on by softmax.
+    std::string error;
+    auto net =
+        Net::create(test::specFromText("[net]\nwidth=1\nheight=1\nchannels=3\n\n[connected]\noutput=3\n"
+                                       "activation=linear\n\n[softmax]\n\n[cost]\ntype=sse\n"),
+                    1, error);
+    QVERIFY2(net, error.c_str());
+    QVERIFY(!net->setTraining(true));
+    auto layers = net->trainableParameters();
+    ParamArray& weights = *layers[0].parameters.back().values;
+    std::fill(weights.begin(), weights.end(), 0.0f);
+    for (int i = 0; i < 3; ++i)
+        weights[std::size_t(i * 3 + i)] = 1;
+    const float truth[3] = {0, 1, 0};
+    const double sum = std::exp(0.2) + std::exp(0.5) + std::exp(3.0);
+    const double p[3] = {std::exp(0.2) / sum, std::exp(0.5) / sum, std::exp(3.0) / sum};
+    const double crossEntropy = -std::log(p[1]);
+    const double squares = p[0] * p[0] + (1 - p[1]) * (1 - p[1]) + p[2] * p[2];
+    std::mt19937 random(1);
+    const double loss = net->forwardTraining(input, truth, random);
+    QVERIFY2(std::abs(loss - (crossEntropy + squares) / 2) < 1e-5,
+             qPrintable(QString("loss %1, expected (%2 + %3) / 2").arg(loss).arg(crossEntropy).arg(squares)));
+    net->backward();
+    const ParamArray& biasGradient = *layers[0].parameters.front().gradient;
+    for (int i = 0; i < 3; ++i)
+        QVERIFY2(std::abs(biasGradient[std::size_t(i)] - 2 * (truth[i] - p[i])) < 1e-5,
+                 qPrintable(QString("bias gradient [%1]: %2").arg(i).arg(biasGradient[std::size_t(i)])));
 }
 
 void TestGradients::recurrentThroughTimeMatchesFiniteDifferences_data()

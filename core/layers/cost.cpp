@@ -118,7 +118,7 @@ private:
                 loss += double(diff) * diff;
             }
         }
-        context.loss += scale_ * loss;
+        context.addLoss(scale_ * loss);
     }
 
     std::string type_;

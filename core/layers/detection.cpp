@@ -127,7 +127,7 @@ private:
         for (float d : delta_)
             stats.loss += double(d) * d;
         finishHeadStats(stats, double(output.batch()) * config_.num * config_.side * config_.side);
-        context.loss += stats.loss;
+        context.addLoss(stats.loss);
         if (context.heads)
             context.heads->push_back(stats);
     }

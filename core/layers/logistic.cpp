@@ -42,7 +42,7 @@ public:
             args.context.truthStride != args.output.itemSize())
             return;
         truth_.assign(args.context.truth, args.context.truth + args.output.size());
-        args.context.loss += crossEntropy(args.output.data(), truth_.data(), truth_.size());
+        args.context.addLoss(crossEntropy(args.output.data(), truth_.data(), truth_.size()));
     }
 
     bool canTrain() const override { return true; }
@@ -77,7 +77,7 @@ public:
             return;
         hostOutput_.resize(n); // reused pass after pass
         args.gpu.copyToHost(args.output, hostOutput_);
-        context->loss += crossEntropy(hostOutput_.data(), context->truth, n);
+        context->addLoss(crossEntropy(hostOutput_.data(), context->truth, n));
         for (std::size_t i = 0; i < n; ++i)
             hostOutput_[i] = context->truth[i] - hostOutput_[i];
         gpuDelta_.upload(args.gpu, hostOutput_);

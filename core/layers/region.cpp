@@ -180,7 +180,7 @@ private:
                     }
                 }
         finishHeadStats(stats, double(output.batch()) * config_.num * out_.w * out_.h);
-        context.loss += stats.loss;
+        context.addLoss(stats.loss);
         if (context.heads)
             context.heads->push_back(stats);
     }

@@ -124,7 +124,7 @@ private:
         for (std::size_t i = 0; i < truth_.size(); ++i)
             if (truth_[i] != 0)
                 loss -= truth_[i] * std::log(std::max(p[i], 1e-12f));
-        context.loss += loss;
+        context.addLoss(loss);
     }
 
     int groups_;

@@ -179,7 +179,7 @@ private:
         for (float d : delta_)
             stats.loss += double(d) * d;
         finishHeadStats(stats, double(output.batch()) * double(config_.mask.size()) * out_.w * out_.h);
-        context.loss += stats.loss;
+        context.addLoss(stats.loss);
         if (context.heads)
             context.heads->push_back(stats);
     }

@@ -21,7 +21,17 @@ struct ExecContext {
     std::vector<HeadStats>* heads = nullptr; // detection heads append their figures here
     std::uint64_t seen = 0;                  // images trained on so far (Darknet's warm-up rules)
     double loss = 0;                         // summed by loss layers during a training forward pass
-    std::mt19937* random = nullptr;          // dropout and other stochastic layers while training
+    int lossLayers = 0;                      // how many added to it
+
+    // A loss layer's cost for the pass. The pass reports their mean, as Darknet's get_network_cost does
+    // (a [softmax] then [cost] classifier, or yolov4's three heads, printed the sum: 2 or 3× Darknet's).
+    void addLoss(double cost)
+    {
+        loss += cost;
+        ++lossLayers;
+    }
+    double meanLoss() const { return lossLayers > 0 ? loss / lossLayers : 0.0; }
+    std::mt19937* random = nullptr; // dropout and other stochastic layers while training
 };
 
 } // namespace nw

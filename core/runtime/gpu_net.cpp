@@ -353,7 +353,7 @@ double GpuNet::forwardTraining(const float* input, const float* truth, std::mt19
     headStats_.clear();
     context.heads = &headStats_;
     run(input, &context, false);
-    return context.loss;
+    return context.meanLoss();
 }
 
 void GpuNet::backward()

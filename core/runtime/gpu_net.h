@@ -59,7 +59,7 @@ public:
     // allocates the deltas; GpuError when a layer cannot train here or memory runs out.
     void startTraining();
     // One training pass on batch host images and their truth (as Net::forwardTraining): batch
-    // statistics, the loss layers' deltas; returns the summed loss. Weights and gradients stay on the
+    // statistics, the loss layers' deltas; returns the loss as Net's does. Weights and gradients stay on the
     // device.
     double forwardTraining(const float* input, const float* truth, std::mt19937& random);
     // Back-propagates it, adding −gradients into the device gradient buffer (as Net::backward).

@@ -301,7 +301,7 @@ double Net::forwardTraining(const float* input, const float* truth, std::mt19937
     headStats_.clear();
     context.heads = &headStats_;
     run(input, layerMilliseconds, context);
-    return context.loss;
+    return context.meanLoss();
 }
 
 void Net::backward(std::vector<double>* layerMilliseconds)

@@ -78,7 +78,8 @@ public:
     std::optional<std::string> setTraining(bool training);
     bool training() const { return training_; }
     // One training forward pass: batch-norm batch statistics, dropout; the loss layer compares with
-    // `truth` (batch × truthFloats()) and the summed loss is returned.
+    // `truth` (batch × truthFloats()); returns the loss summed over the batch, the mean of the loss
+    // layers' (Darknet's figure). The gradients are those of their sum, as Darknet's are.
     // With `layerMilliseconds`, each layer's wall time is recorded there (profiling).
     double forwardTraining(const float* input, const float* truth, std::mt19937& random,
                            std::vector<double>* layerMilliseconds = nullptr);
