@@ -365,6 +365,27 @@ void TestGradients::dontUpdatePassesDeltasWithoutWeightGradients()
                      qPrintable(QString("layer %1 computed a weight gradient").arg(frozen)));
 }
 
+namespace {
+
+// The net in training mode, its first layer (a 3 → 3 [connected]) the identity with zero biases; its
+// parameters, none when it cannot train.
+auto identityForTraining(Net& net)
+{
+    auto layers = net.trainableParameters();
+    if (net.setTraining(true)) {
+        layers.clear();
+        return layers;
+    }
+    layers = net.trainableParameters();
+    ParamArray& weights = *layers[0].parameters.back().values;
+    std::fill(weights.begin(), weights.end(), 0.0f);
+    for (int i = 0; i < 3; ++i)
+        weights[std::size_t(i * 3 + i)] = 1;
+    return layers;
+}
+
+} // namespace
+
 void TestGradients::costLayerDeltasByHand()
 {
     // connected (identity weights, no bias) → [cost]: the bias gradient is the cost's delta.
@@ -389,12 +410,9 @@ void TestGradients::costLayerDeltasByHand()
                                                   e.type + "\n"),
                                1, error);
         QVERIFY2(net, error.c_str());
-        QVERIFY(!net->setTraining(true));
-        auto layers = net->trainableParameters();
-        ParamArray& weights = *layers[0].parameters.back().values;
-        std::fill(weights.begin(), weights.end(), 0.0f);
-        for (int i = 0; i < 3; ++i)
-            weights[std::size_t(i * 3 + i)] = 1;
+        auto layers = identityForTraining(*net);
+        QVERIFY(!layers.empty());
+        QVERIFY(!layers.empty());
         std::mt19937 random(1);
         const double loss = net->forwardTraining(input, e.truth, random);
         QVERIFY2(std::abs(loss - e.loss) < 1e-4, qPrintable(QString("%1: loss %2").arg(e.type).arg(loss)));
@@ -413,12 +431,8 @@ void TestGradients::costLayerDeltasByHand()
                                        "activation=linear\n\n[softmax]\n\n[cost]\ntype=sse\n"),
                     1, error);
     QVERIFY2(net, error.c_str());
-    QVERIFY(!net->setTraining(true));
-    auto layers = net->trainableParameters();
-    ParamArray& weights = *layers[0].parameters.back().values;
-    std::fill(weights.begin(), weights.end(), 0.0f);
-    for (int i = 0; i < 3; ++i)
-        weights[std::size_t(i * 3 + i)] = 1;
+    auto layers = identityForTraining(*net);
+    QVERIFY(!layers.empty());
     const float truth[3] = {0, 1, 0};
     const double sum = std::exp(0.2) + std::exp(0.5) + std::exp(3.0);
     const double p[3] = {std::exp(0.2) / sum, std::exp(0.5) / sum, std::exp(3.0) / sum};
