@@ -5,8 +5,10 @@
 #include "backend/gpu_devices.h"
 #include "data/detection_dataset.h"
 #include "data/make_shapes.h"
+#include "detect/annotate.h"
 #include "detect/detect_panel.h"
 #include "detect/detect_worker.h"
+#include "detect/paint_detections.h"
 #include "test_support.h"
 
 #include <QComboBox>
@@ -50,6 +52,7 @@ private slots:
     void noWeightsIsSaidAndRandomWeightsAreAChoice();
     void deviceChoiceListsTheGpusOrSaysWhyNone();
     void fitsASmallScreensDock();
+    void labelsKeepTheirSizeOnAScaledImage();
 };
 
 void TestDetectPanel::videoFramesThresholdAndExports()
@@ -616,6 +619,28 @@ void TestDetectPanel::deviceChoiceListsTheGpusOrSaysWhyNone()
 }
 
 QTEST_MAIN(TestDetectPanel)
+// The view draws boxes at the size it shows: a 40-pixel image shown 8× gets its frame at 8× and a label
+// of the text size asked for, where scaling the annotated image made the label 8× too (a fifth of it).
+void TestDetectPanel::labelsKeepTheirSizeOnAScaledImage()
+{
+    LabeledBox box;
+    box.name = "box";
+    box.confidence = 0.9f;
+    box.left = box.top = 10;
+    box.width = box.height = 20;
+    QImage canvas(320, 320, QImage::Format_RGB888);
+    canvas.fill(Qt::white);
+    ui::paintDetections(canvas, {box}, 8.0, 12, 2);
+    int r, g, b;
+    classColor(0, r, g, b);
+    const QColor colour(r, g, b), white(Qt::white);
+    QCOMPARE(canvas.pixelColor(160, 80), colour);  // the frame's top edge, at 8 × 10
+    QCOMPARE(canvas.pixelColor(239, 160), colour); // its right edge, at 8 × 30
+    QCOMPARE(canvas.pixelColor(160, 160), white);  // inside
+    QCOMPARE(canvas.pixelColor(81, 74), colour);   // the label, just above the frame
+    QCOMPARE(canvas.pixelColor(81, 50), white);    // and no taller than a 12-pixel line of text
+}
+
 #include "test_detect_panel.moc"
 
 // As the Train panel: at its smallest the Detect panel fits a docked width beside the graph, and the

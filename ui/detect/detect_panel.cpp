@@ -4,6 +4,7 @@
 
 #include "data/data_file.h"
 #include "detect/annotate.h"
+#include "detect/paint_detections.h"
 #include "device/device_box.h"
 
 #include <qcustomplot.h>
@@ -667,10 +668,18 @@ void DetectPanel::showPixmap()
     if (annotated_.isNull())
         return;
     zoom_ = std::min(zoom_, largestZoom()); // the next image may be larger than the one zoomed in on
-    const QPixmap pixmap = QPixmap::fromImage(annotated_);
-    const QPixmap shown =
-        zoom_ > 0 ? pixmap.scaled(annotated_.size() * zoom_, Qt::KeepAspectRatio, Qt::SmoothTransformation)
-                  : pixmap.scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    const QSize size = zoom_ > 0 ? annotated_.size() * zoom_
+                                 : annotated_.size().scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio);
+    // Boxes drawn at the size shown, with labels in the panel's text size: scaled from the annotated
+    // image, a 96-pixel image fitted to the view had labels a fifth of its height, a 4K frame tiny ones.
+    const bool plain = classifier_ || last_.image.size() != annotated_.size();
+    QImage image = (plain ? annotated_ : last_.image)
+                       .convertToFormat(QImage::Format_RGB888)
+                       .scaled(size, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    if (!plain && !image.isNull())
+        paintDetections(image, boxes_, double(image.width()) / annotated_.width(),
+                        std::max(11, QFontInfo(font()).pixelSize()), 2);
+    const QPixmap shown = QPixmap::fromImage(image);
     // The label is as large as the zoomed image, so the scroll area has a range to scroll and drag
     // through (its fixed minimum of 320×240 held it to the view's size: a zoomed image was cropped).
     view_->setMinimumSize(shown.size().expandedTo(kSmallestView));
@@ -765,39 +774,10 @@ void DetectPanel::stopRecording()
 
 void DetectPanel::render()
 {
+    // The saved and recorded image: drawn at the image's own size, its labels scaled with it (Darknet's).
     annotated_ = last_.image.convertToFormat(QImage::Format_RGB888);
-    QPainter painter(&annotated_);
-    painter.setRenderHint(QPainter::Antialiasing);
-    const int thickness = std::max(2, annotated_.height() / 250);
-    QFont font = painter.font();
-    font.setPixelSize(std::max(11, annotated_.height() / 40));
-    painter.setFont(font);
-    const std::vector<const LabeledBox*> order = drawingOrder(boxes_); // the most confident on top
-    std::vector<QString> labels;
-    std::vector<LabelSize> sizes;
-    for (const LabeledBox* box : order) {
-        labels.push_back(
-            QString("%1 %2%").arg(QString::fromStdString(box->name)).arg(int(box->confidence * 100)));
-        const QRectF text = painter.fontMetrics().boundingRect(labels.back()).adjusted(-3, -1, 3, 1);
-        sizes.push_back({text.width(), text.height()});
-    }
-    const std::vector<LabelPlace> places = placeLabels(order, sizes, annotated_.width(), annotated_.height());
-    painter.setBrush(Qt::NoBrush);
-    for (const LabeledBox* box : order) { // every box first: no frame crosses a label
-        int r, g, b;
-        classColor(box->classId, r, g, b);
-        painter.setPen(QPen(QColor(r, g, b), thickness));
-        painter.drawRect(QRectF(box->left, box->top, box->width, box->height));
-    }
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        int r, g, b;
-        classColor(order[i]->classId, r, g, b);
-        const QRectF tag(places[i].x, places[i].y, sizes[i].width, sizes[i].height);
-        painter.fillRect(tag, QColor(r, g, b));
-        painter.setPen(whiteTextOn(r, g, b) ? Qt::white : Qt::black);
-        painter.drawText(tag, Qt::AlignCenter, labels[i]);
-    }
-    painter.end();
+    paintDetections(annotated_, boxes_, 1.0, std::max(11, annotated_.height() / 40),
+                    std::max(2, annotated_.height() / 250));
     showPixmap();
     updateLegend();
 }
