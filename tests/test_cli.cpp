@@ -472,6 +472,14 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QVERIFY2(moreNames.err.contains(
                  "has 3 names but the network has 2 classes (the names file of another data set?)"),
              moreNames.err.constData());
+    // A blank line among the names is refused by its line, as train and valid refuse it in labels=.
+    test::writeFile(dir.filePath("blank.names"), "cat\n\ndog\n");
+    const Run blankNames = cli({"classify", cfg, weights, "/usr/share/darknet/data/dog.jpg", "--names",
+                                dir.filePath("blank.names")});
+    QCOMPARE(blankNames.exitCode, 1);
+    QVERIFY2(blankNames.err.contains(dir.filePath("blank.names").toUtf8() +
+                                     ":2: a blank line among the class names"),
+             blankNames.err.constData());
 
     const QString detector = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
     const QString detectorWeights = dir.filePath("shapes.weights");

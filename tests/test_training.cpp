@@ -1,5 +1,6 @@
 // Training: learning-rate policies and Darknet's SGD by hand, IDX data sets, resume equal to a straight
 // run, damaged checkpoints refused, and a short real run on Fashion-MNIST whose loss falls.
+#include "data/class_names.h"
 #include "data/data_file.h"
 #include "data/dataset.h"
 #include "data/image_list_file.h"
@@ -1092,6 +1093,20 @@ void TestTraining::imageListsAsDarknetReadsThem()
     file = loadDataFile(broken.fileName().toStdString(), error);
     QVERIFY(!openClassificationSet(*file, "train", net, 7, error));
     QVERIFY(error.find("2 labels but classes=3") != std::string::npos);
+    // A blank line among the labels: Darknet counts it as a class, so it is named rather than dropped
+    // (train dropped it while classify kept it: names one off); trailing blank lines and spaces are fine.
+    test::writeFile(dir.filePath("blank.data"), "classes=2\ntrain=train.list\nlabels=blank.txt\n");
+    test::writeFile(dir.filePath("blank.txt"), "cat\n\ndog\n");
+    file = loadDataFile(dir.filePath("blank.data").toStdString(), error);
+    QVERIFY(!openClassificationSet(*file, "train", net, 7, error));
+    QVERIFY2(error == dir.filePath("blank.txt").toStdString() +
+                          ":2: a blank line among the class names: Darknet counts it as a class without a "
+                          "name, and every class after it moves by one; remove the line",
+             error.c_str());
+    test::writeFile(dir.filePath("blank.txt"), "cat \r\ndog\r\n\r\n\n");
+    QVERIFY2(openClassificationSet(*file, "train", net, 7, error), error.c_str());
+    const auto trimmed = loadNames(dir.filePath("blank.txt").toStdString(), error);
+    QVERIFY(trimmed && *trimmed == std::vector<std::string>({"cat", "dog"}));
 
     // One class (a binary classifier): a path without the label is a negative with all-zero truth, as
     // Darknet's fill_truth allows for k = 1; nothing is skipped.

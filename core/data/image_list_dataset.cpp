@@ -1,5 +1,6 @@
 #include "data/dataset.h"
 
+#include "data/class_names.h"
 #include "data/image_list_file.h"
 
 #include "image/image.h"
@@ -16,19 +17,6 @@
 namespace nw {
 
 namespace {
-
-std::vector<std::string> readLines(const std::string& path)
-{
-    std::vector<std::string> lines;
-    std::ifstream in(path);
-    for (std::string line; std::getline(in, line);) {
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-            line.pop_back();
-        if (!line.empty())
-            lines.push_back(line);
-    }
-    return lines;
-}
 
 // Darknet's classification data: a list of image paths, the class of each found by which label
 // string its path contains (exactly one must match; with one class, a path without it is a negative,
@@ -208,11 +196,13 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
     }
     if (listed.missing > 0)
         warnings.push_back(listed.missingText + ": left out");
-    const std::vector<std::string> labels = readLines(labelsPath);
+    const auto loaded = loadNames(labelsPath, error, "a labels file"); // classify reads it alike
+    if (!loaded)
+        return nullptr;
+    const std::vector<std::string>& labels = *loaded;
     if (labels.empty()) {
-        error = labelsPath + ": " +
-                (std::ifstream(labelsPath) ? "no labels in the file" : "cannot open the labels file") +
-                " (one class name per line; an image's class is the label its path contains)";
+        error = labelsPath + ": no labels in the file (one class name per line; an image's class is the "
+                             "label its path contains)";
         return nullptr;
     }
     if (int(labels.size()) != classes) {

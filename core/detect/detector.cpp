@@ -1,11 +1,8 @@
 #include "detect/detector.h"
 
-#include "cfg/document.h"
 #include "detect/decode.h"
-#include "util/file_check.h"
 
 #include <algorithm>
-#include <sstream>
 
 namespace nw {
 
@@ -69,50 +66,6 @@ std::vector<LabeledBox> Detector::detect(const Image& image, const DetectOptions
 {
     return labelBoxes(candidates(image, options.letterbox, options.threshold), image.width, image.height,
                       options);
-}
-
-std::optional<std::vector<std::string>> loadNames(const std::string& path, std::string& error)
-{
-    if (auto reason = unreadableFileReason(path, "a names file")) { // a folder opens as an empty stream
-        error = *reason;
-        return std::nullopt;
-    }
-    const auto text = readSmallTextFile(path, kSmallTextFileLimit, "a names file", error);
-    if (!text)
-        return std::nullopt;
-    std::istringstream in(text->starts_with(kUtf8ByteOrderMark) ? text->substr(kUtf8ByteOrderMark.size())
-                                                                : *text);
-    std::vector<std::string> names;
-    for (std::string line; std::getline(in, line);) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        names.push_back(line);
-    }
-    // What Darknet users hand over by habit: a .data file (one "name" per key=value line), an image.
-    const auto keyOf = [](const std::string& line) {
-        const auto equals = line.find('=');
-        return equals == std::string::npos ? std::string() : cfg::darknetStrip(line.substr(0, equals));
-    };
-    std::string dataKey, namesValue;
-    for (const std::string& line : names) {
-        if (line.find('\0') != std::string::npos) {
-            error = path + ": this is not a text file: a names file has one class name per line";
-            return std::nullopt;
-        }
-        const std::string key = keyOf(line);
-        if (cfg::isDataFileKey(key) && dataKey.empty())
-            dataKey = key;
-        if (key == "names")
-            namesValue = cfg::darknetStrip(line.substr(line.find('=') + 1));
-    }
-    if (!dataKey.empty()) {
-        error = path + ": this is a .data file (" + dataKey +
-                "=), not a names file: give the file of one class "
-                "name per line" +
-                (namesValue.empty() ? std::string() : " that its names= names (" + namesValue + ")");
-        return std::nullopt;
-    }
-    return names;
 }
 
 } // namespace nw

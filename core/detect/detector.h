@@ -1,6 +1,7 @@
 #pragma once
 // Detector: one image (or video frame) in, labelled boxes in pixels out — preprocessing as Darknet
 // does it, forward, decoding, NMS and the threshold.
+#include "data/class_names.h" // loadNames, for the names of the classes detected
 #include "detect/detection.h"
 #include "image/image.h"
 #include "runtime/net.h"
@@ -57,8 +58,5 @@ std::vector<LabeledBox> labelDetections(std::vector<Detection> candidates, int c
 
 // Network input for an image: resized (or letterboxed) to the net size.
 Image prepareInput(const Image& image, int width, int height, bool letterbox);
-
-// One class name per line (a trailing CR is dropped); an error names the file.
-std::optional<std::vector<std::string>> loadNames(const std::string& path, std::string& error);
 
 } // namespace nw
