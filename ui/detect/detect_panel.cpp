@@ -251,6 +251,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             return;
         }
         const int device = devices.first().mid(5).toInt();
+        waiting_ = {};
         if (!detectorReadyOrSaySo())
             return;
         stopStream();
@@ -325,6 +326,7 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     stopStream();
     ++generation_; // frames and loads of the old network still on their way are dropped
     cfgPath_ = cfgPath;
+    waiting_ = {};
     classes_ = 0;
     classifier_ = false;
     resetFrameRate();
@@ -489,6 +491,13 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, i
         else
             clearResult();
     }
+    if (error.isEmpty() && !waiting_.path.isEmpty()) {
+        const Waiting waiting = std::exchange(waiting_, {});
+        if (waiting.video)
+            openVideoFile(waiting.path);
+        else
+            openImageFile(waiting.path);
+    }
     if (!error.isEmpty() && !weightsPath_.isEmpty()) {
         // Wrong weights (another network's, a damaged file) say so where the user looks, without
         // blocking: the panel stays usable to pick other weights.
@@ -504,9 +513,23 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, i
     emit detectorLoaded(error);
 }
 
+// Whether the detector can run `path` now; else it waits for weights, and the status says so.
+bool DetectPanel::readyOrWait(const QString& path, bool video)
+{
+    waiting_ = {};
+    if (detectorReadyOrSaySo())
+        return true;
+    if (!cfgPath_.isEmpty()) {
+        waiting_ = {path, video};
+        status_->setText(status_->text() + " " +
+                         tr("%1 runs once they load.").arg(QFileInfo(path).fileName()));
+    }
+    return false;
+}
+
 void DetectPanel::openImageFile(const QString& path)
 {
-    if (!detectorReadyOrSaySo())
+    if (!readyOrWait(path, false))
         return;
     stopStream(); // the worker runs one thing at a time: a playing stream would hold the image back
     resetFrameRate();
@@ -540,7 +563,7 @@ void DetectPanel::showNext(int step)
 
 void DetectPanel::openVideoFile(const QString& path)
 {
-    if (!detectorReadyOrSaySo())
+    if (!readyOrWait(path, true))
         return;
     stopStream();
     resetFrameRate();

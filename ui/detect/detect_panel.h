@@ -84,6 +84,7 @@ private:
     // True when a detector is loaded (loading it again first when the editor's network changed since);
     // otherwise says in the status line what is missing.
     bool detectorReadyOrSaySo();
+    bool readyOrWait(const QString& path, bool video);
     QString editorText() const; // the network as the editor shows it; empty without a source
     void onLoaded(const QString& error, int classes, bool classifier, int generation);
     void showTopClasses();
@@ -147,6 +148,12 @@ private:
     bool randomWeights_ = false;                // loaded without weights, on request
     bool weightsChanged_ = false;               // other weights asked for: what is on show must not stay
     QString suggestedNames_, suggestedWeights_; // taken from Training (replaced by its next suggestion)
+    // An image or video asked for before there were weights (`--detect` while a run trains): it runs
+    // once weights load, rather than being forgotten.
+    struct Waiting {
+        QString path;
+        bool video = false;
+    } waiting_;
 };
 
 } // namespace nw::ui
