@@ -41,6 +41,7 @@ class TestTrainPanel : public QObject {
 private slots:
     void trainPauseResumeStopFromThePanel();
     void badDataIsReportedAndThePanelRecovers();
+    void theDataFileOfADarknetProjectIsFound();
     void validationCurveIsNamedForTheOpenedNetwork();
     void resumeDrawsTheCheckpointsCurveAndZoomHolds();
     void resumingAFinishedRunSaysThereIsNothingToTrain();
@@ -340,6 +341,42 @@ void TestTrainPanel::detectTakesTheDataNamesAndTheTrainedWeights()
     panel->trainButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 60000);
     QCOMPARE(detect->weightsPath(), chosen);
+}
+
+// The .data a cfg trains on, in the layouts Darknet users have: named after it; Darknet's tutorials'
+// cifar.data beside cifar_small.cfg; AlexeyAB's data/obj.data. Never another cfg's, nor a guess among two.
+void TestTrainPanel::theDataFileOfADarknetProjectIsFound()
+{
+    QTemporaryDir dir;
+    const auto write = [&](const QString& name) {
+        QDir().mkpath(QFileInfo(dir.filePath(name)).path());
+        test::writeFile(dir.filePath(name), "classes=2\n");
+    };
+    write("tutorial/cifar_small.cfg");
+    write("tutorial/cifar.data");
+    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("tutorial/cifar_small.cfg")),
+             dir.filePath("tutorial/cifar.data"));
+    write("tutorial/cifar_small.data"); // named after it: first
+    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("tutorial/cifar_small.cfg")),
+             dir.filePath("tutorial/cifar_small.data"));
+    write("two/net.cfg");
+    write("two/a.data");
+    write("two/b.data");
+    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("two/net.cfg")), QString()); // no guess
+    write("bundled/fashion-mnist.cfg");
+    write("bundled/fashion-mnist.data");
+    write("bundled/shapes-tiny.cfg");
+    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("bundled/shapes-tiny.cfg")), QString()); // another's
+    write("ab/yolo-obj.cfg");
+    write("ab/cfg/yolov4-obj.cfg");
+    write("ab/data/obj.data");
+    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("ab/yolo-obj.cfg")), dir.filePath("ab/data/obj.data"));
+    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("ab/cfg/yolov4-obj.cfg")),
+             dir.filePath("ab/data/obj.data"));
+    // The panel takes it when the network opens.
+    ui::TrainPanel panel;
+    panel.setNetwork(dir.filePath("tutorial/cifar_small.cfg"));
+    QCOMPARE(panel.dataEdit()->text(), dir.filePath("tutorial/cifar_small.data"));
 }
 
 void TestTrainPanel::badDataIsReportedAndThePanelRecovers()

@@ -313,11 +313,9 @@ TrainPanel::~TrainPanel()
 void TrainPanel::setNetwork(const QString& cfgPath)
 {
     cfgPath_ = cfgPath;
-    const QFileInfo cfg(cfgPath);
-    const QString beside = cfg.path() + "/" + cfg.completeBaseName() + ".data";
     if (!training_) {
         // Another network starts clean: its own .data (or none), no curves or log of the last one.
-        data_->setText(QFileInfo::exists(beside) ? beside : QString());
+        data_->setText(cfgPath.isEmpty() ? QString() : dataFileFor(cfgPath));
         weights_->clear();
         clearCurves();
         progress_->setValue(0);
@@ -343,6 +341,24 @@ QString TrainPanel::defaultRunFolder(const QString& cfgPath)
            QFileInfo(cfgPath).completeBaseName();
 }
 
+QString TrainPanel::dataFileFor(const QString& cfgPath)
+{
+    const QFileInfo cfg(cfgPath);
+    const QDir folder = cfg.dir();
+    if (const QString beside = folder.filePath(cfg.completeBaseName() + ".data"); QFileInfo::exists(beside))
+        return beside;
+    QStringList unclaimed;
+    for (const QFileInfo& data : folder.entryInfoList({"*.data"}, QDir::Files))
+        if (!QFileInfo::exists(folder.filePath(data.completeBaseName() + ".cfg")))
+            unclaimed << data.filePath();
+    if (unclaimed.size() == 1)
+        return unclaimed.first();
+    for (const QString& obj : {folder.filePath("data/obj.data"), folder.filePath("../data/obj.data")})
+        if (QFileInfo(obj).isFile())
+            return QDir::cleanPath(QFileInfo(obj).absoluteFilePath());
+    return {};
+}
+
 void TrainPanel::renameNetwork(const QString& cfgPath)
 {
     // A new network's first save gives it its own run folder (it trained into runs/ itself, beside every
@@ -350,10 +366,8 @@ void TrainPanel::renameNetwork(const QString& cfgPath)
     if (cfgPath_.isEmpty() && !training_) {
         if (output_->text() == defaultRunFolder(QString()))
             output_->setText(defaultRunFolder(cfgPath));
-        const QFileInfo cfg(cfgPath);
-        const QString beside = cfg.path() + "/" + cfg.completeBaseName() + ".data";
-        if (data_->text().isEmpty() && QFileInfo::exists(beside))
-            data_->setText(beside);
+        if (data_->text().isEmpty())
+            data_->setText(dataFileFor(cfgPath));
     }
     cfgPath_ = cfgPath;
     train_->setEnabled(!training_ && !cfgPath.isEmpty() && !makingShapes_);

@@ -41,6 +41,10 @@ public:
     void renameNetwork(const QString& cfgPath);
     // Where a network's runs go unless the user chooses: runs/<cfg name> in the user's data folder.
     static QString defaultRunFolder(const QString& cfgPath);
+    // The .data file a cfg most likely trains on, or empty: the one named after it beside it; else the
+    // only one beside it not named after another cfg there (Darknet's cifar.data by cifar_small.cfg);
+    // else AlexeyAB's data/obj.data in its folder or the one above.
+    static QString dataFileFor(const QString& cfgPath);
     // Where Train reads the network: the editor's text (unsaved edits included) instead of the file.
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
     bool isTraining() const { return training_; }
