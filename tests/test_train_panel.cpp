@@ -377,6 +377,23 @@ void TestTrainPanel::theDataFileOfADarknetProjectIsFound()
     ui::TrainPanel panel;
     panel.setNetwork(dir.filePath("tutorial/cifar_small.cfg"));
     QCOMPARE(panel.dataEdit()->text(), dir.filePath("tutorial/cifar_small.data"));
+    const QString ownFolder = ui::TrainPanel::defaultRunFolder(dir.filePath("ab/yolo-obj.cfg"));
+    QCOMPARE(panel.outputEdit()->text(),
+             ui::TrainPanel::defaultRunFolder(dir.filePath("tutorial/cifar_small.cfg")));
+
+    // Runs go where Darknet and the CLI write: the .data file's backup= folder once it exists (found as
+    // its other paths are, here one folder above data/), else the studio's own folder for the network.
+    test::writeFile(dir.filePath("ab/data/obj.data"), "classes=2\nbackup=backup/\n");
+    panel.setNetwork(dir.filePath("ab/yolo-obj.cfg"));
+    QCOMPARE(panel.outputEdit()->text(), ownFolder); // no backup/ yet
+    QVERIFY(QDir().mkpath(dir.filePath("ab/backup")));
+    panel.setNetwork(dir.filePath("ab/yolo-obj.cfg"));
+    QCOMPARE(panel.outputEdit()->text(), dir.filePath("ab/backup"));
+    panel.dataEdit()->setText(dir.filePath("tutorial/cifar.data")); // no backup=: the folder follows
+    QCOMPARE(panel.outputEdit()->text(), ownFolder);
+    panel.outputEdit()->setText(dir.filePath("mine")); // a folder the user chose stays
+    panel.dataEdit()->setText(dir.filePath("ab/data/obj.data"));
+    QCOMPARE(panel.outputEdit()->text(), dir.filePath("mine"));
 }
 
 void TestTrainPanel::badDataIsReportedAndThePanelRecovers()

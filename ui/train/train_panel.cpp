@@ -4,6 +4,7 @@
 #include "train/train_worker.h"
 #include "window/save_file_dialog.h"
 
+#include "data/data_file.h"
 #include "data/make_shapes.h"
 
 #include <QCheckBox>
@@ -90,6 +91,10 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     weights_->setPlaceholderText(tr("none: random initialisation"));
     output_ = pathEdit(this, outputRow, tr("Output folder"), QString());
     output_->setObjectName("trainOutput");
+    connect(data_, &QLineEdit::textChanged, this, [this] { // the folder follows the data's backup=
+        if (!training_ && output_->text() == autoOutput_)
+            output_->setText(autoOutput_ = runFolderFor(cfgPath_, data_->text()));
+    });
     shapes_ = new QPushButton(tr("Shapes data set"), this);
     shapes_->setToolTip(tr("Generate (once) the synthetic shapes detection set and train on it"));
     dataRow->addWidget(shapes_);
@@ -322,7 +327,7 @@ void TrainPanel::setNetwork(const QString& cfgPath)
         log_->clear();
         status_->setText(tr("Ready."));
     }
-    output_->setText(defaultRunFolder(cfgPath));
+    output_->setText(autoOutput_ = runFolderFor(cfgPath, data_->text()));
     train_->setEnabled(!training_ && !cfgPath.isEmpty() && !makingShapes_);
 }
 
@@ -339,6 +344,19 @@ QString TrainPanel::defaultRunFolder(const QString& cfgPath)
 {
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/netwright/runs/" +
            QFileInfo(cfgPath).completeBaseName();
+}
+
+QString TrainPanel::runFolderFor(const QString& cfgPath, const QString& dataPath)
+{
+    std::string error;
+    if (!dataPath.trimmed().isEmpty())
+        if (const auto data = loadDataFile(dataPath.trimmed().toStdString(), error);
+            data && !data->get("backup").empty()) {
+            const QFileInfo backup(QString::fromStdString(data->resolve(data->get("backup"))));
+            if (backup.isDir() && backup.isWritable())
+                return QDir::cleanPath(backup.absoluteFilePath());
+        }
+    return defaultRunFolder(cfgPath);
 }
 
 QString TrainPanel::dataFileFor(const QString& cfgPath)
@@ -364,10 +382,10 @@ void TrainPanel::renameNetwork(const QString& cfgPath)
     // A new network's first save gives it its own run folder (it trained into runs/ itself, beside every
     // other network's folder, and set their files aside) and the .data beside it — unless chosen already.
     if (cfgPath_.isEmpty() && !training_) {
-        if (output_->text() == defaultRunFolder(QString()))
-            output_->setText(defaultRunFolder(cfgPath));
         if (data_->text().isEmpty())
             data_->setText(dataFileFor(cfgPath));
+        if (output_->text() == autoOutput_)
+            output_->setText(autoOutput_ = runFolderFor(cfgPath, data_->text()));
     }
     cfgPath_ = cfgPath;
     train_->setEnabled(!training_ && !cfgPath.isEmpty() && !makingShapes_);

@@ -45,6 +45,9 @@ public:
     // only one beside it not named after another cfg there (Darknet's cifar.data by cifar_small.cfg);
     // else AlexeyAB's data/obj.data in its folder or the one above.
     static QString dataFileFor(const QString& cfgPath);
+    // Where a run writes unless the user chooses: the .data file's backup= folder when it exists (Darknet
+    // and the CLI write there), else the studio's own folder for the network.
+    static QString runFolderFor(const QString& cfgPath, const QString& dataPath);
     // Where Train reads the network: the editor's text (unsaved edits included) instead of the file.
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
     bool isTraining() const { return training_; }
@@ -100,6 +103,7 @@ private:
     void useShapesDataSet();
 
     QString cfgPath_;
+    QString autoOutput_; // the output folder last set for the user; another choice stays
     QLineEdit* data_ = nullptr;
     QLineEdit* output_ = nullptr;
     QLineEdit* weights_ = nullptr; // optional starting weights
