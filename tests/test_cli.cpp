@@ -359,6 +359,15 @@ void TestCli::darknetHabitsAreAnsweredInWords()
                  "shapes-tiny.cfg: this is a text file (it starts with \"# shapes-tiny: a\"), "
                  "not a Darknet .weights file"),
              cfgAsWeights.err.constData());
+    // A training checkpoint where weights go (it read as "a larger network's weights").
+    const QString state = QFileInfo(weights).dir().filePath("shapes-tiny_last.state");
+    test::writeFile(state, QByteArray("NWSTATE2") + QByteArray(64, '\0'));
+    const Run stateAsWeights = cli({"detect", shapes, state, "/usr/share/darknet/data/dog.jpg"});
+    QCOMPARE(stateAsWeights.exitCode, 1);
+    QVERIFY2(
+        stateAsWeights.err.contains("shapes-tiny_last.state: this is a training checkpoint (.state: "
+                                    "weights and the solver's state, read by --resume), not a .weights file"),
+        stateAsWeights.err.constData());
     const Run weightsAsData = cli({"anchors", weights});
     QCOMPARE(weightsAsData.exitCode, 1);
     QCOMPARE(weightsAsData.err,

@@ -10,6 +10,14 @@ std::string parseWeightsHeader(const std::vector<char>& bytes, WeightsHeader& he
     if (bytes.size() < 16)
         return "the file has " + std::to_string(bytes.size()) +
                " bytes, fewer than a .weights header (16 or 20 bytes): not a Darknet weights file";
+    // Netwright's own checkpoint (core/train/checkpoint.cpp: "NWSTATE" and a version digit), given where
+    // weights go: it holds weights and the solver's state, and read as weights it looked like a larger net.
+    if (std::string(bytes.begin(), bytes.begin() + 7) == "NWSTATE")
+        return "this is a training checkpoint (.state: weights and the solver's state, read by --resume), "
+               "not "
+               "a .weights file: give the .weights file beside it (<cfg>_last.weights is the same "
+               "iteration's), "
+               "or train --resume with this folder as --out to continue the run";
     // A real header's version numbers are small, so it holds zero bytes; 16 bytes without one are text
     // (a cfg, a names file, a list: UTF-8 or with a BOM too) given in the weights' place.
     if (std::none_of(bytes.begin(), bytes.begin() + 16, [](char c) { return c == '\0'; })) {
