@@ -481,6 +481,22 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QVERIFY2(moreNames.err.contains(
                  "has 3 names but the network has 2 classes (the names file of another data set?)"),
              moreNames.err.constData());
+    // Darknet's order, classifier predict DATA CFG WEIGHTS IMAGE: the .data's labels= name the classes
+    // and its top= says how many; an image list runs every image on it.
+    test::writeFile(dir.filePath("pets.data"), "classes=2\nlabels=labels.txt\ntop=1\n");
+    test::writeFile(dir.filePath("dogs.list"),
+                    "/usr/share/darknet/data/dog.jpg\n/usr/share/darknet/data/person.jpg\n");
+    const Run predict = cli({"classify", dir.filePath("pets.data"), cfg, weights, dir.filePath("dogs.list")});
+    QCOMPARE(predict.exitCode, 0);
+    const QStringList lines = QString(predict.out).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 4); // two images, one class each
+    QCOMPARE(lines[0], QString("/usr/share/darknet/data/dog.jpg"));
+    QVERIFY2(lines[1].endsWith("%  cat") || lines[1].endsWith("%  dog"), predict.out.constData());
+    QCOMPARE(lines[2], QString("/usr/share/darknet/data/person.jpg"));
+    const Run noImage = cli({"classify", dir.filePath("pets.data"), cfg, weights});
+    QCOMPARE(noImage.exitCode, 2);
+    QVERIFY2(noImage.err.contains("no image given (classify [DATA] CFG WEIGHTS IMAGE...)"),
+             noImage.err.constData());
     // A blank line among the names is refused by its line, as train and valid refuse it in labels=.
     test::writeFile(dir.filePath("blank.names"), "cat\n\ndog\n");
     const Run blankNames = cli({"classify", cfg, weights, "/usr/share/darknet/data/dog.jpg", "--names",

@@ -81,8 +81,11 @@ int roundtrip(const std::string& in, const std::string& out);
 int forward(const std::string& cfg, const std::string& weights, const std::string& input,
             const std::string& out, const std::string& allLayersDir, const std::string& device);
 int detect(const DetectArgs& args);
-int classify(const std::string& cfg, const std::string& weights, const std::vector<std::string>& images,
-             const std::string& names, int top, const std::string& device);
+// `cfg` may be a .data file, in Darknet's order (classifier predict DATA CFG WEIGHTS IMAGE...): the cfg
+// and weights then come next, and the .data gives the names (labels=, names=) and top= unless said.
+// Images may be folders and .txt/.list image lists. `top` < 1: the .data's top=, else 5.
+int classify(std::string cfg, std::string weights, std::vector<std::string> images, std::string names,
+             int top, const std::string& device);
 int bench(const BenchArgs& args);
 int initWeights(const std::string& cfg, const std::string& out, unsigned seed);
 // partial: the first `layers` layers of trained weights, seen 0 — a backbone such as darknet53.conv.74.

@@ -10,11 +10,13 @@
 #include "util/json_text.h"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
+#include <utility>
 #if NETWRIGHT_WITH_OPENCV
 #include "image/image_opencv.h"
 
@@ -52,7 +54,8 @@ bool isImage(const std::string& path)
 // The inputs as files: a folder gives its images and videos (by name), a .txt list its lines (Darknet's
 // train.txt and valid.txt; relative paths as the data sets read them). What cannot be expanded is
 // said and counted in `failures`.
-std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, int& failures)
+std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, int& failures,
+                                      bool videos = true)
 {
     std::vector<std::string> files;
     for (const std::string& input : inputs) {
@@ -61,11 +64,12 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
             std::vector<std::string> found;
             for (const auto& entry : std::filesystem::directory_iterator(input, ec))
                 if (entry.is_regular_file(ec) &&
-                    (isImage(entry.path().string()) || isVideo(entry.path().string())))
+                    (isImage(entry.path().string()) || (videos && isVideo(entry.path().string()))))
                     found.push_back(entry.path().string());
             std::sort(found.begin(), found.end());
             if (found.empty()) {
-                std::cerr << "error: " << input << ": a folder without images or videos ("
+                std::cerr << "error: " << input << ": a folder without images" << (videos ? " or videos" : "")
+                          << " ("
                           << (ec ? ec.message() : std::string("by their names' endings: .jpg, .png, .mp4, …"))
                           << "); skipped\n";
                 ++failures;
@@ -297,9 +301,45 @@ int detect(const DetectArgs& args)
     return failures ? 1 : 0;
 }
 
-int classify(const std::string& cfg, const std::string& weights, const std::vector<std::string>& images,
-             const std::string& namesPath, int top, const std::string& device)
+int classify(std::string cfg, std::string weights, std::vector<std::string> images, std::string namesPath,
+             int top, const std::string& device)
 {
+    if (lowerExtension(cfg) == ".data") { // Darknet's order: DATA CFG WEIGHTS IMAGE...
+        const std::string dataPath = std::exchange(cfg, std::exchange(weights, images.front()));
+        images.erase(images.begin());
+        if (images.empty()) {
+            std::cerr << "error: classify " << dataPath << " " << cfg << " " << weights
+                      << ": no image given (classify [DATA] CFG WEIGHTS IMAGE...)\n";
+            return 2;
+        }
+        auto data = loadDataFileOrReport(dataPath);
+        if (!data)
+            return 1;
+        std::string error;
+        const char* namesKey = data->get("labels").empty() ? "names" : "labels";
+        if (namesPath.empty() && !data->get(namesKey).empty()) {
+            const auto found = data->existingFile(namesKey, error);
+            if (!found) {
+                std::cerr << "error: " << error << "\n";
+                return 1;
+            }
+            namesPath = *found;
+        }
+        if (const std::string topText = data->get("top"); top < 1 && !topText.empty()) {
+            const auto [end, parseError] =
+                std::from_chars(topText.data(), topText.data() + topText.size(), top);
+            if (parseError != std::errc() || end != topText.data() + topText.size() || top < 1) {
+                std::cerr << "error: " << dataPath << ": top=" << topText
+                          << " is not a whole number of classes of 1 or more\n";
+                return 1;
+            }
+        }
+    }
+    if (top < 1)
+        top = 5;
+    int failures = 0;
+    const std::size_t asked = images.size();
+    images = expandInputs(images, failures, false);
     auto net = loadNet(cfg, weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;
@@ -315,7 +355,6 @@ int classify(const std::string& cfg, const std::string& weights, const std::vect
     auto names = namesFor(namesPath, int(classes));
     if (!names)
         return 1;
-    int failures = 0;
     std::optional<bool> probabilities;
     for (const std::string& path : images) {
         std::string error;
@@ -350,7 +389,7 @@ int classify(const std::string& cfg, const std::string& weights, const std::vect
         }
     }
     if (failures)
-        std::cerr << "classify: " << failures << " of " << images.size()
+        std::cerr << "classify: " << failures << " of " << std::max(images.size(), asked)
                   << " images could not be read and were skipped\n";
     return failures ? 1 : 0;
 }

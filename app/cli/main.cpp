@@ -184,7 +184,7 @@ int main(int argc, char** argv)
     bool half = false; // --half, on every command that runs a network on a GPU
     const char* halfHelp =
         "--device cuda: convolutions in FP16 on tensor cores (inference only; see docs/gpu.md)";
-    int batch = 1, top = 5;
+    int batch = 1;
     bool json = false;
 
     auto* summary = app.add_subcommand("summary", "Print every layer's shapes, BFLOPs, params and workspace");
@@ -244,11 +244,15 @@ int main(int argc, char** argv)
 
     std::vector<std::string> images;
     auto* classify = app.add_subcommand("classify", "Top classes of a classifier for each image");
-    classify->add_option("cfg", cfg, "Darknet .cfg file")->required();
+    classify
+        ->add_option("cfg", cfg, "Darknet .cfg file (or first its .data, as Darknet's classifier predict)")
+        ->required();
     classify->add_option("weights", weights, "Darknet .weights file")->required();
-    classify->add_option("images", images, "Image files")->required();
-    classify->add_option("--names", names, "Class names, one per line");
-    classify->add_option("--top", top, "How many classes to show (default 5)")->check(CLI::Range(1, 100000));
+    classify->add_option("images", images, "Images, folders of images, .txt/.list image lists")->required();
+    classify->add_option("--names", names, "Class names, one per line (default: the .data's labels=)");
+    int classifyTop = 0; // the .data's top=, else 5
+    classify->add_option("--top", classifyTop, "How many classes to show (default: the .data's top=, else 5)")
+        ->check(CLI::Range(1, 100000));
     std::string evaluationDevice = "cpu"; // classify's and valid's
     classify->add_option("--device", evaluationDevice, "cpu (default), cuda or cuda:N (see devices)");
     classify->add_flag("--half", half, halfHelp);
@@ -459,7 +463,7 @@ int main(int argc, char** argv)
         if (*detect)
             return nw::cli::detect(detectArgs);
         if (*classify)
-            return nw::cli::classify(cfg, weights, images, names, top, evaluationDevice);
+            return nw::cli::classify(cfg, weights, images, names, classifyTop, evaluationDevice);
         if (*bench)
             return nw::cli::bench(benchArgs);
         if (*train) {
