@@ -701,6 +701,12 @@ void TestTraining::learningRateScheduleCountsIterations()
     QVERIFY(!Trainer(*first, *set, nullptr, options).run(start));
     QCOMPARE(start.seen.front().learningRate, expected(1));
     QCOMPARE(first->seen(), std::uint64_t(4 * 8));
+    // Said, since Darknet without -clear would go on from iteration 12500 (100000 images / batch 8).
+    QVERIFY(std::find(start.messages.begin(), start.messages.end(),
+                      "note: the starting weights have trained on 100000 images (iteration 12500 at this "
+                      "batch); this run starts again from iteration 0, burn-in and the learning-rate steps "
+                      "included (Darknet's -clear). To continue a run, resume it from its folder (--resume, "
+                      "or Resume in the studio)") != start.messages.end());
 
     std::string cfg = kToyCfg;
     cfg.replace(cfg.find("batch=8"), 7, "batch=16"); // subdivisions=2: passes of 8, twice as many
@@ -1177,9 +1183,28 @@ void TestTraining::classifierListsSayWhatTheyLeaveOut()
                               ":2: imgs/bobcat/0.png contains 2 of the labels ('cat' and 'bobcat'; a label "
                               "that is part of another, or of a folder name, matches both) (exactly one is "
                               "needed); skipped");
-    QCOMPARE(warnings[3], dir.filePath("labels.txt").toStdString() + ": 1 of 2 classes have no image in " +
-                              dir.filePath("train.list").toStdString() +
-                              ": 'bobcat' (line 2); the network cannot learn them");
+    QCOMPARE(warnings[3],
+             dir.filePath("labels.txt").toStdString() + ": 1 of 2 classes have no image in " +
+                 dir.filePath("train.list").toStdString() +
+                 ": 'bobcat' (line 2); nothing of them is learnt (train=) or scored (valid=) from "
+                 "this list");
+
+    // Thirteen lines skipped: ten named, the rest counted in one line; a label found only when
+    // case is ignored (Darknet matches as written) says so.
+    QVERIFY(
+        cv::imwrite(dir.filePath("imgs/Cat.png").toStdString(), cv::Mat(8, 8, CV_8UC3, cv::Scalar(9, 9, 9))));
+    test::writeFile(dir.filePath("train.list"),
+                    (QString("imgs/Cat.png\n") + list + list + list + list).toUtf8());
+    warnings.clear();
+    QVERIFY2(openClassificationSet(*file, "train", net, 1, error, &warnings), error.c_str());
+    QCOMPARE(warnings.size(), std::size_t(12)); // 10 lines, the rest, the class without images
+    QCOMPARE(warnings[0],
+             dir.filePath("train.list").toStdString() +
+                 ":1: imgs/Cat.png contains 0 of the labels ('cat' only when case is ignored: labels "
+                 "match as written, as Darknet's do) (exactly one is needed); skipped");
+    QCOMPARE(warnings[10], dir.filePath("train.list").toStdString() +
+                               ": and 3 more lines skipped alike (none or several of the labels in their "
+                               "paths); 13 of 25 in all");
 
     net.channels = 4;
     QVERIFY(!openClassificationSet(*file, "train", net, 1, error));

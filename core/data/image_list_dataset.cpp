@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -213,6 +214,15 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
     std::vector<std::string> kept;
     std::vector<int> classOf;
     std::vector<std::size_t> perClass(labels.size(), 0);
+    const auto lower = [](std::string text) {
+        std::transform(text.begin(), text.end(), text.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
+        return text;
+    };
+    // Each skipped line is named up to a point; a label inside another (t-shirt and shirt) skips every
+    // line of a class, and hundreds of warnings hid the rest.
+    constexpr std::size_t kLinesNamed = 10;
+    std::size_t skipped = 0;
     for (const ListedImage& image : listed.images) {
         std::vector<std::size_t> matched;
         for (std::size_t c = 0; c < labels.size(); ++c)
@@ -224,10 +234,18 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
             continue;
         }
         if (matched.size() != 1) {
+            if (++skipped > kLinesNamed)
+                continue;
             std::string why = "contains " + std::to_string(matched.size()) + " of the labels";
             if (matched.size() > 1)
                 why += " ('" + labels[matched[0]] + "' and '" + labels[matched[1]] +
                        "'; a label that is part of another, or of a folder name, matches both)";
+            for (std::size_t c = 0; c < labels.size() && matched.empty(); ++c)
+                if (lower(image.written).find(lower(labels[c])) != std::string::npos) {
+                    why += " ('" + labels[c] +
+                           "' only when case is ignored: labels match as written, as Darknet's do)";
+                    break;
+                }
             warnings.push_back(listPath + ":" + std::to_string(image.line) + ": " + image.written + " " +
                                why + " (exactly one is needed); skipped");
             continue;
@@ -236,6 +254,11 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
         classOf.push_back(int(matched[0]));
         ++perClass[matched[0]];
     }
+    if (skipped > kLinesNamed)
+        warnings.push_back(listPath + ": and " + std::to_string(skipped - kLinesNamed) +
+                           " more lines skipped alike (none or several of the labels in their paths); " +
+                           std::to_string(skipped) + " of " + std::to_string(listed.images.size()) +
+                           " in all");
     if (kept.empty() || std::count(classOf.begin(), classOf.end(), -1) == std::ptrdiff_t(classOf.size())) {
         // (one class: every path a negative is as wrong as none matching: a mistyped label, say)
         error = listPath + ": no image path contains " +
@@ -253,7 +276,8 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
     if (emptyCount > 0)
         warnings.push_back(labelsPath + ": " + std::to_string(emptyCount) + " of " +
                            std::to_string(labels.size()) + " classes have no image in " + listPath + ": " +
-                           empty + (emptyCount > 5 ? ", …" : "") + "; the network cannot learn them");
+                           empty + (emptyCount > 5 ? ", …" : "") +
+                           "; nothing of them is learnt (train=) or scored (valid=) from this list");
     return std::make_unique<ImageListDataset>(std::move(kept), std::move(classOf), classes, width, height,
                                               channels, augmentation, seed);
 }

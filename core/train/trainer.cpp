@@ -380,7 +380,14 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         if (!options_.resume) {
             // A fresh run counts from zero — iterations, images seen, the learning-rate schedule — also
             // from weights that have trained before (Darknet's -clear; their own `seen` would put the
-            // schedule past its steps and burn-in).
+            // schedule past its steps and burn-in). Said, since Darknet without -clear continues it.
+            if (net_.seen() > 0)
+                observer.message("note: the starting weights have trained on " + std::to_string(net_.seen()) +
+                                 " images (iteration " +
+                                 std::to_string(net_.seen() / std::uint64_t(fullBatch)) +
+                                 " at this batch); this run starts again from iteration 0, burn-in and the "
+                                 "learning-rate steps included (Darknet's -clear). To continue a run, resume "
+                                 "it from its folder (--resume, or Resume in the studio)");
             net_.setSeen(0);
             for (const auto& entry : std::filesystem::directory_iterator(options_.outDir, ec)) {
                 const std::string file = entry.path().filename().string();
