@@ -482,7 +482,7 @@ void TestDetectPanel::aReplacedNetworksResultsAreDropped()
     QStringList labels;
     for (QLabel* label : panel.findChildren<QLabel*>())
         labels << label->text();
-    QVERIFY2(labels.contains("Detector: fashion-mnist.cfg with random weights, untrained (10 classes)"),
+    QVERIFY2(labels.contains("Classifier: fashion-mnist.cfg with random weights, untrained (10 classes)"),
              qPrintable(labels.join(" | ")));
 }
 
@@ -581,11 +581,12 @@ void TestDetectPanel::noWeightsIsSaidAndRandomWeightsAreAChoice()
     QVERIFY(panel.status()->text().startsWith("dog.jpg"));
     QLabel* detector = nullptr;
     for (QLabel* label : panel.findChildren<QLabel*>())
-        if (label->text().startsWith("Detector:"))
+        if (label->text().startsWith("Classifier:"))
             detector = label;
     QVERIFY(detector);
     QCOMPARE(detector->text(),
-             QString("Detector: fashion-mnist.cfg with random weights, untrained (10 classes)"));
+             QString("Classifier: fashion-mnist.cfg with random weights, untrained (10 classes)"));
+    QVERIFY(panel.thresholdSlider()->isHidden()); // a classifier has no boxes to filter
     panel.openImageFile("/usr/share/darknet/data/dog.jpg");
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 2, 30000);
     // Another network forgets what waited for the last one's weights.

@@ -111,11 +111,11 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     thresholdValue_ = new QLabel(this);
     letterbox_ = new QCheckBox(tr("Letterbox"), this);
     auto* filters = new QHBoxLayout;
-    filters->addWidget(new QLabel(tr("Threshold"), this));
-    filters->addWidget(threshold_);
-    filters->addWidget(new QLabel(tr("NMS"), this));
-    filters->addWidget(nms_);
-    filters->addWidget(thresholdValue_);
+    boxFilters_ = {new QLabel(tr("Threshold"), this), threshold_, new QLabel(tr("NMS"), this), nms_,
+                   thresholdValue_};
+    for (QWidget* w : boxFilters_)
+        filters->addWidget(w);
+    filters->addStretch();
     filters->addWidget(letterbox_);
 
     view_ = new QLabel(this);
@@ -476,7 +476,10 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, i
     classes_ = error.isEmpty() ? classes : 0;
     classifier_ = classifier;
     bars_->setVisible(classifier && error.isEmpty());
-    detector_->setText(error.isEmpty() ? tr("Detector: %1 with %2 (%3 classes)")
+    for (QWidget* w : boxFilters_)
+        w->setVisible(!classifier || !error.isEmpty());
+    detector_->setText(error.isEmpty() ? (classifier ? tr("Classifier: %1 with %2 (%3 classes)")
+                                                     : tr("Detector: %1 with %2 (%3 classes)"))
                                              .arg(QFileInfo(cfgPath_).fileName(),
                                                   randomWeights_ ? tr("random weights, untrained")
                                                                  : QFileInfo(weightsPath_).fileName())

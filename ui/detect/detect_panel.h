@@ -12,6 +12,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <functional>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -127,6 +128,7 @@ private:
     QComboBox* device_ = nullptr; // CPU, then each GPU (data: -1, or the CUDA index)
     QCheckBox* half_ = nullptr;   // FP16 convolutions: a GPU only
     QLabel* thresholdValue_ = nullptr;
+    std::vector<QWidget*> boxFilters_; // threshold and NMS: hidden for a classifier, which has no boxes
     QLabel* view_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QLabel* status_ = nullptr;

@@ -451,6 +451,7 @@ void TrainPanel::start()
     stopRequested_ = false;
     stopNote_.clear();
     nothingToTrain_.clear();
+    lastValidation_.clear();
     // A resumed run first trims metrics.csv back to its checkpoint: its rows are drawn at the first
     // iteration (drawn now, rows past the checkpoint zigzagged with the new ones).
     pendingCurve_ = request.resume ? request.outDir + "/metrics.csv" : QString();
@@ -530,6 +531,11 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
     rates_->graph(1)->addData(s.iteration, s.imagesPerSecond);
     if (s.validTop1)
         plot_->graph(2)->addData(s.iteration, *s.validTop1 * 100);
+    if (s.validTop1 || s.map50)
+        lastValidation_ = tr("%1 %2 % at iteration %3")
+                              .arg(s.validTop1 ? tr("validation top-1") : tr("validation mAP@0.5"))
+                              .arg(*(s.validTop1 ? s.validTop1 : s.map50) * 100, 0, 'f', 2)
+                              .arg(s.iteration);
     if (s.map50 || !s.heads.empty()) // (the run's own word, should the edited cfg have changed kind)
         plot_->graph(2)->setName(tr("validation mAP@0.5"));
     if (s.map50)
@@ -616,7 +622,10 @@ void TrainPanel::onFinished(const QString& error)
                              .arg(output_->text()));
         appendLog(status_->text());
     } else if (error.isEmpty()) {
-        status_->setText(tr("Finished. Weights and checkpoint in %1").arg(output_->text()));
+        status_->setText(
+            lastValidation_.isEmpty()
+                ? tr("Finished. Weights and checkpoint in %1").arg(output_->text())
+                : tr("Finished: %1. Weights and checkpoint in %2").arg(lastValidation_, output_->text()));
         appendLog(status_->text());
     } else {
         status_->setText(tr("Stopped with an error: %1").arg(error));
