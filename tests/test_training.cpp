@@ -1206,6 +1206,16 @@ void TestTraining::classifierListsSayWhatTheyLeaveOut()
                                ": and 3 more lines skipped alike (none or several of the labels in their "
                                "paths); 13 of 25 in all");
 
+    // A list written on Windows names its separator as the reason its images are missing.
+    test::writeFile(dir.filePath("windows.list"),
+                    "imgs\\cat\\0.png\r\nimgs/cat/1.png\r\nimgs\\cat\\2.png\r\n");
+    const ImageListFile windows = readImageListFile(dir.filePath("windows.list").toStdString(), true);
+    QCOMPARE(windows.missing, std::size_t(2));
+    QVERIFY2(
+        windows.missingText.ends_with("; 2 of the missing paths are written with '\\', Windows' separator: "
+                                      "write '/' (Darknet on Linux reads '\\' as part of a name too)"),
+        windows.missingText.c_str());
+
     net.channels = 4;
     QVERIFY(!openClassificationSet(*file, "train", net, 1, error));
     QCOMPARE(error, std::string("image lists need channels=1 (grey) or 3 (colour) in [net], not 4"));

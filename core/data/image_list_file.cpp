@@ -46,6 +46,7 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
     const std::filesystem::path folder = std::filesystem::path(list).parent_path();
     std::string firstMissing; // "list:line: path does not exist" (or "is a directory, not an image")
     bool firstMissingRelative = false;
+    std::size_t windowsPaths = 0; // missing lines written with '\\'
     std::size_t lineNumber = 0;
     for (std::string line; std::getline(lines, line);) {
         if (++lineNumber == 1 && line.starts_with(kUtf8ByteOrderMark))
@@ -60,6 +61,7 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
             if (auto found = findRelativePath(path, folder))
                 path = *found;
         if (checkImages && !isRegularFile(path)) {
+            windowsPaths += line.find('\\') != std::string::npos;
             if (result.missing++ == 0) {
                 firstMissing = list + ":" + std::to_string(lineNumber) + ": " + line +
                                (std::filesystem::is_directory(path, ec) ||
@@ -80,6 +82,11 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
             (firstMissingRelative
                  ? "; relative paths are read from the list's folder, the working folder or the "
                    "three folders above the list"
+                 : std::string()) +
+            (windowsPaths > 0
+                 ? "; " + std::to_string(windowsPaths) +
+                       " of the missing paths are written with '\\', Windows' separator: write '/' "
+                       "(Darknet on Linux reads '\\' as part of a name too)"
                  : std::string());
     return result;
 }
