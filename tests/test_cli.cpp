@@ -360,7 +360,7 @@ void TestCli::darknetHabitsAreAnsweredInWords()
                  "not a Darknet .weights file"),
              cfgAsWeights.err.constData());
     // A training checkpoint where weights go (it read as "a larger network's weights").
-    const QString state = QFileInfo(weights).dir().filePath("shapes-tiny_last.state");
+    const QString state = dir.filePath("shapes-tiny_last.state");
     test::writeFile(state, QByteArray("NWSTATE2") + QByteArray(64, '\0'));
     const Run stateAsWeights = cli({"detect", shapes, state, "/usr/share/darknet/data/dog.jpg"});
     QCOMPARE(stateAsWeights.exitCode, 1);

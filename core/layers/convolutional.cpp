@@ -346,6 +346,9 @@ public:
         const int chunk = chunkImages(batch);
         scratch_.resize(std::size_t(std::max(omp_get_max_threads(), maxComputeThreads())));
         // Chunks of images in parallel, as in the forward pass, each thread summing its own weight gradient.
+        // The same chunks go to the same threads and their sums are added in thread order, so a run is
+        // repeatable to the bit (dynamic chunks added as threads finished differed from run to run).
+        int team = 1;
 #pragma omp parallel
         {
             Scratch& mine = scratch(std::size_t(K) * std::size_t(plane) * std::size_t(chunk),
@@ -354,7 +357,9 @@ public:
             std::vector<float>& gathered = mine.other;
             std::vector<float>& local = mine.weightGradient;
             local.assign(gradients ? weights_.size() : 0, 0.0f);
-#pragma omp for schedule(dynamic)
+#pragma omp single
+            team = omp_get_num_threads();
+#pragma omp for schedule(static)
             for (int b0 = 0; b0 < batch; b0 += chunk) {
                 const int n = std::min(chunk, batch - b0);
                 const long width = long(n) * plane;
@@ -385,10 +390,11 @@ public:
                                          width);
                 }
             }
-#pragma omp critical
-            for (std::size_t i = 0; i < local.size(); ++i)
-                weightGradient_[i] += local[i];
         }
+        if (gradients)
+            for (int t = 0; t < team; ++t)
+                for (std::size_t i = 0; i < weightGradient_.size(); ++i)
+                    weightGradient_[i] += scratch_[std::size_t(t)].weightGradient[i];
         if (args.inputDelta && winograd_.servesInputGradient())
             winograd_.addInputGradient(weights_, batch, args.outputDelta.data(), args.inputDelta->data());
     }
