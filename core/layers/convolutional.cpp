@@ -346,7 +346,7 @@ public:
         const int chunk = chunkImages(batch);
         scratch_.resize(std::size_t(std::max(omp_get_max_threads(), maxComputeThreads())));
         // Chunks of images in parallel, as in the forward pass, each thread summing its own weight gradient.
-        // The same chunks go to the same threads and their sums are added in thread order, so a run is
+        // The same images go to the same threads and their sums are added in thread order, so a run is
         // repeatable to the bit (dynamic chunks added as threads finished differed from run to run).
         int team = 1;
 #pragma omp parallel
@@ -359,9 +359,11 @@ public:
             local.assign(gradients ? weights_.size() : 0, 0.0f);
 #pragma omp single
             team = omp_get_num_threads();
-#pragma omp for schedule(static)
-            for (int b0 = 0; b0 < batch; b0 += chunk) {
-                const int n = std::min(chunk, batch - b0);
+            // Each thread an equal run of images (whole chunks unevenly shared left one thread waiting).
+            const int thread = omp_get_thread_num(), threads = omp_get_num_threads();
+            const int last = int(std::int64_t(batch) * (thread + 1) / threads);
+            for (int b0 = int(std::int64_t(batch) * thread / threads); b0 < last; b0 += chunk) {
+                const int n = std::min(chunk, last - b0);
                 const long width = long(n) * plane;
                 for (int g = 0; g < groups; ++g) {
                     for (int j = 0; j < n; ++j) {
