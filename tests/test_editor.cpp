@@ -1,6 +1,6 @@
 // Editing in the studio (offscreen): edits through undo commands and undoing them all gives the same
 // bytes; palette inserts create the section with defaults and keep references; saving an unmodified
-// file writes the same bytes; property edits merge into one undo step.
+// file writes the same bytes; each confirmed property edit is one undo step.
 #include "cfg/layer_edits.h"
 #include "editor/document_model.h"
 #include "editor/edit_actions.h"
@@ -71,7 +71,7 @@ private slots:
     void exportOnnxFromTheFileMenu();
     void paletteInsertCreatesDefaultsAndKeepsReferences();
     void savingUnmodifiedWritesTheSameBytes();
-    void propertyEditsMergeAndRederiveShapes();
+    void eachPropertyEditIsAStepAndRederivesShapes();
     void graphShowsEveryLayerAndEdge();
     void aCardPaintsOnlyInsideItsBounds();
     void draggingAPortConnectsLayers();
@@ -298,7 +298,7 @@ void TestEditor::savingUnmodifiedWritesTheSameBytes()
     QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::TrainPanel::defaultRunFolder("mine.cfg"));
 }
 
-void TestEditor::propertyEditsMergeAndRederiveShapes()
+void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()
 {
     ui::MainWindow window;
     QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
@@ -312,12 +312,18 @@ void TestEditor::propertyEditsMergeAndRederiveShapes()
             filtersRow = row;
     QVERIFY(filtersRow >= 0);
     table->item(filtersRow, 1)->setText("6");
-    table->item(filtersRow, 1)->setText("65"); // typing on: one undo step
-    QCOMPARE(window.documentModel()->undoStack()->count(), 1);
+    table->item(filtersRow, 1)->setText("65"); // each confirmed value is a step: 6 can be got back
+    QCOMPARE(window.documentModel()->undoStack()->count(), 2);
+    QCOMPARE(window.documentModel()->undoStack()->text(1),
+             QString("Set filters = 65 in layer 2 [convolutional]"));
     QCOMPARE(window.layerModel()->spec().layers[2].output.c, 65);
     QCOMPARE(window.layerModel()->spec().layers[4].input.size, std::int64_t(7 * 7 * 65));
     table->item(filtersRow, 1)->setText("x");
     QVERIFY(!window.layerModel()->spec().ok()); // a bad number: reported, nothing crashes
+    window.documentModel()->undoStack()->undo();
+    QCOMPARE(window.layerModel()->spec().layers[2].output.c, 65);
+    window.documentModel()->undoStack()->undo();
+    QCOMPARE(window.layerModel()->spec().layers[2].output.c, 6);
     window.documentModel()->undoStack()->undo();
     QCOMPARE(window.layerModel()->spec().layers[2].output.c, 64);
 
@@ -381,7 +387,7 @@ void TestEditor::propertyEditsMergeAndRederiveShapes()
     QCOMPARE(panel->section(), 3);
     // The toolbar's Undo keeps its label whatever the command (the button grew with it); the command
     // is in its tooltip.
-    QCOMPARE(undoButton->toolTip(), QString("Undo Set filters = 24"));
+    QCOMPARE(undoButton->toolTip(), QString("Undo Set filters = 24 in layer 2 [convolutional]"));
     QVERIFY(undoButton->isEnabled());
     undoButton->trigger();
     QCOMPARE(window.layerModel()->spec().layers[2].output.c, 48);

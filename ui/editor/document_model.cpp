@@ -10,33 +10,19 @@
 
 namespace nw::ui {
 
-// One edit: the document before and after. Consecutive edits of the same key of the same section
-// merge (typing in a spin box is one undo step).
+// One edit: the document before and after.
 class SnapshotCommand : public QUndoCommand {
 public:
-    SnapshotCommand(DocumentModel& model, const QString& text, cfg::Document before, cfg::Document after,
-                    int mergeId)
-        : QUndoCommand(text), model_(model), before_(std::move(before)), after_(std::move(after)),
-          mergeId_(mergeId)
+    SnapshotCommand(DocumentModel& model, const QString& text, cfg::Document before, cfg::Document after)
+        : QUndoCommand(text), model_(model), before_(std::move(before)), after_(std::move(after))
     {
     }
     void redo() override { model_.apply(after_); }
     void undo() override { model_.apply(before_); }
-    int id() const override { return mergeId_; }
-    bool mergeWith(const QUndoCommand* other) override
-    {
-        const auto* next = static_cast<const SnapshotCommand*>(other);
-        if (next->mergeId_ != mergeId_ || mergeId_ < 0)
-            return false;
-        after_ = next->after_;
-        setText(next->text());
-        return true;
-    }
 
 private:
     DocumentModel& model_;
     cfg::Document before_, after_;
-    int mergeId_;
 };
 
 DocumentModel::DocumentModel(QObject* parent) : QObject(parent)
@@ -90,7 +76,7 @@ void DocumentModel::apply(const cfg::Document& document)
     emit changed();
 }
 
-void DocumentModel::push(const QString& text, cfg::Document after, int mergeId)
+void DocumentModel::push(const QString& text, cfg::Document after)
 {
     if (readOnly_)
         return;
@@ -99,7 +85,7 @@ void DocumentModel::push(const QString& text, cfg::Document after, int mergeId)
     // reload would.
     if (cfg::Document reread = after.reread(); !reread.readFailed())
         after = std::move(reread);
-    undo_.push(new SnapshotCommand(*this, text, document_, std::move(after), mergeId));
+    undo_.push(new SnapshotCommand(*this, text, document_, std::move(after)));
 }
 
 void DocumentModel::setValue(int section, const QString& key, const QString& value)
@@ -111,9 +97,12 @@ void DocumentModel::setValue(int section, const QString& key, const QString& val
         return;
     cfg::Document after = document_;
     after.section(std::size_t(section)).set(key.toStdString(), value.toStdString(), after.preferredEol());
-    // Merge repeated edits of one key: id from the section and the key.
-    const int mergeId = int(qHash(key) % 100000) * 1000 + section % 1000;
-    push(tr("Set %1 = %2").arg(key, value), std::move(after), mergeId);
+    // Each confirmed value is its own step (merging edits of one key made an earlier value, confirmed
+    // with Enter, impossible to get back); the step names the layer.
+    const QString type = QString::fromStdString(document_.sections()[std::size_t(section)].type);
+    push(section == 0 ? tr("Set %1 = %2 in [%3]").arg(key, value, type)
+                      : tr("Set %1 = %2 in layer %3 [%4]").arg(key, value).arg(section - 1).arg(type),
+         std::move(after));
 }
 
 void DocumentModel::removeKey(int section, const QString& key)
@@ -221,7 +210,9 @@ int DocumentModel::pasteLayers(int index, const QString& text, QString& error)
         error = QString::fromStdString(problem);
         return 0;
     }
-    push(tr("Paste %1 layer(s) at %2").arg(count).arg(index), std::move(after));
+    push(count == 1 ? tr("Paste 1 layer at %1").arg(index)
+                    : tr("Paste %1 layers at %2").arg(count).arg(index),
+         std::move(after));
     return count;
 }
 

@@ -65,7 +65,7 @@ signals:
 private:
     friend class SnapshotCommand;
     void apply(const cfg::Document& document);
-    void push(const QString& text, cfg::Document after, int mergeId = -1);
+    void push(const QString& text, cfg::Document after);
     // Applies `edit` to a copy and pushes it; the edit's refusal (non-empty) is returned, nothing changes.
     QString pushIfPossible(const QString& text, const std::function<std::string(cfg::Document&)>& edit);
 

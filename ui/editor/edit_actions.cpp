@@ -74,7 +74,8 @@ void EditActions::copyLayers()
     data->setText(text);
     data->setData(kCfgMime, text.toUtf8());
     QGuiApplication::clipboard()->setMimeData(data);
-    emit message(tr("Copied %n layer(s) as cfg text", nullptr, int(layers.size())));
+    emit message(layers.size() == 1 ? tr("Copied 1 layer as cfg text")
+                                    : tr("Copied %1 layers as cfg text").arg(layers.size()));
 }
 
 void EditActions::pasteLayers()
@@ -91,7 +92,8 @@ void EditActions::pasteLayers()
         return;
     }
     emit selectRequested(range(at, count));
-    emit message(tr("Pasted %n layer(s) at %1", nullptr, count).arg(at));
+    emit message(count == 1 ? tr("Pasted 1 layer at %1").arg(at)
+                            : tr("Pasted %1 layers at %2").arg(count).arg(at));
 }
 
 void EditActions::duplicateLayers()

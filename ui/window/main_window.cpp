@@ -503,16 +503,17 @@ void MainWindow::showSpec()
                                       [](const Diagnostic& d) { return d.isError(); });
     const auto warnings = static_cast<qsizetype>(spec.diagnostics.size()) - errors;
     // The problems first: on a narrow window the end of the line is what is cut off.
-    totals_->setText(
-        tr("%1 errors, %2 warnings · %3 layers · %4 BFLOPs · %5 params · workspace %6 · activations %7 at "
-           "inference")
-            .arg(errors)
-            .arg(warnings)
-            .arg(spec.layers.size())
-            .arg(QLocale().toString(spec.totalBflops, 'f', 3))
-            .arg(QLocale().toString(qlonglong(spec.totalParams)))
-            .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
-            .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))));
+    const auto counted = [](qsizetype n, const QString& one, const QString& many) {
+        return n == 1 ? one : many.arg(n);
+    };
+    totals_->setText(tr("%1, %2 · %3 · %4 BFLOPs · %5 params · workspace %6 · activations %7 at inference")
+                         .arg(counted(errors, tr("1 error"), tr("%1 errors")))
+                         .arg(counted(warnings, tr("1 warning"), tr("%1 warnings")))
+                         .arg(counted(qsizetype(spec.layers.size()), tr("1 layer"), tr("%1 layers")))
+                         .arg(QLocale().toString(spec.totalBflops, 'f', 3))
+                         .arg(QLocale().toString(qlonglong(spec.totalParams)))
+                         .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
+                         .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))));
 }
 
 int MainWindow::selectedLayer() const
