@@ -129,6 +129,7 @@ class TestTraining : public QObject {
 private slots:
     void learningRatePoliciesByHand();
     void twoRunsAreTheSameToTheBit();
+    void aNetworkThatCannotLearnIsRefusedByName();
     void leftTemporariesAreRemoved();
     void checkpointedNetPredictsAsTheSavedOne();
     void sgdUpdateByHand();
@@ -754,6 +755,36 @@ void TestTraining::twoRunsAreTheSameToTheBit()
         weights.push_back(allWeights(*net));
     }
     QVERIFY(weights[0] == weights[1]);
+}
+
+// A network without a loss layer "trained" with loss 0 and learnt nothing; one with too many outputs was
+// told to change "the last layer", a [softmax] without output=: both now name the layer to change.
+void TestTraining::aNetworkThatCannotLearnIsRefusedByName()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 16);
+    QVERIFY(set);
+    const auto refusal = [&](const std::string& layers) {
+        const NetworkSpec spec = test::specFromText(
+            "[net]\nbatch=8\nwidth=6\nheight=6\nchannels=1\nmax_batches=2\n\n" + layers, "design.cfg");
+        std::string error;
+        auto net = Net::create(spec, spec.net.layerBatch(), error);
+        if (!net)
+            return error;
+        Quiet quiet;
+        const auto problem = Trainer(*net, *set, nullptr, toyOptions(dir.filePath("out"))).run(quiet);
+        return problem ? *problem : std::string("trained");
+    };
+    QCOMPARE(
+        refusal("[convolutional]\nfilters=4\nsize=3\npad=1\n\n[connected]\noutput=3\n"),
+        std::string("the network has no loss layer, so training has nothing to learn from: it ends in layer "
+                    "1 [connected]; end a classifier with [softmax] (Darknet's classifiers do), a detector "
+                    "with [yolo] heads"));
+    QCOMPARE(
+        refusal("[connected]\noutput=128\n\n[dropout]\n\n[softmax]\n"),
+        std::string("the network ends with 128 outputs but the data has 3 classes: set output= of layer 0 "
+                    "[connected] to 3"));
+    QCOMPARE(refusal("[connected]\noutput=3\n\n[softmax]\n"), std::string("trained"));
 }
 
 void TestTraining::resumeBringsTheWeightsFileBackToTheState()

@@ -224,6 +224,31 @@ std::string metricsRow(const IterationStats& s)
 
 } // namespace
 
+namespace {
+
+// Layers after which the output keeps its size: the one that sets it is found before them.
+bool keepsSize(const std::string& type)
+{
+    return type == "softmax" || type == "logistic" || type == "cost" || type == "dropout" ||
+           type == "activation" || type == "l2norm" || type == "batchnorm";
+}
+
+// "output= of layer 4 [connected]": the key and layer that give the network its number of outputs.
+std::string outputSetter(const Net& net)
+{
+    const auto& layers = net.spec().layers;
+    for (std::size_t i = layers.size(); i-- > 0;) {
+        const std::string& type = layers[i].type;
+        if (keepsSize(type))
+            continue;
+        const char* key = type == "connected" ? "output=" : "filters=";
+        return std::string(key) + " of layer " + std::to_string(i) + " [" + type + "]";
+    }
+    return "output= (or filters=) of the last layer";
+}
+
+} // namespace
+
 std::optional<std::string> classifierFits(const Net& net, const ClassificationDataset& data)
 {
     if (net.maxTruthBoxes() > 0)
@@ -236,8 +261,8 @@ std::optional<std::string> classifierFits(const Net& net, const ClassificationDa
                ": change width/height/channels in [net]";
     if (int(net.output().itemSize()) != data.classes())
         return "the network ends with " + std::to_string(net.output().itemSize()) +
-               " outputs but the data has " + std::to_string(data.classes()) +
-               " classes: set output= (or filters=) of the last layer to " + std::to_string(data.classes());
+               " outputs but the data has " + std::to_string(data.classes()) + " classes: set " +
+               outputSetter(net) + " to " + std::to_string(data.classes());
     return std::nullopt;
 }
 
@@ -252,6 +277,18 @@ std::optional<std::string> Trainer::checkData() const
     if (classification)
         if (auto problem = classifierFits(net_, *classification))
             return problem;
+    // Only these layers give a loss (they add to it in the training pass): without one every gradient is
+    // 0, and a run "trained" with loss 0.0000 and learnt nothing.
+    const auto& layers = net_.spec().layers;
+    if (std::none_of(layers.begin(), layers.end(), [](const LayerSpec& layer) {
+            for (const char* type : {"softmax", "logistic", "cost", "yolo", "region", "detection"})
+                if (layer.type == type)
+                    return true;
+            return false;
+        }))
+        return "the network has no loss layer, so training has nothing to learn from: it ends in layer " +
+               std::to_string(layers.size() - 1) + " [" + layers.back().type +
+               "]; end a classifier with [softmax] (Darknet's classifiers do), a detector with [yolo] heads";
     if (valid_) // (its images used to be written past the end of the network's input buffer)
         if (auto problem = classifierFits(net_, *valid_))
             return "the validation set: " + *problem;
