@@ -653,6 +653,11 @@ void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
     QCOMPARE(find(net, "flip").fallback, std::string("1"));
     QCOMPARE(find(net, "policy").group, std::string("Policy"));
     QVERIFY(!find(net, "momentum").description.empty());
+    // A section's own defaults: stride_x and stride_y follow its stride (the panel showed 1 for a
+    // [maxpool] with stride=2, whose output was halved).
+    const cfg::Document pool = cfg::Document::parse("[maxpool]\nsize=2\nstride=2\n");
+    QCOMPARE(find(keySchema(pool.sections().front()), "stride_x").fallback, std::string("2"));
+    QCOMPARE(find(keySchema("maxpool"), "stride_x").fallback, std::string("1")); // the type alone
 
     ui::MainWindow window;
     QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));

@@ -140,16 +140,18 @@ std::vector<std::string> choicesFor(std::string_view key, cfg::KeyInfo::Kind kin
 
 } // namespace
 
-std::vector<KeySpec> keySchema(std::string_view sectionType)
+namespace {
+
+// The keys the parser of `section`'s type reads from it, with the default each read falls back to.
+std::vector<cfg::KeyInfo> keysRead(const cfg::Section& section)
 {
-    const bool net = sectionType == "net" || sectionType == "network";
-    const LayerType* type = net ? nullptr : LayerRegistry::builtin().find(sectionType);
-    if (!net && !type)
-        return {};
-    const cfg::Document empty = cfg::Document::parse("[" + std::string(sectionType) + "]\n");
+    const bool net = section.type == "net" || section.type == "network";
+    const LayerType* type = net ? nullptr : LayerRegistry::builtin().find(section.type);
     std::vector<cfg::KeyInfo> keys;
-    Diagnostics ignored; // an empty section may lack required keys: only the reads matter here
-    cfg::SectionReader reader(empty.sections().front(), "", net ? -1 : 0, ignored);
+    if (!net && !type)
+        return keys;
+    Diagnostics ignored; // a section may lack required keys or hold bad values: only the reads matter
+    cfg::SectionReader reader(section, "", net ? -1 : 0, ignored);
     reader.recordKeys(&keys);
     if (net) {
         NetConfig::parse(reader);
@@ -157,6 +159,32 @@ std::vector<KeySpec> keySchema(std::string_view sectionType)
         type->parse(reader);
         readLayerFlags(reader);
     }
+    return keys;
+}
+
+} // namespace
+
+std::vector<KeySpec> keySchema(const cfg::Section& section)
+{
+    std::vector<KeySpec> schema = keySchema(section.type);
+    const std::vector<cfg::KeyInfo> keys = keysRead(section);
+    for (KeySpec& spec : schema)
+        for (const cfg::KeyInfo& info : keys)
+            if (info.key == spec.key) {
+                spec.fallback = info.fallback;
+                break;
+            }
+    return schema;
+}
+
+std::vector<KeySpec> keySchema(std::string_view sectionType)
+{
+    const bool net = sectionType == "net" || sectionType == "network";
+    const LayerType* type = net ? nullptr : LayerRegistry::builtin().find(sectionType);
+    if (!net && !type)
+        return {};
+    const cfg::Document empty = cfg::Document::parse("[" + std::string(sectionType) + "]\n");
+    const std::vector<cfg::KeyInfo> keys = keysRead(empty.sections().front());
     // [cost]'s type= is read through its own name; it is an enum too.
     std::vector<KeySpec> schema;
     for (const cfg::KeyInfo& info : keys) {

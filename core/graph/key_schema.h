@@ -21,5 +21,8 @@ struct KeySpec {
 
 // [net]/[network] and every layer type (by long name or alias); empty for an unknown type.
 std::vector<KeySpec> keySchema(std::string_view sectionType);
+// The same keys, with the defaults this section's own values give: stride_x follows stride, so a
+// [maxpool] with stride=2 has stride_x 2 by default, not the type's 1.
+std::vector<KeySpec> keySchema(const cfg::Section& section);
 
 } // namespace nw

@@ -271,7 +271,7 @@ void PropertyPanel::refresh()
             ? tr("[%1] (%2): the network's input, batch, solver and augmentation")
                   .arg(QString::fromStdString(section.type), where)
             : tr("Layer %1: [%2] (%3)").arg(section_ - 1).arg(QString::fromStdString(section.type), where));
-    std::vector<KeySpec> schema = keySchema(section.type);
+    std::vector<KeySpec> schema = keySchema(section); // (defaults as this section's values give them)
     // Keys written in the section but not read by the type's parser: at the end, as text.
     for (const cfg::Line* line : section.entries())
         if (std::none_of(schema.begin(), schema.end(), [&](const KeySpec& k) { return k.key == line->key; }))
