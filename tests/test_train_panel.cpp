@@ -410,6 +410,21 @@ void TestTrainPanel::badDataIsReportedAndThePanelRecovers()
     cfg.write(test::kToyCfg);
     cfg.close();
     ui::TrainPanel panel;
+    // An unsaved new network: Train says to save it first (it was greyed out without a word).
+    panel.setNetwork(QString());
+    QVERIFY(panel.trainButton()->isEnabled());
+    panel.trainButton()->click();
+    QVERIFY(!panel.isTraining());
+    QCOMPARE(panel.statusLabel()->text(), QString("Save the network first (File ▸ Save As…): a run names its "
+                                                  "weights and checkpoints after the cfg file."));
+    // Before a run the bar shows the run Train would start: the cfg's max_batches, or Iterations.
+    panel.setPlannedIterations(200);
+    QCOMPARE(panel.progressBar()->maximum(), 200);
+    QCOMPARE(panel.progressBar()->value(), 0);
+    panel.maxBatchesSpin()->setValue(30);
+    QCOMPARE(panel.progressBar()->maximum(), 30);
+    panel.maxBatchesSpin()->setValue(0);
+    QCOMPARE(panel.progressBar()->maximum(), 200);
     panel.setNetwork(cfg.fileName());
     // No data set at all: Train says what to choose and starts nothing.
     QVERIFY(panel.dataEdit()->text().isEmpty()); // no toy.data beside the cfg

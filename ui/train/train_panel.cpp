@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <limits>
 #include <qcustomplot.h>
+#include <utility>
 
 namespace nw::ui {
 
@@ -110,6 +111,10 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     maxBatches_ = new QSpinBox(this);
     maxBatches_->setRange(0, 10'000'000);
     maxBatches_->setSpecialValueText(tr("cfg's max_batches"));
+    connect(maxBatches_, &QSpinBox::valueChanged, this, [this] {
+        if (!training_)
+            showPlannedIterations();
+    });
     validEvery_ = new QSpinBox(this);
     validEvery_->setObjectName("validEvery");
     validEvery_->setRange(0, 1'000'000);
@@ -328,7 +333,20 @@ void TrainPanel::setNetwork(const QString& cfgPath)
         status_->setText(tr("Ready."));
     }
     output_->setText(autoOutput_ = runFolderFor(cfgPath, data_->text()));
-    train_->setEnabled(!training_ && !cfgPath.isEmpty() && !makingShapes_);
+    train_->setEnabled(!training_ && !makingShapes_);
+}
+
+void TrainPanel::setPlannedIterations(int cfgMaxBatches)
+{
+    if (std::exchange(cfgMaxBatches_, cfgMaxBatches) != cfgMaxBatches && !training_)
+        showPlannedIterations();
+}
+
+void TrainPanel::showPlannedIterations()
+{
+    const int planned = maxBatches_->value() > 0 ? maxBatches_->value() : cfgMaxBatches_;
+    progress_->setRange(0, std::max(1, planned));
+    progress_->setValue(0);
 }
 
 void TrainPanel::setDetector(bool detector)
@@ -388,13 +406,13 @@ void TrainPanel::renameNetwork(const QString& cfgPath)
             output_->setText(autoOutput_ = runFolderFor(cfgPath, data_->text()));
     }
     cfgPath_ = cfgPath;
-    train_->setEnabled(!training_ && !cfgPath.isEmpty() && !makingShapes_);
+    train_->setEnabled(!training_ && !makingShapes_);
 }
 
 void TrainPanel::setTraining(bool training)
 {
     training_ = training;
-    train_->setEnabled(!training && !cfgPath_.isEmpty() && !makingShapes_);
+    train_->setEnabled(!training && !makingShapes_);
     pause_->setEnabled(training);
     stop_->setEnabled(training);
     for (QWidget* w : std::initializer_list<QWidget*>{data_, weights_, output_, maxBatches_, validEvery_,
@@ -419,8 +437,15 @@ void TrainPanel::setTraining(bool training)
 
 void TrainPanel::start()
 {
-    if (training_ || cfgPath_.isEmpty() || makingShapes_)
+    if (training_ || makingShapes_)
         return;
+    if (cfgPath_.isEmpty()) { // (Train was greyed out without a word)
+        status_->setText(
+            tr("Save the network first (File ▸ Save As…): a run names its weights and checkpoints "
+               "after the cfg file."));
+        appendLog(status_->text());
+        return;
+    }
     if (data_->text().trimmed().isEmpty()) { // say what to do rather than start a run that cannot load
         status_->setText(tr("Choose the data set first: a .data file in \"Data (.data)\", or \"Shapes data "
                             "set\" to train a detector on synthetic shapes."));
@@ -717,7 +742,7 @@ void TrainPanel::useShapesDataSet()
         QMetaObject::invokeMethod(this, [this, folder, problem] {
             shapes_->setEnabled(!training_);
             makingShapes_ = false;
-            train_->setEnabled(!training_ && !cfgPath_.isEmpty());
+            train_->setEnabled(!training_);
             if (problem) {
                 status_->setText(
                     tr("Cannot make the shapes data set: %1").arg(QString::fromStdString(*problem)));

@@ -53,6 +53,8 @@ public:
     bool isTraining() const { return training_; }
     // Whether the network has detection heads: its validation curve is then mAP@0.5, not top-1.
     void setDetector(bool detector);
+    // The cfg's max_batches: before a run the progress bar shows "0 / N" of the run Train would start.
+    void setPlannedIterations(int cfgMaxBatches);
 
     // For tests and scripting.
     QLineEdit* dataEdit() const { return data_; }
@@ -104,6 +106,8 @@ private:
 
     QString cfgPath_;
     QString autoOutput_;
+    int cfgMaxBatches_ = 0;
+    void showPlannedIterations();
     QString lastValidation_; // "validation top-1 70.20 % at iteration 200", for the status at the end // the
                              // output folder last set for the user; another choice stays
     QLineEdit* data_ = nullptr;

@@ -481,6 +481,7 @@ void MainWindow::showSpec()
     trainPanel_->setDetector(std::any_of(spec.layers.begin(), spec.layers.end(), [](const LayerSpec& layer) {
         return detectionHeadInfo(layer.config.get()).has_value();
     }));
+    trainPanel_->setPlannedIterations(spec.net.maxBatches);
     if (selected >= 0)
         selectLayer(std::min(selected, int(spec.layers.size()) - 1));
     if (showingNet)
