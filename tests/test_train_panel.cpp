@@ -27,6 +27,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTemporaryDir>
@@ -39,9 +40,11 @@ using namespace nw;
 class TestTrainPanel : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); } // QSettings away from the user's
     void trainPauseResumeStopFromThePanel();
     void badDataIsReportedAndThePanelRecovers();
     void theDataFileOfADarknetProjectIsFound();
+    void theDataANetworkTrainedOnIsRemembered();
     void validationCurveIsNamedForTheOpenedNetwork();
     void resumeDrawsTheCheckpointsCurveAndZoomHolds();
     void resumingAFinishedRunSaysThereIsNothingToTrain();
@@ -400,6 +403,32 @@ void TestTrainPanel::theDataFileOfADarknetProjectIsFound()
     panel.outputEdit()->setText(dir.filePath("mine")); // a folder the user chose stays
     panel.dataEdit()->setText(dir.filePath("ab/data/obj.data"));
     QCOMPARE(panel.outputEdit()->text(), dir.filePath("mine"));
+}
+
+// A .data chosen by hand was gone when the network was opened again: Train then asked for it.
+void TestTrainPanel::theDataANetworkTrainedOnIsRemembered()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 16);
+    test::writeFile(dir.filePath("design.cfg"), test::kToyCfg); // no design.data beside it
+    QVERIFY(QDir(dir.path()).mkdir("sets")); // (its paths found in the folder above)
+    QVERIFY(QFile::rename(dir.filePath("toy.data"), dir.filePath("sets/chosen.data")));
+    {
+        ui::TrainPanel panel;
+        panel.setNetwork(dir.filePath("design.cfg"));
+        QCOMPARE(panel.dataEdit()->text(), QString());
+        panel.dataEdit()->setText(dir.filePath("sets/chosen.data"));
+        panel.outputEdit()->setText(dir.filePath("run"));
+        panel.maxBatchesSpin()->setValue(1);
+        panel.trainButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 30000);
+    }
+    ui::TrainPanel reopened;
+    reopened.setNetwork(dir.filePath("design.cfg"));
+    QCOMPARE(reopened.dataEdit()->text(), dir.filePath("sets/chosen.data"));
+    QFile::remove(dir.filePath("sets/chosen.data")); // gone: not offered
+    reopened.setNetwork(dir.filePath("design.cfg"));
+    QCOMPARE(reopened.dataEdit()->text(), QString());
 }
 
 void TestTrainPanel::badDataIsReportedAndThePanelRecovers()

@@ -22,6 +22,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTextStream>
@@ -326,6 +327,14 @@ void TrainPanel::setNetwork(const QString& cfgPath)
     if (!training_) {
         // Another network starts clean: its own .data (or none), no curves or log of the last one.
         data_->setText(cfgPath.isEmpty() ? QString() : dataFileFor(cfgPath));
+        // The .data this network last trained on here (chosen by hand, it was gone at the next start).
+        const QString remembered = QSettings()
+                                       .value("training/dataFiles")
+                                       .toMap()
+                                       .value(QFileInfo(cfgPath).absoluteFilePath())
+                                       .toString();
+        if (!cfgPath.isEmpty() && QFileInfo(remembered).isFile())
+            data_->setText(remembered);
         weights_->clear();
         clearCurves();
         progress_->setValue(0);
@@ -453,6 +462,10 @@ void TrainPanel::start()
         data_->setFocus();
         return;
     }
+    QVariantMap dataFiles = QSettings().value("training/dataFiles").toMap();
+    dataFiles.insert(QFileInfo(cfgPath_).absoluteFilePath(),
+                     QFileInfo(data_->text().trimmed()).absoluteFilePath());
+    QSettings().setValue("training/dataFiles", dataFiles);
     TrainRequest request;
     request.cfgPath = cfgPath_;
     request.dataPath = data_->text();
