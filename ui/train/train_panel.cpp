@@ -614,7 +614,8 @@ void TrainPanel::fitAxes(int iteration)
     // (a run stopped before its first iteration leaves the bar at 0).
     bool found = false;
     const QCPRange keys = plot_->graph(0)->getKeyRange(found);
-    plot_->xAxis->setRange(0, std::max({10.0, double(iteration), found ? keys.upper : 0.0}));
+    // 2 % beyond it, so a validation point at the last iteration is drawn whole, not cut by the edge.
+    plot_->xAxis->setRange(0, 1.02 * std::max({10.0, double(iteration), found ? keys.upper : 0.0}));
     found = false;
     const QCPRange range = plot_->graph(0)->getValueRange(found);
     if (found)
