@@ -502,6 +502,11 @@ void TestEditor::draggingAPortConnectsLayers()
     drag(w.canvas(), w.at(*w.graph()->outputPortOf(3)), w.at(*w.graph()->centreOf(1)));
     QVERIFY2(w.window.statusBar()->currentMessage().startsWith("a layer reads only earlier layers"),
              qPrintable(w.window.statusBar()->currentMessage()));
+    // The advice is not cut off by the totals beside it (they give way while it shows).
+    const auto* totals = w.window.findChild<QLabel*>("totals");
+    QVERIFY(totals);
+    QVERIFY(w.window.statusBar()->fontMetrics().horizontalAdvance(w.window.statusBar()->currentMessage()) <=
+            w.window.statusBar()->width() - (totals->isHidden() ? 0 : totals->width()));
     drag(w.canvas(), w.at(*w.graph()->outputPortOf(0)), w.at(*w.graph()->centreOf(5)));
     QVERIFY(
         w.window.statusBar()->currentMessage().startsWith("layer 5 [convolutional] reads the layer before"));

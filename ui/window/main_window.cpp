@@ -240,7 +240,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
 
     totals_ = new QLabel(this);
+    totals_->setObjectName("totals");
     statusBar()->addPermanentWidget(totals_);
+    // A message gets the whole line while it shows: beside the totals a refused connection's advice was
+    // cut off mid-word. The totals come back when it is cleared.
+    connect(statusBar(), &QStatusBar::messageChanged, totals_, [this](const QString& message) {
+        const int room = statusBar()->width() - totals_->sizeHint().width() - 40;
+        totals_->setVisible(message.isEmpty() ||
+                            statusBar()->fontMetrics().horizontalAdvance(message) < room);
+    });
     createActions();
 
     QSettings settings;
