@@ -112,6 +112,23 @@ void TestLayerTable::windowListsProblemsWithLines()
     QVERIFY(yolo.data(Qt::ToolTipRole).toString().contains("set filters=21"));
     QVERIFY(yolo.data(Qt::BackgroundRole).isValid());
     QVERIFY(!window.layerModel()->index(0, 0).data(Qt::BackgroundRole).isValid());
+
+    // Behind a layer whose output is refused, the figures are unknown, not made up from its absurd
+    // shape (the [connected] after filters=2000000000 showed 401,408 BFLOPs and no badge).
+    file.remove();
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("[net]\nwidth=28\nheight=28\nchannels=1\n\n[convolutional]\nfilters=2000000000\nsize=3\n"
+               "pad=1\n\n[connected]\noutput=10\n");
+    file.close();
+    QVERIFY(window.openFile(path));
+    const auto cell = [&](int row, int column) {
+        return window.layerModel()->index(row, column).data().toString();
+    };
+    QCOMPARE(cell(0, ui::LayerTableModel::Output), QString("28x28x2000000000")); // the refused layer says why
+    for (int column : {ui::LayerTableModel::Output, ui::LayerTableModel::Bflops, ui::LayerTableModel::Params,
+                       ui::LayerTableModel::Memory})
+        QCOMPARE(cell(1, column), QString("?"));
+    QCOMPARE(cell(1, ui::LayerTableModel::Input), QString("28x28x2000000000"));
 }
 
 void TestLayerTable::sortingKeepsTotalsLast()

@@ -48,6 +48,9 @@ struct LayerSpec {
     // False when an error here, or in a layer it reads, leaves its output shape meaningless: the layers
     // after it then stay quiet about their input, so one mistake gives one message.
     bool outputKnown = true;
+    // False when a layer it reads has such an error: its own shape and costs are then made up from a
+    // meaningless input, and editors show them as unknown.
+    bool inputKnown = true;
 
     bool valid() const { return !hasErrors(diagnostics); }             // no error of its own
     bool isLossOnly() const { return config && config->isLossOnly(); } // [cost]

@@ -199,6 +199,7 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             sizeRefused = !checkSizes(layer, spec.batch, spec.file);
         layer.memoryBytes = saturatingProduct({layer.output.size, spec.batch, std::int64_t(sizeof(float))});
         receptiveField(layer, spec.layers);
+        layer.inputKnown = layer.outputKnown;
         layer.outputKnown = layer.outputKnown && layer.valid();
         inputValid = layer.outputKnown;
         if (!sizeRefused) { // totals of refused sizes would only overflow

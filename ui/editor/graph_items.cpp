@@ -44,9 +44,11 @@ NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
     if (!layer.size.empty())
         detail << QString::fromStdString(layer.size);
     detail_ = detail.join("  ");
-    shape_ = QString("→ %1   %2 BFLOPs")
-                 .arg(QString::fromStdString(layer.output.text()))
-                 .arg(QLocale().toString(layer.costs.bflops, 'f', 3)); // as the layer table writes it
+    shape_ = layer.inputKnown
+                 ? QString("→ %1   %2 BFLOPs")
+                       .arg(QString::fromStdString(layer.output.text()))
+                       .arg(QLocale().toString(layer.costs.bflops, 'f', 3)) // as the table writes it
+                 : QString("→ ?   (an earlier layer's error)");
     fill_ = categoryColor(layer.type);
     if (!layer.valid())
         border_ = QColor(200, 30, 30);

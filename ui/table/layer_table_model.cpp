@@ -100,6 +100,9 @@ QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role
     }
     if (role != Qt::DisplayRole)
         return {};
+    // After an error that leaves an input meaningless, this layer's figures would be made up from it.
+    if (!layer.inputKnown && column >= Output)
+        return QStringLiteral("?");
     switch (column) {
     case Index:
         return layer.index;
