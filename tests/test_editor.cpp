@@ -473,6 +473,21 @@ void TestEditor::draggingAPortConnectsLayers()
 {
     LinkedWindow w;
     QVERIFY(w.exposed);
+    // While dragging, a card that would refuse the connection is not offered as a place to drop it;
+    // one that accepts it is.
+    const QPoint port = w.at(*w.graph()->outputPortOf(1));
+    QTest::mousePress(w.canvas(), Qt::LeftButton, {}, port);
+    const auto hover = [&](int layer) {
+        const QPoint p = w.at(*w.graph()->centreOf(layer));
+        QMouseEvent move(QEvent::MouseMove, p, w.canvas()->mapToGlobal(p), Qt::NoButton, Qt::LeftButton, {});
+        QApplication::sendEvent(w.canvas(), &move);
+        return w.graph()->connectionTarget();
+    };
+    QCOMPARE(hover(0), -1); // an earlier layer cannot read a later one
+    QCOMPARE(hover(3), 3);  // the route can take it as one more input
+    QCOMPARE(hover(0), -1);
+    QTest::mouseRelease(w.canvas(), Qt::LeftButton, {}, port);
+    QCOMPARE(w.text(), std::string(kLinked)); // (released on its own card: nothing connected)
     // Layer 1's output port onto the route (3): the route gains layer 1 as an input, written relative.
     // Pressed on the port's lower half, below the card's edge (that went to the edge underneath).
     drag(w.canvas(), w.at(*w.graph()->outputPortOf(1) + QPointF(0, 4)), w.at(*w.graph()->centreOf(3)));

@@ -9,6 +9,7 @@
 #include <QGuiApplication>
 #include <QMimeData>
 #include <QMouseEvent>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
 #include <limits>
@@ -217,6 +218,11 @@ EdgeItem* GraphView::edgeAt(const QPoint& viewPosition) const
     return nullptr;
 }
 
+int GraphView::connectionTarget() const
+{
+    return connectFrom_ && targetNode_ ? targetNode_->layer() : -1;
+}
+
 void GraphView::setDropTarget(NodeItem* node, EdgeItem* edge)
 {
     if (targetNode_ && targetNode_ != node)
@@ -256,7 +262,20 @@ void GraphView::mouseMoveEvent(QMouseEvent* event)
         const QPoint at = event->position().toPoint();
         connectLine_->setLine(QLineF(connectFrom_->outputPort(), mapToScene(at)));
         NodeItem* node = nodeAt(at);
-        setDropTarget(node != connectFrom_ ? node : nullptr, nullptr);
+        if (node == connectFrom_)
+            node = nullptr;
+        if (node != hovered_) { // asked once per card entered: the check edits a copy of the document
+            hovered_ = node;
+            refusal_ =
+                node && connectionCheck_ ? connectionCheck_(connectFrom_->layer(), node->layer()) : QString();
+            connectLine_->setPen(refusal_.isEmpty() ? QPen(QColor(30, 90, 200), 2, Qt::DashLine)
+                                                    : QPen(QColor(200, 30, 30), 2, Qt::DotLine));
+            if (refusal_.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(event->globalPosition().toPoint(), refusal_, this);
+        }
+        setDropTarget(refusal_.isEmpty() ? node : nullptr, nullptr);
         event->accept();
         return;
     }
@@ -271,6 +290,9 @@ void GraphView::mouseReleaseEvent(QMouseEvent* event)
         delete connectLine_;
         connectLine_ = nullptr;
         connectFrom_ = nullptr;
+        hovered_ = nullptr;
+        refusal_.clear();
+        QToolTip::hideText();
         setDropTarget(nullptr, nullptr);
         event->accept();
         if (target && target->layer() != source)

@@ -9,6 +9,7 @@
 #include "graph/network_spec.h"
 
 #include <QGraphicsView>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -48,6 +49,14 @@ public:
     std::optional<QPointF> outputPortOf(int layer) const;
     std::optional<QPointF> centreOf(int layer) const;
     std::optional<QPointF> edgePoint(int from, int to) const; // the middle of that edge
+    // Why `source` cannot feed `target` (empty: it can), asked while a connection is dragged, so a card
+    // that would refuse it is not highlighted as a place to drop.
+    void setConnectionCheck(std::function<QString(int source, int target)> check)
+    {
+        connectionCheck_ = std::move(check);
+    }
+    // The card a dragged connection would be dropped on now (−1: none, or one that refuses it).
+    int connectionTarget() const;
 
 signals:
     void layerSelected(int layer); // the first selected card after a click or drag; −1 when none is
@@ -86,6 +95,9 @@ private:
     QGraphicsLineItem* connectLine_ = nullptr;
     NodeItem* targetNode_ = nullptr;
     EdgeItem* targetEdge_ = nullptr;
+    std::function<QString(int, int)> connectionCheck_;
+    NodeItem* hovered_ = nullptr; // under a dragged connection, and why it refuses it
+    QString refusal_;
 };
 
 } // namespace nw::ui

@@ -1,6 +1,7 @@
 #include "window/main_window.h"
 
 #include "cfg/layer_edits.h"
+#include "cfg/layer_links.h"
 #include "detect/detect_panel.h"
 #include "editor/document_model.h"
 #include "editor/edit_actions.h"
@@ -148,6 +149,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         this);
     connect(graph_, &GraphView::insertOnEdgeRequested, edits_, &EditActions::insertOnEdge);
     connect(graph_, &GraphView::connectRequested, edits_, &EditActions::connectLayers);
+    graph_->setConnectionCheck([this](int source, int target) { // what connecting would say, on a copy
+        cfg::Document copy = model_doc_->document();
+        return QString::fromStdString(cfg::connectLayers(copy, source, target));
+    });
     connect(edits_, &EditActions::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
     connect(edits_, &EditActions::selectRequested, this, [this](const std::vector<int>& layers) {
