@@ -574,6 +574,7 @@ void TestEditor::copyPasteDuplicateDeleteSeveral()
     edits->duplicateAction()->trigger();
     QCOMPARE(int(w.spec().layers.size()), 8);
     QCOMPARE(w.graph()->selectedLayers(), std::vector<int>({3, 4}));
+    QCOMPARE(w.window.documentModel()->undoStack()->undoText(), QString("Duplicate 2 layers at 3"));
     QCOMPARE(w.spec().layers[5].sources, std::vector<int>({2})); // the route still reads the old layer 2
     edits->deleteAction()->trigger();
     QCOMPARE(w.text(), std::string(kLinked));

@@ -197,7 +197,7 @@ int DocumentModel::insertLayerOnEdge(const QString& type,
     return at;
 }
 
-int DocumentModel::pasteLayers(int index, const QString& text, QString& error)
+int DocumentModel::pasteLayers(int index, const QString& text, QString& error, bool duplicate)
 {
     if (readOnly_) {
         error = tr("The network is read-only while training.");
@@ -210,8 +210,9 @@ int DocumentModel::pasteLayers(int index, const QString& text, QString& error)
         error = QString::fromStdString(problem);
         return 0;
     }
-    push(count == 1 ? tr("Paste 1 layer at %1").arg(index)
-                    : tr("Paste %1 layers at %2").arg(count).arg(index),
+    const QString verb = duplicate ? tr("Duplicate") : tr("Paste");
+    push(count == 1 ? tr("%1 1 layer at %2").arg(verb).arg(index)
+                    : tr("%1 %2 layers at %3").arg(verb).arg(count).arg(index),
          std::move(after));
     return count;
 }

@@ -47,7 +47,8 @@ public:
                           const std::vector<std::pair<std::string, std::string>>& entries, int from, int to);
     // Pastes the layers of cfg `text` so that the first becomes layer `index`; returns how many, 0 with
     // `error` when the text has none.
-    int pasteLayers(int index, const QString& text, QString& error);
+    // `duplicate`: the undo step says "Duplicate" (Ctrl+D), not "Paste".
+    int pasteLayers(int index, const QString& text, QString& error, bool duplicate = false);
 
     // Whether another program changed the file since it was opened or last saved here (its bytes are
     // not the text as then); false without a file, or when it is gone or unreadable (Save says why).

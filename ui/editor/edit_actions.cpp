@@ -103,8 +103,8 @@ void EditActions::duplicateLayers()
         return;
     QString error;
     const int at = layers.back() + 1;
-    const int count =
-        model_.pasteLayers(at, QString::fromStdString(cfg::layersText(model_.document(), layers)), error);
+    const int count = model_.pasteLayers(
+        at, QString::fromStdString(cfg::layersText(model_.document(), layers)), error, true);
     if (count > 0)
         emit selectRequested(range(at, count));
 }
