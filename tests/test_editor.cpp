@@ -301,6 +301,11 @@ void TestEditor::savingUnmodifiedWritesTheSameBytes()
 void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()
 {
     ui::MainWindow window;
+    // Help ▸ Keyboard shortcuts lists the menus' own shortcuts (so it cannot go stale).
+    const QString shortcuts = window.shortcutsText();
+    QVERIFY2(shortcuts.contains("<td>Duplicate layers</td><td>&nbsp;&nbsp;Ctrl+D</td>") &&
+                 shortcuts.contains("&nbsp;&nbsp;Ctrl+Z</td>") && shortcuts.contains("<td>Save</td>"),
+             qPrintable(shortcuts));
     QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
     window.layerTable()->selectRow(2);
     ui::PropertyPanel* panel = window.propertyPanel();

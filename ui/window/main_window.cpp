@@ -412,6 +412,23 @@ void MainWindow::createActions()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Getting started"), this, [this] {
+        QMessageBox::information(
+            this, tr("Getting started"),
+            tr("<ol><li><b>A network</b>: File ▸ Open a Darknet .cfg, or File ▸ New and drag layer types "
+               "from "
+               "the Layers palette onto the canvas (onto an edge to insert between two layers).</li>"
+               "<li><b>Connect</b> by dragging a card's output port (the dot at its bottom) onto a later "
+               "card; select a card to edit its keys in Properties. Problems lists what is wrong, with "
+               "lines.</li>"
+               "<li><b>Train</b>: save the network, choose a .data file in Training (or Shapes data set "
+               "for a detector), then Train: the curves update as it runs; Stop writes a checkpoint.</li>"
+               "<li><b>Detect</b>: choose weights (a run's own are offered when it ends) and an image, "
+               "folder, video or the camera.</li></ol>"
+               "<p>The same work without a window: <tt>netwright-cli --help</tt>.</p>"));
+    });
+    help->addAction(tr("&Keyboard shortcuts"), this,
+                    [this] { QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText()); });
     help->addAction(tr("&About Netwright"), this, [this] {
         QMessageBox::about(this, tr("About Netwright"),
                            tr("<b>Netwright %1</b><p>Design, train and test Darknet networks.</p>")
@@ -528,6 +545,18 @@ void MainWindow::showSpec()
                          .arg(QLocale().toString(qlonglong(spec.totalParams)))
                          .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
                          .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))));
+}
+
+QString MainWindow::shortcutsText() const
+{
+    QString rows;
+    for (QAction* menu : menuBar()->actions())
+        for (QAction* action : menu->menu() ? menu->menu()->actions() : QList<QAction*>())
+            if (!action->shortcut().isEmpty())
+                rows += QString("<tr><td>%1</td><td>&nbsp;&nbsp;%2</td></tr>")
+                            .arg(action->text().remove('&'),
+                                 action->shortcut().toString(QKeySequence::NativeText));
+    return "<table>" + rows + "</table>";
 }
 
 int MainWindow::selectedLayer() const

@@ -55,6 +55,8 @@ public:
     bool saveAs(const QString& path);
     // Files opened or saved, newest first (at most 10), kept in QSettings.
     QStringList recentFiles() const;
+    // Help ▸ Keyboard shortcuts: every menu command with a shortcut, read from the menus themselves.
+    QString shortcutsText() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
