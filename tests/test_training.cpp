@@ -327,6 +327,26 @@ void TestTraining::resumeContinuesTheSameRun()
     QCOMPARE(rows.size(), 1 + 12);
     QCOMPARE(rows[0], QString("iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1,map50"));
     QVERIFY(rows[7].startsWith("7,"));
+
+    // A resume on other data than the run trained on is said (it goes on, as asked).
+    options.outDir = dir.filePath("data").toStdString();
+    options.resume = false;
+    options.data = "/projects/a/obj.data";
+    auto onA = toyNet(adam);
+    Quiet firstPart;
+    firstPart.stopAfter = 2;
+    QVERIFY(!Trainer(*onA, *set, nullptr, options).run(firstPart));
+    QCOMPARE(test::readAll(dir.filePath("data/toy_data.txt")), QByteArray("/projects/a/obj.data\n"));
+    options.resume = true;
+    options.data = "/projects/b/obj.data";
+    auto onB = toyNet(adam);
+    Quiet secondPart;
+    QVERIFY(!Trainer(*onB, *set, nullptr, options).run(secondPart));
+    QVERIFY(
+        std::find(secondPart.messages.begin(), secondPart.messages.end(),
+                  "note: this run trained on /projects/a/obj.data and resumes on /projects/b/obj.data: the "
+                  "checkpoint goes on learning from other data (give each data set its own output folder to "
+                  "keep their runs apart)") != secondPart.messages.end());
 }
 
 // _best.weights (Darknet's, under -map) holds the weights of the best validation so far: loaded, they

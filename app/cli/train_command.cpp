@@ -326,6 +326,7 @@ int train(const TrainArgs& args)
         TrainOptions options;
         options.outDir = args.outDir.empty() ? data->resolve(data->get("backup", "backup")) : args.outDir;
         options.name = std::filesystem::path(args.cfg).stem().string();
+        options.data = std::filesystem::absolute(args.data).lexically_normal().string();
         options.maxBatches = args.maxBatches;
         options.learningRate = args.learningRate;
         options.seed = args.seed;

@@ -464,6 +464,15 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         if (auto problem = trimMetrics(metricsPath, state.iteration))
             return problem;
         observer.message("resuming from " + statePath + " at iteration " + std::to_string(state.iteration));
+        if (std::ifstream recorded(base + "_data.txt"); recorded && !options_.data.empty()) {
+            std::string trainedOn;
+            std::getline(recorded, trainedOn);
+            if (!trainedOn.empty() && trainedOn != options_.data)
+                observer.message("note: this run trained on " + trainedOn + " and resumes on " +
+                                 options_.data +
+                                 ": the checkpoint goes on learning from other data (give each data set its "
+                                 "own output folder to keep their runs apart)");
+        }
         if (state.iteration >= maxBatches)
             observer.message(
                 "the checkpoint is at iteration " + std::to_string(state.iteration) +
@@ -511,6 +520,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                              "resume)");
         if (auto problem = writeFileAtomically(metricsPath, kMetricsHeader))
             return problem;
+        if (!options_.data.empty())
+            if (auto problem = writeFileAtomically(base + "_data.txt", options_.data + "\n"))
+                return problem;
     }
     std::ofstream metrics;
     if (leader)

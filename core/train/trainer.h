@@ -17,8 +17,11 @@ namespace nw {
 struct TrainOptions {
     std::string outDir = "backup";
     std::string name = "net"; // files: <name>_last.weights, <name>_last.state, <name>_final.weights
-    int maxBatches = 0;       // 0: the cfg's max_batches
-    float learningRate = 0;   // 0: the cfg's learning_rate
+    // What the run trains on (the .data file, absolute), kept in <name>_data.txt: a resume on other
+    // data is said (two projects sharing a folder resumed each other's checkpoints without a word).
+    std::string data;
+    int maxBatches = 0;     // 0: the cfg's max_batches
+    float learningRate = 0; // 0: the cfg's learning_rate
     unsigned seed = 1;
     int validEvery = 0;        // 0: never during training
     int mapEvery = 0;          // detectors: mAP@0.5 on the validation set every N iterations (0: never)

@@ -180,6 +180,7 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
     TrainOptions options;
     options.outDir = request.outDir.toStdString();
     options.name = QFileInfo(request.cfgPath).completeBaseName().toStdString();
+    options.data = QDir::cleanPath(QFileInfo(request.dataPath.trimmed()).absoluteFilePath()).toStdString();
     options.maxBatches = request.maxBatches;
     options.learningRate = float(request.learningRate);
     options.validEvery = request.validEvery;
