@@ -277,11 +277,11 @@ std::optional<std::string> Trainer::checkData() const
     if (classification)
         if (auto problem = classifierFits(net_, *classification))
             return problem;
-    // Only these layers give a loss (they add to it in the training pass): without one every gradient is
-    // 0, and a run "trained" with loss 0.0000 and learnt nothing.
+    // Only these layers give a loss (they add to it in the training pass; [iseg], which cannot train, is
+    // refused later by name): without one every gradient is 0, and a run "trained" with loss 0.0000.
     const auto& layers = net_.spec().layers;
     if (std::none_of(layers.begin(), layers.end(), [](const LayerSpec& layer) {
-            for (const char* type : {"softmax", "logistic", "cost", "yolo", "region", "detection"})
+            for (const char* type : {"softmax", "logistic", "cost", "yolo", "region", "detection", "iseg"})
                 if (layer.type == type)
                     return true;
             return false;
