@@ -597,6 +597,7 @@ void TestDetectPanel::noWeightsIsSaidAndRandomWeightsAreAChoice()
     QVERIFY(loaded.wait(60000));
     QTest::qWait(300);
     QCOMPARE(panel.framesReceived(), frames);
+    QVERIFY(!panel.thresholdSlider()->isHidden()); // a detector after the classifier: its filters are back
 }
 
 // The Device box: the CPU first (chosen), then each GPU by name and free memory; on a machine without

@@ -129,6 +129,7 @@ void TestLayerTable::windowListsProblemsWithLines()
                        ui::LayerTableModel::Memory})
         QCOMPARE(cell(1, column), QString("?"));
     QCOMPARE(cell(1, ui::LayerTableModel::Input), QString("28x28x2000000000"));
+    QCOMPARE(window.spec().totalParams, decltype(window.spec().totalParams)(0)); // made-up figures: not added
 }
 
 void TestLayerTable::sortingKeepsTotalsLast()

@@ -369,6 +369,13 @@ void TestTrainPanel::theDataFileOfADarknetProjectIsFound()
     write("tutorial/cifar_small.data"); // named after it: first
     QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("tutorial/cifar_small.cfg")),
              dir.filePath("tutorial/cifar_small.data"));
+    write("darknet/cifar.cfg"); // pjreddie's cfg/: cifar.data is cifar.cfg's, coco.data another's
+    write("darknet/cifar.data");
+    write("darknet/cifar_small.cfg");
+    write("darknet/coco.data");
+    write("darknet/voc.data");
+    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("darknet/cifar_small.cfg")),
+             dir.filePath("darknet/cifar.data"));
     write("two/net.cfg");
     write("two/a.data");
     write("two/b.data");

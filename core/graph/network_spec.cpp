@@ -202,7 +202,8 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         layer.inputKnown = layer.outputKnown;
         layer.outputKnown = layer.outputKnown && layer.valid();
         inputValid = layer.outputKnown;
-        if (!sizeRefused) { // totals of refused sizes would only overflow
+        if (!sizeRefused && layer.inputKnown) { // totals of refused sizes would only overflow, and figures
+                                                // made up behind an error are left out (shown as "?")
             spec.totalBflops += layer.costs.bflops;
             spec.totalParams += layer.costs.params;
             spec.maxWorkspaceBytes = std::max(spec.maxWorkspaceBytes, layer.costs.workspaceBytes);

@@ -226,23 +226,20 @@ std::string metricsRow(const IterationStats& s)
 
 namespace {
 
-// Layers after which the output keeps its size: the one that sets it is found before them.
-bool keepsSize(const std::string& type)
-{
-    return type == "softmax" || type == "logistic" || type == "cost" || type == "dropout" ||
-           type == "activation" || type == "l2norm" || type == "batchnorm";
-}
-
-// "output= of layer 4 [connected]": the key and layer that give the network its number of outputs.
+// "output= of layer 4 [connected]": the key and layer that give the network its number of outputs — the
+// last layer that sets a channel count (Darknet's classifiers end conv → avgpool → softmax: the
+// convolution's filters=, not the pooling after it).
 std::string outputSetter(const Net& net)
 {
     const auto& layers = net.spec().layers;
     for (std::size_t i = layers.size(); i-- > 0;) {
         const std::string& type = layers[i].type;
-        if (keepsSize(type))
+        const bool outputKey = type == "connected" || type == "rnn" || type == "lstm" || type == "gru";
+        if (!outputKey && type != "convolutional" && type != "deconvolutional" && type != "local" &&
+            type != "crnn")
             continue;
-        const char* key = type == "connected" ? "output=" : "filters=";
-        return std::string(key) + " of layer " + std::to_string(i) + " [" + type + "]";
+        return std::string(outputKey ? "output=" : "filters=") + " of layer " + std::to_string(i) + " [" +
+               type + "]";
     }
     return "output= (or filters=) of the last layer";
 }

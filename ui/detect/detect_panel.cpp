@@ -338,6 +338,8 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     randomWeights_ = false;
     QMetaObject::invokeMethod(worker_, "unload", Qt::QueuedConnection); // the old network must not run
     bars_->setVisible(false);
+    for (QWidget* w : boxFilters_) // (hidden for a classifier; the next network may be a detector)
+        w->show();
     status_->clear();
     detector_->setText(cfgPath.isEmpty()
                            ? tr("No detector loaded (an unsaved new network).")
@@ -486,16 +488,17 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, i
                                              .arg(classes)
                                        : tr("Cannot load the detector: %1").arg(error));
     sayIfNamesDoNotFit();
+    // Taken first: running the image on show again (below) starts a request, which clears it.
+    const Waiting waiting = error.isEmpty() ? std::exchange(waiting_, {}) : Waiting{};
     // What is on show came from the weights before: the image runs again with these (a video frame,
     // gone by now, is cleared), so the boxes on screen and in the exports are never another network's.
-    if (std::exchange(weightsChanged_, false) && !last_.source.isEmpty()) {
+    if (std::exchange(weightsChanged_, false) && !last_.source.isEmpty() && waiting.path.isEmpty()) {
         if (error.isEmpty() && showingStill_ && QFileInfo(last_.source).isFile())
             openImageFile(last_.source);
         else
             clearResult();
     }
-    if (error.isEmpty() && !waiting_.path.isEmpty()) {
-        const Waiting waiting = std::exchange(waiting_, {});
+    if (!waiting.path.isEmpty()) {
         if (waiting.video)
             openVideoFile(waiting.path);
         else

@@ -59,6 +59,8 @@ void GraphView::setSpec(const NetworkSpec& spec)
     connectLine_ = nullptr;
     targetNode_ = nullptr;
     targetEdge_ = nullptr;
+    hovered_ = nullptr; // (a card of the old scene: its address may come back for a new one)
+    refusal_.clear();
     scene_->clear();
     const GraphLayout layout = layoutNetwork(spec, kNodeSize);
     for (const LaidOutEdge& edge : layout.edges)
@@ -244,6 +246,8 @@ void GraphView::mousePressEvent(QMouseEvent* event)
         NodeItem* node = nodeAt(at);
         if (node && node->onOutputPort(mapToScene(at))) { // start a connection
             connectFrom_ = node;
+            hovered_ = nullptr;
+            refusal_.clear();
             connectLine_ = scene_->addLine(QLineF(node->outputPort(), mapToScene(at)),
                                            QPen(QColor(30, 90, 200), 2, Qt::DashLine));
             connectLine_->setZValue(2);

@@ -392,10 +392,15 @@ QString TrainPanel::dataFileFor(const QString& cfgPath)
     const QDir folder = cfg.dir();
     if (const QString beside = folder.filePath(cfg.completeBaseName() + ".data"); QFileInfo::exists(beside))
         return beside;
-    QStringList unclaimed;
-    for (const QFileInfo& data : folder.entryInfoList({"*.data"}, QDir::Files))
+    QStringList unclaimed, prefixes;
+    for (const QFileInfo& data : folder.entryInfoList({"*.data"}, QDir::Files)) {
+        if (cfg.completeBaseName().startsWith(data.completeBaseName() + "_")) // cifar.data of cifar_small.cfg
+            prefixes << data.filePath();
         if (!QFileInfo::exists(folder.filePath(data.completeBaseName() + ".cfg")))
             unclaimed << data.filePath();
+    }
+    if (prefixes.size() == 1)
+        return prefixes.first();
     if (unclaimed.size() == 1)
         return unclaimed.first();
     for (const QString& obj : {folder.filePath("data/obj.data"), folder.filePath("../data/obj.data")})

@@ -42,8 +42,9 @@ public:
     // Where a network's runs go unless the user chooses: runs/<cfg name> in the user's data folder.
     static QString defaultRunFolder(const QString& cfgPath);
     // The .data file a cfg most likely trains on, or empty: the one named after it beside it; else the
-    // only one beside it not named after another cfg there (Darknet's cifar.data by cifar_small.cfg);
-    // else AlexeyAB's data/obj.data in its folder or the one above.
+    // one whose name starts its name (Darknet's cifar.data of cifar_small.cfg, among coco.data and
+    // others); else the only one beside it not named after another cfg there; else AlexeyAB's
+    // data/obj.data in its folder or the one above.
     static QString dataFileFor(const QString& cfgPath);
     // Where a run writes unless the user chooses: the .data file's backup= folder when it exists (Darknet
     // and the CLI write there), else the studio's own folder for the network.
