@@ -462,6 +462,8 @@ void TestTrainPanel::badDataIsReportedAndThePanelRecovers()
     QCOMPARE(panel.progressBar()->maximum(), 30);
     panel.maxBatchesSpin()->setValue(0);
     QCOMPARE(panel.progressBar()->maximum(), 200);
+    panel.setPlannedIterations(0); // a cfg without max_batches: said, not "0 / 100"
+    QCOMPARE(panel.progressBar()->text(), QString("no max_batches in [net]: set Iterations"));
     panel.setNetwork(cfg.fileName());
     // No data set at all: Train says what to choose and starts nothing.
     QVERIFY(panel.dataEdit()->text().isEmpty()); // no toy.data beside the cfg

@@ -356,6 +356,8 @@ void TrainPanel::showPlannedIterations()
     const int planned = maxBatches_->value() > 0 ? maxBatches_->value() : cfgMaxBatches_;
     progress_->setRange(0, std::max(1, planned));
     progress_->setValue(0);
+    progress_->setFormat(planned > 0 ? tr("%v / %m iterations")
+                                     : tr("no max_batches in [net]: set Iterations"));
 }
 
 void TrainPanel::setDetector(bool detector)
@@ -548,6 +550,7 @@ void TrainPanel::stop()
 
 void TrainPanel::onStarted(int maxBatches, int batch)
 {
+    progress_->setFormat(tr("%v / %m iterations"));
     progress_->setRange(0, maxBatches);
     progress_->setValue(0);
     status_->setText(tr("Training, batch %1…").arg(batch));

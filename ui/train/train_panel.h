@@ -107,7 +107,7 @@ private:
 
     QString cfgPath_;
     QString autoOutput_;
-    int cfgMaxBatches_ = 0;
+    int cfgMaxBatches_ = -1; // (-1: not told yet)
     void showPlannedIterations();
     QString lastValidation_; // "validation top-1 70.20 % at iteration 200", for the status at the end // the
                              // output folder last set for the user; another choice stays
