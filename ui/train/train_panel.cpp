@@ -46,6 +46,12 @@ QString duration(double seconds)
         .arg(total % 60, 2, 10, QChar('0'));
 }
 
+// The progress bar's text during and before a run ("%v / %m": Qt's value and maximum).
+QString iterationsFormat()
+{
+    return QObject::tr("%v / %m iterations");
+}
+
 // A path with a "…" browse button: a folder when `filter` is empty, else a file of that kind.
 QLineEdit* pathEdit(QWidget* parent, QHBoxLayout*& row, const QString& title, const QString& filter)
 {
@@ -160,7 +166,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     buttons->addWidget(exportCsv);
 
     progress_ = new QProgressBar(this);
-    progress_->setFormat(tr("%v / %m iterations"));
+    progress_->setFormat(iterationsFormat());
     status_ = new QLabel(tr("Not training."), this);
     status_->setWordWrap(true); // a long error wraps instead of widening the window
 
@@ -356,8 +362,7 @@ void TrainPanel::showPlannedIterations()
     const int planned = maxBatches_->value() > 0 ? maxBatches_->value() : cfgMaxBatches_;
     progress_->setRange(0, std::max(1, planned));
     progress_->setValue(0);
-    progress_->setFormat(planned > 0 ? tr("%v / %m iterations")
-                                     : tr("no max_batches in [net]: set Iterations"));
+    progress_->setFormat(planned > 0 ? iterationsFormat() : tr("no max_batches in [net]: set Iterations"));
 }
 
 void TrainPanel::setDetector(bool detector)
@@ -550,7 +555,7 @@ void TrainPanel::stop()
 
 void TrainPanel::onStarted(int maxBatches, int batch)
 {
-    progress_->setFormat(tr("%v / %m iterations"));
+    progress_->setFormat(iterationsFormat());
     progress_->setRange(0, maxBatches);
     progress_->setValue(0);
     status_->setText(tr("Training, batch %1…").arg(batch));
