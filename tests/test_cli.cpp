@@ -39,6 +39,7 @@ private slots:
     void brokenCfgExitsNonZeroWithFileAndLine();
     void missingFileIsReported();
     void roundtripWritesTheSameBytes();
+    void setClassesWritesEveryHead();
     void usageErrorsExitWithTwo();
     void benchReportsLatencyMemoryAndBlasKernels();
     void initWritesWeightsThatLoad();
@@ -221,6 +222,48 @@ void TestCli::roundtripWritesTheSameBytes()
     QVERIFY(!missing.err.contains(".tmp-"));
 }
 
+// yolov4-tiny to a 5-class .data: each edit printed with its line, only those lines changed, the
+// result trains on that .data's classes (summary clean); the input is never written over.
+void TestCli::setClassesWritesEveryHead()
+{
+    QTemporaryDir dir;
+    const QString in = QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg";
+    const QString data = writeFile(dir, "obj.data", "classes = 5\ntrain = train.txt\n");
+    const QString out = dir.filePath("obj.cfg");
+    const Run run = cli({"set-classes", in, data, out, "--schedule"});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.out, (in + ":21: [net]: max_batches=10000 (was 2000200)\n" + in +
+                       ":23: [net]: steps=8000,9000 (was 1600000,1800000)\n" + in +
+                       ":221: layer 29 [convolutional]: filters=30 (was 255)\n" + in +
+                       ":229: layer 30 [yolo]: classes=5 (was 80)\n" + in +
+                       ":274: layer 36 [convolutional]: filters=30 (was 255)\n" + in +
+                       ":280: layer 37 [yolo]: classes=5 (was 80)\nwrote " + out + " (5 classes)\n")
+                          .toUtf8());
+    const QList<QByteArray> before = test::readAll(in).split('\n'), after = test::readAll(out).split('\n');
+    QCOMPARE(after.size(), before.size());
+    QList<int> changed;
+    for (int i = 0; i < before.size(); ++i)
+        if (before[i] != after[i])
+            changed << i + 1;
+    QCOMPARE(changed, (QList<int>{21, 23, 221, 229, 274, 280}));
+    QCOMPARE(after[220], QByteArray("filters=30"));
+    QCOMPARE(cli({"summary", out}).exitCode, 0);
+
+    const Run over = cli({"set-classes", out, "3", out});
+    QCOMPARE(over.exitCode, 1);
+    QVERIFY2(over.err.contains("is also the input"), over.err.constData());
+    const Run word = cli({"set-classes", in, "five", dir.filePath("x.cfg")});
+    QCOMPARE(word.exitCode, 1);
+    QVERIFY2(word.err.startsWith("error: five is not a number of classes, nor a .data file with classes=: "),
+             word.err.constData());
+    QVERIFY(!QFile::exists(dir.filePath("x.cfg")));
+    const Run tree =
+        cli({"set-classes", QString(DARKNET_CFG_DIR) + "/yolo9000.cfg", "3", dir.filePath("x.cfg")});
+    QCOMPARE(tree.exitCode, 1);
+    QVERIFY2(tree.err.contains("layer 24 [region] takes its classes from its tree= file"),
+             tree.err.constData());
+}
+
 void TestCli::usageErrorsExitWithTwo()
 {
     QCOMPARE(cli({}).exitCode, 2);
@@ -302,7 +345,7 @@ void TestCli::darknetHabitsAreAnsweredInWords()
     const Run typo = cli({"--allow-extra", "sumary", "yolo.cfg"});
     QCOMPARE(typo.exitCode, 2);
     QVERIFY2(typo.err.startsWith("error: sumary: no such command (did you mean summary?); the commands: "
-                                 "summary, roundtrip, forward,"),
+                                 "summary, roundtrip, set-classes, forward,"),
              typo.err.constData());
     const Run unknown = cli({"frobnicate"});
     QCOMPARE(unknown.exitCode, 2);

@@ -10,7 +10,9 @@
 #include "editor/layer_palette.h"
 #include "editor/mini_map.h"
 #include "editor/property_panel.h"
+#include "editor/set_classes_dialog.h"
 #include "graph/key_schema.h"
+#include "layers/detection_heads.h"
 #include "table/layer_table_model.h"
 #include "test_support.h"
 #include "train/train_panel.h"
@@ -89,6 +91,7 @@ private slots:
     void problemLinesFollowTheEditedText();
     void savingOverChangesOnDiskAsksFirst();
     void typingAValueBackLeavesNothingToSave();
+    void setClassesFromTheEditMenu();
 };
 
 namespace {
@@ -1193,4 +1196,57 @@ void TestEditor::typingAValueBackLeavesNothingToSave()
     QCOMPARE(model->saveAs(linked.path), QString());
     model->undoStack()->redo(); // back to the original text, no longer what is on disk
     QVERIFY(model->isModified());
+}
+
+// The training data's classes against the network's in Problems; Edit > Set classes shows every edit
+// with its line, makes them as one undo step, and the warning goes.
+void TestEditor::setClassesFromTheEditMenu()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("obj.cfg");
+    QVERIFY(QFile::copy(QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg", cfg));
+    test::writeFile(dir.filePath("obj.data"), "classes = 5\ntrain = train.txt\n");
+    ui::MainWindow window;
+    QVERIFY(window.openFile(cfg));
+    QCOMPARE(window.trainPanel()->dataEdit()->text(), dir.filePath("obj.data"));
+    const auto classesWarnings = [&] {
+        int found = 0;
+        for (int i = 0; i < window.problemList()->count(); ++i)
+            found += window.problemList()->item(i)->text().contains(
+                "obj.cfg:226: warning: layer 30: the network finds 80 classes but the training data obj.data has classes=5: "
+                "Edit ▸ Set classes… changes every head (and the filters= before it)");
+        return found;
+    };
+    QCOMPARE(classesWarnings(), 1);
+    const std::string before = window.documentModel()->document().toText();
+
+    bool shown = false;
+    QTimer::singleShot(0, &window, [&] {
+        auto* dialog = window.findChild<ui::SetClassesDialog*>();
+        QVERIFY(dialog);
+        shown = true;
+        QCOMPARE(dialog->classesBox()->value(), 5); // the data's
+        QVERIFY2(dialog->preview()->text().contains("line 221") &&
+                     dialog->preview()->text().contains("layer 29 [convolutional]") &&
+                     dialog->preview()->text().contains("filters: 255 → <b>30</b>"),
+                 qPrintable(dialog->preview()->text()));
+        dialog->scheduleBox()->setChecked(true);
+        QCOMPARE(dialog->plan().edits.size(), std::size_t(6));
+        dialog->okButton()->click();
+    });
+    window.findChild<QAction*>("setClassesAction")->trigger();
+    QVERIFY(shown);
+    QUndoStack* undo = window.documentModel()->undoStack();
+    QCOMPARE(undo->count(), 1);
+    QCOMPARE(undo->text(0), QString("Set classes = 5 (6 edits)"));
+    for (const LayerSpec& layer : window.layerModel()->spec().layers)
+        if (layer.type == "yolo")
+            QCOMPARE(detectionHeadInfo(layer.config.get())->classes, 5);
+    QVERIFY2(window.layerModel()->spec().ok(),
+             test::allText(window.layerModel()->spec().diagnostics).c_str());
+    QCOMPARE(window.layerModel()->spec().net.maxBatches, 10000);
+    QCOMPARE(classesWarnings(), 0);
+    undo->undo();
+    QCOMPARE(window.documentModel()->document().toText(), before);
+    QCOMPARE(classesWarnings(), 1);
 }

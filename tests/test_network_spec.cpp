@@ -3,6 +3,8 @@
 // broken layer.
 #include "graph/activation_plan.h"
 #include "graph/network_spec.h"
+#include "graph/set_classes.h"
+#include "layers/detection_heads.h"
 #include "test_support.h"
 
 #include <QProcess>
@@ -66,6 +68,10 @@ private slots:
     void unimplementedAlexeyAbKeysAreWarned();
     void netValuesThatDivergeAreNamed();
     void headsWithOtherClassesAreNamed();
+    void setClassesRetargetsEveryHead_data();
+    void setClassesRetargetsEveryHead();
+    void setClassesRefusesWhatItCannotSet();
+    void setClassesScheduleFollowsAlexeyAB();
 };
 
 void TestNetworkSpec::matchesReferenceDarknet_data()
@@ -427,6 +433,28 @@ void TestNetworkSpec::netValuesThatDivergeAreNamed()
     QVERIFY2(again, test::allText(twice.diagnostics).c_str());
     QCOMPARE(again->line, 7);
     QCOMPARE(twice.layers[0].output.size, std::int64_t(2));
+    // max_batches shortened for one's own data with the original steps kept: the rate never drops.
+    const std::string steps = "[net]\nwidth=8\nheight=8\nchannels=3\npolicy=steps\nmax_batches=6000\n"
+                              "steps=400000,450000\nscales=.1,.1\n[connected]\noutput=2\n";
+    const NetworkSpec late = test::specFromText(steps, "net.cfg");
+    const Diagnostic* never = test::findDiagnostic(
+        late.diagnostics,
+        "steps=400000,450000 are all at or past max_batches=6000: the learning rate never drops "
+        "(AlexeyAB's rule: steps at 80 % and 90 % of max_batches, 4800,5400)");
+    QVERIFY2(never, test::allText(late.diagnostics).c_str());
+    QCOMPARE(never->line, 7);
+    QVERIFY(!never->isError());
+    const NetworkSpec partly = test::specFromText(
+        steps.substr(0, steps.find("steps=")) + "steps=4800,6000\nscales=.1,.1\n[connected]\noutput=2\n",
+        "net.cfg");
+    QVERIFY2(test::findDiagnostic(partly.diagnostics,
+                                  "steps=4800,6000 are partly at or past max_batches=6000: "
+                                  "the learning rate misses those drops"),
+             test::allText(partly.diagnostics).c_str());
+    const NetworkSpec inTime = test::specFromText(
+        steps.substr(0, steps.find("steps=")) + "steps=4800,5400\nscales=.1,.1\n[connected]\noutput=2\n",
+        "net.cfg");
+    QVERIFY2(inTime.diagnostics.empty(), test::allText(inTime.diagnostics).c_str());
 }
 
 // Adapting a two-head cfg to other classes, people change one head and not the other: said at the
@@ -450,6 +478,148 @@ void TestNetworkSpec::headsWithOtherClassesAreNamed()
                                                      alike.substr(alike.find("filters=24") + 10),
                                                  "heads.cfg");
     QVERIFY2(fixed.diagnostics.empty(), test::allText(fixed.diagnostics).c_str());
+}
+
+namespace {
+
+std::vector<std::string> textLines(const std::string& text)
+{
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+        lines.push_back(text.substr(start, end - start));
+    lines.push_back(text.substr(start));
+    return lines;
+}
+
+} // namespace
+
+// AlexeyAB's README, by hand: classes= in every head, and in the layer before it filters= (classes + 5)·3
+// for [yolo], num·(classes + coords + 1) for [region], output= side²·((coords + 1)·num + classes) for
+// [detection]; a classifier's last filters=/output=. The edited network has no error, and only the lines
+// holding those values change.
+void TestNetworkSpec::setClassesRetargetsEveryHead_data()
+{
+    QTest::addColumn<QString>("cfg");
+    QTest::addColumn<int>("classes");
+    QTest::addColumn<int>("before");        // the classes it has
+    QTest::addColumn<QList<qint64>>("fed"); // what each head (or the classifier's end) then reads
+    const QString ab = QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/", pj = QString(DARKNET_CFG_DIR) + "/";
+    QTest::newRow("yolov4-tiny") << ab + "yolov4-tiny.cfg" << 3 << 80 << QList<qint64>{24, 24};
+    QTest::newRow("yolov4") << ab + "yolov4.cfg" << 3 << 80 << QList<qint64>{24, 24, 24};
+    QTest::newRow("yolov3-tiny_3l") << ab + "yolov3-tiny_3l.cfg" << 1 << 2 << QList<qint64>{18, 18, 18};
+    QTest::newRow("yolov2 [region]") << pj + "yolov2.cfg" << 7 << 80 << QList<qint64>{5 * (7 + 4 + 1)};
+    QTest::newRow("yolov1 [detection]") << pj + "yolov1.cfg" << 2 << 20 << QList<qint64>{7 * 7 * (5 * 3 + 2)};
+    QTest::newRow("darknet19 conv-avgpool-softmax")
+        << pj + "darknet19.cfg" << 10 << 1000 << QList<qint64>{10};
+    QTest::newRow("fashion-mnist connected-softmax")
+        << QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg" << 3 << 10 << QList<qint64>{3};
+}
+
+void TestNetworkSpec::setClassesRetargetsEveryHead()
+{
+    QFETCH(QString, cfg);
+    QFETCH(int, classes);
+    QFETCH(int, before);
+    QFETCH(QList<qint64>, fed);
+    cfg::Document document = cfg::Document::load(cfg.toStdString());
+    const NetworkSpec original = buildNetworkSpec(document);
+    QVERIFY2(original.ok(), test::allText(original.diagnostics).c_str());
+    const ClassesPlan plan = planClasses(original, classes);
+    QVERIFY2(plan.error.empty(), plan.error.c_str());
+    QCOMPARE(plan.currentClasses, before);
+    const std::string text = document.toText();
+    applyEdits(document, plan.edits);
+    const NetworkSpec edited = buildNetworkSpec(document.reread());
+    QVERIFY2(edited.ok(), test::allText(edited.diagnostics).c_str());
+
+    QList<qint64> reads; // what each head's input holds, or the classifier's output
+    for (const LayerSpec& layer : edited.layers)
+        if (const auto head = detectionHeadInfo(layer.config.get())) {
+            QCOMPARE(head->classes, classes);
+            reads << (layer.type == "detection" ? layer.input.size : layer.input.c);
+        }
+    if (!plan.detector)
+        reads << edited.layers.back().output.size;
+    QCOMPARE(reads, fed);
+    QCOMPARE(planClasses(edited, classes).edits.size(), std::size_t(0)); // nothing left to change
+
+    const auto oldLines = textLines(text), newLines = textLines(document.toText());
+    QCOMPARE(newLines.size(), oldLines.size());
+    std::size_t changed = 0;
+    for (std::size_t i = 0; i < oldLines.size(); ++i)
+        changed += oldLines[i] != newLines[i];
+    QCOMPARE(changed, plan.edits.size());
+    QCOMPARE(changed, std::size_t(plan.detector ? 2 * fed.size() : 1));
+}
+
+void TestNetworkSpec::setClassesRefusesWhatItCannotSet()
+{
+    const auto refusal = [](const std::string& text, int classes) {
+        return planClasses(test::specFromText(text, "net.cfg"), classes);
+    };
+    const std::string input = net(13, 13, 8);
+    const std::string yolo = "[yolo]\nmask=0\nanchors=1,1\nnum=1\nclasses=1\n";
+    // A head fed by a [route]: no filters= to set there.
+    ClassesPlan plan = refusal(input + "[convolutional]\nfilters=6\nsize=1\n[route]\nlayers=-1\n" + yolo, 2);
+    QCOMPARE(plan.error,
+             std::string("layer 2 [yolo] reads layer 1 [route], which has no filters= to set: put a "
+                         "[convolutional] (size=1, activation=linear) right before it"));
+    QVERIFY(plan.edits.empty());
+    // Neither a detector nor a classifier.
+    plan = refusal(input + "[convolutional]\nfilters=6\nsize=1\n", 2);
+    QVERIFY2(plan.error.find("the network ends in layer 0 [convolutional]: it is neither a detector") == 0,
+             plan.error.c_str());
+    plan = refusal(input + "[convolutional]\nfilters=6\nsize=1\n" + yolo, 0);
+    QCOMPARE(plan.error, std::string("the number of classes must be at least 1"));
+    // yolo9000: the classes are its tree's.
+    const NetworkSpec nineThousand = buildNetworkSpec(cfg::Document::load(DARKNET_CFG_DIR "/yolo9000.cfg"));
+    plan = planClasses(nineThousand, 20);
+    QVERIFY2(plan.error.find("takes its classes from its tree= file") != std::string::npos,
+             plan.error.c_str());
+    // A head's channel message names the convolution to change, or says to put one there.
+    const NetworkSpec wrongFilters =
+        test::specFromText(input + "[convolutional]\nfilters=7\nsize=1\n" + yolo, "net.cfg");
+    QVERIFY2(
+        test::findDiagnostic(wrongFilters.diagnostics,
+                             "the layer before [yolo] outputs 7 channels but 1 anchors × (classes 1 + 5) = 6 "
+                             "are needed: set filters=6 in layer 0 [convolutional]"),
+        test::allText(wrongFilters.diagnostics).c_str());
+    const NetworkSpec afterRoute = test::specFromText(
+        input + "[convolutional]\nfilters=7\nsize=1\n[route]\nlayers=-1\n" + yolo, "net.cfg");
+    QVERIFY2(
+        test::findDiagnostic(afterRoute.diagnostics,
+                             "are needed: put a [convolutional] with filters=6 (size=1) right before it"),
+        test::allText(afterRoute.diagnostics).c_str());
+    // The same classes: nothing to do, no error.
+    plan = refusal(input + "[convolutional]\nfilters=6\nsize=1\n" + yolo, 1);
+    QVERIFY(plan.error.empty());
+    QVERIFY(plan.edits.empty());
+}
+
+// max_batches = 2000·classes, at least 6000; steps at 80 % and 90 % (AlexeyAB's README).
+void TestNetworkSpec::setClassesScheduleFollowsAlexeyAB()
+{
+    const NetworkSpec spec = buildNetworkSpec(
+        cfg::Document::load((QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg").toStdString()));
+    const auto netEdits = [&](int classes) {
+        std::vector<std::string> edits;
+        for (const KeyEdit& edit : planClasses(spec, classes, true).edits)
+            if (edit.section == 0)
+                edits.push_back(edit.key + "=" + edit.value);
+        return edits;
+    };
+    QCOMPARE(netEdits(2), (std::vector<std::string>{"max_batches=6000", "steps=4800,5400"}));
+    QCOMPARE(netEdits(5), (std::vector<std::string>{"max_batches=10000", "steps=8000,9000"}));
+    QCOMPARE(planClasses(spec, 5, false).edits.size(), std::size_t(4)); // the heads only
+    // Another policy has no steps: only max_batches.
+    const NetworkSpec constant =
+        test::specFromText(net(13, 13, 8) + "max_batches=100\n[convolutional]\nfilters=6\nsize=1\n"
+                                            "[yolo]\nmask=0\nanchors=1,1\nnum=1\nclasses=1\n",
+                           "net.cfg");
+    const ClassesPlan plan = planClasses(constant, 3, true);
+    QCOMPARE(plan.edits.size(), std::size_t(3));
+    QCOMPARE(plan.edits[0].key + "=" + plan.edits[0].value, std::string("max_batches=6000"));
 }
 
 QTEST_GUILESS_MAIN(TestNetworkSpec)

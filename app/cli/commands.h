@@ -78,6 +78,11 @@ inline constexpr const char* kNcclSizeVariable = "NETWRIGHT_NCCL_SIZE";
 int valid(const std::string& data, const std::string& cfg, const std::string& weights, bool json,
           const std::string& device);
 int roundtrip(const std::string& in, const std::string& out);
+// Writes IN with `classes` classes (a number, or a .data file's classes=) to OUT: each head's classes=
+// and the filters=/output= before it (a classifier: its output layer's); `schedule`: also max_batches and
+// steps by AlexeyAB's rule. Prints each edit with its line.
+int setClasses(const std::string& in, const std::string& classesOrData, const std::string& out,
+               bool schedule);
 int forward(const std::string& cfg, const std::string& weights, const std::string& input,
             const std::string& out, const std::string& allLayersDir, const std::string& device);
 int detect(const DetectArgs& args);

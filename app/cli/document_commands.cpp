@@ -1,8 +1,11 @@
-// summary and roundtrip: commands on the cfg document and the network description.
+// summary, roundtrip and set-classes: commands on the cfg document and the network description.
 #include "cfg/document.h"
 #include "commands.h"
+#include "data/data_file.h"
+#include "graph/set_classes.h"
 #include "net_loading.h"
 #include "report/summary.h"
+#include "util/file_check.h"
 #include "util/json_text.h"
 
 #include <algorithm>
@@ -80,6 +83,67 @@ int roundtrip(const std::string& in, const std::string& out)
         return 1;
     }
     return 0;
+}
+
+int setClasses(const std::string& in, const std::string& classesOrData, const std::string& out, bool schedule)
+{
+    int classes = 0;
+    std::size_t used = 0;
+    try {
+        classes = std::stoi(classesOrData, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != classesOrData.size() || used == 0) { // not a number: a .data file's classes=
+        std::string error;
+        const auto data = loadDataFile(classesOrData, error);
+        if (!data) {
+            std::cerr << "error: " << classesOrData
+                      << " is not a number of classes, nor a .data file with classes=: " << error << "\n";
+            return 1;
+        }
+        classes = data->classes();
+        if (classes < 1) {
+            std::cerr << "error: " << classesOrData << " has no classes= of at least 1\n";
+            return 1;
+        }
+    }
+    if (auto problem = outputIsAnInput(out, {in})) {
+        std::cerr << "error: " << *problem
+                  << " (the cfg you started from stays as it is: compare them with diff)\n";
+        return 1;
+    }
+    cfg::Document document = cfg::Document::load(in);
+    if (document.readFailed()) {
+        printDiagnostics(document.diagnostics());
+        return 1;
+    }
+    const NetworkSpec spec = buildNetworkSpec(document);
+    const ClassesPlan plan = planClasses(spec, classes, schedule);
+    if (!plan.error.empty()) {
+        std::cerr << "error: " << in << ": " << plan.error << "\n";
+        return 1;
+    }
+    for (const KeyEdit& edit : plan.edits) {
+        const cfg::Section& section = document.sections()[edit.section];
+        const cfg::Line* line = section.find(edit.key);
+        std::cout << in << ":" << (line ? line->number : section.headerLine()) << ": " << edit.where << ": "
+                  << edit.key << "=" << edit.value
+                  << (line ? " (was " + line->value + ")" : std::string(" (added)")) << "\n";
+    }
+    if (plan.edits.empty())
+        std::cout << in << " already has " << classes << " classes; written unchanged\n";
+    applyEdits(document, plan.edits);
+    if (auto error = document.save(out)) {
+        std::cerr << "error: " << *error << "\n";
+        return 1;
+    }
+    // The edited network is checked as a whole: what else stands in the way of training it is said now.
+    document.setFileName(out);
+    const NetworkSpec edited = buildNetworkSpec(document.reread());
+    printDiagnostics(edited.diagnostics);
+    std::cout << "wrote " << out << " (" << classes << (classes == 1 ? " class" : " classes") << ")\n";
+    return edited.ok() ? 0 : 1;
 }
 
 } // namespace nw::cli

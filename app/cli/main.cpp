@@ -197,6 +197,19 @@ int main(int argc, char** argv)
     roundtrip->add_option("in", in, "Input .cfg")->required();
     roundtrip->add_option("out", out, "Output .cfg")->required();
 
+    std::string classesOrData;
+    bool classesSchedule = false;
+    auto* setClasses =
+        app.add_subcommand("set-classes", "Write a cfg for another number of classes (every head and the "
+                                          "filters= before it, or a classifier's outputs)");
+    setClasses->add_option("in", in, "Input .cfg")->required();
+    setClasses->add_option("classes", classesOrData, "The number of classes, or a .data file (its classes=)")
+        ->required();
+    setClasses->add_option("out", out, "Output .cfg (not the input)")->required();
+    setClasses->add_flag("--schedule", classesSchedule,
+                         "Also set max_batches = 2000 x classes (at least 6000) and steps at 80 % and 90 % "
+                         "(AlexeyAB's rule)");
+
     auto* forward = app.add_subcommand("forward", "Run the network once and write outputs as raw float32");
     forward->add_option("cfg", cfg, "Darknet .cfg file")->required();
     forward->add_option("weights", weights, "Darknet .weights file")->required();
@@ -454,6 +467,8 @@ int main(int argc, char** argv)
             return nw::cli::summary(cfg, batch, json);
         if (*roundtrip)
             return nw::cli::roundtrip(in, out);
+        if (*setClasses)
+            return nw::cli::setClasses(in, classesOrData, out, classesSchedule);
         if (*forward)
             return nw::cli::forward(cfg, weights, in, out, allLayers, forwardDevice);
         if (*init)

@@ -37,7 +37,8 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
             error = spec.file + ":" + std::to_string(layer.line) + ": layer " + std::to_string(layer.index) +
                     " [" + layer.type + "] has classes=" + std::to_string(headClasses) + " but " + data.path +
                     " has classes=" + std::to_string(data.classes()) +
-                    ": every detection head needs the data's classes (and filters= before it to match)";
+                    ": every detection head needs the data's classes (and filters= before it to match); "
+                    "set-classes writes both (the studio's Edit > Set classes)";
             return nullptr;
         }
     }

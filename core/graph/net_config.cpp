@@ -96,6 +96,24 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     n.maxBatches = r.getInt("max_batches", 0);
     if (n.maxBatches < 0)
         r.error("max_batches", "max_batches must not be negative (the number of training iterations)");
+    // Shortening max_batches for one's own data (AlexeyAB's README) and keeping the steps of the original
+    // is the usual slip: the learning rate then never drops.
+    if (n.policy == "steps" && n.maxBatches > 0 &&
+        std::any_of(n.steps.begin(), n.steps.end(), [&](int step) { return step >= n.maxBatches; })) {
+        const auto listed = [](const std::vector<int>& steps) {
+            std::string text;
+            for (int step : steps)
+                text += (text.empty() ? "" : ",") + std::to_string(step);
+            return text;
+        };
+        const bool none =
+            std::all_of(n.steps.begin(), n.steps.end(), [&](int step) { return step >= n.maxBatches; });
+        r.warning("steps", "steps=" + listed(n.steps) + (none ? " are all" : " are partly") +
+                               " at or past max_batches=" + std::to_string(n.maxBatches) +
+                               ": the learning rate " + (none ? "never drops" : "misses those drops") +
+                               " (AlexeyAB's rule: steps at 80 % and 90 % of max_batches, " +
+                               listed({int(n.maxBatches * 8LL / 10), int(n.maxBatches * 9LL / 10)}) + ")");
+    }
     n.learningRateMin = r.getFloat("learning_rate_min", 1e-5f);
     n.sgdrCycle = r.getInt("sgdr_cycle", n.maxBatches);
     n.sgdrMult = r.getFloat("sgdr_mult", 2);

@@ -19,7 +19,8 @@ public:
     // `random` here picks predictors at random, not input sizes (YOLOv1 trains at one size).
     std::optional<DetectionHeadInfo> detectionHead() const override
     {
-        return DetectionHeadInfo{classes, maxBoxes, jitter, 0};
+        const long long cells = (long long)side * side;
+        return DetectionHeadInfo{classes, maxBoxes, jitter, 0, {}, cells * (1 + coords) * num, cells};
     }
     std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
     std::string filtersText() const override { return std::to_string(classes) + " cls"; }

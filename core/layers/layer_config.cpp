@@ -20,6 +20,15 @@ const Shape& LayerContext::outputOf(int layer) const
     return earlier_[static_cast<std::size_t>(layer)].output;
 }
 
+std::string LayerContext::setFiltersBefore(long long filters) const
+{
+    const LayerSpec* before = index_ > 0 ? &earlier_[std::size_t(index_ - 1)] : nullptr;
+    if (before && before->type == "convolutional")
+        return "set filters=" + std::to_string(filters) + " in layer " + std::to_string(before->index) +
+               " [convolutional]";
+    return "put a [convolutional] with filters=" + std::to_string(filters) + " (size=1) right before it";
+}
+
 bool LayerContext::isValid(int layer) const
 {
     return earlier_[static_cast<std::size_t>(layer)].outputKnown;

@@ -61,6 +61,9 @@ public:
     const Shape& outputOf(int layer) const;
     // Whether an earlier layer's output shape is known: no error there nor in what it reads.
     bool isValid(int layer) const;
+    // Where a head's input channels are set, for its messages: "set filters=24 in layer 149
+    // [convolutional]", or, when the layer before is no convolution, "put a [convolutional] ... before it".
+    std::string setFiltersBefore(long long filters) const;
 
     // Resolves a layer reference (negative = relative to this layer) read from `key`; reports an error
     // naming the key's line when it does not point at an earlier layer.
@@ -93,6 +96,10 @@ struct DetectionHeadInfo {
     float jitter = 0;     // crop jitter of the training images
     float multiScale = 0; // `random` of [yolo]/[region]: 0 off, 1 Darknet's ×/÷1.4, else that factor
     NmsRule nms = {};     // [yolo] nms_kind, beta_nms
+    // What the layer before must give for c classes: inputBase + inputPerClass·c values (channels for
+    // [yolo] and [region], a flat vector for [detection]). Set classes rewrites that layer by it.
+    long long inputBase = 0, inputPerClass = 0;
+    bool classesFromTree = false; // [region] tree=: the hierarchy fixes the classes
 };
 
 class LayerConfig {

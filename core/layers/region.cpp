@@ -63,8 +63,7 @@ LayerResult RegionLayer::infer(LayerContext& ctx) const
     if (in.c != needed) {
         ctx.error("the layer before [region] outputs " + std::to_string(in.c) + " channels but num " +
                       std::to_string(num) + " × (classes + coords + 1) = " + std::to_string(needed) +
-                      " are needed: set filters=" + std::to_string(needed) +
-                      " in the [convolutional] before it",
+                      " are needed: " + ctx.setFiltersBefore(needed),
                   "classes");
         return result;
     }

@@ -22,7 +22,8 @@ public:
     LayerResult infer(LayerContext& context) const override;
     std::optional<DetectionHeadInfo> detectionHead() const override
     {
-        return DetectionHeadInfo{classes, maxBoxes, jitter, random};
+        return DetectionHeadInfo{classes, maxBoxes,     jitter, random, {}, (long long)num * (coords + 1),
+                                 num,     !tree.empty()};
     }
     std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
     std::string filtersText() const override { return std::to_string(classes) + " cls"; }

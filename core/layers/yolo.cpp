@@ -81,11 +81,10 @@ LayerResult YoloLayer::infer(LayerContext& ctx) const
     const int n = static_cast<int>(mask.size());
     const long long needed = n * (classes + 5LL); // classes may be any int a file holds
     if (in.c != needed) {
-        ctx.error(
-            "the layer before [yolo] outputs " + std::to_string(in.c) + " channels but " + std::to_string(n) +
-                " anchors × (classes " + std::to_string(classes) + " + 5) = " + std::to_string(needed) +
-                " are needed: set filters=" + std::to_string(needed) + " in the [convolutional] before it",
-            "classes");
+        ctx.error("the layer before [yolo] outputs " + std::to_string(in.c) + " channels but " +
+                      std::to_string(n) + " anchors × (classes " + std::to_string(classes) +
+                      " + 5) = " + std::to_string(needed) + " are needed: " + ctx.setFiltersBefore(needed),
+                  "classes");
         return result;
     }
     result.output = Shape::image(in.w, in.h, in.c);

@@ -21,7 +21,9 @@ public:
     LayerResult infer(LayerContext& context) const override;
     std::optional<DetectionHeadInfo> detectionHead() const override
     {
-        return DetectionHeadInfo{classes, maxBoxes, jitter, random, nmsRuleFromCfg(nmsKind, betaNms)};
+        const auto masked = (long long)mask.size();
+        return DetectionHeadInfo{classes,     maxBoxes, jitter, random, nmsRuleFromCfg(nmsKind, betaNms),
+                                 5 * masked, masked};
     }
     std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
     std::string filtersText() const override { return std::to_string(classes) + " cls"; }

@@ -105,6 +105,14 @@ void DocumentModel::setValue(int section, const QString& key, const QString& val
          std::move(after));
 }
 
+QString DocumentModel::setValues(const QString& text, const std::vector<KeyEdit>& edits)
+{
+    return pushIfPossible(text, [&](cfg::Document& document) {
+        applyEdits(document, edits);
+        return std::string();
+    });
+}
+
 void DocumentModel::removeKey(int section, const QString& key)
 {
     if (section < 0 || std::size_t(section) >= document_.sections().size())

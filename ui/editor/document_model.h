@@ -3,6 +3,7 @@
 // through. Edits are QUndoCommands holding before/after snapshots of the document (cheap: a cfg is a
 // few kilobytes), so undo restores exactly the bytes that were there.
 #include "cfg/document.h"
+#include "graph/set_classes.h"
 
 #include <QObject>
 #include <QUndoStack>
@@ -29,6 +30,8 @@ public:
     // section indices count sections, [net] being 0.
     void setValue(int section, const QString& key, const QString& value);
     void removeKey(int section, const QString& key);
+    // Several key edits (Set classes) as one step named `text`; the refusal, or empty when done.
+    QString setValues(const QString& text, const std::vector<KeyEdit>& edits);
     void insertLayer(int index, const QString& type,
                      const std::vector<std::pair<std::string, std::string>>& entries);
     // Structural edits that another layer's reference would not survive (a removed layer it reads, or

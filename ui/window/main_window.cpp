@@ -2,12 +2,14 @@
 
 #include "cfg/layer_edits.h"
 #include "cfg/layer_links.h"
+#include "data/data_file.h"
 #include "detect/detect_panel.h"
 #include "editor/document_model.h"
 #include "editor/edit_actions.h"
 #include "editor/graph_view.h"
 #include "editor/layer_palette.h"
 #include "editor/property_panel.h"
+#include "editor/set_classes_dialog.h"
 #include "layers/detection_heads.h"
 #include "report/summary.h"
 #include "table/layer_sort_proxy.h"
@@ -39,6 +41,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
@@ -216,6 +219,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(trainPanel_->dataEdit(), &QLineEdit::textChanged, this, [this](const QString& dataFile) {
         if (QFileInfo(dataFile).isFile())
             detectPanel_->suggest(QString(), dataFile);
+        showProblems(); // its classes against the network's
     });
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
         if (training || trainPanel_->cfgPath().isEmpty())
@@ -405,9 +409,12 @@ void MainWindow::createActions()
         properties_->showSection(0);
         raiseProperties();
     });
+    QAction* setClasses = edit->addAction(tr("Set &classes..."), this, &MainWindow::showSetClasses);
+    setClasses->setObjectName("setClassesAction");
+    setClasses->setStatusTip(tr("Every detection head's classes= and the filters= before it, in one step"));
     undo_ = undo;
     redo_ = redo;
-    editActions_ = {undo, redo, up, down, newAction};
+    editActions_ = {undo, redo, up, down, newAction, setClasses};
     editActions_.append(edits_->actions());
     quit->setShortcut(QKeySequence::Quit);
 
@@ -516,23 +523,81 @@ void MainWindow::showSpec()
         selectLayer(std::min(selected, int(spec.layers.size()) - 1));
     if (showingNet)
         properties_->showSection(0);
+    showProblems();
+}
 
+// The training data's classes against the network's: found here, not only when Train is clicked.
+std::optional<Diagnostic> MainWindow::dataClassesProblem() const
+{
+    const auto [classes, dataName] = dataClasses();
+    const NetworkSpec& spec = model_->spec();
+    if (classes < 1 || spec.layers.empty())
+        return std::nullopt;
+    const ClassesPlan plan = planClasses(spec, classes);
+    if (plan.currentClasses < 1 || plan.currentClasses == classes)
+        return std::nullopt;
+    const LayerSpec* at = nullptr; // the first head, or the layer giving a classifier its outputs
+    for (const LayerSpec& layer : spec.layers)
+        if (!at && detectionHeadInfo(layer.config.get()))
+            at = &layer;
+    if (!at)
+        at = outputSizeLayer(spec);
+    if (!at)
+        return std::nullopt;
+    return Diagnostic{
+        Severity::Warning, spec.file, at->line, at->index,
+        "the network finds " + std::to_string(plan.currentClasses) + " classes but the training data " +
+            dataName.toStdString() + " has classes=" + std::to_string(classes) +
+            ": Edit ▸ Set classes… changes " +
+            (plan.detector ? "every head (and the filters= before it)" : "the network's outputs")};
+}
+
+std::pair<int, QString> MainWindow::dataClasses() const
+{
+    const QString path = trainPanel_ ? trainPanel_->dataEdit()->text() : QString();
+    if (path.isEmpty() || !QFileInfo(path).isFile())
+        return {0, QString()};
+    std::string error;
+    const auto dataFile = loadDataFile(path.toStdString(), error);
+    return {dataFile ? dataFile->classes() : 0, QFileInfo(path).fileName()};
+}
+
+void MainWindow::showSetClasses()
+{
+    if (model_doc_->isReadOnly())
+        return;
+    properties_->commitPendingEdit();
+    const auto [classes, dataName] = dataClasses();
+    SetClassesDialog dialog(model_->spec(), classes, dataName, this);
+    if (dialog.exec() != QDialog::Accepted || dialog.plan().edits.empty())
+        return;
+    const QString step = setClassesStepText(dialog.classesBox()->value(), dialog.plan());
+    const QString refused = model_doc_->setValues(step, dialog.plan().edits);
+    statusBar()->showMessage(refused.isEmpty() ? step : refused, 8000);
+}
+
+void MainWindow::showProblems()
+{
+    const NetworkSpec& spec = model_->spec();
+    Diagnostics shown = spec.diagnostics;
+    if (auto problem = dataClassesProblem())
+        shown.push_back(*problem);
     problems_->clear();
-    for (const Diagnostic& d : spec.diagnostics) {
+    for (const Diagnostic& d : shown) {
         auto* item = new QListWidgetItem(
             style()->standardIcon(d.isError() ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning),
             QString::fromStdString(d.format()), problems_);
         item->setData(Qt::UserRole, d.layer);
     }
-    if (spec.diagnostics.empty()) {
+    if (shown.empty()) {
         auto* item =
             new QListWidgetItem(tr("No problems: every layer's shape and cost is known."), problems_);
         item->setData(Qt::UserRole, -2);
         item->setFlags(Qt::ItemIsEnabled);
     }
-    const auto errors = std::count_if(spec.diagnostics.begin(), spec.diagnostics.end(),
-                                      [](const Diagnostic& d) { return d.isError(); });
-    const auto warnings = static_cast<qsizetype>(spec.diagnostics.size()) - errors;
+    const auto errors =
+        std::count_if(shown.begin(), shown.end(), [](const Diagnostic& d) { return d.isError(); });
+    const auto warnings = static_cast<qsizetype>(shown.size()) - errors;
     // The problems first: on a narrow window the end of the line is what is cut off.
     const auto counted = [](qsizetype n, const QString& one, const QString& many) {
         return n == 1 ? one : many.arg(n);

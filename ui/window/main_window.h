@@ -5,6 +5,8 @@
 #include "graph/network_spec.h"
 
 #include <QMainWindow>
+#include <optional>
+#include <utility>
 
 class QListWidget;
 class QTableView;
@@ -67,6 +69,13 @@ private:
     void raiseProperties();
     void createActions();
     void showSpec();
+    // The Problems list and the status bar's totals: the description's diagnostics and the data check.
+    void showProblems();
+    std::optional<Diagnostic> dataClassesProblem() const;
+    // The classes= of the Training panel's .data file and its name; 0 when there is none.
+    std::pair<int, QString> dataClasses() const;
+    // Edit ▸ Set classes.
+    void showSetClasses();
     void chooseFile();
     void newNetwork();
     // File ▸ Export ONNX: a dialog over the editor's network and the Detect panel's weights.
