@@ -169,13 +169,19 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     TrainState loaded;
     QVERIFY(!loadCheckpoint(state.toStdString(), *net, loaded));
     QVERIFY(loaded.iteration >= pausedAt);
-    QCOMPARE(panel->statusLabel()->text(), QString("Stopped at iteration %1 / 100000; checkpoint in %2")
-                                               .arg(panel->progressBar()->value())
-                                               .arg(dir.filePath("run")));
+    QCOMPARE(
+        panel->statusLabel()->text(),
+        QString("Stopped at iteration %1 / 100000; checkpoint in %2. Train resumes it (untick \"Resume from "
+                "the last checkpoint\" to start over).")
+            .arg(panel->progressBar()->value())
+            .arg(dir.filePath("run")));
+    QVERIFY(panel->resumeBox()->isChecked()); // Train after Stop carries on (it set the run aside)
+    const int stoppedAt = panel->progressBar()->value();
     QVERIFY(panel->weightsEdit()->isEnabled());
     QVERIFY(panel->dataEdit()->isVisible() && !runSummary->isVisible()); // unfolded for the next run
 
-    // A run refused before its first iteration shows none of the last run's progress or curves.
+    // A fresh run refused before its first iteration shows none of the last run's progress or curves.
+    panel->resumeBox()->setChecked(false);
     panel->dataEdit()->setText(dir.filePath("missing.data"));
     panel->trainButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(panel->statusLabel()->text().startsWith("Stopped with an error"), 20000);
@@ -195,6 +201,19 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QCOMPARE(panel->plot()->graph(1)->dataCount(), 0);
     QCOMPARE(panel->ratePlot()->graph(0)->dataCount(), 0);
     QVERIFY(panel->log()->toPlainText().isEmpty());
+    QVERIFY(!panel->resumeBox()->isChecked());
+
+    // Opened again (the next day, or after a crash): the stopped run is found in the folder it trained
+    // into, with its curve up to the checkpoint, and Train resumes it.
+    QVERIFY(window.openFile(cfg.fileName()));
+    QCOMPARE(panel->outputEdit()->text(), dir.filePath("run"));
+    QVERIFY(panel->resumeBox()->isChecked());
+    QVERIFY2(
+        panel->statusLabel()->text().startsWith(QString("A run stopped at iteration %1 (").arg(stoppedAt)),
+        qPrintable(panel->statusLabel()->text()));
+    QVERIFY(panel->plot()->graph(1)->dataCount() > 0);
+    QCOMPARE(int(panel->plot()->graph(1)->data()->at(panel->plot()->graph(1)->dataCount() - 1)->key),
+             stoppedAt);
 }
 
 // A resumed run draws the earlier run only up to its checkpoint: rows after it (a run that failed

@@ -8,6 +8,7 @@
 #include "test_support.h"
 #include "train/checkpoint.h"
 #include "train/lr_policy.h"
+#include "train/metrics_log.h"
 #include "train/run_folder_lock.h"
 #include "train/sgd.h"
 #include "train/trainer.h"
@@ -153,6 +154,7 @@ private slots:
     void accuracyCountsTiesAndNanAsDarknet();
     void validationImagesOfAnotherSizeAreRefused();
     void failureMidRunEndsInWordsWithTheCheckpointKept();
+    void metricsRowsWaitOutASpellWithoutRoom();
 };
 
 // A run killed mid-checkpoint leaves net_last.state.tmp-PID-N, a whole checkpoint's size; the next run
@@ -1427,6 +1429,28 @@ void TestTraining::failureMidRunEndsInWordsWithTheCheckpointKept()
     Quiet quiet;
     QVERIFY(!Trainer(*net, *set, nullptr, options).run(quiet));
     QCOMPARE(quiet.seen.front().iteration, 3);
+}
+
+// metrics.csv when its folder cannot take a row for a while (a full disk; here the folder is missing,
+// which fails as root too): the rows wait, one warning says so, and all are written once there is room.
+void TestTraining::metricsRowsWaitOutASpellWithoutRoom()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("later/metrics.csv").toStdString();
+    MetricsLog log(path);
+    const auto first = log.append("1,2.5\n");
+    QVERIFY(first);
+    QVERIFY2(first->starts_with("warning: cannot write " + path +
+                                " (No such file or directory): its rows are kept"),
+             first->c_str());
+    QCOMPARE(log.append("2,2.4\n"), std::optional<std::string>()); // said once
+    QCOMPARE(log.waitingRows(), 2);
+    QVERIFY(QDir(dir.path()).mkdir("later"));
+    QCOMPARE(log.append("3,2.3\n"),
+             std::optional<std::string>(path + ": the 3 rows that waited are written"));
+    QCOMPARE(log.waitingRows(), 0);
+    QCOMPARE(log.append("4,2.2\n"), std::optional<std::string>());
+    QCOMPARE(test::readAll(QString::fromStdString(path)), QByteArray("1,2.5\n2,2.4\n3,2.3\n4,2.2\n"));
 }
 
 QTEST_GUILESS_MAIN(TestTraining)

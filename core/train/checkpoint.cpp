@@ -104,6 +104,18 @@ std::optional<std::string> saveCheckpoint(const std::string& path, Net& net, con
     return writeFileAtomically(path, out);
 }
 
+std::optional<int> checkpointIteration(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    char magic[sizeof kMagic] = {};
+    std::int32_t iteration = 0;
+    if (!in.read(magic, sizeof magic) || !in.read(reinterpret_cast<char*>(&iteration), sizeof iteration))
+        return std::nullopt;
+    if (std::memcmp(magic, kMagic, sizeof kMagic) != 0 && std::memcmp(magic, kMagicV1, sizeof kMagicV1) != 0)
+        return std::nullopt;
+    return iteration >= 0 ? std::optional<int>(iteration) : std::nullopt;
+}
+
 std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, TrainState& state)
 {
     std::ifstream in(path, std::ios::binary);

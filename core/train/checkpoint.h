@@ -21,5 +21,8 @@ struct TrainState {
 std::optional<std::string> saveCheckpoint(const std::string& path, Net& net, const TrainState& state);
 // Loads into `net` (which must be built from the same cfg) and `state`; nothing changes on error.
 std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, TrainState& state);
+// The iteration a checkpoint was written at, from its header alone (no network needed): what a studio
+// opening a run folder shows; nullopt when the file is no checkpoint.
+std::optional<int> checkpointIteration(const std::string& path);
 
 } // namespace nw

@@ -2,9 +2,11 @@
 
 #include "data/batch_loader.h"
 #include "detect/map.h"
+#include "graph/set_classes.h"
 #include "train/checkpoint.h"
 #include "train/data_parallel.h"
 #include "train/lr_policy.h"
+#include "train/metrics_log.h"
 #include "train/multi_scale.h"
 #include "train/previous_run.h"
 #include "train/run_folder_lock.h"
@@ -226,21 +228,12 @@ std::string metricsRow(const IterationStats& s)
 
 namespace {
 
-// "output= of layer 4 [connected]": the key and layer that give the network its number of outputs — the
-// last layer that sets a channel count (Darknet's classifiers end conv → avgpool → softmax: the
-// convolution's filters=, not the pooling after it).
+// "output= of layer 4 [connected]": the key and layer that give the network its number of outputs.
 std::string outputSetter(const Net& net)
 {
-    const auto& layers = net.spec().layers;
-    for (std::size_t i = layers.size(); i-- > 0;) {
-        const std::string& type = layers[i].type;
-        const bool outputKey = type == "connected" || type == "rnn" || type == "lstm" || type == "gru";
-        if (!outputKey && type != "convolutional" && type != "deconvolutional" && type != "local" &&
-            type != "crnn")
-            continue;
-        return std::string(outputKey ? "output=" : "filters=") + " of layer " + std::to_string(i) + " [" +
-               type + "]";
-    }
+    if (const LayerSpec* layer = outputSizeLayer(net.spec()))
+        return outputSizeKey(net.spec(), *layer) + "= of layer " + std::to_string(layer->index) + " [" +
+               layer->type + "]";
     return "output= (or filters=) of the last layer";
 }
 
@@ -521,9 +514,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             if (auto problem = writeFileAtomically(base + "_data.txt", options_.data + "\n"))
                 return problem;
     }
-    std::ofstream metrics;
-    if (leader)
-        metrics.open(metricsPath, std::ios::app);
+    MetricsLog metrics(metricsPath);
     auto parameters = net_.trainableParameters();
     // This rank's passes of every iteration: rank r takes passes r·S … r·S + S − 1 of the N·S passes one
     // process with N times the batch would run.
@@ -768,7 +759,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                                  figure + ": weights in " + base + "_best.weights");
             }
             if (leader)
-                metrics << metricsRow(stats) << std::flush;
+                if (auto note = metrics.append(metricsRow(stats)))
+                    observer.message(*note);
             observer.iteration(stats);
             if (iteration % std::max(1, options_.checkpointEvery) == 0 || last)
                 if (auto problem = checkpoint())
@@ -789,6 +781,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                lastCheckpoint();
     }
     reportSkipped();
+    if (metrics.waitingRows() > 0)
+        observer.message("warning: the last " + std::to_string(metrics.waitingRows()) + " rows of " +
+                         metricsPath + " could not be written");
     backend->syncToHost();
     return leader ? net_.saveWeights(base + "_final.weights") : std::nullopt;
 }

@@ -6,6 +6,7 @@
 
 #include "data/data_file.h"
 #include "data/make_shapes.h"
+#include "train/checkpoint.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -17,6 +18,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -348,7 +350,48 @@ void TrainPanel::setNetwork(const QString& cfgPath)
         status_->setText(tr("Ready."));
     }
     output_->setText(autoOutput_ = runFolderFor(cfgPath, data_->text()));
+    // The folder this network last trained into here, when chosen by hand: its run is found again.
+    const QString rememberedOutput = QSettings()
+                                         .value("training/outputFolders")
+                                         .toMap()
+                                         .value(QFileInfo(cfgPath).absoluteFilePath())
+                                         .toString();
+    if (!training_ && !cfgPath.isEmpty() && QFileInfo(rememberedOutput).isDir())
+        output_->setText(rememberedOutput);
     train_->setEnabled(!training_ && !makingShapes_);
+    if (!training_)
+        showEarlierRun();
+}
+
+void TrainPanel::showEarlierRun()
+{
+    if (cfgPath_.isEmpty())
+        return;
+    const QString base = output_->text() + "/" + QFileInfo(cfgPath_).completeBaseName();
+    const QFileInfo state(base + "_last.state"), finalWeights(base + "_final.weights");
+    const std::optional<int> iteration = checkpointIteration(state.filePath().toStdString());
+    resume_->setChecked(false);
+    if (!iteration || *iteration < 1)
+        return;
+    loadPreviousCurve(output_->text() + "/metrics.csv", *iteration + 1);
+    fitAxes(*iteration);
+    plot_->replot();
+    const QString when = QLocale().toString(state.lastModified(), QLocale::ShortFormat);
+    if (finalWeights.exists() && finalWeights.lastModified() >= state.lastModified()) {
+        status_->setText(
+            tr("The last run here finished at iteration %1 (%2); its weights: %3. Train starts a new "
+               "run and sets that one aside.")
+                .arg(*iteration)
+                .arg(when, finalWeights.filePath()));
+        return;
+    }
+    // A run stopped, or ended with the studio (a crash, a power cut): Train carries on from it.
+    resume_->setChecked(true);
+    status_->setText(
+        tr("A run stopped at iteration %1 (%2) has its checkpoint in %3: Train resumes it. Untick "
+           "\"Resume from the last checkpoint\" to start over.")
+            .arg(*iteration)
+            .arg(when, output_->text()));
 }
 
 void TrainPanel::setPlannedIterations(int cfgMaxBatches)
@@ -478,6 +521,10 @@ void TrainPanel::start()
     dataFiles.insert(QFileInfo(cfgPath_).absoluteFilePath(),
                      QFileInfo(data_->text().trimmed()).absoluteFilePath());
     QSettings().setValue("training/dataFiles", dataFiles);
+    QVariantMap outputFolders = QSettings().value("training/outputFolders").toMap();
+    outputFolders.insert(QFileInfo(cfgPath_).absoluteFilePath(),
+                         QFileInfo(output_->text()).absoluteFilePath());
+    QSettings().setValue("training/outputFolders", outputFolders);
     TrainRequest request;
     request.cfgPath = cfgPath_;
     request.dataPath = data_->text();
@@ -668,11 +715,14 @@ void TrainPanel::onFinished(const QString& error)
         status_->setText(tr("Stopped before the first iteration."));
         appendLog(status_->text());
     } else if (error.isEmpty() && stopRequested_) {
-        status_->setText(tr("Stopped at iteration %1 / %2; checkpoint in %3")
-                             .arg(progress_->value())
-                             .arg(progress_->maximum())
-                             .arg(output_->text()));
+        status_->setText(
+            tr("Stopped at iteration %1 / %2; checkpoint in %3. Train resumes it (untick \"Resume "
+               "from the last checkpoint\" to start over).")
+                .arg(progress_->value())
+                .arg(progress_->maximum())
+                .arg(output_->text()));
         appendLog(status_->text());
+        resume_->setChecked(true); // Train after Stop carries on: it set the stopped run aside
     } else if (error.isEmpty()) {
         status_->setText(
             lastValidation_.isEmpty()

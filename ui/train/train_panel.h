@@ -62,6 +62,7 @@ public:
     QLineEdit* outputEdit() const { return output_; }
     QLineEdit* weightsEdit() const { return weights_; }
     QSpinBox* maxBatchesSpin() const { return maxBatches_; }
+    QCheckBox* resumeBox() const { return resume_; }
     QComboBox* deviceBox() const { return device_; }
     QPushButton* trainButton() const { return train_; }
     QPushButton* pauseButton() const { return pause_; }
@@ -98,6 +99,9 @@ private:
     void setTraining(bool training);
     // The rows of an earlier run before `before` (those after the checkpoint were trimmed by the run).
     void loadPreviousCurve(const QString& metricsCsv, int before);
+    // A run of this network found in the output folder: its curves and where it stands; a stopped one
+    // (a checkpoint newer than any final weights) ticks Resume.
+    void showEarlierRun();
     // The loss and rate axes fitted to the curves (while following the run, and on a double-click).
     void fitAxes(int iteration);
     void exportPng();
@@ -106,11 +110,10 @@ private:
     void useShapesDataSet();
 
     QString cfgPath_;
-    QString autoOutput_;
+    QString autoOutput_;     // the output folder last set for the user; another choice stays
     int cfgMaxBatches_ = -1; // (-1: not told yet)
     void showPlannedIterations();
-    QString lastValidation_; // "validation top-1 70.20 % at iteration 200", for the status at the end // the
-                             // output folder last set for the user; another choice stays
+    QString lastValidation_; // "validation top-1 70.20 % at iteration 200", for the status at the end
     QLineEdit* data_ = nullptr;
     QLineEdit* output_ = nullptr;
     QLineEdit* weights_ = nullptr; // optional starting weights
