@@ -92,6 +92,7 @@ private slots:
     void savingOverChangesOnDiskAsksFirst();
     void typingAValueBackLeavesNothingToSave();
     void setClassesFromTheEditMenu();
+    void zoomsCentreOnTheSelectedLayer();
 };
 
 namespace {
@@ -1213,7 +1214,8 @@ void TestEditor::setClassesFromTheEditMenu()
         int found = 0;
         for (int i = 0; i < window.problemList()->count(); ++i)
             found += window.problemList()->item(i)->text().contains(
-                "obj.cfg:226: warning: layer 30: the network finds 80 classes but the training data obj.data has classes=5: "
+                "obj.cfg:226: warning: layer 30: the network finds 80 classes but the training data obj.data "
+                "has classes=5: "
                 "Edit ▸ Set classes… changes every head (and the filters= before it)");
         return found;
     };
@@ -1249,4 +1251,38 @@ void TestEditor::setClassesFromTheEditMenu()
     undo->undo();
     QCOMPARE(window.documentModel()->document().toText(), before);
     QCOMPARE(classesWarnings(), 1);
+}
+
+// On a large graph, fit, pick a layer in the table, then View > Actual size (or a zoom): its card is in the
+// middle of the view (it zoomed on the graph's middle).
+void TestEditor::zoomsCentreOnTheSelectedLayer()
+{
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg"));
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QAction* actualSize = nullptr;
+    for (QMenu* menu : window.menuBar()->findChildren<QMenu*>())
+        for (QAction* action : menu->actions())
+            if (action->text() == "&Actual size (100 %)")
+                actualSize = action;
+    QVERIFY(actualSize);
+    // With a layer selected (in the table, say) the zooms bring its card to the middle of the view.
+    window.selectLayer(30);
+    window.graphView()->fitAll();
+    window.graphView()->centerOn(0, 0);
+    actualSize->trigger();
+    QGraphicsItem* card = nullptr;
+    for (QGraphicsItem* item : window.graphView()->scene()->selectedItems())
+        card = item;
+    QVERIFY(card);
+    // (Across, a graph narrower than the view stays where it is.)
+    const QRectF visible =
+        window.graphView()->mapToScene(window.graphView()->viewport()->rect()).boundingRect();
+    QVERIFY(visible.contains(card->sceneBoundingRect()));
+    QVERIFY2(std::abs(visible.center().y() - card->sceneBoundingRect().center().y()) < 2,
+             qPrintable(QString("view middle %1; card %2")
+                            .arg(visible.center().y())
+                            .arg(card->sceneBoundingRect().center().y())));
 }

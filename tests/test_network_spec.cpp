@@ -68,6 +68,7 @@ private slots:
     void unimplementedAlexeyAbKeysAreWarned();
     void netValuesThatDivergeAreNamed();
     void headsWithOtherClassesAreNamed();
+    void routesShowWhatTheyRead();
     void setClassesRetargetsEveryHead_data();
     void setClassesRetargetsEveryHead();
     void setClassesRefusesWhatItCannotSet();
@@ -478,6 +479,45 @@ void TestNetworkSpec::headsWithOtherClassesAreNamed()
                                                      alike.substr(alike.find("filters=24") + 10),
                                                  "heads.cfg");
     QVERIFY2(fixed.diagnostics.empty(), test::allText(fixed.diagnostics).c_str());
+    // A head pasted from another cfg brings its own anchor list: named at that head.
+    const std::string pasted = net(13, 13, 8) + "[convolutional]\nfilters=30\nsize=1\n\n" + head +
+                               "5\n\n[route]\nlayers=-2\n\n[convolutional]\nfilters=30\nsize=1\n\n"
+                               "[yolo]\nmask=3,4,5\nanchors=1,1,2,2,3,3,4,4,5,5,6,6\nnum=6\nclasses=5\n";
+    const NetworkSpec mixed = test::specFromText(pasted, "heads.cfg");
+    const Diagnostic* anchors = test::findDiagnostic(
+        mixed.diagnostics,
+        "num=6 and anchors= differ from layer 1 [yolo]'s: the heads of a detector share one "
+        "anchor list (num= anchors), each taking its mask= of it; give every head the same "
+        "anchors= and num=");
+    QVERIFY2(anchors, test::allText(mixed.diagnostics).c_str());
+    QCOMPARE(anchors->layer, 4);
+}
+
+// A route's input is what its sources give (it showed the layer before it: yolov4's route -4 after a
+// [yolo] read "38x38x255"), and its sources are named by number, as Darknet prints them.
+void TestNetworkSpec::routesShowWhatTheyRead()
+{
+    const QString ab = QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/";
+    const NetworkSpec v4 = buildNetworkSpec(cfg::Document::load((ab + "yolov4.cfg").toStdString()));
+    const LayerSpec& back = v4.layers[151]; // layers = -4, after the first [yolo]
+    QCOMPARE(back.type, std::string("route"));
+    QCOMPARE(back.filters, std::string("147"));
+    QCOMPARE(back.input.text(), std::string("38x38x256"));
+    QCOMPARE(back.input.text(), v4.layers[147].output.text());
+    const LayerSpec& spp = v4.layers[113]; // layers = -1,-3,-5,-6: four 19x19x512
+    QCOMPARE(spp.filters, std::string("112 110 108 107"));
+    QCOMPARE(spp.input.text(), std::string("19x19x2048"));
+    const NetworkSpec tiny = buildNetworkSpec(cfg::Document::load((ab + "yolov4-tiny.cfg").toStdString()));
+    QCOMPARE(tiny.layers[3].filters, std::string("2 (1/2)")); // groups=2 group_id=1
+    QCOMPARE(tiny.layers[3].input.text(), std::string("104x104x64"));
+    QCOMPARE(tiny.layers[3].output.text(), std::string("104x104x32"));
+    // Sources of different sizes: Darknet's flat concatenation, their values summed.
+    const NetworkSpec flat =
+        test::specFromText(net(8, 8, 1) + "[convolutional]\nfilters=2\nsize=1\n"
+                                          "[maxpool]\nsize=2\nstride=2\n[route]\nlayers=-1,-2\n",
+                           "net.cfg");
+    QCOMPARE(flat.layers[2].input.size, std::int64_t(8 * 8 * 2 + 4 * 4 * 2));
+    QCOMPARE(flat.layers[2].input.w, 0);
 }
 
 namespace {

@@ -7,7 +7,9 @@
 #include "layers/local.h"
 #include "layers/maxpool.h"
 #include "layers/registry.h"
+#include "layers/route.h"
 #include "layers/upsample.h"
+#include "layers/yolo.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -34,6 +36,35 @@ LayerFlags readLayerFlags(cfg::SectionReader& reader)
 }
 
 namespace {
+
+// A route reads its sources, not the layer before it: its input is what they give together (the
+// channels of same-sized sources side by side, else Darknet's flat concatenation), and its filters
+// column names them by number, as Darknet prints them ("152 116"; a yolov4-tiny split, group 1 of 2,
+// "2 (1/2)").
+void describeRoute(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
+{
+    const auto* route = dynamic_cast<const RouteLayer*>(layer.config.get());
+    if (!route || layer.sources.empty())
+        return;
+    std::string names;
+    for (int source : layer.sources)
+        names += (names.empty() ? "" : " ") + std::to_string(source);
+    if (route->groups > 1)
+        names += " (" + std::to_string(route->groupId) + "/" + std::to_string(route->groups) + ")";
+    layer.filters = names;
+    const Shape& first = earlier[std::size_t(layer.sources.front())].output;
+    bool sameSize = first.isImage();
+    std::int64_t channels = 0, values = 0;
+    for (int source : layer.sources) {
+        const Shape& shape = earlier[std::size_t(source)].output;
+        sameSize = sameSize && shape.isImage() && shape.w == first.w && shape.h == first.h;
+        channels += shape.c;
+        values += shape.size;
+    }
+    layer.input = sameSize && channels <= std::numeric_limits<int>::max()
+                      ? Shape::image(first.w, first.h, int(channels))
+                      : Shape::flat(values);
+}
 
 // How far an output pixel sees into the input: r_out = r_in + (k − 1)·jump_in, jump_out = jump_in·stride
 // along every input (route/shortcut sources too), the widest one winning.
@@ -193,6 +224,7 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
                 layer.outputKnown = layer.outputKnown && spec.layers[std::size_t(source)].outputKnown;
             layer.filters = layer.config->filtersText();
             layer.size = layer.config->sizeText();
+            describeRoute(layer, spec.layers);
         }
         // After one refusal the layers behind it see its (absurd) shape: one message is enough.
         if (layer.config && !sizeRefused && !hasErrors(layer.diagnostics))
@@ -234,6 +266,21 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
                                    "] has classes=" + std::to_string(first->classes) +
                                    ": every head of a detector finds the same classes; set classes= alike in "
                                    "each (and filters= in the [convolutional] before each)"};
+            layer.diagnostics.push_back(d);
+            spec.diagnostics.push_back(d);
+        }
+        // [yolo] heads share one anchor list, each taking its mask= of it (a head pasted from another cfg
+        // brings its own list, and its masks then pick anchors of another size).
+        const auto* yolo = dynamic_cast<const YoloLayer*>(layer.config.get());
+        const auto* firstYolo = dynamic_cast<const YoloLayer*>(firstHead->config.get());
+        if (yolo && firstYolo && (yolo->num != firstYolo->num || yolo->anchors != firstYolo->anchors)) {
+            const Diagnostic d{Severity::Warning, spec.file, layer.line, layer.index,
+                               std::string(yolo->num != firstYolo->num
+                                               ? "num=" + std::to_string(yolo->num) + " and anchors= differ"
+                                               : "anchors= differ") +
+                                   " from layer " + std::to_string(firstHead->index) +
+                                   " [yolo]'s: the heads of a detector share one anchor list (num= anchors), "
+                                   "each taking its mask= of it; give every head the same anchors= and num="};
             layer.diagnostics.push_back(d);
             spec.diagnostics.push_back(d);
         }

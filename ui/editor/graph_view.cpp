@@ -204,6 +204,18 @@ void GraphView::zoomActualSize()
     miniMap_->refresh();
 }
 
+void GraphView::centreOnSelection()
+{
+    QRectF area;
+    for (QGraphicsItem* item : scene()->selectedItems())
+        if (item->type() == NodeItem::Type)
+            area = area.isNull() ? item->sceneBoundingRect() : area.united(item->sceneBoundingRect());
+    if (area.isNull())
+        return;
+    centerOn(area.center());
+    miniMap_->refresh();
+}
+
 NodeItem* GraphView::nodeAt(const QPoint& viewPosition) const
 {
     for (QGraphicsItem* item : items(viewPosition))

@@ -40,6 +40,9 @@ public:
     // Zoom by a factor (the wheel's step is 1.15), or back to 100 %.
     void zoomBy(double factor);
     void zoomActualSize();
+    // Brings the selected cards to the middle of the view (the menu's zooms: on a 160-layer graph the
+    // zoom went to the graph's middle, away from the layer chosen in the table); nothing selected: stays.
+    void centreOnSelection();
     // Scrolls to the network's first layers (at the current zoom): where a newly opened network is read
     // from. Deferred until the view has its size.
     void showStart();

@@ -247,6 +247,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         statusBar()->showMessage(training ? tr("Training — the network is read-only until the run ends")
                                           : QString());
     });
+    connect(trainPanel_, &TrainPanel::pauseChanged, this, [this](bool paused) {
+        statusBar()->showMessage(
+            paused ? tr("Paused — the network stays read-only until the run ends (Resume goes "
+                        "on, Stop ends it)")
+                   : tr("Training — the network is read-only until the run ends"));
+    });
 
     totals_ = new QLabel(this);
     totals_->setObjectName("totals");
@@ -384,11 +390,23 @@ void MainWindow::createActions()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("&Fit the graph"), this, [this] { graph_->fitAll(); });
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    view->addAction(tr("Zoom &in"), this, [this] { graph_->zoomBy(1.25); })
+    view->addAction(tr("Zoom &in"), this,
+                    [this] {
+                        graph_->zoomBy(1.25);
+                        graph_->centreOnSelection();
+                    })
         ->setShortcut(QKeySequence::ZoomIn);
-    view->addAction(tr("Zoom &out"), this, [this] { graph_->zoomBy(1 / 1.25); })
+    view->addAction(tr("Zoom &out"), this,
+                    [this] {
+                        graph_->zoomBy(1 / 1.25);
+                        graph_->centreOnSelection();
+                    })
         ->setShortcut(QKeySequence::ZoomOut);
-    view->addAction(tr("&Actual size (100 %)"), this, [this] { graph_->zoomActualSize(); })
+    view->addAction(tr("&Actual size (100 %)"), this,
+                    [this] {
+                        graph_->zoomActualSize();
+                        graph_->centreOnSelection();
+                    })
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     view->addSeparator();
     // Every dock can be shown again after it was closed.
