@@ -126,6 +126,9 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     const int pausedAt = paused.first().first().toInt();
     QCOMPARE(panel->progressBar()->value(), pausedAt); // the throttled last iteration was flushed
     QCOMPARE(panel->statusLabel()->text(), QString("Paused after iteration %1.").arg(pausedAt));
+    // A paused run is on disk (left paused overnight, a crash or a power cut lost it all).
+    QCOMPARE(checkpointIteration(dir.filePath("run/toy_last.state").toStdString()),
+             std::optional<int>(pausedAt));
     QTest::qWait(400);
     QCOMPARE(panel->progressBar()->value(), pausedAt);
     QCOMPARE(panel->pauseButton()->text(), QString("Resume"));
@@ -214,6 +217,7 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QVERIFY(panel->plot()->graph(1)->dataCount() > 0);
     QCOMPARE(int(panel->plot()->graph(1)->data()->at(panel->plot()->graph(1)->dataCount() - 1)->key),
              stoppedAt);
+    QCOMPARE(panel->ratePlot()->graph(0)->dataCount(), panel->plot()->graph(1)->dataCount()); // rates too
 }
 
 // A resumed run draws the earlier run only up to its checkpoint: rows after it (a run that failed

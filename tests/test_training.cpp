@@ -15,6 +15,7 @@
 #include "util/atomic_file.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -155,6 +156,7 @@ private slots:
     void validationImagesOfAnotherSizeAreRefused();
     void failureMidRunEndsInWordsWithTheCheckpointKept();
     void metricsRowsWaitOutASpellWithoutRoom();
+    void aCheckpointThatCannotBeWrittenIsTriedAgain();
 };
 
 // A run killed mid-checkpoint leaves net_last.state.tmp-PID-N, a whole checkpoint's size; the next run
@@ -1451,6 +1453,45 @@ void TestTraining::metricsRowsWaitOutASpellWithoutRoom()
     QCOMPARE(log.waitingRows(), 0);
     QCOMPARE(log.append("4,2.2\n"), std::optional<std::string>());
     QCOMPARE(test::readAll(QString::fromStdString(path)), QByteArray("1,2.5\n2,2.4\n3,2.3\n4,2.2\n"));
+}
+
+// A checkpoint refused for a while (a full disk; here a folder in the state file's place, which fails as
+// root too) is a warning that names what is kept; the run goes on, and the next checkpoint is written.
+void TestTraining::aCheckpointThatCannotBeWrittenIsTriedAgain()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 16);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir);
+    options.checkpointEvery = 2;
+    options.maxBatches = 6;
+    const QString blocker = dir.filePath("out/toy_last.state/blocker");
+    struct Blocking : Quiet {
+        QString blocker;
+        void iteration(const IterationStats& s) override
+        {
+            Quiet::iteration(s);
+            if (s.iteration == 1)
+                QDir().mkpath(blocker);
+            if (s.iteration == 3)
+                QDir(QFileInfo(blocker).path()).removeRecursively();
+        }
+    } observer;
+    observer.blocker = blocker;
+    auto net = toyNet();
+    QCOMPARE(Trainer(*net, *set, nullptr, options).run(observer), std::optional<std::string>());
+    const auto warning =
+        std::find_if(observer.messages.begin(), observer.messages.end(), [](const std::string& m) {
+            return m.starts_with("warning: the checkpoint at iteration 2 could not be written: ");
+        });
+    QVERIFY(warning != observer.messages.end());
+    QVERIFY2(
+        warning->ends_with("; no checkpoint was written in this run; training goes on and tries again at "
+                           "iteration 4"),
+        warning->c_str());
+    TrainState state;
+    QVERIFY(!loadCheckpoint(options.outDir + "/toy_last.state", *net, state));
+    QCOMPARE(state.iteration, 6);
 }
 
 QTEST_GUILESS_MAIN(TestTraining)

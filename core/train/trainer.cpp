@@ -569,12 +569,14 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         backend->syncToHost();
         state.velocity = backend->solverState();
         state.seen = net_.seen();
-        if (auto problem = net_.saveWeights(weightsPath))
-            return problem;
-        auto problem = saveCheckpoint(statePath, net_, state);
+        auto problem = net_.saveWeights(weightsPath);
         if (!problem)
+            problem = saveCheckpoint(statePath, net_, state);
+        if (!problem) {
             checkpointed = state.iteration;
-        return problem;
+            return std::nullopt;
+        }
+        return *problem + "; " + lastCheckpoint();
     };
 
     // Unreadable samples are skipped (another takes their place) and counted for the run's summary.
@@ -612,6 +614,11 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         while (state.iteration < maxBatches) {
             running = state.iteration + 1;
             // A stop asked on any rank (Ctrl+C reaches every rank under mpirun) stops all of them here.
+            // (Not in a run's first iteration: a stop there brings the previous run's files back.)
+            if (team.size() == 1 && state.iteration > checkpointed && (state.iteration >= 2 || options_.resume) &&
+                observer.checkpointWanted())
+                if (auto problem = checkpoint())
+                    observer.message("warning: the checkpoint at the pause could not be written: " + *problem);
             const auto asked = std::chrono::steady_clock::now();
             double stop = observer.stopRequested() ? 1.0 : 0.0;
             pausedSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
@@ -763,8 +770,17 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                     observer.message(*note);
             observer.iteration(stats);
             if (iteration % std::max(1, options_.checkpointEvery) == 0 || last)
-                if (auto problem = checkpoint())
-                    return problem;
+                if (auto problem = checkpoint()) {
+                    if (last)
+                        return problem;
+                    // A full disk or a folder that refuses writes for a while: what is learnt is still in
+                    // memory, so the run goes on and the next checkpoint tries again.
+                    observer.message("warning: the checkpoint at iteration " + std::to_string(iteration) +
+                                     " could not be written: " + *problem +
+                                     "; training goes on and tries again at "
+                                     "iteration " +
+                                     std::to_string(iteration + std::max(1, options_.checkpointEvery)));
+                }
             if (leader && snapshotEvery > 0 && iteration % snapshotEvery == 0) {
                 backend->syncToHost();
                 if (auto problem = net_.saveWeights(base + "_" + std::to_string(iteration) + ".weights"))

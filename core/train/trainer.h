@@ -66,6 +66,9 @@ public:
     virtual void message(const std::string&) {}
     // Polled between iterations: true stops the run after a checkpoint.
     virtual bool stopRequested() { return false; }
+    // Polled between iterations, before stopRequested: true writes a checkpoint first (the studio's
+    // Pause, so that a run paused overnight is on disk).
+    virtual bool checkpointWanted() { return false; }
 };
 
 struct Accuracy {

@@ -298,8 +298,10 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
         if (text.startsWith("stopped in or before the first iteration") ||
             text.startsWith("stopped before the first iteration"))
             stopNote_ = text; // no checkpoint of this run: the status must not promise one
-        if (isEvaluatingMessage(text.toStdString())) // a validation pass may take many iterations' time
+        if (isEvaluatingMessage(text.toStdString())) { // a validation pass may take many iterations' time
+            evaluating_ = true;
             status_->setText(text.left(1).toUpper() + text.mid(1) + "…");
+        }
         // Resumed at or past the end (core/train/trainer.cpp): the run ends at once, having trained nothing.
         static const QRegularExpression atTheEnd(
             "^the checkpoint is at iteration (\\d+), already at max_batches=(\\d+)");
@@ -376,6 +378,7 @@ void TrainPanel::showEarlierRun()
     loadPreviousCurve(output_->text() + "/metrics.csv", *iteration + 1);
     fitAxes(*iteration);
     plot_->replot();
+    rates_->replot();
     const QString when = QLocale().toString(state.lastModified(), QLocale::ShortFormat);
     if (finalWeights.exists() && finalWeights.lastModified() >= state.lastModified()) {
         status_->setText(
@@ -547,6 +550,7 @@ void TrainPanel::start()
     progress_->setValue(0); // a run refused before its first iteration shows none of the last one's
     stopRequested_ = false;
     stopNote_.clear();
+    evaluating_ = false;
     nothingToTrain_.clear();
     lastValidation_.clear();
     // A resumed run first trims metrics.csv back to its checkpoint: its rows are drawn at the first
@@ -591,13 +595,17 @@ void TrainPanel::togglePause()
     pause_->setText(paused_ ? tr("Resume") : tr("Pause"));
     pause_->setIcon(style()->standardIcon(paused_ ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
     status_->setText(paused_ ? tr("Paused.") : tr("Training…"));
+    emit pauseChanged(paused_);
 }
 
 void TrainPanel::stop()
 {
     stopRequested_ = true;
     worker_->requestStop();
-    status_->setText(tr("Stopping: writing a checkpoint…"));
+    // A stop waits for the validation pass under way (minutes on a large detector): said, not hidden.
+    status_->setText(evaluating_
+                         ? tr("Stopping once the validation pass under way ends, then writing a checkpoint…")
+                         : tr("Stopping: writing a checkpoint…"));
 }
 
 void TrainPanel::onStarted(int maxBatches, int batch)
@@ -612,6 +620,7 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
 {
     progress_->setRange(0, s.maxBatches);
     progress_->setValue(s.iteration);
+    evaluating_ = false;
     if (!pendingCurve_.isEmpty()) {
         loadPreviousCurve(pendingCurve_, s.iteration);
         pendingCurve_.clear();
@@ -753,6 +762,8 @@ void TrainPanel::loadPreviousCurve(const QString& metricsCsv, int before)
             continue;
         plot_->graph(0)->addData(f[0].toDouble(), f[1].toDouble());
         plot_->graph(1)->addData(f[0].toDouble(), f[2].toDouble());
+        rates_->graph(0)->addData(f[0].toDouble(), f[3].toDouble()); // the rates of the earlier run too
+        rates_->graph(1)->addData(f[0].toDouble(), f[4].toDouble());
         if (!f[6].isEmpty())
             plot_->graph(2)->addData(f[0].toDouble(), f[6].toDouble() * 100);
         if (f.size() > 7 && !f[7].isEmpty())

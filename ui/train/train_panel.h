@@ -86,6 +86,8 @@ signals:
     // The worker has stopped between iterations for a pause (the progress shown is final).
     void pausedAt(int iteration);
     void trainingChanged(bool training);
+    // Pause (true) or Resume (false) was clicked.
+    void pauseChanged(bool paused);
 
 private:
     void clearCurves();
@@ -141,6 +143,7 @@ private:
     QThread* thread_ = nullptr;
     TrainWorker* worker_ = nullptr;
     bool training_ = false;
+    bool evaluating_ = false; // a validation pass is under way (a stop waits for it)
     bool paused_ = false;
     bool makingShapes_ = false; // Train waits for the data set it will be pointed at
     bool detector_ = false;     // validation is mAP@0.5 (named so before the run's first point)

@@ -45,6 +45,11 @@ public:
             pending_.reset();
         }
     }
+    bool checkpointWanted() override
+    {
+        std::lock_guard lock(worker_.mutex_);
+        return worker_.paused_ && !worker_.stop_;
+    }
     bool stopRequested() override
     {
         std::unique_lock lock(worker_.mutex_);
