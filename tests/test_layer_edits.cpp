@@ -108,9 +108,12 @@ void TestLayerEdits::relativeStaysRelative()
     // Removing a layer another reads, or moving a reader above what it reads, breaks a reference no
     // number can mend (kept as written, it would silently read a neighbour): the edit says which.
     cfg::Document removed = doc;
-    QCOMPARE(cfg::removeLayer(removed, 0),
-             std::string("layer 3 [route] (layers = -1,0) reads layer 0, which this "
-                         "removes: point it elsewhere (or remove it) first"));
+    // Every reader is named (the shortcut reads layer 0 too): the user mends them all in one go.
+    QCOMPARE(
+        cfg::removeLayer(removed, 0),
+        std::string("layer 3 [route] (layers = -1,0) reads layer 0, which this "
+                    "removes: point it elsewhere (or remove it) first; the same goes for layer 4 [shortcut] "
+                    "(from = -4)"));
     cfg::Document moved = doc;
     QCOMPARE(cfg::moveLayer(moved, 3, 2),
              std::string("layer 3 [route] (layers = -1,0) reads layer 2, which this "

@@ -26,12 +26,14 @@ namespace {
 // Rewrites every reference after a change of layer positions: `newIndex[old]` is the new index of
 // old layer `old` (−1 if it was removed). A reference from layer p to layer q becomes one from
 // newIndex[p] to newIndex[q], written in the same style (relative or absolute). Returns the first
-// reference the change breaks — its target removed, or now after its reader — ("" when none): no number
-// can say what it said (kept as written, it would silently read another layer).
+// reference the change breaks — its target removed, or now after its reader — ("" when none), and the
+// other readers it breaks: no number can say what they said (kept as written, they would silently read
+// another layer).
 std::string renumber(Document& document, const std::vector<int>& oldIndexOfSection,
                      const std::vector<int>& newIndex)
 {
     std::string broken;
+    std::vector<std::string> alsoBroken; // the other readers, each once (the user fixes them all)
     for (std::size_t s = 1; s < document.sections().size(); ++s) {
         const int oldSelf = oldIndexOfSection[s];
         if (oldSelf < 0)
@@ -42,10 +44,14 @@ std::string renumber(Document& document, const std::vector<int>& oldIndexOfSecti
             if (line.kind != Line::Kind::Entry || !isReferenceKey(section.type, line.key))
                 continue;
             const auto brokenHere = [&](int oldTarget, const char* why) {
+                const std::string reader = "layer " + std::to_string(oldSelf) + " [" + section.type + "] (" +
+                                           line.key + " = " + line.value + ")";
                 if (broken.empty())
-                    broken = "layer " + std::to_string(oldSelf) + " [" + section.type + "] (" + line.key +
-                             " = " + line.value + ") reads layer " + std::to_string(oldTarget) + ", which " +
-                             why + ": point it elsewhere (or remove it) first";
+                    broken = reader + " reads layer " + std::to_string(oldTarget) + ", which " + why +
+                             ": point it elsewhere (or remove it) first";
+                else if (broken.rfind(reader, 0) != 0 &&
+                         std::find(alsoBroken.begin(), alsoBroken.end(), reader) == alsoBroken.end())
+                    alsoBroken.push_back(reader);
             };
             rewriteReferenceNumbers(line, [&](int reference) -> std::optional<int> {
                 const int oldTarget = reference < 0 ? oldSelf + reference : reference;
@@ -67,6 +73,11 @@ std::string renumber(Document& document, const std::vector<int>& oldIndexOfSecti
             });
         }
     }
+    for (std::size_t i = 0; i < alsoBroken.size(); ++i)
+        broken += (i == 0                       ? "; the same goes for "
+                   : i + 1 == alsoBroken.size() ? " and "
+                                                : ", ") +
+                  alsoBroken[i];
     return broken;
 }
 
