@@ -518,6 +518,22 @@ void TestNetworkSpec::routesShowWhatTheyRead()
                            "net.cfg");
     QCOMPARE(flat.layers[2].input.size, std::int64_t(8 * 8 * 2 + 4 * 4 * 2));
     QCOMPARE(flat.layers[2].input.w, 0);
+    QVERIFY2(test::findDiagnostic(flat.diagnostics,
+                                  "the routed layers have different sizes (layer 1 is 4x4x2 but "
+                                  "layer 0 is 8x8x2), so the output is a flat vector of 160 values"),
+             test::allText(flat.diagnostics).c_str());
+    // A convolution after it is pointed at the route, not told to move before the flat layers.
+    const NetworkSpec convAfter =
+        test::specFromText(net(8, 8, 1) + "[convolutional]\nfilters=2\nsize=1\n[maxpool]\nsize=2\n"
+                                          "stride=2\n[route]\nlayers=-1,-2\n"
+                                          "[convolutional]\nfilters=2\nsize=1\n",
+                           "net.cfg");
+    QVERIFY2(test::findDiagnostic(
+                 convAfter.diagnostics,
+                 "[convolutional] needs an image input (w×h×c) but the layer before it outputs 160 "
+                 "flat values: layer 2 [route] joins layers of different sizes (its warning names "
+                 "them); route layers of one size"),
+             test::allText(convAfter.diagnostics).c_str());
 }
 
 namespace {

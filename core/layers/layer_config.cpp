@@ -55,11 +55,18 @@ bool LayerContext::requireImage(std::string_view typeName)
     readInput_ = true;
     if (input_.isImage())
         return true;
-    if (inputValid_)
-        error("[" + std::string(typeName) +
-              "] needs an image input (w×h×c) but the layer before it outputs " + input_.text() +
-              (input_.size > 0 ? " flat values" : "") +
-              ": move it before the flat layers (connected, softmax, ...)");
+    if (!inputValid_)
+        return false;
+    // A route of sources of different sizes is flat by accident: the fix is there, not here.
+    const LayerSpec* before = index_ > 0 ? &earlier_[std::size_t(index_ - 1)] : nullptr;
+    const bool unevenRoute = before && before->type == "route" && before->sources.size() > 1;
+    error("[" + std::string(typeName) + "] needs an image input (w×h×c) but the layer before it outputs " +
+          input_.text() + (input_.size > 0 ? " flat values" : "") +
+          (unevenRoute
+               ? ": layer " + std::to_string(before->index) +
+                     " [route] joins layers of different sizes (its warning names them); route layers "
+                     "of one size"
+               : std::string(": move it before the flat layers (connected, softmax, ...)")));
     return false;
 }
 

@@ -52,12 +52,16 @@ LayerResult RouteLayer::infer(LayerContext& ctx) const
     const Shape& first = ctx.outputOf(result.sources.front());
     Shape out = first;
     bool mismatch = false;
+    std::string sizes; // "layer 149 is 13x13x512 but layer 5 is 208x208x64": what to line up
     for (std::size_t i = 1; i < result.sources.size(); ++i) {
         const Shape& next = ctx.outputOf(result.sources[i]);
         out.size += next.size;
         if (next.w == first.w && next.h == first.h) {
             out.c += next.c;
         } else {
+            if (!mismatch)
+                sizes = "layer " + std::to_string(result.sources.front()) + " is " + first.text() +
+                        " but layer " + std::to_string(result.sources[i]) + " is " + next.text();
             out.w = out.h = out.c = 0;
             mismatch = true;
         }
@@ -66,14 +70,14 @@ LayerResult RouteLayer::infer(LayerContext& ctx) const
         // The usual cause: an input side that the network's strides do not divide (YOLO's: 32).
         const NetConfig& net = ctx.net();
         const bool odd = net.width % 32 != 0 || net.height % 32 != 0;
-        ctx.warning("the routed layers have different sizes, so the output is a flat vector of " +
-                        std::to_string(out.size) + " values; only [connected]-like layers can follow" +
-                        (odd ? " (the input is " + std::to_string(net.width) + "x" +
-                                   std::to_string(net.height) +
-                                   ": with width and height multiples of 32 the downsampled sides stay whole "
-                                   "and line up)"
-                             : std::string()),
-                    "layers");
+        ctx.warning(
+            "the routed layers have different sizes (" + sizes + "), so the output is a flat vector of " +
+                std::to_string(out.size) + " values; only [connected]-like layers can follow" +
+                (odd ? " (the input is " + std::to_string(net.width) + "x" + std::to_string(net.height) +
+                           ": with width and height multiples of 32 the downsampled sides stay whole "
+                           "and line up)"
+                     : std::string()),
+            "layers");
     }
     if (groups > 1) {
         for (int index : result.sources)
