@@ -427,6 +427,33 @@ private slots:
         QVERIFY(missing);
     }
 
+    // An image with more boxes than the heads' max= loses some each iteration: said, with the fix.
+    void crowdedImagesAreNamed()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        QVERIFY(cv::imwrite(root + "/crowd.png", cv::Mat(32, 32, CV_8UC3, cv::Scalar(0, 0, 255))));
+        QVERIFY(cv::imwrite(root + "/few.png", cv::Mat(32, 32, CV_8UC3, cv::Scalar(0, 0, 255))));
+        std::ofstream(root + "/crowd.txt") << "0 0.1 0.1 0.1 0.1\n0 0.3 0.3 0.1 0.1\n1 0.5 0.5 0.1 0.1\n"
+                                              "1 0.7 0.7 0.1 0.1\n0 0.9 0.9 0.1 0.1\n";
+        std::ofstream(root + "/few.txt") << "0 0.5 0.5 0.2 0.2\n";
+        std::ofstream(root + "/list.txt") << "crowd.png\nfew.png\n";
+        std::string error;
+        std::vector<std::string> warnings;
+        QVERIFY(loadDetectionDataset(root + "/list.txt", 2, 32, 32, 3, 4, {}, error, warnings));
+        QCOMPARE(warnings.size(), std::size_t(1));
+        QCOMPARE(warnings[0],
+                 root +
+                     "/list.txt: 1 image has more boxes than the detection heads read (max=4): each "
+                     "iteration learns a random 4 of them; " +
+                     root +
+                     "/crowd.png has 5: set max=5 or more in each head (AlexeyAB's default "
+                     "is 200, pjreddie's 90)");
+        warnings.clear();
+        QVERIFY(loadDetectionDataset(root + "/list.txt", 2, 32, 32, 3, 5, {}, error, warnings));
+        QVERIFY(warnings.empty());
+    }
+
     void letterboxAndFlipMoveBoxes()
     {
         QTemporaryDir dir;

@@ -348,6 +348,24 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
         warnings.push_back(list + ": " + std::to_string(summary.missingLabels) + " of " +
                            std::to_string(summary.images) +
                            " images have no label file and count as background " + where);
+    // More boxes than the heads read (max=: pjreddie's default 90, AlexeyAB's 200): Darknet keeps a random
+    // subset each time, without a word; crowded images then teach less than they hold.
+    std::size_t crowded = 0;
+    const DetectionDataset::Item* mostBoxes = nullptr;
+    for (const DetectionDataset::Item& item : items)
+        if (maxBoxes > 0 && item.boxes.size() > std::size_t(maxBoxes)) {
+            ++crowded;
+            if (!mostBoxes || item.boxes.size() > mostBoxes->boxes.size())
+                mostBoxes = &item;
+        }
+    if (mostBoxes)
+        warnings.push_back(list + ": " + std::to_string(crowded) +
+                           (crowded == 1 ? " image has" : " images have") +
+                           " more boxes than the detection heads read (max=" + std::to_string(maxBoxes) +
+                           "): each iteration learns a random " + std::to_string(maxBoxes) + " of them; " +
+                           mostBoxes->image + " has " + std::to_string(mostBoxes->boxes.size()) +
+                           ": set max=" + std::to_string(mostBoxes->boxes.size()) +
+                           " or more in each head (AlexeyAB's default is 200, pjreddie's 90)");
     return std::make_unique<DetectionDataset>(std::move(items), classes, width, height, channels, maxBoxes,
                                               augmentation, summary);
 }
