@@ -144,6 +144,13 @@ void TestLayerTable::sortingKeepsTotalsLast()
     table->sortByColumn(ui::LayerTableModel::Bflops, Qt::AscendingOrder);
     QCOMPARE(table->model()->index(last, ui::LayerTableModel::Type).data().toString(), QString("Total"));
     QCOMPARE(table->model()->index(last - 1, ui::LayerTableModel::Index).data().toString(), QString("12"));
+    // Each header says what its figure counts (Params differs from PyTorch's by the batch-norm scales).
+    for (int column = 0; column < ui::LayerTableModel::ColumnCount; ++column)
+        QVERIFY(!table->model()->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
+    QVERIFY(table->model()
+                ->headerData(ui::LayerTableModel::Params, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .contains("batch-norm scales and rolling statistics are not included"));
     // Filters by their numbers (as text, 1024 came before 128 and 16).
     table->sortByColumn(ui::LayerTableModel::Filters, Qt::AscendingOrder);
     int previous = -1;

@@ -47,12 +47,31 @@ int LayerTableModel::columnCount(const QModelIndex& parent) const
 
 QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::ToolTipRole) { // what each figure counts, where conventions differ between tools
+        static const char* tips[ColumnCount] = {
+            "The layer's number, as routes and shortcuts refer to it",
+            "The section's type",
+            "Filters or outputs; a route: the layers it reads; a head: its classes",
+            "Kernel size / stride",
+            "What the layer reads (a route: its sources together)",
+            "What the layer gives, for one image",
+            "Darknet's figure: 2 × multiply-adds / 10⁹, for one image",
+            "Weights and biases, as Darknet counts them: batch-norm scales and rolling statistics are not "
+            "included (PyTorch's count adds the scales)",
+            "Scratch memory of the convolution (im2col); one buffer the size of the largest serves every "
+            "layer",
+            "The output's size in memory, for one image",
+            "How many input pixels across one output pixel sees"};
+        return tr(tips[section]);
+    }
+    if (role != Qt::DisplayRole)
         return {};
     static const char* names[ColumnCount] = {"#",         "Type",   "Filters",  "Size/stride",
                                              "Input",     "Output", "BFLOPs",   "Params",
                                              "Workspace", "Memory", "Receptive"};
-    return section >= 0 && section < ColumnCount ? QVariant(tr(names[section])) : QVariant();
+    return QVariant(tr(names[section]));
 }
 
 QVariant LayerTableModel::data(const QModelIndex& index, int role) const
