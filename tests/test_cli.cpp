@@ -258,6 +258,29 @@ void TestCli::setClassesWritesEveryHead()
     QVERIFY2(word.err.startsWith("error: five is not a number of classes, nor a .data file with classes=: "),
              word.err.constData());
     QVERIFY(!QFile::exists(dir.filePath("x.cfg")));
+    // The .data file is an input too (it was written over with the cfg).
+    const Run overData = cli({"set-classes", in, data, data});
+    QCOMPARE(overData.exitCode, 1);
+    QVERIFY2(overData.err.contains("is also the input " + data.toUtf8()), overData.err.constData());
+    QCOMPARE(test::readAll(data), QByteArray("classes = 5\ntrain = train.txt\n"));
+    const Run huge = cli({"set-classes", in, "99999999999", dir.filePath("x.cfg")});
+    QCOMPARE(huge.err, QByteArray("error: 99999999999 classes: more than a cfg number holds\n"));
+    // A head of a type not known here (AlexeyAB's [Gaussian_yolo]) is named as such.
+    QByteArray gaussian = test::readAll(in);
+    gaussian.replace("[yolo]", "[Gaussian_yolo]");
+    const Run unknown =
+        cli({"set-classes", writeFile(dir, "gaussian.cfg", gaussian), "3", dir.filePath("x.cfg")});
+    QCOMPARE(unknown.exitCode, 1);
+    QVERIFY2(unknown.err.contains("layer 30 [Gaussian_yolo] is a layer type Netwright does not know"),
+             unknown.err.constData());
+    // An input with errors of its own: written, and the errors are said to be the input's.
+    QByteArray broken = test::readAll(in);
+    broken.replace("[maxpool]", "[maxpol]");
+    const Run inputErrors =
+        cli({"set-classes", writeFile(dir, "broken.cfg", broken), "3", dir.filePath("b.cfg")});
+    QCOMPARE(inputErrors.exitCode, 1);
+    QVERIFY2(inputErrors.err.contains("had errors before; set-classes changed only the lines it printed"),
+             inputErrors.err.constData());
     const Run tree =
         cli({"set-classes", QString(DARKNET_CFG_DIR) + "/yolo9000.cfg", "3", dir.filePath("x.cfg")});
     QCOMPARE(tree.exitCode, 1);

@@ -1214,8 +1214,7 @@ void TestEditor::setClassesFromTheEditMenu()
         int found = 0;
         for (int i = 0; i < window.problemList()->count(); ++i)
             found += window.problemList()->item(i)->text().contains(
-                "obj.cfg:226: warning: layer 30: the network finds 80 classes but the training data obj.data "
-                "has classes=5: "
+                "obj.cfg:226: warning: layer 30: classes=80 but the training data obj.data has classes=5: "
                 "Edit ▸ Set classes… changes every head (and the filters= before it)");
         return found;
     };

@@ -91,6 +91,9 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
     std::size_t used = 0;
     try {
         classes = std::stoi(classesOrData, &used);
+    } catch (const std::out_of_range&) {
+        std::cerr << "error: " << classesOrData << " classes: more than a cfg number holds\n";
+        return 1;
     } catch (const std::exception&) {
         used = 0;
     }
@@ -108,9 +111,11 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
             return 1;
         }
     }
-    if (auto problem = outputIsAnInput(out, {in})) {
+    // (The .data file the classes come from is an input too: `set-classes t.cfg obj.data obj.data`.)
+    if (auto problem = used == classesOrData.size() && used > 0 ? outputIsAnInput(out, {in})
+                                                                : outputIsAnInput(out, {in, classesOrData})) {
         std::cerr << "error: " << *problem
-                  << " (the cfg you started from stays as it is: compare them with diff)\n";
+                  << " (the files it reads stay as they are: compare the new cfg with diff)\n";
         return 1;
     }
     cfg::Document document = cfg::Document::load(in);
@@ -143,6 +148,9 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
     const NetworkSpec edited = buildNetworkSpec(document.reread());
     printDiagnostics(edited.diagnostics);
     std::cout << "wrote " << out << " (" << classes << (classes == 1 ? " class" : " classes") << ")\n";
+    if (!edited.ok() && !spec.ok()) // not set-classes' doing: say so, or OUT looks broken by it
+        std::cerr << "note: " << in
+                  << " had errors before; set-classes changed only the lines it printed\n";
     return edited.ok() ? 0 : 1;
 }
 

@@ -208,7 +208,7 @@ int main(int argc, char** argv)
     setClasses->add_option("out", out, "Output .cfg (not the input)")->required();
     setClasses->add_flag("--schedule", classesSchedule,
                          "Also set max_batches = 2000 x classes (at least 6000) and steps at 80 % and 90 % "
-                         "(AlexeyAB's rule)");
+                         "(AlexeyAB's rule for a detector)");
 
     auto* forward = app.add_subcommand("forward", "Run the network once and write outputs as raw float32");
     forward->add_option("cfg", cfg, "Darknet .cfg file")->required();

@@ -82,6 +82,13 @@ ClassesPlan planHeads(const NetworkSpec& spec, int classes)
 
 ClassesPlan planClassifier(const NetworkSpec& spec, int classes)
 {
+    // No head known here: a layer of an unknown type may be the head (AlexeyAB's [Gaussian_yolo]).
+    for (const LayerSpec& layer : spec.layers)
+        if (!layer.config)
+            return refused(
+                "layer " + std::to_string(layer.index) + " [" + layer.type +
+                "] is a layer type Netwright does not know, so what the network needs for a number "
+                "of classes is not known either");
     const LayerSpec& last = spec.layers.back();
     // A classifier ends in its loss: [softmax] or [logistic], maybe followed by [cost].
     const LayerSpec* end = &last;
@@ -154,7 +161,8 @@ ClassesPlan planClasses(const NetworkSpec& spec, int classes, bool schedule)
         return detectionHeadInfo(layer.config.get()).has_value();
     });
     ClassesPlan plan = detector ? planHeads(spec, classes) : planClassifier(spec, classes);
-    if (plan.error.empty() && schedule)
+    if (plan.error.empty() && schedule &&
+        plan.detector) // the rule is a detector's (classifiers train longer)
         planSchedule(spec, classes, plan.edits);
     if (!plan.error.empty())
         plan.edits.clear();

@@ -26,7 +26,7 @@ struct ClassesPlan {
 };
 
 // `schedule`: also [net] max_batches = 2000·classes (at least 6000) and, for the steps policy, steps at
-// 80 % and 90 % of it: AlexeyAB's rule for training a detector on new classes.
+// 80 % and 90 % of it: AlexeyAB's rule for training a detector on new classes (a classifier: ignored).
 ClassesPlan planClasses(const NetworkSpec& spec, int classes, bool schedule = false);
 void applyEdits(cfg::Document& document, const std::vector<KeyEdit>& edits);
 

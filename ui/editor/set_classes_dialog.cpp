@@ -67,6 +67,7 @@ SetClassesDialog::SetClassesDialog(const NetworkSpec& spec, int suggested, const
 void SetClassesDialog::replan()
 {
     plan_ = planClasses(spec_, classes_->value(), schedule_->isChecked());
+    schedule_->setEnabled(plan_.detector); // AlexeyAB's rule is a detector's
     ok_->setEnabled(plan_.error.empty() && !plan_.edits.empty());
     if (!plan_.error.empty()) {
         preview_->setText("<span style='color:#b00020'>" +

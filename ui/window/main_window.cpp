@@ -551,23 +551,28 @@ std::optional<Diagnostic> MainWindow::dataClassesProblem() const
     const NetworkSpec& spec = model_->spec();
     if (classes < 1 || spec.layers.empty())
         return std::nullopt;
-    const ClassesPlan plan = planClasses(spec, classes);
-    if (plan.currentClasses < 1 || plan.currentClasses == classes)
+    // A detector: the first head whose classes differ (read from the heads themselves, so a network Set
+    // classes cannot edit — yolo9000's tree, a head after a route — is still checked).
+    bool detector = false;
+    for (const LayerSpec& layer : spec.layers) {
+        const auto head = detectionHeadInfo(layer.config.get());
+        detector = detector || head.has_value();
+        if (head && head->classes != classes)
+            return Diagnostic{Severity::Warning, spec.file, layer.line, layer.index,
+                              "classes=" + std::to_string(head->classes) + " but the training data " +
+                                  dataName.toStdString() + " has classes=" + std::to_string(classes) +
+                                  ": Edit ▸ Set classes… changes every head (and the filters= before it)"};
+    }
+    if (detector)
         return std::nullopt;
-    const LayerSpec* at = nullptr; // the first head, or the layer giving a classifier its outputs
-    for (const LayerSpec& layer : spec.layers)
-        if (!at && detectionHeadInfo(layer.config.get()))
-            at = &layer;
-    if (!at)
-        at = outputSizeLayer(spec);
-    if (!at)
+    const ClassesPlan plan = planClasses(spec, classes); // a classifier: its outputs
+    const LayerSpec* at = outputSizeLayer(spec);
+    if (plan.currentClasses < 1 || plan.currentClasses == classes || !at)
         return std::nullopt;
-    return Diagnostic{
-        Severity::Warning, spec.file, at->line, at->index,
-        "the network finds " + std::to_string(plan.currentClasses) + " classes but the training data " +
-            dataName.toStdString() + " has classes=" + std::to_string(classes) +
-            ": Edit ▸ Set classes… changes " +
-            (plan.detector ? "every head (and the filters= before it)" : "the network's outputs")};
+    return Diagnostic{Severity::Warning, spec.file, at->line, at->index,
+                      "the network ends with " + std::to_string(plan.currentClasses) +
+                          " outputs but the training data " + dataName.toStdString() +
+                          " has classes=" + std::to_string(classes) + ": Edit ▸ Set classes… changes them"};
 }
 
 std::pair<int, QString> MainWindow::dataClasses() const
