@@ -218,6 +218,14 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QCOMPARE(int(panel->plot()->graph(1)->data()->at(panel->plot()->graph(1)->dataCount() - 1)->key),
              stoppedAt);
     QCOMPARE(panel->ratePlot()->graph(0)->dataCount(), panel->plot()->graph(1)->dataCount()); // rates too
+    QCOMPARE(panel->progressBar()->value(), stoppedAt); // the bar stands where the run stopped
+    // Other data chosen: that run trained on toy.data, so Train starts afresh unless Resume is ticked.
+    const QString toyData = panel->dataEdit()->text();
+    panel->dataEdit()->setText(dir.filePath("other.data"));
+    QTRY_VERIFY_WITH_TIMEOUT(panel->statusLabel()->text().contains("not on the chosen data"), 5000);
+    QVERIFY(!panel->resumeBox()->isChecked());
+    panel->dataEdit()->setText(toyData);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->resumeBox()->isChecked(), 5000);
 }
 
 // A resumed run draws the earlier run only up to its checkpoint: rows after it (a run that failed

@@ -157,6 +157,7 @@ private slots:
     void failureMidRunEndsInWordsWithTheCheckpointKept();
     void metricsRowsWaitOutASpellWithoutRoom();
     void aCheckpointThatCannotBeWrittenIsTriedAgain();
+    void bestWeightsThatCannotBeWrittenAreAWarning();
 };
 
 // A run killed mid-checkpoint leaves net_last.state.tmp-PID-N, a whole checkpoint's size; the next run
@@ -633,10 +634,14 @@ void TestTraining::freshRunSetsThePreviousRunAside()
     const QStringList aside = QDir(dir.filePath("out")).entryList({"previous-*"}, QDir::Dirs);
     QCOMPARE(aside.size(), 1);
     const auto moved = std::find_if(second.messages.begin(), second.messages.end(), [](const std::string& m) {
-        return m.find("the previous run's checkpoint, weights and metrics") != std::string::npos;
+        return m.find("run's checkpoint, weights and metrics") != std::string::npos;
     });
     QVERIFY(moved != second.messages.end());
     QVERIFY2(moved->find(aside[0].toStdString()) != std::string::npos, moved->c_str());
+    // The first run finished: nothing to continue, so no advice on how to.
+    QVERIFY2(moved->starts_with("a fresh run: the previous (finished) run's") &&
+                 moved->find("to continue that run") == std::string::npos,
+             moved->c_str());
     for (const QString& name : names)
         QVERIFY2(test::readAll(dir.filePath("out/" + aside[0] + "/" + name)) == before[name],
                  qPrintable(name));
@@ -1453,6 +1458,13 @@ void TestTraining::metricsRowsWaitOutASpellWithoutRoom()
     QCOMPARE(log.waitingRows(), 0);
     QCOMPARE(log.append("4,2.2\n"), std::optional<std::string>());
     QCOMPARE(test::readAll(QString::fromStdString(path)), QByteArray("1,2.5\n2,2.4\n3,2.3\n4,2.2\n"));
+    // Before a checkpoint the rows that wait are tried at once (the checkpoint's row must be in the file).
+    QVERIFY(QDir(dir.path()).rename("later", "moved"));
+    QVERIFY(log.append("5,2.1\n"));                      // a new spell: said again
+    QCOMPARE(log.flush(), std::optional<std::string>()); // still no room: said once already
+    QVERIFY(QDir(dir.path()).rename("moved", "later"));
+    QCOMPARE(log.flush(), std::optional<std::string>(path + ": the row that waited is written"));
+    QCOMPARE(log.waitingRows(), 0);
 }
 
 // A checkpoint refused for a while (a full disk; here a folder in the state file's place, which fails as
@@ -1492,6 +1504,44 @@ void TestTraining::aCheckpointThatCannotBeWrittenIsTriedAgain()
     TrainState state;
     QVERIFY(!loadCheckpoint(options.outDir + "/toy_last.state", *net, state));
     QCOMPARE(state.iteration, 6);
+}
+
+// _best.weights refused (a full disk; here a folder in its place) is a warning, as a checkpoint is: the
+// run went on to its end (it ended at the first better validation, losing what was learnt since).
+void TestTraining::bestWeightsThatCannotBeWrittenAreAWarning()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 16);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir);
+    options.maxBatches = 8;
+    options.validEvery = 1;
+    const QString best = dir.filePath("out/toy_best.weights");
+    struct Blocking : Quiet {
+        QString best;
+        void iteration(const IterationStats& s) override
+        {
+            Quiet::iteration(s);
+            if (s.iteration == 1) { // the first best is written; from now on its place is taken
+                QFile::remove(best);
+                QDir().mkpath(best + "/blocker");
+            }
+        }
+    } observer;
+    observer.best = best;
+    auto net = toyNet();
+    QCOMPARE(Trainer(*net, *set, set.get(), options).run(observer), std::optional<std::string>());
+    QCOMPARE(observer.seen.back().iteration, 8);
+    const long refused =
+        std::count_if(observer.messages.begin(), observer.messages.end(), [](const std::string& m) {
+            return m.starts_with("warning: iteration ") &&
+                   m.find(": the best weights so far (") != std::string::npos &&
+                   m.ends_with("; training goes on");
+        });
+    QVERIFY2(refused >= 1, "no later validation beat the first: the test needs one");
+    TrainState state;
+    QVERIFY(!loadCheckpoint(options.outDir + "/toy_last.state", *net, state));
+    QCOMPARE(state.iteration, 8);
 }
 
 QTEST_GUILESS_MAIN(TestTraining)

@@ -104,16 +104,24 @@ std::optional<std::string> saveCheckpoint(const std::string& path, Net& net, con
     return writeFileAtomically(path, out);
 }
 
-std::optional<int> checkpointIteration(const std::string& path)
+std::optional<TrainState> readCheckpointHeader(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     char magic[sizeof kMagic] = {};
     std::int32_t iteration = 0;
-    if (!in.read(magic, sizeof magic) || !in.read(reinterpret_cast<char*>(&iteration), sizeof iteration))
+    TrainState state;
+    const auto read = [&](auto& value) {
+        return bool(in.read(reinterpret_cast<char*>(&value), sizeof value));
+    };
+    if (!in.read(magic, sizeof magic) || !read(iteration) || !read(state.seen) || !read(state.averageLoss) ||
+        !read(state.elapsedSeconds))
         return std::nullopt;
     if (std::memcmp(magic, kMagic, sizeof kMagic) != 0 && std::memcmp(magic, kMagicV1, sizeof kMagicV1) != 0)
         return std::nullopt;
-    return iteration >= 0 ? std::optional<int>(iteration) : std::nullopt;
+    if (iteration < 0)
+        return std::nullopt;
+    state.iteration = iteration;
+    return state;
 }
 
 std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, TrainState& state)

@@ -21,8 +21,13 @@ struct TrainState {
 std::optional<std::string> saveCheckpoint(const std::string& path, Net& net, const TrainState& state);
 // Loads into `net` (which must be built from the same cfg) and `state`; nothing changes on error.
 std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, TrainState& state);
-// The iteration a checkpoint was written at, from its header alone (no network needed): what a studio
-// opening a run folder shows; nullopt when the file is no checkpoint.
-std::optional<int> checkpointIteration(const std::string& path);
+// A checkpoint's iteration, seen, average loss and elapsed time, from its header alone (no network
+// needed, no arrays): what a studio opening a run folder shows; nullopt when the file is no checkpoint.
+std::optional<TrainState> readCheckpointHeader(const std::string& path);
+inline std::optional<int> checkpointIteration(const std::string& path)
+{
+    const auto header = readCheckpointHeader(path);
+    return header ? std::optional<int>(header->iteration) : std::nullopt;
+}
 
 } // namespace nw

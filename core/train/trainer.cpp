@@ -127,34 +127,6 @@ std::optional<std::string> trimMetrics(const std::string& path, int lastIteratio
     return writeFileAtomically(path, kept);
 }
 
-// The `column`th comma-separated cell of a metrics.csv row (empty past its end).
-std::string metricsCell(const std::string& line, int column)
-{
-    std::istringstream row(line);
-    std::string cell;
-    for (int c = 0; c <= column; ++c)
-        if (!std::getline(row, cell, ','))
-            return {};
-    return cell;
-}
-
-// Whether metrics.csv has the checkpoint's row, with its average loss (written with 6 digits): a file
-// another run wrote does not. A missing file is fine (it starts again).
-bool metricsReachCheckpoint(const std::string& path, const TrainState& state)
-{
-    std::ifstream in(path);
-    if (!in || state.iteration <= 0 || !(state.averageLoss >= 0))
-        return true;
-    std::string line;
-    std::getline(in, line); // header
-    while (std::getline(in, line))
-        if (std::atoi(line.c_str()) == state.iteration) {
-            const double written = std::atof(metricsCell(line, 2).c_str()); // avg_loss
-            return std::abs(written - state.averageLoss) <= 2e-5 * std::abs(state.averageLoss);
-        }
-    return false;
-}
-
 // Another network trained into the same folder (Darknet's one backup/ for every cfg) writes metrics.csv
 // too. When the folder's is not this run's, it is kept as metrics-of-another-run.csv, and this run's own
 // comes back from where the other run set it aside: a previous-… folder (its fresh start; a copy stays
@@ -500,14 +472,21 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     // can fail before training starts — and puts them back if stopped before its first iteration.
     SetAside previous;
     if (leader && !options_.resume) {
+        // A finished run (final weights as new as its checkpoint) has nothing to continue.
+        std::error_code ec;
+        const auto finalTime = std::filesystem::last_write_time(base + "_final.weights", ec);
+        const bool finished = !ec && finalTime >= std::filesystem::last_write_time(statePath, ec) && !ec;
         previous = setAsidePreviousRun(options_.outDir, options_.name);
         if (previous.error)
             return previous.error;
         if (!previous.folder.empty())
-            observer.message("a fresh run: the previous run's checkpoint, weights and metrics in " +
-                             options_.outDir + " were moved to " + previous.folder +
-                             " (to continue that run instead, stop this one in its first iteration and "
-                             "resume)");
+            observer.message("a fresh run: the previous " + std::string(finished ? "(finished) " : "") +
+                             "run's checkpoint, weights and metrics in " + options_.outDir +
+                             " were moved to " + previous.folder +
+                             (finished
+                                  ? std::string()
+                                  : " (to continue that run instead, stop this one in its first iteration "
+                                    "and resume)"));
         if (auto problem = writeFileAtomically(metricsPath, kMetricsHeader))
             return problem;
         if (!options_.data.empty())
@@ -515,6 +494,20 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 return problem;
     }
     MetricsLog metrics(metricsPath);
+    // However the run ends (the end, a stop, an error), rows that still wait are tried once more and
+    // otherwise named.
+    struct WaitingRowsNote {
+        MetricsLog& log;
+        TrainObserver& observer;
+        const std::string& path;
+        ~WaitingRowsNote()
+        {
+            log.flush();
+            if (log.waitingRows() > 0)
+                observer.message("warning: the last " + std::to_string(log.waitingRows()) + " rows of " +
+                                 path + " could not be written");
+        }
+    } waitingRowsNote{metrics, observer, metricsPath};
     auto parameters = net_.trainableParameters();
     // This rank's passes of every iteration: rank r takes passes r·S … r·S + S − 1 of the N·S passes one
     // process with N times the batch would run.
@@ -566,6 +559,8 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             checkpointed = state.iteration;
             return std::nullopt;
         }
+        if (auto note = metrics.flush()) // the checkpoint's row must be in metrics.csv for a resume
+            observer.message(*note);
         backend->syncToHost();
         state.velocity = backend->solverState();
         state.seen = net_.seen();
@@ -614,11 +609,14 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
         while (state.iteration < maxBatches) {
             running = state.iteration + 1;
             // A stop asked on any rank (Ctrl+C reaches every rank under mpirun) stops all of them here.
-            // (Not in a run's first iteration: a stop there brings the previous run's files back.)
-            if (team.size() == 1 && state.iteration > checkpointed && (state.iteration >= 2 || options_.resume) &&
+            // (Not in the first iteration of a run that set an earlier one aside: a stop there brings that
+            // run's files back.)
+            if (team.size() == 1 && state.iteration > checkpointed &&
+                (state.iteration >= 2 || options_.resume || previous.folder.empty()) &&
                 observer.checkpointWanted())
                 if (auto problem = checkpoint())
-                    observer.message("warning: the checkpoint at the pause could not be written: " + *problem);
+                    observer.message("warning: the checkpoint at the pause could not be written: " +
+                                     *problem);
             const auto asked = std::chrono::steady_clock::now();
             double stop = observer.stopRequested() ? 1.0 : 0.0;
             pausedSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
@@ -647,7 +645,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 }
                 leaderSays("stopped at iteration " + std::to_string(state.iteration) +
                            "; checkpoint written");
-                return checkpoint();
+                return checkpointed == state.iteration ? std::nullopt : checkpoint(); // (a pause wrote it)
             }
             const auto iterationStart = std::chrono::steady_clock::now();
             const int iteration = state.iteration + 1;
@@ -755,15 +753,19 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
             // past its best, overfitted, keeps them).
             if (const std::optional<double> score = stats.map50 ? stats.map50 : stats.validTop1;
                 score && *score > bestScore) {
-                bestScore = *score;
                 backend->syncToHost();
-                if (auto problem = net_.saveWeights(base + "_best.weights"))
-                    return "iteration " + std::to_string(iteration) + ": " + *problem + "; " +
-                           lastCheckpoint();
                 char figure[32];
                 std::snprintf(figure, sizeof figure, "%.2f %%", *score * 100);
-                observer.message(std::string("best ") + (stats.map50 ? "mAP@0.5" : "top-1") + " so far, " +
-                                 figure + ": weights in " + base + "_best.weights");
+                // A full disk: the run goes on (as for a checkpoint), and a later best is written.
+                if (auto problem = net_.saveWeights(base + "_best.weights")) {
+                    observer.message("warning: iteration " + std::to_string(iteration) +
+                                     ": the best weights so far (" + figure +
+                                     ") could not be written: " + *problem + "; training goes on");
+                } else {
+                    bestScore = *score;
+                    observer.message(std::string("best ") + (stats.map50 ? "mAP@0.5" : "top-1") +
+                                     " so far, " + figure + ": weights in " + base + "_best.weights");
+                }
             }
             if (leader)
                 if (auto note = metrics.append(metricsRow(stats)))
@@ -779,13 +781,16 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                                      " could not be written: " + *problem +
                                      "; training goes on and tries again at "
                                      "iteration " +
-                                     std::to_string(iteration + std::max(1, options_.checkpointEvery)));
+                                     std::to_string(std::min(
+                                         iteration + std::max(1, options_.checkpointEvery), maxBatches)));
                 }
             if (leader && snapshotEvery > 0 && iteration % snapshotEvery == 0) {
                 backend->syncToHost();
                 if (auto problem = net_.saveWeights(base + "_" + std::to_string(iteration) + ".weights"))
-                    return "iteration " + std::to_string(iteration) + ": " + *problem + "; " +
-                           lastCheckpoint();
+                    observer.message("warning: iteration " + std::to_string(iteration) +
+                                     ": the backup weights could "
+                                     "not be written: " +
+                                     *problem + "; training goes on");
             }
         }
     } catch (const std::bad_alloc&) {
@@ -797,9 +802,6 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                lastCheckpoint();
     }
     reportSkipped();
-    if (metrics.waitingRows() > 0)
-        observer.message("warning: the last " + std::to_string(metrics.waitingRows()) + " rows of " +
-                         metricsPath + " could not be written");
     backend->syncToHost();
     return leader ? net_.saveWeights(base + "_final.weights") : std::nullopt;
 }

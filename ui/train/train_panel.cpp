@@ -7,6 +7,7 @@
 #include "data/data_file.h"
 #include "data/make_shapes.h"
 #include "train/checkpoint.h"
+#include "train/metrics_log.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -29,6 +30,7 @@
 #include <QStandardPaths>
 #include <QTextStream>
 #include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <limits>
@@ -105,6 +107,16 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
         if (!training_ && output_->text() == autoOutput_)
             output_->setText(autoOutput_ = runFolderFor(cfgPath_, data_->text()));
     });
+    // Another data file or folder: the run found there (or none) is shown again, once typing pauses.
+    earlierRun_ = new QTimer(this);
+    earlierRun_->setSingleShot(true);
+    earlierRun_->setInterval(300);
+    connect(earlierRun_, &QTimer::timeout, this, &TrainPanel::showEarlierRun);
+    for (QLineEdit* edit : {data_, output_})
+        connect(edit, &QLineEdit::textChanged, this, [this] {
+            if (!training_)
+                earlierRun_->start();
+        });
     shapes_ = new QPushButton(tr("Shapes data set"), this);
     shapes_->setToolTip(tr("Generate (once) the synthetic shapes detection set and train on it"));
     dataRow->addWidget(shapes_);
@@ -300,7 +312,8 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
             stopNote_ = text; // no checkpoint of this run: the status must not promise one
         if (isEvaluatingMessage(text.toStdString())) { // a validation pass may take many iterations' time
             evaluating_ = true;
-            status_->setText(text.left(1).toUpper() + text.mid(1) + "…");
+            if (!stopRequested_) // a stop asked stays said
+                status_->setText(text.left(1).toUpper() + text.mid(1) + "…");
         }
         // Resumed at or past the end (core/train/trainer.cpp): the run ends at once, having trained nothing.
         static const QRegularExpression atTheEnd(
@@ -367,25 +380,56 @@ void TrainPanel::setNetwork(const QString& cfgPath)
 
 void TrainPanel::showEarlierRun()
 {
-    if (cfgPath_.isEmpty())
+    earlierRun_->stop();
+    if (cfgPath_.isEmpty() || training_)
         return;
+    clearCurves();
+    resume_->setChecked(false);
+    status_->setText(tr("Ready."));
+    earlierIteration_ = 0;
+    showPlannedIterations();
     const QString base = output_->text() + "/" + QFileInfo(cfgPath_).completeBaseName();
     const QFileInfo state(base + "_last.state"), finalWeights(base + "_final.weights");
-    const std::optional<int> iteration = checkpointIteration(state.filePath().toStdString());
-    resume_->setChecked(false);
-    if (!iteration || *iteration < 1)
+    const std::optional<TrainState> header = readCheckpointHeader(state.filePath().toStdString());
+    if (!header || header->iteration < 1)
         return;
-    loadPreviousCurve(output_->text() + "/metrics.csv", *iteration + 1);
-    fitAxes(*iteration);
-    plot_->replot();
-    rates_->replot();
+    const int iteration = header->iteration;
+    earlierIteration_ = iteration; // the progress bar stands where that run stopped
+    showPlannedIterations();
+    // Its curve, when metrics.csv is its own (two cfgs in Darknet's one backup/ share that file).
+    const QString metrics = output_->text() + "/metrics.csv";
+    if (metricsReachCheckpoint(metrics.toStdString(), *header)) {
+        loadPreviousCurve(metrics, iteration + 1);
+        fitAxes(iteration);
+        plot_->replot();
+        rates_->replot();
+    }
     const QString when = QLocale().toString(state.lastModified(), QLocale::ShortFormat);
     if (finalWeights.exists() && finalWeights.lastModified() >= state.lastModified()) {
         status_->setText(
             tr("The last run here finished at iteration %1 (%2); its weights: %3. Train starts a new "
                "run and sets that one aside.")
-                .arg(*iteration)
+                .arg(iteration)
                 .arg(when, finalWeights.filePath()));
+        return;
+    }
+    // The data it trained on (<cfg>_data.txt): on other data (another project with a cfg of this name,
+    // or a .data chosen since) Train starts afresh unless Resume is ticked by hand.
+    QFile dataNote(base + "_data.txt");
+    const QString trainedOn =
+        dataNote.open(QIODevice::ReadOnly) ? QString::fromUtf8(dataNote.readLine()).trimmed() : QString();
+    const QFileInfo trainedInfo(trainedOn), chosenInfo(data_->text().trimmed());
+    const bool sameData =
+        trainedOn.isEmpty() ||
+        (trainedInfo.isAbsolute() ? trainedInfo.absoluteFilePath() == chosenInfo.absoluteFilePath()
+                                  : trainedInfo.fileName() == chosenInfo.fileName());
+    if (!sameData) {
+        status_->setText(
+            tr("A run stopped at iteration %1 (%2) in %3 trained on %4, not on the chosen data: Train "
+               "starts a new run and sets it aside (tick \"Resume from the last checkpoint\" to go "
+               "on with it on the chosen data).")
+                .arg(iteration)
+                .arg(when, output_->text(), trainedOn));
         return;
     }
     // A run stopped, or ended with the studio (a crash, a power cut): Train carries on from it.
@@ -393,7 +437,7 @@ void TrainPanel::showEarlierRun()
     status_->setText(
         tr("A run stopped at iteration %1 (%2) has its checkpoint in %3: Train resumes it. Untick "
            "\"Resume from the last checkpoint\" to start over.")
-            .arg(*iteration)
+            .arg(iteration)
             .arg(when, output_->text()));
 }
 
@@ -406,8 +450,8 @@ void TrainPanel::setPlannedIterations(int cfgMaxBatches)
 void TrainPanel::showPlannedIterations()
 {
     const int planned = maxBatches_->value() > 0 ? maxBatches_->value() : cfgMaxBatches_;
-    progress_->setRange(0, std::max(1, planned));
-    progress_->setValue(0);
+    progress_->setRange(0, std::max({1, planned, earlierIteration_}));
+    progress_->setValue(earlierIteration_);
     progress_->setFormat(planned > 0 ? iterationsFormat() : tr("no max_batches in [net]: set Iterations"));
 }
 
@@ -551,6 +595,7 @@ void TrainPanel::start()
     stopRequested_ = false;
     stopNote_.clear();
     evaluating_ = false;
+    earlierIteration_ = 0;
     nothingToTrain_.clear();
     lastValidation_.clear();
     // A resumed run first trims metrics.csv back to its checkpoint: its rows are drawn at the first
@@ -659,18 +704,20 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
                                     ? activeMs / 1000.0 / (s.iteration - firstIteration_)
                                 : s.iteration > 0 ? s.elapsedSeconds / s.iteration
                                                   : 0;
-    status_->setText(tr("Iteration %1 / %2 · epoch %3 · loss %4 (avg %5) · lr %6 · %7 images/s · ETA %8%9")
-                         .arg(s.iteration)
-                         .arg(s.maxBatches)
-                         .arg(s.epoch, 0, 'f', 2)
-                         .arg(s.loss, 0, 'f', 4)
-                         .arg(s.averageLoss, 0, 'f', 4)
-                         .arg(double(s.learningRate), 0, 'g', 3)
-                         .arg(s.imagesPerSecond, 0, 'f', 0)
-                         .arg(duration(perIteration * (s.maxBatches - s.iteration)))
-                         .arg(s.validTop1 ? tr(" · valid top-1 %1%").arg(*s.validTop1 * 100, 0, 'f', 2)
-                              : s.map50   ? tr(" · mAP@0.5 %1%").arg(*s.map50 * 100, 0, 'f', 2)
-                                          : QString()));
+    if (!stopRequested_) // a stop asked stays said
+        status_->setText(
+            tr("Iteration %1 / %2 · epoch %3 · loss %4 (avg %5) · lr %6 · %7 images/s · ETA %8%9")
+                .arg(s.iteration)
+                .arg(s.maxBatches)
+                .arg(s.epoch, 0, 'f', 2)
+                .arg(s.loss, 0, 'f', 4)
+                .arg(s.averageLoss, 0, 'f', 4)
+                .arg(double(s.learningRate), 0, 'g', 3)
+                .arg(s.imagesPerSecond, 0, 'f', 0)
+                .arg(duration(perIteration * (s.maxBatches - s.iteration)))
+                .arg(s.validTop1 ? tr(" · valid top-1 %1%").arg(*s.validTop1 * 100, 0, 'f', 2)
+                     : s.map50   ? tr(" · mAP@0.5 %1%").arg(*s.map50 * 100, 0, 'f', 2)
+                                 : QString()));
     if (s.validTop1 || s.map50 || s.iteration - lastLoggedIteration_ >= 50 || s.iteration == s.maxBatches) {
         appendLog(status_->text());
         lastLoggedIteration_ = s.iteration;
@@ -715,15 +762,18 @@ void TrainPanel::onFinished(const QString& error)
         pause_->setText(tr("Pause"));
         pause_->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
     }
+    // A stop asked in the last iteration (or its final validation) comes after the run's end: finished.
+    const bool stopped = stopRequested_ && progress_->value() < progress_->maximum();
     if (error.isEmpty() && stopRequested_ && !stopNote_.isEmpty()) {
         status_->setText(stopNote_.left(1).toUpper() + stopNote_.mid(1) + ".");
+        resume_->setChecked(stopNote_.contains("resume it to go on")); // the earlier run is back
     } else if (error.isEmpty() && !nothingToTrain_.isEmpty()) {
         status_->setText(nothingToTrain_);
         appendLog(status_->text());
     } else if (error.isEmpty() && stopRequested_ && progress_->value() == 0) {
         status_->setText(tr("Stopped before the first iteration."));
         appendLog(status_->text());
-    } else if (error.isEmpty() && stopRequested_) {
+    } else if (error.isEmpty() && stopped) {
         status_->setText(
             tr("Stopped at iteration %1 / %2; checkpoint in %3. Train resumes it (untick \"Resume "
                "from the last checkpoint\" to start over).")

@@ -12,6 +12,7 @@
 #include <vector>
 
 class QCheckBox;
+class QTimer;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -112,8 +113,10 @@ private:
     void useShapesDataSet();
 
     QString cfgPath_;
-    QString autoOutput_;     // the output folder last set for the user; another choice stays
-    int cfgMaxBatches_ = -1; // (-1: not told yet)
+    QString autoOutput_;           // the output folder last set for the user; another choice stays
+    QTimer* earlierRun_ = nullptr; // showEarlierRun once the data or folder stops changing
+    int earlierIteration_ = 0;     // the iteration of the run found in the output folder (0: none)
+    int cfgMaxBatches_ = -1;       // (-1: not told yet)
     void showPlannedIterations();
     QString lastValidation_; // "validation top-1 70.20 % at iteration 200", for the status at the end
     QLineEdit* data_ = nullptr;
