@@ -269,10 +269,12 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     runSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     runSummary_->hide();
 
+    // Train, Pause and Stop first: folding the settings (or a summary line that wraps) moves nothing
+    // above them, so Stop is where it was when Train was clicked (below, a Stop click landed on the bar).
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
     layout->addWidget(settings_);
     layout->addWidget(runSummary_);
-    layout->addLayout(buttons);
     layout->addWidget(progress_);
     layout->addWidget(status_);
     layout->addWidget(plot_, 1);
@@ -596,6 +598,7 @@ void TrainPanel::start()
     stopNote_.clear();
     evaluating_ = false;
     earlierIteration_ = 0;
+    earlierRun_->stop(); // (a folder typed just before Train: this run is what the panel shows now)
     nothingToTrain_.clear();
     lastValidation_.clear();
     // A resumed run first trims metrics.csv back to its checkpoint: its rows are drawn at the first
