@@ -105,6 +105,12 @@ void TestCfgDocument::setValueRewritesOnlyThatValue()
         document.toText(),
         std::string("[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters = 32  \nsize=3\n"));
     QCOMPARE(document.sections()[1].find("filters")->value, std::string("32"));
+    // A comment after the value (Darknet's number parsing stops at it) stays where it was.
+    cfg::Document commented = cfg::Document::parse("[net]\n[yolo]\nclasses = 80 ;coco\nmask=0 # small\n");
+    commented.section(1).set("classes", "5");
+    commented.section(1).set("mask", "1,2");
+    QCOMPARE(commented.toText(), std::string("[net]\n[yolo]\nclasses = 5 ;coco\nmask=1,2 # small\n"));
+    QCOMPARE(commented.sections()[1].find("classes")->value, std::string("5;coco")); // as Darknet reads it
 }
 
 void TestCfgDocument::setMissingKeyAppendsAfterLastEntry()

@@ -265,6 +265,15 @@ void TestCli::setClassesWritesEveryHead()
     QCOMPARE(test::readAll(data), QByteArray("classes = 5\ntrain = train.txt\n"));
     const Run huge = cli({"set-classes", in, "99999999999", dir.filePath("x.cfg")});
     QCOMPARE(huge.err, QByteArray("error: 99999999999 classes: more than a cfg number holds\n"));
+    // A comment after a value stays, and is no part of the value said.
+    QByteArray commented = test::readAll(in);
+    commented.replace("filters=255\n", "filters=255   # 3*(80+5)\n");
+    const Run comment =
+        cli({"set-classes", writeFile(dir, "commented.cfg", commented), "5", dir.filePath("c.cfg")});
+    QCOMPARE(comment.exitCode, 0);
+    QVERIFY2(comment.out.contains("layer 29 [convolutional]: filters=30 (was 255)\n"),
+             comment.out.constData());
+    QVERIFY(test::readAll(dir.filePath("c.cfg")).contains("\nfilters=30   # 3*(80+5)\n"));
     // A head of a type not known here (AlexeyAB's [Gaussian_yolo]) is named as such.
     QByteArray gaussian = test::readAll(in);
     gaussian.replace("[yolo]", "[Gaussian_yolo]");

@@ -69,6 +69,7 @@ private slots:
     void netValuesThatDivergeAreNamed();
     void headsWithOtherClassesAreNamed();
     void routesShowWhatTheyRead();
+    void commentsAfterNumbersReadAsDarknet();
     void setClassesRetargetsEveryHead_data();
     void setClassesRetargetsEveryHead();
     void setClassesRefusesWhatItCannotSet();
@@ -534,6 +535,20 @@ void TestNetworkSpec::routesShowWhatTheyRead()
                  "flat values: layer 2 [route] joins layers of different sizes (its warning names "
                  "them); route layers of one size"),
              test::allText(convAfter.diagnostics).c_str());
+}
+
+// "filters=255  # 3*(80+5)": Darknet's atoi stops at the comment, so such cfgs run there; here too
+// (it was "bad number for 'filters'").
+void TestNetworkSpec::commentsAfterNumbersReadAsDarknet()
+{
+    const NetworkSpec spec = test::specFromText("[net]\nwidth=13 # side\nheight=13\nchannels=3\n"
+                                                "[convolutional]\nfilters=30   # 3*(5+5)\nsize=1\n"
+                                                "[yolo]\nmask = 0,1,2 ;small\nanchors=1,1, 2,2, 3,3 # mine\n"
+                                                "num=3\nclasses=5\njitter=.3 # more\n",
+                                                "net.cfg");
+    QVERIFY2(spec.diagnostics.empty(), test::allText(spec.diagnostics).c_str());
+    QCOMPARE(spec.layers[0].output.text(), std::string("13x13x30"));
+    QCOMPARE(detectionHeadInfo(spec.layers[1].config.get())->jitter, 0.3f);
 }
 
 namespace {

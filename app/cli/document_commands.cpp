@@ -134,7 +134,9 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
         const cfg::Line* line = section.find(edit.key);
         std::cout << in << ":" << (line ? line->number : section.headerLine()) << ": " << edit.where << ": "
                   << edit.key << "=" << edit.value
-                  << (line ? " (was " + line->value + ")" : std::string(" (added)")) << "\n";
+                  << (line ? " (was " + line->value.substr(0, line->value.find_first_of("#;")) + ")"
+                           : std::string(" (added)"))
+                  << "\n";
     }
     if (plan.edits.empty())
         std::cout << in << " already has " << classes << " classes; written unchanged\n";
@@ -149,8 +151,7 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
     printDiagnostics(edited.diagnostics);
     std::cout << "wrote " << out << " (" << classes << (classes == 1 ? " class" : " classes") << ")\n";
     if (!edited.ok() && !spec.ok()) // not set-classes' doing: say so, or OUT looks broken by it
-        std::cerr << "note: " << in
-                  << " had errors before; set-classes changed only the lines it printed\n";
+        std::cerr << "note: " << in << " had errors before; set-classes changed only the lines it printed\n";
     return edited.ok() ? 0 : 1;
 }
 

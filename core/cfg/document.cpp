@@ -104,16 +104,17 @@ void Section::set(std::string_view key, std::string_view value, std::string_view
     for (Line& line : lines) {
         if (line.kind != Line::Kind::Entry || line.key != key)
             continue;
-        // Replace only the value's characters so the line's own spacing survives the edit.
+        // Replace only the value's characters so the line's own spacing survives the edit, and a comment
+        // after the value ("filters=255  # 3*(80+5)"; Darknet's number parsing stops there) stays.
         const auto eq = line.text.find('=');
         auto begin = eq + 1;
         while (begin < line.text.size() && isSpace(line.text[begin]))
             ++begin;
-        auto end = line.text.size();
+        auto end = std::min(line.text.find_first_of("#;", begin), line.text.size());
         while (end > begin && isSpace(line.text[end - 1]))
             --end;
         line.text.replace(begin, end - begin, value);
-        line.value = darknetStrip(value);
+        line.value = darknetStrip(std::string_view(line.text).substr(eq + 1));
         return;
     }
     std::size_t insertAt = 1;

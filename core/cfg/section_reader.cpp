@@ -31,6 +31,17 @@ std::optional<float> parseFloat(std::string_view text)
     return value;
 }
 
+namespace {
+
+// A number's text without a comment after it ("255  # 3*(80+5)" reads "255#3*(80+5)" once stripped):
+// Darknet's atoi/atof stop there, so cfgs written so run there and must here.
+std::string beforeComment(const std::string& value)
+{
+    return value.substr(0, value.find_first_of("#;"));
+}
+
+} // namespace
+
 SectionReader::SectionReader(const Section& section, std::string file, int layer, Diagnostics& diagnostics)
     : section_(section), file_(std::move(file)), layer_(layer), diagnostics_(diagnostics)
 {
@@ -88,7 +99,7 @@ int SectionReader::getInt(std::string_view key, int fallback)
     const Line* line = entry(key);
     if (!line)
         return fallback;
-    if (auto value = parseInt(line->value))
+    if (auto value = parseInt(beforeComment(line->value)))
         return *value;
     error(key, "bad number for '" + std::string(key) + "': expected an integer, found '" +
                    shortened(line->value) + "'");
@@ -101,7 +112,7 @@ bool SectionReader::getFlag(std::string_view key, bool fallback)
     const Line* line = entry(key);
     if (!line)
         return fallback;
-    if (auto value = parseInt(line->value))
+    if (auto value = parseInt(beforeComment(line->value)))
         return *value != 0;
     error(key, "bad value for '" + std::string(key) + "': expected 0 or 1, found '" + shortened(line->value) +
                    "'");
@@ -114,7 +125,7 @@ float SectionReader::getFloat(std::string_view key, float fallback)
     const Line* line = entry(key);
     if (!line)
         return fallback;
-    if (auto value = parseFloat(line->value))
+    if (auto value = parseFloat(beforeComment(line->value)))
         return *value;
     error(key, "bad number for '" + std::string(key) + "': expected a number, found '" +
                    shortened(line->value) + "'");
@@ -160,14 +171,16 @@ std::vector<int> SectionReader::getIntList(std::string_view key)
 {
     record(key, KeyInfo::Kind::IntList, "");
     const Line* line = entry(key);
-    return line ? parseList<int>(*this, key, line->value, parseInt, "an integer") : std::vector<int>{};
+    return line ? parseList<int>(*this, key, beforeComment(line->value), parseInt, "an integer")
+                : std::vector<int>{};
 }
 
 std::vector<float> SectionReader::getFloatList(std::string_view key)
 {
     record(key, KeyInfo::Kind::FloatList, "");
     const Line* line = entry(key);
-    return line ? parseList<float>(*this, key, line->value, parseFloat, "a number") : std::vector<float>{};
+    return line ? parseList<float>(*this, key, beforeComment(line->value), parseFloat, "a number")
+                : std::vector<float>{};
 }
 
 void SectionReader::accept(std::initializer_list<std::string_view> keys)

@@ -19,12 +19,13 @@ const cfg::Section& sectionOf(const NetworkSpec& spec, const LayerSpec& layer)
     return spec.document->sections().at(layer.section);
 }
 
-// Adds the edit unless the section already says so.
+// Adds the edit unless the section already says so (a comment after the value, "255#3*(80+5)" as
+// Darknet reads the line, is not part of it).
 void setIfDifferent(std::vector<KeyEdit>& edits, const cfg::Section& section, std::size_t index,
                     const std::string& key, const std::string& value, const std::string& where)
 {
     const cfg::Line* line = section.find(key);
-    if (!line || line->value != value)
+    if (!line || line->value.substr(0, line->value.find_first_of("#;")) != value)
         edits.push_back({index, key, value, where});
 }
 
