@@ -108,6 +108,9 @@ void TestLayerTable::windowListsProblemsWithLines()
     QVERIFY(window.problemList()->item(0)->text().startsWith(path + ":10: error: layer 1:"));
     QVERIFY(window.problemList()->item(1)->text().startsWith(path +
                                                              ":13: warning: layer 1: unused key 'bogus=1'"));
+    // A long message wraps in a narrow dock and is its row's tooltip (its end, the fix, was cut off).
+    QVERIFY(window.problemList()->wordWrap());
+    QCOMPARE(window.problemList()->item(0)->toolTip(), window.problemList()->item(0)->text());
     const QModelIndex yolo = window.layerModel()->index(1, 0);
     QVERIFY(yolo.data(Qt::ToolTipRole).toString().contains("set filters=21"));
     QVERIFY(yolo.data(Qt::BackgroundRole).isValid());

@@ -167,6 +167,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     problems_ = new QListWidget(this);
     problems_->setObjectName("problemList");
+    // Long messages wrap (their end — the fix — was cut off in a narrow dock) and are tooltips too.
+    problems_->setWordWrap(true);
+    problems_->setTextElideMode(Qt::ElideNone);
     auto* problemsDock = new QDockWidget(tr("Problems"), this);
     problemsDock->setObjectName("problemsDock");
     problemsDock->setWidget(problems_);
@@ -611,6 +614,7 @@ void MainWindow::showProblems()
             style()->standardIcon(d.isError() ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning),
             QString::fromStdString(d.format()), problems_);
         item->setData(Qt::UserRole, d.layer);
+        item->setToolTip(item->text());
     }
     if (shown.empty()) {
         auto* item =
