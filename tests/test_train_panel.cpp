@@ -24,6 +24,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -186,7 +187,12 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     // A fresh run refused before its first iteration shows none of the last run's progress or curves.
     panel->resumeBox()->setChecked(false);
     panel->dataEdit()->setText(dir.filePath("missing.data"));
+    for (int i = 0; i < 200; ++i) // a long log read from its top: the new run's lines are followed
+        panel->log()->appendPlainText("an earlier line");
+    panel->log()->verticalScrollBar()->setValue(0);
     panel->trainButton()->click();
+    QVERIFY(panel->log()->verticalScrollBar()->maximum() > 0);
+    QCOMPARE(panel->log()->verticalScrollBar()->value(), panel->log()->verticalScrollBar()->maximum());
     QTRY_VERIFY_WITH_TIMEOUT(panel->statusLabel()->text().startsWith("Stopped with an error"), 20000);
     QVERIFY2(panel->statusLabel()->text().contains("missing.data"), qPrintable(panel->statusLabel()->text()));
     QCOMPARE(panel->progressBar()->value(), 0);

@@ -28,6 +28,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTextCursor>
 #include <QTextStream>
 #include <QThread>
 #include <QTimer>
@@ -611,6 +612,10 @@ void TrainPanel::start()
     pause_->setText(tr("Pause"));
     pause_->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
     status_->setText(tr("Loading the data set…"));
+    // A new run's lines are followed from its first (a log scrolled up to an earlier run stayed there, and
+    // "a fresh run: … moved to previous-…" went unseen below it).
+    log_->moveCursor(QTextCursor::End);
+    log_->ensureCursorVisible();
     appendLog(
         tr("Training %1 on %2 → %3").arg(QFileInfo(cfgPath_).fileName(), request.dataPath, request.outDir));
     setTraining(true);
