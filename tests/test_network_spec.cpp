@@ -436,9 +436,13 @@ void TestNetworkSpec::netValuesThatDivergeAreNamed()
     QCOMPARE(again->line, 7);
     QCOMPARE(twice.layers[0].output.size, std::int64_t(2));
     // max_batches shortened for one's own data with the original steps kept: the rate never drops.
-    const std::string steps = "[net]\nwidth=8\nheight=8\nchannels=3\npolicy=steps\nmax_batches=6000\n"
-                              "steps=400000,450000\nscales=.1,.1\n[connected]\noutput=2\n";
-    const NetworkSpec late = test::specFromText(steps, "net.cfg");
+    const auto withSteps = [](const std::string& steps) {
+        return test::specFromText(
+            "[net]\nwidth=8\nheight=8\nchannels=3\npolicy=steps\nmax_batches=6000\nsteps=" + steps +
+                "\nscales=.1,.1\n[connected]\noutput=2\n",
+            "net.cfg");
+    };
+    const NetworkSpec late = withSteps("400000,450000");
     const Diagnostic* never = test::findDiagnostic(
         late.diagnostics,
         "steps=400000,450000 are all at or past max_batches=6000: the learning rate never drops "
@@ -446,16 +450,12 @@ void TestNetworkSpec::netValuesThatDivergeAreNamed()
     QVERIFY2(never, test::allText(late.diagnostics).c_str());
     QCOMPARE(never->line, 7);
     QVERIFY(!never->isError());
-    const NetworkSpec partly = test::specFromText(
-        steps.substr(0, steps.find("steps=")) + "steps=4800,6000\nscales=.1,.1\n[connected]\noutput=2\n",
-        "net.cfg");
+    const NetworkSpec partly = withSteps("4800,6000");
     QVERIFY2(test::findDiagnostic(partly.diagnostics,
                                   "steps=4800,6000 are partly at or past max_batches=6000: "
                                   "the learning rate misses those drops"),
              test::allText(partly.diagnostics).c_str());
-    const NetworkSpec inTime = test::specFromText(
-        steps.substr(0, steps.find("steps=")) + "steps=4800,5400\nscales=.1,.1\n[connected]\noutput=2\n",
-        "net.cfg");
+    const NetworkSpec inTime = withSteps("4800,5400");
     QVERIFY2(inTime.diagnostics.empty(), test::allText(inTime.diagnostics).c_str());
 }
 

@@ -99,6 +99,27 @@ public:
     bool stopRequested() override { return stopAfter >= 0 && int(seen.size()) >= stopAfter; }
 };
 
+// From iteration `from` (after its writes) a folder takes `file`'s place, until iteration `until` (0: to
+// the end): writing the file fails there as on a full disk, even as root.
+class Blocking : public Quiet {
+public:
+    Blocking(QString file, int from, int until = 0) : file_(std::move(file)), from_(from), until_(until) {}
+    void iteration(const IterationStats& s) override
+    {
+        Quiet::iteration(s);
+        if (s.iteration == from_) {
+            QFile::remove(file_);
+            QDir().mkpath(file_ + "/blocker");
+        }
+        if (s.iteration == until_)
+            QDir(file_).removeRecursively();
+    }
+
+private:
+    QString file_;
+    int from_, until_;
+};
+
 // writeToySet's images in `dir`, loaded; nullptr on failure.
 std::unique_ptr<ClassificationDataset> toySet(const QTemporaryDir& dir, int count)
 {
@@ -1477,19 +1498,7 @@ void TestTraining::aCheckpointThatCannotBeWrittenIsTriedAgain()
     TrainOptions options = toyOptions(dir);
     options.checkpointEvery = 2;
     options.maxBatches = 6;
-    const QString blocker = dir.filePath("out/toy_last.state/blocker");
-    struct Blocking : Quiet {
-        QString blocker;
-        void iteration(const IterationStats& s) override
-        {
-            Quiet::iteration(s);
-            if (s.iteration == 1)
-                QDir().mkpath(blocker);
-            if (s.iteration == 3)
-                QDir(QFileInfo(blocker).path()).removeRecursively();
-        }
-    } observer;
-    observer.blocker = blocker;
+    Blocking observer(dir.filePath("out/toy_last.state"), 1, 3);
     auto net = toyNet();
     QCOMPARE(Trainer(*net, *set, nullptr, options).run(observer), std::optional<std::string>());
     const auto warning =
@@ -1516,19 +1525,7 @@ void TestTraining::bestWeightsThatCannotBeWrittenAreAWarning()
     TrainOptions options = toyOptions(dir);
     options.maxBatches = 8;
     options.validEvery = 1;
-    const QString best = dir.filePath("out/toy_best.weights");
-    struct Blocking : Quiet {
-        QString best;
-        void iteration(const IterationStats& s) override
-        {
-            Quiet::iteration(s);
-            if (s.iteration == 1) { // the first best is written; from now on its place is taken
-                QFile::remove(best);
-                QDir().mkpath(best + "/blocker");
-            }
-        }
-    } observer;
-    observer.best = best;
+    Blocking observer(dir.filePath("out/toy_best.weights"), 1); // after the first best, to the end
     auto net = toyNet();
     QCOMPARE(Trainer(*net, *set, set.get(), options).run(observer), std::optional<std::string>());
     QCOMPARE(observer.seen.back().iteration, 8);

@@ -22,7 +22,7 @@ public:
     std::optional<DetectionHeadInfo> detectionHead() const override
     {
         const auto masked = (long long)mask.size();
-        return DetectionHeadInfo{classes,     maxBoxes, jitter, random, nmsRuleFromCfg(nmsKind, betaNms),
+        return DetectionHeadInfo{classes,    maxBoxes, jitter, random, nmsRuleFromCfg(nmsKind, betaNms),
                                  5 * masked, masked};
     }
     std::unique_ptr<RuntimeLayer> createRuntime(const LayerSpec& spec) const override;
