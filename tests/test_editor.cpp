@@ -1240,6 +1240,7 @@ void TestEditor::setClassesFromTheEditMenu()
     QUndoStack* undo = window.documentModel()->undoStack();
     QCOMPARE(undo->count(), 1);
     QCOMPARE(undo->text(0), QString("Set classes = 5 (6 edits)"));
+    QVERIFY(window.findChild<QUndoView*>("historyView")->wordWrap()); // long steps wrap in History
     for (const LayerSpec& layer : window.layerModel()->spec().layers)
         if (layer.type == "yolo")
             QCOMPARE(detectionHeadInfo(layer.config.get())->classes, 5);

@@ -113,6 +113,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(palette_, &LayerPalette::insertRequested, this, &MainWindow::insertLayer);
     auto* undoView = new QUndoView(model_doc_->undoStack(), this);
     undoView->setObjectName("historyView");
+    // Steps wrap in the narrow dock ("Set filters = 24 in layer 149 [con" was all one saw).
+    undoView->setWordWrap(true);
+    undoView->setTextElideMode(Qt::ElideNone);
     auto* historyDock = new QDockWidget(tr("History"), this);
     historyDock->setObjectName("historyDock");
     historyDock->setWidget(undoView);
