@@ -265,28 +265,26 @@ void TestCli::setClassesWritesEveryHead()
     QCOMPARE(test::readAll(data), QByteArray("classes = 5\ntrain = train.txt\n"));
     const Run huge = cli({"set-classes", in, "99999999999", dir.filePath("x.cfg")});
     QCOMPARE(huge.err, QByteArray("error: 99999999999 classes: more than a cfg number holds\n"));
+    // set-classes on yolov4-tiny with `from` replaced by `to`, into OUT.
+    const auto onEdited = [&](const char* name, const QByteArray& from, const QByteArray& to,
+                              const char* classes, const QString& written) {
+        return cli({"set-classes", writeFile(dir, name, QByteArray(test::readAll(in)).replace(from, to)),
+                    classes, written});
+    };
     // A comment after a value stays, and is no part of the value said.
-    QByteArray commented = test::readAll(in);
-    commented.replace("filters=255\n", "filters=255   # 3*(80+5)\n");
     const Run comment =
-        cli({"set-classes", writeFile(dir, "commented.cfg", commented), "5", dir.filePath("c.cfg")});
+        onEdited("commented.cfg", "filters=255\n", "filters=255   # 3*(80+5)\n", "5", dir.filePath("c.cfg"));
     QCOMPARE(comment.exitCode, 0);
     QVERIFY2(comment.out.contains("layer 29 [convolutional]: filters=30 (was 255)\n"),
              comment.out.constData());
     QVERIFY(test::readAll(dir.filePath("c.cfg")).contains("\nfilters=30   # 3*(80+5)\n"));
     // A head of a type not known here (AlexeyAB's [Gaussian_yolo]) is named as such.
-    QByteArray gaussian = test::readAll(in);
-    gaussian.replace("[yolo]", "[Gaussian_yolo]");
-    const Run unknown =
-        cli({"set-classes", writeFile(dir, "gaussian.cfg", gaussian), "3", dir.filePath("x.cfg")});
+    const Run unknown = onEdited("gaussian.cfg", "[yolo]", "[Gaussian_yolo]", "3", dir.filePath("x.cfg"));
     QCOMPARE(unknown.exitCode, 1);
     QVERIFY2(unknown.err.contains("layer 30 [Gaussian_yolo] is a layer type Netwright does not know"),
              unknown.err.constData());
     // An input with errors of its own: written, and the errors are said to be the input's.
-    QByteArray broken = test::readAll(in);
-    broken.replace("[maxpool]", "[maxpol]");
-    const Run inputErrors =
-        cli({"set-classes", writeFile(dir, "broken.cfg", broken), "3", dir.filePath("b.cfg")});
+    const Run inputErrors = onEdited("broken.cfg", "[maxpool]", "[maxpol]", "3", dir.filePath("b.cfg"));
     QCOMPARE(inputErrors.exitCode, 1);
     QVERIFY2(inputErrors.err.contains("had errors before; set-classes changed only the lines it printed"),
              inputErrors.err.constData());

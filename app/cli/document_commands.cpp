@@ -134,7 +134,7 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
         const cfg::Line* line = section.find(edit.key);
         std::cout << in << ":" << (line ? line->number : section.headerLine()) << ": " << edit.where << ": "
                   << edit.key << "=" << edit.value
-                  << (line ? " (was " + line->value.substr(0, line->value.find_first_of("#;")) + ")"
+                  << (line ? " (was " + std::string(cfg::valueBeforeComment(line->value)) + ")"
                            : std::string(" (added)"))
                   << "\n";
     }

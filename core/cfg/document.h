@@ -15,6 +15,12 @@ namespace nw::cfg {
 
 // Darknet's strip(): removes every space, tab, CR and LF anywhere in the text, not only at the ends.
 std::string darknetStrip(std::string_view text);
+// A value without a comment written after it ("255#3*(80+5)" once stripped: Darknet's atoi/atof stop at
+// the comment, so numbers read as "255" and edits keep the comment).
+inline std::string_view valueBeforeComment(std::string_view value)
+{
+    return value.substr(0, value.find_first_of("#;"));
+}
 // Whether a (stripped) key is one of a .data file's (classes, train, valid, names, backup): what tells a
 // .data file handed over where a cfg or a names file belongs.
 bool isDataFileKey(std::string_view key);

@@ -31,17 +31,6 @@ std::optional<float> parseFloat(std::string_view text)
     return value;
 }
 
-namespace {
-
-// A number's text without a comment after it ("255  # 3*(80+5)" reads "255#3*(80+5)" once stripped):
-// Darknet's atoi/atof stop there, so cfgs written so run there and must here.
-std::string beforeComment(const std::string& value)
-{
-    return value.substr(0, value.find_first_of("#;"));
-}
-
-} // namespace
-
 SectionReader::SectionReader(const Section& section, std::string file, int layer, Diagnostics& diagnostics)
     : section_(section), file_(std::move(file)), layer_(layer), diagnostics_(diagnostics)
 {
@@ -99,7 +88,7 @@ int SectionReader::getInt(std::string_view key, int fallback)
     const Line* line = entry(key);
     if (!line)
         return fallback;
-    if (auto value = parseInt(beforeComment(line->value)))
+    if (auto value = parseInt(valueBeforeComment(line->value)))
         return *value;
     error(key, "bad number for '" + std::string(key) + "': expected an integer, found '" +
                    shortened(line->value) + "'");
@@ -112,7 +101,7 @@ bool SectionReader::getFlag(std::string_view key, bool fallback)
     const Line* line = entry(key);
     if (!line)
         return fallback;
-    if (auto value = parseInt(beforeComment(line->value)))
+    if (auto value = parseInt(valueBeforeComment(line->value)))
         return *value != 0;
     error(key, "bad value for '" + std::string(key) + "': expected 0 or 1, found '" + shortened(line->value) +
                    "'");
@@ -125,7 +114,7 @@ float SectionReader::getFloat(std::string_view key, float fallback)
     const Line* line = entry(key);
     if (!line)
         return fallback;
-    if (auto value = parseFloat(beforeComment(line->value)))
+    if (auto value = parseFloat(valueBeforeComment(line->value)))
         return *value;
     error(key, "bad number for '" + std::string(key) + "': expected a number, found '" +
                    shortened(line->value) + "'");
@@ -171,7 +160,8 @@ std::vector<int> SectionReader::getIntList(std::string_view key)
 {
     record(key, KeyInfo::Kind::IntList, "");
     const Line* line = entry(key);
-    return line ? parseList<int>(*this, key, beforeComment(line->value), parseInt, "an integer")
+    return line ? parseList<int>(*this, key, std::string(valueBeforeComment(line->value)), parseInt,
+                                 "an integer")
                 : std::vector<int>{};
 }
 
@@ -179,7 +169,8 @@ std::vector<float> SectionReader::getFloatList(std::string_view key)
 {
     record(key, KeyInfo::Kind::FloatList, "");
     const Line* line = entry(key);
-    return line ? parseList<float>(*this, key, beforeComment(line->value), parseFloat, "a number")
+    return line ? parseList<float>(*this, key, std::string(valueBeforeComment(line->value)), parseFloat,
+                                   "a number")
                 : std::vector<float>{};
 }
 

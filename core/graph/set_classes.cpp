@@ -25,7 +25,7 @@ void setIfDifferent(std::vector<KeyEdit>& edits, const cfg::Section& section, st
                     const std::string& key, const std::string& value, const std::string& where)
 {
     const cfg::Line* line = section.find(key);
-    if (!line || line->value.substr(0, line->value.find_first_of("#;")) != value)
+    if (!line || cfg::valueBeforeComment(line->value) != value)
         edits.push_back({index, key, value, where});
 }
 

@@ -24,10 +24,5 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
 // A checkpoint's iteration, seen, average loss and elapsed time, from its header alone (no network
 // needed, no arrays): what a studio opening a run folder shows; nullopt when the file is no checkpoint.
 std::optional<TrainState> readCheckpointHeader(const std::string& path);
-inline std::optional<int> checkpointIteration(const std::string& path)
-{
-    const auto header = readCheckpointHeader(path);
-    return header ? std::optional<int>(header->iteration) : std::nullopt;
-}
 
 } // namespace nw

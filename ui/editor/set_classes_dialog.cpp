@@ -84,8 +84,7 @@ void SetClassesDialog::replan()
         const cfg::Section& section = spec_.document->sections()[edit.section];
         const cfg::Line* line = section.find(edit.key);
         const QString was =
-            line ? QString::fromStdString(line->value.substr(0, line->value.find_first_of("#;")))
-                 : tr("not set");
+            line ? QString::fromStdString(std::string(cfg::valueBeforeComment(line->value))) : tr("not set");
         rows += QString("<tr><td>%1</td><td>&nbsp;&nbsp;%2</td><td>&nbsp;&nbsp;%3: %4 → <b>%5</b></td></tr>")
                     .arg(line ? tr("line %1").arg(line->number) : QString())
                     .arg(QString::fromStdString(edit.where).toHtmlEscaped(), QString::fromStdString(edit.key),
