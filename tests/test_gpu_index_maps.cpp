@@ -1,6 +1,9 @@
 // The index rules the CUDA kernels share with the CPU layers, checked on any machine (they are plain
 // C++ too): the GPU's [reorg] pairs, [shortcut] overlap and max-pool window against what the CPU layers
 // compute. A wrong pair would put a value in the wrong place on the GPU only, where no test here runs.
+#if NETWRIGHT_WITH_CUDA
+#include "backend/cuda/cudnn_algorithm_choice.h"
+#endif
 #include "kernels/cpu/im2col.h"
 #include "kernels/cuda/index_maps.h"
 #include "kernels/cuda/maxpool_window.h"
@@ -52,6 +55,7 @@ private slots:
     void scaleSumsVisitEveryScaledValueOnce();
     void columnSourceReadsWhatIm2colReads();
     void checkDeviceRuleVouchesOnlyForFiniteValues();
+    void cudnnChoiceKeepsFp32Exact();
 };
 
 void TestGpuIndexMaps::reorgPairsMoveWhatTheCpuMoves_data()
@@ -261,6 +265,54 @@ void TestGpuIndexMaps::checkDeviceRuleVouchesOnlyForFiniteValues()
         std::isinf(largestRelativeDifference(overflowed, overflowed))); // the same NaN and ∞ on both sides
     QVERIFY(!allFinite(overflowed));
     QVERIFY(allFinite(reference));
+}
+
+// cudnnFind's results as the first GPU run saw them (sorted by time, transforms fastest): FP32 takes
+// the fastest direct or GEMM-like one; FP16 and NETWRIGHT_CUDNN_TRANSFORMS take the fastest of all.
+void TestGpuIndexMaps::cudnnChoiceKeepsFp32Exact()
+{
+#if NETWRIGHT_WITH_CUDA
+    auto result = [](cudnnConvolutionBwdFilterAlgo_t algo, cudnnMathType_t math = CUDNN_FMA_MATH,
+                     std::size_t memory = 1024) {
+        cudnnConvolutionBwdFilterAlgoPerf_t r{};
+        r.algo = algo;
+        r.status = CUDNN_STATUS_SUCCESS;
+        r.mathType = math;
+        r.memory = memory;
+        return r;
+    };
+    const cudnnConvolutionBwdFilterAlgoPerf_t filter[] = {
+        result(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED),
+        result(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1, CUDNN_TENSOR_OP_MATH), // TF32
+        result(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING),
+        result(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_3, CUDNN_FMA_MATH, std::size_t(3) << 30), // 3 GiB of scratch
+        result(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1),
+        result(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0)};
+    QCOMPARE(fastestAllowed(filter, 6, AlgorithmRules{}), 4);
+    QCOMPARE(fastestAllowed(filter, 6, AlgorithmRules{false, true}), 0);    // transforms allowed
+    QCOMPARE(fastestAllowed(filter, 3, AlgorithmRules{}), -1);              // none exact: the fallback
+    QCOMPARE(fastestAllowed(filter + 1, 5, AlgorithmRules{true, true}), 0); // FP16: tensor cores too
+
+    cudnnConvolutionFwdAlgoPerf_t forward[3]{};
+    const cudnnConvolutionFwdAlgo_t forwardAlgos[] = {CUDNN_CONVOLUTION_FWD_ALGO_FFT,
+                                                      CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD,
+                                                      CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM};
+    for (int i = 0; i < 3; ++i) {
+        forward[i].algo = forwardAlgos[i];
+        forward[i].mathType = CUDNN_DEFAULT_MATH;
+    }
+    forward[2].status = CUDNN_STATUS_NOT_SUPPORTED; // (the fullness rule marks results so)
+    QCOMPARE(fastestAllowed(forward, 3, AlgorithmRules{}), -1);
+    forward[2].status = CUDNN_STATUS_SUCCESS;
+    QCOMPARE(fastestAllowed(forward, 3, AlgorithmRules{}), 2);
+
+    cudnnConvolutionBwdDataAlgoPerf_t data[2]{};
+    data[0].algo = CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED;
+    data[1].algo = CUDNN_CONVOLUTION_BWD_DATA_ALGO_1;
+    QCOMPARE(fastestAllowed(data, 2, AlgorithmRules{}), 1);
+#else
+    QSKIP("built without the CUDA backend");
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestGpuIndexMaps)

@@ -1,7 +1,10 @@
 #include "backend/cuda/cudnn_convolution.h"
 
 #include "backend/cuda/cuda_check.h"
+#include "backend/cuda/cudnn_algorithm_choice.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace nw {
@@ -10,27 +13,37 @@ namespace {
 
 constexpr int kCandidates = 8;
 
-// The fastest of Find's results (sorted by time) that does not round through tensor cores (Find's
-// labels for FP32 results vary between versions, so only TF32/FP16 tensor-op results are excluded) and
-// whose scratch stays under 1 GiB (FFT variants can ask for several); `fallback` always runs in FP32.
-// `tensorCores`: FP16 inference, where tensor-op results are what is wanted.
-// (`chosen`, when given: the index of the result taken, −1 for the fallback.)
-template <typename Perf, typename Algorithm>
-Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback, bool tensorCores = false,
-                       int* chosen = nullptr)
+// NETWRIGHT_CUDNN_TRANSFORMS=1: FFT and Winograd allowed in FP32 too, for measuring what leaving them
+// out costs (cudnn_algorithm_choice.h says why they are left out).
+bool transformsAllowed()
 {
-    for (int i = 0; i < returned; ++i)
-        if (results[i].status == CUDNN_STATUS_SUCCESS &&
-            (tensorCores || (results[i].mathType != CUDNN_TENSOR_OP_MATH &&
-                             results[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)) &&
-            results[i].memory <= (std::size_t(1) << 30)) {
-            if (chosen)
-                *chosen = i;
-            return results[i].algo;
-        }
-    if (chosen)
-        *chosen = -1;
-    return fallback;
+    static const bool allowed = [] {
+        const char* value = std::getenv("NETWRIGHT_CUDNN_TRANSFORMS");
+        return value && *value && std::string(value) != "0";
+    }();
+    return allowed;
+}
+
+// NETWRIGHT_CUDNN_LOG=1: each choice on stderr (shape, direction, algorithm number, its time).
+void logChoice(const char* direction, const ConvolutionShape& s, int batch, int algorithm, float ms)
+{
+    static const bool wanted = std::getenv("NETWRIGHT_CUDNN_LOG") != nullptr;
+    if (wanted)
+        std::fprintf(stderr, "cuDNN %s: %dx%dx%d -> %d filters %dx%d/%d, batch %d: algorithm %d (%.3f ms)\n",
+                     direction, s.width, s.height, s.channels, s.filters, s.size, s.size, s.strideX, batch,
+                     algorithm, double(ms));
+}
+
+// The fastest allowed algorithm of Find's results, or `fallback` (exact FP32); `chosen`: the index
+// taken, −1 for the fallback. `half`: FP16 inference, where tensor cores and transforms are wanted.
+template <typename Perf, typename Algorithm>
+Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback, bool half, int& chosen)
+{
+    AlgorithmRules rules;
+    rules.tensorCores = half;
+    rules.transforms = half || transformsAllowed();
+    chosen = fastestAllowed(results, returned, rules);
+    return chosen >= 0 ? results[chosen].algo : fallback;
 }
 
 // Find's candidates, measured in trial buffers it allocates itself; where the GPU is too full for them
@@ -110,7 +123,8 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
     cudnnCheck(cudnnSetTensor4dDescriptor(output_, CUDNN_TENSOR_NCHW, data, batch, s.filters, s.outHeight,
                                           s.outWidth),
                "describing a convolution's output");
-    // Measured once per shape and batch: the fastest algorithm that computes in FP32 (FP16: the fastest).
+    // Measured once per shape and batch: the fastest exact FP32 algorithm (cudnn_algorithm_choice.h;
+    // FP16: the fastest).
     cudnnConvolutionFwdAlgoPerf_t results[kCandidates];
     const cudnnHandle_t cudnn = gpu.cudnn();
     const int returned = candidates(
@@ -125,7 +139,9 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
         },
         "choosing a convolution algorithm");
     int chosen = -1;
-    algorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, half, &chosen);
+    algorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, half, chosen);
+    logChoice(half ? "forward FP16" : "forward", s, batch, algorithm_,
+              chosen >= 0 ? results[chosen].time : -1);
     if (half && chosen >= 0) // run it with the math it was timed with
         cudnnCheck(cudnnSetConvolutionMathType(convolution_, results[chosen].mathType),
                    "cudnnSetConvolutionMathType");
@@ -133,6 +149,7 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
                                                        algorithm_, &workspaceBytes_),
                "sizing a convolution's workspace");
     batch_ = batch;
+    shape_ = s;
     exec_ = gpu.id();
     dataPlanned_ = filterPlanned_ = false;
 }
@@ -154,7 +171,9 @@ void CudnnConvolution::planBackwardFilter(GpuExec& gpu)
                                                                  filter_, kCandidates, count, r);
         },
         "choosing a convolution's weight-gradient algorithm");
-    filterAlgorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0);
+    int chosen = -1;
+    filterAlgorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0, false, chosen);
+    logChoice("weight gradient", shape_, batch_, filterAlgorithm_, chosen >= 0 ? results[chosen].time : -1);
     cudnnCheck(cudnnGetConvolutionBackwardFilterWorkspaceSize(cudnn, input_, output_, convolution_, filter_,
                                                               filterAlgorithm_, &filterWorkspaceBytes_),
                "sizing a convolution's weight-gradient workspace");
@@ -178,7 +197,9 @@ void CudnnConvolution::planBackwardData(GpuExec& gpu)
                                                                kCandidates, count, r);
         },
         "choosing a convolution's input-gradient algorithm");
-    dataAlgorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0);
+    int chosen = -1;
+    dataAlgorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0, false, chosen);
+    logChoice("input gradient", shape_, batch_, dataAlgorithm_, chosen >= 0 ? results[chosen].time : -1);
     cudnnCheck(cudnnGetConvolutionBackwardDataWorkspaceSize(cudnn, filter_, output_, convolution_, input_,
                                                             dataAlgorithm_, &dataWorkspaceBytes_),
                "sizing a convolution's input-gradient workspace");

@@ -2,10 +2,10 @@
 // One convolution through cuDNN: descriptors for a layer's shapes, and each direction's algorithm
 // (forward; backward data and filter when training, backward data alone for a transposed convolution's
 // forward) chosen by measurement (cudnnFind…) the first time a batch size runs, restricted to exact FP32
-// (no TF32), with its scratch in the GpuExec's shared workspace. Where the GPU is too full for Find's
-// own trial buffers, cuDNN's heuristics choose instead.
-// A half-precision instance (FP16 inference) takes half input, weights and output, accumulates in FP32
-// and may use tensor cores; it has no backward.
+// (no TF32, FFT or Winograd: cudnn_algorithm_choice.h), with its scratch in the GpuExec's shared workspace.
+// Where the GPU is too full for Find's own trial buffers, cuDNN's heuristics choose instead. A half-precision
+// instance (FP16 inference) takes half input, weights and output, accumulates in FP32 and may use tensor
+// cores; it has no backward.
 #include "backend/cuda/gpu_exec.h"
 
 #include <cudnn.h>
@@ -48,7 +48,8 @@ private:
 
     Precision precision_;
     int batch_ = 0;
-    std::uint64_t exec_ = 0; // the plan belongs to one GpuExec (its GPU and handle)
+    ConvolutionShape shape_{}; // the shape planned (for NETWRIGHT_CUDNN_LOG)
+    std::uint64_t exec_ = 0;   // the plan belongs to one GpuExec (its GPU and handle)
     cudnnTensorDescriptor_t input_ = nullptr, output_ = nullptr;
     cudnnFilterDescriptor_t filter_ = nullptr;
     cudnnConvolutionDescriptor_t convolution_ = nullptr;
