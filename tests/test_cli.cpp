@@ -32,6 +32,7 @@ class TestCli : public QObject {
     Q_OBJECT
 private slots:
     void summaryJsonDescribesEveryLayer();
+    void detectLetterboxesWhenTheCfgSays();
     void darknetHabitsAreAnsweredInWords();
     void summaryTableHasEveryLayerAndTotals();
     void summaryNamesLayersTheGpuCannotRun();
@@ -988,6 +989,35 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains("--device cuda:0: no GPU: " + problem), refused.err.constData());
     }
+}
+
+// A cfg with letter_box=1 is letterboxed by detect as by map (and AlexeyAB's test_detector): detect
+// stretched it, so the detections deployed were not those scored.
+void TestCli::detectLetterboxesWhenTheCfgSays()
+{
+    QTemporaryDir dir;
+    const QString shapes = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    QFile source(shapes);
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    QByteArray text = source.readAll();
+    const qsizetype net = text.indexOf("[net]\n");
+    QVERIFY(net >= 0);
+    text.insert(net + 6, "letter_box=1\n");
+    const QString letterboxed = dir.filePath("letterboxed.cfg");
+    QFile out(letterboxed);
+    QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
+    out.close();
+    const QString dog = "/usr/share/darknet/data/dog.jpg"; // 768x576: letterboxing pads it
+    const QStringList options{"--thresh", "0.01", "--json"};
+    Run fromCfg = cli(QStringList{"detect", letterboxed, weights, dog} + options);
+    const Run fromFlag = cli(QStringList{"detect", shapes, weights, dog, "--letterbox"} + options);
+    const Run stretched = cli(QStringList{"detect", shapes, weights, dog} + options);
+    QCOMPARE(fromCfg.exitCode, 0);
+    QCOMPARE(fromFlag.exitCode, 0);
+    QVERIFY2(fromCfg.out.contains("\"confidence\""), fromCfg.out.constData()); // boxes to compare
+    QCOMPARE(fromCfg.out.replace(letterboxed.toUtf8(), shapes.toUtf8()), fromFlag.out);
+    QVERIFY(stretched.out != fromFlag.out);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -11,6 +11,7 @@
 #include "detect/paint_detections.h"
 #include "test_support.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -53,6 +54,7 @@ private slots:
     void deviceChoiceListsTheGpusOrSaysWhyNone();
     void fitsASmallScreensDock();
     void labelsKeepTheirSizeOnAScaledImage();
+    void letterboxFollowsTheCfg();
 };
 
 void TestDetectPanel::videoFramesThresholdAndExports()
@@ -629,6 +631,54 @@ void TestDetectPanel::deviceChoiceListsTheGpusOrSaysWhyNone()
     panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
     QVERIFY(loaded.wait(60000));
     QCOMPARE(loaded.last().first().toString(), QString());
+}
+
+// The Letterbox box follows the cfg's letter_box=1 (as detect and map do) when a network opens and when
+// the cfg's value changes; in between, a choice made by hand holds.
+void TestDetectPanel::letterboxFollowsTheCfg()
+{
+    QTemporaryDir dir;
+    const QString image = shapesImage(dir);
+    QVERIFY(!image.isEmpty());
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    QFile file(cfg);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString plain = QString::fromUtf8(file.readAll());
+    QVERIFY(plain.contains("[net]\n"));
+    QString withLetterbox = plain;
+    withLetterbox.replace("[net]\n", "[net]\nletter_box=1\n");
+    QString text = withLetterbox;
+
+    ui::DetectPanel panel;
+    panel.setCfgTextSource([&] { return text; });
+    QCheckBox* letterbox = nullptr;
+    for (QCheckBox* box : panel.findChildren<QCheckBox*>())
+        if (box->text() == "Letterbox")
+            letterbox = box;
+    QVERIFY(letterbox && !letterbox->isChecked());
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(cfg);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(letterbox->isChecked());
+    panel.openImageFile(image);
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
+
+    letterbox->setChecked(false); // by hand: the image runs again, stretched
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 2, 30000);
+    text = withLetterbox + "\n# an edit elsewhere\n";
+    panel.openImageFile(image); // loaded again: the cfg's value has not changed, the choice holds
+    QVERIFY(loaded.wait(60000));
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 3, 30000);
+    QVERIFY(!letterbox->isChecked());
+
+    text = plain; // letter_box taken out, then put back: the box follows each change
+    panel.openImageFile(image);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(!letterbox->isChecked());
+    text = withLetterbox;
+    panel.openImageFile(image);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(letterbox->isChecked());
 }
 
 QTEST_MAIN(TestDetectPanel)

@@ -177,7 +177,9 @@ int detect(const DetectArgs& args)
         return 1;
     Detector detector(*net, *names);
     detector.setForward([&runner](const float* input) { runner->forward(input); });
-    const DetectOptions options{args.threshold, args.nms, args.letterbox};
+    // The cfg's letter_box=1 letterboxes as --letterbox does (AlexeyAB's test_detector and demo; map does
+    // too).
+    const DetectOptions options{args.threshold, args.nms, args.letterbox || net->spec().net.letterBox};
     const int channels = net->inputShape().c;
     nlohmann::json results = nlohmann::json::array();
     int failures = 0;

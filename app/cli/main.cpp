@@ -249,7 +249,7 @@ int main(int argc, char** argv)
     detect->add_option("--nms", detectArgs.nms, "NMS IoU threshold (default 0.45; 0 disables)")
         ->check(finiteRange(0.0, 1.0));
     detect->add_flag("--letterbox", detectArgs.letterbox,
-                     "Keep the aspect ratio (pad) instead of stretching");
+                     "Keep the aspect ratio (pad) instead of stretching (default: the cfg's letter_box)");
     detect->add_option("--out", detectArgs.outDir, "Write annotated images (.jpg) and videos (.avi) here");
     detect->add_option("--device", detectArgs.device, "cpu (default), cuda or cuda:N (see devices)");
     detect->add_flag("--half", half, halfHelp);

@@ -29,6 +29,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QThread>
 #include <QTimer>
@@ -110,6 +111,9 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     nms_->setValue(45);
     thresholdValue_ = new QLabel(this);
     letterbox_ = new QCheckBox(tr("Letterbox"), this);
+    letterbox_->setToolTip(
+        tr("Keep the aspect ratio, padding the image, instead of stretching it. Ticked "
+           "when the network's [net] has letter_box=1 (as Darknet detects and map scores)."));
     auto* filters = new QHBoxLayout;
     boxFilters_ = {new QLabel(tr("Threshold"), this), threshold_, new QLabel(tr("NMS"), this), nms_,
                    thresholdValue_};
@@ -326,6 +330,7 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     stopStream();
     ++generation_; // frames and loads of the old network still on their way are dropped
     cfgPath_ = cfgPath;
+    letterBoxFromCfg_ = true;
     waiting_ = {};
     classes_ = 0;
     classifier_ = false;
@@ -471,10 +476,16 @@ void DetectPanel::sayIfNamesDoNotFit()
     detector_->setText(line);
 }
 
-void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, int generation)
+void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, bool letterBox, int generation)
 {
     if (generation != generation_)
         return; // another network or other weights were asked for since
+    if (error.isEmpty() &&
+        (std::exchange(letterBoxFromCfg_, false) || std::exchange(cfgLetterBox_, letterBox) != letterBox)) {
+        cfgLetterBox_ = letterBox;
+        const QSignalBlocker quiet(letterbox_); // (what is on show runs again below, with the new weights)
+        letterbox_->setChecked(letterBox);
+    }
     classes_ = error.isEmpty() ? classes : 0;
     classifier_ = classifier;
     bars_->setVisible(classifier && error.isEmpty());

@@ -87,7 +87,7 @@ private:
     bool detectorReadyOrSaySo();
     bool readyOrWait(const QString& path, bool video);
     QString editorText() const; // the network as the editor shows it; empty without a source
-    void onLoaded(const QString& error, int classes, bool classifier, int generation);
+    void onLoaded(const QString& error, int classes, bool classifier, bool letterBox, int generation);
     void showTopClasses();
     void onFrame(const nw::ui::DetectFrame& frame);
     // Appends to the detector line when the names file's length is not the network's class count.
@@ -107,6 +107,10 @@ private:
     std::vector<std::string> names_;
     int classes_ = 0;
     bool classifier_ = false;
+    // Letterbox follows the cfg's letter_box when a network opens and when the cfg's value changes;
+    // in between, the box is the user's.
+    bool cfgLetterBox_ = false;
+    bool letterBoxFromCfg_ = true;
     QStringList folder_;
     int folderIndex_ = -1;
     DetectFrame last_;

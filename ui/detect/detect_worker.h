@@ -64,8 +64,8 @@ public slots:
 
 signals:
     // Empty error: ready; `classes` is the number of classes of the detection heads (or of the
-    // classifier's output when `classifier`).
-    void loaded(const QString& error, int classes, bool classifier, int generation);
+    // classifier's output when `classifier`); `letterBox`: the cfg's letter_box=1.
+    void loaded(const QString& error, int classes, bool classifier, bool letterBox, int generation);
     void frameReady(const nw::ui::DetectFrame& frame);
     // About the input (an unreadable image, a video that cannot be opened): shown whatever network runs.
     void problem(const QString& message);

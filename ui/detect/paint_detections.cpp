@@ -24,7 +24,7 @@ void paintDetections(QImage& canvas, const std::vector<LabeledBox>& boxes, doubl
     std::vector<LabelSize> sizes;
     for (const LabeledBox* box : order) {
         labels.push_back(
-            QString("%1 %2%").arg(QString::fromStdString(box->name)).arg(int(box->confidence * 100)));
+            QString("%1 %2%").arg(QString::fromStdString(box->name)).arg(qRound(box->confidence * 100)));
         const QRectF text = painter.fontMetrics().boundingRect(labels.back()).adjusted(-3, -1, 3, 1);
         sizes.push_back({text.width(), text.height()});
     }
