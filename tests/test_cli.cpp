@@ -33,6 +33,7 @@ class TestCli : public QObject {
 private slots:
     void summaryJsonDescribesEveryLayer();
     void detectLetterboxesWhenTheCfgSays();
+    void anchorsLeaveOutWhatTrainingDrops();
     void darknetHabitsAreAnsweredInWords();
     void summaryTableHasEveryLayerAndTotals();
     void summaryNamesLayersTheGpuCannotRun();
@@ -1018,6 +1019,43 @@ void TestCli::detectLetterboxesWhenTheCfgSays()
     QVERIFY2(fromCfg.out.contains("\"confidence\""), fromCfg.out.constData()); // boxes to compare
     QCOMPARE(fromCfg.out.replace(letterboxed.toUtf8(), shapes.toUtf8()), fromFlag.out);
     QVERIFY(stretched.out != fromFlag.out);
+}
+
+// anchors reads no cfg, so it says nothing of max= (it warned "max=1" on every set); a box training
+// drops (thinner than 0.001 of the image) takes no anchor; fewer distinct sizes than anchors are said.
+void TestCli::anchorsLeaveOutWhatTrainingDrops()
+{
+    QTemporaryDir dir;
+    const QString root = dir.path();
+    QVERIFY(QDir(root).mkpath("images"));
+    QFile list(root + "/train.txt");
+    QVERIFY(list.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 4; ++i) {
+        const QString label = root + QString("/images/%1.txt").arg(i);
+        QFile file(label);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(i == 0 ? "0 0.5 0.5 0.0009 0.3\n" : "");
+        file.write("0 0.5 0.5 0.1 0.1\n0 0.3 0.3 0.1 0.1\n1 0.5 0.5 0.5 0.25\n");
+        list.write((root + QString("/images/%1.jpg\n").arg(i)).toUtf8());
+    }
+    list.close();
+    QFile data(root + "/obj.data");
+    QVERIFY(data.open(QIODevice::WriteOnly));
+    data.write(("classes=2\ntrain=" + root + "/train.txt\n").toUtf8());
+    data.close();
+    const Run two = cli({"anchors", root + "/obj.data", "--num", "2", "--width", "416", "--height", "416"});
+    QCOMPARE(two.exitCode, 0);
+    QVERIFY2(two.out.contains("anchors = 42,42, 208,104"), two.out.constData());
+    QVERIFY2(two.out.contains("average IoU = 100.00% over 12 boxes"), two.out.constData());
+    QVERIFY2(two.err.contains("1 box is narrower or lower than 0.001 of the image (first in " +
+                              root.toUtf8() + "/images/0.txt): training drops such boxes"),
+             two.err.constData());
+    QVERIFY2(!two.err.contains("max="), two.err.constData());
+    const Run three = cli({"anchors", root + "/obj.data", "--num", "3", "--width", "416", "--height", "416"});
+    QCOMPARE(three.exitCode, 0);
+    QVERIFY2(three.err.contains("the boxes have only 2 different sizes (in whole pixels at 416x416), so 3 "
+                                "anchors repeat some"),
+             three.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

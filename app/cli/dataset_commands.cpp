@@ -11,9 +11,11 @@
 #include "net_loading.h"
 #include "util/json_text.h"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace nw::cli {
 
@@ -125,7 +127,7 @@ int anchors(const AnchorsArgs& args)
         return 1;
     }
     std::vector<std::string> warnings;
-    auto set = loadDetectionDataset(*listPath, data->classes(), args.width, args.height, 3, 1, {}, error,
+    auto set = loadDetectionDataset(*listPath, data->classes(), args.width, args.height, 3, 0, {}, error,
                                     warnings, false); // the labels only, as Darknet's calc_anchors
     for (const std::string& warning : warnings)
         std::cerr << "warning: " << warning << "\n";
@@ -133,10 +135,23 @@ int anchors(const AnchorsArgs& args)
         std::cerr << "error: " << error << "\n";
         return 1;
     }
+    // The boxes training learns from: one it drops (thinner than kSmallestBoxSide) would take an anchor.
     std::vector<std::pair<float, float>> sizes;
+    std::size_t thin = 0;
+    std::string thinExample;
     for (std::size_t i = 0; i < set->size(); ++i)
-        for (const TruthBox& box : set->item(i).boxes)
+        for (const TruthBox& box : set->item(i).boxes) {
+            if (box.w < kSmallestBoxSide || box.h < kSmallestBoxSide) {
+                if (thin++ == 0)
+                    thinExample = labelPathFor(set->item(i).image);
+                continue;
+            }
             sizes.emplace_back(box.w * float(args.width), box.h * float(args.height));
+        }
+    if (thin > 0)
+        std::cerr << "warning: " << thin << (thin == 1 ? " box is" : " boxes are")
+                  << " narrower or lower than 0.001 of the image (first in " << thinExample
+                  << "): training drops such boxes, so they are left out of the anchors too\n";
     if (sizes.empty()) {
         std::cerr << "error: " << list << ": no boxes in the label files\n";
         return 1;
@@ -146,6 +161,13 @@ int anchors(const AnchorsArgs& args)
                   << " anchors: use --num " << sizes.size() << " or fewer, or label more images\n";
         return 1;
     }
+    std::set<std::pair<long, long>> distinct; // (whole pixels: sizes k-means cannot tell apart)
+    for (const auto& [w, h] : sizes)
+        distinct.emplace(std::lround(w), std::lround(h));
+    if (distinct.size() < std::size_t(args.count))
+        std::cerr << "warning: " << list << ": the boxes have only " << distinct.size()
+                  << " different sizes (in whole pixels at " << args.width << "x" << args.height << "), so "
+                  << args.count << " anchors repeat some: --num " << distinct.size() << " says as much\n";
     const AnchorResult result = computeAnchors(sizes, args.count, args.seed);
     std::printf("anchors = ");
     // Whole pixels, at least 1: an anchor of 0 would be refused by the cfg (and give boxes of no size).

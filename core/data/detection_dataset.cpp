@@ -8,9 +8,11 @@
 #include "util/uniform_float.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace nw {
@@ -68,6 +70,56 @@ std::string labelPathFor(const std::string& imagePath)
     return isRegularFile(ab) ? ab : pj;
 }
 
+namespace {
+
+// A label line as a message can show it: control bytes (a lone CR, a NUL) as '?', at most 60 bytes.
+std::string printableExcerpt(const std::string& line)
+{
+    std::string shown = line.size() > 60 ? line.substr(0, 60) + "…" : line;
+    for (char& c : shown)
+        if (static_cast<unsigned char>(c) < 0x20)
+            c = '?';
+    return shown;
+}
+
+// Bad label lines: the first kShown and the first of each other kind, then how many more — a set with a
+// thousand bad lines printed a thousand warnings, and the studio's log kept only the last of them. A
+// line's kind is its reason (after "file:line: ") without digits or the line quoted.
+void keepSomeLabelWarnings(std::vector<std::string>& all, std::vector<std::string>& warnings)
+{
+    constexpr std::size_t kShown = 10;
+    std::set<std::string> kinds;
+    std::size_t shown = 0, more = 0;
+    for (std::string& warning : all) {
+        // "…/000011.txt:82: class 7 is outside 0..4 …": the reason starts after ":<digits>: ".
+        std::size_t start = 0;
+        for (std::size_t colon = warning.find(':'); colon != std::string::npos;
+             colon = warning.find(':', colon + 1)) {
+            std::size_t digits = colon + 1;
+            while (digits < warning.size() && std::isdigit(static_cast<unsigned char>(warning[digits])))
+                ++digits;
+            if (digits > colon + 1 && warning.compare(digits, 2, ": ") == 0) {
+                start = digits + 2;
+                break;
+            }
+        }
+        std::string kind;
+        for (std::size_t i = start; i < warning.size() && warning[i] != '\''; ++i)
+            if (!std::isdigit(static_cast<unsigned char>(warning[i])))
+                kind += warning[i];
+        if (kinds.insert(kind).second || shown < kShown) {
+            warnings.push_back(std::move(warning));
+            ++shown;
+        } else {
+            ++more;
+        }
+    }
+    if (more > 0)
+        warnings.push_back("and " + std::to_string(more) + " more bad label lines like those above");
+}
+
+} // namespace
+
 std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::vector<std::string>& warnings,
                                     bool& missing, std::size_t* skipped)
 {
@@ -89,8 +141,12 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
         const long id = std::strtol(first.c_str(), &end, 10);
         std::string extra;
         if (*end != '\0' || !(fields >> box.x >> box.y >> box.w >> box.h) || (fields >> extra)) {
-            warnings.push_back(where + "expected 'class x_center y_center width height', found '" + line +
-                               "'; line skipped");
+            warnings.push_back(where + "expected 'class x_center y_center width height', found '" +
+                               printableExcerpt(line) + "'" +
+                               (line.find('\r') != std::string::npos
+                                    ? " (lines end in a lone CR, as old Mac files: convert them to LF)"
+                                    : "") +
+                               "; line skipped");
             ++skippedLines;
             continue;
         }
@@ -205,7 +261,8 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, 
             r = 1 - l;
             l = mirroredLeft;
         }
-        if (r - l < 0.001f || b - t < 0.001f) // Darknet drops boxes this thin
+        if (r - l < kSmallestBoxSide ||
+            b - t < kSmallestBoxSide) // Darknet drops boxes this thin (kSmallestBoxSide)
             continue;
         placed.boxes.push_back({(l + r) / 2, (t + b) / 2, r - l, b - t, box.classId});
     }
@@ -246,7 +303,8 @@ bool DetectionDataset::sample(std::size_t index, std::mt19937& random, int width
             for (const TruthBox& box : part.boxes) {
                 const float l = std::max(box.x - box.w / 2, r[0]), rr = std::min(box.x + box.w / 2, r[2]);
                 const float t = std::max(box.y - box.h / 2, r[1]), b = std::min(box.y + box.h / 2, r[3]);
-                if (rr - l < 0.001f || b - t < 0.001f || (rr - l) * (b - t) < 0.25f * box.w * box.h)
+                if (rr - l < kSmallestBoxSide || b - t < kSmallestBoxSide ||
+                    (rr - l) * (b - t) < 0.25f * box.w * box.h)
                     continue;
                 boxes.push_back({(l + rr) / 2, (t + b) / 2, rr - l, b - t, box.classId});
             }
@@ -311,11 +369,12 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
     std::vector<DetectionDataset::Item> items;
     DetectionDataset::Summary summary;
     std::string missingExample; // the first missing label file, for the messages
+    std::vector<std::string> labelWarnings;
     for (const ListedImage& image : listed.images) {
         bool missing = false;
         const std::string labels = labelPathFor(image.path);
-        DetectionDataset::Item item{image.path,
-                                    readLabelFile(labels, classes, warnings, missing, &summary.badLines)};
+        DetectionDataset::Item item{
+            image.path, readLabelFile(labels, classes, labelWarnings, missing, &summary.badLines)};
         summary.missingLabels += missing;
         if (missing && missingExample.empty())
             missingExample = labels + " for " + image.path;
@@ -323,6 +382,7 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
         summary.boxes += item.boxes.size();
         items.push_back(std::move(item));
     }
+    keepSomeLabelWarnings(labelWarnings, warnings);
     const std::string& missingText = listed.missingText;
     const std::size_t missingImages = listed.missing;
     if (items.empty()) {
@@ -337,13 +397,33 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
                               "; labels go in a labels/ folder beside images/, as Darknet looks for them, or "
                               "next to each image)";
     if (summary.boxes == 0) { // a detector would learn that there is never anything to find
-        error = list + ": no image has a box: " +
-                (summary.missingLabels > 0
-                     ? std::to_string(summary.missingLabels) + " of " + std::to_string(summary.images) +
-                           " images have no label file " + where
-                     : std::string("every label file is empty"));
+        error =
+            list + ": no image has a box: " +
+            (summary.missingLabels > 0
+                 ? std::to_string(summary.missingLabels) + " of " + std::to_string(summary.images) +
+                       " images have no label file " + where
+             : summary.badLines > 0 ? "every label line was skipped (" + std::to_string(summary.badLines) +
+                                          " bad lines, each named above)"
+                                    : std::string("every label file is empty"));
         return nullptr;
     }
+    // A class without a single box: the network cannot learn it. Most often the ids were numbered from
+    // 1 (then class 0 is empty and the last class's lines are out of range).
+    std::vector<std::size_t> perClass(std::size_t(std::max(classes, 0)));
+    for (const DetectionDataset::Item& item : items)
+        for (const TruthBox& box : item.boxes)
+            ++perClass[std::size_t(box.classId)];
+    std::string unseen;
+    for (std::size_t c = 0; c < perClass.size(); ++c)
+        if (perClass[c] == 0)
+            unseen += (unseen.empty() ? "" : ", ") + std::to_string(c);
+    if (!unseen.empty())
+        warnings.push_back(list + ": no box of class " + unseen + " (of classes 0.." +
+                           std::to_string(classes - 1) + "): nothing to learn or measure " +
+                           (unseen.find(',') == std::string::npos ? "it" : "them") + " by" +
+                           (perClass.front() == 0 && summary.badLines > 0
+                                ? "; class ids count from 0: were they numbered from 1?"
+                                : ""));
     if (summary.missingLabels > 0)
         warnings.push_back(list + ": " + std::to_string(summary.missingLabels) + " of " +
                            std::to_string(summary.images) +

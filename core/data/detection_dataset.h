@@ -17,6 +17,9 @@ struct TruthBox {
     int classId = 0;
 };
 
+// Darknet drops a box narrower or lower than this (a fraction of the image side) when it places it.
+inline constexpr float kSmallestBoxSide = 0.001f;
+
 // The label file of an image: pjreddie's rule (images→labels, JPEGImages→labels, raw→labels, then the
 // image extension → .txt) when that file exists, else AlexeyAB's (labels next to the image, or
 // /JPEGImages/ → /labels/).
@@ -90,7 +93,8 @@ private:
 // Reads the list (one image path per line; relative paths are taken from the list's folder, then the
 // working folder) and every label file. Errors: no list, an empty list. Bad label lines → warnings.
 // Images that do not exist are left out with a warning naming the first one's line (unless
-// `imagesNeeded` is false: anchors reads only the labels).
+// `imagesNeeded` is false: anchors reads only the labels). A class without any box is warned about.
+// `maxBoxes` 0: no limit to check (anchors).
 std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, int classes, int width,
                                                        int height, int channels, int maxBoxes,
                                                        const DetectionAugmentation& augmentation,

@@ -1,5 +1,6 @@
 #include "data/training_data.h"
 
+#include "data/class_names.h"
 #include "detect/decode.h"
 #include "layers/detection_heads.h"
 
@@ -78,11 +79,26 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& ne
         result.train = openClassificationSet(data, "train", net.spec().net, seed, error, &warnings);
     if (!result.train)
         return std::nullopt;
-    // A detector trains without its names; said now rather than when detect or map shows numbers.
-    if (std::string namesError;
-        detector && !data.get("names").empty() && !data.existingFile("names", namesError))
-        warnings.push_back(namesError + " (training goes on without the class names; detect and map would "
-                                        "show class numbers)");
+    // A detector trains without its names; said now rather than when detect or map shows numbers. A
+    // names file of another count is another data set's: every box would be labelled wrong.
+    if (std::string namesError; detector && !data.get("names").empty()) {
+        if (const auto path = data.existingFile("names", namesError)) {
+            const int classes = result.detectionTrain()->classes();
+            if (const auto names = loadNames(*path, namesError)) {
+                if (names->size() != std::size_t(classes))
+                    warnings.push_back(*path + " has " + std::to_string(names->size()) + " names but " +
+                                       data.path + " has classes=" + std::to_string(classes) +
+                                       " (the names file of another data set?): detect and map would label "
+                                       "boxes with the wrong names");
+            } else {
+                warnings.push_back(namesError + " (detect and map would show class numbers)");
+            }
+        } else {
+            warnings.push_back(namesError +
+                               " (training goes on without the class names; detect and map would "
+                               "show class numbers)");
+        }
+    }
 
     DataFile validData = data;
     if (data.get("valid").empty()) {

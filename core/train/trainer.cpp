@@ -21,6 +21,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -576,6 +577,7 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
 
     // Unreadable samples are skipped (another takes their place) and counted for the run's summary.
     std::size_t skipped = 0;
+    std::set<std::string> unreadableShown;
     // Validation's unreadable images, said once (the same images each time).
     bool validationWarned = false;
     const auto warnUnreadable = [&](const char* what, std::size_t unreadable, std::size_t total,
@@ -678,8 +680,10 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                 if (!batch.failed.empty())
                     return "iteration " + std::to_string(iteration) + ": " + batch.failed + "; " +
                            lastCheckpoint();
+                // Each unreadable image named once: it comes up again every epoch.
                 for (const std::string& warning : batch.warnings)
-                    observer.message("warning: " + warning);
+                    if (unreadableShown.insert(warning).second)
+                        observer.message("warning: " + warning + " (and whenever it comes up again)");
                 skipped += batch.warnings.size();
                 loss += backend->forwardTraining(batch.images.data(), batch.truth.data(), passRandom);
                 addHeadStats(heads, backend->headStats(), subdivisions);
