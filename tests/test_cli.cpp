@@ -1009,6 +1009,9 @@ void TestCli::detectLetterboxesWhenTheCfgSays()
     QFile out(letterboxed);
     QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
     out.close();
+    // The names beside the cfg are found without --names, as the studio finds them (it printed "class 4").
+    QVERIFY(QFile::copy(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.names",
+                        dir.filePath("letterboxed.names")));
     const QString dog = "/usr/share/darknet/data/dog.jpg"; // 768x576: letterboxing pads it
     const QStringList options{"--thresh", "0.01", "--json"};
     Run fromCfg = cli(QStringList{"detect", letterboxed, weights, dog} + options);
@@ -1017,6 +1020,9 @@ void TestCli::detectLetterboxesWhenTheCfgSays()
     QCOMPARE(fromCfg.exitCode, 0);
     QCOMPARE(fromFlag.exitCode, 0);
     QVERIFY2(fromCfg.out.contains("\"confidence\""), fromCfg.out.constData()); // boxes to compare
+    QVERIFY2(!fromCfg.out.contains("\"class ") &&
+                 fromCfg.err.contains("note: class names from " + dir.filePath("letterboxed.names").toUtf8()),
+             fromCfg.err.constData());
     QCOMPARE(fromCfg.out.replace(letterboxed.toUtf8(), shapes.toUtf8()), fromFlag.out);
     QVERIFY(stretched.out != fromFlag.out);
 }

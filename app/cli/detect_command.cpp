@@ -118,7 +118,7 @@ void printBoxes(const std::string& file, int frame, const std::vector<LabeledBox
     std::cout << file;
     if (frame >= 0)
         std::cout << " frame " << frame;
-    std::cout << ": " << boxes.size() << " objects\n";
+    std::cout << ": " << boxes.size() << (boxes.size() == 1 ? " object\n" : " objects\n");
     for (const LabeledBox& b : boxes)
         std::printf("  %-16s %5.1f%%  x %.0f y %.0f w %.0f h %.0f\n", b.name.c_str(), b.confidence * 100,
                     b.left, b.top, b.width, b.height);
@@ -154,7 +154,17 @@ int detect(const DetectArgs& args)
                   << ": error: the network has no [yolo], [region] or [detection] layer; use classify\n";
         return 1;
     }
-    auto names = namesFor(args.names, classes);
+    // Without --names, the names file beside the cfg (yolov4.cfg → yolov4.names), as the studio finds it.
+    std::string namesPath = args.names;
+    if (namesPath.empty()) {
+        const std::filesystem::path beside = std::filesystem::path(args.cfg).replace_extension(".names");
+        if (std::error_code ec; std::filesystem::is_regular_file(beside, ec)) {
+            namesPath = beside.string();
+            std::cerr << "note: class names from " << namesPath
+                      << " (beside the cfg; --names chooses others)\n";
+        }
+    }
+    auto names = namesFor(namesPath, classes);
     if (!names)
         return 1;
 #if !NETWRIGHT_WITH_OPENCV

@@ -243,7 +243,8 @@ int main(int argc, char** argv)
     detect
         ->add_option("inputs", detectArgs.inputs, "Images, video files, folders of them, or .txt image lists")
         ->required();
-    detect->add_option("--names", detectArgs.names, "Class names, one per line (.names)");
+    detect->add_option("--names", detectArgs.names,
+                       "Class names, one per line (default: the .names file beside the cfg, if any)");
     detect->add_option("--thresh", detectArgs.threshold, "Confidence threshold (default 0.25)")
         ->check(finiteRange(0.0, 1.0));
     detect->add_option("--nms", detectArgs.nms, "NMS IoU threshold (default 0.45; 0 disables)")

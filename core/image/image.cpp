@@ -1,5 +1,6 @@
 #include "image/image.h"
 
+#include "image/jpeg_truncation.h"
 #include "util/file_check.h"
 #include "util/memory_info.h"
 
@@ -39,6 +40,12 @@ std::optional<Pixels> readPixels(const std::string& path, int channels, std::str
     }
     if (auto reason = unreadableFileReason(path, "an image")) {
         error = *reason;
+        return std::nullopt;
+    }
+    // Decoders would fill the missing part with grey, saying so on stderr without the file's name.
+    if (jpegIsTruncated(path)) {
+        error = path + ": the JPEG is cut short (the file ends before the image does): copy or export it "
+                       "again";
         return std::nullopt;
     }
 #if NETWRIGHT_WITH_OPENCV

@@ -19,7 +19,8 @@ struct Image {
 
 // Reads an image file into 8-bit RGB (channels 3) or grey (channels 1) pixels: any format OpenCV reads,
 // or JPEG and PNG in a build without OpenCV. Nullopt and a message naming the file when it is missing,
-// a directory, not an image, or beyond the size limit (a header may declare 100000×100000 pixels).
+// a directory, not an image, a JPEG cut short, or beyond the size limit (a header may declare
+// 100000×100000 pixels).
 std::optional<Pixels> readPixels(const std::string& path, int channels, std::string& error);
 // The same as floats (CHW, [0, 1]).
 std::optional<Image> loadImage(const std::string& path, int channels, std::string& error);
