@@ -13,6 +13,7 @@
 #include "window/main_window.h"
 
 #include "backend/gpu_devices.h"
+#include "data/make_shapes.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -44,6 +45,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); } // QSettings away from the user's
     void trainPauseResumeStopFromThePanel();
     void badDataIsReportedAndThePanelRecovers();
+    void theDataSetIsReadBeforeTrain();
     void theDataFileOfADarknetProjectIsFound();
     void theDataANetworkTrainedOnIsRemembered();
     void validationCurveIsNamedForTheOpenedNetwork();
@@ -526,6 +528,39 @@ void TestTrainPanel::badDataIsReportedAndThePanelRecovers()
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 10000);
     QVERIFY2(panel.log()->toPlainText().contains("missing.weights"), qPrintable(panel.log()->toPlainText()));
     QVERIFY(!QFileInfo::exists(dir.filePath("run/toy_final.weights")));
+}
+
+// What the data set holds is read when it is chosen, before Train: bad label lines with their file
+// and line, and a .data that cannot be used (they came only in the run's log, the first scrolled away).
+void TestTrainPanel::theDataSetIsReadBeforeTrain()
+{
+    QTemporaryDir dir;
+    test::writeFile(dir.filePath("tiny-detector.cfg"), test::kTinyDetectorCfg);
+    ShapesOptions options;
+    options.count = 20;
+    options.width = options.height = 64;
+    QVERIFY(!makeShapes(dir.filePath("shapes").toStdString(), options));
+    const QString damaged = dir.filePath("shapes/train/000003.txt");
+    QFile label(damaged);
+    QVERIFY(label.open(QIODevice::Append));
+    label.write("7 0.5 0.5 0.1 0.1\n0 0.5 0.5\n");
+    label.close();
+    ui::TrainPanel panel;
+    panel.setNetwork(dir.filePath("tiny-detector.cfg"));
+    panel.dataEdit()->setText(dir.filePath("shapes/shapes.data"));
+    QLabel* check = panel.dataCheckLabel();
+    QTRY_VERIFY_WITH_TIMEOUT(check->text().startsWith("Data: 18 images, "), 20000);
+    QVERIFY2(check->text().contains("2 bad label lines skipped") && check->text().contains("2 warnings:") &&
+                 check->text().contains(damaged + ":"),
+             qPrintable(check->text()));
+    QVERIFY(check->toolTip().contains(damaged + ":") && check->toolTip().contains("class 7 is outside 0..4"));
+    QVERIFY(!panel.isTraining()); // read, not trained
+
+    panel.dataEdit()->setText(dir.filePath("missing.data"));
+    QTRY_VERIFY_WITH_TIMEOUT(check->text().startsWith("Data: cannot train on it: "), 20000);
+    QVERIFY2(check->text().contains("missing.data: no such file"), qPrintable(check->text()));
+    panel.dataEdit()->clear();
+    QTRY_VERIFY_WITH_TIMEOUT(check->text().isEmpty(), 5000);
 }
 
 // The validation curve is named for the network before any run: mAP@0.5 for a detector, else top-1.

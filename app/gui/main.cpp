@@ -133,8 +133,10 @@ int main(int argc, char** argv)
             return 1;
     }
     window.show();
-    if (parser.isSet(data))
+    if (parser.isSet(data)) { // the Training panel in front, with what the data set holds
         window.trainPanel()->dataEdit()->setText(parser.value(data));
+        QTimer::singleShot(0, &window, [&window] { window.findChild<QDockWidget*>("trainDock")->raise(); });
+    }
     if (parser.isSet(detect)) {
         const QFileInfo source(parser.value(detect));
         QTimer::singleShot(0, &window, [&window, source] {

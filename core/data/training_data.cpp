@@ -24,12 +24,18 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
                                                    const Net& net, std::string& error,
                                                    std::vector<std::string>& warnings)
 {
+    return openDetectionSet(data, which, net.spec(), error, warnings);
+}
+
+std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const std::string& which,
+                                                   const NetworkSpec& spec, std::string& error,
+                                                   std::vector<std::string>& warnings)
+{
     const std::string list = data.get(which);
     if (list.empty()) {
         error = data.path + ": no " + which + "= entry (the list of " + which + " images)";
         return nullptr;
     }
-    const NetworkSpec& spec = net.spec();
     const int classes = detectionClasses(spec);
     for (const LayerSpec& layer : spec.layers) {
         const auto head = detectionHeadInfo(layer.config.get());
@@ -64,19 +70,26 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
     if (!listPath)
         return nullptr;
     return loadDetectionDataset(*listPath, classes, spec.input.w, spec.input.h, spec.input.c,
-                                net.maxTruthBoxes(), augmentation, error, warnings);
+                                maxTruthBoxes(spec.layers), augmentation, error, warnings);
 }
 
 std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& net, unsigned seed,
                                              std::string& error, std::vector<std::string>& warnings,
                                              Validation validation)
 {
+    return openTrainingData(data, net.spec(), seed, error, warnings, validation);
+}
+
+std::optional<TrainingData> openTrainingData(const DataFile& data, const NetworkSpec& spec, unsigned seed,
+                                             std::string& error, std::vector<std::string>& warnings,
+                                             Validation validation)
+{
     TrainingData result;
-    const bool detector = net.maxTruthBoxes() > 0;
+    const bool detector = maxTruthBoxes(spec.layers) > 0;
     if (detector)
-        result.train = openDetectionSet(data, "train", net, error, warnings);
+        result.train = openDetectionSet(data, "train", spec, error, warnings);
     else
-        result.train = openClassificationSet(data, "train", net.spec().net, seed, error, &warnings);
+        result.train = openClassificationSet(data, "train", spec.net, seed, error, &warnings);
     if (!result.train)
         return std::nullopt;
     // A detector trains without its names; said now rather than when detect or map shows numbers. A
@@ -118,10 +131,10 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& ne
     bool opened = false;
     if (detector)
         opened =
-            bool(result.detectionValid = openDetectionSet(validData, "valid", net, validError, warnings));
+            bool(result.detectionValid = openDetectionSet(validData, "valid", spec, validError, warnings));
     else
-        opened = bool(result.valid = openClassificationSet(validData, "valid", net.spec().net, seed,
-                                                           validError, &warnings));
+        opened = bool(result.valid =
+                          openClassificationSet(validData, "valid", spec.net, seed, validError, &warnings));
     if (opened)
         return result;
     const char* measure = detector ? "mAP" : "validation";

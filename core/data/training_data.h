@@ -37,10 +37,18 @@ enum class Validation {
 std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& net, unsigned seed,
                                              std::string& error, std::vector<std::string>& warnings,
                                              Validation validation = Validation::IfUsable);
+// The same from the network description alone (no weights allocated): the studio's check of a data set
+// before Train.
+std::optional<TrainingData> openTrainingData(const DataFile& data, const NetworkSpec& spec, unsigned seed,
+                                             std::string& error, std::vector<std::string>& warnings,
+                                             Validation validation = Validation::IfUsable);
 
 // A detector's "train" or "valid" list (augmented only for "train").
 std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const std::string& which,
                                                    const Net& net, std::string& error,
+                                                   std::vector<std::string>& warnings);
+std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const std::string& which,
+                                                   const NetworkSpec& spec, std::string& error,
                                                    std::vector<std::string>& warnings);
 
 } // namespace nw

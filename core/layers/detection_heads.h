@@ -1,6 +1,9 @@
 #pragma once
 // A layer's detection-head figures (LayerConfig::detectionHead), for a layer that may be unknown.
+#include "graph/layer_spec.h"
 #include "layers/layer_config.h"
+
+#include <algorithm>
 
 #include <optional>
 #include <string>
@@ -12,6 +15,16 @@ namespace nw {
 inline std::optional<DetectionHeadInfo> detectionHeadInfo(const LayerConfig* config)
 {
     return config ? config->detectionHead() : std::nullopt;
+}
+
+// The most truth boxes an image gives the heads (the largest max= of them); 0 without a head.
+inline int maxTruthBoxes(const std::vector<LayerSpec>& layers)
+{
+    int boxes = 0;
+    for (const LayerSpec& layer : layers)
+        if (auto head = detectionHeadInfo(layer.config.get()))
+            boxes = std::max(boxes, head->maxBoxes);
+    return boxes;
 }
 
 // A [yolo] or [region] head's anchors= must be sizes: a zero or negative one gives boxes of no or

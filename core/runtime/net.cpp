@@ -187,11 +187,7 @@ std::optional<std::string> Net::resizeInput(int width, int height)
 
 int Net::maxTruthBoxes() const
 {
-    int boxes = 0;
-    for (const LayerSpec& layer : spec_.layers)
-        if (auto head = detectionHeadInfo(layer.config.get()))
-            boxes = std::max(boxes, head->maxBoxes);
-    return boxes;
+    return nw::maxTruthBoxes(spec_.layers);
 }
 
 std::size_t Net::truthFloats() const

@@ -1,6 +1,7 @@
 #include "train/train_panel.h"
 
 #include "device/device_box.h"
+#include "train/data_check.h"
 #include "train/train_worker.h"
 #include "window/save_file_dialog.h"
 
@@ -128,6 +129,22 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     for (QHBoxLayout* row : {dataRow, weightsRow, outputRow})
         pathButtons_.push_back(row->itemAt(1)->widget());
     form->addRow(tr("Data (.data)"), dataRow);
+    // What the data set holds, before Train: its bad label lines, classes without a box, lists that
+    // cannot be read (the warnings came only in the run's log, the first of them scrolled away).
+    dataCheckLabel_ = new QLabel(this);
+    dataCheckLabel_->setObjectName("trainDataCheck");
+    dataCheckLabel_->setWordWrap(true);
+    dataCheckLabel_->setTextFormat(Qt::PlainText);
+    dataCheckLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(QString(), dataCheckLabel_);
+    dataCheck_ = new QTimer(this);
+    dataCheck_->setSingleShot(true);
+    dataCheck_->setInterval(400);
+    connect(dataCheck_, &QTimer::timeout, this, &TrainPanel::checkData);
+    connect(data_, &QLineEdit::textChanged, this, [this] {
+        if (!training_)
+            dataCheck_->start();
+    });
     form->addRow(tr("Starting weights"), weightsRow);
     form->addRow(tr("Output folder"), outputRow);
     maxBatches_ = new QSpinBox(this);
@@ -342,6 +359,8 @@ TrainPanel::~TrainPanel()
 {
     if (shapesThread_)
         shapesThread_->wait();
+    if (checkThread_)
+        checkThread_->wait();
     worker_->requestStop();
     thread_->quit();
     thread_->wait();
@@ -377,8 +396,10 @@ void TrainPanel::setNetwork(const QString& cfgPath)
     if (!training_ && !cfgPath.isEmpty() && QFileInfo(rememberedOutput).isDir())
         output_->setText(rememberedOutput);
     train_->setEnabled(!training_ && !makingShapes_);
-    if (!training_)
+    if (!training_) {
         showEarlierRun();
+        dataCheck_->start(); // the same data read for another network (its classes, its max=)
+    }
 }
 
 void TrainPanel::showEarlierRun()
@@ -902,6 +923,46 @@ void TrainPanel::useShapesDataSet()
     });
     connect(shapesThread_, &QThread::finished, shapesThread_, &QObject::deleteLater);
     shapesThread_->start();
+}
+
+void TrainPanel::checkData()
+{
+    const QString dataPath = data_->text().trimmed();
+    const int generation = ++checkGeneration_;
+    if (dataPath.isEmpty() || training_ || cfgPath_.isEmpty()) {
+        dataCheckLabel_->clear();
+        dataCheckLabel_->setToolTip(QString());
+        return;
+    }
+    if (checkThread_) { // one read at a time: this one again once it ends
+        dataCheck_->start();
+        return;
+    }
+    dataCheckLabel_->setText(tr("Reading %1…").arg(QFileInfo(dataPath).fileName()));
+    checkThread_ = QThread::create(
+        [this, dataPath, cfg = cfgPath_, cfgText = cfgText_ ? cfgText_() : QString(), generation] {
+            const DataCheck check = checkTrainingData(dataPath, cfg, cfgText);
+            QMetaObject::invokeMethod(this, [this, check, generation] {
+                if (generation != checkGeneration_)
+                    return; // the data or the network changed since; another read follows
+                constexpr int kShown = 3, kInTooltip = 30;
+                QString text = check.error.isEmpty() ? tr("Data: %1").arg(check.summary)
+                                                     : tr("Data: cannot train on it: %1").arg(check.error);
+                if (!check.warnings.isEmpty())
+                    text += "\n" +
+                            (check.warnings.size() == 1 ? tr("1 warning:")
+                                                        : tr("%1 warnings:").arg(check.warnings.size())) +
+                            "\n" + check.warnings.mid(0, kShown).join("\n") +
+                            (check.warnings.size() > kShown ? "\n" + tr("… (hover for more)") : QString());
+                dataCheckLabel_->setText(text);
+                dataCheckLabel_->setToolTip(check.warnings.mid(0, kInTooltip).join("\n"));
+                dataCheckLabel_->setStyleSheet(!check.error.isEmpty()      ? "color: #b00020"
+                                               : !check.warnings.isEmpty() ? "color: #8a5a00"
+                                                                           : QString());
+            });
+        });
+    connect(checkThread_, &QThread::finished, checkThread_, &QObject::deleteLater);
+    checkThread_->start();
 }
 
 // Hovering the curves shows the values at that iteration.

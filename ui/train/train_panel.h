@@ -81,6 +81,8 @@ public:
     QProgressBar* progressBar() const { return progress_; }
     const QString& cfgPath() const { return cfgPath_; }
     QLabel* statusLabel() const { return status_; }
+    // What the chosen data set holds, or what is wrong with it: read in the background before Train.
+    QLabel* dataCheckLabel() const { return dataCheckLabel_; }
     QPlainTextEdit* log() const { return log_; }
 
 signals:
@@ -111,6 +113,8 @@ private:
     void showReadout(QMouseEvent* event);
     void addHeadPoints(const nw::IterationStats& stats);
     void useShapesDataSet();
+    // Reads the chosen data set off the GUI thread (data_check.h) and shows what it holds.
+    void checkData();
 
     QString cfgPath_;
     QString autoOutput_;           // the output folder last set for the user; another choice stays
@@ -142,6 +146,10 @@ private:
     QString shapesFolder_;
     int shapesCount_ = 2000;
     QPointer<QThread> shapesThread_; // generating the shapes set; waited for on destruction
+    QTimer* dataCheck_ = nullptr;    // checkData once the data path stops changing
+    QPointer<QThread> checkThread_;  // reading the data set; waited for on destruction
+    int checkGeneration_ = 0;        // a result of an older request is dropped
+    QLabel* dataCheckLabel_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     QThread* thread_ = nullptr;
     TrainWorker* worker_ = nullptr;
