@@ -500,6 +500,12 @@ private slots:
         QVERIFY2(warnings[0].find("lone CR") != std::string::npos &&
                      warnings[0].find('\r') == std::string::npos,
                  warnings[0].c_str());
+        std::ofstream(root + "/huge.txt") << "99999999999999999999 0.5 0.5 0.2 0.2\n";
+        warnings.clear();
+        QVERIFY(readLabelFile(root + "/huge.txt", 3, warnings, missing).empty());
+        QCOMPARE(warnings.size(), std::size_t(1)); // as written, not as strtol clamps it
+        QVERIFY2(warnings[0].find(":1: class 99999999999999999999 is outside 0..2") != std::string::npos,
+                 warnings[0].c_str());
     }
 
     void letterboxAndFlipMoveBoxes()

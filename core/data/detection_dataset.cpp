@@ -150,8 +150,8 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
             ++skippedLines;
             continue;
         }
-        if (id < 0 || id >= classes) {
-            warnings.push_back(where + "class " + std::to_string(id) + " is outside 0.." +
+        if (id < 0 || id >= classes) { // (the class as written: a huge one is not LONG_MAX)
+            warnings.push_back(where + "class " + printableExcerpt(first) + " is outside 0.." +
                                std::to_string(classes - 1) + " (classes=" + std::to_string(classes) +
                                " in the .data file); line skipped");
             ++skippedLines;
