@@ -328,14 +328,20 @@ void TestDetect::detectCommandOnImagesAndVideo()
     const QString empty = dir.filePath("empty");
     QVERIFY(QDir().mkpath(empty));
     test::writeFile(empty + "/notes.md", "not an image\n");
+    // A JPEG cut short: refused by name (it gave "0 objects" over a grey half, exit 0).
+    QFile dog("/usr/share/darknet/data/dog.jpg");
+    QVERIFY(dog.open(QIODevice::ReadOnly));
+    const QString cut = dir.filePath("cut.jpg");
+    test::writeFile(cut, dog.readAll().left(int(dog.size() / 2)));
     const Run skipped =
-        cli({"detect", cfg, weights, huge, empty, "/usr/share/darknet/data/dog.jpg", "--json"});
+        cli({"detect", cfg, weights, huge, empty, cut, "/usr/share/darknet/data/dog.jpg", "--json"});
     QCOMPARE(skipped.exitCode, 1);
+    QVERIFY2(skipped.err.contains("cut.jpg: the JPEG is cut short"), skipped.err.constData());
     QVERIFY2(skipped.err.contains(
                  "huge.png: cannot read the image: its header declares more pixels than OpenCV accepts"),
              skipped.err.constData());
     QVERIFY2(skipped.err.contains("empty: a folder without images or videos"), skipped.err.constData());
-    QVERIFY(skipped.err.contains("detect: 2 of 3 inputs could not be read (or their --out file written)"));
+    QVERIFY(skipped.err.contains("detect: 3 of 4 inputs could not be read (or their --out file written)"));
     QCOMPARE(QJsonDocument::fromJson(skipped.out).array().size(), 1);
     // A folder gives its images (by name), a .txt list (Darknet's train.txt) its lines, read from the
     // list's folder; a listed image that is not there is named with its line.

@@ -458,6 +458,14 @@ void TestDetectPanel::aFailedImageLeavesNothingBehindAndAZoomScrolls()
     exportJson->click();
     QCOMPARE(panel.status()->text(), QString("Nothing to export yet: detect on an image first."));
 
+    // A JPEG cut short: refused by name, as the CLI and training do (it showed boxes over a grey half).
+    QFile dog("/usr/share/darknet/data/dog.jpg");
+    QVERIFY(dog.open(QIODevice::ReadOnly));
+    test::writeFile(dir.filePath("cut.jpg"), dog.readAll().left(int(dog.size() / 2)));
+    panel.openImageFile(dir.filePath("cut.jpg"));
+    QTRY_VERIFY_WITH_TIMEOUT(panel.status()->text().contains("cut.jpg: the JPEG is cut short"), 30000);
+    QVERIFY(panel.view()->pixmap().isNull());
+
     panel.nmsSlider()->setValue(0);
     QStringList labels;
     for (QLabel* label : panel.findChildren<QLabel*>())

@@ -1,6 +1,8 @@
 // Images without OpenCV (headless builds): the libjpeg/libpng decoders and the portable augmentation
 // operations, held to OpenCV's results on real photographs (Darknet's sample images).
 #include "image/image.h"
+#include "image/image_opencv.h"
+#include "image/jpeg_truncation.h"
 #include "image/pixel_ops.h"
 #include "image/portable_codecs.h"
 #include "image/portable_pixel_ops.h"
@@ -213,20 +215,31 @@ void TestImageIo::truncatedJpegsAreRefusedByName()
         QFile file(dir.filePath(name));
         return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
     };
+    // (without its end marker only, a file decodes whole: it loads, as in Darknet)
     QVERIFY(write("whole.jpg", baseline) && write("trailer.jpg", baseline + trailer) &&
-            write("progressive.jpg", progressive) && write("cut.jpg", baseline.left(baseline.size() / 2)) &&
-            write("cut-progressive.jpg", progressive.left(progressive.size() * 2 / 3)));
+            write("progressive.jpg", progressive) && write("no-end-marker.jpg", baseline.chopped(2)) &&
+            write("cut.jpg", baseline.left(baseline.size() / 2)));
     std::string error;
-    for (const char* name : {"whole.jpg", "trailer.jpg", "progressive.jpg"}) {
+    for (const char* name : {"whole.jpg", "trailer.jpg", "progressive.jpg", "no-end-marker.jpg"}) {
         const auto pixels = readPixels(dir.filePath(name).toStdString(), 3, error);
         QVERIFY2(pixels && pixels->width == 768, name);
+        cv::Mat frame; // (what detect reads with)
+        QVERIFY2(readImageFile(dir.filePath(name).toStdString(), 3, frame, error), name);
     }
-    for (const char* name : {"cut.jpg", "cut-progressive.jpg"}) {
-        QVERIFY2(!readPixels(dir.filePath(name).toStdString(), 3, error), name);
-        QCOMPARE(error, dir.filePath(name).toStdString() +
-                            ": the JPEG is cut short (the file ends before the image does): copy or export "
-                            "it again");
-    }
+    const std::string cut = dir.filePath("cut.jpg").toStdString();
+    const std::string said =
+        cut + ": the JPEG is cut short (the file ends before the image does, the rest is grey): copy or "
+              "export it again";
+    QVERIFY(!readPixels(cut, 3, error));
+    QCOMPARE(error, said);
+    cv::Mat frame;
+    QVERIFY(!readImageFile(cut, 3, frame, error));
+    QCOMPARE(error, said);
+    // The portable decoder (the headless build's) sees the same grey end.
+    const auto portablePixels = portable::decodeJpeg(cut, 1, error);
+    QVERIFY(portablePixels &&
+            isDecoderFill(portablePixels->row(portablePixels->height - 1), portablePixels->width, 1, 1));
+    QVERIFY(jpegLacksItsEnd(cut) && !jpegLacksItsEnd(dir.filePath("trailer.jpg").toStdString()));
 }
 
 void TestImageIo::damagedAndHugeFilesAreRefusedByName()

@@ -42,12 +42,6 @@ std::optional<Pixels> readPixels(const std::string& path, int channels, std::str
         error = *reason;
         return std::nullopt;
     }
-    // Decoders would fill the missing part with grey, saying so on stderr without the file's name.
-    if (jpegIsTruncated(path)) {
-        error = path + ": the JPEG is cut short (the file ends before the image does): copy or export it "
-                       "again";
-        return std::nullopt;
-    }
 #if NETWRIGHT_WITH_OPENCV
     cv::Mat frame;
     if (!readImageFile(path, channels, frame, error))
@@ -55,8 +49,17 @@ std::optional<Pixels> readPixels(const std::string& path, int channels, std::str
     return pixelsFromMat(frame, channels);
 #else
     switch (portable::sniffImageFormat(path)) {
-    case portable::ImageFormat::Jpeg:
-        return portable::decodeJpeg(path, channels, error);
+    case portable::ImageFormat::Jpeg: {
+        auto pixels = portable::decodeJpeg(path, channels, error);
+        // Cut short: the decoder filled the rest with grey (image_opencv.cpp checks the same).
+        if (pixels && pixels->height > 0 &&
+            isDecoderFill(pixels->row(pixels->height - 1), pixels->width, channels, channels) &&
+            jpegLacksItsEnd(path)) {
+            error = cutShortMessage(path);
+            return std::nullopt;
+        }
+        return pixels;
+    }
     case portable::ImageFormat::Png:
         return portable::decodePng(path, channels, error);
     case portable::ImageFormat::Other:

@@ -1,5 +1,6 @@
 #include "image/image_opencv.h"
 
+#include "image/jpeg_truncation.h"
 #include "util/file_check.h"
 #include "util/memory_info.h"
 
@@ -75,6 +76,14 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
     }
     if (frame.empty()) {
         error = path + ": cannot read the image (damaged, or not an image format OpenCV knows)";
+        return false;
+    }
+    // Cut short: libjpeg filled the rest with grey, saying so on stderr without the file's name.
+    if (frame.depth() == CV_8U &&
+        isDecoderFill(frame.ptr(frame.rows - 1), frame.cols, frame.channels(), frame.channels()) &&
+        jpegLacksItsEnd(path)) {
+        error = cutShortMessage(path);
+        frame.release();
         return false;
     }
     // A small file may declare a huge image (30000×30000 is within OpenCV's limit): its float copy

@@ -6,7 +6,7 @@
 
 namespace nw {
 
-bool jpegIsTruncated(const std::string& path)
+bool jpegLacksItsEnd(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     const std::vector<unsigned char> b{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -45,6 +45,21 @@ bool jpegIsTruncated(const std::string& path)
             ++i;
         }
     }
+}
+
+bool isDecoderFill(const unsigned char* row, int width, int channels, int stride)
+{
+    for (int x = 0; x < width; ++x)
+        for (int c = 0; c < channels; ++c)
+            if (row[x * stride + c] != 128)
+                return false;
+    return width > 0;
+}
+
+std::string cutShortMessage(const std::string& path)
+{
+    return path + ": the JPEG is cut short (the file ends before the image does, the rest is grey): copy or "
+                  "export it again";
 }
 
 } // namespace nw

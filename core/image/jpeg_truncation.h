@@ -1,13 +1,22 @@
 #pragma once
-// Whether a JPEG file ends before its image does (a copy cut short, a download that stopped). Decoders
-// fill the missing part with grey and say so only on stderr ("Premature end of JPEG file", without the
-// file's name), so a detector would train on boxes over a grey area. The markers are walked from the
-// start to the end-of-image marker: data after it (a phone's appended video) does not matter.
+// A JPEG file cut short (a copy or download that stopped). Decoders fill the missing part with mid grey
+// and say so only on stderr ("Premature end of JPEG file", without the file's name), so a detector
+// would train on boxes over a grey area. Two signs together make it: the markers, walked from the start,
+// end before the end-of-image marker (data after it, a phone's appended video, does not matter), and
+// the decoded image's last row is the decoders' fill. A file that lacks only its end marker decodes
+// whole, and loads.
 #include <string>
 
 namespace nw {
 
 // True when `path` starts as a JPEG (FF D8) and ends before its end-of-image marker (FF D9).
-bool jpegIsTruncated(const std::string& path);
+bool jpegLacksItsEnd(const std::string& path);
+
+// Whether a decoded row is the fill libjpeg leaves where data is missing: every sample 128 (zero
+// coefficients). `stride`: bytes from one pixel to the next (channels, or 4 for RGBX rows).
+bool isDecoderFill(const unsigned char* row, int width, int channels, int stride);
+
+// "PATH: the JPEG is cut short (…): copy or export it again".
+std::string cutShortMessage(const std::string& path);
 
 } // namespace nw

@@ -4,6 +4,7 @@
 #include "detect/class_scores.h"
 #include "detect/decode.h"
 #include "detect/detector.h"
+#include "image/jpeg_truncation.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -188,6 +189,13 @@ void DetectWorker::detectImage(const QString& path, bool letterbox)
     const QImage image = reader.read();
     if (image.isNull()) {
         emit problem(tr("%1: cannot read the image: %2").arg(path, reader.errorString()));
+        return;
+    }
+    // A JPEG cut short decodes with a grey end (as the CLI and training refuse it, jpeg_truncation.h).
+    const QImage lastRow =
+        image.copy(0, image.height() - 1, image.width(), 1).convertToFormat(QImage::Format_RGB888);
+    if (isDecoderFill(lastRow.constBits(), lastRow.width(), 3, 3) && jpegLacksItsEnd(path.toStdString())) {
+        emit problem(QString::fromStdString(cutShortMessage(path.toStdString())));
         return;
     }
     run(image, path, 0, letterbox);
