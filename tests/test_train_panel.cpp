@@ -556,6 +556,23 @@ void TestTrainPanel::theDataSetIsReadBeforeTrain()
     QVERIFY(check->toolTip().contains(damaged + ":") && check->toolTip().contains("class 7 is outside 0..4"));
     QVERIFY(!panel.isTraining()); // read, not trained
 
+    // An edit that the data depends on reads it again: the advice followed (classes made equal) clears the
+    // error it gave (it stayed, even after a save).
+    {
+        test::writeFile(dir.filePath("shapes/four.data"),
+                        ("classes=4\ntrain=" + dir.filePath("shapes/train.txt") + "\n").toUtf8());
+        ui::MainWindow window;
+        QVERIFY(window.openFile(dir.filePath("tiny-detector.cfg")));
+        ui::TrainPanel* windowPanel = window.trainPanel();
+        windowPanel->dataEdit()->setText(dir.filePath("shapes/four.data"));
+        QLabel* said = windowPanel->dataCheckLabel();
+        QTRY_VERIFY_WITH_TIMEOUT(said->text().startsWith("Data: cannot train on it: "), 20000);
+        QVERIFY2(said->text().contains("has classes=5 but"), qPrintable(said->text()));
+        window.documentModel()->setValue(8, "classes", "4");  // the [yolo]
+        window.documentModel()->setValue(7, "filters", "27"); // the convolution before it
+        QTRY_VERIFY_WITH_TIMEOUT(said->text().startsWith("Data: 18 images"), 20000);
+    }
+
     panel.dataEdit()->setText(dir.filePath("missing.data"));
     QTRY_VERIFY_WITH_TIMEOUT(check->text().startsWith("Data: cannot train on it: "), 20000);
     QVERIFY2(check->text().contains("missing.data: no such file"), qPrintable(check->text()));

@@ -925,6 +925,12 @@ void TrainPanel::useShapesDataSet()
     shapesThread_->start();
 }
 
+void TrainPanel::setDataNeeds(const QString& needs)
+{
+    if (std::exchange(dataNeeds_, needs) != needs && !training_)
+        dataCheck_->start();
+}
+
 void TrainPanel::checkData()
 {
     const QString dataPath = data_->text().trimmed();

@@ -55,6 +55,9 @@ public:
     bool isTraining() const { return training_; }
     // Whether the network has detection heads: its validation curve is then mAP@0.5, not top-1.
     void setDetector(bool detector);
+    // What of the network the data check depends on (classes, max=, input size, errors), in words: the
+    // data set is read again when it changes.
+    void setDataNeeds(const QString& needs);
     // The cfg's max_batches: before a run the progress bar shows "0 / N" of the run Train would start.
     void setPlannedIterations(int cfgMaxBatches);
 
@@ -149,6 +152,7 @@ private:
     QTimer* dataCheck_ = nullptr;    // checkData once the data path stops changing
     QPointer<QThread> checkThread_;  // reading the data set; waited for on destruction
     int checkGeneration_ = 0;        // a result of an older request is dropped
+    QString dataNeeds_;
     QLabel* dataCheckLabel_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     QThread* thread_ = nullptr;

@@ -543,6 +543,19 @@ void MainWindow::showSpec()
         return detectionHeadInfo(layer.config.get()).has_value();
     }));
     trainPanel_->setPlannedIterations(spec.net.maxBatches);
+    // What the Training panel's data check depends on: the data is read again when one of them changes
+    // (Set classes to the .data's classes, say).
+    QString needs = QString("%1x%2x%3, max %4, errors %5, classes")
+                        .arg(spec.input.w)
+                        .arg(spec.input.h)
+                        .arg(spec.input.c)
+                        .arg(maxTruthBoxes(spec.layers))
+                        .arg(std::count_if(spec.diagnostics.begin(), spec.diagnostics.end(),
+                                           [](const Diagnostic& d) { return d.isError(); }));
+    for (const LayerSpec& layer : spec.layers)
+        if (const auto head = detectionHeadInfo(layer.config.get()))
+            needs += " " + QString::number(head->classes);
+    trainPanel_->setDataNeeds(needs);
     if (selected >= 0)
         selectLayer(std::min(selected, int(spec.layers.size()) - 1));
     if (showingNet)
