@@ -683,10 +683,28 @@ void TestDetectPanel::letterboxFollowsTheCfg()
     panel.openImageFile(image);
     QVERIFY(loaded.wait(60000));
     QVERIFY(!letterbox->isChecked());
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 4, 30000);
+
+    // The image asked for with the edit was queued before the load, with the box as it was: it runs
+    // again as the box now says (the box said letterbox while the boxes shown were stretched).
+    const QString dog = "/usr/share/darknet/data/dog.jpg"; // not square: the two differ
+    panel.thresholdSlider()->setValue(1);
+    panel.openImageFile(dog);
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 5, 30000);
+    const QString stretched = boxesText(panel.boxes());
     text = withLetterbox;
-    panel.openImageFile(image);
+    panel.openImageFile(dog);
     QVERIFY(loaded.wait(60000));
     QVERIFY(letterbox->isChecked());
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 7, 30000); // the queued one, then the run again
+    const QString letterboxed = boxesText(panel.boxes());
+    QVERIFY(letterboxed != stretched);
+    letterbox->setChecked(false); // by hand, and back: the same two results
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 8, 30000);
+    QCOMPARE(boxesText(panel.boxes()), stretched);
+    letterbox->setChecked(true);
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 9, 30000);
+    QCOMPARE(boxesText(panel.boxes()), letterboxed);
 }
 
 QTEST_MAIN(TestDetectPanel)

@@ -479,11 +479,13 @@ void DetectPanel::sayIfNamesDoNotFit()
 void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, bool letterBox, int generation)
 {
     if (generation != generation_)
-        return; // another network or other weights were asked for since
+        return;                    // another network or other weights were asked for since
+    bool letterboxFlipped = false; // then an image queued before this load ran with the old choice
     if (error.isEmpty() &&
         (std::exchange(letterBoxFromCfg_, false) || std::exchange(cfgLetterBox_, letterBox) != letterBox)) {
         cfgLetterBox_ = letterBox;
-        const QSignalBlocker quiet(letterbox_); // (what is on show runs again below, with the new weights)
+        const QSignalBlocker quiet(letterbox_); // (what is on show runs again below)
+        letterboxFlipped = letterbox_->isChecked() != letterBox;
         letterbox_->setChecked(letterBox);
     }
     classes_ = error.isEmpty() ? classes : 0;
@@ -508,6 +510,9 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, b
             openImageFile(last_.source);
         else
             clearResult();
+    } else if (letterboxFlipped && waiting.path.isEmpty() && showingStill_ &&
+               QFileInfo(stillAsked_).isFile()) {
+        openImageFile(stillAsked_); // the box now says otherwise: the image runs again as it says
     }
     if (!waiting.path.isEmpty()) {
         if (waiting.video)
@@ -551,6 +556,7 @@ void DetectPanel::openImageFile(const QString& path)
     stopStream(); // the worker runs one thing at a time: a playing stream would hold the image back
     resetFrameRate();
     showingStill_ = true;
+    stillAsked_ = path;
     weightsChanged_ = false; // (this request, queued after a load in flight, is what shows next)
     imageRequestedAt_ = QDateTime::currentMSecsSinceEpoch();
     QMetaObject::invokeMethod(worker_, "detectImage", Qt::QueuedConnection, Q_ARG(QString, path),

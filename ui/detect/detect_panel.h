@@ -149,6 +149,7 @@ private:
     DetectWorker* worker_ = nullptr;
     std::function<QString()> cfgText_;
     bool showingStill_ = false; // the last source asked for is an image (Letterbox runs it again)
+    QString stillAsked_;        // that image
     static constexpr QSize kSmallestView{320, 200};
     QString loadedText_;                        // the editor's text the detector was last loaded with
     bool randomWeights_ = false;                // loaded without weights, on request
