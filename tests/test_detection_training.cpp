@@ -484,6 +484,12 @@ private slots:
                      warnings[12].ends_with("were they numbered from 1?"),
                  warnings[12].c_str());
 
+        // Cancelled (the studio's check of a large set, abandoned for another .data): stops at once.
+        const std::atomic<bool> cancelled{true};
+        QVERIFY(!loadDetectionDataset(root + "/list.txt", 3, 32, 32, 3, 4, {}, error, warnings, true,
+                                      &cancelled));
+        QCOMPARE(error, std::string("cancelled"));
+
         std::ofstream(root + "/b.txt") << "5 0.5 0.5 0.2 0.2\n";
         std::ofstream(root + "/list.txt") << "b.png\n";
         warnings.clear();

@@ -338,7 +338,7 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
                                                        int height, int channels, int maxBoxes,
                                                        const DetectionAugmentation& augmentation,
                                                        std::string& error, std::vector<std::string>& warnings,
-                                                       bool imagesNeeded)
+                                                       bool imagesNeeded, const std::atomic<bool>* cancelled)
 {
     if (channels != 1 && channels != 3) {
         error =
@@ -371,6 +371,10 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
     std::string missingExample; // the first missing label file, for the messages
     std::vector<std::string> labelWarnings;
     for (const ListedImage& image : listed.images) {
+        if (cancelled && cancelled->load(std::memory_order_relaxed)) {
+            error = "cancelled";
+            return nullptr;
+        }
         bool missing = false;
         const std::string labels = labelPathFor(image.path);
         DetectionDataset::Item item{

@@ -4,6 +4,7 @@
 #include "data/training_set.h"
 #include "image/pixels.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -94,11 +95,13 @@ private:
 // working folder) and every label file. Errors: no list, an empty list. Bad label lines → warnings.
 // Images that do not exist are left out with a warning naming the first one's line (unless
 // `imagesNeeded` is false: anchors reads only the labels). A class without any box is warned about.
-// `maxBoxes` 0: no limit to check (anchors).
+// `maxBoxes` 0: no limit to check (anchors). `cancelled`, when set while the label files are read: the
+// error "cancelled" (the studio's data check, abandoned for another).
 std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, int classes, int width,
                                                        int height, int channels, int maxBoxes,
                                                        const DetectionAugmentation& augmentation,
                                                        std::string& error, std::vector<std::string>& warnings,
-                                                       bool imagesNeeded = true);
+                                                       bool imagesNeeded = true,
+                                                       const std::atomic<bool>* cancelled = nullptr);
 
 } // namespace nw

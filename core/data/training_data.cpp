@@ -29,7 +29,8 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
 
 std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const std::string& which,
                                                    const NetworkSpec& spec, std::string& error,
-                                                   std::vector<std::string>& warnings)
+                                                   std::vector<std::string>& warnings,
+                                                   const std::atomic<bool>* cancelled)
 {
     const std::string list = data.get(which);
     if (list.empty()) {
@@ -70,7 +71,7 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
     if (!listPath)
         return nullptr;
     return loadDetectionDataset(*listPath, classes, spec.input.w, spec.input.h, spec.input.c,
-                                maxTruthBoxes(spec.layers), augmentation, error, warnings);
+                                maxTruthBoxes(spec.layers), augmentation, error, warnings, true, cancelled);
 }
 
 std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& net, unsigned seed,
@@ -82,12 +83,12 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& ne
 
 std::optional<TrainingData> openTrainingData(const DataFile& data, const NetworkSpec& spec, unsigned seed,
                                              std::string& error, std::vector<std::string>& warnings,
-                                             Validation validation)
+                                             Validation validation, const std::atomic<bool>* cancelled)
 {
     TrainingData result;
     const bool detector = maxTruthBoxes(spec.layers) > 0;
     if (detector)
-        result.train = openDetectionSet(data, "train", spec, error, warnings);
+        result.train = openDetectionSet(data, "train", spec, error, warnings, cancelled);
     else
         result.train = openClassificationSet(data, "train", spec.net, seed, error, &warnings);
     if (!result.train)
@@ -130,8 +131,8 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Network
     std::string validError;
     bool opened = false;
     if (detector)
-        opened =
-            bool(result.detectionValid = openDetectionSet(validData, "valid", spec, validError, warnings));
+        opened = bool(result.detectionValid =
+                          openDetectionSet(validData, "valid", spec, validError, warnings, cancelled));
     else
         opened = bool(result.valid =
                           openClassificationSet(validData, "valid", spec.net, seed, validError, &warnings));

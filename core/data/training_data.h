@@ -39,9 +39,11 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& ne
                                              Validation validation = Validation::IfUsable);
 // The same from the network description alone (no weights allocated): the studio's check of a data set
 // before Train.
+// (`cancelled`: see loadDetectionDataset.)
 std::optional<TrainingData> openTrainingData(const DataFile& data, const NetworkSpec& spec, unsigned seed,
                                              std::string& error, std::vector<std::string>& warnings,
-                                             Validation validation = Validation::IfUsable);
+                                             Validation validation = Validation::IfUsable,
+                                             const std::atomic<bool>* cancelled = nullptr);
 
 // A detector's "train" or "valid" list (augmented only for "train").
 std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const std::string& which,
@@ -49,6 +51,7 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
                                                    std::vector<std::string>& warnings);
 std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const std::string& which,
                                                    const NetworkSpec& spec, std::string& error,
-                                                   std::vector<std::string>& warnings);
+                                                   std::vector<std::string>& warnings,
+                                                   const std::atomic<bool>* cancelled = nullptr);
 
 } // namespace nw

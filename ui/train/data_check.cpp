@@ -10,7 +10,8 @@
 
 namespace nw::ui {
 
-DataCheck checkTrainingData(const QString& dataPath, const QString& cfgPath, const QString& cfgText)
+DataCheck checkTrainingData(const QString& dataPath, const QString& cfgPath, const QString& cfgText,
+                            const std::atomic<bool>* cancelled)
 {
     DataCheck check;
     try {
@@ -26,7 +27,8 @@ DataCheck checkTrainingData(const QString& dataPath, const QString& cfgPath, con
         std::string error;
         std::vector<std::string> warnings;
         if (const auto data = loadDataFile(dataPath.toStdString(), error))
-            if (const auto sets = openTrainingData(*data, spec, 1, error, warnings))
+            if (const auto sets =
+                    openTrainingData(*data, spec, 1, error, warnings, Validation::IfUsable, cancelled))
                 check.summary = QString::fromStdString(sets->describe());
         if (check.summary.isEmpty())
             check.error = QString::fromStdString(error);

@@ -4,6 +4,7 @@
 // unreadable lists and a names file of another data set are in view before a run starts.
 #include <QString>
 #include <QStringList>
+#include <atomic>
 
 namespace nw::ui {
 
@@ -14,7 +15,8 @@ struct DataCheck {
 };
 
 // Reads `dataPath` for the network in `cfgText` (or the file `cfgPath` when the text is empty). Slow on a
-// large set (every label file): call it off the GUI thread.
-DataCheck checkTrainingData(const QString& dataPath, const QString& cfgPath, const QString& cfgText);
+// large set (every label file): call it off the GUI thread; `cancelled`, once set, ends it early.
+DataCheck checkTrainingData(const QString& dataPath, const QString& cfgPath, const QString& cfgText,
+                            const std::atomic<bool>* cancelled = nullptr);
 
 } // namespace nw::ui

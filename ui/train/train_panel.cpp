@@ -359,8 +359,10 @@ TrainPanel::~TrainPanel()
 {
     if (shapesThread_)
         shapesThread_->wait();
-    if (checkThread_)
+    if (checkThread_) {
+        checkCancelled_->store(true); // a large set would hold the studio's exit for seconds
         checkThread_->wait();
+    }
     worker_->requestStop();
     thread_->quit();
     thread_->wait();
@@ -940,14 +942,17 @@ void TrainPanel::checkData()
         dataCheckLabel_->setToolTip(QString());
         return;
     }
-    if (checkThread_) { // one read at a time: this one again once it ends
+    if (checkThread_) { // one read at a time: the abandoned one ends early, then this one runs
+        checkCancelled_->store(true);
         dataCheck_->start();
         return;
     }
+    checkCancelled_ = std::make_shared<std::atomic<bool>>(false);
     dataCheckLabel_->setText(tr("Reading %1…").arg(QFileInfo(dataPath).fileName()));
-    checkThread_ = QThread::create(
-        [this, dataPath, cfg = cfgPath_, cfgText = cfgText_ ? cfgText_() : QString(), generation] {
-            const DataCheck check = checkTrainingData(dataPath, cfg, cfgText);
+    checkThread_ =
+        QThread::create([this, dataPath, cfg = cfgPath_, cfgText = cfgText_ ? cfgText_() : QString(),
+                         generation, cancelled = checkCancelled_] {
+            const DataCheck check = checkTrainingData(dataPath, cfg, cfgText, cancelled.get());
             QMetaObject::invokeMethod(this, [this, check, generation] {
                 if (generation != checkGeneration_)
                     return; // the data or the network changed since; another read follows

@@ -8,7 +8,9 @@
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QWidget>
+#include <atomic>
 #include <functional>
+#include <memory>
 #include <vector>
 
 class QCheckBox;
@@ -150,8 +152,9 @@ private:
     int shapesCount_ = 2000;
     QPointer<QThread> shapesThread_; // generating the shapes set; waited for on destruction
     QTimer* dataCheck_ = nullptr;    // checkData once the data path stops changing
-    QPointer<QThread> checkThread_;  // reading the data set; waited for on destruction
-    int checkGeneration_ = 0;        // a result of an older request is dropped
+    QPointer<QThread> checkThread_;  // reading the data set; cancelled and waited for on destruction
+    std::shared_ptr<std::atomic<bool>> checkCancelled_; // set: the read in checkThread_ is abandoned
+    int checkGeneration_ = 0;                           // a result of an older request is dropped
     QString dataNeeds_;
     QLabel* dataCheckLabel_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
