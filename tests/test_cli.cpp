@@ -608,7 +608,7 @@ void TestCli::unreadableImagesAreNamedNotScored()
     const Run anchors =
         cli({"anchors", dir.filePath("boxes.data"), "--num", "2"}); // (labels are read, not images)
     QCOMPARE(anchors.exitCode, 1);
-    QVERIFY2(anchors.err.contains("1 boxes cannot make 2 anchors: use --num 1 or fewer"),
+    QVERIFY2(anchors.err.contains("1 box cannot make 2 anchors: use --num 1 or fewer"),
              anchors.err.constData());
     const Run trainMissing =
         cli({"train", dir.filePath("boxes.data"), detector, "--out", dir.filePath("run")});

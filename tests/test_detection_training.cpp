@@ -975,8 +975,14 @@ private slots:
         sets = open("novalid.data", Validation::IfUsable, warnings);
         // (6 shapes images leave a class without a box, said as such; nothing is said of validation)
         QVERIFY2(sets && !sets->detectionValid && !said(warnings, "valid"), error.c_str());
+        warnings.clear();
         sets = open("novalid.data", Validation::Required, warnings);
         QVERIFY2(sets && sets->detectionValid, error.c_str());
+        // The training list read again for mAP: its warnings are said once, not twice.
+        QCOMPARE(std::count_if(
+                     warnings.begin(), warnings.end(),
+                     [](const std::string& w) { return w.find("no box of class") != std::string::npos; }),
+                 1L);
         QCOMPARE(sets->detectionValid->size(), sets->train->size()); // the training list, unaugmented
         QVERIFY(said(warnings, "has no valid= list: mAP is measured on the training list"));
 

@@ -157,8 +157,9 @@ int anchors(const AnchorsArgs& args)
         return 1;
     }
     if (sizes.size() < std::size_t(args.count)) { // k-means would repeat boxes as anchors
-        std::cerr << "error: " << list << ": " << sizes.size() << " boxes cannot make " << args.count
-                  << " anchors: use --num " << sizes.size() << " or fewer, or label more images\n";
+        std::cerr << "error: " << list << ": " << sizes.size() << (sizes.size() == 1 ? " box" : " boxes")
+                  << " cannot make " << args.count << " anchors: use --num " << sizes.size()
+                  << " or fewer, or label more images\n";
         return 1;
     }
     std::set<std::pair<long, long>> distinct; // (whole pixels: sizes k-means cannot tell apart)
@@ -166,8 +167,9 @@ int anchors(const AnchorsArgs& args)
         distinct.emplace(std::lround(w), std::lround(h));
     if (distinct.size() < std::size_t(args.count))
         std::cerr << "warning: " << list << ": the boxes have only " << distinct.size()
-                  << " different sizes (in whole pixels at " << args.width << "x" << args.height << "), so "
-                  << args.count << " anchors repeat some: --num " << distinct.size() << " says as much\n";
+                  << (distinct.size() == 1 ? " size" : " different sizes") << " (in whole pixels at "
+                  << args.width << "x" << args.height << "), so " << args.count
+                  << " anchors repeat some: --num " << distinct.size() << " says as much\n";
     const AnchorResult result = computeAnchors(sizes, args.count, args.seed);
     std::printf("anchors = ");
     // Whole pixels, at least 1: an anchor of 0 would be refused by the cfg (and give boxes of no size).

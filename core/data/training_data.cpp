@@ -130,9 +130,13 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Network
     }
     std::string validError;
     bool opened = false;
+    // The training list again (valid= naming it, or its fallback): its warnings were said once already.
+    std::vector<std::string> validWarnings;
+    const bool sameList = validData.get("valid") == data.get("train");
     if (detector)
-        opened = bool(result.detectionValid =
-                          openDetectionSet(validData, "valid", spec, validError, warnings, cancelled));
+        opened =
+            bool(result.detectionValid = openDetectionSet(validData, "valid", spec, validError,
+                                                          sameList ? validWarnings : warnings, cancelled));
     else
         opened = bool(result.valid =
                           openClassificationSet(validData, "valid", spec.net, seed, validError, &warnings));
