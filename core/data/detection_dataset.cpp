@@ -72,10 +72,10 @@ std::string labelPathFor(const std::string& imagePath)
 
 namespace {
 
-// A label line as a message can show it: control bytes (a lone CR, a NUL) as '?', at most 60 bytes.
+// A label line as a message can show it: shortened, control bytes (a lone CR, a NUL) as '?'.
 std::string printableExcerpt(const std::string& line)
 {
-    std::string shown = line.size() > 60 ? line.substr(0, 60) + "…" : line;
+    std::string shown = shortened(line, 60);
     for (char& c : shown)
         if (static_cast<unsigned char>(c) < 0x20)
             c = '?';
