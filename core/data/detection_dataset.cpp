@@ -83,30 +83,15 @@ std::string printableExcerpt(const std::string& line)
 }
 
 // Bad label lines: the first kShown and the first of each other kind, then how many more — a set with a
-// thousand bad lines printed a thousand warnings, and the studio's log kept only the last of them. A
-// line's kind is its reason (after "file:line: ") without digits or the line quoted.
-void keepSomeLabelWarnings(std::vector<std::string>& all, std::vector<std::string>& warnings)
+// thousand bad lines printed a thousand warnings, and the studio's log kept only the last of them. Each
+// comes with its kind: its reason without digits or the line quoted.
+void keepSomeLabelWarnings(std::vector<std::pair<std::string, std::string>>& all,
+                           std::vector<std::string>& warnings)
 {
     constexpr std::size_t kShown = 10;
     std::set<std::string> kinds;
     std::size_t shown = 0, more = 0;
-    for (std::string& warning : all) {
-        // "…/000011.txt:82: class 7 is outside 0..4 …": the reason starts after ":<digits>: ".
-        std::size_t start = 0;
-        for (std::size_t colon = warning.find(':'); colon != std::string::npos;
-             colon = warning.find(':', colon + 1)) {
-            std::size_t digits = colon + 1;
-            while (digits < warning.size() && std::isdigit(static_cast<unsigned char>(warning[digits])))
-                ++digits;
-            if (digits > colon + 1 && warning.compare(digits, 2, ": ") == 0) {
-                start = digits + 2;
-                break;
-            }
-        }
-        std::string kind;
-        for (std::size_t i = start; i < warning.size() && warning[i] != '\''; ++i)
-            if (!std::isdigit(static_cast<unsigned char>(warning[i])))
-                kind += warning[i];
+    for (auto& [warning, kind] : all) {
         if (kinds.insert(kind).second || shown < kShown) {
             warnings.push_back(std::move(warning));
             ++shown;
@@ -116,6 +101,20 @@ void keepSomeLabelWarnings(std::vector<std::string>& all, std::vector<std::strin
     }
     if (more > 0)
         warnings.push_back("and " + std::to_string(more) + " more bad label lines like those above");
+}
+
+// The kind of a warning readLabelFile gave for `labels`: what follows "LABELS:LINE: ", digits and the
+// quoted line left out.
+std::string labelWarningKind(const std::string& warning, const std::string& labels)
+{
+    std::size_t i = labels.size() + 1; // past "LABELS:"
+    while (i < warning.size() && std::isdigit(static_cast<unsigned char>(warning[i])))
+        ++i;
+    std::string kind;
+    for (i += 2; i < warning.size() && warning[i] != '\''; ++i)
+        if (!std::isdigit(static_cast<unsigned char>(warning[i])))
+            kind += warning[i];
+    return kind;
 }
 
 } // namespace
@@ -261,8 +260,7 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, 
             r = 1 - l;
             l = mirroredLeft;
         }
-        if (r - l < kSmallestBoxSide ||
-            b - t < kSmallestBoxSide) // Darknet drops boxes this thin (kSmallestBoxSide)
+        if (r - l < kSmallestBoxSide || b - t < kSmallestBoxSide) // Darknet drops boxes this thin
             continue;
         placed.boxes.push_back({(l + r) / 2, (t + b) / 2, r - l, b - t, box.classId});
     }
@@ -369,7 +367,8 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
     std::vector<DetectionDataset::Item> items;
     DetectionDataset::Summary summary;
     std::string missingExample; // the first missing label file, for the messages
-    std::vector<std::string> labelWarnings;
+    std::vector<std::pair<std::string, std::string>> labelWarnings; // (warning, its kind)
+    std::vector<std::string> fileWarnings;
     for (const ListedImage& image : listed.images) {
         if (cancelled && cancelled->load(std::memory_order_relaxed)) {
             error = "cancelled";
@@ -377,8 +376,13 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
         }
         bool missing = false;
         const std::string labels = labelPathFor(image.path);
-        DetectionDataset::Item item{
-            image.path, readLabelFile(labels, classes, labelWarnings, missing, &summary.badLines)};
+        DetectionDataset::Item item{image.path,
+                                    readLabelFile(labels, classes, fileWarnings, missing, &summary.badLines)};
+        for (std::string& warning : fileWarnings) {
+            std::string kind = labelWarningKind(warning, labels);
+            labelWarnings.emplace_back(std::move(warning), std::move(kind));
+        }
+        fileWarnings.clear();
         summary.missingLabels += missing;
         if (missing && missingExample.empty())
             missingExample = labels + " for " + image.path;

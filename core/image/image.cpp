@@ -53,8 +53,7 @@ std::optional<Pixels> readPixels(const std::string& path, int channels, std::str
         auto pixels = portable::decodeJpeg(path, channels, error);
         // Cut short: the decoder filled the rest with grey (image_opencv.cpp checks the same).
         if (pixels && pixels->height > 0 &&
-            isDecoderFill(pixels->row(pixels->height - 1), pixels->width, channels, channels) &&
-            jpegLacksItsEnd(path)) {
+            jpegCutShort(path, pixels->row(pixels->height - 1), pixels->width, channels, channels)) {
             error = cutShortMessage(path);
             return std::nullopt;
         }

@@ -80,8 +80,7 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
     }
     // Cut short: libjpeg filled the rest with grey, saying so on stderr without the file's name.
     if (frame.depth() == CV_8U &&
-        isDecoderFill(frame.ptr(frame.rows - 1), frame.cols, frame.channels(), frame.channels()) &&
-        jpegLacksItsEnd(path)) {
+        jpegCutShort(path, frame.ptr(frame.rows - 1), frame.cols, frame.channels(), frame.channels())) {
         error = cutShortMessage(path);
         frame.release();
         return false;

@@ -9,9 +9,12 @@ namespace nw {
 bool jpegLacksItsEnd(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
+    char start[2] = {};
+    if (!in.read(start, 2) || static_cast<unsigned char>(start[0]) != 0xFF ||
+        static_cast<unsigned char>(start[1]) != 0xD8)
+        return false; // not a JPEG (a PNG with a grey last row): another decoder's business, not read
+    in.seekg(0);
     const std::vector<unsigned char> b{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (b.size() < 2 || b[0] != 0xFF || b[1] != 0xD8)
-        return false; // not a JPEG: another decoder's business
     std::size_t i = 2;
     while (true) {
         // The next marker: FF, any fill FFs, then its code.

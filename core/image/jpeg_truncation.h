@@ -19,4 +19,12 @@ bool isDecoderFill(const unsigned char* row, int width, int channels, int stride
 // "PATH: the JPEG is cut short (…): copy or export it again".
 std::string cutShortMessage(const std::string& path);
 
+// Both signs at once, for a decoded image's last row (the cheap test first: the file is read only when
+// that row is grey). What every image reader asks.
+inline bool jpegCutShort(const std::string& path, const unsigned char* lastRow, int width, int channels,
+                         int stride)
+{
+    return isDecoderFill(lastRow, width, channels, stride) && jpegLacksItsEnd(path);
+}
+
 } // namespace nw

@@ -194,7 +194,7 @@ void DetectWorker::detectImage(const QString& path, bool letterbox)
     // A JPEG cut short decodes with a grey end (as the CLI and training refuse it, jpeg_truncation.h).
     const QImage lastRow =
         image.copy(0, image.height() - 1, image.width(), 1).convertToFormat(QImage::Format_RGB888);
-    if (isDecoderFill(lastRow.constBits(), lastRow.width(), 3, 3) && jpegLacksItsEnd(path.toStdString())) {
+    if (jpegCutShort(path.toStdString(), lastRow.constBits(), lastRow.width(), 3, 3)) {
         emit problem(QString::fromStdString(cutShortMessage(path.toStdString())));
         return;
     }
