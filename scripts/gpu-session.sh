@@ -145,6 +145,10 @@ run() {
   for cfg in $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $ab/yolov4.cfg; do
     step "bench-$(basename "$cfg" .cfg)" 30 "$cli" bench "$cfg" --device cuda --runs 100
   done
+  # TF32: FP32 data on tensor cores, the "FP32" of AlexeyAB's Darknet (CUDNN_TENSOR_OP_MATH) and PyTorch.
+  for cfg in $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $ab/yolov4.cfg; do
+    step "bench-$(basename "$cfg" .cfg)-tf32" 30 "$cli" bench "$cfg" --device cuda --runs 100 --tf32
+  done
   # What FFT and Winograd would gain (they are left out of FP32 for their rounding: docs/gpu.md).
   for cfg in $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $ab/yolov4.cfg; do
     step "bench-$(basename "$cfg" .cfg)-transforms" 30 env NETWRIGHT_CUDNN_TRANSFORMS=1 "$cli" bench "$cfg" \
@@ -174,6 +178,9 @@ run() {
   step check-half 60 "$cli" check-device --half cfg/shapes-tiny.cfg $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg \
     $ab/yolov4.cfg
   step map-shapes-half 30 "$cli" map "$shapes" cfg/shapes-tiny.cfg "$weights" --json --device cuda --half
+  step check-tf32 60 "$cli" check-device --tf32 cfg/shapes-tiny.cfg $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg \
+    $ab/yolov4.cfg
+  step map-shapes-tf32 30 "$cli" map "$shapes" cfg/shapes-tiny.cfg "$weights" --json --device cuda --tf32
   for cfg in $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $ab/yolov4.cfg; do
     step "bench-$(basename "$cfg" .cfg)-half" 40 "$cli" bench "$cfg" --device cuda --runs 100 --half
     step "bench-$(basename "$cfg" .cfg)-nograph" 40 "$cli" bench "$cfg" --device cuda --runs 100 --no-graph

@@ -916,10 +916,22 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     }
     const Run halfTraining = cli({"check-device", cfg, "--half", "--train"});
     QCOMPARE(halfTraining.exitCode, 1);
-    QVERIFY2(halfTraining.err.contains("--half with --train: training runs in FP32"),
+    QVERIFY2(halfTraining.err.contains("--half with --train: training runs in exact FP32"),
              halfTraining.err.constData());
     const Run halfBench = cli({"bench", cfg, "--train", "--half", "--device", "cuda"});
     QCOMPARE(halfBench.exitCode, 1);
+    // --tf32 (FP32 on tensor cores) under the same rules, and never with --half.
+    const Run tf32Cpu = cli({"detect", cfg, tinyWeights, dog, "--tf32"});
+    QCOMPARE(tf32Cpu.exitCode, 1);
+    QVERIFY2(tf32Cpu.err.contains("--tf32 needs --device cuda: TF32 runs on a GPU's tensor cores"),
+             tf32Cpu.err.constData());
+    const Run tf32Training = cli({"check-device", cfg, "--tf32", "--train"});
+    QCOMPARE(tf32Training.exitCode, 1);
+    QVERIFY2(tf32Training.err.contains("--tf32 with --train: training runs in exact FP32"),
+             tf32Training.err.constData());
+    const Run both = cli({"bench", cfg, "--half", "--tf32", "--device", "cuda"});
+    QCOMPARE(both.exitCode, 2);
+    QVERIFY2(both.err.contains("--half excludes --tf32"), both.err.constData());
     // train: the device is checked before the data is read or the output folder made.
     QTemporaryDir scratch;
     const QString out = scratch.path() + "/run";

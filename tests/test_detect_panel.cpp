@@ -619,7 +619,13 @@ void TestDetectPanel::deviceChoiceListsTheGpusOrSaysWhyNone()
     QVERIFY(devices);
     QCOMPARE(devices->itemText(0), QString("CPU"));
     QCOMPARE(devices->currentIndex(), 0);
-    QVERIFY(panel.halfPrecisionBox() && !panel.halfPrecisionBox()->isEnabled()); // FP16: a GPU's only
+    // FP32 (as the CPU), TF32 or FP16: a GPU's choice only.
+    QComboBox* precision = panel.precisionBox();
+    QVERIFY(precision && !precision->isEnabled());
+    QCOMPARE(precision->count(), 3);
+    QCOMPARE(precision->currentText(), QString("FP32"));
+    QCOMPARE(precision->itemText(1), QString("TF32"));
+    QCOMPARE(precision->itemText(2), QString("FP16"));
     const GpuInventory inventory = listGpus(false);
     if (inventory.devices.empty()) {
         QCOMPARE(devices->count(), 2);
@@ -631,9 +637,9 @@ void TestDetectPanel::deviceChoiceListsTheGpusOrSaysWhyNone()
         QVERIFY(devices->itemText(1).startsWith(
             QString("cuda:%1 %2").arg(inventory.devices[0].index).arg(inventory.devices[0].name.c_str())));
         devices->setCurrentIndex(1);
-        QVERIFY(panel.halfPrecisionBox()->isEnabled());
+        QVERIFY(precision->isEnabled());
         devices->setCurrentIndex(0);
-        QVERIFY(!panel.halfPrecisionBox()->isEnabled());
+        QVERIFY(!precision->isEnabled());
     }
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
     panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");

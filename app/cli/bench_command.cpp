@@ -92,7 +92,7 @@ int bench(const BenchArgs& args)
         std::cerr << "error: " << deviceError << "\n";
         return 1;
     }
-    if (auto refusal = halfPrecisionRefusal(device->cuda, args.training)) {
+    if (auto refusal = precisionRefusal(device->cuda, args.training)) {
         std::cerr << "error: " << *refusal << "\n";
         return 1;
     }

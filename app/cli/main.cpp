@@ -181,7 +181,15 @@ int main(int argc, char** argv)
     app.fallthrough(); // the flag may follow the command, like every other option
 
     std::string cfg, weights, in, out, allLayers, names;
-    bool half = false; // --half, on every command that runs a network on a GPU
+    bool half = false, tf32 = false; // --half and --tf32, on every command that runs a network on a GPU
+    const auto addPrecisionFlags = [&](CLI::App* command, const char* halfHelp) {
+        CLI::Option* fp16 = command->add_flag("--half", half, halfHelp);
+        command
+            ->add_flag("--tf32", tf32,
+                       "--device cuda: FP32 convolutions on tensor cores with TF32 rounding, as Darknet and "
+                       "PyTorch compute FP32 on Ampere and later (inference only; see docs/gpu.md)")
+            ->excludes(fp16);
+    };
     const char* halfHelp =
         "--device cuda: convolutions in FP16 on tensor cores (inference only; see docs/gpu.md)";
     int batch = 1;
@@ -219,7 +227,7 @@ int main(int argc, char** argv)
     forward->add_option("--all-layers", allLayers, "Write every layer's output as DIR/layer_000.f32, ...");
     std::string forwardDevice = "cpu";
     forward->add_option("--device", forwardDevice, "cpu (default), cuda or cuda:N (see devices)");
-    forward->add_flag("--half", half, halfHelp);
+    addPrecisionFlags(forward, halfHelp);
 
     nw::cli::DetectArgs detectArgs;
     unsigned initSeed = 1;
@@ -253,7 +261,7 @@ int main(int argc, char** argv)
                      "Keep the aspect ratio (pad) instead of stretching (default: the cfg's letter_box)");
     detect->add_option("--out", detectArgs.outDir, "Write annotated images (.jpg) and videos (.avi) here");
     detect->add_option("--device", detectArgs.device, "cpu (default), cuda or cuda:N (see devices)");
-    detect->add_flag("--half", half, halfHelp);
+    addPrecisionFlags(detect, halfHelp);
     detect->add_flag("--json", detectArgs.json, "Print detections as JSON (boxes in pixels: x, y, w, h)");
 
     std::vector<std::string> images;
@@ -269,7 +277,7 @@ int main(int argc, char** argv)
         ->check(CLI::Range(1, 100000));
     std::string evaluationDevice = "cpu"; // classify's and valid's
     classify->add_option("--device", evaluationDevice, "cpu (default), cuda or cuda:N (see devices)");
-    classify->add_flag("--half", half, halfHelp);
+    addPrecisionFlags(classify, halfHelp);
 
     nw::cli::BenchArgs benchArgs;
     auto* bench = app.add_subcommand("bench", "Measure forward latency and peak memory");
@@ -287,7 +295,7 @@ int main(int argc, char** argv)
     bench->add_flag("--no-winograd", benchArgs.noWinograd,
                     "Run 3x3 convolutions through im2col + GEMM only (to compare kernels)");
     bench->add_option("--device", benchArgs.device, "cpu (default), cuda or cuda:N (see devices)");
-    bench->add_flag("--half", half, halfHelp);
+    addPrecisionFlags(bench, halfHelp);
     bench->add_flag("--no-graph", benchArgs.noGraph,
                     "--device cuda: launch layer by layer instead of replaying one CUDA graph");
     bench->add_flag("--json", benchArgs.json, "Print {\"median_ms\":..,\"min_ms\":..,\"peak_rss_mb\":..}");
@@ -352,7 +360,7 @@ int main(int argc, char** argv)
                     "Print {\"top1\":..,\"top5\":..,\"images\":..}: the second key names k (top2 for top=2), "
                     "left out when k is 1 or at least the class count");
     valid->add_option("--device", evaluationDevice, "cpu (default), cuda or cuda:N (see devices)");
-    valid->add_flag("--half", half, halfHelp);
+    addPrecisionFlags(valid, halfHelp);
 
     nw::cli::MapArgs mapArgs;
     auto* map =
@@ -380,7 +388,7 @@ int main(int argc, char** argv)
             "0|2..1000"));
     map->add_flag("--json", mapArgs.json, "Print {\"map50\":..,\"map50_95\":..,\"classes\":[...]}");
     map->add_option("--device", mapArgs.device, "cpu (default), cuda or cuda:N (see devices)");
-    map->add_flag("--half", half, halfHelp);
+    addPrecisionFlags(map, halfHelp);
 
     nw::cli::AnchorsArgs anchorsArgs;
     auto* anchors =
@@ -428,8 +436,7 @@ int main(int argc, char** argv)
         "check-device", "Compare every layer's GPU forward with the CPU's (exit 77: no GPU, skipped)");
     checkDevice->add_option("cfgs", checkArgs.cfgs, "Darknet .cfg files")->required();
     checkDevice->add_option("--device", checkArgs.device, "cuda (default) or cuda:N");
-    checkDevice->add_flag("--half", half,
-                          "Compare the FP16 forward with the CPU's FP32 (tolerance in docs/gpu.md)");
+    addPrecisionFlags(checkDevice, "Compare the FP16 forward with the CPU's FP32 (tolerance in docs/gpu.md)");
     checkDevice
         ->add_option("--batch", checkArgs.batch,
                      "Images (sequences of time_steps for recurrent networks) per pass (default 1)")
@@ -463,6 +470,7 @@ int main(int argc, char** argv)
     // (OpenCV, the standard library), so no input ever ends in an abort.
     nw::cli::setAllowExtraWeights(allowExtra);
     nw::cli::setHalfPrecision(half);
+    nw::cli::setTensorFloat32(tf32);
     const auto run = [&]() -> int {
         if (*summary)
             return nw::cli::summary(cfg, batch, json);

@@ -11,6 +11,7 @@ namespace nw::cli {
 namespace {
 bool allowExtraWeights = false;
 bool halfPrecision = false;
+bool tensorFloat32 = false;
 bool cfgWarningsPrinted = true;
 std::set<std::string> cfgsWarnedAbout; // a command may load its cfg twice (a probe, then the net)
 
@@ -44,14 +45,26 @@ bool halfPrecisionRequested()
     return halfPrecision;
 }
 
-std::optional<std::string> halfPrecisionRefusal(bool onGpu, bool training)
+void setTensorFloat32(bool tf32)
 {
-    if (!halfPrecision)
+    tensorFloat32 = tf32;
+}
+
+bool tensorFloat32Requested()
+{
+    return tensorFloat32;
+}
+
+std::optional<std::string> precisionRefusal(bool onGpu, bool training)
+{
+    if (!halfPrecision && !tensorFloat32)
         return std::nullopt;
+    const std::string flag = halfPrecision ? "--half" : "--tf32";
     if (!onGpu)
-        return "--half needs --device cuda: FP16 runs on a GPU's tensor cores, the CPU computes in FP32";
+        return flag + " needs --device cuda: " + (halfPrecision ? "FP16" : "TF32") +
+               " runs on a GPU's tensor cores, the CPU computes in FP32";
     if (training)
-        return "--half with --train: training runs in FP32 on the GPU";
+        return flag + " with --train: training runs in exact FP32 on the GPU";
     return std::nullopt;
 }
 

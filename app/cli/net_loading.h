@@ -24,8 +24,12 @@ bool extraWeightsAllowed();
 // --half: FP16 convolutions on the GPU (DeviceRunner, bench, check-device); refused with --device cpu.
 void setHalfPrecision(bool half);
 bool halfPrecisionRequested();
-// When --half was asked where it cannot apply (the CPU, or training), the error to print; else nullopt.
-std::optional<std::string> halfPrecisionRefusal(bool onGpu, bool training);
+// --tf32: FP32 convolutions and products on the GPU's tensor cores (TF32), under --half's rules.
+void setTensorFloat32(bool tf32);
+bool tensorFloat32Requested();
+// When --half or --tf32 was asked where it cannot apply (the CPU, or training), the error to print; else
+// nullopt.
+std::optional<std::string> precisionRefusal(bool onGpu, bool training);
 // Prints every problem and returns nullptr when the cfg is invalid, the runtime cannot be built or
 // the weights do not load. Empty `weights` keeps the seeded random initialisation.
 // `use`: InferenceOnly for commands that only run forward passes (outputs share buffers).

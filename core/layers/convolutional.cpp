@@ -240,6 +240,8 @@ public:
         GpuExec& gpu = args.gpu;
         if (gpu.halfPrecision() && !args.training)
             forwardHalf(args);
+        else if (gpu.tensorFloat32() && !args.training)
+            cudnnTf32_.forward(gpu, cudnnShape(), args.batch, args.input, gpu.device(weights_), args.output);
         else
             cudnn_.forward(gpu, cudnnShape(), args.batch, args.input, gpu.device(weights_), args.output);
         gpuTraining_.apply(args, config_.filters, geometry_.outHeight * geometry_.outWidth,
@@ -422,6 +424,7 @@ private:
 #if NETWRIGHT_WITH_CUDA
     CudnnConvolution cudnn_;                                        // descriptors and the measured algorithms
     CudnnConvolution cudnnHalf_{CudnnConvolution::Precision::fp16}; // FP16 inference
+    CudnnConvolution cudnnTf32_{CudnnConvolution::Precision::tf32}; // TF32 inference
     GpuOutputTraining gpuTraining_; // batch statistics and what the GPU backward needs
 #endif
 

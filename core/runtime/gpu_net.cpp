@@ -315,11 +315,22 @@ void GpuNet::setHalfPrecision(bool on)
     recaptureGraph(); // the captured convolutions ran at the other precision
 }
 
+void GpuNet::setTensorFloat32(bool on)
+{
+    if (on && !deltas_.empty())
+        throw GpuError("TF32 is for inference: this network is training on the GPU in exact FP32");
+    if (on == exec_->tensorFloat32())
+        return;
+    exec_->setTensorFloat32(on);
+    recaptureGraph();
+}
+
 void GpuNet::startTraining()
 {
     checkNetUnchanged();
-    if (exec_->halfPrecision())
-        throw GpuError("FP16 is for inference: switch it off before training on the GPU");
+    if (exec_->halfPrecision() || exec_->tensorFloat32())
+        throw GpuError(std::string(exec_->halfPrecision() ? "FP16" : "TF32") +
+                       " is for inference: switch it off before training on the GPU");
     if (!net_.training())
         throw GpuError("internal error: GPU training needs the network in training mode first");
     if (auto problem = trainingProblem(net_))

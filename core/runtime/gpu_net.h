@@ -47,6 +47,10 @@ public:
     // training has started: training stays FP32.
     void setHalfPrecision(bool on);
     bool halfPrecision() const { return exec_->halfPrecision(); }
+    // TF32 inference (GpuExec::setTensorFloat32: FP32 data on tensor cores, as Darknet's own "FP32"),
+    // under the same rules as FP16; FP16 and TF32 are not on together.
+    void setTensorFloat32(bool on);
+    bool tensorFloat32() const { return exec_->tensorFloat32(); }
 
     // Training on the GPU. The layers without a GPU training pass (hasGpuBackward), named as above.
     static std::vector<std::string> layersWithoutGpuTraining(Net& net);

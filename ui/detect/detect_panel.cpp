@@ -63,11 +63,16 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     device_ = makeDeviceBox(tr("Where the network runs"), this);
     files->addWidget(new QLabel(tr("Device"), this));
     files->addWidget(device_);
-    half_ = new QCheckBox(tr("FP16"), this);
-    half_->setToolTip(tr("Convolutions in half precision on the GPU's tensor cores (faster; outputs differ "
-                         "slightly from FP32). A GPU only."));
-    half_->setEnabled(false);
-    files->addWidget(half_);
+    precision_ = new QComboBox(this);
+    precision_->addItem(tr("FP32"), DetectWorker::fp32);
+    precision_->addItem(tr("TF32"), DetectWorker::tf32);
+    precision_->addItem(tr("FP16"), DetectWorker::fp16);
+    precision_->setToolTip(tr("How the GPU's convolutions compute. FP32: exactly as the CPU. TF32: FP32 on "
+                              "tensor cores with 10-bit mantissas, as Darknet and PyTorch compute FP32 on "
+                              "recent GPUs. FP16: half precision on tensor cores. TF32 and FP16 are faster; "
+                              "their outputs differ slightly. A GPU only."));
+    precision_->setEnabled(false);
+    files->addWidget(precision_);
     files->addStretch();
     auto* sources = new QHBoxLayout;
     QPushButton* image = button(this, tr("Image…"), sources);
@@ -200,18 +205,18 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(nms_, &QSlider::valueChanged, this, &DetectPanel::refilter);
     const auto reloadOnDevice = [this] {
         const bool gpu = device_->currentData().toInt() >= 0;
-        half_->setEnabled(gpu);
+        precision_->setEnabled(gpu);
         QMetaObject::invokeMethod(worker_, "setDevice", Qt::QueuedConnection,
                                   Q_ARG(int, device_->currentData().toInt()));
-        QMetaObject::invokeMethod(worker_, "setHalfPrecision", Qt::QueuedConnection,
-                                  Q_ARG(bool, gpu && half_->isChecked()));
+        QMetaObject::invokeMethod(worker_, "setPrecision", Qt::QueuedConnection,
+                                  Q_ARG(int, gpu ? precision_->currentData().toInt() : DetectWorker::fp32));
         if (!weightsPath_.isEmpty())
             setWeights(weightsPath_); // the network again, on the chosen device
         else if (randomWeights_)
             useRandomWeights();
     };
     connect(device_, &QComboBox::currentIndexChanged, this, reloadOnDevice);
-    connect(half_, &QCheckBox::toggled, this, reloadOnDevice);
+    connect(precision_, &QComboBox::currentIndexChanged, this, reloadOnDevice);
     connect(letterbox_, &QCheckBox::toggled, this, [this] {
         if (showingStill_ && !last_.source.isEmpty() && QFileInfo(last_.source).isFile())
             openImageFile(last_.source); // the input changes: this one does need the network

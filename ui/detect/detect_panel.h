@@ -66,7 +66,7 @@ public:
     bool exportYoloLabels(const QString& path) const;
     QLabel* legend() const { return legend_; }
     QComboBox* deviceBox() const { return device_; }
-    QCheckBox* halfPrecisionBox() const { return half_; }
+    QComboBox* precisionBox() const { return precision_; }
     QLabel* view() const { return view_; }
     // 0 fits the image to the view; otherwise the scale (1 = one image pixel per screen pixel).
     void setZoom(double zoom);
@@ -129,8 +129,8 @@ private:
     QSlider* threshold_ = nullptr;
     QSlider* nms_ = nullptr;
     QCheckBox* letterbox_ = nullptr;
-    QComboBox* device_ = nullptr; // CPU, then each GPU (data: -1, or the CUDA index)
-    QCheckBox* half_ = nullptr;   // FP16 convolutions: a GPU only
+    QComboBox* device_ = nullptr;    // CPU, then each GPU (data: -1, or the CUDA index)
+    QComboBox* precision_ = nullptr; // FP32, TF32 or FP16 convolutions (DetectWorker::Precision): a GPU only
     QLabel* thresholdValue_ = nullptr;
     std::vector<QWidget*> boxFilters_; // threshold and NMS: hidden for a classifier, which has no boxes
     QLabel* view_ = nullptr;

@@ -110,8 +110,10 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
         gpu_ = GpuNet::create(*net, device_, error);
         if (!gpu_)
             warnings.push_back(error + " — detecting on the CPU");
-        else
-            gpu_->setHalfPrecision(half_);
+        else {
+            gpu_->setHalfPrecision(precision_ == fp16);
+            gpu_->setTensorFloat32(precision_ == tf32);
+        }
     }
 #endif
     // No detection head: a classifier, shown as its top classes.

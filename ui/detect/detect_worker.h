@@ -33,6 +33,7 @@ struct DetectFrame {
 class DetectWorker : public QObject {
     Q_OBJECT
 public:
+    enum Precision : int { fp32 = 0, tf32 = 1, fp16 = 2 }; // of the GPU's convolutions
     explicit DetectWorker(QObject* parent = nullptr);
     ~DetectWorker() override;
     // Thread-safe, called from the GUI thread. Every stream (video, camera) gets a number from
@@ -56,8 +57,8 @@ public slots:
     void unload();
     // The device the next load() runs on: -1 the CPU, N the GPU cuda:N.
     void setDevice(int device) { device_ = device; }
-    // FP16 convolutions on the GPU for the next load() (ignored on the CPU).
-    void setHalfPrecision(bool half) { half_ = half; }
+    // How the GPU's convolutions compute for the next load() (a Precision; ignored on the CPU).
+    void setPrecision(int precision) { precision_ = precision; }
     void detectImage(const QString& path, bool letterbox);
     void playVideo(const QString& path, bool letterbox, int stream);
     void openCamera(int device, bool letterbox, int stream);
@@ -86,7 +87,7 @@ private:
     std::unique_ptr<GpuNet> gpu_; // the net's GPU copy when device_ >= 0 (declared after net_: goes first)
 #endif
     int device_ = -1;
-    bool half_ = false;
+    int precision_ = fp32;
     bool classifier_ = false;
     int generation_ = 0;
     void waitForDisplay(int stream) const;

@@ -35,13 +35,14 @@ void logChoice(const char* direction, const ConvolutionShape& s, int batch, int 
 }
 
 // The fastest allowed algorithm of Find's results, or `fallback` (exact FP32); `chosen`: the index
-// taken, −1 for the fallback. `half`: FP16 inference, where tensor cores and transforms are wanted.
+// taken, −1 for the fallback. `reduced`: FP16 or TF32 inference, where tensor cores and transforms are
+// wanted.
 template <typename Perf, typename Algorithm>
-Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback, bool half, int& chosen)
+Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback, bool reduced, int& chosen)
 {
     AlgorithmRules rules;
-    rules.tensorCores = half;
-    rules.transforms = half || transformsAllowed();
+    rules.tensorCores = reduced;
+    rules.transforms = reduced || transformsAllowed();
     chosen = fastestAllowed(results, returned, rules);
     return chosen >= 0 ? results[chosen].algo : fallback;
 }
@@ -94,7 +95,8 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
 {
     release();
     const bool half = precision_ == Precision::fp16;
-    // FP16: half data, FP32 accumulation (cuDNN's "pseudo half" configuration).
+    const bool reduced = precision_ != Precision::fp32; // tensor cores wanted
+    // FP16: half data, FP32 accumulation (cuDNN's "pseudo half" configuration). TF32: FP32 data.
     const cudnnDataType_t data = half ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
     cudnnCheck(cudnnCreateTensorDescriptor(&input_), "cudnnCreateTensorDescriptor");
     cudnnCheck(cudnnCreateTensorDescriptor(&output_), "cudnnCreateTensorDescriptor");
@@ -110,7 +112,7 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
                                                s.dilation, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
                "describing a convolution");
     cudnnCheck(cudnnSetConvolutionGroupCount(convolution_, s.groups), "cudnnSetConvolutionGroupCount");
-    cudnnCheck(cudnnSetConvolutionMathType(convolution_, half ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH),
+    cudnnCheck(cudnnSetConvolutionMathType(convolution_, reduced ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH),
                "cudnnSetConvolutionMathType");
     int n = 0, c = 0, h = 0, wOut = 0;
     cudnnCheck(cudnnGetConvolution2dForwardOutputDim(convolution_, input_, filter_, &n, &c, &h, &wOut),
@@ -124,7 +126,7 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
                                           s.outWidth),
                "describing a convolution's output");
     // Measured once per shape and batch: the fastest exact FP32 algorithm (cudnn_algorithm_choice.h;
-    // FP16: the fastest).
+    // FP16 and TF32: the fastest).
     cudnnConvolutionFwdAlgoPerf_t results[kCandidates];
     const cudnnHandle_t cudnn = gpu.cudnn();
     const int returned = candidates(
@@ -139,10 +141,12 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
         },
         "choosing a convolution algorithm");
     int chosen = -1;
-    algorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, half, chosen);
-    logChoice(half ? "forward FP16" : "forward", s, batch, algorithm_,
-              chosen >= 0 ? results[chosen].time : -1);
-    if (half && chosen >= 0) // run it with the math it was timed with
+    algorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, reduced, chosen);
+    logChoice(half      ? "forward FP16"
+              : reduced ? "forward TF32"
+                        : "forward",
+              s, batch, algorithm_, chosen >= 0 ? results[chosen].time : -1);
+    if (reduced && chosen >= 0) // run it with the math it was timed with
         cudnnCheck(cudnnSetConvolutionMathType(convolution_, results[chosen].mathType),
                    "cudnnSetConvolutionMathType");
     cudnnCheck(cudnnGetConvolutionForwardWorkspaceSize(gpu.cudnn(), input_, filter_, convolution_, output_,
@@ -157,7 +161,8 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
 void CudnnConvolution::planBackwardFilter(GpuExec& gpu)
 {
     if (precision_ != Precision::fp32)
-        throw GpuError("internal error: an FP16 convolution has no backward (FP16 is for inference)");
+        throw GpuError(
+            "internal error: an FP16 or TF32 convolution has no backward (they are for inference)");
     cudnnConvolutionBwdFilterAlgoPerf_t results[kCandidates];
     const cudnnHandle_t cudnn = gpu.cudnn();
     const int returned = candidates(
@@ -183,7 +188,8 @@ void CudnnConvolution::planBackwardFilter(GpuExec& gpu)
 void CudnnConvolution::planBackwardData(GpuExec& gpu)
 {
     if (precision_ != Precision::fp32)
-        throw GpuError("internal error: an FP16 convolution has no backward (FP16 is for inference)");
+        throw GpuError(
+            "internal error: an FP16 or TF32 convolution has no backward (they are for inference)");
     cudnnConvolutionBwdDataAlgoPerf_t results[kCandidates];
     const cudnnHandle_t cudnn = gpu.cudnn();
     const int returned = candidates(

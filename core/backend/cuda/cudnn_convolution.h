@@ -3,9 +3,11 @@
 // (forward; backward data and filter when training, backward data alone for a transposed convolution's
 // forward) chosen by measurement (cudnnFind…) the first time a batch size runs, restricted to exact FP32
 // (no TF32, FFT or Winograd: cudnn_algorithm_choice.h), with its scratch in the GpuExec's shared workspace.
-// Where the GPU is too full for Find's own trial buffers, cuDNN's heuristics choose instead. A half-precision
-// instance (FP16 inference) takes half input, weights and output, accumulates in FP32 and may use tensor
-// cores; it has no backward.
+// Where the GPU is too full for Find's own trial buffers, cuDNN's heuristics choose instead. Two reduced
+// precisions serve inference only (no backward), taking the fastest algorithm of any kind:
+// - FP16: half input, weights and output, accumulated in FP32, on tensor cores;
+// - TF32: FP32 data that tensor cores read with 10-bit mantissas, as AlexeyAB's Darknet (which sets
+//   CUDNN_TENSOR_OP_MATH) and PyTorch's cuDNN convolutions compute "FP32" on Ampere and later.
 #include "backend/cuda/gpu_exec.h"
 
 #include <cudnn.h>
@@ -21,7 +23,7 @@ struct ConvolutionShape {
 
 class CudnnConvolution {
 public:
-    enum class Precision { fp32, fp16 };
+    enum class Precision { fp32, tf32, fp16 };
     explicit CudnnConvolution(Precision precision = Precision::fp32) : precision_(precision) {}
     ~CudnnConvolution();
     CudnnConvolution(const CudnnConvolution&) = delete;

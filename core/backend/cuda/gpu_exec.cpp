@@ -95,6 +95,8 @@ void* GpuExec::halfScratch(int slot, std::size_t halves)
 
 void GpuExec::setHalfPrecision(bool on)
 {
+    if (on && tf32_)
+        throw GpuError("internal error: FP16 asked for while TF32 is on");
     if (half_ && !on) {
         synchronize(); // a queued convolution may still read them
         ++workspaceGeneration_;
@@ -103,6 +105,18 @@ void GpuExec::setHalfPrecision(bool on)
         halfCopies_.clear();
     }
     half_ = on;
+}
+
+void GpuExec::setTensorFloat32(bool on)
+{
+    if (on && half_)
+        throw GpuError("internal error: TF32 asked for while FP16 is on");
+    if (on == tf32_)
+        return;
+    synchronize(); // products queued before keep the math they were queued with
+    cublasCheck(cublasSetMathMode(cublas_, on ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_PEDANTIC_MATH),
+                "cublasSetMathMode");
+    tf32_ = on;
 }
 
 void GpuExec::mirrorParameters(std::span<const float> hostValues)

@@ -42,6 +42,11 @@ public:
     // Switching it off frees the half scratch and weight copies.
     void setHalfPrecision(bool on);
     bool halfPrecision() const { return half_; }
+    // TF32 inference (off by default; never while training, nor with FP16): convolutions and cuBLAS's
+    // products keep FP32 data but let tensor cores read it with 10-bit mantissas — the "FP32" of
+    // AlexeyAB's Darknet and of PyTorch's convolutions on Ampere and later GPUs.
+    void setTensorFloat32(bool on);
+    bool tensorFloat32() const { return tf32_; }
     // Scratch of at least `halves` 16-bit values in one of two slots (a convolution's input and output),
     // shared by all layers like the workspace, and reallocated under the same generation count.
     void* halfScratch(int slot, std::size_t halves);
@@ -96,6 +101,7 @@ private:
     };
     std::unordered_map<const float*, HalfCopy> halfCopies_; // by the host array's address
     bool half_ = false;
+    bool tf32_ = false;
     std::uint64_t parameterGeneration_ = 0;
     const float* hostParameters_ = nullptr;
     std::size_t parameterCount_ = 0;
