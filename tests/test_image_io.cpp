@@ -285,6 +285,16 @@ void TestImageIo::damagedAndHugeFilesAreRefusedByName()
     QVERIFY2(error.find("scan.png: a DICOM file, which Netwright does not read") != std::string::npos,
              error.c_str());
 
+    // An empty file (an interrupted copy): said as such, not as a format no decoder knows.
+    const QString empty = dir.filePath("empty.jpg");
+    {
+        QFile file(empty);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+    }
+    QVERIFY(!loadImage(empty.toStdString(), 3, error));
+    QVERIFY2(error.find("empty.jpg: the file is empty (0 bytes), not an image") != std::string::npos,
+             error.c_str());
+
     // A PNG header declaring 100000 × 100000 pixels: refused before anything is allocated.
     const QString huge = dir.filePath("huge.png");
     {

@@ -9,6 +9,7 @@
 #include "detect/detector.h"
 #include "detect/map.h"
 #include "net_loading.h"
+#include "util/counted.h"
 #include "util/json_text.h"
 
 #include <cmath>
@@ -53,7 +54,10 @@ int map(const MapArgs& args)
     for (const std::string& warning : r.warnings)
         std::cerr << "warning: " << warning << "; left out\n";
     if (r.unreadable > r.warnings.size())
-        std::cerr << "warning: and " << r.unreadable - r.warnings.size() << " more unreadable images\n";
+        std::cerr << "warning: and "
+                  << counted(r.unreadable - r.warnings.size(), "more unreadable image",
+                             "more unreadable images")
+                  << "\n";
     if (r.images == 0) {
         std::cerr << "error: " << data->get("valid") << ": none of its " << set->size()
                   << " images can be read (each is named above)\n";

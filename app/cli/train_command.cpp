@@ -9,6 +9,7 @@
 #include "report/training_chart.h"
 #endif
 #include "train/trainer.h"
+#include "util/counted.h"
 #ifdef NETWRIGHT_WITH_MPI
 #include "distributed/mpi_communicator.h"
 #endif
@@ -437,8 +438,10 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
     for (const std::string& warning : accuracy.warnings)
         std::cerr << "warning: " << warning << "\n";
     if (accuracy.unreadable > accuracy.warnings.size())
-        std::cerr << "warning: and " << accuracy.unreadable - accuracy.warnings.size()
-                  << " more unreadable images\n";
+        std::cerr << "warning: and "
+                  << counted(accuracy.unreadable - accuracy.warnings.size(), "more unreadable image",
+                             "more unreadable images")
+                  << "\n";
     if (accuracy.images == 0) {
         std::cerr << "error: " << data->get("valid") << ": none of its " << set->size()
                   << " images can be read (each is named above)\n";

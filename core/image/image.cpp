@@ -48,6 +48,10 @@ std::optional<Pixels> readPixels(const std::string& path, int channels, std::str
         return std::nullopt;
     return pixelsFromMat(frame, channels);
 #else
+    if (auto empty = emptyFileReason(path, "an image")) {
+        error = *empty;
+        return std::nullopt;
+    }
     switch (portable::sniffImageFormat(path)) {
     case portable::ImageFormat::Jpeg: {
         auto pixels = portable::decodeJpeg(path, channels, error);

@@ -55,6 +55,10 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
         error = *reason;
         return false;
     }
+    if (auto empty = emptyFileReason(path, "an image")) {
+        error = *empty;
+        return false;
+    }
     if (isDicom(path)) {
         error = path + ": a DICOM file, which Netwright does not read: convert it to PNG or JPEG first";
         return false;

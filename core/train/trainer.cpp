@@ -12,6 +12,7 @@
 #include "train/run_folder_lock.h"
 #include "train/training_backend.h"
 #include "util/atomic_file.h"
+#include "util/counted.h"
 
 #include <algorithm>
 #include <chrono>
@@ -584,15 +585,15 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                                     const std::vector<std::string>& warnings) {
         if (unreadable == 0 || validationWarned)
             return;
-        observer.message(std::string("warning: ") + what + " leaves out " + std::to_string(unreadable) +
-                         " unreadable images of " + std::to_string(total) +
-                         "; the first: " + warnings.front());
+        observer.message(std::string("warning: ") + what + " leaves out " +
+                         counted(unreadable, "unreadable image", "unreadable images") + " of " +
+                         std::to_string(total) + "; the first: " + warnings.front());
         validationWarned = true;
     };
     auto reportSkipped = [&] {
         if (skipped > 0)
-            observer.message(std::to_string(skipped) + " unreadable samples were skipped in this run "
-                                                       "(each is named in a warning above)");
+            observer.message(counted(skipped, "unreadable sample was", "unreadable samples were") +
+                             " skipped in this run (each is named in a warning above)");
     };
     const int snapshotEvery = options_.snapshotEvery >= 0 ? options_.snapshotEvery
                               : maxBatches < 10000        ? 1000

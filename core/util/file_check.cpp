@@ -22,6 +22,15 @@ std::optional<std::string> unreadableFileReason(const std::string& path, std::st
     return std::nullopt;
 }
 
+std::optional<std::string> emptyFileReason(const std::string& path, std::string_view what)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) != 0 || ec)
+        return std::nullopt;
+    return path + ": the file is empty (0 bytes), not " + std::string(what) +
+           "; was it copied or downloaded completely?";
+}
+
 std::optional<std::string> outputIsAnInput(const std::string& out,
                                            std::initializer_list<std::string_view> inputs)
 {

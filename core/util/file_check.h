@@ -12,6 +12,9 @@ namespace nw {
 // "PATH: no such file (the .cfg file)", "PATH: is a directory, not a .weights file", ...
 // `what` names the expected kind with its article: "a cfg file", "an image".
 std::optional<std::string> unreadableFileReason(const std::string& path, std::string_view what);
+// "PATH: the file is empty (0 bytes), not an image; …" for a regular file of 0 bytes (an interrupted
+// copy or download), where a decoder would only say it cannot read it; otherwise nullopt.
+std::optional<std::string> emptyFileReason(const std::string& path, std::string_view what);
 
 // When `out` is the same file as one of `inputs` (by path or through a link): "OUT is also the input
 // INPUT: writing it would replace that file; choose another output path". nullopt otherwise.

@@ -5,6 +5,7 @@
 #include "detect/decode.h"
 #include "detect/detector.h"
 #include "image/jpeg_truncation.h"
+#include "util/file_check.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -190,7 +191,9 @@ void DetectWorker::detectImage(const QString& path, bool letterbox)
     reader.setAutoTransform(true);              // as cameras meant it (EXIF orientation)
     const QImage image = reader.read();
     if (image.isNull()) {
-        emit problem(tr("%1: cannot read the image: %2").arg(path, reader.errorString()));
+        const auto empty = emptyFileReason(path.toStdString(), "an image");
+        emit problem(empty ? QString::fromStdString(*empty)
+                           : tr("%1: cannot read the image: %2").arg(path, reader.errorString()));
         return;
     }
     // A JPEG cut short decodes with a grey end (as the CLI and training refuse it, jpeg_truncation.h).
