@@ -105,6 +105,13 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     panel.thresholdSlider()->setValue(1);
     panel.nmsSlider()->setValue(0); // NMS off keeps at least as many boxes
     QVERIFY(panel.boxes().size() >= many);
+    // What Save and recording write has the boxes painted in (at the image's own size).
+    const QImage painted = panel.annotated();
+    panel.thresholdSlider()->setValue(100);
+    QVERIFY(panel.boxes().empty());
+    QCOMPARE(panel.annotated().size(), painted.size());
+    QVERIFY(panel.annotated() != painted);
+    panel.thresholdSlider()->setValue(1);
 
     QVERIFY(panel.exportJson(dir.filePath("d.json")));
     const QJsonArray json = QJsonDocument::fromJson(test::readAll(dir.filePath("d.json"))).array();
@@ -117,6 +124,11 @@ void TestDetectPanel::videoFramesThresholdAndExports()
 
     panel.openImageFile(dir.filePath("missing.jpg"));
     QTRY_VERIFY(panel.status()->text().contains("missing.jpg: cannot read the image"));
+    QFile empty(dir.filePath("empty.jpg")); // an interrupted copy: named as empty
+    QVERIFY(empty.open(QIODevice::WriteOnly));
+    empty.close();
+    panel.openImageFile(empty.fileName());
+    QTRY_VERIFY(panel.status()->text().contains("empty.jpg: the file is empty (0 bytes), not an image"));
     panel.openVideoFile(dir.filePath("broken.avi"));
     QTRY_VERIFY(panel.status()->text().contains("broken.avi: cannot open the video"));
     QSignalSpy again(&panel, &ui::DetectPanel::streamFinished);

@@ -723,11 +723,9 @@ void DetectPanel::showPixmap()
                                  : annotated_.size().scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio);
     // Boxes drawn at the size shown, with labels in the panel's text size: scaled from the annotated
     // image, a 96-pixel image fitted to the view had labels a fifth of its height, a 4K frame tiny ones.
-    const bool plain = classifier_ || last_.image.size() != annotated_.size();
-    QImage image = (plain ? annotated_ : last_.image)
-                       .convertToFormat(QImage::Format_RGB888)
-                       .scaled(size, Qt::KeepAspectRatio, Qt::SmoothTransformation);
-    if (!plain && !image.isNull())
+    QImage image = annotated_.scaled(size, Qt::KeepAspectRatio, Qt::SmoothTransformation)
+                       .convertToFormat(QImage::Format_RGB888);
+    if (!classifier_ && !image.isNull())
         paintDetections(image, boxes_, double(image.width()) / annotated_.width(),
                         std::max(11, QFontInfo(font()).pixelSize()), 2);
     const QPixmap shown = QPixmap::fromImage(image);
@@ -802,7 +800,7 @@ void DetectPanel::recordFrame()
 {
     if (recordingPath_.isEmpty() || annotated_.isNull())
         return;
-    const QImage rgb = annotated_.convertToFormat(QImage::Format_RGB888);
+    const QImage rgb = annotated().convertToFormat(QImage::Format_RGB888);
     if (!recorder_.isOpen())
         if (auto problem = recorder_.open(recordingPath_.toStdString(), rgb.width(), rgb.height(), 25)) {
             status_->setText(QString::fromStdString(*problem));
@@ -825,18 +823,28 @@ void DetectPanel::stopRecording()
 
 void DetectPanel::render()
 {
-    // The saved and recorded image: drawn at the image's own size, its labels scaled with it (Darknet's).
-    annotated_ = last_.image.convertToFormat(QImage::Format_RGB888);
-    paintDetections(annotated_, boxes_, 1.0, std::max(11, annotated_.height() / 40),
-                    std::max(2, annotated_.height() / 250));
+    // Boxes are painted on the view's scaled copy (showPixmap); the full-size picture only when saved or
+    // recorded (annotated()), not twice for every video frame.
+    annotated_ = last_.image; // (shared, not copied)
     showPixmap();
     updateLegend();
+}
+
+QImage DetectPanel::annotated() const
+{
+    if (classifier_ || annotated_.isNull())
+        return annotated_;
+    // At the image's own size, its labels scaled with it (Darknet's).
+    QImage painted = annotated_.convertToFormat(QImage::Format_RGB888);
+    paintDetections(painted, boxes_, 1.0, std::max(11, painted.height() / 40),
+                    std::max(2, painted.height() / 250));
+    return painted;
 }
 
 bool DetectPanel::saveImage(const QString& path)
 {
     const QString target = QFileInfo(path).suffix().isEmpty() ? path + ".png" : path;
-    if (annotated_.save(target))
+    if (annotated().save(target))
         return true;
     status_->setText(tr("Cannot write %1 (a folder that does not exist or cannot be written, or a suffix "
                         "other than .png, .jpg or .bmp)")

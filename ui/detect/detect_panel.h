@@ -57,7 +57,8 @@ public:
     const std::vector<LabeledBox>& boxes() const { return boxes_; }
     int framesReceived() const { return framesReceived_; }
     QLabel* status() const { return status_; }
-    QImage annotated() const { return annotated_; }
+    // The result at the image's own size, boxes and labels painted (what Save and recording write).
+    QImage annotated() const;
     QCustomPlot* topClassesPlot() const { return bars_; }
     bool isReady() const { return classes_ > 0; }
     // The annotated image; a path without a suffix gets .png. False with the reason in the status line.
@@ -115,7 +116,7 @@ private:
     int folderIndex_ = -1;
     DetectFrame last_;
     std::vector<LabeledBox> boxes_;
-    QImage annotated_;
+    QImage annotated_; // the image of the result on show; boxes are painted on a copy when needed
     int framesReceived_ = 0;
     double fps_ = 0;
     qint64 lastFrameAt_ = 0;
