@@ -292,6 +292,13 @@ void TestGpuIndexMaps::cudnnChoiceKeepsFp32Exact()
     QCOMPARE(fastestAllowed(filter, 6, AlgorithmRules{false, true}), 0);    // transforms allowed
     QCOMPARE(fastestAllowed(filter, 3, AlgorithmRules{}), -1);              // none exact: the fallback
     QCOMPARE(fastestAllowed(filter + 1, 5, AlgorithmRules{true, true}), 0); // FP16: tensor cores too
+    // FP32 data converted to half on the tensor cores: FP16's choice only, never TF32's.
+    const cudnnConvolutionBwdFilterAlgoPerf_t converting[] = {
+        result(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1, CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION),
+        result(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1, CUDNN_TENSOR_OP_MATH)};
+    QCOMPARE(fastestAllowed(converting, 2, AlgorithmRules{true, true}), 1); // TF32
+    QCOMPARE(fastestAllowed(converting, 2, AlgorithmRules{true, true, std::size_t(1) << 30, true}),
+             0); // FP16
 
     cudnnConvolutionFwdAlgoPerf_t forward[3]{};
     const cudnnConvolutionFwdAlgo_t forwardAlgos[] = {CUDNN_CONVOLUTION_FWD_ALGO_FFT,

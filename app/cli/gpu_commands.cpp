@@ -6,6 +6,7 @@
 #include "cfg/document.h"
 #include "commands.h"
 #include "device_check.h"
+#include "kernels/cpu/winograd.h"
 #include "net_loading.h"
 #include "util/relative_difference.h"
 
@@ -67,6 +68,7 @@ struct Worst {
 
 int checkOne(const std::string& cfg, int device, int batch)
 {
+    setWinogradEnabled(false); // the CPU's reference in exact summation, not through a transform
     auto net = loadNet(cfg, "", batch, {}, Net::Use::Everything);
     if (!net)
         return 1;

@@ -275,6 +275,20 @@ public:
                                   args.outputItemSize * std::size_t(args.batch), args.inputDelta,
                                   args.gpu.stream());
     }
+    std::size_t gpuWinnersDiffering(GpuExec& gpu) override
+    {
+        const std::size_t n = gpuIndexes_.size() / 2; // 64-bit indexes
+        const std::size_t cpu = evenHalving() ? corners_.size() : indexes_.size();
+        if (n == 0 || n != cpu)
+            return 0; // not both trained at the same batch
+        std::vector<std::int64_t> winners(n);
+        gpuIndexes_.download(std::span<float>(reinterpret_cast<float*>(winners.data()), 2 * n), gpu.stream());
+        gpu.synchronize();
+        std::size_t differing = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            differing += winners[i] != cpuWinner(i);
+        return differing;
+    }
 #endif
 
     void backward(BackwardArgs& args) override
@@ -400,6 +414,19 @@ private:
                     }
             }
     }
+
+#if NETWRIGHT_WITH_CUDA
+    // The input index that won output i in the last CPU training pass (for gpuWinnersDiffering).
+    std::int64_t cpuWinner(std::size_t i) const
+    {
+        if (!evenHalving())
+            return indexes_[i];
+        const std::size_t outW = std::size_t(out_.w), outH = std::size_t(out_.h), w = std::size_t(in_.w);
+        const std::size_t plane = i / (outW * outH), y = i / outW % outH, x = i % outW;
+        const unsigned won = corners_[i]; // bit 0: right, bit 1: lower (maxpool2x2Backward's rule)
+        return std::int64_t(plane * w * std::size_t(in_.h) + (2 * y + (won >> 1)) * w + 2 * x + (won & 1));
+    }
+#endif
 
     // The common 2×2/2 max-pool over even sizes: every window lies inside the image.
     bool evenHalving() const

@@ -139,6 +139,11 @@ public:
     // Whether it also trains on the GPU: a training forwardGpu (args.training set) and backwardGpu.
     virtual bool hasGpuBackward(std::span<const Shape> /*sourceShapes*/) const { return false; }
     virtual void backwardGpu(GpuBackwardArgs&) {}
+    // check-device --train: how many of the last training pass's choices among inputs (a max-pool's
+    // winners) the GPU made otherwise than the CPU. Two nearly equal inputs can be ordered either way by
+    // rounding, and the whole delta then goes to the other one: every gradient below differs, rightly.
+    // 0 for layers that choose nothing.
+    virtual std::size_t gpuWinnersDiffering(GpuExec&) { return 0; }
 };
 
 // A loss head's backward: its own deltas, plus any a later layer added, go to the layer before it.

@@ -16,9 +16,12 @@
 namespace nw {
 
 struct AlgorithmRules {
-    bool tensorCores = false; // FP16 inference: tensor-op results are what is wanted
-    bool transforms = false;  // FFT and Winograd allowed (NETWRIGHT_CUDNN_TRANSFORMS=1; FP16)
+    bool tensorCores = false; // FP16 and TF32 inference: tensor-op results are what is wanted
+    bool transforms = false;  // FFT and Winograd allowed (NETWRIGHT_CUDNN_TRANSFORMS=1; FP16, TF32)
     std::size_t maxScratch = std::size_t(1) << 30;
+    // CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION: FP32 data converted to FP16 on the tensor cores. FP16's own
+    // (its data is half already); never TF32's, whose values would lose FP32's range (±65504).
+    bool halfConversion = false;
 };
 
 inline bool isTransform(cudnnConvolutionFwdAlgo_t a)
@@ -48,8 +51,10 @@ template <typename Perf> int fastestAllowed(const Perf* results, int returned, c
         const Perf& r = results[i];
         const bool tensorOp =
             r.mathType == CUDNN_TENSOR_OP_MATH || r.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+        const bool converts = r.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
         if (r.status == CUDNN_STATUS_SUCCESS && (rules.tensorCores || !tensorOp) &&
-            (rules.transforms || !isTransform(r.algo)) && r.memory <= rules.maxScratch)
+            (rules.halfConversion || !converts) && (rules.transforms || !isTransform(r.algo)) &&
+            r.memory <= rules.maxScratch)
             return i;
     }
     return -1;

@@ -35,14 +35,16 @@ void logChoice(const char* direction, const ConvolutionShape& s, int batch, int 
 }
 
 // The fastest allowed algorithm of Find's results, or `fallback` (exact FP32); `chosen`: the index
-// taken, −1 for the fallback. `reduced`: FP16 or TF32 inference, where tensor cores and transforms are
-// wanted.
+// taken, −1 for the fallback. FP16 and TF32 inference want tensor cores and transforms.
 template <typename Perf, typename Algorithm>
-Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback, bool reduced, int& chosen)
+Algorithm fastestExact(const Perf* results, int returned, Algorithm fallback,
+                       CudnnConvolution::Precision precision, int& chosen)
 {
+    using Precision = CudnnConvolution::Precision;
     AlgorithmRules rules;
-    rules.tensorCores = reduced;
-    rules.transforms = reduced || transformsAllowed();
+    rules.tensorCores = precision != Precision::fp32;
+    rules.transforms = precision != Precision::fp32 || transformsAllowed();
+    rules.halfConversion = precision == Precision::fp16;
     chosen = fastestAllowed(results, returned, rules);
     return chosen >= 0 ? results[chosen].algo : fallback;
 }
@@ -141,7 +143,8 @@ void CudnnConvolution::plan(GpuExec& gpu, const ConvolutionShape& s, int batch)
         },
         "choosing a convolution algorithm");
     int chosen = -1;
-    algorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, reduced, chosen);
+    algorithm_ =
+        fastestExact(results, returned, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, precision_, chosen);
     logChoice(half      ? "forward FP16"
               : reduced ? "forward TF32"
                         : "forward",
@@ -177,7 +180,8 @@ void CudnnConvolution::planBackwardFilter(GpuExec& gpu)
         },
         "choosing a convolution's weight-gradient algorithm");
     int chosen = -1;
-    filterAlgorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0, false, chosen);
+    filterAlgorithm_ =
+        fastestExact(results, returned, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0, precision_, chosen);
     logChoice("weight gradient", shape_, batch_, filterAlgorithm_, chosen >= 0 ? results[chosen].time : -1);
     cudnnCheck(cudnnGetConvolutionBackwardFilterWorkspaceSize(cudnn, input_, output_, convolution_, filter_,
                                                               filterAlgorithm_, &filterWorkspaceBytes_),
@@ -204,7 +208,7 @@ void CudnnConvolution::planBackwardData(GpuExec& gpu)
         },
         "choosing a convolution's input-gradient algorithm");
     int chosen = -1;
-    dataAlgorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0, false, chosen);
+    dataAlgorithm_ = fastestExact(results, returned, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0, precision_, chosen);
     logChoice("input gradient", shape_, batch_, dataAlgorithm_, chosen >= 0 ? results[chosen].time : -1);
     cudnnCheck(cudnnGetConvolutionBackwardDataWorkspaceSize(cudnn, filter_, output_, convolution_, input_,
                                                             dataAlgorithm_, &dataWorkspaceBytes_),
