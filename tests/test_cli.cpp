@@ -569,6 +569,15 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QCOMPARE(lines[0], QString("/usr/share/darknet/data/dog.jpg"));
     QVERIFY2(lines[1].endsWith("%  cat") || lines[1].endsWith("%  dog"), predict.out.constData());
     QCOMPARE(lines[2], QString("/usr/share/darknet/data/person.jpg"));
+    // With both, names= are the names shown (as imagenet1k.data's short names beside its synset ids in
+    // labels=): Darknet's predict_classifier reads names= first, labels= only without it.
+    test::writeFile(dir.filePath("shown.names"), "tabby\nterrier\n");
+    test::writeFile(dir.filePath("both.data"), "classes=2\nlabels=labels.txt\nnames=shown.names\ntop=2\n");
+    const Run both =
+        cli({"classify", dir.filePath("both.data"), cfg, weights, "/usr/share/darknet/data/dog.jpg"});
+    QCOMPARE(both.exitCode, 0);
+    QVERIFY2(both.out.contains("%  tabby") && both.out.contains("%  terrier") && !both.out.contains("%  cat"),
+             both.out.constData());
     const Run noImage = cli({"classify", dir.filePath("pets.data"), cfg, weights});
     QCOMPARE(noImage.exitCode, 2);
     QVERIFY2(noImage.err.contains("no image given (classify [DATA] CFG WEIGHTS IMAGE...)"),

@@ -328,7 +328,8 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
         if (!data)
             return 1;
         std::string error;
-        const char* namesKey = data->get("labels").empty() ? "names" : "labels";
+        // Darknet's predict_classifier: names= (the names to show), else labels= (what training matched).
+        const char* namesKey = data->get("names").empty() ? "labels" : "names";
         if (namesPath.empty() && !data->get(namesKey).empty()) {
             const auto found = data->existingFile(namesKey, error);
             if (!found) {
