@@ -197,6 +197,7 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
     }
     if (listed.missing > 0)
         warnings.push_back(listed.missingText + ": left out");
+    const std::size_t lineWarnings = warnings.size(); // (a class without an image goes before them)
     const auto loaded = loadNames(labelsPath, error, "a labels file"); // classify reads it alike
     if (!loaded)
         return nullptr;
@@ -266,7 +267,8 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
                 " in " + labelsPath;
         return nullptr;
     }
-    // A class without an image cannot be learnt: said once, naming the labels' line.
+    // A class without an image cannot be learnt: said once, naming the labels' line, and first: a set that
+    // lost a class (every path of it skipped) trains and scores as if it were whole.
     std::string empty;
     std::size_t emptyCount = 0;
     for (std::size_t c = 0; c < labels.size(); ++c)
@@ -274,10 +276,12 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
             empty +=
                 (empty.empty() ? "" : ", ") + ("'" + labels[c] + "' (line " + std::to_string(c + 1) + ")");
     if (emptyCount > 0)
-        warnings.push_back(labelsPath + ": " + std::to_string(emptyCount) + " of " +
-                           std::to_string(labels.size()) + " classes have no image in " + listPath + ": " +
-                           empty + (emptyCount > 5 ? ", …" : "") +
-                           "; nothing of them is learnt (train=) or scored (valid=) from this list");
+        warnings.insert(warnings.begin() + std::ptrdiff_t(lineWarnings),
+                        labelsPath + ": " + std::to_string(emptyCount) + " of " +
+                            std::to_string(labels.size()) +
+                            (emptyCount == 1 ? " classes has no image in " : " classes have no image in ") +
+                            listPath + ": " + empty + (emptyCount > 5 ? ", …" : "") +
+                            "; nothing of them is learnt (train=) or scored (valid=) from this list");
     return std::make_unique<ImageListDataset>(std::move(kept), std::move(classOf), classes, width, height,
                                               channels, augmentation, seed);
 }
