@@ -53,7 +53,8 @@ prepare() {
   local binary=build-gpu-local/app/netwright-cli
   if [ -x "$binary" ]; then
     # The binary and the libraries of this machine it needs that a CUDA machine may lack or hold in
-    # another version (OpenBLAS, compressed: it is the largest). cuDNN and cuBLAS are the GPU machine's own.
+    # another version (OpenBLAS, compressed: it is the largest). The CUDA runtime is linked in; cuDNN and
+    # cuBLAS, opened on first use, are the GPU machine's own.
     # xz, since the whole call may carry 64 MiB.
     local libs=$carry/lib
     mkdir -p "$carry/bin" "$libs"
@@ -62,7 +63,6 @@ prepare() {
       libstdc++.so.6 libgcc_s.so.1; do
       cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$libs/"
     done
-    cp -L /usr/local/cuda/lib64/libcudart.so.13 "$libs/"
     tar -C "$libs" -cf - . | xz -9 -T2 >"$carry/lib.tar.xz"
     rm -rf "$libs"
   fi

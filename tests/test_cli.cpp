@@ -851,21 +851,32 @@ void TestCli::devicesListsGpusOrSaysWhyNone()
     // through it; a command without a GPU never loads it.
     QVERIFY2(report["cublas"].toString().startsWith("13.") && !report.contains("cublas_problem"),
              run.out.constData());
-    // (libcublas.so.N itself: cuDNN opens cuBLASLt on its own when it starts.)
-    const auto loadsCublas = [](const QStringList& arguments, int expectedExit) {
+    QVERIFY2(!report.contains("cudnn_problem"), run.out.constData());
+    // The libraries the dynamic loader opens for a command (it names every one under LD_DEBUG=files).
+    const auto opened = [](const QStringList& arguments, int expectedExit) {
         QProcess process;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert("LD_DEBUG", "files"); // the dynamic loader names every library it opens
+        environment.insert("LD_DEBUG", "files");
         process.setProcessEnvironment(environment);
         process.start(NETWRIGHT_CLI, arguments);
         const bool finished = process.waitForFinished(300000);
         const QByteArray log = process.readAllStandardError();
         if (!finished || process.exitStatus() != QProcess::NormalExit || process.exitCode() != expectedExit)
             qFatal("netwright-cli %s did not exit with %d", qPrintable(arguments.join(' ')), expectedExit);
-        return log.contains("file=libcublas.so.") || log.contains("/libcublas.so.");
+        return log;
     };
-    QVERIFY(loadsCublas({"devices"}, run.exitCode));
-    QVERIFY(!loadsCublas({"summary", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"}, 0));
+    const auto has = [](const QByteArray& log, const char* library) {
+        return log.contains(QByteArray("file=") + library) || log.contains(QByteArray("/") + library);
+    };
+    // (libcublas.so.N itself: cuDNN opens cuBLASLt on its own when it starts.)
+    const QByteArray devicesLog = opened({"devices"}, run.exitCode);
+    QVERIFY(has(devicesLog, "libcublas.so.") && has(devicesLog, "libcudnn.so."));
+    // The CUDA runtime is linked statically, and cuBLAS, cuDNN and NCCL are opened only when a GPU is
+    // used, so the programs start where none is installed (a .deb on a machine without CUDA).
+    const QByteArray summaryLog =
+        opened({"summary", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"}, 0);
+    for (const char* library : {"libcublas.so.", "libcudnn.so.", "libnccl.so.", "libcudart.so."})
+        QVERIFY2(!has(summaryLog, library), library);
 #else
     QVERIFY(!report["cuda_built"].toBool());
     QVERIFY(report["problem"].toString().contains("no CUDA backend"));

@@ -37,7 +37,9 @@ void printJson(const GpuInventory& inventory)
         out["cublas"] = inventory.cublasProblem.empty() ? libraryVersionText(inventory.cublasVersion) : "";
         if (!inventory.cublasProblem.empty())
             out["cublas_problem"] = inventory.cublasProblem;
-        out["cudnn"] = libraryVersionText(inventory.cudnnVersion);
+        out["cudnn"] = inventory.cudnnProblem.empty() ? libraryVersionText(inventory.cudnnVersion) : "";
+        if (!inventory.cudnnProblem.empty())
+            out["cudnn_problem"] = inventory.cudnnProblem;
     }
     std::printf("%s\n", jsonText(out, 2).c_str());
 }
@@ -47,21 +49,24 @@ void printJson(const GpuInventory& inventory)
 int devices(bool json)
 {
     const GpuInventory inventory = listGpus();
-    // Usable: a GPU, and cuBLAS to run it with.
-    const int status = inventory.devices.empty() || !inventory.cublasProblem.empty() ? 1 : 0;
+    // Usable: a GPU, and cuBLAS and cuDNN to run it with.
+    const int status =
+        inventory.devices.empty() || !inventory.cublasProblem.empty() || !inventory.cudnnProblem.empty() ? 1
+                                                                                                         : 0;
     if (json) {
         printJson(inventory);
         return status;
     }
     if (inventory.cudaBuilt)
-        std::printf("CUDA runtime %s, driver %s, cuBLAS %s, cuDNN %s\n",
-                    cudaVersionText(inventory.runtimeVersion).c_str(),
-                    inventory.driverVersion ? cudaVersionText(inventory.driverVersion).c_str() : "none",
-                    inventory.cublasProblem.empty() ? libraryVersionText(inventory.cublasVersion).c_str()
-                                                    : "missing",
-                    libraryVersionText(inventory.cudnnVersion).c_str());
-    if (!inventory.cublasProblem.empty())
-        std::fprintf(stderr, "error: %s\n", inventory.cublasProblem.c_str());
+        std::printf(
+            "CUDA runtime %s, driver %s, cuBLAS %s, cuDNN %s\n",
+            cudaVersionText(inventory.runtimeVersion).c_str(),
+            inventory.driverVersion ? cudaVersionText(inventory.driverVersion).c_str() : "none",
+            inventory.cublasProblem.empty() ? libraryVersionText(inventory.cublasVersion).c_str() : "missing",
+            inventory.cudnnProblem.empty() ? libraryVersionText(inventory.cudnnVersion).c_str() : "missing");
+    for (const std::string& problem : {inventory.cublasProblem, inventory.cudnnProblem})
+        if (!problem.empty())
+            std::fprintf(stderr, "error: %s\n", problem.c_str());
     for (const GpuDevice& d : inventory.devices)
         std::printf("cuda:%d  %s  compute %d.%d, %d SMs, %s (%s free)\n", d.index, d.name.c_str(),
                     d.computeMajor, d.computeMinor, d.multiprocessors, gibibytes(d.totalBytes).c_str(),

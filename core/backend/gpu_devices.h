@@ -24,12 +24,13 @@ struct GpuInventory {
     int runtimeVersion = 0;         // the CUDA runtime this build links
     int cublasVersion = 0;          // 10000·major + 100·minor + patch, as cuBLAS reports it (full)
     std::string cublasProblem;      // why cuBLAS cannot be loaded (full; the GPU then cannot run)
-    int cudnnVersion = 0;           // 10000·major + 100·minor + patch (cuDNN 9), as cuDNN reports it
+    int cudnnVersion = 0;           // 10000·major + 100·minor + patch (cuDNN 9), as cuDNN reports it (full)
+    std::string cudnnProblem;       // why cuDNN cannot be loaded (full; the GPU then cannot run)
 };
 
 // `full`: also each device's free memory, which needs a CUDA context on every GPU (a few hundred MB of
-// its memory, held until the process ends), and cuBLAS's version, which loads cuBLAS (0.5 s, see
-// backend/cuda/cublas_loader.h): right for `devices`, not for a long-running studio.
+// its memory, held until the process ends), and cuBLAS's and cuDNN's versions, which load them (0.5 s,
+// see backend/cuda/lazy_library.h): right for `devices`, not for a long-running studio.
 GpuInventory listGpus(bool full = true);
 
 // "13.0" from 13000 (driver and runtime versions).

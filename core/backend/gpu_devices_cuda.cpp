@@ -2,6 +2,7 @@
 #include "backend/gpu_devices.h"
 
 #include "backend/cuda/cublas_loader.h"
+#include "backend/cuda/cudnn_loader.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -36,7 +37,10 @@ GpuInventory listGpus(bool full)
     inventory.cudaBuilt = true;
     cudaDriverGetVersion(&inventory.driverVersion);
     cudaRuntimeGetVersion(&inventory.runtimeVersion);
-    inventory.cudnnVersion = int(cudnnGetVersion());
+    if (full) {
+        inventory.cudnnProblem = cudnnLoadError().value_or("");
+        inventory.cudnnVersion = int(cudnnGetVersion()); // (0 without it)
+    }
     int cublasMajor = 0, cublasMinor = 0, cublasPatch = 0;
     if (full && cublasGetProperty(MAJOR_VERSION, &cublasMajor) == CUBLAS_STATUS_SUCCESS &&
         cublasGetProperty(MINOR_VERSION, &cublasMinor) == CUBLAS_STATUS_SUCCESS &&

@@ -6,72 +6,30 @@
 // a call answers CUBLAS_STATUS_NOT_INITIALIZED and the status string says why, so cublasCheck's error
 // names the missing file.
 #include "backend/cuda/cublas_loader.h"
+#include "backend/cuda/lazy_library.h"
 
 #include <cublas_api.h>
-#include <dlfcn.h>
-#include <string>
 
 namespace nw {
 
 namespace {
 
-// Every function the stubs below forward to: the library counts as loaded only with all of them.
-constexpr const char* kFunctions[] = {
-    "cublasCreate_v2",       "cublasDestroy_v2",    "cublasGetProperty",
-    "cublasSetWorkspace_v2", "cublasSetStream_v2",  "cublasSetMathMode",
-    "cublasSgemm_v2",        "cublasGetStatusName", "cublasGetStatusString"};
-
-struct Library {
-    void* handle = nullptr;
-    std::string error;
-};
-
-const Library& library()
+const LazyLibrary& cublasLibrary()
 {
-    static const Library loaded = [] {
-        Library l;
-        std::string tried;
-        for (const char* name : {NETWRIGHT_CUBLAS_SONAME, NETWRIGHT_CUBLAS_PATH}) {
-            if ((l.handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
-                break;
-            const char* why = dlerror();
-            tried += std::string(tried.empty() ? "" : "; ") + (why ? why : name);
-        }
-        if (!l.handle) {
-            l.error = "cannot load cuBLAS (" + tried +
-                      "): install the CUDA toolkit's cuBLAS or add its folder to LD_LIBRARY_PATH";
-            return l;
-        }
-        for (const char* function : kFunctions)
-            if (!dlsym(l.handle, function)) {
-                l.error = std::string("the cuBLAS found (") + NETWRIGHT_CUBLAS_SONAME + ") lacks " +
-                          function + ": install a newer cuBLAS of that version";
-                dlclose(l.handle);
-                l.handle = nullptr;
-                return l;
-            }
-        return l;
-    }();
+    static const LazyLibrary loaded =
+        openLazily({NETWRIGHT_CUBLAS_SONAME, NETWRIGHT_CUBLAS_PATH},
+                   {"cublasCreate_v2", "cublasDestroy_v2", "cublasGetProperty", "cublasSetWorkspace_v2",
+                    "cublasSetStream_v2", "cublasSetMathMode", "cublasSgemm_v2", "cublasGetStatusName",
+                    "cublasGetStatusString"},
+                   "cuBLAS", "install the CUDA toolkit's cuBLAS or add its folder to LD_LIBRARY_PATH");
     return loaded;
 }
-
-// The library's own `name` (every one is there once loaded), or nullptr without the library.
-template <typename Function> Function* resolve(const char* name)
-{
-    const Library& l = library();
-    return l.handle ? reinterpret_cast<Function*>(dlsym(l.handle, name)) : nullptr;
-}
-
-// Calls the library's `name` with `arguments`, or answers NOT_INITIALIZED without it.
-#define NW_CUBLAS_FORWARD(name, ...)                                                                         \
-    static auto* const function = resolve<decltype(name)>(#name);                                            \
-    return function ? function(__VA_ARGS__) : CUBLAS_STATUS_NOT_INITIALIZED
 
 } // namespace
 
 std::optional<std::string> cublasLoadError()
 {
-    const Library& l = library();
+    const LazyLibrary& l = cublasLibrary();
     if (l.handle)
         return std::nullopt;
     return l.error;
@@ -79,7 +37,9 @@ std::optional<std::string> cublasLoadError()
 
 } // namespace nw
 
-using nw::resolve;
+// Calls the library's `name`, or answers NOT_INITIALIZED without it.
+#define NW_CUBLAS_FORWARD(name, ...)                                                                         \
+    NW_LAZY_FORWARD(nw::cublasLibrary(), CUBLAS_STATUS_NOT_INITIALIZED, name, __VA_ARGS__)
 
 // Hidden: the definitions serve this program's own calls and never stand in for cuBLAS towards another
 // library that links it.
@@ -125,13 +85,15 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa, c
 
 const char* cublasGetStatusName(cublasStatus_t status)
 {
-    static auto* const function = resolve<decltype(cublasGetStatusName)>("cublasGetStatusName");
+    static auto* const function = reinterpret_cast<decltype(&cublasGetStatusName)>(
+        nw::lazySymbol(nw::cublasLibrary(), "cublasGetStatusName"));
     return function ? function(status) : "CUBLAS_STATUS_NOT_INITIALIZED (cuBLAS not loaded)";
 }
 
 const char* cublasGetStatusString(cublasStatus_t status)
 {
-    static auto* const function = resolve<decltype(cublasGetStatusString)>("cublasGetStatusString");
+    static auto* const function = reinterpret_cast<decltype(&cublasGetStatusString)>(
+        nw::lazySymbol(nw::cublasLibrary(), "cublasGetStatusString"));
     if (function)
         return function(status);
     static const std::string why = nw::cublasLoadError().value_or("");

@@ -1,0 +1,31 @@
+#pragma once
+// A GPU library opened on first use (dlopen) instead of linked, so the programs start, and run on the
+// CPU, on machines without it (a package installed where CUDA is not), and a process that never touches
+// the GPU never maps it. The loaders (cublas_loader.cpp, cudnn_loader.cpp, nccl_loader.cpp) define the
+// few functions the backend calls, each forwarding to the library's own; their declarations come from
+// the library's headers, so the compiler checks every signature.
+#include <initializer_list>
+#include <string>
+
+namespace nw {
+
+struct LazyLibrary {
+    void* handle = nullptr; // the library, with every function asked for; nullptr: `error` says why
+    std::string error;
+};
+
+// Opens the first of `files` (a soname, then a path) that loads, and checks that it has every one of
+// `functions`. `what` names it in errors ("cuBLAS"), `remedy` says how to get it.
+LazyLibrary openLazily(std::initializer_list<const char*> files, std::initializer_list<const char*> functions,
+                       const std::string& what, const std::string& remedy);
+
+// `name` in `library`, or nullptr without the library.
+void* lazySymbol(const LazyLibrary& library, const char* name);
+
+} // namespace nw
+
+// Inside a forwarding definition: calls the library's own `name` with the arguments, or returns
+// `missing` without it. `library` is an expression giving the LazyLibrary.
+#define NW_LAZY_FORWARD(library, missing, name, ...)                                                         \
+    static auto* const function = reinterpret_cast<decltype(&name)>(nw::lazySymbol(library, #name));         \
+    return function ? function(__VA_ARGS__) : missing
