@@ -2,6 +2,7 @@
 #include "cfg/document.h"
 #include "test_support.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -205,6 +206,23 @@ void TestCli::missingFileIsReported()
     QCOMPARE(run.exitCode, 1);
     QVERIFY(run.err.contains("/nonexistent/net.cfg: error: no such file (expected a cfg file)"));
     QVERIFY(run.out.isEmpty());
+
+    // Installed (bin/ beside share/netwright/), a bundled network named from another folder: where it is.
+    QTemporaryDir prefix;
+    QVERIFY(QDir(prefix.path()).mkpath("bin") && QDir(prefix.path()).mkpath("share/netwright/cfg"));
+    QVERIFY(QFile::copy(NETWRIGHT_CLI, prefix.filePath("bin/netwright-cli")));
+    QVERIFY(QFile::copy(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
+                        prefix.filePath("share/netwright/cfg/shapes-tiny.cfg")));
+    QProcess installed;
+    installed.setWorkingDirectory(QDir::tempPath());
+    installed.start(prefix.filePath("bin/netwright-cli"), {"summary", "shapes-tiny.cfg"});
+    QVERIFY(installed.waitForFinished(60000));
+    QCOMPARE(installed.exitCode(), 1);
+    const QByteArray err = installed.readAllStandardError();
+    QVERIFY2(err.contains("shapes-tiny.cfg: error: no such file (expected a cfg file)") &&
+                 err.contains("note: shapes-tiny.cfg is not in this folder; Netwright's bundled one is " +
+                              prefix.filePath("share/netwright/cfg/shapes-tiny.cfg").toUtf8()),
+             err.constData());
 }
 
 void TestCli::roundtripWritesTheSameBytes()

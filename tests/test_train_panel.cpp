@@ -449,6 +449,15 @@ void TestTrainPanel::theDataFileOfADarknetProjectIsFound()
     QCOMPARE(panel.outputEdit()->text(), dir.filePath("ab/backup"));
     panel.dataEdit()->setText(dir.filePath("tutorial/cifar.data")); // no backup=: the folder follows
     QCOMPARE(panel.outputEdit()->text(), ownFolder);
+    // An absolute backup= names its place without a doubt: taken before it exists, in a folder that does.
+    test::writeFile(dir.filePath("ab/data/obj.data"),
+                    "classes=2\nbackup=" + dir.filePath("runs/obj").toUtf8() + "/\n");
+    panel.setNetwork(dir.filePath("ab/yolo-obj.cfg"));
+    QCOMPARE(panel.outputEdit()->text(), ownFolder); // runs/ does not exist either
+    QVERIFY(QDir().mkpath(dir.filePath("runs")));
+    panel.setNetwork(dir.filePath("ab/yolo-obj.cfg"));
+    QCOMPARE(panel.outputEdit()->text(), dir.filePath("runs/obj"));
+    test::writeFile(dir.filePath("ab/data/obj.data"), "classes=2\nbackup=backup/\n");
     panel.outputEdit()->setText(dir.filePath("mine")); // a folder the user chose stays
     panel.dataEdit()->setText(dir.filePath("ab/data/obj.data"));
     QCOMPARE(panel.outputEdit()->text(), dir.filePath("mine"));

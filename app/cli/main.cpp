@@ -1,4 +1,5 @@
 // netwright-cli: the headless tool. Wiring only: options → one command in commands.h.
+#include "bundled_files.h"
 #include "commands.h"
 #include "net_loading.h"
 #include "util/file_check.h"
@@ -520,7 +521,11 @@ int main(int argc, char** argv)
         return 2;
     };
     try {
-        return run();
+        const int status = run();
+        if (status != 0) // a bundled network named from another folder: where it is
+            for (const std::string& note : nw::cli::bundledFileNotes(argc, argv))
+                std::fprintf(stderr, "%s\n", note.c_str());
+        return status;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "error: out of memory: the network or its input is too large for this machine "
                              "(lower width/height/batch in [net])\n");
