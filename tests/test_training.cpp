@@ -4,6 +4,7 @@
 #include "data/data_file.h"
 #include "data/dataset.h"
 #include "data/image_list_file.h"
+#include "data/training_data.h"
 #include "report/training_chart.h"
 #include "test_support.h"
 #include "train/checkpoint.h"
@@ -1246,6 +1247,21 @@ void TestTraining::imageListsAsDarknetReadsThem()
     QCOMPARE(cats->size(), std::size_t(14));
     QCOMPARE(warnings.size(), std::size_t(1)); // the missing image only
     QVERIFY(warnings[0].find("missing.png does not exist") != std::string::npos);
+    {
+        // valid= naming the training list: its warnings are said once, not again for validation.
+        QFile both(dir.filePath("both.data"));
+        QVERIFY(both.open(QIODevice::WriteOnly));
+        both.write("classes=1\ntrain=train.list\nvalid=train.list\nlabels=cat.txt\n");
+        both.close();
+        const auto bothFile = loadDataFile(both.fileName().toStdString(), error);
+        QVERIFY2(bothFile, error.c_str());
+        const NetworkSpec classifier =
+            test::specFromText("[net]\nwidth=8\nheight=8\nchannels=3\n[connected]\noutput=1\n[logistic]\n");
+        std::vector<std::string> once;
+        const auto sets = openTrainingData(*bothFile, classifier, 7, error, once);
+        QVERIFY2(sets && sets->valid, error.c_str());
+        QCOMPARE(once.size(), std::size_t(1));
+    }
     QCOMPARE(cats->label(0), 0);  // images/cat/0.png
     QCOMPARE(cats->label(1), -1); // images/dog/0.png
     std::mt19937 random(2);

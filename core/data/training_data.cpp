@@ -138,8 +138,8 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Network
             bool(result.detectionValid = openDetectionSet(validData, "valid", spec, validError,
                                                           sameList ? validWarnings : warnings, cancelled));
     else
-        opened = bool(result.valid =
-                          openClassificationSet(validData, "valid", spec.net, seed, validError, &warnings));
+        opened = bool(result.valid = openClassificationSet(validData, "valid", spec.net, seed, validError,
+                                                           sameList ? &validWarnings : &warnings));
     if (opened)
         return result;
     const char* measure = detector ? "mAP" : "validation";
