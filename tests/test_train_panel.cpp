@@ -149,6 +149,9 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
 
     panel->stopButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 20000);
+    // The settings are back, and under the Data field what the set holds: the read that fell in the
+    // run (Train came within its 400 ms) had left it blank.
+    QTRY_VERIFY_WITH_TIMEOUT(panel->findChild<QLabel*>("trainDataCheck")->text().startsWith("Data: "), 30000);
     QCOMPARE(changed.count(), 2); // on, off
     QVERIFY(recent->isEnabled()); // (it lists the opened cfg)
     ticker.stop();

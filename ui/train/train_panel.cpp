@@ -574,6 +574,8 @@ void TrainPanel::setTraining(bool training)
     }
     settings_->setVisible(!training);
     runSummary_->setVisible(training);
+    if (!training)
+        dataCheck_->start(); // what the set holds now, under the settings shown again
     emit trainingChanged(training);
 }
 
@@ -942,7 +944,9 @@ void TrainPanel::checkData()
 {
     const QString dataPath = data_->text().trimmed();
     const int generation = ++checkGeneration_;
-    if (dataPath.isEmpty() || training_ || cfgPath_.isEmpty()) {
+    if (training_)
+        return; // read again when the run ends (setTraining)
+    if (dataPath.isEmpty() || cfgPath_.isEmpty()) {
         dataCheckLabel_->clear();
         dataCheckLabel_->setToolTip(QString());
         return;
