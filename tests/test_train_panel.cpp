@@ -395,6 +395,18 @@ void TestTrainPanel::detectTakesTheDataNamesAndTheTrainedWeights()
     panel->trainButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 60000);
     QCOMPARE(detect->weightsPath(), chosen);
+
+    // A network trained before (by the CLI, into the .data's backup= folder): opened, Detect takes
+    // that run's weights.
+    test::writeFile(dir.filePath("fresh.cfg"), QByteArray(test::kToyCfg));
+    test::writeFile(dir.filePath("fresh.data"), test::readAll(dir.filePath("toy.data")) +
+                                                    "backup=" + dir.filePath("backup").toUtf8() + "\n");
+    QVERIFY(QDir().mkpath(dir.filePath("backup")));
+    QVERIFY(QFile::copy(dir.filePath("run/toy_final.weights"), dir.filePath("backup/fresh_final.weights")));
+    ui::MainWindow again;
+    QVERIFY(again.openFile(dir.filePath("fresh.cfg")));
+    QCOMPARE(again.trainPanel()->outputEdit()->text(), dir.filePath("backup"));
+    QCOMPARE(again.findChild<ui::DetectPanel*>()->weightsPath(), dir.filePath("backup/fresh_final.weights"));
 }
 
 // The .data a cfg trains on, in the layouts Darknet users have: named after it; Darknet's tutorials'

@@ -228,18 +228,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         showProblems(); // its classes against the network's
     });
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
-        if (training || trainPanel_->cfgPath().isEmpty())
-            return;
-        // The newer of the run's final weights and its checkpoint (a resumed run stopped early has an
-        // older _final.weights beside it).
-        const QString run =
-            trainPanel_->outputEdit()->text() + "/" + QFileInfo(trainPanel_->cfgPath()).completeBaseName();
-        const QFileInfo finalWeights(run + "_final.weights"), lastWeights(run + "_last.weights");
-        const bool finalIsNewer =
-            finalWeights.exists() &&
-            (!lastWeights.exists() || finalWeights.lastModified() >= lastWeights.lastModified());
-        detectPanel_->suggest(finalIsNewer ? finalWeights.filePath() : lastWeights.filePath(),
-                              trainPanel_->dataEdit()->text());
+        if (!training && !trainPanel_->cfgPath().isEmpty())
+            detectPanel_->suggest(runWeights(), trainPanel_->dataEdit()->text());
     });
     connect(trainPanel_, &TrainPanel::trainingChanged, this, [this](bool training) {
         // The network being trained stays as it is until the run ends.
@@ -523,7 +513,9 @@ bool MainWindow::openFile(const QString& path)
     graph_->showStart();
     trainPanel_->setNetwork(path);
     detectPanel_->setNetwork(path);
-    detectPanel_->suggest(QString(), trainPanel_->dataEdit()->text()); // (the .data found beside the cfg)
+    // The .data found beside the cfg, and the weights of a run trained before (by the CLI into backup=,
+    // or here), where nothing else was chosen.
+    detectPanel_->suggest(runWeights(), trainPanel_->dataEdit()->text());
     updateTitle();
     return true;
 }
@@ -653,6 +645,21 @@ void MainWindow::showProblems()
                          .arg(QLocale().toString(qlonglong(spec.totalParams)))
                          .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
                          .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))));
+}
+
+QString MainWindow::runWeights() const
+{
+    if (trainPanel_->cfgPath().isEmpty())
+        return {};
+    // The newer of the run's final weights and its checkpoint (a resumed run stopped early has an
+    // older _final.weights beside it).
+    const QString run =
+        trainPanel_->outputEdit()->text() + "/" + QFileInfo(trainPanel_->cfgPath()).completeBaseName();
+    const QFileInfo finalWeights(run + "_final.weights"), lastWeights(run + "_last.weights");
+    if (finalWeights.exists() &&
+        (!lastWeights.exists() || finalWeights.lastModified() >= lastWeights.lastModified()))
+        return finalWeights.filePath();
+    return lastWeights.exists() ? lastWeights.filePath() : QString();
 }
 
 QString MainWindow::shortcutsText() const

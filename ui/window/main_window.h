@@ -59,6 +59,9 @@ public:
     QStringList recentFiles() const;
     // Help ▸ Keyboard shortcuts: every menu command with a shortcut, read from the menus themselves.
     QString shortcutsText() const;
+    // The weights of the run the Training panel's folder holds for this network: the newer of its
+    // _final and _last weights; empty when it has neither.
+    QString runWeights() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
