@@ -1202,7 +1202,7 @@ void TestTraining::imageListsAsDarknetReadsThem()
                  1L);
         QVERIFY(
             std::find(quiet.messages.begin(), quiet.messages.end(),
-                      "3 unreadable samples were skipped in this run (each is named in a warning above)") !=
+                      "3 samples of 1 unreadable image skipped in this run (named in the warnings above)") !=
             quiet.messages.end());
     }
     auto valid = openClassificationSet(*file, "valid", net, 7, error);
@@ -1260,6 +1260,16 @@ void TestTraining::imageListsAsDarknetReadsThem()
         std::vector<std::string> once;
         const auto sets = openTrainingData(*bothFile, classifier, 7, error, once);
         QVERIFY2(sets && sets->valid, error.c_str());
+        QCOMPARE(once.size(), std::size_t(1));
+        // …however valid= spells it.
+        QVERIFY(both.open(QIODevice::WriteOnly));
+        both.write("classes=1\ntrain=train.list\nvalid=" + dir.filePath("train.list").toUtf8() +
+                   "\nlabels=cat.txt\n");
+        both.close();
+        const auto spelled = loadDataFile(both.fileName().toStdString(), error);
+        QVERIFY2(spelled, error.c_str());
+        once.clear();
+        QVERIFY2(openTrainingData(*spelled, classifier, 7, error, once), error.c_str());
         QCOMPARE(once.size(), std::size_t(1));
     }
     QCOMPARE(cats->label(0), 0);  // images/cat/0.png

@@ -59,8 +59,10 @@ int map(const MapArgs& args)
                              "more unreadable images")
                   << "\n";
     if (r.images == 0) {
-        std::cerr << "error: " << data->get("valid") << ": none of its " << set->size()
-                  << " images can be read (each is named above)\n";
+        std::cerr << "error: " << data->get("valid") << ": "
+                  << (set->size() == 1 ? std::string("its one image cannot")
+                                       : "none of its " + std::to_string(set->size()) + " images can")
+                  << " be read (each is named above)\n";
         return 1;
     }
     std::vector<std::string> names(r.classes.size());

@@ -174,6 +174,9 @@ int detect(const DetectArgs& args)
         return 1;
     }
 #endif
+    auto runner = DeviceRunner::create(*net, args.device); // (refused devices leave no --out folder)
+    if (!runner)
+        return 1;
     if (!args.outDir.empty()) {
         std::error_code ec;
         std::filesystem::create_directories(args.outDir, ec);
@@ -182,9 +185,6 @@ int detect(const DetectArgs& args)
             return 1;
         }
     }
-    auto runner = DeviceRunner::create(*net, args.device);
-    if (!runner)
-        return 1;
     Detector detector(*net, *names);
     detector.setForward([&runner](const float* input) { runner->forward(input); });
     // The cfg's letter_box=1 letterboxes as --letterbox does (AlexeyAB's test_detector and demo; map does

@@ -64,9 +64,15 @@ int devices(bool json)
             inventory.driverVersion ? cudaVersionText(inventory.driverVersion).c_str() : "none",
             inventory.cublasProblem.empty() ? libraryVersionText(inventory.cublasVersion).c_str() : "missing",
             inventory.cudnnProblem.empty() ? libraryVersionText(inventory.cudnnVersion).c_str() : "missing");
-    for (const std::string& problem : {inventory.cublasProblem, inventory.cudnnProblem})
-        if (!problem.empty())
-            std::fprintf(stderr, "error: %s\n", problem.c_str());
+    // Without a GPU the libraries are by the way (a CPU machine needs none): said after the reason.
+    const char* libraryLevel = inventory.devices.empty() ? "note" : "error";
+    const auto libraryProblems = [&] {
+        for (const std::string& problem : {inventory.cublasProblem, inventory.cudnnProblem})
+            if (!problem.empty())
+                std::fprintf(stderr, "%s: %s\n", libraryLevel, problem.c_str());
+    };
+    if (!inventory.devices.empty())
+        libraryProblems();
     for (const GpuDevice& d : inventory.devices)
         std::printf("cuda:%d  %s  compute %d.%d, %d SMs, %s (%s free)\n", d.index, d.name.c_str(),
                     d.computeMajor, d.computeMinor, d.multiprocessors, gibibytes(d.totalBytes).c_str(),
@@ -74,6 +80,7 @@ int devices(bool json)
     if (inventory.devices.empty()) {
         std::fprintf(stderr, "no GPU: %s; training and detection run on the CPU\n",
                      inventory.problem.c_str());
+        libraryProblems();
         return 1;
     }
     return status;

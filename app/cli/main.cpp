@@ -1,5 +1,4 @@
 // netwright-cli: the headless tool. Wiring only: options → one command in commands.h.
-#include "bundled_files.h"
 #include "commands.h"
 #include "net_loading.h"
 #include "util/file_check.h"
@@ -272,7 +271,8 @@ int main(int argc, char** argv)
         ->required();
     classify->add_option("weights", weights, "Darknet .weights file")->required();
     classify->add_option("images", images, "Images, folders of images, .txt/.list image lists")->required();
-    classify->add_option("--names", names, "Class names, one per line (default: the .data's labels=)");
+    classify->add_option("--names", names,
+                         "Class names, one per line (default: the .data's names=, else its labels=)");
     int classifyTop = 0; // the .data's top=, else 5
     classify->add_option("--top", classifyTop, "How many classes to show (default: the .data's top=, else 5)")
         ->check(CLI::Range(1, 100000));
@@ -521,11 +521,7 @@ int main(int argc, char** argv)
         return 2;
     };
     try {
-        const int status = run();
-        if (status != 0) // a bundled network named from another folder: where it is
-            for (const std::string& note : nw::cli::bundledFileNotes(argc, argv))
-                std::fprintf(stderr, "%s\n", note.c_str());
-        return status;
+        return run();
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "error: out of memory: the network or its input is too large for this machine "
                              "(lower width/height/batch in [net])\n");

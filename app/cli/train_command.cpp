@@ -443,8 +443,10 @@ int valid(const std::string& dataPath, const std::string& cfg, const std::string
                              "more unreadable images")
                   << "\n";
     if (accuracy.images == 0) {
-        std::cerr << "error: " << data->get("valid") << ": none of its " << set->size()
-                  << " images can be read (each is named above)\n";
+        std::cerr << "error: " << data->get("valid") << ": "
+                  << (set->size() == 1 ? std::string("its one image cannot")
+                                       : "none of its " + std::to_string(set->size()) + " images can")
+                  << " be read (each is named above)\n";
         return 1;
     }
     const std::string topK = showTopK ? std::to_string(k) : std::string(); // "top5" in JSON, "top-5" in words

@@ -3,6 +3,9 @@
 #include "data/class_names.h"
 #include "detect/decode.h"
 #include "layers/detection_heads.h"
+#include "util/counted.h"
+
+#include <filesystem>
 
 namespace nw {
 
@@ -10,14 +13,15 @@ std::string TrainingData::describe() const
 {
     if (const DetectionDataset* detection = detectionTrain()) {
         const auto& s = detection->summary();
-        return std::to_string(s.images) + " images, " + std::to_string(s.boxes) + " boxes of " +
-               std::to_string(detection->classes()) + " classes; " + std::to_string(s.emptyImages) +
-               " images without objects (" + std::to_string(s.missingLabels) + " without a label file), " +
-               std::to_string(s.badLines) + " bad label lines skipped";
+        return counted(s.images, "image", "images") + ", " + counted(s.boxes, "box", "boxes") + " of " +
+               counted(detection->classes(), "class", "classes") + "; " +
+               counted(s.emptyImages, "image", "images") + " without objects (" +
+               std::to_string(s.missingLabels) + " without a label file), " +
+               counted(s.badLines, "bad label line", "bad label lines") + " skipped";
     }
     const auto* classification = dynamic_cast<const ClassificationDataset*>(train.get());
-    return std::to_string(train->size()) + " images" +
-           (classification ? " of " + std::to_string(classification->classes()) + " classes" : std::string());
+    return counted(train->size(), "image", "images") +
+           (classification ? " of " + counted(classification->classes(), "class", "classes") : std::string());
 }
 
 std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const std::string& which,
@@ -132,7 +136,10 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Network
     bool opened = false;
     // The training list again (valid= naming it, or its fallback): its warnings were said once already.
     std::vector<std::string> validWarnings;
-    const bool sameList = validData.get("valid") == data.get("train");
+    std::error_code ec; // (the same file however the two lines spell it)
+    const bool sameList = validData.get("valid") == data.get("train") ||
+                          std::filesystem::equivalent(validData.resolve(validData.get("valid")),
+                                                      data.resolve(data.get("train")), ec);
     if (detector)
         opened =
             bool(result.detectionValid = openDetectionSet(validData, "valid", spec, validError,

@@ -592,8 +592,9 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
     };
     auto reportSkipped = [&] {
         if (skipped > 0)
-            observer.message(counted(skipped, "unreadable sample was", "unreadable samples were") +
-                             " skipped in this run (each is named in a warning above)");
+            observer.message(counted(skipped, "sample", "samples") + " of " +
+                             counted(unreadableShown.size(), "unreadable image", "unreadable images") +
+                             " skipped in this run (named in the warnings above)");
     };
     const int snapshotEvery = options_.snapshotEvery >= 0 ? options_.snapshotEvery
                               : maxBatches < 10000        ? 1000

@@ -7,6 +7,36 @@
 
 namespace nw {
 
+namespace {
+
+// A bare file name that Netwright installs (share/netwright/{cfg,weights} beside the running program's
+// folder, /usr/bin → /usr/share/netwright) and is of the kind expected: "; Netwright's bundled one is
+// PATH", else nothing. Someone who installed the package names them from anywhere.
+std::string bundledAlternative(const std::string& path, std::string_view what)
+{
+    const std::filesystem::path name(path);
+    if (name.has_parent_path())
+        return {};
+    const std::string extension = name.extension().string();
+    const bool expected = (extension == ".cfg" && what.find("cfg") != std::string_view::npos) ||
+                          (extension == ".weights" && what.find(".weights") != std::string_view::npos) ||
+                          (extension == ".data" && what.find(".data") != std::string_view::npos) ||
+                          (extension == ".names" && what.find("names") != std::string_view::npos);
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!expected || ec)
+        return {};
+    for (const char* folder : {"cfg", "weights"}) {
+        const std::filesystem::path bundled =
+            self.parent_path().parent_path() / "share" / "netwright" / folder / name;
+        if (std::filesystem::is_regular_file(bundled, ec))
+            return "; Netwright's bundled one is " + std::filesystem::weakly_canonical(bundled, ec).string();
+    }
+    return {};
+}
+
+} // namespace
+
 std::optional<std::string> unreadableFileReason(const std::string& path, std::string_view what)
 {
     if (path.empty())
@@ -16,7 +46,7 @@ std::optional<std::string> unreadableFileReason(const std::string& path, std::st
     if (ec && ec != std::errc::no_such_file_or_directory)
         return path + ": cannot read it: " + ec.message() + " (expected " + std::string(what) + ")";
     if (ec || !std::filesystem::exists(status))
-        return path + ": no such file (expected " + std::string(what) + ")";
+        return path + ": no such file (expected " + std::string(what) + ")" + bundledAlternative(path, what);
     if (std::filesystem::is_directory(status))
         return path + ": is a directory, not " + std::string(what);
     return std::nullopt;
@@ -28,7 +58,7 @@ std::optional<std::string> emptyFileReason(const std::string& path, std::string_
     if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) != 0 || ec)
         return std::nullopt;
     return path + ": the file is empty (0 bytes), not " + std::string(what) +
-           "; was it copied or downloaded completely?";
+           " (an interrupted copy or download)";
 }
 
 std::optional<std::string> outputIsAnInput(const std::string& out,
