@@ -285,6 +285,21 @@ void TestDetect::detectCommandOnImagesAndVideo()
         }
     QVERIFY(QFileInfo::exists(out + "/dog.jpg"));
     QVERIFY(QFileInfo::exists(out + "/clip.avi"));
+    // In the input's colours (the conversion for the network had turned the frame itself into RGB, so
+    // every picture and video was written with red and blue swapped): the photo's mean colour, a few
+    // boxes apart, and the video's background away from the boxes.
+    const cv::Scalar photo = cv::mean(cv::imread("/usr/share/darknet/data/dog.jpg"));
+    const cv::Scalar drawn = cv::mean(cv::imread((out + "/dog.jpg").toStdString()));
+    QVERIFY(std::fabs(photo[0] - photo[2]) > 15); // (blue and red apart enough to tell a swap)
+    for (int c = 0; c < 3; ++c)
+        QVERIFY2(std::fabs(drawn[c] - photo[c]) < 8,
+                 qPrintable(QString("channel %1: %2 against %3").arg(c).arg(drawn[c]).arg(photo[c])));
+    cv::VideoCapture annotated((out + "/clip.avi").toStdString());
+    cv::Mat first;
+    QVERIFY(annotated.read(first));
+    const cv::Vec3b corner = first.at<cv::Vec3b>(115, 155); // Scalar(0, 100, 200) was written, BGR
+    QVERIFY2(corner[0] < 40 && corner[2] > 160,
+             qPrintable(QString("%1 %2 %3").arg(corner[0]).arg(corner[1]).arg(corner[2])));
     // Two inputs of one name keep both pictures; one that cannot be written is an error, not a silence.
     const QString twice = dir.filePath("twice");
     QVERIFY(QDir().mkpath(twice + "/dog-2.jpg")); // a folder where the second picture would go

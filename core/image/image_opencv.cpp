@@ -13,13 +13,17 @@ namespace nw {
 
 Pixels pixelsFromMat(const cv::Mat& frame, int channels)
 {
-    cv::Mat converted = frame;
+    // A Mat of its own: one sharing `frame`'s pixels has the output's size and type, so cvtColor would
+    // convert `frame` itself in place (detect --out then drew and wrote RGB as BGR).
+    cv::Mat converted;
     if (channels == 1 && frame.channels() == 3)
         cv::cvtColor(frame, converted, cv::COLOR_BGR2GRAY);
     else if (channels == 3 && frame.channels() == 1)
         cv::cvtColor(frame, converted, cv::COLOR_GRAY2RGB);
     else if (channels == 3)
         cv::cvtColor(frame, converted, cv::COLOR_BGR2RGB);
+    else
+        converted = frame; // (read only below)
     Pixels pixels(converted.cols, converted.rows, channels);
     for (int y = 0; y < pixels.height; ++y)
         std::memcpy(pixels.row(y), converted.ptr<unsigned char>(y), pixels.rowBytes());
