@@ -300,6 +300,15 @@ void TestDetect::detectCommandOnImagesAndVideo()
     const cv::Vec3b corner = first.at<cv::Vec3b>(115, 155); // Scalar(0, 100, 200) was written, BGR
     QVERIFY2(corner[0] < 40 && corner[2] > 160,
              qPrintable(QString("%1 %2 %3").arg(corner[0]).arg(corner[1]).arg(corner[2])));
+    // A video cut short (an interrupted copy) stops where its data does, without a decoder error: the
+    // frames it declares say so.
+    const QString cutVideo = dir.filePath("cut.avi");
+    QVERIFY(QFile::copy(video, cutVideo));
+    QVERIFY(QFile::resize(cutVideo, QFileInfo(video).size() * 6 / 10));
+    const Run shortened = cli({"detect", cfg, weights, cutVideo, "--json"});
+    QCOMPARE(shortened.exitCode, 1);
+    QVERIFY2(shortened.err.contains(" of the 5 frames the file declares: it is cut short or damaged"),
+             shortened.err.constData());
     // Two inputs of one name keep both pictures; one that cannot be written is an error, not a silence.
     const QString twice = dir.filePath("twice");
     QVERIFY(QDir().mkpath(twice + "/dog-2.jpg")); // a folder where the second picture would go

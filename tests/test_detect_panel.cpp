@@ -135,6 +135,13 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     panel.openVideoFile(video); // still working
     QVERIFY(again.wait(120000));
     QCOMPARE(panel.framesReceived(), 12);
+    // A video cut short (an interrupted copy) plays what it has, then says so.
+    const QString cut = dir.filePath("cut.avi");
+    QVERIFY(QFile::copy(video, cut) && QFile::resize(cut, QFileInfo(video).size() * 6 / 10));
+    panel.openVideoFile(cut);
+    QVERIFY(again.wait(120000));
+    QTRY_VERIFY2(panel.status()->text().contains(" of the 6 frames the file declares: it is cut short"),
+                 qPrintable(panel.status()->text()));
     // A video's first frame (numbered 0) says it is one, as the others do.
     const QString one = dir.filePath("one.avi");
     {

@@ -5,6 +5,7 @@
 #include "detect/class_scores.h"
 #include "detect/decode.h"
 #include "detect/detector.h"
+#include "detect/video_ending.h"
 #include "net_loading.h"
 #include "util/file_check.h"
 #include "util/json_text.h"
@@ -280,6 +281,9 @@ int detect(const DetectArgs& args)
             }
             if (index == 0) {
                 std::cerr << "error: " << input << ": the video has no readable frames\n";
+                ++failures;
+            } else if (auto early = videoEndedEarly(input, index, capture.get(cv::CAP_PROP_FRAME_COUNT))) {
+                std::cerr << "error: " << *early << " (the frames read are kept)\n";
                 ++failures;
             }
 #else

@@ -4,6 +4,7 @@
 #include "detect/class_scores.h"
 #include "detect/decode.h"
 #include "detect/detector.h"
+#include "detect/video_ending.h"
 #include "image/jpeg_truncation.h"
 #include "util/file_check.h"
 
@@ -226,13 +227,17 @@ void DetectWorker::playVideoUnguarded(const QString& path, bool letterbox, int s
     }
     cv::Mat frame;
     int index = 0;
+    bool failed = false; // (a detection that failed said so itself)
     while (!stopped(stream) && capture.read(frame) && !frame.empty()) {
-        if (!run(toQImage(frame), path, index++, letterbox))
+        if ((failed = !run(toQImage(frame), path, index++, letterbox)))
             break;
         waitForDisplay(stream);
     }
     if (index == 0 && !stopped(stream))
         emit problem(tr("%1: the video has no readable frames").arg(path));
+    else if (auto early = videoEndedEarly(path.toStdString(), index, capture.get(cv::CAP_PROP_FRAME_COUNT));
+             early && !stopped(stream) && !failed)
+        emit problem(QString::fromStdString(*early));
     emit streamEnded(path, index);
 }
 
