@@ -218,7 +218,11 @@ void TestDetectPanel::bundledDetectorOnAShapesVideo()
     panel.openVideoFile(video);
     QVERIFY(finished.wait(120000));
     QTRY_COMPARE(panel.framesReceived(), 12);
-    panel.stopRecording();
+    // The recording ends with the video, the file whole (it stayed open, without its index, until
+    // Record was pressed again).
+    QVERIFY2(panel.status()->text().contains("shapes.avi: 12 frames · recorded 12 frames into " +
+                                             dir.filePath("recorded.avi")),
+             qPrintable(panel.status()->text()));
     QCOMPARE(panel.recordedFrames(), 12);
     cv::VideoCapture recorded(dir.filePath("recorded.avi").toStdString());
     QVERIFY(recorded.isOpened());

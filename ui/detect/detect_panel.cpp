@@ -194,9 +194,17 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
                     imageRequestedAt_ = 0;
             });
     connect(worker_, &DetectWorker::streamEnded, this, [this](const QString& source, int frames) {
-        // A stream that failed ends with its reason still in view (the frame count used to replace it).
-        status_->setText(tr("%1: %2 frames").arg(QFileInfo(source).fileName()).arg(frames) +
-                         (streamProblem_.isEmpty() ? QString() : " · " + streamProblem_));
+        // A stream that failed ends with its reason still in view (the frame count used to replace it);
+        // a recording of it is finished with it, so the file is whole (it stayed open, unindexed).
+        QString text =
+            (std::exchange(streamStopped_, false) ? tr("%1: stopped after %2 frames") : tr("%1: %2 frames"))
+                .arg(QFileInfo(source).fileName())
+                .arg(frames);
+        if (recorder_.isOpen())
+            text += " · " + tr("recorded %1 frames into %2").arg(recorder_.frames()).arg(recordingPath_);
+        if (recorder_.isOpen() || !recordingPath_.isEmpty())
+            stopRecording();
+        status_->setText(text + (streamProblem_.isEmpty() ? QString() : " · " + streamProblem_));
         emit streamFinished(frames);
     });
     thread_->start();
@@ -270,8 +278,12 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         weightsChanged_ = false;
         QMetaObject::invokeMethod(worker_, "openCamera", Qt::QueuedConnection, Q_ARG(int, device),
                                   Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
+        streamStopped_ = false;
     });
-    connect(stop, &QPushButton::clicked, this, &DetectPanel::stopStream);
+    connect(stop, &QPushButton::clicked, this, [this] {
+        streamStopped_ = true; // (the stream's end then says so)
+        stopStream();
+    });
     connect(save, &QPushButton::clicked, this, [this] {
         if (annotated_.isNull()) {
             status_->setText(tr("Nothing to save yet: detect on an image first."));
@@ -600,6 +612,7 @@ void DetectPanel::openVideoFile(const QString& path)
     weightsChanged_ = false;
     QMetaObject::invokeMethod(worker_, "playVideo", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
+    streamStopped_ = false;
 }
 
 void DetectPanel::stopStream()

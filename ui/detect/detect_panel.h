@@ -145,7 +145,8 @@ private:
     double zoom_ = 0;
     QPoint dragFrom_;
     VideoRecorder recorder_;
-    QString recordingPath_; // recording: frames go to this file (opened at the first frame)
+    QString recordingPath_;      // recording: frames go to this file (opened at the first frame)
+    bool streamStopped_ = false; // Stop was pressed on the stream playing
     QThread* thread_ = nullptr;
     DetectWorker* worker_ = nullptr;
     std::function<QString()> cfgText_;
