@@ -11,6 +11,7 @@
 #include "runtime/net.h"
 #include "test_support.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -58,6 +59,7 @@ private slots:
     void letterboxCorrectionByHand();
     void candidatesMatchOpenCvDnn();
     void detectCommandOnImagesAndVideo();
+    void detectStoppedKeepsWhatItDid();
     void labelsStayInsideAndTheBestIsOnTop();
     void yolo9000HierarchyByHand();
 };
@@ -245,6 +247,41 @@ void TestDetect::candidatesMatchOpenCvDnn()
         oursBase += std::size_t(out.rows);
     }
     QVERIFY(compared > 0);
+}
+
+// A TERM (or Ctrl+C) in the middle of a long video: the frames done are printed and the annotated video
+// is closed whole (the JSON came only at the end, and the .avi lacked its index).
+void TestDetect::detectStoppedKeepsWhatItDid()
+{
+    QTemporaryDir dir;
+    const QString video = dir.filePath("long.avi");
+    {
+        cv::VideoWriter writer(video.toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 25,
+                               cv::Size(96, 96));
+        QVERIFY(writer.isOpened());
+        for (int i = 0; i < 3000; ++i) {
+            cv::Mat frame(96, 96, CV_8UC3, cv::Scalar(40, 100, 200));
+            cv::circle(frame, cv::Point(10 + i % 70, 48), 12, cv::Scalar(0, 255, 0), cv::FILLED);
+            writer.write(frame);
+        }
+    }
+    const QString out = dir.filePath("annotated");
+    QProcess detect;
+    detect.start(NETWRIGHT_CLI,
+                 {"detect", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
+                  QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights", video,
+                  "--json", "--out", out});
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(out + "/long.avi").size() > 0, 60000); // frames under way
+    detect.terminate();                                                       // SIGTERM
+    QVERIFY(detect.waitForFinished(60000));
+    QCOMPARE(detect.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(detect.exitCode(), 128 + 15);
+    QVERIFY(detect.readAllStandardError().contains("detect: stopped (SIGTERM) after 1 of 1 inputs"));
+    const QJsonArray results = QJsonDocument::fromJson(detect.readAllStandardOutput()).array();
+    QVERIFY(results.size() > 0 && results.size() < 3000);
+    cv::VideoCapture annotated((out + "/long.avi").toStdString());
+    QVERIFY(annotated.isOpened());
+    QCOMPARE(int(annotated.get(cv::CAP_PROP_FRAME_COUNT)), int(results.size()));
 }
 
 void TestDetect::detectCommandOnImagesAndVideo()

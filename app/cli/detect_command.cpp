@@ -11,7 +11,9 @@
 #include "util/json_text.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -144,6 +146,20 @@ std::optional<std::vector<std::string>> namesFor(const std::string& path, int cl
 
 } // namespace
 
+namespace {
+
+// Ctrl+C (or a TERM from a job system) during detect: the input under way ends at its current frame, its
+// annotated video is closed whole and the results so far printed; a second one quits at once.
+std::atomic<int> detectStop{0};
+
+void onDetectStop(int signal)
+{
+    if (detectStop.exchange(signal) != 0)
+        std::_Exit(128 + signal);
+}
+
+} // namespace
+
 int detect(const DetectArgs& args)
 {
     auto net = loadNet(args.cfg, args.weights, 1, {}, Net::Use::InferenceOnly);
@@ -194,6 +210,8 @@ int detect(const DetectArgs& args)
     const int channels = net->inputShape().c;
     nlohmann::json results = nlohmann::json::array();
     int failures = 0;
+    std::signal(SIGINT, onDetectStop);
+    std::signal(SIGTERM, onDetectStop);
     const std::vector<std::string> inputs = expandInputs(args.inputs, failures);
     const int notExpanded = failures; // (a folder without images, a list's missing images)
 #if NETWRIGHT_WITH_OPENCV
@@ -221,7 +239,11 @@ int detect(const DetectArgs& args)
         return path;
     };
 #endif
+    std::size_t done = 0;
     for (const std::string& input : inputs) {
+        if (detectStop)
+            break;
+        ++done;
         try { // one input's failure (a library exception included) never ends the run
 #if NETWRIGHT_WITH_OPENCV
             if (!isVideo(input)) {
@@ -256,7 +278,7 @@ int detect(const DetectArgs& args)
             bool writeFailed = false;
             cv::Mat frame;
             int index = 0;
-            while (capture.read(frame) && !frame.empty()) {
+            while (!detectStop && capture.read(frame) && !frame.empty()) {
                 const auto boxes = detector.detect(imageFromMat(frame, channels), options);
                 results.push_back({{"file", input}, {"frame", index}, {"detections", boxesJson(boxes)}});
                 if (!args.json)
@@ -279,7 +301,9 @@ int detect(const DetectArgs& args)
                 }
                 ++index;
             }
-            if (index == 0) {
+            if (detectStop) {
+                std::cerr << "detect: " << input << " stopped after " << index << " frames\n";
+            } else if (index == 0) {
                 std::cerr << "error: " << input << ": the video has no readable frames\n";
                 ++failures;
             } else if (auto early = videoEndedEarly(input, index, capture.get(cv::CAP_PROP_FRAME_COUNT))) {
@@ -314,6 +338,11 @@ int detect(const DetectArgs& args)
     if (failures)
         std::cerr << "detect: " << failures << " of " << inputs.size() + std::size_t(notExpanded)
                   << " inputs could not be read (or their --out file written)\n";
+    if (const int signal = detectStop) {
+        std::cerr << "detect: stopped (" << (signal == SIGINT ? "Ctrl+C" : "SIGTERM") << ") after " << done
+                  << " of " << inputs.size() << " inputs; the results so far are written\n";
+        return 128 + signal;
+    }
     return failures ? 1 : 0;
 }
 
