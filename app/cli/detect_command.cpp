@@ -268,9 +268,9 @@ int detect(const DetectArgs& args)
                 }
                 continue;
             }
-            cv::VideoCapture capture(input);
-            if (!capture.isOpened()) {
-                std::cerr << "error: " << input << ": cannot open the video\n";
+            cv::VideoCapture capture;
+            if (std::string error; !openVideoFile(input, capture, error)) {
+                std::cerr << "error: " << error << "\n";
                 ++failures;
                 continue;
             }

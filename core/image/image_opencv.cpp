@@ -8,6 +8,8 @@
 #include <cstring>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+#include <opencv2/videoio/registry.hpp>
 
 namespace nw {
 
@@ -52,6 +54,25 @@ bool isDicom(const std::string& path)
 }
 
 } // namespace
+
+bool openVideoFile(const std::string& path, cv::VideoCapture& capture, std::string& error)
+{
+    if (auto reason = unreadableFileReason(path, "a video")) {
+        error = *reason;
+        return false;
+    }
+    if (auto empty = emptyFileReason(path, "a video")) {
+        error = *empty;
+        return false;
+    }
+    const bool ffmpeg = cv::videoio_registry::hasBackend(cv::CAP_FFMPEG);
+    if (!capture.open(path, ffmpeg ? cv::CAP_FFMPEG : cv::CAP_ANY)) {
+        error = path + ": cannot open the video (damaged, or a format " + (ffmpeg ? "FFmpeg" : "OpenCV") +
+                " does not read)";
+        return false;
+    }
+    return true;
+}
 
 bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error)
 {

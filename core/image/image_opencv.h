@@ -7,7 +7,8 @@
 
 namespace cv {
 class Mat;
-}
+class VideoCapture;
+} // namespace cv
 
 namespace nw {
 
@@ -15,6 +16,10 @@ namespace nw {
 // naming the file when it is missing, a directory, not an image, or beyond OpenCV's size limit (a
 // header may declare 100000×100000 pixels); OpenCV's exceptions never escape.
 bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error);
+// Opens a video file through OpenCV's FFmpeg backend (every common container; asked first by name, so a
+// file FFmpeg cannot read is not handed to GStreamer and the image-sequence reader, which printed lines of
+// their own errors). False and a message naming the file when it is missing, empty or cannot be opened.
+bool openVideoFile(const std::string& path, cv::VideoCapture& capture, std::string& error);
 // From an OpenCV BGR (or grey) 8-bit frame.
 Image imageFromMat(const cv::Mat& bgr, int channels);
 Pixels pixelsFromMat(const cv::Mat& bgr, int channels);

@@ -5,6 +5,7 @@
 #include "detect/decode.h"
 #include "detect/detector.h"
 #include "detect/video_ending.h"
+#include "image/image_opencv.h"
 #include "image/jpeg_truncation.h"
 #include "util/file_check.h"
 
@@ -219,9 +220,9 @@ void DetectWorker::playVideo(const QString& path, bool letterbox, int stream)
 
 void DetectWorker::playVideoUnguarded(const QString& path, bool letterbox, int stream)
 {
-    cv::VideoCapture capture(path.toStdString());
-    if (!capture.isOpened()) {
-        emit problem(tr("%1: cannot open the video").arg(path));
+    cv::VideoCapture capture;
+    if (std::string error; !openVideoFile(path.toStdString(), capture, error)) {
+        emit problem(QString::fromStdString(error));
         emit streamEnded(path, 0);
         return;
     }
