@@ -512,6 +512,17 @@ void TestDetect::labelsStayInsideAndTheBestIsOnTop()
     // A fifth label on the crowded box finds every place taken: the one that covers least, (30, 30),
     // over 10 × 10 pixels of the best label (each other place covers a whole label, 30 × 10).
     QCOMPARE(placeOf(5), (std::pair{30.0, 30.0}));
+    // Past the 256 most confident, labels take the usual place without a search (an untrained
+    // network's tens of thousands of boxes each searched against all the others).
+    std::vector<LabeledBox> many(300, crowd[0]);
+    for (std::size_t i = 0; i < many.size(); ++i)
+        many[i].confidence = 0.9f - 0.001f * float(i);
+    const auto manyOrder = drawingOrder(many); // the least confident first
+    const std::vector<LabelPlace> manyPlaces =
+        placeLabels(manyOrder, std::vector<LabelSize>(300, LabelSize{30, 10}), 160, 120);
+    QCOMPARE((std::pair{manyPlaces[299].x, manyPlaces[299].y}), (std::pair{10.0, 30.0})); // the best
+    QCOMPARE((std::pair{manyPlaces[298].x, manyPlaces[298].y}), (std::pair{10.0, 40.0})); // searched
+    QCOMPARE((std::pair{manyPlaces[43].x, manyPlaces[43].y}), (std::pair{10.0, 30.0}));   // 257th: not
     // Label text by contrast: class 9's dark blue (57, 62, 230; luminance 0.10) takes white, 6.9:1
     // against black's 3.0:1; class 0's light orange takes black; the cut is at luminance 0.179.
     classColor(9, r, g, b);

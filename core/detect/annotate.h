@@ -31,6 +31,7 @@ std::vector<const LabeledBox*> drawingOrder(const std::vector<LabeledBox>& boxes
 // label gets placeLabel's place; each next one the first of its box's candidate places that covers no
 // label placed before it (placeLabel's, under the box's top edge, under the box, above its right end,
 // inside its bottom edge), else the candidate that covers least: crowded scenes keep readable labels.
+// Only the 256 most confident are placed so (against each other); the rest take placeLabel's place.
 struct LabelSize {
     double width = 0, height = 0;
 };
