@@ -147,10 +147,6 @@ std::optional<std::vector<std::string>> namesFor(const std::string& path, int cl
     return names;
 }
 
-} // namespace
-
-namespace {
-
 // Ctrl+C (or a TERM from a job system) during detect: the input under way ends at its current frame, its
 // annotated video is closed whole and the results so far printed; a second one quits at once.
 std::atomic<int> detectStop{0};
