@@ -80,10 +80,6 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
         error = *reason;
         return false;
     }
-    if (auto empty = emptyFileReason(path, "an image")) {
-        error = *empty;
-        return false;
-    }
     if (isDicom(path)) {
         error = path + ": a DICOM file, which Netwright does not read: convert it to PNG or JPEG first";
         return false;
@@ -103,8 +99,10 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
         frame.release();
         return false;
     }
-    if (frame.empty()) {
-        error = path + ": cannot read the image (damaged, or not an image format OpenCV knows)";
+    if (frame.empty()) { // (an empty file, an interrupted copy, is said as such)
+        error =
+            emptyFileReason(path, "an image")
+                .value_or(path + ": cannot read the image (damaged, or not an image format OpenCV knows)");
         return false;
     }
     // Cut short: libjpeg filled the rest with grey, saying so on stderr without the file's name.
