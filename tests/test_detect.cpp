@@ -412,10 +412,14 @@ void TestDetect::detectCommandOnImagesAndVideo()
     QVERIFY(QFile::copy("/usr/share/darknet/data/eagle.jpg", pictures + "/a.JPG"));
     test::writeFile(pictures + "/a.txt", "0 0.5 0.5 0.2 0.2\n"); // (a label file: not an input)
     test::writeFile(dir.filePath("some.txt"), "pictures/b.jpg\r\npictures/gone.jpg\n\n");
+    // A link in the folder to a file that is gone is named (it was skipped without a word).
+    QVERIFY(QFile::link("/nonexistent/c.jpg", pictures + "/c.jpg"));
     const Run expanded = cli({"detect", cfg, weights, pictures, dir.filePath("some.txt"), "--json"});
     QCOMPARE(expanded.exitCode, 1);
     QVERIFY2(expanded.err.contains("some.txt:2: pictures/gone.jpg does not exist"), expanded.err.constData());
-    QVERIFY(expanded.err.contains("detect: 1 of 4 inputs could not be read"));
+    QVERIFY2(expanded.err.contains(pictures.toUtf8() + "/c.jpg: no such file (expected an image)"),
+             expanded.err.constData());
+    QVERIFY(expanded.err.contains("detect: 2 of 5 inputs could not be read"));
     const QJsonArray files = QJsonDocument::fromJson(expanded.out).array();
     QCOMPARE(files.size(), 3);
     QCOMPARE(files[0].toObject()["file"].toString(), pictures + "/a.JPG");

@@ -68,10 +68,15 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
         std::error_code ec;
         if (std::filesystem::is_directory(input, ec)) {
             std::vector<std::string> found;
-            for (const auto& entry : std::filesystem::directory_iterator(input, ec))
-                if (entry.is_regular_file(ec) &&
+            for (const auto& entry : std::filesystem::directory_iterator(input, ec)) {
+                // (a link to a file that is gone is taken too, so its reader names it: it was skipped
+                // without a word)
+                std::error_code entryError;
+                const bool gone = entry.is_symlink(entryError) && !entry.exists(entryError);
+                if ((entry.is_regular_file(entryError) || gone) &&
                     (isImage(entry.path().string()) || (videos && isVideo(entry.path().string()))))
                     found.push_back(entry.path().string());
+            }
             std::sort(found.begin(), found.end());
             if (found.empty()) {
                 std::cerr << "error: " << input << ": a folder without images" << (videos ? " or videos" : "")
