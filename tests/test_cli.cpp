@@ -876,6 +876,10 @@ void TestCli::devicesListsGpusOrSaysWhyNone()
     QVERIFY2(report["cublas"].toString().startsWith("13.") && !report.contains("cublas_problem"),
              run.out.constData());
     QVERIFY2(!report.contains("cudnn_problem"), run.out.constData());
+    // NCCL (train --gpus), where the build has it: its version, as it is installed here too.
+    QVERIFY2(!report.contains("nccl") ||
+                 (report["nccl"].toString().startsWith("2.") && !report.contains("nccl_problem")),
+             run.out.constData());
     // The libraries the dynamic loader opens for a command (it names every one under LD_DEBUG=files).
     const auto opened = [](const QStringList& arguments, int expectedExit) {
         QProcess process;

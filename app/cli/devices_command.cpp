@@ -5,6 +5,11 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#if NETWRIGHT_WITH_NCCL
+#include "distributed/nccl_loader.h"
+
+#include <nccl.h>
+#endif
 
 namespace nw::cli {
 
@@ -40,6 +45,16 @@ void printJson(const GpuInventory& inventory)
         out["cudnn"] = inventory.cudnnProblem.empty() ? libraryVersionText(inventory.cudnnVersion) : "";
         if (!inventory.cudnnProblem.empty())
             out["cudnn_problem"] = inventory.cudnnProblem;
+#if NETWRIGHT_WITH_NCCL
+        // NCCL (train --gpus), opened here to say whether it can be.
+        if (const auto problem = ncclLoadError()) {
+            out["nccl"] = "";
+            out["nccl_problem"] = *problem;
+        } else if (int version = 0; ncclGetVersion(&version) == ncclSuccess) {
+            out["nccl"] = std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." +
+                          std::to_string(version % 100);
+        }
+#endif
     }
     std::printf("%s\n", jsonText(out, 2).c_str());
 }

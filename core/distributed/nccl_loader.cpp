@@ -2,6 +2,8 @@
 // starts where NCCL is not installed, and only `train --gpus` needs it. These definitions of the NCCL
 // functions the communicator calls forward to the library's own; without it they answer
 // ncclSystemError, and ncclGetErrorString says why.
+#include "distributed/nccl_loader.h"
+
 #include "backend/cuda/lazy_library.h"
 
 #include <nccl.h>
@@ -22,6 +24,14 @@ const LazyLibrary& ncclLibrary()
 }
 
 } // namespace
+
+std::optional<std::string> ncclLoadError()
+{
+    const LazyLibrary& l = ncclLibrary();
+    if (l.handle)
+        return std::nullopt;
+    return l.error;
+}
 
 } // namespace nw
 
