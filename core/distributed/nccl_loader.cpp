@@ -27,10 +27,7 @@ const LazyLibrary& ncclLibrary()
 
 std::optional<std::string> ncclLoadError()
 {
-    const LazyLibrary& l = ncclLibrary();
-    if (l.handle)
-        return std::nullopt;
-    return l.error;
+    return ncclLibrary().problem();
 }
 
 } // namespace nw
@@ -75,12 +72,7 @@ ncclResult_t ncclGetVersion(int* version)
 
 const char* ncclGetErrorString(ncclResult_t result)
 {
-    static auto* const function = reinterpret_cast<decltype(&ncclGetErrorString)>(
-        nw::lazySymbol(nw::ncclLibrary(), "ncclGetErrorString"));
-    if (function)
-        return function(result);
-    static const std::string why = nw::ncclLibrary().error;
-    return why.c_str();
+    NW_LAZY_FORWARD(nw::ncclLibrary(), nw::ncclLibrary().error.c_str(), ncclGetErrorString, result);
 }
 
 } // extern "C"

@@ -29,10 +29,7 @@ const LazyLibrary& cublasLibrary()
 
 std::optional<std::string> cublasLoadError()
 {
-    const LazyLibrary& l = cublasLibrary();
-    if (l.handle)
-        return std::nullopt;
-    return l.error;
+    return cublasLibrary().problem();
 }
 
 } // namespace nw
@@ -85,19 +82,13 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa, c
 
 const char* cublasGetStatusName(cublasStatus_t status)
 {
-    static auto* const function = reinterpret_cast<decltype(&cublasGetStatusName)>(
-        nw::lazySymbol(nw::cublasLibrary(), "cublasGetStatusName"));
-    return function ? function(status) : "CUBLAS_STATUS_NOT_INITIALIZED (cuBLAS not loaded)";
+    NW_LAZY_FORWARD(nw::cublasLibrary(), "CUBLAS_STATUS_NOT_INITIALIZED (cuBLAS not loaded)",
+                    cublasGetStatusName, status);
 }
 
 const char* cublasGetStatusString(cublasStatus_t status)
 {
-    static auto* const function = reinterpret_cast<decltype(&cublasGetStatusString)>(
-        nw::lazySymbol(nw::cublasLibrary(), "cublasGetStatusString"));
-    if (function)
-        return function(status);
-    static const std::string why = nw::cublasLoadError().value_or("");
-    return why.c_str();
+    NW_LAZY_FORWARD(nw::cublasLibrary(), nw::cublasLibrary().error.c_str(), cublasGetStatusString, status);
 }
 
 } // extern "C"

@@ -52,10 +52,7 @@ const LazyLibrary& cudnnLibrary()
 
 std::optional<std::string> cudnnLoadError()
 {
-    const LazyLibrary& l = cudnnLibrary();
-    if (l.handle)
-        return std::nullopt;
-    return l.error;
+    return cudnnLibrary().problem();
 }
 
 } // namespace nw
@@ -75,12 +72,7 @@ size_t cudnnGetVersion(void)
 
 const char* cudnnGetErrorString(cudnnStatus_t status)
 {
-    static auto* const function = reinterpret_cast<decltype(&cudnnGetErrorString)>(
-        nw::lazySymbol(nw::cudnnLibrary(), "cudnnGetErrorString"));
-    if (function)
-        return function(status);
-    static const std::string why = nw::cudnnLoadError().value_or("");
-    return why.c_str();
+    NW_LAZY_FORWARD(nw::cudnnLibrary(), nw::cudnnLibrary().error.c_str(), cudnnGetErrorString, status);
 }
 
 cudnnStatus_t cudnnCreate(cudnnHandle_t* handle)

@@ -5,6 +5,7 @@
 // few functions the backend calls, each forwarding to the library's own; their declarations come from
 // the library's headers, so the compiler checks every signature.
 #include <initializer_list>
+#include <optional>
 #include <string>
 
 namespace nw {
@@ -12,6 +13,8 @@ namespace nw {
 struct LazyLibrary {
     void* handle = nullptr; // the library, with every function asked for; nullptr: `error` says why
     std::string error;
+    // Why it cannot be used, or nullopt when it can.
+    std::optional<std::string> problem() const { return handle ? std::nullopt : std::optional(error); }
 };
 
 // Opens the first of `files` (a soname, then a path) that loads, and checks that it has every one of
@@ -25,7 +28,8 @@ void* lazySymbol(const LazyLibrary& library, const char* name);
 } // namespace nw
 
 // Inside a forwarding definition: calls the library's own `name` with the arguments, or returns
-// `missing` without it. `library` is an expression giving the LazyLibrary.
+// `missing` without it. `library` is an expression giving the LazyLibrary (a function's static, so a
+// message function may answer with its `error`).
 #define NW_LAZY_FORWARD(library, missing, name, ...)                                                         \
     static auto* const function = reinterpret_cast<decltype(&name)>(nw::lazySymbol(library, #name));         \
     return function ? function(__VA_ARGS__) : missing
