@@ -96,6 +96,8 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     // The sliders only re-filter the last frame's candidates.
     panel.thresholdSlider()->setValue(1);
     const std::size_t many = panel.boxes().size();
+    // (the last frame's line again: whether detection keeps up with the file's rate)
+    QVERIFY2(panel.status()->text().contains(" of the video's 10 FPS"), qPrintable(panel.status()->text()));
     panel.thresholdSlider()->setValue(90);
     const std::size_t few = panel.boxes().size();
     QVERIFY(many > few);
@@ -259,8 +261,14 @@ void TestDetectPanel::bundledDetectorOnAShapesVideo()
     const int before = panel.framesReceived();
     panel.openFolder(dir.filePath("train"));
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), before + 1, 30000);
+    QVERIFY2(panel.status()->text().startsWith("000001.jpg (1 of 11) · "),
+             qPrintable(panel.status()->text()));
+    panel.showNext(-1); // wraps to the last
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), before + 2, 30000);
+    QVERIFY2(panel.status()->text().startsWith("000011.jpg (11 of 11) · "),
+             qPrintable(panel.status()->text()));
     panel.slideshowButton()->click();
-    QTRY_VERIFY_WITH_TIMEOUT(panel.framesReceived() >= before + 3, 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.framesReceived() >= before + 4, 15000);
     panel.slideshowButton()->click();
 }
 
@@ -310,6 +318,8 @@ void TestDetectPanel::stopBeforeTheStreamStartsHolds()
                               Q_ARG(bool, false), Q_ARG(int, worker.newStream()));
     QTRY_COMPARE(ended.size(), 2);
     QCOMPARE(frames.size(), 4);
+    // Each frame carries the file's rate, which the stream keeps to (a small network would outrun it).
+    QCOMPARE(frames.last().first().value<ui::DetectFrame>().videoFps, 10.0);
 }
 
 // Opening another cfg drops the last result: its image, boxes, labels and status belonged to the old

@@ -3,6 +3,7 @@
 #include "image/image.h"
 #include "image/image_opencv.h"
 #include "image/jpeg_truncation.h"
+#include "image/mp4_index.h"
 #include "image/pixel_ops.h"
 #include "image/portable_codecs.h"
 #include "image/portable_pixel_ops.h"
@@ -11,6 +12,7 @@
 #include <QTest>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
 #include <zlib.h>
 
 using namespace nw;
@@ -68,6 +70,7 @@ private slots:
     void cmykJpegDecodesAsOpenCv();
     void damagedAndHugeFilesAreRefusedByName();
     void truncatedJpegsAreRefusedByName();
+    void mp4WithoutItsIndexIsNamed();
     void placementMatchesWarpAffine();
     void hsvJitterMatchesOpenCv();
     void floatHsvMatchesOpenCv();
@@ -240,6 +243,62 @@ void TestImageIo::truncatedJpegsAreRefusedByName()
     QVERIFY(portablePixels &&
             isDecoderFill(portablePixels->row(portablePixels->height - 1), portablePixels->width, 1, 1));
     QVERIFY(jpegLacksItsEnd(cut) && !jpegLacksItsEnd(dir.filePath("trailer.jpg").toStdString()));
+}
+
+// A recording cut off before its index was written: FFmpeg said only "moov atom not found".
+void TestImageIo::mp4WithoutItsIndexIsNamed()
+{
+    QTemporaryDir dir;
+    const auto path = [&](const char* name) { return dir.filePath(name).toStdString(); };
+    const auto write = [&](const char* name, const QByteArray& bytes) {
+        QFile file(dir.filePath(name));
+        return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+    };
+    const auto box = [](const char* type, int payload) {
+        QByteArray bytes(8 + payload, '\0');
+        const int size = 8 + payload;
+        bytes[2] = char(size >> 8);
+        bytes[3] = char(size & 0xFF);
+        bytes.replace(4, 4, type);
+        return bytes;
+    };
+    QByteArray large(16, '\0'); // size 1: a 64-bit size (24) after the type
+    large[3] = 1;
+    large.replace(4, 4, "mdat");
+    large[15] = 24;
+    large += QByteArray(8, 'x');
+    QByteArray toEnd = box("mdat", 20); // size 0: the box runs to the end of the file
+    toEnd[2] = toEnd[3] = 0;
+    QVERIFY(write("indexed.mp4", box("ftyp", 12) + box("mdat", 40) + box("moov", 30)) &&
+            write("index-first.mp4", box("ftyp", 12) + box("moov", 30) + box("mdat", 40)) &&
+            write("no-index.mp4", box("ftyp", 12) + box("free", 4) + box("mdat", 40)) &&
+            write("cut-in-data.mp4", box("ftyp", 12) + box("mdat", 400).left(100)) &&
+            write("large-then-index.mp4", box("ftyp", 12) + large + box("moov", 10)) &&
+            write("runs-to-end.mp4", box("ftyp", 12) + toEnd) &&
+            write("not-mp4.avi", QByteArray("RIFF") + QByteArray(60, '\0')));
+    QVERIFY(!mp4LacksItsIndex(path("indexed.mp4")) && !mp4LacksItsIndex(path("index-first.mp4")) &&
+            !mp4LacksItsIndex(path("large-then-index.mp4")) && !mp4LacksItsIndex(path("not-mp4.avi")) &&
+            !mp4LacksItsIndex(path("missing.mp4")));
+    QVERIFY(mp4LacksItsIndex(path("no-index.mp4")) && mp4LacksItsIndex(path("cut-in-data.mp4")) &&
+            mp4LacksItsIndex(path("runs-to-end.mp4")));
+
+    // A real recording (OpenCV writes its index last), whole and cut in half, opened as detect opens it.
+    const std::string whole = path("recording.mp4");
+    {
+        cv::VideoWriter writer(whole, cv::VideoWriter::fourcc('m', 'p', '4', 'v'), 10, {64, 48});
+        QVERIFY(writer.isOpened());
+        for (int i = 0; i < 20; ++i)
+            writer.write(cv::Mat(48, 64, CV_8UC3, cv::Scalar(i * 10, 80, 160)));
+    }
+    QFile recorded(QString::fromStdString(whole));
+    QVERIFY(recorded.open(QIODevice::ReadOnly));
+    QVERIFY(write("recording-cut.mp4", recorded.readAll().left(recorded.size() / 2)));
+    cv::VideoCapture capture;
+    std::string error;
+    QVERIFY2(openVideoFile(whole, capture, error), error.c_str());
+    QVERIFY(!openVideoFile(path("recording-cut.mp4"), capture, error));
+    QVERIFY2(error.starts_with(path("recording-cut.mp4") + ": the MP4 has no index ('moov' box)"),
+             error.c_str());
 }
 
 void TestImageIo::damagedAndHugeFilesAreRefusedByName()

@@ -1,10 +1,12 @@
 #include "image/image_opencv.h"
 
 #include "image/jpeg_truncation.h"
+#include "image/mp4_index.h"
 #include "util/file_check.h"
 #include "util/memory_info.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -53,6 +55,19 @@ bool isDicom(const std::string& path)
     return dicom;
 }
 
+// FFmpeg prints its errors without the file's name ("moov atom not found"), before ours that name it
+// and say why. OpenCV reads this variable when its FFmpeg backend first starts; a user who sets it (or
+// OPENCV_FFMPEG_DEBUG) gets FFmpeg's own lines back.
+void quietFfmpeg()
+{
+    static const bool once = [] {
+        if (!std::getenv("OPENCV_FFMPEG_DEBUG"))
+            setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0); // AV_LOG_QUIET; 0: never replaces the user's
+        return true;
+    }();
+    (void)once;
+}
+
 } // namespace
 
 bool openVideoFile(const std::string& path, cv::VideoCapture& capture, std::string& error)
@@ -65,10 +80,11 @@ bool openVideoFile(const std::string& path, cv::VideoCapture& capture, std::stri
         error = *empty;
         return false;
     }
+    quietFfmpeg();
     const bool ffmpeg = cv::videoio_registry::hasBackend(cv::CAP_FFMPEG);
     if (!capture.open(path, ffmpeg ? cv::CAP_FFMPEG : cv::CAP_ANY)) {
-        error = path + ": cannot open the video (damaged, or a format " + (ffmpeg ? "FFmpeg" : "OpenCV") +
-                " does not read)";
+        error = mp4MissingIndexReason(path).value_or(path + ": cannot open the video (damaged, or a format " +
+                                                     (ffmpeg ? "FFmpeg" : "OpenCV") + " does not read)");
         return false;
     }
     return true;

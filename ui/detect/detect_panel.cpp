@@ -667,11 +667,29 @@ void DetectPanel::refilter()
     render();
     status_->setText(
         tr("%1%2 · %3 objects · %4 ms%5")
-            .arg(QFileInfo(last_.source).fileName())
+            .arg(sourceName())
             .arg(showingStill_ ? QString() : tr(" frame %1").arg(last_.frame)) // (a video's first is 0)
             .arg(boxes_.size())
             .arg(last_.milliseconds, 0, 'f', 1)
-            .arg(fps_ > 0 && last_.frame > 0 ? tr(" · %1 FPS").arg(fps_, 0, 'f', 1) : QString()));
+            .arg(fps_ > 0 && last_.frame > 0 ? framesPerSecondText() : QString()));
+}
+
+// The shown file's name, and where it is in the folder being browsed: "dog.jpg (3 of 120)".
+QString DetectPanel::sourceName() const
+{
+    const QString name = QFileInfo(last_.source).fileName();
+    if (!showingStill_ || folderIndex_ < 0 || folderIndex_ >= folder_.size() ||
+        folder_[folderIndex_] != last_.source)
+        return name;
+    return tr("%1 (%2 of %3)").arg(name).arg(folderIndex_ + 1).arg(folder_.size());
+}
+
+// " · 9.8 FPS", and the video's own rate beside it: whether the network keeps up with the file.
+QString DetectPanel::framesPerSecondText() const
+{
+    if (last_.videoFps <= 0)
+        return tr(" · %1 FPS").arg(fps_, 0, 'f', 1);
+    return tr(" · %1 of the video's %2 FPS").arg(fps_, 0, 'f', 1).arg(last_.videoFps, 0, 'g', 4);
 }
 
 // A classifier: its five best classes as bars, instead of boxes.
@@ -700,9 +718,8 @@ void DetectPanel::showTopClasses()
     bars_->xAxis->setTicker(ticker);
     bars_->xAxis->setRange(0.4, double(top) + 0.6);
     bars_->replot();
-    status_->setText(tr("%1 · top: %2 · %3 ms")
-                         .arg(QFileInfo(last_.source).fileName(), lines.join(", "))
-                         .arg(last_.milliseconds, 0, 'f', 1));
+    status_->setText(
+        tr("%1 · top: %2 · %3 ms").arg(sourceName(), lines.join(", ")).arg(last_.milliseconds, 0, 'f', 1));
 }
 
 double DetectPanel::currentScale() const

@@ -95,6 +95,8 @@ private:
     void sayIfNamesDoNotFit();
     void resetFrameRate();
     void refilter();
+    QString framesPerSecondText() const;
+    QString sourceName() const;
     void render();
     void stopStream();
     void clearResult(); // no image, boxes or legend in view (another network, an image that failed)

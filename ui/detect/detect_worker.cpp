@@ -128,14 +128,14 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
         emit networkProblem(QString::fromStdString(warning), generation_);
 }
 
-bool DetectWorker::run(const QImage& image, const QString& source, int frame, bool letterbox)
+bool DetectWorker::run(const QImage& image, const QString& source, int frame, bool letterbox, double videoFps)
 {
     if (!net_) {
         emit problem(tr("Load a detector first (cfg and weights)."));
         return false;
     }
     try {
-        return runUnguarded(image, source, frame, letterbox);
+        return runUnguarded(image, source, frame, letterbox, videoFps);
     } catch (const std::exception& e) {
         emit networkProblem(tr("%1: detection failed: %2").arg(source, QString::fromUtf8(e.what())),
                             generation_);
@@ -143,7 +143,8 @@ bool DetectWorker::run(const QImage& image, const QString& source, int frame, bo
     }
 }
 
-bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int frame, bool letterbox)
+bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int frame, bool letterbox,
+                                double videoFps)
 {
     QElapsedTimer timer;
     timer.start();
@@ -172,6 +173,7 @@ bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int 
     result.image = image;
     result.source = source;
     result.frame = frame;
+    result.videoFps = videoFps;
     result.generation = generation_;
     result.nmsRule = nmsRuleOf(net_->spec());
     ++framesInFlight_;
@@ -226,11 +228,21 @@ void DetectWorker::playVideoUnguarded(const QString& path, bool letterbox, int s
         emit streamEnded(path, 0);
         return;
     }
+    // Frame n is shown no earlier than n / fps after the first: a small network (or a GPU) would play a
+    // clip in a blink. A rate the file does not declare, or a nonsense one, plays as fast as detected.
+    const double declared = capture.get(cv::CAP_PROP_FPS);
+    const double fps = declared >= 1 && declared <= 1000 ? declared : 0;
+    QElapsedTimer clock;
     cv::Mat frame;
     int index = 0;
     bool failed = false; // (a detection that failed said so itself)
     while (!stopped(stream) && capture.read(frame) && !frame.empty()) {
-        if ((failed = !run(toQImage(frame), path, index++, letterbox)))
+        if (index == 0)
+            clock.start();
+        else if (fps > 0)
+            for (qint64 due = qint64(1000.0 * index / fps); clock.elapsed() < due && !stopped(stream);)
+                QThread::msleep(ulong(std::min<qint64>(10, due - clock.elapsed())));
+        if ((failed = !run(toQImage(frame), path, index++, letterbox, fps)))
             break;
         waitForDisplay(stream);
     }

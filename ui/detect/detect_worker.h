@@ -1,8 +1,8 @@
 #pragma once
 // Runs detection on a worker QThread: images, video files and cameras. Each frame's decoded candidates
 // travel with the frame, so the panel can move the threshold and NMS sliders without running the
-// network again. Video plays as fast as the network allows; a camera always serves its newest frame
-// (older ones are dropped, never queued).
+// network again. A video plays at its own frame rate, or slower when the network cannot keep up (every
+// frame is detected); a camera always serves its newest frame (older ones are dropped, never queued).
 #include "detect/detection.h"
 #include "runtime/net.h"
 #if NETWRIGHT_WITH_CUDA
@@ -24,7 +24,8 @@ struct DetectFrame {
     std::vector<Detection> candidates;
     std::vector<float> scores; // a classifier's output (one score per class); empty for detectors
     QString source;
-    int frame = 0; // frame number for videos, 0 for images
+    int frame = 0;       // frame number for videos, 0 for images
+    double videoFps = 0; // the rate the video file declares (0: images, cameras, a file without one)
     double milliseconds = 0;
     int generation = 0; // the load() that made the network it ran on
     NmsRule nmsRule;    // the network's [yolo] nms_kind
@@ -77,8 +78,9 @@ signals:
 
 private:
     void loadUnguarded(const QString& cfg, const QString& weights, const QString& cfgText);
-    bool run(const QImage& image, const QString& source, int frame, bool letterbox);
-    bool runUnguarded(const QImage& image, const QString& source, int frame, bool letterbox);
+    bool run(const QImage& image, const QString& source, int frame, bool letterbox, double videoFps = 0);
+    bool runUnguarded(const QImage& image, const QString& source, int frame, bool letterbox,
+                      double videoFps = 0);
     void playVideoUnguarded(const QString& path, bool letterbox, int stream);
     void openCameraUnguarded(int device, bool letterbox, int stream);
 
