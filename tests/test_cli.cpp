@@ -378,6 +378,21 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
     QCOMPARE(lines.size(), layers + 2);
     QVERIFY(lines.front().contains("GFLOP/s"));
     QVERIFY(lines.back().contains("OpenBLAS Haswell"));
+    // With --json the per-layer times come in the JSON (they were dropped), as do a training pass's.
+    const Run layerJson = cli({"bench", cfg, "--runs", "1", "--per-layer", "--json"});
+    QCOMPARE(layerJson.exitCode, 0);
+    const QJsonArray rows = QJsonDocument::fromJson(layerJson.out).object()["layers"].toArray();
+    QCOMPARE(rows.size(), layers);
+    QCOMPARE(rows[0].toObject()["type"].toString(), QString("convolutional"));
+    QCOMPARE(rows[0].toObject()["output"].toString(), QString("192x192x16"));
+    const Run training = cli({"bench", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", "--train",
+                              "--runs", "1", "--per-layer", "--json"});
+    QCOMPARE(training.exitCode, 0);
+    const QJsonObject pass = QJsonDocument::fromJson(training.out, &error).object();
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    QCOMPARE(pass["batch"].toInt(), 128);
+    QVERIFY(pass["images_per_s"].toDouble() > 0);
+    QVERIFY(pass["layers"].toArray()[0].toObject()["backward_ms"].toDouble() > 0);
 }
 
 // init: the same seed gives the same bytes, another seed other weights; the file loads (bench runs
@@ -793,16 +808,19 @@ void TestCli::hostileInputsGetClearErrors()
     qunsetenv("NETWRIGHT_MEMORY_LIMIT_MB");
     QCOMPARE(tight.exitCode, 1);
     QVERIFY2(tight.err.contains("the network needs about 15.1 MB (weights, outputs for a batch of 1 and "
-                                "workspace) but NETWRIGHT_MEMORY_LIMIT_MB allows 10.5 MB"),
+                                "workspace) but NETWRIGHT_MEMORY_LIMIT_MB=10 allows 10.5 MB (10 MiB)"),
              tight.err.constData());
     // A value that is no whole number of MiB is no limit (strtoll read "8G" as 8 MiB, "abc" as 0, and
-    // a count past its range as -1): the bench runs.
+    // a count past its range as -1): the bench runs, with a warning that no limit holds.
     for (const char* unreadable : {"8G", "abc", "99999999999999999999", "0", "-5"}) {
         qputenv("NETWRIGHT_MEMORY_LIMIT_MB", unreadable);
         const Run run =
             cli({"bench", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", "--runs", "1"});
         qunsetenv("NETWRIGHT_MEMORY_LIMIT_MB");
         QVERIFY2(run.exitCode == 0, (QByteArray(unreadable) + ": " + run.err).constData());
+        QVERIFY2(run.err.startsWith("warning: NETWRIGHT_MEMORY_LIMIT_MB='" + QByteArray(unreadable) +
+                                    "' is not a whole number of MiB from 1 to 1073741824"),
+                 run.err.constData());
     }
 }
 

@@ -91,7 +91,7 @@ void TestDetect::preprocessingMatchesDarknet()
     qunsetenv("NETWRIGHT_MEMORY_LIMIT_MB");
     QVERIFY(!tooLarge);
     QVERIFY2(error.find("dog.png: the image needs about 5.3 MB (768x576 pixels as floats) but "
-                        "NETWRIGHT_MEMORY_LIMIT_MB allows 1.0 MB") != std::string::npos,
+                        "NETWRIGHT_MEMORY_LIMIT_MB=1 allows 1.0 MB (1 MiB)") != std::string::npos,
              error.c_str());
 }
 

@@ -58,6 +58,25 @@ int benchTraining(const BenchArgs& args, const SpecOptions& options)
             backwardTimes[l].push_back(backwardMs[l]);
         }
     }
+    const double ms = median(times);
+    const double imagesPerSecond = ms > 0 ? batch * 1000.0 / ms : 0.0;
+    if (args.json) {
+        std::printf("{\"median_ms\": %.3f, \"images_per_s\": %.1f, \"batch\": %d, \"runs\": %zu, "
+                    "\"threads\": %d, \"blas_core\": \"%s\"",
+                    ms, imagesPerSecond, batch, times.size(), computeThreads(), blasCoreName());
+        if (args.perLayer) {
+            std::printf(", \"layers\": [");
+            for (std::size_t l = 0; l < layers; ++l)
+                std::printf("%s{\"index\": %zu, \"type\": \"%s\", \"output\": \"%s\", \"bflops\": %.3f, "
+                            "\"forward_ms\": %.3f, \"backward_ms\": %.3f}",
+                            l ? ", " : "", l, net->spec().layers[l].type.c_str(),
+                            net->spec().layers[l].output.text().c_str(), net->spec().layers[l].costs.bflops,
+                            median(forwardTimes[l]), median(backwardTimes[l]));
+            std::printf("]");
+        }
+        std::printf("}\n");
+        return 0;
+    }
     if (args.perLayer) {
         std::printf("%5s  %-16s %18s %10s %12s %12s\n", "layer", "type", "output", "BFLOPs", "forward ms",
                     "backward ms");
@@ -68,11 +87,9 @@ int benchTraining(const BenchArgs& args, const SpecOptions& options)
                         median(backwardTimes[l]));
         }
     }
-    const double ms = median(times);
     std::printf("%s training pass, batch %d, %d threads, %zu runs: median %.1f ms = %.1f images/s (no weight "
                 "update, no data loading; OpenBLAS %s)\n",
-                args.cfg.c_str(), batch, computeThreads(), times.size(), ms,
-                ms > 0 ? batch * 1000.0 / ms : 0.0, blasCoreName());
+                args.cfg.c_str(), batch, computeThreads(), times.size(), ms, imagesPerSecond, blasCoreName());
     return 0;
 }
 
@@ -148,13 +165,25 @@ int bench(const BenchArgs& args)
     const double median = times.size() % 2 ? times[times.size() / 2]
                                            : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
     const Shape in = net->inputShape();
-    if (args.json)
+    if (args.json) {
         std::printf(
             "{\"median_ms\": %.3f, \"min_ms\": %.3f, \"peak_rss_mb\": %.1f, \"baseline_rss_mb\": %.1f, "
-            "\"runs\": %zu, \"threads\": %d, \"width\": %d, \"height\": %d, \"blas_core\": \"%s\"}\n",
+            "\"runs\": %zu, \"threads\": %d, \"width\": %d, \"height\": %d, \"blas_core\": \"%s\"",
             median, times.front(), peakRssMb(), baseline, times.size(), computeThreads(), in.w, in.h,
             blasCoreName());
-    else
+        if (args.perLayer) { // each layer's median, as the table gives it
+            std::printf(", \"layers\": [");
+            for (std::size_t l = 0; l < layerTimes.size(); ++l) {
+                const LayerSpec& layer = net->spec().layers[l];
+                std::printf("%s{\"index\": %zu, \"type\": \"%s\", \"output\": \"%s\", \"bflops\": %.3f, "
+                            "\"median_ms\": %.3f}",
+                            l ? ", " : "", l, layer.type.c_str(), layer.output.text().c_str(),
+                            layer.costs.bflops, nw::cli::median(layerTimes[l]));
+            }
+            std::printf("]");
+        }
+        std::printf("}\n");
+    } else
         std::printf("%s %dx%d, batch 1, %d threads, %zu runs: median %.2f ms, min %.2f ms, peak RSS %.1f MB "
                     "(%.1f MB before the network was built), OpenBLAS %s\n",
                     args.cfg.c_str(), in.w, in.h, computeThreads(), times.size(), median, times.front(),

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "net_loading.h"
 #include "util/file_check.h"
+#include "util/memory_info.h"
 #include "util/thread_settings.h"
 
 #include <CLI/CLI.hpp>
@@ -171,6 +172,8 @@ int main(int argc, char** argv)
 {
     if (runsNetworks(argc, argv))
         nw::restartWithThreadSettings(argv);
+    if (const auto problem = nw::memoryLimitProblem())
+        std::cerr << "warning: " << *problem << "\n";
     CLI::App app{"netwright-cli: inspect and run Darknet networks without a GUI"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string(NETWRIGHT_VERSION));
@@ -329,11 +332,11 @@ int main(int argc, char** argv)
             [](const std::string& list) { return list.empty() ? std::string("an empty list of GPUs") : ""; });
     train
         ->add_option("--valid-every", trainArgs.validEvery,
-                     "Validate every N iterations (default: at the end)")
+                     "Validate every N iterations (default 0: only at the end)")
         ->check(CLI::Range(0, 1 << 30));
     train
         ->add_option("--map-every", trainArgs.mapEvery,
-                     "Detectors: mAP@0.5 on the valid set every N iterations (default: at the end)")
+                     "Detectors: mAP@0.5 on the valid set every N iterations (default 0: only at the end)")
         ->check(CLI::Range(0, 1 << 30));
     train->add_flag("--valid-optional", trainArgs.validOptional,
                     "A valid= list that cannot be scored is a warning and the run trains without validation "

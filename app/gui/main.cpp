@@ -3,6 +3,7 @@
 #include "editor/graph_view.h"
 #include "editor/property_panel.h"
 #include "train/train_panel.h"
+#include "util/memory_info.h"
 #include "util/thread_settings.h"
 #include "window/main_window.h"
 
@@ -97,6 +98,8 @@ bool hasDisplay(int argc, char** argv)
 int main(int argc, char** argv)
 {
     nw::restartWithThreadSettings(argv);
+    if (const auto problem = nw::memoryLimitProblem())
+        std::fprintf(stderr, "netwright: warning: %s\n", problem->c_str());
     answerTextOptions(argc, argv);
     if (!hasDisplay(argc, argv)) {
         std::fprintf(stderr,

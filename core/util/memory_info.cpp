@@ -29,6 +29,15 @@ std::optional<std::int64_t> limitFromEnvironment()
 
 } // namespace
 
+std::optional<std::string> memoryLimitProblem()
+{
+    const char* text = std::getenv("NETWRIGHT_MEMORY_LIMIT_MB");
+    if (!text || !*text || limitFromEnvironment())
+        return std::nullopt;
+    return "NETWRIGHT_MEMORY_LIMIT_MB='" + std::string(text) +
+           "' is not a whole number of MiB from 1 to 1073741824 (write 8192 for 8 GiB): no limit applies";
+}
+
 std::optional<std::int64_t> availableMemoryBytes()
 {
     if (const auto limit = limitFromEnvironment())
@@ -59,9 +68,12 @@ std::optional<std::string> memoryShortfall(double needBytes, const std::string& 
     const auto available = availableMemoryBytes();
     if (!available || needBytes <= double(*available))
         return std::nullopt;
+    const char* limit = limitFromEnvironment() ? std::getenv("NETWRIGHT_MEMORY_LIMIT_MB") : nullptr;
     return "needs about " + bytesText(needBytes) + " (" + what + ") but " +
-           (limitFromEnvironment() ? "NETWRIGHT_MEMORY_LIMIT_MB allows " : "this machine has ") +
-           bytesText(double(*available)) + (limitFromEnvironment() ? "" : " available") + ": " + fix;
+           (limit ? "NETWRIGHT_MEMORY_LIMIT_MB=" + std::string(limit) + " allows " +
+                        bytesText(double(*available)) + " (" + limit + " MiB)"
+                  : "this machine has " + bytesText(double(*available)) + " available") +
+           ": " + fix;
 }
 
 } // namespace nw

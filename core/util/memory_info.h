@@ -12,11 +12,16 @@ namespace nw {
 // takes its place (tests, containers); any other value is no limit.
 std::optional<std::int64_t> availableMemoryBytes();
 
+// "NETWRIGHT_MEMORY_LIMIT_MB='8G' is not a whole number of MiB …: no limit applies", when the variable is
+// set to something it cannot mean (the programs warn at start: a limit that silently does not hold
+// would be trusted).
+std::optional<std::string> memoryLimitProblem();
+
 // "812.3 MB", "12.3 GB".
 std::string bytesText(double bytes);
 
 // nullopt when `needBytes` fits in the available memory; otherwise "... needs about 12.3 GB (what) but
-// this machine has 8.1 GB available: <fix>" (or "but NETWRIGHT_MEMORY_LIMIT_MB allows 10.5 MB: <fix>").
+// this machine has 8.1 GB available: <fix>" (or "but NETWRIGHT_MEMORY_LIMIT_MB=10 allows 10.5 MB (10 MiB): <fix>").
 std::optional<std::string> memoryShortfall(double needBytes, const std::string& what, const std::string& fix);
 
 } // namespace nw
