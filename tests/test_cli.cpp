@@ -629,6 +629,15 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QVERIFY2(blankNames.err.contains(dir.filePath("blank.names").toUtf8() +
                                      ":2: a blank line among the class names"),
              blankNames.err.constData());
+    // Neither --names nor a .data: the cfg's own names file beside it, as detect takes it ("class 1").
+    test::writeFile(dir.filePath("pets.names"), "kitten\npuppy\n");
+    const Run beside = cli({"classify", cfg, weights, "/usr/share/darknet/data/dog.jpg", "--top", "2"});
+    QCOMPARE(beside.exitCode, 0);
+    QVERIFY2(beside.out.contains("%  kitten") && beside.out.contains("%  puppy"), beside.out.constData());
+    QVERIFY2(beside.err.contains("note: class names from " + dir.filePath("pets.names").toUtf8() +
+                                 " (beside the cfg; --names chooses others)"),
+             beside.err.constData());
+    QVERIFY(QFile::remove(dir.filePath("pets.names")));
 
     const QString detector = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
     const QString detectorWeights = dir.filePath("shapes.weights");

@@ -1,6 +1,7 @@
 // Editing in the studio (offscreen): edits through undo commands and undoing them all gives the same
 // bytes; palette inserts create the section with defaults and keep references; saving an unmodified
 // file writes the same bytes; each confirmed property edit is one undo step.
+#include "cfg/document.h"
 #include "cfg/layer_edits.h"
 #include "editor/document_model.h"
 #include "editor/edit_actions.h"
@@ -310,6 +311,10 @@ void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()
     QVERIFY2(shortcuts.contains("<td>Duplicate layers</td><td>&nbsp;&nbsp;Ctrl+D</td>") &&
                  shortcuts.contains("&nbsp;&nbsp;Ctrl+Z</td>") && shortcuts.contains("<td>Save</td>"),
              qPrintable(shortcuts));
+    // Save As, Reload and Quit have keys where the platform defines none (here, offscreen).
+    QVERIFY2(shortcuts.contains("<td>Save As...</td><td>&nbsp;&nbsp;Ctrl+Shift+S</td>") &&
+                 shortcuts.contains("&nbsp;&nbsp;F5</td>") && shortcuts.contains("&nbsp;&nbsp;Ctrl+Q</td>"),
+             qPrintable(shortcuts));
     QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
     window.layerTable()->selectRow(2);
     ui::PropertyPanel* panel = window.propertyPanel();
@@ -404,6 +409,16 @@ void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()
 
 void TestEditor::graphShowsEveryLayerAndEdge()
 {
+    // A card whose own values are wrong shows no shape ("→ 0" for filters=0 looked like one); the
+    // cards after it name the earlier error.
+    const NetworkSpec broken = buildNetworkSpec(cfg::Document::parse(
+        "[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=0\n[maxpool]\n[convolutional]\n"
+        "filters=2\n"));
+    QCOMPARE(ui::NodeItem(broken.layers[0], QRectF(0, 0, 200, 60)).shapeText(),
+             QString("→ ?   (this layer's error)"));
+    QCOMPARE(ui::NodeItem(broken.layers[1], QRectF(0, 0, 200, 60)).shapeText(),
+             QString("→ ?   (an earlier layer's error)"));
+
     ui::MainWindow window;
     QVERIFY(window.openFile(QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg"));
     const NetworkSpec& spec = window.layerModel()->spec();
@@ -588,6 +603,7 @@ void TestEditor::copyPasteDuplicateDeleteSeveral()
     edits->deleteAction()->trigger();
     QCOMPARE(w.text(), std::string(kLinked));
     QCOMPARE(w.window.documentModel()->undoStack()->count(), 2);
+    QCOMPARE(w.window.documentModel()->undoStack()->undoText(), QString("Remove 2 layers")); // (said 8)
     // Cut + paste moves layers; pasting text without layers says so.
     QGuiApplication::clipboard()->setText("[net]\nwidth=8\n");
     edits->pasteAction()->trigger();
@@ -719,7 +735,15 @@ void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
     table->item(rate, 1)->setText(tiny);
     QVERIFY(window.documentModel()->document().toText().find("learning_rate=1e-8") != std::string::npos);
     window.documentModel()->undoStack()->undo();
-    QVERIFY(qobject_cast<QComboBox*>(editorFor(panel->rowOf("activation"))));
+    auto* activations = qobject_cast<QComboBox*>(editorFor(panel->rowOf("activation")));
+    QVERIFY(activations);
+    QStringList listed;
+    for (int i = 0; i < activations->count(); ++i)
+        listed << activations->itemText(i);
+    QStringList sorted = listed;
+    sorted.sort(Qt::CaseInsensitive);
+    QCOMPARE(listed, sorted); // by name: "leaky" was below the fold in Darknet's order
+    QVERIFY(listed.contains("leaky") && listed.contains("mish"));
     // Unchecking the switch writes 0; setting a default key adds it; both are undo steps.
     table->item(bn, 1)->setCheckState(Qt::Unchecked);
     QVERIFY(window.documentModel()->document().toText().find("batch_normalize=0\nfilters=32") !=
@@ -851,6 +875,18 @@ void TestEditor::deleteKeyActsWhereLayersAreSelected()
     QTest::keyClick(window.graphView(), Qt::Key_Delete);
     QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 1);
     QCOMPARE(window.layerTable()->selectionMode(), QAbstractItemView::SingleSelection);
+    // A card clicked brings Properties in front of Training (where the studio starts): what was
+    // chosen shows.
+    auto* propertiesDock = window.findChild<QDockWidget*>("propertiesDock");
+    auto* trainDock = window.findChild<QDockWidget*>("trainDock");
+    trainDock->raise();
+    QTRY_VERIFY(propertiesDock->visibleRegion().isEmpty());
+    const QPointF card = *window.graphView()->centreOf(2);
+    window.graphView()->centerOn(card);
+    QTest::mouseClick(window.graphView()->viewport(), Qt::LeftButton, {},
+                      window.graphView()->mapFromScene(card));
+    QCOMPARE(window.selectedLayer(), 2);
+    QTRY_VERIFY(!propertiesDock->visibleRegion().isEmpty());
 }
 
 // Training locks the editor; unlocking it must not enable Undo/Redo with nothing to undo (they did,
@@ -997,11 +1033,22 @@ void TestEditor::newFilesStartCleanAndNewSaysHowToStart()
         return count;
     };
     QCOMPARE(hints(), 0);
+    // A zoom chosen for the last network, and its status line, do not stay for the next.
+    window.graphView()->zoomBy(0.05);
+    window.statusBar()->showMessage("about fashion-mnist");
     for (QAction* action : window.findChildren<QAction*>())
         if (action->text() == "&New")
             action->trigger();
     QCOMPARE(window.graphView()->nodeCount(), 0);
     QCOMPARE(hints(), 1);
+    QCOMPARE(window.graphView()->transform().m11(), 1.0);
+    QCOMPARE(window.statusBar()->currentMessage(), QString());
+    window.graphView()->zoomBy(0.05);
+    QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"));
+    QCOMPARE(window.graphView()->transform().m11(), 1.0);
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == "&New")
+            action->trigger();
     window.insertLayer("convolutional");
     QCOMPARE(window.graphView()->nodeCount(), 1);
     QCOMPARE(hints(), 0);

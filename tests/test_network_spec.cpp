@@ -70,6 +70,7 @@ private slots:
     void headsWithOtherClassesAreNamed();
     void routesShowWhatTheyRead();
     void commentsAfterNumbersReadAsDarknet();
+    void syntaxProblemsBelongToTheirLayer();
     void setClassesRetargetsEveryHead_data();
     void setClassesRetargetsEveryHead();
     void setClassesRefusesWhatItCannotSet();
@@ -289,6 +290,29 @@ void TestNetworkSpec::brokenLayersAreReported()
              1L);
 }
 
+// A header without ']' or a line without '=' inside a layer is that layer's problem: the studio marks its
+// card and the Problems list leads to it (both pointed at [net]).
+void TestNetworkSpec::syntaxProblemsBelongToTheirLayer()
+{
+    const NetworkSpec spec =
+        test::specFromText(net(13, 13, 8) + // lines 1-5
+                               "[convolutional\nfilters=4\n\n[maxpool]\nsize=2\nstride=2\nlook here\n",
+                           "broken.cfg");
+    const Diagnostic* header = test::findDiagnostic(spec.diagnostics, "has no closing ']'");
+    const Diagnostic* noEquals = test::findDiagnostic(spec.diagnostics, "(no '=')");
+    QVERIFY2(header && noEquals, test::allText(spec.diagnostics).c_str());
+    QCOMPARE(header->line, 6);
+    QCOMPARE(header->layer, 0);
+    QCOMPARE(noEquals->line, 12);
+    QCOMPARE(noEquals->layer, 1);
+    QVERIFY2(header->format().starts_with("broken.cfg:6: error: layer 0: "), header->format().c_str());
+    // Before the first layer: [net]'s.
+    const NetworkSpec inNet = test::specFromText("[net]\nwidth=8\nnonsense\n[maxpool]\n", "net.cfg");
+    const Diagnostic* netLine = test::findDiagnostic(inNet.diagnostics, "(no '=')");
+    QVERIFY(netLine);
+    QCOMPARE(netLine->layer, -1);
+}
+
 void TestNetworkSpec::batchScalesActivationMemory()
 {
     const cfg::Document document = cfg::Document::load(std::string(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg");
@@ -351,6 +375,11 @@ void TestNetworkSpec::unimplementedAlexeyAbKeysAreWarned()
              spec.diagnostics[0].message.c_str());
     QCOMPARE(spec.diagnostics[1].line, 16);
     QVERIFY(spec.diagnostics[1].message.find("maxpool_zero_nonmax=1") == 0);
+    // A negative size is one error, not also one about the padding pad=1 makes of it.
+    const NetworkSpec negative =
+        test::specFromText(net(8, 8, 3) + "[convolutional]\nfilters=4\nsize=-3\npad=1\n", "size.cfg");
+    QCOMPARE(negative.diagnostics.size(), std::size_t(1));
+    QVERIFY(negative.diagnostics[0].message.starts_with("size must be at least 1"));
 }
 
 // A stride of 0 is the one error: the layers after it, and a route reading it, stay quiet about their

@@ -211,14 +211,12 @@ int detect(const DetectArgs& args)
     }
     // Without --names, the names file beside the cfg (yolov4.cfg → yolov4.names), as the studio finds it.
     std::string namesPath = args.names;
-    if (namesPath.empty()) {
-        const std::filesystem::path beside = std::filesystem::path(args.cfg).replace_extension(".names");
-        if (std::error_code ec; std::filesystem::is_regular_file(beside, ec)) {
-            namesPath = beside.string();
+    if (namesPath.empty())
+        if (const auto beside = namesBesideCfg(args.cfg)) {
+            namesPath = *beside;
             std::cerr << "note: class names from " << namesPath
                       << " (beside the cfg; --names chooses others)\n";
         }
-    }
     auto names = namesFor(namesPath, classes);
     if (!names)
         return 1;
@@ -439,6 +437,12 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
         return 1;
     const Shape input = net->inputShape();
     const std::size_t classes = std::size_t(net->output().itemSize());
+    if (namesPath.empty()) // neither --names nor a .data file's: the cfg's own, as detect takes them
+        if (const auto beside = namesBesideCfg(cfg)) {
+            namesPath = *beside;
+            std::cerr << "note: class names from " << namesPath
+                      << " (beside the cfg; --names chooses others)\n";
+        }
     auto names = namesFor(namesPath, int(classes));
     if (!names)
         return 1;

@@ -49,8 +49,11 @@ std::atomic<bool> quitOnSecondStop{false};
 class ConsoleObserver final : public TrainObserver {
 public:
     // `quiet`: a data-parallel rank other than 0 prints only its messages (warnings, errors).
-    explicit ConsoleObserver(bool quiet = false, bool json = false)
-        : terminal_(isatty(STDOUT_FILENO) && !json), quiet_(quiet), json_(json)
+    // `launched`: a rank of mpirun, whose stdout is a terminal of Open MPI's even when mpirun's own
+    // output goes to a file (`mpirun … train > log` filled the log with progress bars): plain lines.
+    explicit ConsoleObserver(bool quiet = false, bool json = false, bool launched = false)
+        : terminal_(isatty(STDOUT_FILENO) && !json && !launched), launched_(launched), quiet_(quiet),
+          json_(json)
     {
     }
 
@@ -94,6 +97,12 @@ public:
                 std::printf("\n");
             barOpen_ = !milestone;
         } else {
+            // A rank's lines go through the same terminal: at most one a second, none it cannot take now.
+            const bool milestone = s.validTop1 || s.map50 || s.iteration == s.maxBatches;
+            const auto now = std::chrono::steady_clock::now();
+            if (launched_ && !milestone && (now - lastBar_ < std::chrono::seconds(1) || !stdoutWritable()))
+                return;
+            lastBar_ = now;
             std::printf("iteration %d/%d: loss %.4f, avg %.4f, lr %.4g, %.0f images/s, %.1f s%s\n",
                         s.iteration, s.maxBatches, s.loss, s.averageLoss, s.learningRate, s.imagesPerSecond,
                         s.elapsedSeconds, valid);
@@ -175,7 +184,7 @@ private:
         std::snprintf(text, sizeof text, "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60);
         return text;
     }
-    bool terminal_;
+    bool terminal_, launched_;
     bool quiet_;
     bool json_;
     bool stdoutFailed_ = false;
@@ -339,7 +348,7 @@ int train(const TrainArgs& args)
         options.resume = args.resume;
         options.communicator = team.get();
         options.gpu = device->cuda ? device->index : -1;
-        ConsoleObserver observer(!leader, args.progressJson);
+        ConsoleObserver observer(!leader, args.progressJson, team != nullptr);
         if (leader) {
             char line[1024];
             std::snprintf(line, sizeof line, "training %s on %s; batch %d = %d × %d%s, output in %s",

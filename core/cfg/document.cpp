@@ -172,10 +172,17 @@ std::optional<int> binaryLine(std::string_view text)
 
 Document Document::parse(std::string_view text, std::string fileName)
 {
-    if (auto line = binaryLine(text))
+    if (auto line = binaryLine(text)) {
+        // A .cfg holding binary data is damaged or misnamed; another file was likely opened by mistake.
+        const bool namedCfg = fileName.ends_with(".cfg");
         return failedRead(fileName, *line,
-                          "this is not a text cfg (binary data on this line): did you mean to open a "
-                          ".cfg file? Weights (.weights) and images are opened beside a cfg, not as one");
+                          namedCfg
+                              ? "this is not a text cfg (binary data on this line): the file is damaged, "
+                                "or other data (weights, an image) was saved under a .cfg name"
+                              : "this is not a text cfg (binary data on this line): did you mean to open a "
+                                ".cfg file? Weights (.weights) and images are opened beside a cfg, not "
+                                "as one");
+    }
     Document doc;
     doc.fileName_ = std::move(fileName);
     int number = 0;

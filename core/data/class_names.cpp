@@ -3,6 +3,7 @@
 #include "cfg/document.h"
 #include "util/file_check.h"
 
+#include <filesystem>
 #include <sstream>
 
 namespace nw {
@@ -59,6 +60,14 @@ std::optional<std::vector<std::string>> loadNames(const std::string& path, std::
             return std::nullopt;
         }
     return names;
+}
+
+std::optional<std::string> namesBesideCfg(const std::string& cfgPath)
+{
+    const std::filesystem::path beside = std::filesystem::path(cfgPath).replace_extension(".names");
+    if (std::error_code ec; std::filesystem::is_regular_file(beside, ec))
+        return beside.string();
+    return std::nullopt;
 }
 
 } // namespace nw

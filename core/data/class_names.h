@@ -14,4 +14,8 @@ namespace nw {
 std::optional<std::vector<std::string>> loadNames(const std::string& path, std::string& error,
                                                   const char* what = "a names file");
 
+// The cfg's own names file beside it (yolov4.cfg → yolov4.names), when it exists: what detect, classify
+// and the studio's Detect panel take when no names were chosen (the bundled networks ship that way).
+std::optional<std::string> namesBesideCfg(const std::string& cfgPath);
+
 } // namespace nw

@@ -149,6 +149,30 @@ bool isNetSection(const cfg::Section& section)
     return section.type == "net" || section.type == "network";
 }
 
+// A syntax problem inside a layer's lines (a header without ']', a line without '=') belongs to that
+// layer: its card is marked and the Problems list leads to it (it led to [net]). Sections after the
+// first are layers 0, 1, … whatever the first is. Those are taken out of `diagnostics` and returned by
+// layer, to join each layer's own.
+std::vector<Diagnostics> takeSyntaxProblemsOfLayers(const std::vector<cfg::Section>& sections,
+                                                    Diagnostics& diagnostics)
+{
+    std::vector<Diagnostics> byLayer(sections.empty() ? 0 : sections.size() - 1);
+    Diagnostics kept;
+    for (Diagnostic& d : diagnostics) {
+        for (std::size_t s = 1; d.layer == -1 && d.line > 0 && s < sections.size(); ++s) {
+            const auto& lines = sections[s].lines;
+            if (!lines.empty() && lines.front().number <= d.line && d.line <= lines.back().number)
+                d.layer = int(s) - 1;
+        }
+        if (d.layer >= 0 && std::size_t(d.layer) < byLayer.size())
+            byLayer[std::size_t(d.layer)].push_back(std::move(d));
+        else
+            kept.push_back(std::move(d));
+    }
+    diagnostics = std::move(kept);
+    return byLayer;
+}
+
 } // namespace
 
 NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& options)
@@ -161,6 +185,7 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
     const auto& sections = document.sections();
     if (document.readFailed())
         return spec;
+    std::vector<Diagnostics> syntaxProblems = takeSyntaxProblemsOfLayers(sections, spec.diagnostics);
     if (sections.empty() || !isNetSection(sections.front())) {
         spec.diagnostics.push_back(
             {Severity::Error, spec.file, sections.empty() ? 0 : sections.front().headerLine(), -1,
@@ -192,6 +217,7 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         const cfg::Section& section = sections[s];
         LayerSpec layer;
         layer.index = static_cast<int>(s - 1);
+        layer.diagnostics = std::move(syntaxProblems[s - 1]);
         layer.section = s;
         layer.line = section.headerLine();
         layer.timeSteps = std::max(1, spec.net.timeSteps);

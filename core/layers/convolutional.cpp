@@ -71,7 +71,7 @@ std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
         r.error("stride", "stride must be at least 1");
     if (l->groups < 1)
         r.error("groups", "groups must be at least 1 (found " + std::to_string(l->groups) + ")");
-    if (l->padding < 0)
+    if (l->padding < 0 && l->size >= 1) // (pad=1 derives it from a negative size: that one error is enough)
         r.error("padding", "padding must not be negative");
     if (l->dilation < 1)
         r.error("dilation", "dilation must be at least 1 (found " + std::to_string(l->dilation) + ")");

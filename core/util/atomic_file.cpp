@@ -39,6 +39,12 @@ std::optional<std::string> writeFileAtomically(const std::string& userPath, std:
     if (exists && ::access(path.c_str(), W_OK) != 0)
         return "cannot write " + userPath + ": it is read-only (" + std::strerror(errno) +
                "); save it under another name, or make it writable first";
+    // Marked read-only for everyone (chmod a-w): refused to root too, who may write anything — a file
+    // someone protected is not replaced without their mark being lifted (containers often run as root).
+    if (exists && (existing.st_mode & 0222) == 0)
+        return "cannot write " + userPath +
+               ": it is marked read-only (no one has write permission); save it under another name, or "
+               "make it writable first (chmod u+w)";
     // A name of its own per process and call: two writers of one file never share a temporary.
     static std::atomic<unsigned> calls{0};
     const std::string temp =

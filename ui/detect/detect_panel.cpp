@@ -2,6 +2,7 @@
 
 #include "window/save_file_dialog.h"
 
+#include "data/class_names.h"
 #include "data/data_file.h"
 #include "detect/annotate.h"
 #include "detect/paint_detections.h"
@@ -370,8 +371,8 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     // installed) and their class names beside the cfg.
     const QFileInfo cfg(cfgPath);
     const QString base = cfg.completeBaseName();
-    if (QFileInfo::exists(cfg.path() + "/" + base + ".names"))
-        setNames(cfg.path() + "/" + base + ".names");
+    if (const auto names = namesBesideCfg(cfgPath.toStdString()))
+        setNames(QString::fromStdString(*names));
     for (const QString& dir : {cfg.path(), cfg.path() + "/../resources/weights", cfg.path() + "/../weights"})
         if (QFileInfo::exists(dir + "/" + base + ".weights")) {
             setWeights(QDir::cleanPath(dir + "/" + base + ".weights"));

@@ -157,9 +157,9 @@ QString DocumentModel::removeLayers(const std::vector<int>& layers)
     cfg::Document after = document_;
     if (const std::string problem = cfg::removeLayers(after, layers); !problem.empty())
         return QString::fromStdString(problem);
-    if (cfg::layerCount(after) != cfg::layerCount(document_))
-        push(tr("Remove %1 layers").arg(cfg::layerCount(document_) - cfg::layerCount(after)),
-             std::move(after));
+    // (counted before the call: the argument moved from `after` may be built before the label is)
+    if (const int removed = cfg::layerCount(document_) - cfg::layerCount(after); removed > 0)
+        push(tr("Remove %1 layers").arg(removed), std::move(after));
     return {};
 }
 

@@ -44,11 +44,12 @@ NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
     if (!layer.size.empty())
         detail << QString::fromStdString(layer.size);
     detail_ = detail.join("  ");
-    shape_ = layer.inputKnown
-                 ? QString("→ %1   %2 BFLOPs")
-                       .arg(QString::fromStdString(layer.output.text()))
-                       .arg(QLocale().toString(layer.costs.bflops, 'f', 3)) // as the table writes it
-                 : QString("→ ?   (an earlier layer's error)");
+    // A shape made from values that are wrong ("→ 0" for filters=0) is no shape: "?" with the reason.
+    shape_ = !layer.inputKnown ? QString("→ ?   (an earlier layer's error)")
+             : !layer.valid()  ? QString("→ ?   (this layer's error)")
+                               : QString("→ %1   %2 BFLOPs")
+                                    .arg(QString::fromStdString(layer.output.text()))
+                                    .arg(QLocale().toString(layer.costs.bflops, 'f', 3)); // as the table
     fill_ = categoryColor(layer.type);
     if (!layer.valid())
         border_ = QColor(200, 30, 30);

@@ -23,6 +23,8 @@ public:
     bool onOutputPort(const QPointF& scenePoint) const;
     // Highlighted as the target of a connection being dragged.
     void setDropTarget(bool target);
+    // "→ 13x13x256   0.399 BFLOPs", or "→ ?" and why there is no shape.
+    const QString& shapeText() const { return shape_; }
 
     void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override;
     // The card and its two ports (drawn half outside the card): a press anywhere on the output port

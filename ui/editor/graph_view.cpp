@@ -168,6 +168,7 @@ void GraphView::fitAll()
 
 void GraphView::showStart()
 {
+    resetTransform(); // at 100 %: a zoom chosen for the last network (Fit on yolov4) made a new one specks
     startPending_ = true;
     if (isVisible())
         applyStart();

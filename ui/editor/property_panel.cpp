@@ -223,6 +223,7 @@ void PropertyPanel::addRow(const KeySpec& spec, const std::string* value)
     QStringList choices;
     for (const std::string& choice : spec.choices)
         choices << QString::fromStdString(choice);
+    choices.sort(Qt::CaseInsensitive); // found by name (Darknet's order put "leaky" below the fold)
     valueItem->setData(kChoicesRole, choices);
     valueItem->setData(kSetRole, value != nullptr);
     valueItem->setData(kKeyRole, key);

@@ -134,9 +134,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             graph_->selectLayers({});
     });
     connect(graph_, &GraphView::layerSelected, this, [this](int layer) {
-        if (layer >= 0)
+        if (layer >= 0) { // (a card the user chose: its keys come in front of Training or Detect)
             selectLayer(layer);
-        else
+            raiseProperties();
+        } else
             table_->selectionModel()->clear();
     });
     connect(graph_, &GraphView::insertRequested, this, [this](const QString& type, int afterLayer) {
@@ -304,6 +305,17 @@ void MainWindow::showOnnxExport()
 #endif
 }
 
+namespace {
+
+// The desktop's key for a standard action, or the common one where the platform has none (Save As,
+// Reload and Quit have no standard key on a plain X11 session: they had no shortcut at all there).
+QKeySequence standardKey(QKeySequence::StandardKey key, QKeySequence fallback)
+{
+    return QKeySequence::keyBindings(key).isEmpty() ? fallback : QKeySequence(key);
+}
+
+} // namespace
+
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -320,7 +332,7 @@ void MainWindow::createActions()
             }
             openFile(model_doc_->path());
         });
-    reload->setShortcut(QKeySequence::Refresh);
+    reload->setShortcut(standardKey(QKeySequence::Refresh, Qt::Key_F5));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     recentMenu_->setObjectName("recentMenu");
     updateRecentMenu();
@@ -330,12 +342,13 @@ void MainWindow::createActions()
                                           this, [this] { save(); });
     saveAction->setShortcut(QKeySequence::Save);
     QAction* saveAsAction = file->addAction(tr("Save &As..."), this, [this] {
-        const QString path = chooseFileToSave(this, tr("Save network"), model_doc_->path(),
-                                              tr("Darknet networks (*.cfg)"), "cfg");
+        const QString path = chooseFileToSave(
+            this, tr("Save network"), model_doc_->path().isEmpty() ? tr("untitled.cfg") : model_doc_->path(),
+            tr("Darknet networks (*.cfg)"), "cfg");
         if (!path.isEmpty())
             saveAs(withCfgSuffix(path));
     });
-    saveAsAction->setShortcut(QKeySequence::SaveAs);
+    saveAsAction->setShortcut(standardKey(QKeySequence::SaveAs, Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addSeparator();
     file->addSeparator();
     QAction* exportOnnx = file->addAction(tr("&Export ONNX..."), this, &MainWindow::showOnnxExport);
@@ -430,7 +443,7 @@ void MainWindow::createActions()
     redo_ = redo;
     editActions_ = {undo, redo, up, down, newAction, setClasses};
     editActions_.append(edits_->actions());
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcut(standardKey(QKeySequence::Quit, Qt::CTRL | Qt::Key_Q));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Getting started"), this, [this] {
@@ -511,6 +524,7 @@ bool MainWindow::openFile(const QString& path)
     model_doc_->reset(std::move(document), path);
     rememberRecent(path);
     graph_->showStart();
+    statusBar()->clearMessage(); // (what it said was about the network before)
     trainPanel_->setNetwork(path);
     detectPanel_->setNetwork(path);
     // The .data found beside the cfg, and the weights of a run trained before (by the CLI into backup=,
@@ -696,8 +710,8 @@ bool MainWindow::save()
 {
     properties_->commitPendingEdit();
     if (model_doc_->path().isEmpty()) {
-        const QString path =
-            chooseFileToSave(this, tr("Save network"), QString(), tr("Darknet networks (*.cfg)"), "cfg");
+        const QString path = chooseFileToSave(this, tr("Save network"), tr("untitled.cfg"),
+                                              tr("Darknet networks (*.cfg)"), "cfg");
         return !path.isEmpty() && saveAs(withCfgSuffix(path));
     }
     // Another program (a teammate's edit, a git checkout) changed the file since it was read or saved:
@@ -783,6 +797,10 @@ void MainWindow::newNetwork()
         cfg::Document::parse("[net]\nbatch=64\nsubdivisions=1\nwidth=28\nheight=28\nchannels=1\n"
                              "learning_rate=0.01\nmomentum=0.9\ndecay=0.0005\nmax_batches=1000\n\n"),
         QString());
+    table_->selectionModel()->clear();
+    graph_->selectLayers({});
+    graph_->showStart();
+    statusBar()->clearMessage();
     trainPanel_->setNetwork(QString());
     detectPanel_->setNetwork(QString());
 }
