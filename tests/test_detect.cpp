@@ -56,6 +56,7 @@ private slots:
     void nmsKeepsTheBestOfOverlappingBoxes();
     void nmsKindOfTheLastHeadIsUsed();
     void yoloDecodingByHand();
+    void gaussianYoloDecodingByHand();
     void letterboxCorrectionByHand();
     void candidatesMatchOpenCvDnn();
     void detectCommandOnImagesAndVideo();
@@ -180,6 +181,53 @@ void TestDetect::yoloDecodingByHand()
     QCOMPARE(d.objectness, sigmoid2);
     QCOMPARE(d.prob[0], sigmoid2 * sigmoid1);
     QCOMPARE(d.prob[1], 0.0f); // σ(2)·σ(0) ≈ 0.44 is not above the 0.5 threshold
+}
+
+// AlexeyAB's [Gaussian_yolo]: x, σx, y, σy, w, σw, h, σh, objectness, classes; logistic on all but tw
+// and th, scale_x_y on x and y; scores times 1 − mean(σ); yolo_point=left_top places x, y at the
+// box's corner. Its filters rule is (classes + 9) per anchor.
+void TestDetect::gaussianYoloDecodingByHand()
+{
+    std::string error;
+    const std::string head = "[net]\nwidth=2\nheight=2\nchannels=11\n[Gaussian_yolo]\nclasses=2\nnum=1\n"
+                             "mask=0\nanchors=1,0.5\nscale_x_y=1.2\n";
+    for (const bool corner : {false, true}) {
+        auto net = Net::create(test::specFromText(head + (corner ? "yolo_point=left_top\n" : "")), 1, error);
+        QVERIFY2(net, error.c_str());
+        std::vector<float> input(44, 0.0f);   // 11 planes of 2×2
+        const int cell = 3;                   // column 1, row 1
+        input[0 * 4 + cell] = 1.0f;           // x logit
+        input[1 * 4 + cell] = -1.0f;          // σx logit
+        input[4 * 4 + cell] = std::log(2.0f); // tw (raw): w = 2·anchor
+        input[5 * 4 + cell] = 0.5f;           // σw logit
+        for (int other = 0; other < 3; ++other)
+            input[8 * 4 + other] = -5.0f; // no object in the other cells
+        input[8 * 4 + cell] = 2.0f;       // objectness logit
+        input[9 * 4 + cell] = 1.0f;           // class 0 logit
+        net->forward(input.data());
+        const float* out = net->output().data();
+        const auto sigmoid = [](float v) { return 1 / (1 + std::exp(-v)); };
+        QVERIFY(std::abs(out[0 * 4 + cell] - (1.2f * sigmoid(1) - 0.1f)) < 1e-6f); // scale_x_y on x
+        QVERIFY(std::abs(out[1 * 4 + cell] - sigmoid(-1)) < 1e-6f);                // σ: logistic only
+        QVERIFY(std::abs(out[4 * 4 + cell] - std::log(2.0f)) < 1e-6f);             // tw: raw
+        QVERIFY(std::abs(out[6 * 4 + cell]) < 1e-6f);                              // th: raw
+        const auto dets = decodeDetections(*net, 0, {0.25f, false, 0, 0});
+        QCOMPARE(dets.size(), std::size_t(1));
+        const Detection& d = dets[0];
+        const float x = (1 + 1.2f * sigmoid(1) - 0.1f) / 2, w = 2.0f * 1.0f / 2, h = 0.5f / 2;
+        QVERIFY(std::abs(d.box.x - (corner ? x + w / 2 : x)) < 1e-6f);
+        QVERIFY(std::abs(d.box.y - (corner ? (1 + 0.5f) / 2 + h / 2 : (1 + 0.5f) / 2)) < 1e-6f);
+        QVERIFY(std::abs(d.box.w - w) < 1e-6f);
+        QVERIFY(std::abs(d.box.h - h) < 1e-6f);
+        const float certainty = 1 - (sigmoid(-1) + 0.5f + sigmoid(0.5f) + 0.5f) / 4;
+        QVERIFY(std::abs(d.prob[0] - sigmoid(2) * sigmoid(1) * certainty) < 1e-6f);
+        QCOMPARE(d.prob[1], 0.0f); // σ(2)·σ(0)·certainty ≈ 0.23 is not above 0.25
+    }
+    // The layer before must give (classes + 9) per anchor.
+    const NetworkSpec wrong = test::specFromText(
+        "[net]\nwidth=2\nheight=2\nchannels=7\n[Gaussian_yolo]\nclasses=2\nnum=1\nmask=0\nanchors=1,1\n");
+    QVERIFY2(test::findDiagnostic(wrong.diagnostics, "1 anchors × (classes 2 + 9) = 11 are needed"),
+             test::allText(wrong.diagnostics).c_str());
 }
 
 void TestDetect::letterboxCorrectionByHand()

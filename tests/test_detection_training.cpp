@@ -160,6 +160,62 @@ private slots:
         QVERIFY(std::abs(stats.noObject - 0.2) < 1e-6);
     }
 
+    // [Gaussian_yolo]: each box value is a Gaussian's mean with the σ after it. The deltas must be the
+    // negative gradient of ½·scale·[½((t − μ)/σ)² + ln(σ + 0.3)] (scale = 2 − w·h), checked against
+    // finite differences of that loss; objectness and classes sit at entries 8 and 9+ and move as
+    // [yolo]'s do; a box's scores are discounted by 1 − mean(σ) when decoded.
+    void gaussianYoloDeltasMatchItsLikelihood()
+    {
+        YoloLayer head = handHead({0, 1});
+        head.gaussian = true;
+        head.iouNormalizer = 0.5f;
+        head.ucNormalizer = 2;
+        const std::size_t plane = 4, entries = 11; // 2 classes + 9
+        std::vector<float> output(2 * entries * plane, 0.0f);
+        const float mu[4] = {0.4f, 0.7f, 0.1f, -0.2f}, sigma[4] = {0.3f, 0.6f, 0.45f, 0.2f};
+        for (std::size_t a = 0; a < 2; ++a)
+            for (std::size_t cell = 0; cell < plane; ++cell) {
+                float* s = output.data() + a * entries * plane;
+                for (int v = 0; v < 4; ++v) {
+                    s[std::size_t(2 * v) * plane + cell] = mu[v];
+                    s[std::size_t(2 * v + 1) * plane + cell] = sigma[v];
+                }
+                s[8 * plane + cell] = 0.2f;
+                s[9 * plane + cell] = 0.3f;
+                s[10 * plane + cell] = 0.6f;
+            }
+        std::vector<float> delta(output.size(), 0.0f);
+        const float truth[5] = {0.3f, 0.2f, 0.5f, 0.5f, 1}; // slot 1 of cell 0, as in yoloDeltasByHand
+        HeadStats stats;
+        yoloDeltas(head, {2, 2, 64, 64}, output.data(), truth, 1, delta.data(), stats);
+        QCOMPARE(stats.count, 1);
+        const auto d = [&](int entry, std::size_t slot = 1, int cell = 0) {
+            return double(delta[slot * entries * plane + std::size_t(entry) * plane + std::size_t(cell)]);
+        };
+        const double scale = 2 - 0.25;
+        const double target[4] = {0.6, 0.4, std::log(0.5 * 64 / 48), std::log(0.5 * 64 / 48)};
+        const auto loss = [&](double t, double m, double s) {
+            return 0.5 * scale * (0.5 * (t - m) * (t - m) / (s * s) + std::log(s + 0.3));
+        };
+        const double h = 1e-4;
+        for (int v = 0; v < 4; ++v) {
+            const double dMu =
+                -(loss(target[v], mu[v] + h, sigma[v]) - loss(target[v], mu[v] - h, sigma[v])) / (2 * h);
+            const double dSigma =
+                -(loss(target[v], mu[v], sigma[v] + h) - loss(target[v], mu[v], sigma[v] - h)) / (2 * h);
+            QVERIFY2(std::abs(d(2 * v) - 0.5 * dMu) < 1e-4 * std::max(1.0, std::abs(dMu)),
+                     qPrintable(QString("μ %1: %2 vs %3").arg(v).arg(d(2 * v)).arg(0.5 * dMu)));
+            QVERIFY2(std::abs(d(2 * v + 1) - 2 * dSigma) < 1e-4 * std::max(1.0, std::abs(dSigma)),
+                     qPrintable(QString("σ %1: %2 vs %3").arg(v).arg(d(2 * v + 1)).arg(2 * dSigma)));
+        }
+        QVERIFY(std::abs(d(8) - 0.8) < 1e-6);       // 1 − objectness
+        QVERIFY(std::abs(d(9) + 0.3) < 1e-6);       // 0 − p(class 0)
+        QVERIFY(std::abs(d(10) - 0.4) < 1e-6);      // 1 − p(class 1)
+        QVERIFY(std::abs(d(8, 0, 2) + 0.2) < 1e-6); // another slot: toward no object, no box delta
+        QCOMPARE(d(0, 0, 2), 0.0);
+        QCOMPARE(d(1, 0, 2), 0.0);
+    }
+
     void yoloIgnoresGoodPredictionsOfOtherHeads()
     {
         // Only the 16×16 anchor here; the truth's best anchor (48×48) belongs to another head, so
@@ -1069,6 +1125,18 @@ private slots:
               "[region]\nanchors=1,1, 2,2, 3.5,3.5\nclasses=5\nnum=3\nsoftmax=1\njitter=0\nthresh=.6\n"
               "object_scale=5\nnoobject_scale=1\nclass_scale=1\ncoord_scale=1\nrescore=1\nbias_match=1\n";
         trainOnShapesAndCheck(cfg, "tiny-region.cfg");
+    }
+
+    void gaussianYoloHeadTrains()
+    {
+        // The tiny detector with AlexeyAB's [Gaussian_yolo] head ((5 + 9) · 3 = 42 filters before it), at
+        // a tenth of the learning rate as AlexeyAB's Gaussian cfg: its σ deltas grow as 1/σ³ (passed on as
+        // the logits' gradients, as AlexeyAB does), and at 0.01 the boxes collapsed after 50 iterations.
+        std::string cfg = test::kTinyDetectorCfg;
+        cfg.replace(cfg.find("[yolo]"), 6, "[Gaussian_yolo]");
+        cfg.replace(cfg.rfind("filters=30"), 10, "filters=42");
+        cfg.replace(cfg.find("learning_rate=0.01"), 18, "learning_rate=0.001");
+        trainOnShapesAndCheck(cfg, "tiny-gaussian.cfg");
     }
 
     void detectionHeadTrains()

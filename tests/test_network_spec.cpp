@@ -74,6 +74,7 @@ private slots:
     void setClassesRetargetsEveryHead_data();
     void setClassesRetargetsEveryHead();
     void setClassesRefusesWhatItCannotSet();
+    void gaussianYolov3AsAlexeyAbWritesIt();
     void setClassesScheduleFollowsAlexeyAB();
 };
 
@@ -651,6 +652,39 @@ void TestNetworkSpec::setClassesRetargetsEveryHead()
         changed += oldLines[i] != newLines[i];
     QCOMPARE(changed, plan.edits.size());
     QCOMPARE(changed, std::size_t(plan.detector ? 2 * fed.size() : 1));
+}
+
+// Gaussian YOLOv3 as AlexeyAB's Gaussian_yolov3_BDD.cfg builds it: yolov3 with [Gaussian_yolo] heads,
+// 10 classes, filters=(classes + 9)·3 = 57 before each. Shapes, the head figures and Set classes (3 →
+// 36 filters).
+void TestNetworkSpec::gaussianYolov3AsAlexeyAbWritesIt()
+{
+    QString text = QString::fromUtf8(test::readAll(QString(DARKNET_CFG_DIR) + "/yolov3.cfg"));
+    text.replace("[yolo]", "[Gaussian_yolo]")
+        .replace("filters=255", "filters=57")
+        .replace("classes=80", "classes=10");
+    const NetworkSpec spec = test::specFromText(text.toStdString(), "gaussian.cfg");
+    QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+    QCOMPARE(spec.layers.size(), std::size_t(107));
+    int heads = 0;
+    for (const LayerSpec& layer : spec.layers)
+        if (const auto head = detectionHeadInfo(layer.config.get())) {
+            ++heads;
+            QCOMPARE(layer.type, std::string("Gaussian_yolo"));
+            QCOMPARE(layer.input.c, 57);
+            QCOMPARE(head->classes, 10);
+            QCOMPARE(head->maxBoxes, 200); // AlexeyAB's default for its own layer
+            QCOMPARE(head->inputBase + 10 * head->inputPerClass, 57LL);
+        }
+    QCOMPARE(heads, 3);
+    cfg::Document document = cfg::Document::parse(text.toStdString(), "gaussian.cfg");
+    const ClassesPlan plan = planClasses(spec, 3);
+    QVERIFY2(plan.error.empty(), plan.error.c_str());
+    applyEdits(document, plan.edits);
+    const NetworkSpec three = buildNetworkSpec(document.reread());
+    QVERIFY2(three.ok(), test::allText(three.diagnostics).c_str());
+    QCOMPARE(three.layers[82].input.c, 36);
+    QCOMPARE(three.layers[106].input.c, 36);
 }
 
 void TestNetworkSpec::setClassesRefusesWhatItCannotSet()

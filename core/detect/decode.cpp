@@ -23,18 +23,21 @@ void decodeYolo(const YoloLayer& l, const Tensor& out, int item, int netW, int n
     const std::size_t plane = std::size_t(w) * std::size_t(h);
     const std::size_t classes = std::size_t(l.classes);
     const float* data = out.item(item);
+    const auto at = [plane](const float* slot, int entry, std::size_t cell) {
+        return slot[std::size_t(entry) * plane + cell];
+    };
     for (std::size_t a = 0; a < l.mask.size(); ++a) {
-        const float* slot = data + a * plane * (classes + 5);
+        const float* slot = data + a * plane * std::size_t(l.entries());
         const std::size_t k = std::size_t(l.mask[a]);
         for (std::size_t cell = 0; cell < plane; ++cell) {
-            const float objectness = slot[4 * plane + cell];
+            const float objectness = at(slot, l.objectnessEntry(), cell);
             if (objectness <= threshold)
                 continue;
             Detection d;
             const float col = float(cell % std::size_t(w)), row = float(cell / std::size_t(w));
-            d.box.x = (col + slot[cell]) / float(w);
-            d.box.y = (row + slot[plane + cell]) / float(h);
-            const float tw = slot[2 * plane + cell], th = slot[3 * plane + cell];
+            d.box.x = (col + at(slot, l.xEntry(), cell)) / float(w);
+            d.box.y = (row + at(slot, l.yEntry(), cell)) / float(h);
+            const float tw = at(slot, l.wEntry(), cell), th = at(slot, l.hEntry(), cell);
             if (l.newCoords) { // AB: w = tw²·4·anchor
                 d.box.w = tw * tw * 4 * anchor(l.anchors, 2 * k) / float(netW);
                 d.box.h = th * th * 4 * anchor(l.anchors, 2 * k + 1) / float(netH);
@@ -42,10 +45,22 @@ void decodeYolo(const YoloLayer& l, const Tensor& out, int item, int netW, int n
                 d.box.w = std::exp(tw) * anchor(l.anchors, 2 * k) / float(netW);
                 d.box.h = std::exp(th) * anchor(l.anchors, 2 * k + 1) / float(netH);
             }
+            // [Gaussian_yolo]: a box from a corner is moved to its centre; its scores are discounted
+            // by the mean of its four uncertainties (AB's get_gaussian_yolo_detections).
+            float certainty = 1;
+            if (l.gaussian) {
+                const float shift = l.yoloPoint == "left_top"       ? 0.5f
+                                    : l.yoloPoint == "right_bottom" ? -0.5f
+                                                                    : 0;
+                d.box.x += shift * d.box.w;
+                d.box.y += shift * d.box.h;
+                certainty =
+                    1 - (at(slot, 1, cell) + at(slot, 3, cell) + at(slot, 5, cell) + at(slot, 7, cell)) / 4;
+            }
             d.objectness = objectness;
             d.prob.resize(classes);
             for (std::size_t c = 0; c < classes; ++c) {
-                const float p = objectness * slot[(5 + c) * plane + cell];
+                const float p = objectness * at(slot, l.classEntry(int(c)), cell) * certainty;
                 d.prob[c] = p > threshold ? p : 0;
             }
             dets.push_back(std::move(d));

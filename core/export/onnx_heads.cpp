@@ -68,6 +68,8 @@ std::string rows(GraphBuilder& g, const std::vector<std::string>& pieces, std::i
 
 Emitted yolo(LayerExport& e, const YoloLayer& l, std::string* decoded)
 {
+    if (l.gaussian)
+        return {{}, std::string("its uncertainty planes (the σ of x, y, w, h) have no ONNX form here")};
     const Shape out = e.layer.output;
     const auto anchors = std::int64_t(l.mask.size());
     const std::int64_t entries = 5 + l.classes;

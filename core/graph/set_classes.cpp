@@ -83,7 +83,7 @@ ClassesPlan planHeads(const NetworkSpec& spec, int classes)
 
 ClassesPlan planClassifier(const NetworkSpec& spec, int classes)
 {
-    // No head known here: a layer of an unknown type may be the head (AlexeyAB's [Gaussian_yolo]).
+    // No head known here: a layer of an unknown type may be the head ([conv_lstm], say).
     for (const LayerSpec& layer : spec.layers)
         if (!layer.config)
             return refused(

@@ -87,6 +87,7 @@ void registerBuiltinLayers(LayerRegistry& r)
     r.add({"reorg", {}, "resampling", &ReorgLayer::parse});
     r.add({"reorg3d", {}, "resampling", &Reorg3dLayer::parse});
     r.add({"yolo", {}, "head", &YoloLayer::parse});
+    r.add({"Gaussian_yolo", {}, "head", &YoloLayer::parseGaussian});
     r.add({"region", {}, "head", &RegionLayer::parse});
     r.add({"detection", {}, "head", &DetectionLayer::parse});
     r.add({"iseg", {}, "head", &IsegLayer::parse});

@@ -19,9 +19,12 @@
 
 namespace nw {
 
-std::unique_ptr<LayerConfig> YoloLayer::parse(cfg::SectionReader& r)
+namespace {
+
+std::unique_ptr<YoloLayer> parseHead(cfg::SectionReader& r, bool gaussian)
 {
     auto l = std::make_unique<YoloLayer>();
+    l->gaussian = gaussian;
     l->classes = r.getInt("classes", 20);
     l->num = r.getInt("num", 1);
     l->mask = r.getIntList("mask");
@@ -29,13 +32,22 @@ std::unique_ptr<LayerConfig> YoloLayer::parse(cfg::SectionReader& r)
         for (int i = 0; i < l->num; ++i)
             l->mask.push_back(i);
     l->anchors = r.getFloatList("anchors");
-    l->maxBoxes = r.getInt("max", 90);
+    l->maxBoxes = r.getInt("max", gaussian ? 200 : 90); // (AB's own layer: AB's default)
     l->jitter = r.getFloat("jitter", 0.2f);
     l->ignoreThresh = r.getFloat("ignore_thresh", 0.5f);
     l->truthThresh = r.getFloat("truth_thresh", 1);
     l->random = r.getFloat("random", 0);
     l->scaleXY = r.getFloat("scale_x_y", 1);
-    l->newCoords = r.getFlag("new_coords", false);
+    if (!gaussian) // (AB's [Gaussian_yolo] has no new_coords: left unread, it is named as unused)
+        l->newCoords = r.getFlag("new_coords", false);
+    else {
+        l->ucNormalizer = r.getFloat("uc_normalizer", 1);
+        l->yoloPoint = r.getString("yolo_point", "center");
+        if (l->yoloPoint != "center" && l->yoloPoint != "left_top" && l->yoloPoint != "right_bottom")
+            r.warning("yolo_point", "unknown yolo_point '" + l->yoloPoint +
+                                        "': AlexeyAB's Darknet takes it as center (known: center, left_top, "
+                                        "right_bottom)");
+    }
     l->iouLoss = r.getString("iou_loss", "mse");
     l->iouNormalizer = r.getFloat("iou_normalizer", 0.75f);
     l->objNormalizer = r.getFloat("obj_normalizer", 1);
@@ -72,18 +84,33 @@ std::unique_ptr<LayerConfig> YoloLayer::parse(cfg::SectionReader& r)
     return l;
 }
 
+} // namespace
+
+std::unique_ptr<LayerConfig> YoloLayer::parse(cfg::SectionReader& r)
+{
+    return parseHead(r, false);
+}
+
+std::unique_ptr<LayerConfig> YoloLayer::parseGaussian(cfg::SectionReader& r)
+{
+    return parseHead(r, true);
+}
+
 LayerResult YoloLayer::infer(LayerContext& ctx) const
 {
     LayerResult result;
-    if (classes < 1 || !ctx.requireImage("yolo"))
+    const char* name = gaussian ? "Gaussian_yolo" : "yolo";
+    if (classes < 1 || !ctx.requireImage(name))
         return result;
     const Shape& in = ctx.input();
     const int n = static_cast<int>(mask.size());
-    const long long needed = n * (classes + 5LL); // classes may be any int a file holds
+    const int extra = gaussian ? 9 : 5;                        // box values (and their σ), objectness
+    const long long needed = n * (classes + (long long)extra); // classes may be any int a file holds
     if (in.c != needed) {
-        ctx.error("the layer before [yolo] outputs " + std::to_string(in.c) + " channels but " +
-                      std::to_string(n) + " anchors × (classes " + std::to_string(classes) +
-                      " + 5) = " + std::to_string(needed) + " are needed: " + ctx.setFiltersBefore(needed),
+        ctx.error("the layer before [" + std::string(name) + "] outputs " + std::to_string(in.c) +
+                      " channels but " + std::to_string(n) + " anchors × (classes " +
+                      std::to_string(classes) + " + " + std::to_string(extra) +
+                      ") = " + std::to_string(needed) + " are needed: " + ctx.setFiltersBefore(needed),
                   "classes");
         return result;
     }
@@ -106,10 +133,22 @@ public:
     {
         std::copy(args.input.data(), args.input.data() + args.output.size(), args.output.data());
         const std::size_t plane = std::size_t(out_.w) * std::size_t(out_.h);
-        const std::size_t slot = plane * std::size_t(config_.classes + 5);
+        const std::size_t slot = plane * std::size_t(config_.entries());
         for (int b = 0; b < args.output.batch(); ++b)
             for (std::size_t a = 0; a < config_.mask.size(); ++a) {
                 float* p = args.output.item(b) + a * slot;
+                if (config_.gaussian) {
+                    // Logistic on x, σx, y, σy, σw, σh, objectness and classes; tw, th stay raw.
+                    activateArray(p, 4 * plane, Activation::Logistic);
+                    activateArray(p + 5 * plane, plane, Activation::Logistic);
+                    activateArray(p + 7 * plane, (2 + std::size_t(config_.classes)) * plane,
+                                  Activation::Logistic);
+                    if (config_.scaleXY != 1.0f)
+                        for (float* v : {p, p + 2 * plane})
+                            for (std::size_t i = 0; i < plane; ++i)
+                                v[i] = v[i] * config_.scaleXY - 0.5f * (config_.scaleXY - 1);
+                    continue;
+                }
                 if (!config_.newCoords) {
                     activateArray(p, 2 * plane, Activation::Logistic);
                     activateArray(p + 4 * plane, (1 + std::size_t(config_.classes)) * plane,
@@ -128,7 +167,7 @@ public:
 #if NETWRIGHT_WITH_CUDA
     bool hasGpuForward(std::span<const Shape>) const override
     {
-        return true;
+        return !config_.gaussian; // (its activation has no kernel yet: named as running on the CPU)
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
@@ -148,7 +187,7 @@ public:
     }
     bool hasGpuBackward(std::span<const Shape>) const override
     {
-        return true;
+        return !config_.gaussian;
     }
     // passLossDelta's rule: the head's deltas plus any a later layer added go to the layer before.
     void backwardGpu(GpuBackwardArgs& args) override

@@ -89,7 +89,7 @@ public:
 
     Slot slot(std::size_t a, int i, int j) const
     {
-        const std::size_t offset = a * plane_ * std::size_t(c_.classes + 5);
+        const std::size_t offset = a * plane_ * std::size_t(c_.entries());
         return {output_ + offset, delta_ + offset, plane_,
                 std::size_t(j) * std::size_t(g_.width) + std::size_t(i)};
     }
@@ -97,19 +97,44 @@ public:
     float anchorW(int k) const { return anchorAt(c_.anchors, 2 * std::size_t(k)); }
     float anchorH(int k) const { return anchorAt(c_.anchors, 2 * std::size_t(k) + 1); }
 
+    float x(const Slot& s) const { return s.value(c_.xEntry()); }
+    float y(const Slot& s) const { return s.value(c_.yEntry()); }
+    float w(const Slot& s) const { return s.value(c_.wEntry()); }
+    float h(const Slot& s) const { return s.value(c_.hEntry()); }
+    float objectness(const Slot& s) const { return s.value(c_.objectnessEntry()); }
+    float& objectnessChange(const Slot& s) const { return s.change(c_.objectnessEntry()); }
+    // [Gaussian_yolo] yolo_point: which point of the box x, y place (−0.5 left/top, 0 centre, 0.5
+    // right/bottom, in box sizes).
+    float pointShift() const
+    {
+        return !c_.gaussian                     ? 0.0f
+               : c_.yoloPoint == "left_top"     ? -0.5f
+               : c_.yoloPoint == "right_bottom" ? 0.5f
+                                                : 0.0f;
+    }
+
     Box predicted(const Slot& s, int k, int i, int j) const
     {
         Box b;
-        b.x = (float(i) + s.value(0)) / float(g_.width);
-        b.y = (float(j) + s.value(1)) / float(g_.height);
+        b.x = (float(i) + x(s)) / float(g_.width);
+        b.y = (float(j) + y(s)) / float(g_.height);
         if (c_.newCoords) {
-            b.w = s.value(2) * s.value(2) * 4 * anchorW(k) / float(g_.netWidth);
-            b.h = s.value(3) * s.value(3) * 4 * anchorH(k) / float(g_.netHeight);
+            b.w = w(s) * w(s) * 4 * anchorW(k) / float(g_.netWidth);
+            b.h = h(s) * h(s) * 4 * anchorH(k) / float(g_.netHeight);
         } else {
-            b.w = std::exp(s.value(2)) * anchorW(k) / float(g_.netWidth);
-            b.h = std::exp(s.value(3)) * anchorH(k) / float(g_.netHeight);
+            b.w = std::exp(w(s)) * anchorW(k) / float(g_.netWidth);
+            b.h = std::exp(h(s)) * anchorH(k) / float(g_.netHeight);
         }
+        b.x -= pointShift() * b.w; // (the centre, as the truth is)
+        b.y -= pointShift() * b.h;
         return b;
+    }
+
+    // The cell a truth belongs to: the one holding its centre (or its yolo_point corner).
+    std::pair<int, int> cellOf(const Box& truth) const
+    {
+        return {std::clamp(int((truth.x + pointShift() * truth.w) * float(g_.width)), 0, g_.width - 1),
+                std::clamp(int((truth.y + pointShift() * truth.h) * float(g_.height)), 0, g_.height - 1)};
     }
 
     // Box deltas toward `truth` for anchor k at cell (i, j); returns the IoU of the prediction.
@@ -117,6 +142,10 @@ public:
     {
         const Box pred = predicted(s, k, i, j);
         const float iou = boxIou(pred, truth);
+        if (c_.gaussian) {
+            gaussianBoxDelta(s, k, i, j, pred, truth);
+            return iou;
+        }
         if (c_.iouLoss == "mse") {
             const float scale = (2 - truth.w * truth.h) * c_.iouNormalizer;
             float tw = std::log(truth.w * float(g_.netWidth) / anchorW(k));
@@ -144,6 +173,45 @@ public:
         return iou;
     }
 
+    // [Gaussian_yolo] (AB's delta_gaussian_yolo_box): each of x, y, tw, th is the mean μ of a Gaussian
+    // whose σ is the value after it; the deltas are the negative gradient of
+    // ½·(2 − w·h)·[½((t − μ)/σ)² + ln(σ + 0.3)] (weighted by N/(N + 1e-9), N the Gaussian's density,
+    // as AB does), μ's times iou_normalizer and σ's times uc_normalizer. With an IoU-family iou_loss
+    // the means follow its gradient instead, as for [yolo].
+    void gaussianBoxDelta(const Slot& s, int k, int i, int j, const Box& pred, const Box& truth) const
+    {
+        constexpr double sigmaConst = 0.3, epsilon = 1e-9;
+        const double scale = 2.0 - double(truth.w) * truth.h;
+        const double target[4] = {(truth.x + pointShift() * truth.w) * g_.width - i,
+                                  (truth.y + pointShift() * truth.h) * g_.height - j,
+                                  std::log(double(truth.w) * g_.netWidth / anchorW(k)),
+                                  std::log(double(truth.h) * g_.netHeight / anchorH(k))};
+        const int meanEntry[4] = {0, 2, 4, 6};
+        double meanDelta[4];
+        for (int v = 0; v < 4; ++v) {
+            const double mu = s.value(meanEntry[v]), sigma = s.value(meanEntry[v] + 1);
+            const double d = target[v] - mu;
+            const double density =
+                std::exp(-0.5 * d * d / (sigma * sigma)) / (std::sqrt(2 * pi) * (sigma + sigmaConst));
+            const double weight = 0.5 * density / (density + epsilon) * scale;
+            meanDelta[v] = weight * d / (sigma * sigma);
+            s.change(meanEntry[v] + 1) = finiteOrZero(
+                weight * (d * d / (sigma * sigma * sigma) - 1 / (sigma + sigmaConst)) * c_.ucNormalizer);
+        }
+        if (c_.iouLoss != "mse") {
+            const IouGradient g =
+                iouScore(c_.iouLoss, pred.x, pred.y, pred.w, pred.h, truth.x, truth.y, truth.w, truth.h);
+            meanDelta[0] = g.dx + pointShift() * g.dw; // (x, y place a corner: the size moves them too)
+            meanDelta[1] = g.dy + pointShift() * g.dh;
+            meanDelta[2] = g.dw * std::exp(w(s));
+            meanDelta[3] = g.dh * std::exp(h(s));
+        }
+        for (int v = 0; v < 4; ++v)
+            s.change(meanEntry[v]) = finiteOrZero(meanDelta[v] * c_.iouNormalizer);
+    }
+
+    static float finiteOrZero(double value) { return std::isfinite(value) ? float(value) : 0.0f; }
+
     // Class deltas toward `classId`; returns the current score of that class.
     float classDelta(const Slot& s, int classId) const
     {
@@ -151,13 +219,14 @@ public:
             const float y = n == classId ? 1.0f : 0.0f;
             return c_.labelSmoothEps > 0 ? y * (1 - c_.labelSmoothEps) + 0.5f * c_.labelSmoothEps : y;
         };
-        const float score = s.value(5 + classId);
-        if (s.change(5 + classId) != 0) { // a second truth on the same slot: only its own class moves
-            s.change(5 + classId) = c_.clsNormalizer * (target(classId) - score);
+        const int own = c_.classEntry(classId);
+        const float score = s.value(own);
+        if (s.change(own) != 0) { // a second truth on the same slot: only its own class moves
+            s.change(own) = c_.clsNormalizer * (target(classId) - score);
             return score;
         }
         for (int n = 0; n < c_.classes; ++n)
-            s.change(5 + n) += c_.clsNormalizer * (target(n) - s.value(5 + n));
+            s.change(c_.classEntry(n)) += c_.clsNormalizer * (target(n) - s.value(c_.classEntry(n)));
         return score;
     }
 
@@ -165,10 +234,10 @@ public:
     void assign(const Slot& s, int k, int i, int j, const Box& truth, int classId, HeadStats& stats) const
     {
         const float iou = boxDelta(s, k, i, j, truth);
-        s.change(4) = c_.objNormalizer * (1 - s.value(4));
+        objectnessChange(s) = c_.objNormalizer * (1 - objectness(s));
         stats.classScore += classDelta(s, classId);
         stats.averageIou += iou;
-        stats.objectness += s.value(4);
+        stats.objectness += objectness(s);
         stats.recall50 += iou > 0.5f;
         stats.recall75 += iou > 0.75f;
         ++stats.count;
@@ -249,10 +318,11 @@ void yoloDeltas(const YoloLayer& c, const YoloGrid& g, const float* output, cons
                         best = t;
                     }
                 }
-                stats.noObject += s.value(4);
-                s.change(4) = bestIou > c.ignoreThresh ? 0.0f : c.objNormalizer * (0 - s.value(4));
+                stats.noObject += head.objectness(s);
+                head.objectnessChange(s) =
+                    bestIou > c.ignoreThresh ? 0.0f : c.objNormalizer * (0 - head.objectness(s));
                 if (bestIou > c.truthThresh) {
-                    s.change(4) = c.objNormalizer * (1 - s.value(4));
+                    head.objectnessChange(s) = c.objNormalizer * (1 - head.objectness(s));
                     head.classDelta(s, classes[best]);
                     head.boxDelta(s, c.mask[a], i, j, truths[best]);
                 }
@@ -261,8 +331,7 @@ void yoloDeltas(const YoloLayer& c, const YoloGrid& g, const float* output, cons
     //    that anchor belongs to another head, this head leaves it (AB: also anchors above iou_thresh).
     for (std::size_t t = 0; t < truths.size(); ++t) {
         const Box& truthBox = truths[t];
-        const int i = std::clamp(int(truthBox.x * float(g.width)), 0, g.width - 1);
-        const int j = std::clamp(int(truthBox.y * float(g.height)), 0, g.height - 1);
+        const auto [i, j] = head.cellOf(truthBox);
         const Box shape{0, 0, truthBox.w, truthBox.h};
         int bestAnchor = 0;
         float bestIou = -1;

@@ -83,7 +83,7 @@ std::vector<std::pair<std::string, std::string>> LayerPalette::defaults(const QS
         return {{"stride", "2"}};
     if (type == "activation")
         return {{"activation", "leaky"}};
-    if (type == "yolo")
+    if (type == "yolo" || type == "Gaussian_yolo")
         return {{"mask", "0,1,2"},
                 {"anchors", "10,14, 23,27, 37,58, 81,82, 135,169, 344,319"},
                 {"classes", "80"},
