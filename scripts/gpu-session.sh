@@ -134,14 +134,15 @@ run() {
     $dk/resnet101.cfg $dk/alexnet.cfg tests/data/gpu/attention-layers.cfg tests/data/gpu/multilabel.cfg \
     tests/data/onnx/se-block.cfg tests/data/onnx/every-op.cfg tests/data/gpu/deconvolution.cfg \
     $dk/yolov1-tiny.cfg $dk/yolov1.cfg tests/data/gpu/recurrent.cfg $dk/rnn.cfg $dk/gru.cfg \
-    tests/data/parity/mixed.cfg tests/data/gpu/normalization-resampling.cfg $dk/darknet9000.cfg $dk/yolo9000.cfg
+    tests/data/parity/mixed.cfg tests/data/gpu/normalization-resampling.cfg $dk/darknet9000.cfg $dk/yolo9000.cfg \
+    tests/data/gpu/gaussian-head.cfg
   # The algorithms cuDNN was given, one network's worth (NETWRIGHT_CUDNN_LOG).
   step cudnn-choices 30 env NETWRIGHT_CUDNN_LOG=1 "$cli" check-device --train --batch 4 $dk/yolov3-tiny.cfg
   step check-training 90 "$cli" check-device --train --batch 4 cfg/shapes-tiny.cfg cfg/fashion-mnist.cfg \
     $dk/darknet19.cfg $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $dk/yolov2-tiny.cfg $dk/resnet18.cfg \
     $dk/alexnet.cfg tests/data/gpu/attention-layers.cfg tests/data/gpu/multilabel.cfg tests/data/onnx/every-op.cfg \
     tests/data/gpu/deconvolution.cfg $dk/yolov1-tiny.cfg tests/data/gpu/recurrent.cfg \
-    tests/data/gpu/normalization-resampling.cfg tests/data/parity/mixed.cfg
+    tests/data/gpu/normalization-resampling.cfg tests/data/parity/mixed.cfg tests/data/gpu/gaussian-head.cfg
   for cfg in $dk/yolov3-tiny.cfg $ab/yolov4-tiny.cfg $ab/yolov4.cfg; do
     step "bench-$(basename "$cfg" .cfg)" 30 "$cli" bench "$cfg" --device cuda --runs 100
   done

@@ -167,14 +167,15 @@ public:
 #if NETWRIGHT_WITH_CUDA
     bool hasGpuForward(std::span<const Shape>) const override
     {
-        return !config_.gaussian; // (its activation has no kernel yet: named as running on the CPU)
+        return true;
     }
     void forwardGpu(GpuForwardArgs& args) override
     {
         args.gpu.copyOnDevice(args.input, args.output, args.outputItemSize * std::size_t(args.batch),
                               "[yolo]");
         cuda::yoloActivate(args.output, args.batch, int(config_.mask.size()), config_.classes,
-                           out_.w * out_.h, !config_.newCoords, config_.scaleXY, args.gpu.stream());
+                           out_.w * out_.h, config_.gaussian || !config_.newCoords, config_.scaleXY,
+                           args.gpu.stream(), config_.gaussian);
         delta_.clear();
         gpuDelta_.clear();
         if (!args.training || !args.training->truth)
@@ -187,7 +188,7 @@ public:
     }
     bool hasGpuBackward(std::span<const Shape>) const override
     {
-        return !config_.gaussian;
+        return true;
     }
     // passLossDelta's rule: the head's deltas plus any a later layer added go to the layer before.
     void backwardGpu(GpuBackwardArgs& args) override

@@ -114,19 +114,21 @@ __global__ void addActivateKernel(const float* a, const float* b, float* out, st
         out[i] = activationFormula(alpha * a[i] + beta * b[i], act);
 }
 
-__global__ void yoloKernel(float* x, std::size_t n, int classes, int plane, bool logistic, float scaleXY)
+__global__ void yoloKernel(float* x, std::size_t n, int classes, int plane, bool logistic, float scaleXY,
+                           bool gaussian)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    const int entry =
-        int(i / std::size_t(plane) % std::size_t(classes + 5)); // 0 x, 1 y, 2 w, 3 h, 4 obj, ...
-    if (entry == 2 || entry == 3)
-        return;
+    // [yolo]: 0 x, 1 y, 2 w, 3 h, 4 obj, classes. [Gaussian_yolo]: 0 x, 1 σx, 2 y, 3 σy, 4 w, 5 σw, 6 h,
+    // 7 σh, 8 obj, classes.
+    const int entry = int(i / std::size_t(plane) % std::size_t(classes + (gaussian ? 9 : 5)));
+    if (gaussian ? entry == 4 || entry == 6 : entry == 2 || entry == 3)
+        return; // tw, th stay raw
     float v = x[i];
     if (logistic)
         v = 1.0f / (1.0f + expf(-v));
-    if (entry < 2 && scaleXY != 1.0f)
+    if ((gaussian ? entry == 0 || entry == 2 : entry < 2) && scaleXY != 1.0f)
         v = v * scaleXY - 0.5f * (scaleXY - 1);
     x[i] = v;
 }
@@ -482,12 +484,12 @@ void addActivate(const float* a, const float* b, float* out, std::size_t n, floa
 }
 
 void yoloActivate(float* x, int batch, int anchors, int classes, int plane, bool logistic, float scaleXY,
-                  cudaStream_t stream)
+                  cudaStream_t stream, bool gaussian)
 {
-    const std::size_t n =
-        std::size_t(batch) * std::size_t(anchors) * std::size_t(classes + 5) * std::size_t(plane);
+    const std::size_t n = std::size_t(batch) * std::size_t(anchors) * std::size_t(classes + (gaussian ? 9 : 5)) *
+                          std::size_t(plane);
     if (n) {
-        yoloKernel<<<blocksFor(n), kThreads, 0, stream>>>(x, n, classes, plane, logistic, scaleXY);
+        yoloKernel<<<blocksFor(n), kThreads, 0, stream>>>(x, n, classes, plane, logistic, scaleXY, gaussian);
         launched("the yolo kernel");
     }
 }

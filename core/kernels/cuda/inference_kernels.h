@@ -41,8 +41,10 @@ void addActivate(const float* a, const float* b, float* out, std::size_t n, floa
                  Activation act, cudaStream_t stream);
 // The [yolo] head at inference: logistic on x, y, objectness and classes (unless new_coords), then
 // x, y scaled by scale_x_y around the cell centre. `x` holds batch × anchors × (5 + classes) planes.
+// `gaussian` ([Gaussian_yolo]): (9 + classes) planes x, σx, y, σy, tw, σw, th, σh, obj, classes, the
+// logistic on all but tw, th (yolo.cpp's CPU forward).
 void yoloActivate(float* x, int batch, int anchors, int classes, int plane, bool logistic, float scaleXY,
-                  cudaStream_t stream);
+                  cudaStream_t stream, bool gaussian = false);
 
 // out (batch × outSize) = the input moved by [reorg] (zeros where nothing moves: `extra`).
 void reorg(const float* in, float* out, int batch, std::size_t inSize, std::size_t outSize,
