@@ -79,15 +79,18 @@ int map(const MapArgs& args)
         return c < names.size() && !names[c].empty() ? names[c] : "class " + std::to_string(c);
     };
     if (args.json) {
+        // Sums of many products end a hair off round values (an AP of 1 was 0.9999999999999999):
+        // nine decimals are far below what a valid set can tell apart.
+        const auto shown = [](double v) { return std::round(v * 1e9) / 1e9; };
         nlohmann::json out;
-        out["map50"] = r.map50;
-        out["map50_95"] = r.map50to95;
+        out["map50"] = shown(r.map50);
+        out["map50_95"] = shown(r.map50to95);
         out["iou_threshold"] = args.iou;
         out["points"] = args.points; // 0: all-point
-        out["precision"] = r.precision;
-        out["recall"] = r.recall;
-        out["f1"] = r.f1;
-        out["average_iou"] = r.averageIou;
+        out["precision"] = shown(r.precision);
+        out["recall"] = shown(r.recall);
+        out["f1"] = shown(r.f1);
+        out["average_iou"] = shown(r.averageIou);
         out["images"] = r.images;
         out["unreadable"] = r.unreadable;
         out["classes"] = nlohmann::json::array();
@@ -95,8 +98,8 @@ int map(const MapArgs& args)
             const ClassAp& a = r.classes[c];
             out["classes"].push_back({{"id", c},
                                       {"name", nameOf(c)},
-                                      {"ap", a.ap50},
-                                      {"ap50_95", a.ap50to95},
+                                      {"ap", shown(a.ap50)},
+                                      {"ap50_95", shown(a.ap50to95)},
                                       {"truths", a.truths},
                                       {"tp", a.truePositives},
                                       {"fp", a.falsePositives}});
