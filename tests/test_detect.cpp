@@ -203,7 +203,7 @@ void TestDetect::gaussianYoloDecodingByHand()
         for (int other = 0; other < 3; ++other)
             input[8 * 4 + other] = -5.0f; // no object in the other cells
         input[8 * 4 + cell] = 2.0f;       // objectness logit
-        input[9 * 4 + cell] = 1.0f;           // class 0 logit
+        input[9 * 4 + cell] = 1.0f;       // class 0 logit
         net->forward(input.data());
         const float* out = net->output().data();
         const auto sigmoid = [](float v) { return 1 / (1 + std::exp(-v)); };
@@ -394,6 +394,21 @@ void TestDetect::detectCommandOnImagesAndVideo()
     QCOMPARE(shortened.exitCode, 1);
     QVERIFY2(shortened.err.contains(" of the 5 frames the file declares: it is cut short or damaged"),
              shortened.err.constData());
+    // An MP4 recording cut off before its index: named as such, without FFmpeg's own nameless line.
+    const QString mp4 = dir.filePath("recording.mp4"), cutMp4 = dir.filePath("cut-off.mp4");
+    {
+        cv::VideoWriter writer(mp4.toStdString(), cv::VideoWriter::fourcc('m', 'p', '4', 'v'), 10,
+                               cv::Size(160, 120));
+        QVERIFY(writer.isOpened());
+        for (int i = 0; i < 5; ++i)
+            writer.write(cv::Mat(120, 160, CV_8UC3, cv::Scalar(40 * i, 100, 200)));
+    }
+    QVERIFY(QFile::copy(mp4, cutMp4) && QFile::resize(cutMp4, QFileInfo(mp4).size() / 2));
+    const Run cutOff = cli({"detect", cfg, weights, cutMp4});
+    QCOMPARE(cutOff.exitCode, 1);
+    QVERIFY2(cutOff.err.contains(cutMp4.toUtf8() + ": the MP4 has no index ('moov' box)") &&
+                 !cutOff.err.contains("moov atom not found"),
+             cutOff.err.constData());
     // Two inputs of one name keep both pictures; one that cannot be written is an error, not a silence.
     const QString twice = dir.filePath("twice");
     QVERIFY(QDir().mkpath(twice + "/dog-2.jpg")); // a folder where the second picture would go
