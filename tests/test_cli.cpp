@@ -304,11 +304,17 @@ void TestCli::setClassesWritesEveryHead()
     QVERIFY2(comment.out.contains("layer 29 [convolutional]: filters=30 (was 255)\n"),
              comment.out.constData());
     QVERIFY(test::readAll(dir.filePath("c.cfg")).contains("\nfilters=30   # 3*(80+5)\n"));
-    // A head of a type not known here (AlexeyAB's [Gaussian_yolo]) is named as such.
-    const Run unknown = onEdited("gaussian.cfg", "[yolo]", "[Gaussian_yolo]", "3", dir.filePath("x.cfg"));
+    // A layer of a type not known here (AlexeyAB's [conv_lstm]) where the head was is named as such.
+    const Run unknown = onEdited("unknown.cfg", "[yolo]", "[conv_lstm]", "3", dir.filePath("x.cfg"));
     QCOMPARE(unknown.exitCode, 1);
-    QVERIFY2(unknown.err.contains("layer 30 [Gaussian_yolo] is a layer type Netwright does not know"),
+    QVERIFY2(unknown.err.contains("layer 30 [conv_lstm] is a layer type Netwright does not know"),
              unknown.err.constData());
+    // AlexeyAB's [Gaussian_yolo] heads are retargeted: (classes + 9) per anchor (the filters=255 left
+    // from [yolo] are the error it mends).
+    const Run gaussian = onEdited("gaussian.cfg", "[yolo]", "[Gaussian_yolo]", "3", dir.filePath("g.cfg"));
+    QVERIFY2(gaussian.exitCode == 0, gaussian.err.constData());
+    QVERIFY2(gaussian.out.contains("layer 29 [convolutional]: filters=36 (was 255)\n"),
+             gaussian.out.constData());
     // An input with errors of its own: written, and the errors are said to be the input's.
     const Run inputErrors = onEdited("broken.cfg", "[maxpool]", "[maxpol]", "3", dir.filePath("b.cfg"));
     QCOMPARE(inputErrors.exitCode, 1);
