@@ -232,6 +232,8 @@ void TestCfgDocument::directoriesAndBinaryFilesAreRefusedOnce()
     // Named .cfg, it is damaged or misnamed (asking "did you mean to open a .cfg file?" of a .cfg was
     // odd); another name asks.
     QVERIFY(program.diagnostics()[0].message.ends_with("saved under a .cfg name"));
+    QVERIFY(
+        cfg::Document::parse(elf.toStdString(), "LS.CFG").diagnostics()[0].message.ends_with(".cfg name"));
     QVERIFY(cfg::Document::parse(elf.toStdString(), "ls")
                 .diagnostics()[0]
                 .message.find("did you mean to open a .cfg file?") != std::string::npos);

@@ -406,7 +406,7 @@ void TestDetect::detectCommandOnImagesAndVideo()
     QVERIFY(QFile::copy(mp4, cutMp4) && QFile::resize(cutMp4, QFileInfo(mp4).size() / 2));
     const Run cutOff = cli({"detect", cfg, weights, cutMp4});
     QCOMPARE(cutOff.exitCode, 1);
-    QVERIFY2(cutOff.err.contains(cutMp4.toUtf8() + ": the MP4 has no index ('moov' box)") &&
+    QVERIFY2(cutOff.err.contains(cutMp4.toUtf8() + ": the MP4/MOV file has no index ('moov' box)") &&
                  !cutOff.err.contains("moov atom not found"),
              cutOff.err.constData());
     // Two inputs of one name keep both pictures; one that cannot be written is an error, not a silence.

@@ -1129,9 +1129,9 @@ private slots:
 
     void gaussianYoloHeadTrains()
     {
-        // The tiny detector with AlexeyAB's [Gaussian_yolo] head ((5 + 9) · 3 = 42 filters before it), at
-        // a tenth of the learning rate as AlexeyAB's Gaussian cfg: its σ deltas grow as 1/σ³ (passed on as
-        // the logits' gradients, as AlexeyAB does), and at 0.01 the boxes collapsed after 50 iterations.
+        // The tiny detector with AlexeyAB's [Gaussian_yolo] head ((5 + 9) · 3 = 42 filters before it), at a
+        // tenth of the learning rate: its σ deltas grow as 1/σ³ (passed on as the logits' gradients, as
+        // AlexeyAB does), and at 0.01 the boxes collapsed after 50 iterations (docs/detection.md).
         std::string cfg = test::kTinyDetectorCfg;
         cfg.replace(cfg.find("[yolo]"), 6, "[Gaussian_yolo]");
         cfg.replace(cfg.rfind("filters=30"), 10, "filters=42");

@@ -306,6 +306,10 @@ void TestNetworkSpec::syntaxProblemsBelongToTheirLayer()
     QCOMPARE(header->layer, 0);
     QCOMPARE(noEquals->line, 12);
     QCOMPARE(noEquals->layer, 1);
+    // The layers keep the shapes their values give (a stray line hid every shape after it).
+    QVERIFY(!spec.layers[0].valid() && spec.layers[0].outputKnown);
+    QCOMPARE(spec.layers[1].output.text(), std::string("7x7x4"));
+    QVERIFY(spec.layers[1].outputKnown);
     QVERIFY2(header->format().starts_with("broken.cfg:6: error: layer 0: "), header->format().c_str());
     // Before the first layer: [net]'s.
     const NetworkSpec inNet = test::specFromText("[net]\nwidth=8\nnonsense\n[maxpool]\n", "net.cfg");

@@ -4,6 +4,7 @@
 #include "util/file_check.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace nw::cfg {
 
@@ -174,7 +175,10 @@ Document Document::parse(std::string_view text, std::string fileName)
 {
     if (auto line = binaryLine(text)) {
         // A .cfg holding binary data is damaged or misnamed; another file was likely opened by mistake.
-        const bool namedCfg = fileName.ends_with(".cfg");
+        std::string suffix = fileName.size() >= 4 ? fileName.substr(fileName.size() - 4) : std::string();
+        for (char& c : suffix)
+            c = char(std::tolower(static_cast<unsigned char>(c)));
+        const bool namedCfg = suffix == ".cfg";
         return failedRead(fileName, *line,
                           namedCfg
                               ? "this is not a text cfg (binary data on this line): the file is damaged, "

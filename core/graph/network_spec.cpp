@@ -217,7 +217,6 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         const cfg::Section& section = sections[s];
         LayerSpec layer;
         layer.index = static_cast<int>(s - 1);
-        layer.diagnostics = std::move(syntaxProblems[s - 1]);
         layer.section = s;
         layer.line = section.headerLine();
         layer.timeSteps = std::max(1, spec.net.timeSteps);
@@ -267,6 +266,10 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             spec.maxWorkspaceBytes = std::max(spec.maxWorkspaceBytes, layer.costs.workspaceBytes);
             spec.totalMemoryBytes += layer.memoryBytes;
         }
+        // A syntax slip in its lines (a stray line) marks the layer, after its shape is settled: the
+        // values it did read still give a shape, and the layers after it keep theirs.
+        layer.diagnostics.insert(layer.diagnostics.begin(), syntaxProblems[s - 1].begin(),
+                                 syntaxProblems[s - 1].end());
         spec.diagnostics.insert(spec.diagnostics.end(), layer.diagnostics.begin(), layer.diagnostics.end());
         spec.layers.push_back(std::move(layer));
     }

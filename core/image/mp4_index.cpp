@@ -26,7 +26,13 @@ bool mp4LacksItsIndex(const std::string& path)
     file.seekg(0, std::ios::end);
     const std::uint64_t size = std::uint64_t(file.tellg());
     std::uint64_t at = 0;
-    for (bool first = true;; first = false) {
+    // Real files have a handful of top-level boxes; a file of millions of tiny ones (crafted, or not an
+    // MP4 at all) is not judged rather than walked for a minute.
+    constexpr int kMostBoxes = 4096;
+    for (int boxes = 0;; ++boxes) {
+        const bool first = boxes == 0;
+        if (boxes == kMostBoxes)
+            return false;
         unsigned char header[16];
         if (at + 8 > size || !file.seekg(std::streamoff(at)) ||
             !file.read(reinterpret_cast<char*>(header), 8))
@@ -58,7 +64,7 @@ std::optional<std::string> mp4MissingIndexReason(const std::string& path)
 {
     if (!mp4LacksItsIndex(path))
         return std::nullopt;
-    return path + ": the MP4 has no index ('moov' box), which a camera or recorder writes last: the "
+    return path + ": the MP4/MOV file has no index ('moov' box), which a camera or recorder writes last: the "
                   "recording was cut off or the copy is incomplete (copy it again; a cut-off recording "
                   "can be rebuilt with the tool 'untrunc' and a whole file from the same camera)";
 }

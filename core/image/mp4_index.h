@@ -12,7 +12,7 @@ namespace nw {
 // (an 'ftyp' box first) and no 'moov' box follows before the end of the file.
 bool mp4LacksItsIndex(const std::string& path);
 
-// "PATH: the MP4 has no index ('moov' box): …", or nothing when the file is not such a file.
+// "PATH: the MP4/MOV file has no index ('moov' box): …", or nothing when the file is not such a file.
 std::optional<std::string> mp4MissingIndexReason(const std::string& path);
 
 } // namespace nw

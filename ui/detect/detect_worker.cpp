@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QImageReader>
 #include <QThread>
+#include <algorithm>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
@@ -228,20 +229,26 @@ void DetectWorker::playVideoUnguarded(const QString& path, bool letterbox, int s
         emit streamEnded(path, 0);
         return;
     }
-    // Frame n is shown no earlier than n / fps after the first: a small network (or a GPU) would play a
-    // clip in a blink. A rate the file does not declare, or a nonsense one, plays as fast as detected.
+    // Each frame is shown no sooner than 1 / fps after the one before: a small network (or a GPU) would
+    // play a clip in a blink. Late (a slow network, a stall), the next is timed from now, never rushed
+    // to catch up. A rate the file does not declare, or a nonsense one, plays as fast as detected;
+    // time-lapse rates down to one frame in 20 s are kept.
     const double declared = capture.get(cv::CAP_PROP_FPS);
-    const double fps = declared >= 1 && declared <= 1000 ? declared : 0;
+    const double fps = declared >= 0.05 && declared <= 1000 ? declared : 0;
     QElapsedTimer clock;
+    double due = 0; // when this frame may be shown, in ms on `clock`
     cv::Mat frame;
     int index = 0;
     bool failed = false; // (a detection that failed said so itself)
     while (!stopped(stream) && capture.read(frame) && !frame.empty()) {
         if (index == 0)
             clock.start();
-        else if (fps > 0)
-            for (qint64 due = qint64(1000.0 * index / fps); clock.elapsed() < due && !stopped(stream);)
-                QThread::msleep(ulong(std::min<qint64>(10, due - clock.elapsed())));
+        else if (fps > 0) {
+            due += 1000.0 / fps;
+            while (double(clock.elapsed()) < due && !stopped(stream))
+                QThread::msleep(ulong(std::clamp(due - double(clock.elapsed()), 1.0, 10.0)));
+            due = std::max(due, double(clock.elapsed()));
+        }
         if ((failed = !run(toQImage(frame), path, index++, letterbox, fps)))
             break;
         waitForDisplay(stream);

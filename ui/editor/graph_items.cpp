@@ -44,12 +44,16 @@ NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
     if (!layer.size.empty())
         detail << QString::fromStdString(layer.size);
     detail_ = detail.join("  ");
-    // A shape made from values that are wrong ("→ 0" for filters=0) is no shape: "?" with the reason.
-    shape_ = !layer.inputKnown ? QString("→ ?   (an earlier layer's error)")
-             : !layer.valid()  ? QString("→ ?   (this layer's error)")
-                               : QString("→ %1   %2 BFLOPs")
-                                    .arg(QString::fromStdString(layer.output.text()))
-                                    .arg(QLocale().toString(layer.costs.bflops, 'f', 3)); // as the table
+    // A layer refused for its own values shows the shape they make, as the table does ("0" for
+    // filters=0 says why), marked as its error; behind it nothing is known.
+    if (!layer.inputKnown)
+        shape_ = QString("→ ?   (an earlier layer's error)");
+    else if (!layer.outputKnown)
+        shape_ = QString("→ %1   (this layer's error)").arg(QString::fromStdString(layer.output.text()));
+    else
+        shape_ = QString("→ %1   %2 BFLOPs")
+                     .arg(QString::fromStdString(layer.output.text()))
+                     .arg(QLocale().toString(layer.costs.bflops, 'f', 3)); // as the table writes it
     fill_ = categoryColor(layer.type);
     if (!layer.valid())
         border_ = QColor(200, 30, 30);
