@@ -245,7 +245,8 @@ std::optional<std::string> Trainer::checkData() const
     // refused later by name): without one every gradient is 0, and a run "trained" with loss 0.0000.
     const auto& layers = net_.spec().layers;
     if (std::none_of(layers.begin(), layers.end(), [](const LayerSpec& layer) {
-            for (const char* type : {"softmax", "logistic", "cost", "yolo", "Gaussian_yolo", "region", "detection", "iseg"})
+            for (const char* type :
+                 {"softmax", "logistic", "cost", "yolo", "Gaussian_yolo", "region", "detection", "iseg"})
                 if (layer.type == type)
                     return true;
             return false;

@@ -21,7 +21,8 @@ std::optional<std::string> memoryLimitProblem();
 std::string bytesText(double bytes);
 
 // nullopt when `needBytes` fits in the available memory; otherwise "... needs about 12.3 GB (what) but
-// this machine has 8.1 GB available: <fix>" (or "but NETWRIGHT_MEMORY_LIMIT_MB=10 allows 10.5 MB (10 MiB): <fix>").
+// this machine has 8.1 GB available: <fix>" (or "but NETWRIGHT_MEMORY_LIMIT_MB=10 allows 10.5 MB (10 MiB):
+// <fix>").
 std::optional<std::string> memoryShortfall(double needBytes, const std::string& what, const std::string& fix);
 
 } // namespace nw

@@ -486,8 +486,8 @@ void addActivate(const float* a, const float* b, float* out, std::size_t n, floa
 void yoloActivate(float* x, int batch, int anchors, int classes, int plane, bool logistic, float scaleXY,
                   cudaStream_t stream, bool gaussian)
 {
-    const std::size_t n = std::size_t(batch) * std::size_t(anchors) * std::size_t(classes + (gaussian ? 9 : 5)) *
-                          std::size_t(plane);
+    const std::size_t n = std::size_t(batch) * std::size_t(anchors) *
+                          std::size_t(classes + (gaussian ? 9 : 5)) * std::size_t(plane);
     if (n) {
         yoloKernel<<<blocksFor(n), kThreads, 0, stream>>>(x, n, classes, plane, logistic, scaleXY, gaussian);
         launched("the yolo kernel");
