@@ -49,11 +49,8 @@ void decodeYolo(const YoloLayer& l, const Tensor& out, int item, int netW, int n
             // by the mean of its four uncertainties (AB's get_gaussian_yolo_detections).
             float certainty = 1;
             if (l.gaussian) {
-                const float shift = l.yoloPoint == "left_top"       ? 0.5f
-                                    : l.yoloPoint == "right_bottom" ? -0.5f
-                                                                    : 0;
-                d.box.x += shift * d.box.w;
-                d.box.y += shift * d.box.h;
+                d.box.x -= l.pointOffset * d.box.w;
+                d.box.y -= l.pointOffset * d.box.h;
                 certainty =
                     1 - (at(slot, 1, cell) + at(slot, 3, cell) + at(slot, 5, cell) + at(slot, 7, cell)) / 4;
             }

@@ -42,9 +42,10 @@ std::unique_ptr<YoloLayer> parseHead(cfg::SectionReader& r, bool gaussian)
         l->newCoords = r.getFlag("new_coords", false);
     else {
         l->ucNormalizer = r.getFloat("uc_normalizer", 1);
-        l->yoloPoint = r.getString("yolo_point", "center");
-        if (l->yoloPoint != "center" && l->yoloPoint != "left_top" && l->yoloPoint != "right_bottom")
-            r.warning("yolo_point", "unknown yolo_point '" + l->yoloPoint +
+        const std::string point = r.getString("yolo_point", "center");
+        l->pointOffset = point == "left_top" ? -0.5f : point == "right_bottom" ? 0.5f : 0.0f;
+        if (point != "center" && point != "left_top" && point != "right_bottom")
+            r.warning("yolo_point", "unknown yolo_point '" + point +
                                         "': AlexeyAB's Darknet takes it as center (known: center, left_top, "
                                         "right_bottom)");
     }

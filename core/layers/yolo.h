@@ -15,8 +15,10 @@ class YoloLayer final : public LayerConfig {
 public:
     int classes = 20, num = 1, maxBoxes = 90;
     bool gaussian = false;
-    float ucNormalizer = 1;           // [Gaussian_yolo]: weight of the σ deltas
-    std::string yoloPoint = "center"; // [Gaussian_yolo]: x, y are the box's centre, left_top or right_bottom
+    float ucNormalizer = 1; // [Gaussian_yolo]: weight of the σ deltas
+    // [Gaussian_yolo] yolo_point: where x, y sit from the box's centre, in box sizes (−0.5 left_top,
+    // 0 center, 0.5 right_bottom); decoding and the loss both go by it.
+    float pointOffset = 0;
 
     // Where each value sits among an anchor's planes.
     int entries() const { return classes + (gaussian ? 9 : 5); }

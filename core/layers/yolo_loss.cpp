@@ -103,16 +103,6 @@ public:
     float h(const Slot& s) const { return s.value(c_.hEntry()); }
     float objectness(const Slot& s) const { return s.value(c_.objectnessEntry()); }
     float& objectnessChange(const Slot& s) const { return s.change(c_.objectnessEntry()); }
-    // [Gaussian_yolo] yolo_point: which point of the box x, y place (−0.5 left/top, 0 centre, 0.5
-    // right/bottom, in box sizes).
-    float pointShift() const
-    {
-        return !c_.gaussian                     ? 0.0f
-               : c_.yoloPoint == "left_top"     ? -0.5f
-               : c_.yoloPoint == "right_bottom" ? 0.5f
-                                                : 0.0f;
-    }
-
     Box predicted(const Slot& s, int k, int i, int j) const
     {
         Box b;
@@ -125,16 +115,16 @@ public:
             b.w = std::exp(w(s)) * anchorW(k) / float(g_.netWidth);
             b.h = std::exp(h(s)) * anchorH(k) / float(g_.netHeight);
         }
-        b.x -= pointShift() * b.w; // (the centre, as the truth is)
-        b.y -= pointShift() * b.h;
+        b.x -= c_.pointOffset * b.w; // (the centre, as the truth is)
+        b.y -= c_.pointOffset * b.h;
         return b;
     }
 
     // The cell a truth belongs to: the one holding its centre (or its yolo_point corner).
     std::pair<int, int> cellOf(const Box& truth) const
     {
-        return {std::clamp(int((truth.x + pointShift() * truth.w) * float(g_.width)), 0, g_.width - 1),
-                std::clamp(int((truth.y + pointShift() * truth.h) * float(g_.height)), 0, g_.height - 1)};
+        return {std::clamp(int((truth.x + c_.pointOffset * truth.w) * float(g_.width)), 0, g_.width - 1),
+                std::clamp(int((truth.y + c_.pointOffset * truth.h) * float(g_.height)), 0, g_.height - 1)};
     }
 
     // Box deltas toward `truth` for anchor k at cell (i, j); returns the IoU of the prediction.
@@ -182,8 +172,8 @@ public:
     {
         constexpr double sigmaConst = 0.3, epsilon = 1e-9;
         const double scale = 2.0 - double(truth.w) * truth.h;
-        const double target[4] = {(truth.x + pointShift() * truth.w) * g_.width - i,
-                                  (truth.y + pointShift() * truth.h) * g_.height - j,
+        const double target[4] = {(truth.x + c_.pointOffset * truth.w) * g_.width - i,
+                                  (truth.y + c_.pointOffset * truth.h) * g_.height - j,
                                   std::log(double(truth.w) * g_.netWidth / anchorW(k)),
                                   std::log(double(truth.h) * g_.netHeight / anchorH(k))};
         const int meanEntry[4] = {0, 2, 4, 6};
@@ -201,8 +191,8 @@ public:
         if (c_.iouLoss != "mse") {
             const IouGradient g =
                 iouScore(c_.iouLoss, pred.x, pred.y, pred.w, pred.h, truth.x, truth.y, truth.w, truth.h);
-            meanDelta[0] = g.dx + pointShift() * g.dw; // (x, y place a corner: the size moves them too)
-            meanDelta[1] = g.dy + pointShift() * g.dh;
+            meanDelta[0] = g.dx + c_.pointOffset * g.dw; // (x, y place a corner: the size moves them too)
+            meanDelta[1] = g.dy + c_.pointOffset * g.dh;
             meanDelta[2] = g.dw * std::exp(w(s));
             meanDelta[3] = g.dh * std::exp(h(s));
         }
