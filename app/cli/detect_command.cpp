@@ -135,6 +135,19 @@ void printBoxes(const std::string& file, int frame, const std::vector<LabeledBox
                     b.left, b.top, b.width, b.height);
 }
 
+// `chosen`, or else the names file beside the cfg (yolov4.cfg → yolov4.names), said on stderr: detect
+// and classify take them as the studio does.
+std::string namesOrBesideCfg(const std::string& chosen, const std::string& cfg)
+{
+    if (!chosen.empty())
+        return chosen;
+    const auto beside = namesBesideCfg(cfg);
+    if (!beside)
+        return {};
+    std::cerr << "note: class names from " << *beside << " (beside the cfg; --names chooses others)\n";
+    return *beside;
+}
+
 std::optional<std::vector<std::string>> namesFor(const std::string& path, int classes)
 {
     if (path.empty()) { // "class 0", "class 1", ... until the user gives a .names file
@@ -210,13 +223,7 @@ int detect(const DetectArgs& args)
         return 1;
     }
     // Without --names, the names file beside the cfg (yolov4.cfg → yolov4.names), as the studio finds it.
-    std::string namesPath = args.names;
-    if (namesPath.empty())
-        if (const auto beside = namesBesideCfg(args.cfg)) {
-            namesPath = *beside;
-            std::cerr << "note: class names from " << namesPath
-                      << " (beside the cfg; --names chooses others)\n";
-        }
+    const std::string namesPath = namesOrBesideCfg(args.names, args.cfg);
     auto names = namesFor(namesPath, classes);
     if (!names)
         return 1;
@@ -437,12 +444,7 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
         return 1;
     const Shape input = net->inputShape();
     const std::size_t classes = std::size_t(net->output().itemSize());
-    if (namesPath.empty()) // neither --names nor a .data file's: the cfg's own, as detect takes them
-        if (const auto beside = namesBesideCfg(cfg)) {
-            namesPath = *beside;
-            std::cerr << "note: class names from " << namesPath
-                      << " (beside the cfg; --names chooses others)\n";
-        }
+    namesPath = namesOrBesideCfg(namesPath, cfg); // neither --names nor a .data file's: the cfg's own
     auto names = namesFor(namesPath, int(classes));
     if (!names)
         return 1;
