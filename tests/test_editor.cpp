@@ -16,6 +16,7 @@
 #include "layers/detection_heads.h"
 #include "table/layer_table_model.h"
 #include "test_support.h"
+#include "train/run_folders.h"
 #include "train/train_panel.h"
 #include "window/main_window.h"
 #ifdef NETWRIGHT_WITH_ONNX
@@ -293,14 +294,14 @@ void TestEditor::savingUnmodifiedWritesTheSameBytes()
         if (action->text() == "&New")
             action->trigger();
     QVERIFY(window.documentModel()->path().isEmpty());
-    QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::TrainPanel::defaultRunFolder(QString()));
+    QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::defaultRunFolder(QString()));
     test::writeFile(dir.filePath("mine.data"), "classes=2\n");
     QVERIFY(window.saveAs(dir.filePath("mine.cfg")));
-    QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::TrainPanel::defaultRunFolder("mine.cfg"));
+    QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::defaultRunFolder("mine.cfg"));
     QVERIFY(window.trainPanel()->outputEdit()->text().endsWith("/netwright/runs/mine"));
     QCOMPARE(window.trainPanel()->dataEdit()->text(), dir.filePath("mine.data"));
     QVERIFY(window.saveAs(dir.filePath("other.cfg")));
-    QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::TrainPanel::defaultRunFolder("mine.cfg"));
+    QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::defaultRunFolder("mine.cfg"));
 }
 
 void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()

@@ -8,6 +8,7 @@
 #include "test_support.h"
 #include "train/checkpoint.h"
 #include "train/child_training.h"
+#include "train/run_folders.h"
 #include "train/train_panel.h"
 #include "train/train_worker.h"
 #include "window/main_window.h"
@@ -420,39 +421,35 @@ void TestTrainPanel::theDataFileOfADarknetProjectIsFound()
     };
     write("tutorial/cifar_small.cfg");
     write("tutorial/cifar.data");
-    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("tutorial/cifar_small.cfg")),
-             dir.filePath("tutorial/cifar.data"));
+    QCOMPARE(ui::dataFileFor(dir.filePath("tutorial/cifar_small.cfg")), dir.filePath("tutorial/cifar.data"));
     write("tutorial/cifar_small.data"); // named after it: first
-    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("tutorial/cifar_small.cfg")),
+    QCOMPARE(ui::dataFileFor(dir.filePath("tutorial/cifar_small.cfg")),
              dir.filePath("tutorial/cifar_small.data"));
     write("darknet/cifar.cfg"); // pjreddie's cfg/: cifar.data is cifar.cfg's, coco.data another's
     write("darknet/cifar.data");
     write("darknet/cifar_small.cfg");
     write("darknet/coco.data");
     write("darknet/voc.data");
-    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("darknet/cifar_small.cfg")),
-             dir.filePath("darknet/cifar.data"));
+    QCOMPARE(ui::dataFileFor(dir.filePath("darknet/cifar_small.cfg")), dir.filePath("darknet/cifar.data"));
     write("two/net.cfg");
     write("two/a.data");
     write("two/b.data");
-    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("two/net.cfg")), QString()); // no guess
+    QCOMPARE(ui::dataFileFor(dir.filePath("two/net.cfg")), QString()); // no guess
     write("bundled/fashion-mnist.cfg");
     write("bundled/fashion-mnist.data");
     write("bundled/shapes-tiny.cfg");
-    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("bundled/shapes-tiny.cfg")), QString()); // another's
+    QCOMPARE(ui::dataFileFor(dir.filePath("bundled/shapes-tiny.cfg")), QString()); // another's
     write("ab/yolo-obj.cfg");
     write("ab/cfg/yolov4-obj.cfg");
     write("ab/data/obj.data");
-    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("ab/yolo-obj.cfg")), dir.filePath("ab/data/obj.data"));
-    QCOMPARE(ui::TrainPanel::dataFileFor(dir.filePath("ab/cfg/yolov4-obj.cfg")),
-             dir.filePath("ab/data/obj.data"));
+    QCOMPARE(ui::dataFileFor(dir.filePath("ab/yolo-obj.cfg")), dir.filePath("ab/data/obj.data"));
+    QCOMPARE(ui::dataFileFor(dir.filePath("ab/cfg/yolov4-obj.cfg")), dir.filePath("ab/data/obj.data"));
     // The panel takes it when the network opens.
     ui::TrainPanel panel;
     panel.setNetwork(dir.filePath("tutorial/cifar_small.cfg"));
     QCOMPARE(panel.dataEdit()->text(), dir.filePath("tutorial/cifar_small.data"));
-    const QString ownFolder = ui::TrainPanel::defaultRunFolder(dir.filePath("ab/yolo-obj.cfg"));
-    QCOMPARE(panel.outputEdit()->text(),
-             ui::TrainPanel::defaultRunFolder(dir.filePath("tutorial/cifar_small.cfg")));
+    const QString ownFolder = ui::defaultRunFolder(dir.filePath("ab/yolo-obj.cfg"));
+    QCOMPARE(panel.outputEdit()->text(), ui::defaultRunFolder(dir.filePath("tutorial/cifar_small.cfg")));
 
     // Runs go where Darknet and the CLI write: the .data file's backup= folder once it exists (found as
     // its other paths are, here one folder above data/), else the studio's own folder for the network.

@@ -2,7 +2,9 @@
 
 #include "device/device_box.h"
 #include "train/data_check.h"
+#include "train/run_folders.h"
 #include "train/train_worker.h"
+#include "train/training_curves.h"
 #include "window/save_file_dialog.h"
 
 #include "data/data_file.h"
@@ -21,7 +23,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -36,7 +37,6 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <limits>
-#include <qcustomplot.h>
 #include <utility>
 
 namespace nw::ui {
@@ -76,18 +76,6 @@ QLineEdit* pathEdit(QWidget* parent, QHBoxLayout*& row, const QString& title, co
             edit->setText(chosen);
     });
     return edit;
-}
-
-// The legend in a row of its own above the axes, laid out left to right: inside the axes it covered
-// the newest points (validation points come in at the right).
-void legendAbove(QCustomPlot* plot)
-{
-    plot->legend->setVisible(true);
-    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot->legend->setBorderPen(Qt::NoPen);
-    plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, plot->legend); // moves it out of the axes' inset
-    plot->plotLayout()->setRowStretchFactor(0, 0.001);
 }
 
 } // namespace
@@ -202,74 +190,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     status_ = new QLabel(tr("Not training."), this);
     status_->setWordWrap(true); // a long error wraps instead of widening the window
 
-    plot_ = new QCustomPlot(this);
-    plot_->setMinimumHeight(220);
-    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    legendAbove(plot_);
-    plot_->xAxis->setLabel(tr("iteration"));
-    plot_->yAxis->setLabel(tr("loss"));
-    plot_->yAxis2->setVisible(true);
-    plot_->yAxis2->setLabel(tr("validation (%)")); // top-1 or mAP@0.5: the legend says which
-    plot_->yAxis2->setRange(0, 100);
-    plot_->addGraph()->setName(tr("loss"));
-    plot_->graph(0)->setPen(QPen(QColor(120, 160, 220), 1));
-    plot_->addGraph()->setName(tr("average loss"));
-    plot_->graph(1)->setPen(QPen(QColor(20, 70, 160), 2));
-    plot_->addGraph(plot_->xAxis, plot_->yAxis2)->setName(tr("validation top-1"));
-    plot_->graph(2)->setPen(QPen(QColor(220, 110, 20), 2));
-    plot_->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
-
-    rates_ = new QCustomPlot(this);
-    rates_->setFixedHeight(140);
-    rates_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    rates_->yAxis->setLabel(tr("learning rate"));
-    rates_->yAxis2->setVisible(true);
-    rates_->yAxis2->setLabel(tr("images/s"));
-    rates_->addGraph()->setName(tr("learning rate"));
-    rates_->graph(0)->setPen(QPen(QColor(120, 40, 160), 1.5));
-    rates_->addGraph(rates_->xAxis, rates_->yAxis2)->setName(tr("images/s"));
-    rates_->graph(1)->setPen(QPen(QColor(40, 150, 90), 1));
-    legendAbove(rates_);
-    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), rates_->xAxis,
-            qOverload<const QCPRange&>(&QCPAxis::setRange));
-
-    heads_ = new QCustomPlot(this);
-    heads_->setFixedHeight(150);
-    heads_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    heads_->yAxis->setLabel(tr("detection heads"));
-    heads_->yAxis->setRange(0, 1);
-    // Its legend in a column of its own at the right (inside the axes six entries covered the curves),
-    // one column per two heads; the plot keeps its height.
-    heads_->legend->setVisible(true);
-    heads_->legend->setFont(QFont(font().family(), 7));
-    heads_->legend->setBorderPen(Qt::NoPen);
-    heads_->legend->setRowSpacing(0);
-    heads_->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
-    heads_->legend->setWrap(6);
-    heads_->plotLayout()->addElement(0, 1, heads_->legend); // moves it out of the axes' inset
-    heads_->plotLayout()->setColumnStretchFactor(1, 0.001);
-    heads_->setVisible(false); // shown when a detector reports its heads
-    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), heads_->xAxis,
-            qOverload<const QCPRange&>(&QCPAxis::setRange));
-    connect(plot_, &QCustomPlot::mouseMove, this, &TrainPanel::showReadout);
-    // A drag or a wheel turn looks closer and stops the axes following the run (each new point reset
-    // them within 50 ms); a double-click follows it again.
-    for (QCustomPlot* p : {plot_, rates_, heads_}) {
-        if (p != plot_) // (the loss plot's tooltip is the readout, which says it too)
-            p->setToolTip(tr("Drag or turn the wheel to look closer; double-click to follow the run again."));
-        // (a plain click moves nothing: only a press that moves, a drag, stops the following)
-        connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
-            if (event->buttons() & Qt::LeftButton)
-                followRun_ = false;
-        });
-        connect(p, &QCustomPlot::mouseWheel, this, [this] { followRun_ = false; });
-        connect(p, &QCustomPlot::mouseDoubleClick, this, [this] {
-            followRun_ = true;
-            fitAxes(progress_->value());
-            plot_->replot();
-            rates_->replot();
-        });
-    }
+    curves_ = new TrainingCurves(this);
 
     log_ = new QPlainTextEdit(this);
     log_->setReadOnly(true);
@@ -295,9 +216,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(runSummary_);
     layout->addWidget(progress_);
     layout->addWidget(status_);
-    layout->addWidget(plot_, 1);
-    layout->addWidget(rates_);
-    layout->addWidget(heads_);
+    layout->addWidget(curves_, 1);
     layout->addWidget(log_);
 
     connect(train_, &QPushButton::clicked, this, &TrainPanel::start);
@@ -314,10 +233,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
         if (!QFile::copy(source, path))
             appendLog(tr("error: cannot copy %1 to %2 (has a run written it yet?)").arg(source, path));
     });
-    connect(logScale_, &QCheckBox::toggled, this, [this](bool on) {
-        plot_->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-        plot_->replot();
-    });
+    connect(logScale_, &QCheckBox::toggled, curves_, &TrainingCurves::setLogScale);
 
     thread_ = new QThread(this);
     worker_ = new TrainWorker;
@@ -425,10 +341,8 @@ void TrainPanel::showEarlierRun()
     // Its curve, when metrics.csv is its own (two cfgs in Darknet's one backup/ share that file).
     const QString metrics = output_->text() + "/metrics.csv";
     if (metricsReachCheckpoint(metrics.toStdString(), *header)) {
-        loadPreviousCurve(metrics, iteration + 1);
-        fitAxes(iteration);
-        plot_->replot();
-        rates_->replot();
+        curves_->addEarlierRun(metrics, iteration + 1);
+        curves_->showUpTo(iteration);
     }
     const QString when = QLocale().toString(state.lastModified(), QLocale::ShortFormat);
     if (finalWeights.exists() && finalWeights.lastModified() >= state.lastModified()) {
@@ -484,57 +398,8 @@ void TrainPanel::showPlannedIterations()
 void TrainPanel::setDetector(bool detector)
 {
     detector_ = detector;
-    if (!training_ && plot_->graph(2)->data()->isEmpty()) {
-        plot_->graph(2)->setName(detector ? tr("validation mAP@0.5") : tr("validation top-1"));
-        plot_->replot(QCustomPlot::rpQueuedReplot);
-    }
-}
-
-QString TrainPanel::defaultRunFolder(const QString& cfgPath)
-{
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/netwright/runs/" +
-           QFileInfo(cfgPath).completeBaseName();
-}
-
-QString TrainPanel::runFolderFor(const QString& cfgPath, const QString& dataPath)
-{
-    std::string error;
-    if (!dataPath.trimmed().isEmpty())
-        if (const auto data = loadDataFile(dataPath.trimmed().toStdString(), error);
-            data && !data->get("backup").empty()) {
-            const QFileInfo backup(
-                QDir::cleanPath(QString::fromStdString(data->resolve(data->get("backup")))));
-            if (backup.isDir() && backup.isWritable())
-                return QDir::cleanPath(backup.absoluteFilePath());
-            // An absolute one names its place without a doubt: made there, in a folder that exists.
-            const QFileInfo parent(backup.absolutePath());
-            if (backup.isAbsolute() && !backup.exists() && parent.isDir() && parent.isWritable())
-                return QDir::cleanPath(backup.absoluteFilePath());
-        }
-    return defaultRunFolder(cfgPath);
-}
-
-QString TrainPanel::dataFileFor(const QString& cfgPath)
-{
-    const QFileInfo cfg(cfgPath);
-    const QDir folder = cfg.dir();
-    if (const QString beside = folder.filePath(cfg.completeBaseName() + ".data"); QFileInfo::exists(beside))
-        return beside;
-    QStringList unclaimed, prefixes;
-    for (const QFileInfo& data : folder.entryInfoList({"*.data"}, QDir::Files)) {
-        if (cfg.completeBaseName().startsWith(data.completeBaseName() + "_")) // cifar.data of cifar_small.cfg
-            prefixes << data.filePath();
-        if (!QFileInfo::exists(folder.filePath(data.completeBaseName() + ".cfg")))
-            unclaimed << data.filePath();
-    }
-    if (prefixes.size() == 1)
-        return prefixes.first();
-    if (unclaimed.size() == 1)
-        return unclaimed.first();
-    for (const QString& obj : {folder.filePath("data/obj.data"), folder.filePath("../data/obj.data")})
-        if (QFileInfo(obj).isFile())
-            return QDir::cleanPath(QFileInfo(obj).absoluteFilePath());
-    return {};
+    if (!training_)
+        curves_->setDetector(detector);
 }
 
 void TrainPanel::renameNetwork(const QString& cfgPath)
@@ -637,7 +502,6 @@ void TrainPanel::start()
     pendingCurve_ = request.resume ? request.outDir + "/metrics.csv" : QString();
     firstIteration_ = -1;
     pausedMs_ = 0;
-    plot_->replot();
     paused_ = false;
     pause_->setText(tr("Pause"));
     pause_->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
@@ -655,16 +519,8 @@ void TrainPanel::start()
 
 void TrainPanel::clearCurves()
 {
-    for (QCustomPlot* p : {plot_, rates_})
-        for (int g = 0; g < p->graphCount(); ++g)
-            p->graph(g)->data()->clear();
-    heads_->clearGraphs();
-    heads_->setVisible(false);
-    plot_->graph(2)->setName(detector_ ? tr("validation mAP@0.5") : tr("validation top-1"));
-    followRun_ = true;
+    curves_->clear(detector_);
     lastLoggedIteration_ = 0;
-    plot_->replot();
-    rates_->replot();
 }
 
 void TrainPanel::togglePause()
@@ -705,7 +561,7 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
     progress_->setValue(s.iteration);
     evaluating_ = false;
     if (!pendingCurve_.isEmpty()) {
-        loadPreviousCurve(pendingCurve_, s.iteration);
+        curves_->addEarlierRun(pendingCurve_, s.iteration);
         pendingCurve_.clear();
     }
     if (firstIteration_ < 0) {
@@ -715,26 +571,12 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
         if (paused_) // paused before this run's clock started: only the time from now counts
             pauseClock_.start();
     }
-    plot_->graph(0)->addData(s.iteration, s.loss);
-    plot_->graph(1)->addData(s.iteration, s.averageLoss);
-    rates_->graph(0)->addData(s.iteration, double(s.learningRate));
-    rates_->graph(1)->addData(s.iteration, s.imagesPerSecond);
-    if (s.validTop1)
-        plot_->graph(2)->addData(s.iteration, *s.validTop1 * 100);
+    curves_->add(s);
     if (s.validTop1 || s.map50)
         lastValidation_ = tr("%1 %2 % at iteration %3")
                               .arg(s.validTop1 ? tr("validation top-1") : tr("validation mAP@0.5"))
                               .arg(*(s.validTop1 ? s.validTop1 : s.map50) * 100, 0, 'f', 2)
                               .arg(s.iteration);
-    if (s.map50 || !s.heads.empty()) // (the run's own word, should the edited cfg have changed kind)
-        plot_->graph(2)->setName(tr("validation mAP@0.5"));
-    if (s.map50)
-        plot_->graph(2)->addData(s.iteration, *s.map50 * 100);
-    addHeadPoints(s);
-    if (followRun_)
-        fitAxes(s.iteration);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
-    rates_->replot(QCustomPlot::rpQueuedReplot);
     // This run's pace on the panel's clock, pauses left out (a child process's own clock runs on
     // through SIGSTOP); the run's own figure until a second iteration gives a pace.
     const qint64 activeMs = runClock_.elapsed() - pausedMs_ - (paused_ ? pauseClock_.elapsed() : 0);
@@ -762,38 +604,13 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
     }
 }
 
-void TrainPanel::fitAxes(int iteration)
-{
-    // Up to the last point drawn, which a resumed run's earlier curve may put past the progress bar
-    // (a run stopped before its first iteration leaves the bar at 0).
-    bool found = false;
-    const QCPRange keys = plot_->graph(0)->getKeyRange(found);
-    // 2 % beyond it, so a validation point at the last iteration is drawn whole, not cut by the edge.
-    plot_->xAxis->setRange(0, 1.02 * std::max({10.0, double(iteration), found ? keys.upper : 0.0}));
-    found = false;
-    const QCPRange range = plot_->graph(0)->getValueRange(found);
-    if (found)
-        plot_->yAxis->setRange(logScale_->isChecked() ? std::max(1e-4, range.lower * 0.8) : 0,
-                               range.upper * 1.05);
-    // From 0 to a little above the largest value: rescaling to the data alone centres a constant
-    // learning rate on a ±2 range, drawing it as a flat line at 0.
-    for (int g = 0; g < 2; ++g) {
-        found = false;
-        const QCPRange values = rates_->graph(g)->getValueRange(found);
-        if (found && values.upper > 0)
-            rates_->graph(g)->valueAxis()->setRange(0, values.upper * 1.15);
-    }
-}
-
 void TrainPanel::onFinished(const QString& error)
 {
     setTraining(false);
     if (!pendingCurve_.isEmpty()) { // a resumed run that ended before an iteration: the earlier curve
-        loadPreviousCurve(pendingCurve_, std::numeric_limits<int>::max());
+        curves_->addEarlierRun(pendingCurve_, std::numeric_limits<int>::max());
         pendingCurve_.clear();
-        fitAxes(progress_->value());
-        plot_->replot();
-        rates_->replot();
+        curves_->showUpTo(progress_->value());
     }
     if (paused_) { // (stopped while paused)
         paused_ = false;
@@ -835,60 +652,6 @@ void TrainPanel::onFinished(const QString& error)
 void TrainPanel::appendLog(const QString& text)
 {
     log_->appendPlainText(text);
-}
-
-void TrainPanel::loadPreviousCurve(const QString& metricsCsv, int before)
-{
-    QFile file(metricsCsv);
-    if (!file.open(QIODevice::ReadOnly))
-        return;
-    QTextStream in(&file);
-    in.readLine(); // header
-    while (!in.atEnd()) {
-        const QStringList f = in.readLine().split(',');
-        if (f.size() < 7 || f[0].toInt() >= before)
-            continue;
-        plot_->graph(0)->addData(f[0].toDouble(), f[1].toDouble());
-        plot_->graph(1)->addData(f[0].toDouble(), f[2].toDouble());
-        rates_->graph(0)->addData(f[0].toDouble(), f[3].toDouble()); // the rates of the earlier run too
-        rates_->graph(1)->addData(f[0].toDouble(), f[4].toDouble());
-        if (!f[6].isEmpty())
-            plot_->graph(2)->addData(f[0].toDouble(), f[6].toDouble() * 100);
-        if (f.size() > 7 && !f[7].isEmpty())
-            plot_->graph(2)->addData(f[0].toDouble(), f[7].toDouble() * 100);
-    }
-}
-
-// Three curves per head (IoU solid, objectness dashed, class score dotted), one colour per head.
-void TrainPanel::addHeadPoints(const nw::IterationStats& s)
-{
-    if (s.heads.empty())
-        return;
-    if (heads_->graphCount() != int(s.heads.size()) * 3) {
-        heads_->clearGraphs();
-        const QColor colours[] = {QColor(200, 60, 40), QColor(30, 110, 200), QColor(40, 150, 70),
-                                  QColor(150, 60, 170)};
-        for (std::size_t h = 0; h < s.heads.size(); ++h) {
-            const QColor colour = colours[h % 4];
-            const QString layer = QString::number(s.heads[h].layer);
-            const std::pair<QString, Qt::PenStyle> kinds[] = {{tr("IoU L%1").arg(layer), Qt::SolidLine},
-                                                              {tr("obj L%1").arg(layer), Qt::DashLine},
-                                                              {tr("class L%1").arg(layer), Qt::DotLine}};
-            for (const auto& [name, style] : kinds) {
-                QCPGraph* graph = heads_->addGraph();
-                graph->setName(name);
-                graph->setPen(QPen(colour, 1.5, style));
-            }
-        }
-        heads_->setVisible(true);
-    }
-    for (std::size_t h = 0; h < s.heads.size(); ++h) {
-        const HeadStats& head = s.heads[h];
-        heads_->graph(int(h) * 3)->addData(s.iteration, head.averageIou);
-        heads_->graph(int(h) * 3 + 1)->addData(s.iteration, head.objectness);
-        heads_->graph(int(h) * 3 + 2)->addData(s.iteration, head.classScore);
-    }
-    heads_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 // Makes the synthetic shapes set once (2,000 images, seed 1) in the background, then selects it.
@@ -985,29 +748,11 @@ void TrainPanel::checkData()
     checkThread_->start();
 }
 
-// Hovering the curves shows the values at that iteration.
-void TrainPanel::showReadout(QMouseEvent* event)
-{
-    const double x = plot_->xAxis->pixelToCoord(event->position().x());
-    QStringList parts;
-    for (int g = 0; g < plot_->graphCount(); ++g) {
-        auto points = plot_->graph(g)->data();
-        if (points->isEmpty())
-            continue;
-        auto it = points->findBegin(x);
-        if (it == points->constEnd())
-            --it;
-        parts << QString("%1 %2 at %3").arg(plot_->graph(g)->name()).arg(it->value, 0, 'g', 4).arg(it->key);
-    }
-    parts << tr("(drag or wheel: look closer; double-click: follow the run)");
-    plot_->setToolTip(parts.join('\n'));
-}
-
 void TrainPanel::exportPng()
 {
     const QString path = chooseFileToSave(this, tr("Export the curves"), output_->text() + "/curves.png",
                                           tr("PNG images (*.png)"), "png");
-    if (!path.isEmpty() && !plot_->savePng(path))
+    if (!path.isEmpty() && !curves_->savePng(path))
         appendLog(tr("error: cannot write %1").arg(path));
 }
 

@@ -2,8 +2,9 @@
 // The Train panel: data set, optional starting weights, output folder and iteration overrides; Train,
 // Pause/Resume, Stop; a progress bar with epoch and ETA; live QCustomPlot curves (loss, average loss,
 // validation top-1 or mAP@0.5, and for detectors each head's IoU, objectness and class score); a log.
-// Training runs in a TrainWorker on its own QThread.
+// Training runs in a TrainWorker on its own QThread; the curves are a TrainingCurves.
 #include "train/trainer.h"
+#include "train/training_curves.h"
 
 #include <QElapsedTimer>
 #include <QPointer>
@@ -18,7 +19,6 @@ class QTimer;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
-class QMouseEvent;
 class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
@@ -42,16 +42,6 @@ public:
     // The same network saved under a (new) name: keeps the data, weights, curves and log (a new
     // network's first save also gets its own run folder and the .data beside it).
     void renameNetwork(const QString& cfgPath);
-    // Where a network's runs go unless the user chooses: runs/<cfg name> in the user's data folder.
-    static QString defaultRunFolder(const QString& cfgPath);
-    // The .data file a cfg most likely trains on, or empty: the one named after it beside it; else the
-    // one whose name starts its name (Darknet's cifar.data of cifar_small.cfg, among coco.data and
-    // others); else the only one beside it not named after another cfg there; else AlexeyAB's
-    // data/obj.data in its folder or the one above.
-    static QString dataFileFor(const QString& cfgPath);
-    // Where a run writes unless the user chooses: the .data file's backup= folder when it exists (Darknet
-    // and the CLI write there), else the studio's own folder for the network.
-    static QString runFolderFor(const QString& cfgPath, const QString& dataPath);
     // Where Train reads the network: the editor's text (unsaved edits included) instead of the file.
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
     bool isTraining() const { return training_; }
@@ -73,9 +63,9 @@ public:
     QPushButton* trainButton() const { return train_; }
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* stopButton() const { return stop_; }
-    QCustomPlot* plot() const { return plot_; }
-    QCustomPlot* ratePlot() const { return rates_; }
-    QCustomPlot* headPlot() const { return heads_; }
+    QCustomPlot* plot() const { return curves_->plot(); }
+    QCustomPlot* ratePlot() const { return curves_->ratePlot(); }
+    QCustomPlot* headPlot() const { return curves_->headPlot(); }
     QPushButton* shapesButton() const { return shapes_; }
     // Where the one-click shapes data set is generated (default: the user's data folder, 2,000 images).
     void setShapesFolder(const QString& folder, int count = 2000)
@@ -107,16 +97,10 @@ private:
     void onFinished(const QString& error);
     void appendLog(const QString& text);
     void setTraining(bool training);
-    // The rows of an earlier run before `before` (those after the checkpoint were trimmed by the run).
-    void loadPreviousCurve(const QString& metricsCsv, int before);
     // A run of this network found in the output folder: its curves and where it stands; a stopped one
     // (a checkpoint newer than any final weights) ticks Resume.
     void showEarlierRun();
-    // The loss and rate axes fitted to the curves (while following the run, and on a double-click).
-    void fitAxes(int iteration);
     void exportPng();
-    void showReadout(QMouseEvent* event);
-    void addHeadPoints(const nw::IterationStats& stats);
     void useShapesDataSet();
     // Reads the chosen data set off the GUI thread (data_check.h) and shows what it holds.
     void checkData();
@@ -144,9 +128,7 @@ private:
     QLabel* status_ = nullptr;
     QWidget* settings_ = nullptr;  // the run's settings, folded away while it trains (room for curves)
     QLabel* runSummary_ = nullptr; // what the running run uses, in one line, while they are folded
-    QCustomPlot* plot_ = nullptr;
-    QCustomPlot* rates_ = nullptr; // learning rate and images/s
-    QCustomPlot* heads_ = nullptr; // detectors: IoU, objectness, class score per head
+    TrainingCurves* curves_ = nullptr;
     QPushButton* shapes_ = nullptr;
     QString shapesFolder_;
     int shapesCount_ = 2000;
@@ -165,7 +147,6 @@ private:
     bool paused_ = false;
     bool makingShapes_ = false; // Train waits for the data set it will be pointed at
     bool detector_ = false;     // validation is mAP@0.5 (named so before the run's first point)
-    bool followRun_ = true;     // the curves' axes follow the run until the user zooms or drags
     QString pendingCurve_;      // a resumed run's metrics.csv, drawn once the run has trimmed it
     QString stopNote_;          // how a stopped run ended when it kept no checkpoint of its own
     QString nothingToTrain_;    // a run resumed at its end: what to do instead

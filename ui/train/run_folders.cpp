@@ -1,0 +1,60 @@
+#include "train/run_folders.h"
+
+#include "data/data_file.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QStringList>
+#include <string>
+
+namespace nw::ui {
+
+QString defaultRunFolder(const QString& cfgPath)
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/netwright/runs/" +
+           QFileInfo(cfgPath).completeBaseName();
+}
+
+QString runFolderFor(const QString& cfgPath, const QString& dataPath)
+{
+    std::string error;
+    if (!dataPath.trimmed().isEmpty())
+        if (const auto data = loadDataFile(dataPath.trimmed().toStdString(), error);
+            data && !data->get("backup").empty()) {
+            const QFileInfo backup(
+                QDir::cleanPath(QString::fromStdString(data->resolve(data->get("backup")))));
+            if (backup.isDir() && backup.isWritable())
+                return QDir::cleanPath(backup.absoluteFilePath());
+            // An absolute one names its place without a doubt: made there, in a folder that exists.
+            const QFileInfo parent(backup.absolutePath());
+            if (backup.isAbsolute() && !backup.exists() && parent.isDir() && parent.isWritable())
+                return QDir::cleanPath(backup.absoluteFilePath());
+        }
+    return defaultRunFolder(cfgPath);
+}
+
+QString dataFileFor(const QString& cfgPath)
+{
+    const QFileInfo cfg(cfgPath);
+    const QDir folder = cfg.dir();
+    if (const QString beside = folder.filePath(cfg.completeBaseName() + ".data"); QFileInfo::exists(beside))
+        return beside;
+    QStringList unclaimed, prefixes;
+    for (const QFileInfo& data : folder.entryInfoList({"*.data"}, QDir::Files)) {
+        if (cfg.completeBaseName().startsWith(data.completeBaseName() + "_")) // cifar.data of cifar_small.cfg
+            prefixes << data.filePath();
+        if (!QFileInfo::exists(folder.filePath(data.completeBaseName() + ".cfg")))
+            unclaimed << data.filePath();
+    }
+    if (prefixes.size() == 1)
+        return prefixes.first();
+    if (unclaimed.size() == 1)
+        return unclaimed.first();
+    for (const QString& obj : {folder.filePath("data/obj.data"), folder.filePath("../data/obj.data")})
+        if (QFileInfo(obj).isFile())
+            return QDir::cleanPath(QFileInfo(obj).absoluteFilePath());
+    return {};
+}
+
+} // namespace nw::ui

@@ -1,0 +1,271 @@
+#include "train/training_curves.h"
+
+#include <QFile>
+#include <QMouseEvent>
+#include <QStringList>
+#include <QTextStream>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <qcustomplot.h>
+#include <utility>
+
+namespace nw::ui {
+
+namespace {
+
+// The legend in a row of its own above the axes, laid out left to right: inside the axes it covered
+// the newest points (validation points come in at the right).
+void legendAbove(QCustomPlot* plot)
+{
+    plot->legend->setVisible(true);
+    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, plot->legend); // moves it out of the axes' inset
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+}
+
+QString validationName(bool detector)
+{
+    return detector ? QObject::tr("validation mAP@0.5") : QObject::tr("validation top-1");
+}
+
+} // namespace
+
+TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent)
+{
+    plot_ = new QCustomPlot(this);
+    plot_->setMinimumHeight(220);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    legendAbove(plot_);
+    plot_->xAxis->setLabel(tr("iteration"));
+    plot_->yAxis->setLabel(tr("loss"));
+    plot_->yAxis2->setVisible(true);
+    plot_->yAxis2->setLabel(tr("validation (%)")); // top-1 or mAP@0.5: the legend says which
+    plot_->yAxis2->setRange(0, 100);
+    plot_->addGraph()->setName(tr("loss"));
+    plot_->graph(0)->setPen(QPen(QColor(120, 160, 220), 1));
+    plot_->addGraph()->setName(tr("average loss"));
+    plot_->graph(1)->setPen(QPen(QColor(20, 70, 160), 2));
+    plot_->addGraph(plot_->xAxis, plot_->yAxis2)->setName(validationName(false));
+    plot_->graph(2)->setPen(QPen(QColor(220, 110, 20), 2));
+    plot_->graph(2)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+
+    rates_ = new QCustomPlot(this);
+    rates_->setFixedHeight(140);
+    rates_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    rates_->yAxis->setLabel(tr("learning rate"));
+    rates_->yAxis2->setVisible(true);
+    rates_->yAxis2->setLabel(tr("images/s"));
+    rates_->addGraph()->setName(tr("learning rate"));
+    rates_->graph(0)->setPen(QPen(QColor(120, 40, 160), 1.5));
+    rates_->addGraph(rates_->xAxis, rates_->yAxis2)->setName(tr("images/s"));
+    rates_->graph(1)->setPen(QPen(QColor(40, 150, 90), 1));
+    legendAbove(rates_);
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), rates_->xAxis,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+
+    heads_ = new QCustomPlot(this);
+    heads_->setFixedHeight(150);
+    heads_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    heads_->yAxis->setLabel(tr("detection heads"));
+    heads_->yAxis->setRange(0, 1);
+    // Its legend in a column of its own at the right (inside the axes six entries covered the curves),
+    // one column per two heads; the plot keeps its height.
+    heads_->legend->setVisible(true);
+    heads_->legend->setFont(QFont(font().family(), 7));
+    heads_->legend->setBorderPen(Qt::NoPen);
+    heads_->legend->setRowSpacing(0);
+    heads_->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+    heads_->legend->setWrap(6);
+    heads_->plotLayout()->addElement(0, 1, heads_->legend); // moves it out of the axes' inset
+    heads_->plotLayout()->setColumnStretchFactor(1, 0.001);
+    heads_->setVisible(false); // shown when a detector reports its heads
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), heads_->xAxis,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(plot_, &QCustomPlot::mouseMove, this, &TrainingCurves::showReadout);
+    // A drag or a wheel turn looks closer and stops the axes following the run (each new point reset
+    // them within 50 ms); a double-click follows it again.
+    for (QCustomPlot* p : {plot_, rates_, heads_}) {
+        if (p != plot_) // (the loss plot's tooltip is the readout, which says it too)
+            p->setToolTip(tr("Drag or turn the wheel to look closer; double-click to follow the run again."));
+        // (a plain click moves nothing: only a press that moves, a drag, stops the following)
+        connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+            if (event->buttons() & Qt::LeftButton)
+                followRun_ = false;
+        });
+        connect(p, &QCustomPlot::mouseWheel, this, [this] { followRun_ = false; });
+        connect(p, &QCustomPlot::mouseDoubleClick, this, [this] {
+            followRun_ = true;
+            fitAxes(lastIteration_);
+            plot_->replot();
+            rates_->replot();
+        });
+    }
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_, 1);
+    layout->addWidget(rates_);
+    layout->addWidget(heads_);
+}
+
+void TrainingCurves::clear(bool detector)
+{
+    detector_ = detector;
+    for (QCustomPlot* p : {plot_, rates_})
+        for (int g = 0; g < p->graphCount(); ++g)
+            p->graph(g)->data()->clear();
+    heads_->clearGraphs();
+    heads_->setVisible(false);
+    plot_->graph(2)->setName(validationName(detector));
+    followRun_ = true;
+    lastIteration_ = 0;
+    plot_->replot();
+    rates_->replot();
+}
+
+void TrainingCurves::setDetector(bool detector)
+{
+    detector_ = detector;
+    if (plot_->graph(2)->data()->isEmpty()) {
+        plot_->graph(2)->setName(validationName(detector));
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void TrainingCurves::add(const nw::IterationStats& s)
+{
+    lastIteration_ = s.iteration;
+    plot_->graph(0)->addData(s.iteration, s.loss);
+    plot_->graph(1)->addData(s.iteration, s.averageLoss);
+    rates_->graph(0)->addData(s.iteration, double(s.learningRate));
+    rates_->graph(1)->addData(s.iteration, s.imagesPerSecond);
+    if (s.validTop1)
+        plot_->graph(2)->addData(s.iteration, *s.validTop1 * 100);
+    if (s.map50 || !s.heads.empty()) // (the run's own word, should the edited cfg have changed kind)
+        plot_->graph(2)->setName(validationName(true));
+    if (s.map50)
+        plot_->graph(2)->addData(s.iteration, *s.map50 * 100);
+    addHeadPoints(s);
+    if (followRun_)
+        fitAxes(s.iteration);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    rates_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TrainingCurves::addEarlierRun(const QString& metricsCsv, int before)
+{
+    QFile file(metricsCsv);
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    QTextStream in(&file);
+    in.readLine(); // header
+    while (!in.atEnd()) {
+        const QStringList f = in.readLine().split(',');
+        if (f.size() < 7 || f[0].toInt() >= before)
+            continue;
+        plot_->graph(0)->addData(f[0].toDouble(), f[1].toDouble());
+        plot_->graph(1)->addData(f[0].toDouble(), f[2].toDouble());
+        rates_->graph(0)->addData(f[0].toDouble(), f[3].toDouble()); // the rates of the earlier run too
+        rates_->graph(1)->addData(f[0].toDouble(), f[4].toDouble());
+        if (!f[6].isEmpty())
+            plot_->graph(2)->addData(f[0].toDouble(), f[6].toDouble() * 100);
+        if (f.size() > 7 && !f[7].isEmpty())
+            plot_->graph(2)->addData(f[0].toDouble(), f[7].toDouble() * 100);
+    }
+}
+
+void TrainingCurves::showUpTo(int iteration)
+{
+    lastIteration_ = iteration;
+    fitAxes(iteration);
+    plot_->replot();
+    rates_->replot();
+}
+
+void TrainingCurves::setLogScale(bool on)
+{
+    logScale_ = on;
+    plot_->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    plot_->replot();
+}
+
+bool TrainingCurves::savePng(const QString& path)
+{
+    return plot_->savePng(path);
+}
+
+void TrainingCurves::fitAxes(int iteration)
+{
+    // Up to the last point drawn, which a resumed run's earlier curve may put past the progress bar
+    // (a run stopped before its first iteration leaves the bar at 0).
+    bool found = false;
+    const QCPRange keys = plot_->graph(0)->getKeyRange(found);
+    // 2 % beyond it, so a validation point at the last iteration is drawn whole, not cut by the edge.
+    plot_->xAxis->setRange(0, 1.02 * std::max({10.0, double(iteration), found ? keys.upper : 0.0}));
+    found = false;
+    const QCPRange range = plot_->graph(0)->getValueRange(found);
+    if (found)
+        plot_->yAxis->setRange(logScale_ ? std::max(1e-4, range.lower * 0.8) : 0, range.upper * 1.05);
+    // From 0 to a little above the largest value: rescaling to the data alone centres a constant
+    // learning rate on a ±2 range, drawing it as a flat line at 0.
+    for (int g = 0; g < 2; ++g) {
+        found = false;
+        const QCPRange values = rates_->graph(g)->getValueRange(found);
+        if (found && values.upper > 0)
+            rates_->graph(g)->valueAxis()->setRange(0, values.upper * 1.15);
+    }
+}
+
+// Three curves per head (IoU solid, objectness dashed, class score dotted), one colour per head.
+void TrainingCurves::addHeadPoints(const nw::IterationStats& s)
+{
+    if (s.heads.empty())
+        return;
+    if (heads_->graphCount() != int(s.heads.size()) * 3) {
+        heads_->clearGraphs();
+        const QColor colours[] = {QColor(200, 60, 40), QColor(30, 110, 200), QColor(40, 150, 70),
+                                  QColor(150, 60, 170)};
+        for (std::size_t h = 0; h < s.heads.size(); ++h) {
+            const QColor colour = colours[h % 4];
+            const QString layer = QString::number(s.heads[h].layer);
+            const std::pair<QString, Qt::PenStyle> kinds[] = {{tr("IoU L%1").arg(layer), Qt::SolidLine},
+                                                              {tr("obj L%1").arg(layer), Qt::DashLine},
+                                                              {tr("class L%1").arg(layer), Qt::DotLine}};
+            for (const auto& [name, style] : kinds) {
+                QCPGraph* graph = heads_->addGraph();
+                graph->setName(name);
+                graph->setPen(QPen(colour, 1.5, style));
+            }
+        }
+        heads_->setVisible(true);
+    }
+    for (std::size_t h = 0; h < s.heads.size(); ++h) {
+        const HeadStats& head = s.heads[h];
+        heads_->graph(int(h) * 3)->addData(s.iteration, head.averageIou);
+        heads_->graph(int(h) * 3 + 1)->addData(s.iteration, head.objectness);
+        heads_->graph(int(h) * 3 + 2)->addData(s.iteration, head.classScore);
+    }
+    heads_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Hovering the curves shows the values at that iteration.
+void TrainingCurves::showReadout(QMouseEvent* event)
+{
+    const double x = plot_->xAxis->pixelToCoord(event->position().x());
+    QStringList parts;
+    for (int g = 0; g < plot_->graphCount(); ++g) {
+        auto points = plot_->graph(g)->data();
+        if (points->isEmpty())
+            continue;
+        auto it = points->findBegin(x);
+        if (it == points->constEnd())
+            --it;
+        parts << QString("%1 %2 at %3").arg(plot_->graph(g)->name()).arg(it->value, 0, 'g', 4).arg(it->key);
+    }
+    parts << tr("(drag or wheel: look closer; double-click: follow the run)");
+    plot_->setToolTip(parts.join('\n'));
+}
+
+} // namespace nw::ui

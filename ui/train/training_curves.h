@@ -1,0 +1,51 @@
+#pragma once
+// The Train panel's live curves, one QCustomPlot each: loss, average loss and validation (top-1 or
+// mAP@0.5); learning rate and images/s; for detectors each head's IoU, objectness and class score.
+// The axes follow the run until the user drags or zooms; a double-click follows it again.
+#include "train/trainer.h"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QMouseEvent;
+
+namespace nw::ui {
+
+class TrainingCurves : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrainingCurves(QWidget* parent = nullptr);
+
+    // No points; the validation curve named for a detector (mAP@0.5) or a classifier (top-1).
+    void clear(bool detector);
+    // Names the validation curve for the network's kind while it has no points.
+    void setDetector(bool detector);
+    // One iteration's figures, drawn at the next repaint.
+    void add(const nw::IterationStats& stats);
+    // The rows of an earlier run's metrics.csv before iteration `before` (a resumed run trimmed those
+    // after its checkpoint).
+    void addEarlierRun(const QString& metricsCsv, int before);
+    // Axes fitted to the curves up to at least `iteration` and drawn now (an earlier run shown).
+    void showUpTo(int iteration);
+    void setLogScale(bool on);
+    bool savePng(const QString& path);
+
+    QCustomPlot* plot() const { return plot_; }
+    QCustomPlot* ratePlot() const { return rates_; }
+    QCustomPlot* headPlot() const { return heads_; }
+
+private:
+    void fitAxes(int iteration);
+    void addHeadPoints(const nw::IterationStats& stats);
+    void showReadout(QMouseEvent* event);
+
+    QCustomPlot* plot_ = nullptr;  // loss, average loss, validation
+    QCustomPlot* rates_ = nullptr; // learning rate and images/s
+    QCustomPlot* heads_ = nullptr; // detectors: IoU, objectness, class score per head
+    bool detector_ = false;
+    bool logScale_ = false;
+    bool followRun_ = true; // the axes follow the run until the user zooms or drags
+    int lastIteration_ = 0; // where a double-click fits the axes to
+};
+
+} // namespace nw::ui
