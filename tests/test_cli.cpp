@@ -34,6 +34,7 @@ class TestCli : public QObject {
 private slots:
     void summaryJsonDescribesEveryLayer();
     void detectLetterboxesWhenTheCfgSays();
+    void detectSavesLabelsWhereTrainingReadsThem();
     void anchorsLeaveOutWhatTrainingDrops();
     void darknetHabitsAreAnsweredInWords();
     void summaryTableHasEveryLayerAndTotals();
@@ -1120,6 +1121,63 @@ void TestCli::detectLetterboxesWhenTheCfgSays()
              fromCfg.err.constData());
     QCOMPARE(fromCfg.out.replace(letterboxed.toUtf8(), shapes.toUtf8()), fromFlag.out);
     QVERIFY(stretched.out != fromFlag.out);
+}
+
+// detect --save-labels (AlexeyAB's -save_labels) writes each image's boxes as the label file training
+// reads, in Darknet's relative "class x y w h" form; a label file that exists is hand work and is kept.
+void TestCli::detectSavesLabelsWhereTrainingReadsThem()
+{
+    QTemporaryDir dir;
+    const QString shapes = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    const QString dog = "/usr/share/darknet/data/dog.jpg"; // 768x576
+    QVERIFY(QDir(dir.path()).mkpath("photos") && QDir(dir.path()).mkpath("VOC/JPEGImages"));
+    for (const char* copy : {"photos/dog.jpg", "photos/kept.jpg", "VOC/JPEGImages/voc.jpg"})
+        QVERIFY(QFile::copy(dog, dir.filePath(copy)));
+    const QByteArray handMade = "0 0.5 0.5 0.25 0.25\n";
+    QFile kept(dir.filePath("photos/kept.txt"));
+    QVERIFY(kept.open(QIODevice::WriteOnly) && kept.write(handMade) == handMade.size());
+    kept.close();
+    const Run run =
+        cli({"detect", shapes, weights, dir.filePath("photos"), dir.filePath("VOC/JPEGImages/voc.jpg"),
+             "--thresh", "0.01", "--json", "--save-labels"});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(
+        run.err.contains("detect: 2 label files written; 1 image had a label file already, kept as it was (" +
+                         dir.filePath("photos/kept.txt").toUtf8() + ")"),
+        run.err.constData());
+    QFile keptAfter(dir.filePath("photos/kept.txt"));
+    QVERIFY(keptAfter.open(QIODevice::ReadOnly));
+    QCOMPARE(keptAfter.readAll(), handMade);
+    // The lines are the JSON's pixel boxes, relative to the image's 768x576.
+    const QJsonArray results = QJsonDocument::fromJson(run.out).array();
+    QCOMPARE(results.size(), 3);
+    for (const auto& [image, label] : {std::pair{"photos/dog.jpg", "photos/dog.txt"},
+                                       std::pair{"VOC/JPEGImages/voc.jpg", "VOC/labels/voc.txt"}}) {
+        QJsonArray boxes;
+        for (const QJsonValue result : results)
+            if (result["file"].toString().endsWith(image))
+                boxes = result["detections"].toArray();
+        QVERIFY(!boxes.isEmpty());
+        QFile file(dir.filePath(label));
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(dir.filePath(label)));
+        const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), boxes.size());
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            const QStringList f = lines[i].split(' ');
+            QCOMPARE(f.size(), 5);
+            const QJsonObject box = boxes[i].toObject();
+            const QJsonArray xywh = box["box"].toArray();
+            QCOMPARE(f[0].toInt(), box["class"].toInt());
+            QVERIFY(qAbs(f[1].toDouble() - (xywh[0].toDouble() + xywh[2].toDouble() / 2) / 768) < 2e-6);
+            QVERIFY(qAbs(f[2].toDouble() - (xywh[1].toDouble() + xywh[3].toDouble() / 2) / 576) < 2e-6);
+            QVERIFY(qAbs(f[3].toDouble() - xywh[2].toDouble() / 768) < 2e-6);
+            QVERIFY(qAbs(f[4].toDouble() - xywh[3].toDouble() / 576) < 2e-6);
+        }
+    }
+    // A video gets no label file, and says so.
+    const Run video = cli({"detect", shapes, weights, dir.filePath("none.mp4"), "--save-labels"});
+    QVERIFY2(video.err.contains("note: --save-labels writes label files for images"), video.err.constData());
 }
 
 // anchors reads no cfg, so it says nothing of max= (it warned "max=1" on every set); a box training

@@ -18,6 +18,7 @@ struct DetectArgs {
     std::vector<std::string> inputs;
     float threshold = 0.25f, nms = 0.45f;
     bool letterbox = false, json = false;
+    bool saveLabels = false; // each image's boxes as its YOLO label file (AlexeyAB's -save_labels)
 };
 
 struct BenchArgs {

@@ -1,12 +1,15 @@
 // detect and classify: images and videos through a network, with annotated outputs and JSON.
 #include "commands.h"
+#include "data/detection_dataset.h"
 #include "data/image_list_file.h"
 #include "detect/annotate.h"
 #include "detect/class_scores.h"
 #include "detect/decode.h"
 #include "detect/detector.h"
 #include "detect/video_ending.h"
+#include "detect/yolo_labels.h"
 #include "net_loading.h"
+#include "util/atomic_file.h"
 #include "util/file_check.h"
 #include "util/json_text.h"
 
@@ -123,6 +126,57 @@ nlohmann::json boxesJson(const std::vector<LabeledBox>& boxes)
                         {"box", {b.left, b.top, b.width, b.height}}});
     return list;
 }
+
+// --save-labels: an image's boxes as its YOLO label file, where training reads it. One that exists is
+// kept: hand-made labels are work a network's guesses must not replace.
+class LabelSaver {
+public:
+    // False when the file could not be written (said on stderr).
+    bool save(const std::string& image, const std::vector<LabeledBox>& boxes, int width, int height)
+    {
+        if (const std::string existing = labelPathFor(image); isRegularFile(existing)) {
+            if (kept_++ == 0)
+                firstKept_ = existing;
+            return true;
+        }
+        const std::string path = newLabelPathFor(image);
+        std::error_code ec;
+        if (const auto folder = std::filesystem::path(path).parent_path(); !folder.empty())
+            std::filesystem::create_directories(folder, ec);
+        if (auto problem = writeFileAtomically(path, yoloLabelText(boxes, width, height))) {
+            std::cerr << "error: " << *problem << "\n";
+            return false;
+        }
+        ++written_;
+        return true;
+    }
+    void noteVideo(const std::string& video)
+    {
+        if (!videoNoted_)
+            std::cerr << "note: --save-labels writes label files for images; " << video
+                      << " is a video (--json gives its boxes frame by frame)\n";
+        videoNoted_ = true;
+    }
+    void report() const
+    {
+        std::cerr << "detect: " << written_ << (written_ == 1 ? " label file" : " label files") << " written";
+        if (kept_ > 0)
+            std::cerr << "; " << kept_ << " image" << (kept_ == 1 ? " had" : "s had")
+                      << " a label file already, kept as it was (" << firstKept_ << (kept_ > 1 ? ", …" : "")
+                      << "): delete those to write new ones";
+        std::cerr << "\n";
+    }
+
+private:
+    static bool isRegularFile(const std::string& path)
+    {
+        std::error_code ec;
+        return std::filesystem::is_regular_file(path, ec);
+    }
+    int written_ = 0, kept_ = 0;
+    std::string firstKept_;
+    bool videoNoted_ = false;
+};
 
 void printBoxes(const std::string& file, int frame, const std::vector<LabeledBox>& boxes)
 {
@@ -282,6 +336,7 @@ int detect(const DetectArgs& args)
         return path;
     };
 #endif
+    LabelSaver labels;
     std::size_t done = 0;
     for (const std::string& input : inputs) {
         if (detectStop)
@@ -301,6 +356,8 @@ int detect(const DetectArgs& args)
                 results.push_back({{"file", input}, {"frame", 0}, {"detections", boxesJson(boxes)}});
                 if (!args.json)
                     printBoxes(input, -1, boxes);
+                if (args.saveLabels && !labels.save(input, boxes, frame.cols, frame.rows))
+                    ++failures;
                 if (!args.outDir.empty()) {
                     drawBoxes(frame, boxes);
                     const std::string path = outPath(input, ".jpg");
@@ -311,6 +368,8 @@ int detect(const DetectArgs& args)
                 }
                 continue;
             }
+            if (args.saveLabels)
+                labels.noteVideo(input);
             cv::VideoCapture capture;
             if (std::string error; !openVideoFile(input, capture, error)) {
                 std::cerr << "error: " << error << "\n";
@@ -373,6 +432,8 @@ int detect(const DetectArgs& args)
             results.push_back({{"file", input}, {"frame", 0}, {"detections", boxesJson(boxes)}});
             if (!args.json)
                 printBoxes(input, -1, boxes);
+            if (args.saveLabels && !labels.save(input, boxes, image->width, image->height))
+                ++failures;
 #endif
         } catch (const std::exception& e) {
             std::cerr << "error: " << input << ": " << shortened(e.what(), 200) << "; skipped\n";
@@ -381,6 +442,8 @@ int detect(const DetectArgs& args)
     }
     if (args.json)
         std::cout << jsonText(results, 1) << "\n";
+    if (args.saveLabels)
+        labels.report();
     if (failures)
         std::cerr << "detect: " << failures << " of " << inputs.size() + std::size_t(notExpanded)
                   << " inputs could not be read (or their --out file written)\n";

@@ -70,6 +70,7 @@ std::string singleDashAdvice(const CLI::App& app, int argc, char** argv, std::st
         {"json_port", "not available: no stream server here (detect --json prints the detections)"},
         {"http_port", "not available: no stream server here"},
         {"letter_box", "here it is --letterbox"},
+        {"save_labels", "here it is --save-labels"},
         {"num_of_clusters", "here it is --num"},
     };
     if (const auto found = darknetOnly.find(name); found != darknetOnly.end())
@@ -266,6 +267,9 @@ int main(int argc, char** argv)
     detect->add_option("--device", detectArgs.device, "cpu (default), cuda or cuda:N (see devices)");
     addPrecisionFlags(detect, halfHelp);
     detect->add_flag("--json", detectArgs.json, "Print detections as JSON (boxes in pixels: x, y, w, h)");
+    detect->add_flag("--save-labels", detectArgs.saveLabels,
+                     "Write each image's boxes as its YOLO label file (beside the image; one that exists is "
+                     "kept)");
 
     std::vector<std::string> images;
     auto* classify = app.add_subcommand("classify", "Top classes of a classifier for each image");

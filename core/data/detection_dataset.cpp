@@ -63,11 +63,16 @@ std::string labelPathFor(const std::string& imagePath)
     plain = withTxtExtension(plain);
     if (isRegularFile(plain))
         return plain;
+    const std::string ab = newLabelPathFor(imagePath);
+    return isRegularFile(ab) ? ab : pj;
+}
+
+std::string newLabelPathFor(const std::string& imagePath)
+{
     std::string ab = imagePath;
     for (const char* year : {"train2017", "val2017", "train2014", "val2014"})
         ab = replaceFirst(ab, std::string("/images/") + year + "/", std::string("/labels/") + year + "/");
-    ab = withTxtExtension(replaceFirst(ab, "/JPEGImages/", "/labels/"));
-    return isRegularFile(ab) ? ab : pj;
+    return withTxtExtension(replaceFirst(ab, "/JPEGImages/", "/labels/"));
 }
 
 namespace {

@@ -25,6 +25,10 @@ inline constexpr float kSmallestBoxSide = 0.001f;
 // image extension → .txt) when that file exists, else AlexeyAB's (labels next to the image, or
 // /JPEGImages/ → /labels/).
 std::string labelPathFor(const std::string& imagePath);
+// Where a label file for an image that has none is written (detect --save-labels): AlexeyAB's place
+// (beside the image; /JPEGImages/ → /labels/, COCO's /images/train2017/ → /labels/train2017/), which
+// labelPathFor and AlexeyAB's Darknet both read.
+std::string newLabelPathFor(const std::string& imagePath);
 
 // Reads a label file. A bad line (not five numbers, a class outside 0..classes−1, a box outside the
 // image) is skipped with a warning "file:line: ..." and counted in `skipped`; a width or height over 1 is

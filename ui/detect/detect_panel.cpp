@@ -6,6 +6,7 @@
 #include "data/data_file.h"
 #include "detect/annotate.h"
 #include "detect/paint_detections.h"
+#include "detect/yolo_labels.h"
 #include "device/device_box.h"
 
 #include <qcustomplot.h>
@@ -896,23 +897,13 @@ bool DetectPanel::exportJson(const QString& path) const
     return file.open(QIODevice::WriteOnly) && file.write(QJsonDocument(QJsonArray{root}).toJson()) > 0;
 }
 
-// One line per box, "class x_center y_center width height" relative to the image: ready to correct
-// and train on.
+// The boxes as a YOLO label file (yolo_labels.h): ready to correct and train on.
 bool DetectPanel::exportYoloLabels(const QString& path) const
 {
     QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
-        return false;
-    const double w = last_.image.width(), h = last_.image.height();
-    for (const LabeledBox& b : boxes_)
-        file.write(QString("%1 %2 %3 %4 %5\n")
-                       .arg(b.classId)
-                       .arg((b.left + b.width / 2) / w, 0, 'f', 6)
-                       .arg((b.top + b.height / 2) / h, 0, 'f', 6)
-                       .arg(b.width / w, 0, 'f', 6)
-                       .arg(b.height / h, 0, 'f', 6)
-                       .toUtf8());
-    return true;
+    const std::string text = yoloLabelText(boxes_, last_.image.width(), last_.image.height());
+    return file.open(QIODevice::WriteOnly) &&
+           file.write(text.data(), qint64(text.size())) == qint64(text.size());
 }
 
 } // namespace nw::ui
