@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -35,6 +36,7 @@ private slots:
     void summaryJsonDescribesEveryLayer();
     void detectLetterboxesWhenTheCfgSays();
     void detectSavesLabelsWhereTrainingReadsThem();
+    void namesBeyondAsciiKeepColumnsInLine();
     void anchorsLeaveOutWhatTrainingDrops();
     void darknetHabitsAreAnsweredInWords();
     void summaryTableHasEveryLayerAndTotals();
@@ -1178,6 +1180,39 @@ void TestCli::detectSavesLabelsWhereTrainingReadsThem()
     // A video gets no label file, and says so.
     const Run video = cli({"detect", shapes, weights, dir.filePath("none.mp4"), "--save-labels"});
     QVERIFY2(video.err.contains("note: --save-labels writes label files for images"), video.err.constData());
+}
+
+// detect's box lines keep their columns with names beyond ASCII: printf padded "Stern ä" by bytes (one
+// column short) and "四角形" (three short). Each line's "%" sits in the same terminal column.
+void TestCli::namesBeyondAsciiKeepColumnsInLine()
+{
+    QTemporaryDir dir;
+    const QString shapes = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    QFile names(dir.filePath("n.names"));
+    QVERIFY(names.open(QIODevice::WriteOnly));
+    names.write(
+        "Kreis \xc3\xb6\n\xe5\x9b\x9b\xe8\xa7\x92\xe5\xbd\xa2\ntriangle\nStern \xc3\xa4\nKreuz u\xcc\x88\n");
+    names.close();
+    const Run run = cli({"detect", shapes, weights, "/usr/share/darknet/data/dog.jpg", "--thresh", "0.001",
+                         "--names", dir.filePath("n.names")});
+    QCOMPARE(run.exitCode, 0);
+    QSet<QString> seen;
+    QSet<qsizetype> percentColumns;
+    for (const QString& line : QString::fromUtf8(run.out).split('\n')) {
+        if (!line.startsWith("  "))
+            continue;
+        // (columns: characters, the CJK ones two, the combining diaeresis none)
+        qsizetype column = 0;
+        for (const QChar c : line.left(line.indexOf('%'))) {
+            const char16_t u = c.unicode();
+            column += (u >= 0x4E00 && u <= 0x9FFF) ? 2 : (u >= 0x0300 && u <= 0x036F) ? 0 : 1;
+        }
+        percentColumns.insert(column);
+        seen.insert(line.mid(2, 5));
+    }
+    QVERIFY2(seen.size() >= 3, run.out.constData()); // several names, so that the columns are compared
+    QVERIFY2(percentColumns.size() == 1, run.out.constData());
 }
 
 // anchors reads no cfg, so it says nothing of max= (it warned "max=1" on every set); a box training

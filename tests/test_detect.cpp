@@ -5,6 +5,7 @@
 #include "detect/class_scores.h"
 #include "detect/decode.h"
 #include "detect/detector.h"
+#include "image/draw_text.h"
 #include "image/image.h"
 #include "layers/region.h"
 #include "layers/softmax_tree.h"
@@ -51,6 +52,7 @@ using test::Run;
 class TestDetect : public QObject {
     Q_OBJECT
 private slots:
+    void labelsBeyondAsciiAreDrawnAsLetters();
     void preprocessingMatchesDarknet();
     void iouByHand();
     void nmsKeepsTheBestOfOverlappingBoxes();
@@ -602,6 +604,50 @@ void TestDetect::labelsStayInsideAndTheBestIsOnTop()
 }
 
 QTEST_GUILESS_MAIN(TestDetect)
+// A class name beyond ASCII ("Stern ü", Chinese names) is drawn as its letters: Hershey's font drew one
+// "?" per UTF-8 byte. "üu" drawn: two letters (not "??u"), the same bottom, only ü's dots above u's top.
+void TestDetect::labelsBeyondAsciiAreDrawnAsLetters()
+{
+    cv::Mat image(60, 120, CV_8UC3, cv::Scalar(255, 255, 255));
+    drawText(image, "üu", cv::Point(10, 45), 1.0, cv::Scalar(0, 0, 0));
+    // The runs of columns with ink, and each run's top and bottom rows.
+    struct Run {
+        int from = -1, to = -1, top = 1 << 20, bottom = -1;
+    };
+    std::vector<Run> runs;
+    bool inRun = false;
+    for (int x = 0; x < image.cols; ++x) {
+        int top = -1, bottom = -1;
+        for (int y = 0; y < image.rows; ++y)
+            if (image.at<cv::Vec3b>(y, x)[0] < 128) {
+                top = top < 0 ? y : top;
+                bottom = y;
+            }
+        if (top < 0) {
+            inRun = false;
+            continue;
+        }
+        if (!inRun)
+            runs.push_back({x, x, top, bottom});
+        inRun = true;
+        Run& run = runs.back();
+        run.to = x;
+        run.top = std::min(run.top, top);
+        run.bottom = std::max(run.bottom, bottom);
+    }
+    QCOMPARE(runs.size(), std::size_t(2));
+    QVERIFY2(std::abs(runs[0].bottom - runs[1].bottom) <= 1,
+             qPrintable(QString("bottoms %1, %2").arg(runs[0].bottom).arg(runs[1].bottom)));
+    QVERIFY2(runs[0].top <= runs[1].top - 4,
+             qPrintable(QString("tops %1, %2").arg(runs[0].top).arg(runs[1].top)));
+    QVERIFY(std::abs((runs[0].to - runs[0].from) - (runs[1].to - runs[1].from)) <= 1); // as wide as u
+    // Its size is what the label's tag is made for, and ASCII keeps Darknet's Hershey size.
+    int below = 0;
+    QVERIFY(textSize("üu", 1.0, &below).width >= runs[1].to - runs[0].from);
+    int hersheyBelow = 0;
+    QCOMPARE(textSize("uu", 1.0), cv::getTextSize("uu", cv::FONT_HERSHEY_SIMPLEX, 1.0, 1, &hersheyBelow));
+}
+
 #include "test_detect.moc"
 
 // yolo9000's class tree on a six-class hierarchy: roots a, b; a's children c, d, e; b's child f. Each group

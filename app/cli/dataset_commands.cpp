@@ -11,6 +11,7 @@
 #include "net_loading.h"
 #include "util/counted.h"
 #include "util/json_text.h"
+#include "util/text_columns.h"
 
 #include <cmath>
 #include <cstdio>
@@ -109,10 +110,11 @@ int map(const MapArgs& args)
     }
     for (std::size_t c = 0; c < r.classes.size(); ++c) {
         const ClassAp& a = r.classes[c];
-        std::printf(
-            "class %2zu %-16s AP %6.2f%%  AP50:95 %6.2f%%  (truths %d, TP %d, FP %d)%s\n", c,
-            nameOf(c).c_str(), a.ap50 * 100, a.ap50to95 * 100, a.truths, a.truePositives, a.falsePositives,
-            a.truths == 0 ? "  no ground truth: left out of the mean (AlexeyAB's counts it as 0)" : "");
+        std::printf("class %2zu %s AP %6.2f%%  AP50:95 %6.2f%%  (truths %d, TP %d, FP %d)%s\n", c,
+                    paddedToColumns(nameOf(c), 16).c_str(), a.ap50 * 100, a.ap50to95 * 100, a.truths,
+                    a.truePositives, a.falsePositives,
+                    a.truths == 0 ? "  no ground truth: left out of the mean (AlexeyAB's counts it as 0)"
+                                  : "");
     }
     std::printf("for conf_thresh = %.2f: precision = %.3f, recall = %.3f, F1 = %.3f, average IoU = %.2f%%\n",
                 args.threshold, r.precision, r.recall, r.f1, r.averageIou * 100);

@@ -12,6 +12,7 @@
 #include "util/atomic_file.h"
 #include "util/file_check.h"
 #include "util/json_text.h"
+#include "util/text_columns.h"
 
 #include <algorithm>
 #include <atomic>
@@ -185,8 +186,8 @@ void printBoxes(const std::string& file, int frame, const std::vector<LabeledBox
         std::cout << " frame " << frame;
     std::cout << ": " << boxes.size() << (boxes.size() == 1 ? " object\n" : " objects\n");
     for (const LabeledBox& b : boxes)
-        std::printf("  %-16s %5.1f%%  x %.0f y %.0f w %.0f h %.0f\n", b.name.c_str(), b.confidence * 100,
-                    b.left, b.top, b.width, b.height);
+        std::printf("  %s %5.1f%%  x %.0f y %.0f w %.0f h %.0f\n", paddedToColumns(b.name, 16).c_str(),
+                    b.confidence * 100, b.left, b.top, b.width, b.height);
 }
 
 // `chosen`, or else the names file beside the cfg (yolov4.cfg → yolov4.names), said on stderr: detect

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string>
 #if NETWRIGHT_WITH_OPENCV
+#include "image/draw_text.h"
+
 #include <opencv2/imgproc.hpp>
 #endif
 
@@ -121,7 +123,7 @@ void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
         char label[160];
         std::snprintf(label, sizeof label, "%s %.0f%%", box->name.c_str(), box->confidence * 100);
         int baseline = 0;
-        const cv::Size size = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, scale, 1, &baseline);
+        const cv::Size size = textSize(label, scale, &baseline);
         labels.emplace_back(label);
         sizes.push_back({double(size.width + 4), double(size.height + baseline + 2)});
         textHeights.push_back(size.height);
@@ -141,8 +143,7 @@ void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
         cv::rectangle(frame, cv::Rect(x, top, int(sizes[i].width), int(sizes[i].height)), cv::Scalar(b, g, r),
                       cv::FILLED);
         const cv::Scalar ink = whiteTextOn(r, g, b) ? cv::Scalar(255, 255, 255) : cv::Scalar(0, 0, 0);
-        cv::putText(frame, labels[i], cv::Point(x + 2, top + textHeights[i] + 1), cv::FONT_HERSHEY_SIMPLEX,
-                    scale, ink, 1, cv::LINE_AA);
+        drawText(frame, labels[i], cv::Point(x + 2, top + textHeights[i] + 1), scale, ink);
     }
 }
 #endif

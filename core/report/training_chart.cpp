@@ -1,5 +1,6 @@
 #include "report/training_chart.h"
 
+#include "image/draw_text.h"
 #include "util/atomic_file.h"
 
 #include <algorithm>
@@ -77,7 +78,7 @@ cv::Scalar color(const unsigned char (&bgr)[3])
 void text(cv::Mat& image, const std::string& words, cv::Point at, double scale = 0.5,
           cv::Scalar ink = cv::Scalar(40, 40, 40))
 {
-    cv::putText(image, words, at, cv::FONT_HERSHEY_SIMPLEX, scale, ink, 1, cv::LINE_AA);
+    drawText(image, words, at, scale, ink);
 }
 
 std::string figure(double value, const char* format)
@@ -157,7 +158,7 @@ std::optional<std::string> writeTrainingChart(const std::string& metricsCsv, con
         if (!labelledX || at.x - *labelledX >= 48) { // dense points: a figure where it has room (best below)
             // Centred over its point, but inside the plot: the last point sits on the right edge.
             const std::string label = figure(*row.validation * 100, "%.1f%%");
-            const int width = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, 0.4, 1, nullptr).width;
+            const int width = textSize(label, 0.4).width;
             text(image, label, {std::clamp(at.x - width / 2, L::kLeft, L::kRight - width), at.y - 10}, 0.4,
                  color(TrainingChartColors::kValidation));
             labelledX = at.x;
