@@ -95,6 +95,7 @@ private slots:
     void typingAValueBackLeavesNothingToSave();
     void setClassesFromTheEditMenu();
     void zoomsCentreOnTheSelectedLayer();
+    void everythingWorksFromTheKeyboard();
 };
 
 namespace {
@@ -1167,6 +1168,97 @@ void TestEditor::exportOnnxFromTheFileMenu()
     QVERIFY2(window.statusBar()->currentMessage().contains("closed.onnx"),
              qPrintable(window.statusBar()->currentMessage()));
 #endif
+}
+
+// A keyboard-only user (a QA pass with xdotool): Tab left neither table, the graph had no keys, the
+// palette's type-ahead matched its indented names and Enter did nothing, View ▸ Properties closed a
+// dock that was behind a tab, a confirmed value sent the cursor to the first key, and Train, Stop and
+// Detect had no keys at all.
+void TestEditor::everythingWorksFromTheKeyboard()
+{
+    QSettings().remove("window");
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // Tab leaves the layer table and the property table.
+    QTableView* table = window.layerTable();
+    table->setFocus();
+    QTRY_VERIFY(table->hasFocus());
+    QTest::keyClick(table, Qt::Key_Tab);
+    QVERIFY(!table->hasFocus());
+    QTableWidget* keys = window.propertyPanel()->table();
+    keys->setFocus();
+    QTRY_VERIFY(keys->hasFocus());
+    QTest::keyClick(keys, Qt::Key_Tab);
+    QVERIFY(!keys->hasFocus());
+
+    // The graph: Down, Up, End and Home choose layers, and Properties follows.
+    ui::GraphView* graph = window.graphView();
+    graph->setFocus();
+    graph->selectLayer(0);
+    QTest::keyClick(graph, Qt::Key_Down);
+    QCOMPARE(graph->selectedLayer(), 1);
+    QCOMPARE(window.propertyPanel()->section(), 2);
+    QTest::keyClick(graph, Qt::Key_End);
+    QCOMPARE(graph->selectedLayer(), int(window.spec().layers.size()) - 1);
+    QTest::keyClick(graph, Qt::Key_Up);
+    QCOMPARE(graph->selectedLayer(), int(window.spec().layers.size()) - 2);
+    QTest::keyClick(graph, Qt::Key_Home);
+    QCOMPARE(graph->selectedLayer(), 0);
+
+    // The palette: typing "max" goes to maxpool, Enter inserts one after the selected layer.
+    QListWidget* palette = window.palette()->list();
+    palette->setFocus();
+    QTest::keyClicks(palette, "max");
+    QVERIFY(palette->currentItem());
+    QCOMPARE(palette->currentItem()->data(Qt::UserRole).toString(), QString("maxpool"));
+    const std::size_t before = window.spec().layers.size();
+    QTest::keyClick(palette, Qt::Key_Return);
+    QCOMPARE(window.spec().layers.size(), before + 1);
+    QCOMPARE(QString::fromStdString(window.spec().layers[1].type), QString("maxpool"));
+
+    // A value confirmed in Properties keeps the cursor on its key.
+    graph->selectLayer(0);
+    emit graph->layerSelected(0);
+    int padRow = -1;
+    for (int row = 0; row < keys->rowCount(); ++row)
+        if (keys->item(row, 0) && keys->item(row, 0)->text() == "pad")
+            padRow = row;
+    QVERIFY(padRow > 0);
+    keys->setCurrentCell(padRow, 1);
+    keys->item(padRow, 1)->setText("0");
+    QTRY_COMPARE(QString::fromStdString(window.documentModel()->document().sections()[1].find("pad")->value),
+                 QString("0"));
+    QTRY_VERIFY(keys->currentRow() >= 0 && keys->item(keys->currentRow(), 0)->text() == "pad");
+
+    // View ▸ Properties brings the dock from behind the Training tab instead of closing it.
+    auto* properties = window.findChild<QDockWidget*>("propertiesDock");
+    window.findChild<QDockWidget*>("trainDock")->raise();
+    QTRY_VERIFY(properties->visibleRegion().isEmpty());
+    auto* showProperties = window.findChild<QAction*>("propertiesDockAction");
+    QVERIFY(showProperties);
+    showProperties->trigger();
+    QTRY_VERIFY(!properties->visibleRegion().isEmpty());
+    QVERIFY(properties->isVisible());
+    showProperties->trigger(); // in front: the menu closes it, as before
+    QVERIFY(!properties->isVisible());
+    showProperties->trigger();
+    QVERIFY(properties->isVisible());
+
+    // Run ▸ Train (Ctrl+T) clicks the Training panel's Train with the panel in front: a new network is
+    // not saved, so it says what to do instead.
+    window.documentModel()->undoStack()->setClean(); // (New would ask about the edits above)
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->text() == "&New")
+            a->trigger();
+    QTest::keyClick(&window, Qt::Key_T, Qt::ControlModifier);
+    QTRY_VERIFY(window.trainPanel()->statusLabel()->text().startsWith("Save the network first"));
+    QTRY_VERIFY(!window.findChild<QDockWidget*>("trainDock")->visibleRegion().isEmpty());
+    bool detectKey = false;
+    for (QAction* a : window.findChildren<QAction*>())
+        detectKey |= a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_I);
+    QVERIFY(detectKey);
 }
 
 QTEST_MAIN(TestEditor)

@@ -85,6 +85,9 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         b->setFixedWidth(32);
     previous->setToolTip(tr("The folder's previous image"));
     next->setToolTip(tr("The folder's next image"));
+    previous->setAccessibleName(tr("Previous image"));
+    next->setAccessibleName(tr("Next image"));
+    image->setObjectName("detectImage");
     slideshow_ = button(this, tr("Slideshow"), sources);
     slideshow_->setCheckable(true);
     slideshow_->setToolTip(tr("Show the folder's images one after another, every 2 seconds"));
@@ -116,6 +119,8 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     nms_ = new QSlider(Qt::Horizontal, this);
     nms_->setRange(0, 100);
     nms_->setValue(45);
+    threshold_->setAccessibleName(tr("Confidence threshold"));
+    nms_->setAccessibleName(tr("NMS overlap threshold"));
     thresholdValue_ = new QLabel(this);
     letterbox_ = new QCheckBox(tr("Letterbox"), this);
     letterbox_->setToolTip(
@@ -145,6 +150,10 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     QPushButton* zoomIn = button(this, tr("+"), viewRow);
     for (QPushButton* b : {zoomOut, zoomIn})
         b->setFixedWidth(32);
+    zoomOut->setToolTip(tr("Zoom out (Ctrl+wheel)"));
+    zoomIn->setToolTip(tr("Zoom in (Ctrl+wheel)"));
+    zoomOut->setAccessibleName(tr("Zoom out"));
+    zoomIn->setAccessibleName(tr("Zoom in"));
     status_ = new QLabel(this);
     status_->setWordWrap(true); // a long error wraps instead of widening the window
     bars_ = new QCustomPlot(this);
@@ -753,17 +762,22 @@ void DetectPanel::showPixmap()
     zoom_ = std::min(zoom_, largestZoom()); // the next image may be larger than the one zoomed in on
     const QSize size = zoom_ > 0 ? annotated_.size() * zoom_
                                  : annotated_.size().scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio);
+    // Drawn in the screen's own pixels (a HiDPI screen has 2 per logical pixel: scaled to the logical
+    // size, the picture, boxes and labels were blown up and soft).
+    const double ratio = std::max(1.0, devicePixelRatioF());
     // Boxes drawn at the size shown, with labels in the panel's text size: scaled from the annotated
     // image, a 96-pixel image fitted to the view had labels a fifth of its height, a 4K frame tiny ones.
-    QImage image = annotated_.scaled(size, Qt::KeepAspectRatio, Qt::SmoothTransformation)
+    QImage image = annotated_.scaled(size * ratio, Qt::KeepAspectRatio, Qt::SmoothTransformation)
                        .convertToFormat(QImage::Format_RGB888);
     if (!classifier_ && !image.isNull())
         paintDetections(image, boxes_, double(image.width()) / annotated_.width(),
-                        std::max(11, QFontInfo(font()).pixelSize()), 2);
-    const QPixmap shown = QPixmap::fromImage(image);
+                        int(std::lround(std::max(11, QFontInfo(font()).pixelSize()) * ratio)),
+                        int(std::lround(2 * ratio)));
+    QPixmap shown = QPixmap::fromImage(image);
+    shown.setDevicePixelRatio(ratio);
     // The label is as large as the zoomed image, so the scroll area has a range to scroll and drag
     // through (its fixed minimum of 320×240 held it to the view's size: a zoomed image was cropped).
-    view_->setMinimumSize(shown.size().expandedTo(kSmallestView));
+    view_->setMinimumSize((shown.deviceIndependentSize().toSize()).expandedTo(kSmallestView));
     view_->setPixmap(shown);
 }
 

@@ -7,6 +7,7 @@
 #include <QDragEnterEvent>
 #include <QGraphicsLineItem>
 #include <QGuiApplication>
+#include <QKeyEvent>
 #include <QMimeData>
 #include <QMouseEvent>
 #include <QToolTip>
@@ -85,6 +86,42 @@ int GraphView::nodeCount() const
     for (QGraphicsItem* item : scene_->items())
         count += item->type() == NodeItem::Type;
     return count;
+}
+
+// Up and Down (or Left and Right) choose the previous or next layer, Home and End the first and last,
+// as a click on that card would: the graph is used without a mouse too.
+void GraphView::keyPressEvent(QKeyEvent* event)
+{
+    const int count = nodeCount();
+    const int current = selectedLayer();
+    int next = -2;
+    if (event->modifiers() == Qt::NoModifier || event->modifiers() == Qt::KeypadModifier) {
+        switch (event->key()) {
+        case Qt::Key_Up:
+        case Qt::Key_Left:
+            next = current < 0 ? count - 1 : std::max(0, current - 1);
+            break;
+        case Qt::Key_Down:
+        case Qt::Key_Right:
+            next = current < 0 ? 0 : std::min(count - 1, current + 1);
+            break;
+        case Qt::Key_Home:
+            next = 0;
+            break;
+        case Qt::Key_End:
+            next = count - 1;
+            break;
+        default:
+            break;
+        }
+    }
+    if (next == -2 || count == 0) {
+        QGraphicsView::keyPressEvent(event);
+        return;
+    }
+    selectLayer(next);
+    emit layerSelected(next);
+    event->accept();
 }
 
 void GraphView::selectLayer(int layer)

@@ -2,22 +2,54 @@
 
 #include "layers/registry.h"
 
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QKeyEvent>
 #include <QListWidget>
 #include <QMimeData>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <functional>
 #include <map>
+#include <utility>
 
 namespace nw::ui {
 
 namespace {
 
-// Drags carry the layer type for the graph canvas.
+// Drags carry the layer type for the graph canvas; Enter inserts the current type; typing its first
+// letters goes to it (the shown names are indented, which Qt's own type-ahead matched against).
 class PaletteList : public QListWidget {
 public:
-    using QListWidget::QListWidget;
+    explicit PaletteList(std::function<void()> insert, QWidget* parent)
+        : QListWidget(parent), insert_(std::move(insert))
+    {
+    }
+
+    void keyboardSearch(const QString& search) override
+    {
+        if (!typed_.isValid() || typed_.elapsed() > QApplication::keyboardInputInterval())
+            typedText_.clear();
+        typed_.start();
+        typedText_ += search;
+        for (int row = 0; row < count(); ++row)
+            if (item(row)->data(Qt::UserRole).toString().startsWith(typedText_, Qt::CaseInsensitive)) {
+                setCurrentRow(row);
+                scrollToItem(item(row));
+                return;
+            }
+    }
 
 protected:
+    void keyPressEvent(QKeyEvent* event) override
+    {
+        if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+            insert_();
+            return;
+        }
+        QListWidget::keyPressEvent(event);
+    }
+
     QMimeData* mimeData(const QList<QListWidgetItem*>& items) const override
     {
         auto* mime = new QMimeData;
@@ -26,13 +58,22 @@ protected:
                           items.first()->data(Qt::UserRole).toString().toUtf8());
         return mime;
     }
+
+private:
+    std::function<void()> insert_;
+    QElapsedTimer typed_;
+    QString typedText_;
 };
 
 } // namespace
 
 LayerPalette::LayerPalette(QWidget* parent) : QWidget(parent)
 {
-    list_ = new PaletteList(this);
+    auto request = [this] {
+        if (auto* item = list_->currentItem(); item && item->data(Qt::UserRole).isValid())
+            emit insertRequested(item->data(Qt::UserRole).toString());
+    };
+    list_ = new PaletteList(request, this);
     list_->setDragEnabled(true);
     list_->setDragDropMode(QAbstractItemView::DragOnly);
     list_->setObjectName("layerPalette");
@@ -48,7 +89,8 @@ LayerPalette::LayerPalette(QWidget* parent) : QWidget(parent)
         for (const std::string& name : names) {
             auto* item = new QListWidgetItem("  " + QString::fromStdString(name), list_);
             item->setData(Qt::UserRole, QString::fromStdString(name));
-            item->setToolTip(tr("Double-click to insert a [%1] after the selected layer")
+            item->setToolTip(tr("Double-click or Enter inserts a [%1] after the selected layer; drag it onto "
+                                "the canvas or an edge")
                                  .arg(QString::fromStdString(name)));
         }
     }
@@ -56,10 +98,6 @@ LayerPalette::LayerPalette(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(list_);
     layout->addWidget(insert);
-    auto request = [this] {
-        if (auto* item = list_->currentItem(); item && item->data(Qt::UserRole).isValid())
-            emit insertRequested(item->data(Qt::UserRole).toString());
-    };
     connect(list_, &QListWidget::itemDoubleClicked, this, request);
     connect(insert, &QPushButton::clicked, this, request);
 }

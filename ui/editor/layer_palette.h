@@ -1,5 +1,5 @@
 #pragma once
-// The layer types, by category; double-click (or Insert) asks for a new layer of that type with
+// The layer types, by category; double-click, Enter (or Insert) asks for a new layer of that type with
 // sensible defaults after the selected one.
 #include <QWidget>
 

@@ -116,6 +116,7 @@ PropertyPanel::PropertyPanel(DocumentModel& model, QWidget* parent) : QWidget(pa
     table_->setHorizontalHeaderLabels({tr("Key"), tr("Value")});
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->verticalHeader()->hide();
+    table_->setTabKeyNavigation(false); // Tab leaves the table (arrows move inside it)
     table_->setItemDelegateForColumn(1, new ValueDelegate(table_));
     newKey_ = new QLineEdit(this);
     newKey_->setObjectName("newKey");
@@ -255,6 +256,13 @@ void PropertyPanel::refresh()
     const auto& sections = model_.document().sections();
     if (section_ >= int(sections.size()))
         section_ = -1;
+    // The key the keyboard was on, found again after the rebuild (an edit confirmed with Enter sent the
+    // cursor back to the first row).
+    const int currentRow = table_->currentRow(), currentColumn = std::max(0, table_->currentColumn());
+    const QString currentKey = currentRow >= 0 && table_->item(currentRow, 0) && shownSection_ == section_
+                                   ? table_->item(currentRow, 0)->text()
+                                   : QString();
+    shownSection_ = section_;
     refreshing_ = true;
     closeOpenEditor();
     table_->clearSpans();
@@ -294,6 +302,12 @@ void PropertyPanel::refresh()
         addRow(spec, line ? &line->value : nullptr);
     }
     table_->resizeColumnToContents(0);
+    if (!currentKey.isEmpty())
+        for (int row = 0; row < table_->rowCount(); ++row)
+            if (table_->item(row, 0) && table_->item(row, 0)->text() == currentKey) {
+                table_->setCurrentCell(row, currentColumn);
+                break;
+            }
     refreshing_ = false;
 }
 

@@ -44,6 +44,7 @@ private:
 
     DocumentModel& model_;
     int section_ = -1;
+    int shownSection_ = -1; // the section the rows were last built for
     bool refreshing_ = false;
     bool applyingEdit_ = false; // inside valueEdited: the model's change signal must not rebuild now
     QLabel* title_ = nullptr;

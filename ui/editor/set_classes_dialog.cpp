@@ -1,5 +1,7 @@
 #include "editor/set_classes_dialog.h"
 
+#include "window/message_colours.h"
+
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -70,7 +72,7 @@ void SetClassesDialog::replan()
     schedule_->setEnabled(plan_.detector); // AlexeyAB's rule is a detector's
     ok_->setEnabled(plan_.error.empty() && !plan_.edits.empty());
     if (!plan_.error.empty()) {
-        preview_->setText("<span style='color:#b00020'>" +
+        preview_->setText("<span style='color:" + errorTextColour(this).name() + "'>" +
                           QString::fromStdString(plan_.error).toHtmlEscaped() + "</span>");
         return;
     }

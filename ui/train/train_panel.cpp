@@ -5,6 +5,7 @@
 #include "train/run_folders.h"
 #include "train/train_worker.h"
 #include "train/training_curves.h"
+#include "window/message_colours.h"
 #include "window/save_file_dialog.h"
 
 #include "data/data_file.h"
@@ -64,6 +65,9 @@ QLineEdit* pathEdit(QWidget* parent, QHBoxLayout*& row, const QString& title, co
     auto* edit = new QLineEdit(parent);
     auto* browse = new QPushButton(QObject::tr("…"), parent);
     browse->setFixedWidth(32);
+    browse->setToolTip(title + QObject::tr(": choose…"));
+    browse->setAccessibleName(QObject::tr("Choose: %1").arg(title));
+    edit->setAccessibleName(title);
     row = new QHBoxLayout;
     row->addWidget(edit);
     row->addWidget(browse);
@@ -153,6 +157,10 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     learningRate_->setRange(0, 10);
     learningRate_->setSingleStep(0.001);
     learningRate_->setSpecialValueText(tr("cfg's rate"));
+    // (their form labels sit beside layouts, which a screen reader cannot tie to them)
+    maxBatches_->setAccessibleName(tr("Iterations"));
+    validEvery_->setAccessibleName(tr("Validate every"));
+    learningRate_->setAccessibleName(tr("Learning rate"));
     // Two short rows rather than one long one, so the panel fits a docked width (about 600 px).
     auto* schedule = new QHBoxLayout;
     schedule->addWidget(maxBatches_);
@@ -166,6 +174,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     rateRow->addStretch();
     form->addRow(tr("Learning rate"), rateRow);
     device_ = makeDeviceBox(tr("Where training runs"), this, true);
+    device_->setAccessibleName(tr("Device"));
     auto* deviceRow = new QHBoxLayout;
     deviceRow->addWidget(device_);
     deviceRow->addStretch();
@@ -721,29 +730,30 @@ void TrainPanel::checkData()
     }
     checkCancelled_ = std::make_shared<std::atomic<bool>>(false);
     dataCheckLabel_->setText(tr("Reading %1…").arg(QFileInfo(dataPath).fileName()));
-    checkThread_ =
-        QThread::create([this, dataPath, cfg = cfgPath_, cfgText = cfgText_ ? cfgText_() : QString(),
-                         generation, cancelled = checkCancelled_] {
-            const DataCheck check = checkTrainingData(dataPath, cfg, cfgText, cancelled.get());
-            QMetaObject::invokeMethod(this, [this, check, generation] {
-                if (generation != checkGeneration_)
-                    return; // the data or the network changed since; another read follows
-                constexpr int kShown = 3, kInTooltip = 30;
-                QString text = check.error.isEmpty() ? tr("Data: %1").arg(check.summary)
-                                                     : tr("Data: cannot train on it: %1").arg(check.error);
-                if (!check.warnings.isEmpty())
-                    text += "\n" +
-                            (check.warnings.size() == 1 ? tr("1 warning:")
-                                                        : tr("%1 warnings:").arg(check.warnings.size())) +
-                            "\n" + check.warnings.mid(0, kShown).join("\n") +
-                            (check.warnings.size() > kShown ? "\n" + tr("… (hover for more)") : QString());
-                dataCheckLabel_->setText(text);
-                dataCheckLabel_->setToolTip(check.warnings.mid(0, kInTooltip).join("\n"));
-                dataCheckLabel_->setStyleSheet(!check.error.isEmpty()      ? "color: #b00020"
-                                               : !check.warnings.isEmpty() ? "color: #8a5a00"
-                                                                           : QString());
-            });
+    checkThread_ = QThread::create([this, dataPath, cfg = cfgPath_,
+                                    cfgText = cfgText_ ? cfgText_() : QString(), generation,
+                                    cancelled = checkCancelled_] {
+        const DataCheck check = checkTrainingData(dataPath, cfg, cfgText, cancelled.get());
+        QMetaObject::invokeMethod(this, [this, check, generation] {
+            if (generation != checkGeneration_)
+                return; // the data or the network changed since; another read follows
+            constexpr int kShown = 3, kInTooltip = 30;
+            QString text = check.error.isEmpty() ? tr("Data: %1").arg(check.summary)
+                                                 : tr("Data: cannot train on it: %1").arg(check.error);
+            if (!check.warnings.isEmpty())
+                text += "\n" +
+                        (check.warnings.size() == 1 ? tr("1 warning:")
+                                                    : tr("%1 warnings:").arg(check.warnings.size())) +
+                        "\n" + check.warnings.mid(0, kShown).join("\n") +
+                        (check.warnings.size() > kShown ? "\n" + tr("… (hover for more)") : QString());
+            dataCheckLabel_->setText(text);
+            dataCheckLabel_->setToolTip(check.warnings.mid(0, kInTooltip).join("\n"));
+            dataCheckLabel_->setStyleSheet(!check.error.isEmpty() ? "color: " + errorTextColour(this).name()
+                                           : !check.warnings.isEmpty()
+                                               ? "color: " + warningTextColour(this).name()
+                                               : QString());
         });
+    });
     connect(checkThread_, &QThread::finished, checkThread_, &QObject::deleteLater);
     checkThread_->start();
 }

@@ -38,6 +38,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -87,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setAlternatingRowColors(true);
+    table_->setTabKeyNavigation(false); // Tab goes on to the next control; arrows move between layers
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     table_->horizontalHeader()->setStretchLastSection(false);
@@ -418,9 +420,28 @@ void MainWindow::createActions()
                     })
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     view->addSeparator();
-    // Every dock can be shown again after it was closed.
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        view->addAction(dock->toggleViewAction());
+    // Every dock can be shown again after it was closed; one behind another's tab comes to the front
+    // (Qt's own toggle closed it: it counts as visible there).
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        QAction* toggle = dock->toggleViewAction();
+        auto* show = new QAction(toggle->text(), this);
+        show->setCheckable(true);
+        show->setObjectName(dock->objectName() + "Action");
+        connect(toggle, &QAction::changed, show, [show, toggle] { show->setChecked(toggle->isChecked()); });
+        show->setChecked(toggle->isChecked());
+        connect(show, &QAction::triggered, dock, [dock, show] {
+            const bool behind = dock->isVisible() && dock->visibleRegion().isEmpty() && !dock->isFloating();
+            if (dock->isVisible() && !behind) {
+                dock->hide();
+            } else {
+                dock->show();
+                dock->raise();
+                dock->widget()->setFocus(Qt::ShortcutFocusReason);
+            }
+            show->setChecked(dock->isVisible());
+        });
+        view->addAction(show);
+    }
     view->addSeparator();
     view->addAction(tr("&Reset layout"), this, [this] {
         restoreState(defaultState_);
@@ -444,6 +465,35 @@ void MainWindow::createActions()
     editActions_ = {undo, redo, up, down, newAction, setClasses};
     editActions_.append(edits_->actions());
     quit->setShortcut(standardKey(QKeySequence::Quit, Qt::CTRL | Qt::Key_Q));
+
+    // Training and detection from the keyboard: each clicks its panel's own button (which checks what
+    // it needs and says why not) with that panel in front.
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    const auto clickIn = [this](const char* dockName, QAbstractButton* button) {
+        auto* dock = findChild<QDockWidget*>(dockName);
+        dock->show();
+        dock->raise();
+        if (button->isEnabled())
+            button->click();
+        else
+            statusBar()->showMessage(tr("\"%1\" is not available now").arg(button->text().remove('&')), 5000);
+    };
+    QAction* train = run->addAction(tr("&Train"), this,
+                                    [this, clickIn] { clickIn("trainDock", trainPanel_->trainButton()); });
+    train->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    QAction* pause = run->addAction(tr("&Pause or resume training"), this,
+                                    [this, clickIn] { clickIn("trainDock", trainPanel_->pauseButton()); });
+    pause->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    QAction* stopTraining = run->addAction(
+        tr("&Stop training"), this, [this, clickIn] { clickIn("trainDock", trainPanel_->stopButton()); });
+    stopTraining->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    run->addSeparator();
+    QAction* detectImage = run->addAction(tr("&Detect on an image..."), this, [this, clickIn] {
+        clickIn("detectDock", detectPanel_->findChild<QPushButton*>("detectImage"));
+    });
+    detectImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    for (QAction* action : {train, pause, stopTraining, detectImage})
+        action->setShortcutContext(Qt::ApplicationShortcut);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Getting started"), this, [this] {
@@ -685,7 +735,10 @@ QString MainWindow::shortcutsText() const
                 rows += QString("<tr><td>%1</td><td>&nbsp;&nbsp;%2</td></tr>")
                             .arg(action->text().remove('&'),
                                  action->shortcut().toString(QKeySequence::NativeText));
-    return "<table>" + rows + "</table>";
+    return "<table>" + rows + "</table>" +
+           tr("<p>In the graph: Up and Down (or Left and Right) choose the previous or next layer, Home "
+              "and End the first and last. In the Layers palette: type a layer type's first letters, "
+              "Enter inserts it after the selected layer. Tab moves between controls.</p>");
 }
 
 int MainWindow::selectedLayer() const
