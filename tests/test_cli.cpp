@@ -338,6 +338,10 @@ void TestCli::usageErrorsExitWithTwo()
     QCOMPARE(cli({"--help"}).exitCode, 0);
     // Numbers out of range, NaN included (CLI11's own range check lets NaN through).
     const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    // A decimal comma (a German or French habit) is named with the number as it should be written.
+    const Run comma = cli({"detect", cfg, "w.weights", "a.jpg", "--thresh", "0,25"});
+    QCOMPARE(comma.exitCode, 2);
+    QVERIFY2(comma.err.contains("note: numbers take a decimal dot: 0.25, not 0,25"), comma.err.constData());
     for (const char* value : {"nan", "1.5", "-0.1", "x"}) {
         const Run run = cli({"detect", cfg, "w.weights", "a.jpg", "--thresh", value});
         QCOMPARE(run.exitCode, 2);

@@ -562,6 +562,17 @@ private slots:
         QVERIFY2(warnings[0].find("lone CR") != std::string::npos &&
                      warnings[0].find('\r') == std::string::npos,
                  warnings[0].c_str());
+        // Windows line ends (CRLF) read as lines; a bad one is not called a lone CR, and its excerpt
+        // has no '?' for the CR. Decimal commas (a German spreadsheet's export) are named as such.
+        std::ofstream(root + "/windows.txt")
+            << "0 0.5 0.5 0.2 0.2\r\n1 0,5 0,5 0,2 0,2\r\n2 0.5 0.5 abc 0.2\r\n";
+        warnings.clear();
+        QCOMPARE(readLabelFile(root + "/windows.txt", 3, warnings, missing).size(), std::size_t(1));
+        QCOMPARE(warnings.size(), std::size_t(2));
+        QVERIFY2(warnings[0].find("found '1 0,5 0,5 0,2 0,2' (decimal commas") != std::string::npos,
+                 warnings[0].c_str());
+        QVERIFY2(warnings[1].find("found '2 0.5 0.5 abc 0.2'; line skipped") != std::string::npos,
+                 warnings[1].c_str());
         std::ofstream(root + "/huge.txt") << "99999999999999999999 0.5 0.5 0.2 0.2\n";
         warnings.clear();
         QVERIFY(readLabelFile(root + "/huge.txt", 3, warnings, missing).empty());

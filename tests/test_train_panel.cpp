@@ -11,6 +11,7 @@
 #include "train/run_folders.h"
 #include "train/train_panel.h"
 #include "train/train_worker.h"
+#include "train/training_curves.h"
 #include "window/main_window.h"
 
 #include "backend/gpu_devices.h"
@@ -44,6 +45,7 @@ using namespace nw;
 class TestTrainPanel : public QObject {
     Q_OBJECT
 private slots:
+    void curvesWriteFiguresTheSameInEveryLocale();
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); } // QSettings away from the user's
     void trainPauseResumeStopFromThePanel();
     void badDataIsReportedAndThePanelRecovers();
@@ -1021,6 +1023,30 @@ void TestTrainPanel::progressLinesParse()
     QCOMPARE(*message.message, std::string("resuming from x at iteration 3"));
     const ui::ProgressLine noise = ui::parseProgressLine("iteration 7/9: loss 1.5");
     QVERIFY(!noise.iteration && !noise.message);
+}
+
+// A German desktop: the learning-rate axis wrote "7E-05 6E-05 …" in rows that overlapped (QCustomPlot
+// draws powers of ten for a lower-case e only). Figures as the status line writes them.
+void TestTrainPanel::curvesWriteFiguresTheSameInEveryLocale()
+{
+    const QLocale previous;
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    ui::TrainingCurves curves;
+    QLocale::setDefault(previous);
+    curves.resize(600, 500);
+    for (int i = 1; i <= 5; ++i) {
+        IterationStats stats;
+        stats.iteration = i;
+        stats.loss = stats.averageLoss = 1.0f / float(i);
+        stats.learningRate = 1e-5f * float(i);
+        stats.imagesPerSecond = 1000.5;
+        curves.add(stats);
+    }
+    curves.ratePlot()->replot();
+    const QVector<QString> labels = curves.ratePlot()->yAxis->tickVectorLabels();
+    QVERIFY(!labels.isEmpty());
+    for (const QString& label : labels)
+        QVERIFY2(!label.contains('E') && !label.contains(','), qPrintable(label));
 }
 
 QTEST_MAIN(TestTrainPanel)

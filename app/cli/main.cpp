@@ -13,6 +13,7 @@
 #include <iostream>
 #include <map>
 #include <new>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -472,7 +473,17 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e) == 0 ? 0 : 2;
+        const int code = app.exit(e) == 0 ? 0 : 2;
+        // "--thresh 0,25" from a German or French keyboard habit: CLI11 says only "not a number".
+        for (int i = 1; code != 0 && i < argc; ++i)
+            if (const std::string_view arg = argv[i];
+                std::regex_match(arg.begin(), arg.end(), std::regex(R"(-?\d*,\d+)"))) {
+                std::string dotted(arg);
+                std::replace(dotted.begin(), dotted.end(), ',', '.');
+                std::cerr << "note: numbers take a decimal dot: " << dotted << ", not " << arg << "\n";
+                break;
+            }
+        return code;
     }
     // Every command reports its own input problems; this is the last net for what libraries throw
     // (OpenCV, the standard library), so no input ever ends in an abort.

@@ -135,6 +135,8 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
     for (std::string line; std::getline(in, line);) {
         if (++number == 1 && line.starts_with(kUtf8ByteOrderMark))
             line.erase(0, kUtf8ByteOrderMark.size());
+        if (line.ends_with('\r')) // a Windows line end (CRLF): the CR belongs to it, not to the line
+            line.pop_back();
         std::istringstream fields(line);
         std::string first;
         if (!(fields >> first))
@@ -149,6 +151,9 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
                                printableExcerpt(line) + "'" +
                                (line.find('\r') != std::string::npos
                                     ? " (lines end in a lone CR, as old Mac files: convert them to LF)"
+                                : line.find(',') != std::string::npos && line.find('.') == std::string::npos
+                                    ? " (decimal commas, as a spreadsheet in a German or French locale "
+                                      "writes them: numbers take a dot, 0.5 not 0,5)"
                                     : "") +
                                "; line skipped");
             ++skippedLines;

@@ -1,6 +1,7 @@
 #include "train/training_curves.h"
 
 #include <QFile>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QStringList>
 #include <QTextStream>
@@ -102,6 +103,11 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent)
             rates_->replot();
         });
     }
+
+    // Figures as the status line and the log write them (0.001, 2.5·10⁻⁵): under a German locale the
+    // axes wrote "2,5E-05", which QCustomPlot's powers of ten do not recognise, in overlapping rows.
+    for (QCustomPlot* p : {plot_, rates_, heads_})
+        p->setLocale(QLocale::c());
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
