@@ -96,6 +96,7 @@ private slots:
     void setClassesFromTheEditMenu();
     void zoomsCentreOnTheSelectedLayer();
     void everythingWorksFromTheKeyboard();
+    void theGraphKeepsRoomOnASmallScreen();
 };
 
 namespace {
@@ -1259,6 +1260,27 @@ void TestEditor::everythingWorksFromTheKeyboard()
     for (QAction* a : window.findChildren<QAction*>())
         detectKey |= a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_I);
     QVERIFY(detectKey);
+}
+
+// A layout saved on a large screen and restored on a small one (a HiDPI laptop at 200 % has 960 logical
+// pixels) left the graph 100 pixels wide, narrower than one card: shown, the docks make room for it.
+void TestEditor::theGraphKeepsRoomOnASmallScreen()
+{
+    QSettings().remove("window");
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"));
+    window.resize(780, 600);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* palette = window.findChild<QDockWidget*>("paletteDock");
+    auto* properties = window.findChild<QDockWidget*>("propertiesDock");
+    window.resizeDocks({palette, properties}, {260, 480}, Qt::Horizontal); // as a wide screen's layout
+    QTRY_VERIFY(window.centralWidget()->width() < 150);
+    window.hide();
+    window.show();
+    QTRY_VERIFY2(window.centralWidget()->width() >= 300,
+                 qPrintable(QString("canvas %1 px").arg(window.centralWidget()->width())));
+    QVERIFY(properties->width() >= 200); // the panels keep a usable width (they scroll)
 }
 
 QTEST_MAIN(TestEditor)

@@ -942,6 +942,23 @@ void MainWindow::closeEvent(QCloseEvent* event)
     event->accept();
 }
 
+// The graph keeps room for a card beside the docks: a layout saved on a large screen, restored on a
+// small one (or a HiDPI laptop at 200 %: 960 logical pixels), left the canvas 100 pixels wide.
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    QTimer::singleShot(0, this, [this] {
+        constexpr int kCanvasRoom = 320; // a card (190) with its ports, edges and the mini-map's margin
+        if (centralWidget()->width() >= kCanvasRoom)
+            return;
+        auto* palette = findChild<QDockWidget*>("paletteDock");
+        auto* properties = findChild<QDockWidget*>("propertiesDock");
+        const int paletteWidth = std::min(palette->width(), std::max(120, width() / 6));
+        const int rightWidth = std::max(200, width() - paletteWidth - kCanvasRoom - 30);
+        resizeDocks({palette, properties}, {paletteWidth, rightWidth}, Qt::Horizontal);
+    });
+}
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
     for (const QUrl& url : event->mimeData()->urls())
