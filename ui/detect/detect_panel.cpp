@@ -26,17 +26,13 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
-#include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QWheelEvent>
 #include <utility>
 
 namespace nw::ui {
@@ -134,13 +130,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     filters->addStretch();
     filters->addWidget(letterbox_);
 
-    view_ = new QLabel(this);
-    view_->setAlignment(Qt::AlignCenter);
-    view_->setMinimumSize(kSmallestView);
-    scroll_ = new QScrollArea(this);
-    scroll_->setWidget(view_);
-    scroll_->setWidgetResizable(true);
-    scroll_->viewport()->installEventFilter(this);
+    picture_ = new DetectionView(this);
     auto* viewRow = new QHBoxLayout;
     legend_ = new QLabel(this);
     legend_->setTextFormat(Qt::RichText);
@@ -175,7 +165,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     layout->addLayout(sources);
     layout->addLayout(filters);
     layout->addLayout(viewRow);
-    layout->addWidget(scroll_, 1);
+    layout->addWidget(picture_, 1);
     layout->addWidget(bars_);
     layout->addWidget(status_);
     layout->addLayout(exports);
@@ -329,8 +319,8 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             status_->setText(tr("Cannot write %1").arg(path));
     });
     connect(fit, &QPushButton::clicked, this, [this] { setZoom(0); });
-    connect(zoomIn, &QPushButton::clicked, this, [this] { setZoom(currentScale() * 1.25); });
-    connect(zoomOut, &QPushButton::clicked, this, [this] { setZoom(currentScale() / 1.25); });
+    connect(zoomIn, &QPushButton::clicked, this, [this] { setZoom(picture_->currentScale() * 1.25); });
+    connect(zoomOut, &QPushButton::clicked, this, [this] { setZoom(picture_->currentScale() / 1.25); });
     connect(record_, &QPushButton::clicked, this, [this](bool on) {
         if (!on) {
             stopRecording();
@@ -417,8 +407,7 @@ void DetectPanel::clearResult()
     last_ = DetectFrame{};
     boxes_.clear();
     annotated_ = QImage();
-    view_->clear();
-    view_->setMinimumSize(kSmallestView);
+    picture_->clearPicture();
     legend_->clear();
 }
 
@@ -669,7 +658,7 @@ void DetectPanel::refilter()
         return;
     if (classifier_) {
         annotated_ = last_.image;
-        showPixmap();
+        picture_->setPicture(annotated_, {}, false);
         showTopClasses();
         return;
     }
@@ -733,80 +722,14 @@ void DetectPanel::showTopClasses()
         tr("%1 · top: %2 · %3 ms").arg(sourceName(), lines.join(", ")).arg(last_.milliseconds, 0, 'f', 1));
 }
 
-double DetectPanel::currentScale() const
-{
-    if (zoom_ > 0 || annotated_.isNull())
-        return zoom_ > 0 ? zoom_ : 1.0;
-    const QSize fitted = annotated_.size().scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio);
-    return double(fitted.width()) / annotated_.width();
-}
-
 double DetectPanel::largestZoom() const
 {
-    // 16× and 16,384 pixels a side: 16× of a 4000-pixel photo would be a 12 GB pixmap.
-    const double largest =
-        annotated_.isNull() ? 1.0 : double(std::max(annotated_.width(), annotated_.height()));
-    return std::max(0.05, std::min(16.0, 16384.0 / largest));
+    return picture_->largestZoom();
 }
 
 void DetectPanel::setZoom(double zoom)
 {
-    zoom_ = zoom <= 0 ? 0 : std::clamp(zoom, 0.05, largestZoom());
-    showPixmap();
-}
-
-void DetectPanel::showPixmap()
-{
-    if (annotated_.isNull())
-        return;
-    zoom_ = std::min(zoom_, largestZoom()); // the next image may be larger than the one zoomed in on
-    const QSize size = zoom_ > 0 ? annotated_.size() * zoom_
-                                 : annotated_.size().scaled(scroll_->viewport()->size(), Qt::KeepAspectRatio);
-    // Drawn in the screen's own pixels (a HiDPI screen has 2 per logical pixel: scaled to the logical
-    // size, the picture, boxes and labels were blown up and soft).
-    const double ratio = std::max(1.0, devicePixelRatioF());
-    // Boxes drawn at the size shown, with labels in the panel's text size: scaled from the annotated
-    // image, a 96-pixel image fitted to the view had labels a fifth of its height, a 4K frame tiny ones.
-    QImage image = annotated_.scaled(size * ratio, Qt::KeepAspectRatio, Qt::SmoothTransformation)
-                       .convertToFormat(QImage::Format_RGB888);
-    if (!classifier_ && !image.isNull())
-        paintDetections(image, boxes_, double(image.width()) / annotated_.width(),
-                        int(std::lround(std::max(11, QFontInfo(font()).pixelSize()) * ratio)),
-                        int(std::lround(2 * ratio)));
-    QPixmap shown = QPixmap::fromImage(image);
-    shown.setDevicePixelRatio(ratio);
-    // The label is as large as the zoomed image, so the scroll area has a range to scroll and drag
-    // through (its fixed minimum of 320×240 held it to the view's size: a zoomed image was cropped).
-    view_->setMinimumSize((shown.deviceIndependentSize().toSize()).expandedTo(kSmallestView));
-    view_->setPixmap(shown);
-}
-
-// Ctrl+wheel zooms; dragging with the left button pans a zoomed image.
-bool DetectPanel::eventFilter(QObject* watched, QEvent* event)
-{
-    if (watched == scroll_->viewport()) {
-        if (event->type() == QEvent::Resize && zoom_ == 0) {
-            showPixmap(); // Fit follows the view's size (an image shown while the dock was hidden)
-        } else if (event->type() == QEvent::Wheel) {
-            auto* wheel = static_cast<QWheelEvent*>(event);
-            if (wheel->modifiers() & Qt::ControlModifier) {
-                setZoom(currentScale() * (wheel->angleDelta().y() > 0 ? 1.25 : 0.8));
-                return true;
-            }
-        } else if (event->type() == QEvent::MouseButtonPress) {
-            dragFrom_ = static_cast<QMouseEvent*>(event)->position().toPoint();
-        } else if (event->type() == QEvent::MouseMove &&
-                   (static_cast<QMouseEvent*>(event)->buttons() & Qt::LeftButton)) {
-            const QPoint at = static_cast<QMouseEvent*>(event)->position().toPoint();
-            scroll_->horizontalScrollBar()->setValue(scroll_->horizontalScrollBar()->value() -
-                                                     (at - dragFrom_).x());
-            scroll_->verticalScrollBar()->setValue(scroll_->verticalScrollBar()->value() -
-                                                   (at - dragFrom_).y());
-            dragFrom_ = at;
-            return true;
-        }
-    }
-    return QWidget::eventFilter(watched, event);
+    picture_->setZoom(zoom);
 }
 
 // The classes in view, in their box colours, with counts.
@@ -869,10 +792,10 @@ void DetectPanel::stopRecording()
 
 void DetectPanel::render()
 {
-    // Boxes are painted on the view's scaled copy (showPixmap); the full-size picture only when saved or
-    // recorded (annotated()), not twice for every video frame.
+    // Boxes are painted on the view's scaled copy (DetectionView); the full-size picture only when saved
+    // or recorded (annotated()), not twice for every video frame.
     annotated_ = last_.image; // (shared, not copied)
-    showPixmap();
+    picture_->setPicture(annotated_, boxes_, !classifier_);
     updateLegend();
 }
 

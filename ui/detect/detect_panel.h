@@ -5,6 +5,7 @@
 // FPS and latency, a legend of the classes in view, zoom (fit, buttons, Ctrl+wheel) and pan (drag), recording
 // the annotated stream to a video, and exports (annotated image, JSON, YOLO label files).
 #include "detect/detect_worker.h"
+#include "detect/detection_view.h"
 #include "detect/detector.h"
 #include "detect/video_recorder.h"
 
@@ -18,7 +19,6 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
-class QScrollArea;
 class QSlider;
 class QThread;
 class QTimer;
@@ -68,11 +68,11 @@ public:
     QLabel* legend() const { return legend_; }
     QComboBox* deviceBox() const { return device_; }
     QComboBox* precisionBox() const { return precision_; }
-    QLabel* view() const { return view_; }
+    QLabel* view() const { return picture_->label(); }
     // 0 fits the image to the view; otherwise the scale (1 = one image pixel per screen pixel).
     void setZoom(double zoom);
     double largestZoom() const; // for the image shown
-    double zoom() const { return zoom_; }
+    double zoom() const { return picture_->zoom(); }
     // Annotated frames from now on go to `path` (.avi, Motion-JPEG); false with a message on error.
     bool startRecording(const QString& path);
     void stopRecording();
@@ -100,11 +100,8 @@ private:
     void render();
     void stopStream();
     void clearResult(); // no image, boxes or legend in view (another network, an image that failed)
-    void showPixmap();
-    double currentScale() const; // the zoom now shown (the fitted scale when fitting)
     void updateLegend();
     void recordFrame();
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
     QString cfgPath_, weightsPath_;
     std::vector<std::string> names_;
@@ -136,28 +133,24 @@ private:
     QComboBox* precision_ = nullptr; // FP32, TF32 or FP16 convolutions (DetectWorker::Precision): a GPU only
     QLabel* thresholdValue_ = nullptr;
     std::vector<QWidget*> boxFilters_; // threshold and NMS: hidden for a classifier, which has no boxes
-    QLabel* view_ = nullptr;
-    QScrollArea* scroll_ = nullptr;
+    DetectionView* picture_ = nullptr;
     QLabel* status_ = nullptr;
     QCustomPlot* bars_ = nullptr; // a classifier's top-5
     QLabel* legend_ = nullptr;
     QPushButton* record_ = nullptr;
     QPushButton* slideshow_ = nullptr;
     QTimer* slideTimer_ = nullptr; // advances the folder while the slideshow runs
-    double zoom_ = 0;
-    QPoint dragFrom_;
     VideoRecorder recorder_;
     QString recordingPath_;      // recording: frames go to this file (opened at the first frame)
     bool streamStopped_ = false; // Stop was pressed on the stream playing
     QThread* thread_ = nullptr;
     DetectWorker* worker_ = nullptr;
     std::function<QString()> cfgText_;
-    bool showingStill_ = false; // the last source asked for is an image (Letterbox runs it again)
-    QString stillAsked_;        // that image
-    static constexpr QSize kSmallestView{320, 200};
-    QString loadedText_;                        // the editor's text the detector was last loaded with
-    bool randomWeights_ = false;                // loaded without weights, on request
-    bool weightsChanged_ = false;               // other weights asked for: what is on show must not stay
+    bool showingStill_ = false;   // the last source asked for is an image (Letterbox runs it again)
+    QString stillAsked_;          // that image
+    QString loadedText_;          // the editor's text the detector was last loaded with
+    bool randomWeights_ = false;  // loaded without weights, on request
+    bool weightsChanged_ = false; // other weights asked for: what is on show must not stay
     QString suggestedNames_, suggestedWeights_; // taken from Training (replaced by its next suggestion)
     // An image or video asked for before there were weights (`--detect` while a run trains): it runs
     // once weights load, rather than being forgotten.
