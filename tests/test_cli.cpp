@@ -1181,6 +1181,32 @@ void TestCli::detectSavesLabelsWhereTrainingReadsThem()
             QVERIFY(qAbs(f[4].toDouble() - xywh[3].toDouble() / 576) < 2e-6);
         }
     }
+    // "JPEGImages/…" typed from inside the set's folder goes to labels/ too (the rule reads whole paths);
+    // two images that would share a label file are named, the second not written; an empty result
+    // is said; Darknet's underscore is answered.
+    QVERIFY(QDir(dir.path()).mkpath("VOC2/JPEGImages") && QDir(dir.path()).mkpath("twins"));
+    QVERIFY(QFile::copy(dog, dir.filePath("VOC2/JPEGImages/v2.jpg")));
+    const QString here = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.filePath("VOC2")));
+    const Run relative = cli({"detect", shapes, weights, "JPEGImages", "--save-labels", "--thresh", "0.999"});
+    QVERIFY(QDir::setCurrent(here));
+    QCOMPARE(relative.exitCode, 0);
+    QVERIFY2(QFileInfo(dir.filePath("VOC2/labels/v2.txt")).isFile() &&
+                 !QFileInfo(dir.filePath("VOC2/JPEGImages/v2.txt")).exists(),
+             relative.err.constData());
+    QVERIFY2(relative.err.contains("detect: 1 label file written (empty: no box above the threshold"),
+             relative.err.constData());
+    QVERIFY(QFile::copy(dog, dir.filePath("twins/a.jpg")) && QFile::copy(dog, dir.filePath("twins/a.png")));
+    const Run twins = cli({"detect", shapes, weights, dir.filePath("twins"), "--save-labels"});
+    QCOMPARE(twins.exitCode, 1);
+    QVERIFY2(twins.err.contains("a.png and " + dir.filePath("twins/a.jpg").toUtf8() +
+                                " share the label file " + dir.filePath("twins/a.txt").toUtf8() +
+                                ": written for the first only"),
+             twins.err.constData());
+    const Run underscore = cli({"detect", shapes, weights, dog, "--save_labels"});
+    QCOMPARE(underscore.exitCode, 2);
+    QVERIFY2(underscore.err.contains("error: --save_labels: here it is --save-labels"),
+             underscore.err.constData());
     // A video gets no label file, and says so.
     const Run video = cli({"detect", shapes, weights, dir.filePath("none.mp4"), "--save-labels"});
     QVERIFY2(video.err.contains("note: --save-labels writes label files for images"), video.err.constData());

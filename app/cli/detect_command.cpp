@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
@@ -61,6 +62,16 @@ bool isImage(const std::string& path)
     return images.count(lowerExtension(path)) > 0;
 }
 
+// Whether a folder holds an image itself (its subfolders are not looked into).
+bool hasImages(const std::filesystem::path& folder)
+{
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
+        if (isImage(entry.path().string()))
+            return true;
+    return false;
+}
+
 // The inputs as files: a folder gives its images and videos (by name), a .txt list its lines (Darknet's
 // train.txt and valid.txt; relative paths as the data sets read them). What cannot be expanded is
 // said and counted in `failures`.
@@ -71,7 +82,7 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
     for (const std::string& input : inputs) {
         std::error_code ec;
         if (std::filesystem::is_directory(input, ec)) {
-            std::vector<std::string> found;
+            std::vector<std::string> found, subfolders;
             for (const auto& entry : std::filesystem::directory_iterator(input, ec)) {
                 // (a link to a file that is gone is taken too, so its reader names it: it was skipped
                 // without a word)
@@ -80,8 +91,16 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
                 if ((entry.is_regular_file(entryError) || gone) &&
                     (isImage(entry.path().string()) || (videos && isVideo(entry.path().string()))))
                     found.push_back(entry.path().string());
+                else if (entry.is_directory(entryError) && hasImages(entry.path()))
+                    subfolders.push_back(entry.path().filename().string());
             }
             std::sort(found.begin(), found.end());
+            if (!subfolders.empty()) { // (Darknet's lists name every image; a folder here is one level)
+                std::sort(subfolders.begin(), subfolders.end());
+                std::cerr << "note: " << input << ": the images in its subfolders (" << subfolders.front()
+                          << (subfolders.size() > 1 ? ", …" : "")
+                          << ") are not read: a folder is read one level deep (name the subfolders too)\n";
+            }
             if (found.empty()) {
                 std::cerr << "error: " << input << ": a folder without images" << (videos ? " or videos" : "")
                           << " ("
@@ -135,20 +154,40 @@ public:
     // False when the file could not be written (said on stderr).
     bool save(const std::string& image, const std::vector<LabeledBox>& boxes, int width, int height)
     {
-        if (const std::string existing = labelPathFor(image); isRegularFile(existing)) {
+        // The place from the whole path: "JPEGImages/a.jpg" typed from inside the data set's folder
+        // must go to labels/ as "/data/voc/JPEGImages/a.jpg" does, where training looks.
+        std::error_code ec;
+        const std::filesystem::path whole = std::filesystem::absolute(image, ec).lexically_normal();
+        const std::string imagePath = ec ? image : whole.string();
+        const std::string path = newLabelPathFor(imagePath);
+        const std::string existing = labelPathFor(imagePath);
+        for (const std::string& taken : {path, existing})
+            if (const auto earlier = writtenNow_.find(taken); earlier != writtenNow_.end()) {
+                if (sameFile(earlier->second, imagePath))
+                    return true; // the same image twice (a list naming it again)
+                std::cerr << "error: " << image << " and " << earlier->second << " share the label file "
+                          << taken << ": written for the first only (rename one of them)\n";
+                return false;
+            }
+        if (isRegularFile(existing)) {
             if (kept_++ == 0)
                 firstKept_ = existing;
             return true;
         }
-        const std::string path = newLabelPathFor(image);
-        std::error_code ec;
-        if (const auto folder = std::filesystem::path(path).parent_path(); !folder.empty())
+        if (const auto folder = std::filesystem::path(path).parent_path(); !folder.empty()) {
             std::filesystem::create_directories(folder, ec);
+            if (ec) {
+                std::cerr << "error: cannot make " << folder.string() << " for the labels of " << image
+                          << ": " << ec.message() << "\n";
+                return false;
+            }
+        }
         if (auto problem = writeFileAtomically(path, yoloLabelText(boxes, width, height))) {
             std::cerr << "error: " << *problem << "\n";
             return false;
         }
-        ++written_;
+        writtenNow_[path] = imagePath;
+        empty_ += boxes.empty();
         return true;
     }
     void noteVideo(const std::string& video)
@@ -160,7 +199,13 @@ public:
     }
     void report() const
     {
-        std::cerr << "detect: " << written_ << (written_ == 1 ? " label file" : " label files") << " written";
+        const std::size_t written = writtenNow_.size();
+        std::cerr << "detect: " << written << (written == 1 ? " label file" : " label files") << " written";
+        if (empty_ > 0)
+            std::cerr << " ("
+                      << (std::size_t(empty_) == written ? std::string(written == 1 ? "empty" : "all empty")
+                                                         : std::to_string(empty_) + " of them empty")
+                      << ": no box above the threshold, which trains as an image without objects)";
         if (kept_ > 0)
             std::cerr << "; " << kept_ << " image" << (kept_ == 1 ? " had" : "s had")
                       << " a label file already, kept as it was (" << firstKept_ << (kept_ > 1 ? ", …" : "")
@@ -174,7 +219,13 @@ private:
         std::error_code ec;
         return std::filesystem::is_regular_file(path, ec);
     }
-    int written_ = 0, kept_ = 0;
+    static bool sameFile(const std::string& a, const std::string& b)
+    {
+        std::error_code ec;
+        return a == b || std::filesystem::equivalent(a, b, ec);
+    }
+    std::map<std::string, std::string> writtenNow_; // label file → the image it was written for
+    int kept_ = 0, empty_ = 0;
     std::string firstKept_;
     bool videoNoted_ = false;
 };
@@ -447,7 +498,8 @@ int detect(const DetectArgs& args)
         labels.report();
     if (failures)
         std::cerr << "detect: " << failures << " of " << inputs.size() + std::size_t(notExpanded)
-                  << " inputs could not be read (or their --out file written)\n";
+                  << (args.saveLabels ? " inputs could not be read, or their --out or label file written\n"
+                                      : " inputs could not be read (or their --out file written)\n");
     if (const int signal = detectStop) {
         std::cerr << "detect: stopped (" << (signal == SIGINT ? "Ctrl+C" : "SIGTERM") << ") after " << done
                   << " of " << inputs.size() << " inputs; the results so far are written\n";

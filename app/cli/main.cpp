@@ -269,8 +269,8 @@ int main(int argc, char** argv)
     addPrecisionFlags(detect, halfHelp);
     detect->add_flag("--json", detectArgs.json, "Print detections as JSON (boxes in pixels: x, y, w, h)");
     detect->add_flag("--save-labels", detectArgs.saveLabels,
-                     "Write each image's boxes as its YOLO label file (beside the image; one that exists is "
-                     "kept)");
+                     "Write each image's boxes as its YOLO label file where training reads it (beside the "
+                     "image, /JPEGImages/ -> /labels/); one that exists is kept");
 
     std::vector<std::string> images;
     auto* classify = app.add_subcommand("classify", "Top classes of a classifier for each image");
@@ -469,6 +469,20 @@ int main(int argc, char** argv)
             std::cerr << "error: " << singleDashAdvice(app, argc, argv, arg) << "\n";
             return 2;
         }
+    }
+    // "--save_labels", "--max_batches": Darknet's underscores with two dashes; CLI11 only says the
+    // argument "was not expected".
+    for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
+        const std::string_view arg = argv[i];
+        if (!arg.starts_with("--") || arg.find('_') == std::string_view::npos)
+            continue;
+        std::string dashed(arg.substr(0, arg.find('=')));
+        std::replace(dashed.begin(), dashed.end(), '_', '-');
+        for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+            if (sub->get_option_no_throw(dashed)) {
+                std::cerr << "error: " << arg.substr(0, arg.find('=')) << ": here it is " << dashed << "\n";
+                return 2;
+            }
     }
     try {
         app.parse(argc, argv);
