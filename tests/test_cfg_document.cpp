@@ -220,6 +220,15 @@ void TestCfgDocument::directoriesAndBinaryFilesAreRefusedOnce()
     QCOMPARE(QString::fromStdString(folder.diagnostics()[0].format()),
              dir.path() + ": error: is a directory, not a cfg file");
 
+    // A named pipe nobody writes to is named at once: opening it waited for a writer forever (the
+    // studio's File ▸ Open Recent froze on one).
+    const QByteArray fifo = dir.filePath("pipe.cfg").toUtf8();
+    QCOMPARE(::mkfifo(fifo.constData(), 0600), 0);
+    const cfg::Document pipe = cfg::Document::load(fifo.toStdString());
+    QVERIFY(pipe.readFailed());
+    QCOMPARE(QString::fromStdString(pipe.diagnostics()[0].format()),
+             QString(fifo) + ": error: a named pipe (FIFO) with nothing written to it, not a cfg file");
+
     // The first bytes of a program (ELF), and a weights file: one error each, on the first binary line.
     QByteArray elf = test::readAll("/bin/ls").left(4000);
     QVERIFY(elf.startsWith("\x7f"

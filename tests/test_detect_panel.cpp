@@ -123,6 +123,19 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     const QStringList lines = QString(test::readAll(dir.filePath("d.txt"))).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(std::size_t(lines.size()), panel.boxes().size());
     QCOMPARE(lines.first().split(' ').size(), 5);
+    // An export that cannot be written says why, naming the file, and leaves nothing half-written: on a
+    // full disk they left 0-byte files in silence, and one over an existing file destroyed it.
+    QVERIFY(!panel.exportJson(dir.filePath("no-such-folder/d.json")));
+    QVERIFY2(panel.status()->text().startsWith("Cannot export the detections: cannot write " +
+                                               dir.filePath("no-such-folder/d.json")),
+             qPrintable(panel.status()->text()));
+    QVERIFY(!panel.exportYoloLabels(dir.filePath("no-such-folder/d.txt")));
+    QVERIFY(panel.status()->text().startsWith("Cannot export the labels: "));
+    QVERIFY(!panel.saveImage(dir.filePath("d.xyz")));
+    QVERIFY2(panel.status()->text().contains("cannot write images as .xyz"),
+             qPrintable(panel.status()->text()));
+    QVERIFY(panel.saveImage(dir.filePath("d.jpg")));
+    QCOMPARE(QImage(dir.filePath("d.jpg")).size(), painted.size());
 
     panel.openImageFile(dir.filePath("missing.jpg"));
     QTRY_VERIFY(panel.status()->text().contains("missing.jpg: cannot read the image"));
@@ -583,7 +596,9 @@ void TestDetectPanel::streamProblemsStayInViewAndSavingNamesItsFile()
     QVERIFY(panel.saveImage(dir.filePath("dog")));
     QCOMPARE(QImage(dir.filePath("dog.png")).size(), QSize(768, 576));
     QVERIFY(!panel.saveImage(dir.filePath("missing/dog.png")));
-    QVERIFY(panel.status()->text().startsWith("Cannot write " + dir.filePath("missing/dog.png")));
+    QVERIFY2(panel.status()->text().startsWith("Cannot save the image: cannot write " +
+                                               dir.filePath("missing/dog.png") + ": the folder"),
+             qPrintable(panel.status()->text()));
     // A names file of another length is named on the detector line, once, and the remark goes with it.
     const auto detectorLine = [&] {
         for (QLabel* label : panel.findChildren<QLabel*>())

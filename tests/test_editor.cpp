@@ -97,6 +97,7 @@ private slots:
     void zoomsCentreOnTheSelectedLayer();
     void everythingWorksFromTheKeyboard();
     void theGraphKeepsRoomOnASmallScreen();
+    void aHugeNetworkIsListedNotDrawn();
 };
 
 namespace {
@@ -1281,6 +1282,28 @@ void TestEditor::theGraphKeepsRoomOnASmallScreen()
     QTRY_VERIFY2(window.centralWidget()->width() >= 300,
                  qPrintable(QString("canvas %1 px").arg(window.centralWidget()->width())));
     QVERIFY(properties->width() >= 200); // the panels keep a usable width (they scroll)
+}
+
+// 40,000 layers crashed the studio inside Graphviz's layout (its recursion overflowed the stack) and
+// 20,000 took minutes: past kLargestDrawnGraph layers the canvas says so and the table does the work.
+void TestEditor::aHugeNetworkIsListedNotDrawn()
+{
+    std::string text = "[net]\nwidth=8\nheight=8\nchannels=1\n";
+    for (int i = 0; i <= ui::GraphView::kLargestDrawnGraph; ++i)
+        text += "[dropout]\nprobability=0.1\n";
+    const NetworkSpec spec = buildNetworkSpec(cfg::Document::parse(text, "huge.cfg"));
+    QCOMPARE(int(spec.layers.size()), ui::GraphView::kLargestDrawnGraph + 1);
+    ui::GraphView view;
+    view.setSpec(spec);
+    QCOMPARE(view.nodeCount(), 0);
+    bool said = false;
+    for (QGraphicsItem* item : view.scene()->items())
+        if (auto* note = dynamic_cast<QGraphicsTextItem*>(item))
+            said |= note->toPlainText().startsWith(
+                "This network has 4001 layers: the graph is drawn for up to 4000.");
+    QVERIFY(said);
+    QTest::keyClick(&view, Qt::Key_Down); // no card to choose: nothing happens
+    QCOMPARE(view.selectedLayer(), -1);
 }
 
 QTEST_MAIN(TestEditor)

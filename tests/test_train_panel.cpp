@@ -20,6 +20,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -1047,6 +1048,12 @@ void TestTrainPanel::curvesWriteFiguresTheSameInEveryLocale()
     QVERIFY(!labels.isEmpty());
     for (const QString& label : labels)
         QVERIFY2(!label.contains('E') && !label.contains(','), qPrintable(label));
+    // Export PNG writes the curves whole, or says why not (a 0-byte file was left in silence).
+    QTemporaryDir dir;
+    QCOMPARE(curves.savePng(dir.filePath("curves.png")), QString());
+    QVERIFY(!QImage(dir.filePath("curves.png")).isNull());
+    const QString problem = curves.savePng(dir.filePath("gone/curves.png"));
+    QVERIFY2(problem.startsWith("cannot write " + dir.filePath("gone/curves.png")), qPrintable(problem));
 }
 
 QTEST_MAIN(TestTrainPanel)

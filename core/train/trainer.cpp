@@ -648,9 +648,13 @@ std::optional<std::string> Trainer::run(TrainObserver& observer)
                     }
                     return std::nullopt;
                 }
+                // Said once it is written (a full disk turned "checkpoint written" into a false claim).
+                if (checkpointed != state.iteration) // (a pause wrote it)
+                    if (auto problem = checkpoint())
+                        return problem;
                 leaderSays("stopped at iteration " + std::to_string(state.iteration) +
                            "; checkpoint written");
-                return checkpointed == state.iteration ? std::nullopt : checkpoint(); // (a pause wrote it)
+                return std::nullopt;
             }
             const auto iterationStart = std::chrono::steady_clock::now();
             const int iteration = state.iteration + 1;

@@ -2,8 +2,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace nw {
 
@@ -76,23 +79,38 @@ std::optional<std::string> outputIsAnInput(const std::string& out,
 std::optional<std::string> readSmallTextFile(const std::string& path, std::size_t limit,
                                              std::string_view what, std::string& error)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    // Opened without waiting: a named pipe nobody writes to blocked the studio's File ▸ Open for good.
+    // A pipe with a writer (`cat a.cfg | netwright-cli summary /dev/stdin`) is then read as usual.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         error = path + ": cannot open it (" + std::string(what) + "): " + std::strerror(errno);
         return std::nullopt;
     }
+    struct stat info {};
+    const bool pipe = ::fstat(fd, &info) == 0 && S_ISFIFO(info.st_mode);
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     std::string text;
     char chunk[1 << 16];
-    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-        text.append(chunk, std::size_t(in.gcount()));
+    ssize_t got = 0;
+    while ((got = ::read(fd, chunk, sizeof chunk)) != 0) {
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            error = path + ": read error (" + std::string(what) + "): " + std::strerror(errno);
+            ::close(fd);
+            return std::nullopt;
+        }
+        text.append(chunk, std::size_t(got));
         if (text.size() > limit) {
             error = path + ": more than " + std::to_string(limit >> 20) + " MB: too large for " +
                     std::string(what) + "; is it the right file?";
+            ::close(fd);
             return std::nullopt;
         }
     }
-    if (in.bad()) {
-        error = path + ": read error (" + std::string(what) + "): " + std::strerror(errno);
+    ::close(fd);
+    if (pipe && text.empty()) {
+        error = path + ": a named pipe (FIFO) with nothing written to it, not " + std::string(what);
         return std::nullopt;
     }
     return text;

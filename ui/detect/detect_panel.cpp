@@ -1,6 +1,7 @@
 #include "detect/detect_panel.h"
 
 #include "window/save_file_dialog.h"
+#include "window/whole_file.h"
 
 #include "data/class_names.h"
 #include "data/data_file.h"
@@ -307,16 +308,16 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             return;
         const QString path =
             chooseFileToSave(this, tr("Export detections"), QString(), tr("JSON (*.json)"), "json");
-        if (!path.isEmpty() && !exportJson(path))
-            status_->setText(tr("Cannot write %1").arg(path));
+        if (!path.isEmpty())
+            exportJson(path); // (says what went wrong)
     });
     connect(yolo, &QPushButton::clicked, this, [this, nothingDetectedYet] {
         if (nothingDetectedYet())
             return;
         const QString path =
             chooseFileToSave(this, tr("Export YOLO labels"), QString(), tr("Labels (*.txt)"), "txt");
-        if (!path.isEmpty() && !exportYoloLabels(path))
-            status_->setText(tr("Cannot write %1").arg(path));
+        if (!path.isEmpty())
+            exportYoloLabels(path); // (says what went wrong)
     });
     connect(fit, &QPushButton::clicked, this, [this] { setZoom(0); });
     connect(zoomIn, &QPushButton::clicked, this, [this] { setZoom(picture_->currentScale() * 1.25); });
@@ -813,12 +814,10 @@ QImage DetectPanel::annotated() const
 bool DetectPanel::saveImage(const QString& path)
 {
     const QString target = QFileInfo(path).suffix().isEmpty() ? path + ".png" : path;
-    if (annotated().save(target))
-        return true;
-    status_->setText(tr("Cannot write %1 (a folder that does not exist or cannot be written, or a suffix "
-                        "other than .png, .jpg or .bmp)")
-                         .arg(target));
-    return false;
+    const QString problem = saveWholeImage(annotated(), target);
+    if (!problem.isEmpty())
+        status_->setText(tr("Cannot save the image: %1").arg(problem));
+    return problem.isEmpty();
 }
 
 bool DetectPanel::exportJson(const QString& path) const
@@ -830,17 +829,20 @@ bool DetectPanel::exportJson(const QString& path) const
                                       {"confidence", double(b.confidence)},
                                       {"box", QJsonArray{b.left, b.top, b.width, b.height}}});
     const QJsonObject root{{"file", last_.source}, {"frame", last_.frame}, {"detections", detections}};
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(QJsonDocument(QJsonArray{root}).toJson()) > 0;
+    const QString problem = writeWholeFile(path, QJsonDocument(QJsonArray{root}).toJson());
+    if (!problem.isEmpty())
+        status_->setText(tr("Cannot export the detections: %1").arg(problem));
+    return problem.isEmpty();
 }
 
 // The boxes as a YOLO label file (yolo_labels.h): ready to correct and train on.
 bool DetectPanel::exportYoloLabels(const QString& path) const
 {
-    QFile file(path);
     const std::string text = yoloLabelText(boxes_, last_.image.width(), last_.image.height());
-    return file.open(QIODevice::WriteOnly) &&
-           file.write(text.data(), qint64(text.size())) == qint64(text.size());
+    const QString problem = writeWholeFile(path, QByteArray::fromStdString(text));
+    if (!problem.isEmpty())
+        status_->setText(tr("Cannot export the labels: %1").arg(problem));
+    return problem.isEmpty();
 }
 
 } // namespace nw::ui

@@ -63,6 +63,18 @@ void GraphView::setSpec(const NetworkSpec& spec)
     hovered_ = nullptr; // (a card of the old scene: its address may come back for a new one)
     refusal_.clear();
     scene_->clear();
+    if (spec.layers.size() > std::size_t(kLargestDrawnGraph)) {
+        auto* note = scene_->addText(tr("This network has %1 layers: the graph is drawn for up to %2.\n"
+                                        "The layer table and Properties show and edit every layer.")
+                                         .arg(spec.layers.size())
+                                         .arg(kLargestDrawnGraph));
+        note->setDefaultTextColor(QColor(120, 120, 120));
+        scene_->setSceneRect(note->boundingRect().adjusted(-40, -40, 40, 40));
+        updatingSelection_ = false;
+        placeMiniMap();
+        miniMap_->refresh();
+        return;
+    }
     const GraphLayout layout = layoutNetwork(spec, kNodeSize);
     for (const LaidOutEdge& edge : layout.edges)
         scene_->addItem(new EdgeItem(edge.from, edge.to, edge.path));

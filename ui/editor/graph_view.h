@@ -27,6 +27,9 @@ public:
     // Shown on the canvas of a network without layers.
     static constexpr const char* kEmptyHint =
         "No layers yet: drag a layer type from the Layers palette onto the canvas to start.";
+    // Above this many layers no graph is drawn (the table and Properties still edit the network):
+    // Graphviz's layout took minutes and, from about 40,000 layers, overflowed the stack.
+    static constexpr int kLargestDrawnGraph = 4000;
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
 

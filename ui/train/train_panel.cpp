@@ -7,6 +7,7 @@
 #include "train/training_curves.h"
 #include "window/message_colours.h"
 #include "window/save_file_dialog.h"
+#include "window/whole_file.h"
 
 #include "data/data_file.h"
 #include "data/make_shapes.h"
@@ -238,9 +239,16 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
             chooseFileToSave(this, tr("Export the metrics"), source, tr("CSV (*.csv)"), "csv");
         if (path.isEmpty() || path == source)
             return;
-        QFile::remove(path);
-        if (!QFile::copy(source, path))
-            appendLog(tr("error: cannot copy %1 to %2 (has a run written it yet?)").arg(source, path));
+        QFile metrics(source);
+        if (!metrics.open(QIODevice::ReadOnly)) {
+            appendLog(tr("error: cannot read %1 (has a run written it yet?): %2")
+                          .arg(source, metrics.errorString()));
+            return;
+        }
+        if (const QString problem = writeWholeFile(path, metrics.readAll()); !problem.isEmpty()) {
+            appendLog(tr("error: %1").arg(problem));
+            status_->setText(tr("Export CSV: %1").arg(problem));
+        }
     });
     connect(logScale_, &QCheckBox::toggled, curves_, &TrainingCurves::setLogScale);
 
@@ -762,8 +770,12 @@ void TrainPanel::exportPng()
 {
     const QString path = chooseFileToSave(this, tr("Export the curves"), output_->text() + "/curves.png",
                                           tr("PNG images (*.png)"), "png");
-    if (!path.isEmpty() && !curves_->savePng(path))
-        appendLog(tr("error: cannot write %1").arg(path));
+    if (path.isEmpty())
+        return;
+    if (const QString problem = curves_->savePng(path); !problem.isEmpty()) {
+        appendLog(tr("error: %1").arg(problem));
+        status_->setText(tr("Export PNG: %1").arg(problem));
+    }
 }
 
 } // namespace nw::ui

@@ -1,5 +1,7 @@
 #include "train/training_curves.h"
 
+#include "window/whole_file.h"
+
 #include <QFile>
 #include <QLocale>
 #include <QMouseEvent>
@@ -197,9 +199,9 @@ void TrainingCurves::setLogScale(bool on)
     plot_->replot();
 }
 
-bool TrainingCurves::savePng(const QString& path)
+QString TrainingCurves::savePng(const QString& path)
 {
-    return plot_->savePng(path);
+    return saveWholeImage(plot_->toPixmap().toImage(), path);
 }
 
 void TrainingCurves::fitAxes(int iteration)

@@ -28,7 +28,8 @@ public:
     // Axes fitted to the curves up to at least `iteration` and drawn now (an earlier run shown).
     void showUpTo(int iteration);
     void setLogScale(bool on);
-    bool savePng(const QString& path);
+    // The loss curves as a PNG written whole; empty on success, else why not.
+    QString savePng(const QString& path);
 
     QCustomPlot* plot() const { return plot_; }
     QCustomPlot* ratePlot() const { return rates_; }

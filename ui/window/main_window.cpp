@@ -406,7 +406,8 @@ void MainWindow::createActions()
                         graph_->zoomBy(1.25);
                         graph_->centreOnSelection();
                     })
-        ->setShortcut(QKeySequence::ZoomIn);
+        ->setShortcuts({QKeySequence(QKeySequence::ZoomIn), QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    // (Ctrl++ takes Shift on most keyboards; Ctrl+= is the same key without it)
     view->addAction(tr("Zoom &out"), this,
                     [this] {
                         graph_->zoomBy(1 / 1.25);
