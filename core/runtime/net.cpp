@@ -240,8 +240,8 @@ std::optional<std::string> Net::setTraining(bool training)
         return std::string("this network was built for inference only (its layers share output buffers); "
                            "build it for training");
     if (training)
-        for (std::size_t i = 0; i < layers_.size(); ++i)
-            if (!layers_[i]->canTrain() && int(i) >= firstTrainedLayer())
+        for (std::size_t i = 0, first = std::size_t(firstTrainedLayer()); i < layers_.size(); ++i)
+            if (!layers_[i]->canTrain() && i >= first)
                 return "layer " + std::to_string(i) + " [" + spec_.layers[i].type + "] (line " +
                        std::to_string(spec_.layers[i].line) +
                        ") cannot be trained: " + layers_[i]->whyNotTrainable();
