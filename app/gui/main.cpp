@@ -18,6 +18,7 @@
 #include <QTimer>
 #include <clocale>
 #include <cstdio>
+#include <cstdlib>
 
 namespace {
 
@@ -93,6 +94,29 @@ bool hasDisplay(int argc, char** argv)
            !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
 }
 
+// Qt ends a failed start (a DISPLAY whose X server is gone: an old ssh -X session, tmux) with a fatal
+// message and an abort, "Reinstalling the application may fix this problem" and a core dump. This says
+// what is wrong and exits with 1; every other message goes to Qt's own handler.
+QtMessageHandler qtHandler = nullptr;
+
+void explainFailedStart(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (type == QtFatalMsg && (message.contains("could not connect to display") ||
+                               message.contains("no Qt platform plugin could be initialized"))) {
+        std::fprintf(stderr,
+                     "netwright: cannot open a window: no display answers at DISPLAY=%s%s (is its X server "
+                     "still running? over ssh use -X or -Y; without a desktop use xvfb-run, or "
+                     "netwright-cli to train and detect headless)\n",
+                     qgetenv("DISPLAY").constData(),
+                     qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+                         ? ""
+                         : (" or WAYLAND_DISPLAY=" + qgetenv("WAYLAND_DISPLAY")).constData());
+        std::_Exit(1);
+    }
+    if (qtHandler)
+        qtHandler(type, context, message);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -108,7 +132,9 @@ int main(int argc, char** argv)
                      "netwright-cli trains and detects headless\n");
         return 1;
     }
+    qtHandler = qInstallMessageHandler(explainFailedStart);
     QApplication app(argc, argv);
+    qInstallMessageHandler(qtHandler); // (started: Qt's own from here on)
     // Qt sets the C locale from the desktop's; the core writes and reads numbers with the C library
     // (printf, std::to_string), which under a decimal comma would write "0,5". The UI formats its
     // numbers with QLocale, which this does not change (as Qt's QCoreApplication notes advise).
