@@ -8,6 +8,8 @@
 #include "image/portable_codecs.h"
 #include "image/portable_pixel_ops.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <opencv2/imgcodecs.hpp>
@@ -64,6 +66,7 @@ Difference compare(const Pixels& a, const Pixels& b)
 class TestImageIo : public QObject {
     Q_OBJECT
 private slots:
+    void writingAnImageSaysWhyNot();
     void jpegDecodesAsOpenCv();
     void pngDecodesAsOpenCvInEveryLayout();
     void jpegExifOrientationAsOpenCv();
@@ -438,6 +441,25 @@ void TestImageIo::floatHsvMatchesOpenCv()
         }
     QVERIFY2(worstHsv < 1e-4f, qPrintable(QString::number(worstHsv)));
     QVERIFY2(worstRgb < 1e-5f, qPrintable(QString::number(worstRgb)));
+}
+
+// imwrite said only "false", and detect --out guessed "is the folder writable?" on a full disk. A disk
+// that is full (/dev/full, through a link named .jpg) is named, and a bad ending too.
+void TestImageIo::writingAnImageSaysWhyNot()
+{
+    QTemporaryDir dir;
+    const cv::Mat frame(32, 48, CV_8UC3, cv::Scalar(10, 200, 30));
+    const std::string good = dir.filePath("a.png").toStdString();
+    QVERIFY(!writeImageFile(good, frame));
+    QCOMPARE(cv::imread(good).size(), frame.size());
+    const QString full = dir.filePath("full.jpg");
+    QVERIFY(QFile::link("/dev/full", full));
+    const auto problem = writeImageFile(full.toStdString(), frame);
+    QVERIFY(problem);
+    QCOMPARE(QString::fromStdString(*problem), "cannot write " + full + ": No space left on device");
+    const auto ending = writeImageFile(dir.filePath("a.xyz").toStdString(), frame);
+    QVERIFY(ending && ending->ends_with("no image format for the name's ending '.xyz'"));
+    QVERIFY(!QFileInfo::exists(dir.filePath("a.xyz")));
 }
 
 QTEST_GUILESS_MAIN(TestImageIo)

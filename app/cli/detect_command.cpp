@@ -413,8 +413,8 @@ int detect(const DetectArgs& args)
                 if (!args.outDir.empty()) {
                     drawBoxes(frame, boxes);
                     const std::string path = outPath(input, ".jpg");
-                    if (!cv::imwrite(path, frame)) {
-                        std::cerr << "error: cannot write " << path << " (is the folder writable?)\n";
+                    if (auto problem = writeImageFile(path, frame)) {
+                        std::cerr << "error: " << *problem << "\n";
                         ++failures;
                     }
                 }

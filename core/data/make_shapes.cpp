@@ -1,9 +1,13 @@
 #include "data/make_shapes.h"
 
+#include "image/image_opencv.h"
 #include "util/atomic_file.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <numbers>
@@ -245,11 +249,18 @@ private:
     int w_, h_;
 };
 
-bool writeText(const std::filesystem::path& path, const std::string& text)
+// Nothing, or why the file could not be written (the system's reason).
+std::optional<std::string> writeText(const std::filesystem::path& path, const std::string& text)
 {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    return bool(out.flush());
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file)
+        return "cannot write " + path.string() + ": " + std::strerror(errno);
+    const bool whole =
+        std::fwrite(text.data(), 1, text.size(), file) == text.size() && std::fflush(file) == 0;
+    const int reason = errno;
+    if (std::fclose(file) != 0 || !whole)
+        return "cannot write " + path.string() + ": " + std::strerror(whole ? errno : reason);
+    return std::nullopt;
 }
 
 std::string joinLines(const std::vector<std::string>& lines)
@@ -291,12 +302,12 @@ std::optional<std::string> makeShapes(const std::string& outDir, const ShapesOpt
         const fs::path image = root / (valid ? "valid" : "train") / (std::string(name) + ".jpg");
         Generator generator(options, unsigned(i));
         auto [canvas, labels] = generator.image();
-        if (!cv::imwrite(image.string(), canvas, {cv::IMWRITE_JPEG_QUALITY, 92}))
-            return "cannot write " + image.string();
+        if (auto problem = writeImageFile(image.string(), canvas, {cv::IMWRITE_JPEG_QUALITY, 92}))
+            return problem;
         fs::path labelPath = image;
         labelPath.replace_extension(".txt");
-        if (!writeText(labelPath, labels))
-            return "cannot write " + labelPath.string();
+        if (auto problem = writeText(labelPath, labels))
+            return problem;
         (valid ? validList : trainList).push_back(image.string());
     }
     // Absolute paths, so Darknet (which reads them from its working folder) takes the set too — unless

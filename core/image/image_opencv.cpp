@@ -5,9 +5,11 @@
 #include "util/file_check.h"
 #include "util/memory_info.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
@@ -88,6 +90,30 @@ bool openVideoFile(const std::string& path, cv::VideoCapture& capture, std::stri
         return false;
     }
     return true;
+}
+
+std::optional<std::string> writeImageFile(const std::string& path, const cv::Mat& frame,
+                                          const std::vector<int>& params)
+{
+    const std::string suffix = std::filesystem::path(path).extension().string();
+    std::vector<uchar> bytes;
+    try {
+        if (suffix.empty() || !cv::imencode(suffix, frame, bytes, params))
+            return "cannot write " + path + ": no image format for the name's ending '" + suffix + "'";
+    } catch (const cv::Exception&) {
+        return "cannot write " + path + ": no image format for the name's ending '" + suffix + "'";
+    }
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file)
+        return "cannot write " + path + ": " + std::strerror(errno);
+    const bool whole =
+        std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size() && std::fflush(file) == 0;
+    const int reason = errno;
+    if (std::fclose(file) != 0 || !whole) {
+        std::remove(path.c_str()); // (a cut-off image would pass for one)
+        return "cannot write " + path + ": " + std::strerror(whole ? errno : reason);
+    }
+    return std::nullopt;
 }
 
 bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error)

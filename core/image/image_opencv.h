@@ -3,7 +3,9 @@
 // OpenCV (NETWRIGHT_WITH_OPENCV): the studio, and the CLI's video input and annotated output.
 #include "image/image.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace cv {
 class Mat;
@@ -16,6 +18,11 @@ namespace nw {
 // naming the file when it is missing, a directory, not an image, or beyond OpenCV's size limit (a
 // header may declare 100000×100000 pixels); OpenCV's exceptions never escape.
 bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error);
+// Writes `frame` as an image file in the format its name's suffix names (OpenCV's imwrite `params`).
+// A message naming the file and the system's reason ("No space left on device") when it cannot, and
+// then no partial file is left: imwrite said only false, and callers guessed "is the folder writable?".
+std::optional<std::string> writeImageFile(const std::string& path, const cv::Mat& frame,
+                                          const std::vector<int>& params = {});
 // Opens a video file through OpenCV's FFmpeg backend (every common container; asked first by name, so a
 // file FFmpeg cannot read is not handed to GStreamer and the image-sequence reader, which printed lines of
 // their own errors). False and a message naming the file when it is missing, empty or cannot be opened.
