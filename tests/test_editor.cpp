@@ -29,6 +29,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDataStream>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
@@ -98,6 +99,7 @@ private slots:
     void everythingWorksFromTheKeyboard();
     void theGraphKeepsRoomOnASmallScreen();
     void aHugeNetworkIsListedNotDrawn();
+    void aDamagedSavedGeometryIsNotUsed();
 };
 
 namespace {
@@ -1304,6 +1306,37 @@ void TestEditor::aHugeNetworkIsListedNotDrawn()
     QVERIFY(said);
     QTest::keyClick(&view, Qt::Key_Down); // no card to choose: nothing happens
     QCOMPARE(view.selectedLayer(), -1);
+}
+
+// A damaged settings file (geometry rects all 2^31 - 1) restored a 328×316 window off every screen:
+// such a geometry is dropped for the first window's size, on the screen.
+void TestEditor::aDamagedSavedGeometryIsNotUsed()
+{
+    // Qt's geometry record (version 3.0), its rectangles at the top of the int range.
+    QByteArray damaged;
+    QDataStream out(&damaged, QIODevice::WriteOnly);
+    const qint32 top = std::numeric_limits<qint32>::max();
+    out << quint32(0x1D9D0CB) << quint16(3) << quint16(0);
+    for (int rect = 0; rect < 2; ++rect)
+        out << top - 10 << top - 10 << top << top;
+    out << qint32(0) << quint8(0) << quint8(0) << qint32(1480) << top - 10 << top - 10 << top << top;
+    // What Qt made of it on X11 (xcb): 328×236 at the far corner. (Offscreen, Qt mends it itself.)
+    const QList<QRect> screen{QRect(0, 0, 1480, 900)};
+    QVERIFY(!ui::MainWindow::isUsablePlace(QRect(top - 400, top - 300, 328, 236), screen));
+    QVERIFY(!ui::MainWindow::isUsablePlace(QRect(-32767, 20, 1400, 800), screen));
+    QVERIFY(!ui::MainWindow::isUsablePlace(QRect(1469, 889, 1400, 800), screen)); // a corner on screen
+    QVERIFY(ui::MainWindow::isUsablePlace(QRect(1000, 500, 1400, 800), screen));  // half on it: fine
+    QVERIFY(
+        ui::MainWindow::isUsablePlace(QRect(1600, 0, 1400, 800), {screen[0], QRect(1480, 0, 1920, 1080)}));
+    QSettings().remove("window");
+    QSettings().setValue("window/geometry", damaged);
+    ui::MainWindow window;
+    const QRect available = window.screen()->availableGeometry();
+    QVERIFY2(window.width() >= 480 && window.height() >= 360,
+             qPrintable(QString("%1x%2").arg(window.width()).arg(window.height())));
+    QVERIFY2(window.frameGeometry().intersects(available),
+             qPrintable(QString("at %1,%2").arg(window.x()).arg(window.y())));
+    QSettings().remove("window");
 }
 
 QTEST_MAIN(TestEditor)

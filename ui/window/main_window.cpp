@@ -266,16 +266,39 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     createActions();
 
     QSettings settings;
-    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) {
+    // A saved geometry that is garbage (a damaged settings file) still "restores": a 328×316 window, or
+    // one off every screen. Then the first window's size, as if nothing were saved.
+    const auto usable = [this] {
+        QList<QRect> screens;
+        for (const QScreen* screen : QGuiApplication::screens())
+            screens << screen->availableGeometry();
+        return isUsablePlace(frameGeometry(), screens);
+    };
+    const bool restored = restoreGeometry(settings.value("window/geometry").toByteArray());
+    if (!restored || !usable()) {
         // The first window fits the screen it opens on (1480×900 at most): a 1366×768 laptop included.
         const QRect available = screen()->availableGeometry();
         resize(std::min(1480, available.width() * 95 / 100), std::min(900, available.height() * 92 / 100));
+        if (restored) // (placed by the garbage, maybe off every screen: centred instead)
+            move(available.center() - rect().center());
     }
     // The right-hand panels get about half the window (at most ~680 px: each fits in 640, tested).
     resizeDocks({paletteDock, propertiesDock}, {200, std::min(680, width() * 55 / 100)}, Qt::Horizontal);
     resizeDocks({tableDock}, {std::min(250, height() * 2 / 9)}, Qt::Vertical);
     defaultState_ = saveState(); // View ▸ Reset layout goes back to this
     restoreState(settings.value("window/state").toByteArray());
+}
+
+bool MainWindow::isUsablePlace(const QRect& frame, const QList<QRect>& screens)
+{
+    if (frame.width() < 480 || frame.height() < 360)
+        return false;
+    for (const QRect& screen : screens) {
+        const QRect overlap = frame.intersected(screen);
+        if (overlap.width() >= 200 && overlap.height() >= 150)
+            return true;
+    }
+    return false;
 }
 
 MainWindow::~MainWindow()

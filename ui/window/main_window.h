@@ -32,6 +32,9 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    // Whether a window at `frame` can be used on these screens (their available areas): large enough,
+    // and enough of it on one of them. A damaged saved geometry is dropped when not.
+    static bool isUsablePlace(const QRect& frame, const QList<QRect>& screens);
     ~MainWindow() override;
 
     // Loads a cfg and shows it; returns false (with a message in the window) when it cannot be read.
