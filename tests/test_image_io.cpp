@@ -1,5 +1,6 @@
 // Images without OpenCV (headless builds): the libjpeg/libpng decoders and the portable augmentation
 // operations, held to OpenCV's results on real photographs (Darknet's sample images).
+#include "detect/video_recorder.h"
 #include "image/image.h"
 #include "image/image_opencv.h"
 #include "image/jpeg_truncation.h"
@@ -67,6 +68,7 @@ class TestImageIo : public QObject {
     Q_OBJECT
 private slots:
     void writingAnImageSaysWhyNot();
+    void aVideoCutShortIsSaid();
     void jpegDecodesAsOpenCv();
     void pngDecodesAsOpenCvInEveryLayout();
     void jpegExifOrientationAsOpenCv();
@@ -460,6 +462,32 @@ void TestImageIo::writingAnImageSaysWhyNot()
     const auto ending = writeImageFile(dir.filePath("a.xyz").toStdString(), frame);
     QVERIFY(ending && ending->ends_with("no image format for the name's ending '.xyz'"));
     QVERIFY(!QFileInfo::exists(dir.filePath("a.xyz")));
+}
+
+// OpenCV's VideoWriter says nothing when its disk is full: the recording (the studio's Record video,
+// detect --out) was left cut short as if whole. The file is asked how many frames it holds.
+void TestImageIo::aVideoCutShortIsSaid()
+{
+    QTemporaryDir dir;
+    std::vector<unsigned char> rgb(64 * 48 * 3, 120);
+    VideoRecorder whole;
+    const std::string good = dir.filePath("good.avi").toStdString();
+    QVERIFY(!whole.open(good, 64, 48, 10));
+    for (int i = 0; i < 5; ++i)
+        whole.write(rgb.data(), 64, 48, 64 * 3);
+    QVERIFY(!whole.close());
+    QVERIFY(!writtenVideoProblem(good, 5));
+    const QString full = dir.filePath("full.avi");
+    QVERIFY(QFile::link("/dev/full", full));
+    VideoRecorder cut;
+    QVERIFY(!cut.open(full.toStdString(), 64, 48, 10));
+    for (int i = 0; i < 5; ++i)
+        cut.write(rgb.data(), 64, 48, 64 * 3);
+    const auto problem = cut.close();
+    QVERIFY(problem);
+    QVERIFY2(
+        QString::fromStdString(*problem).startsWith(full + ": the video holds 0 of the 5 frames written"),
+        problem->c_str());
 }
 
 QTEST_GUILESS_MAIN(TestImageIo)

@@ -7,6 +7,9 @@
 #include "detect/decode.h"
 #include "detect/detector.h"
 #include "detect/video_ending.h"
+#if NETWRIGHT_WITH_OPENCV
+#include "detect/video_recorder.h"
+#endif
 #include "detect/yolo_labels.h"
 #include "net_loading.h"
 #include "util/atomic_file.h"
@@ -429,6 +432,8 @@ int detect(const DetectArgs& args)
                 continue;
             }
             cv::VideoWriter writer;
+            std::string videoPath; // --out's annotated video
+            int written = 0;
             bool writeFailed = false;
             cv::Mat frame;
             int index = 0;
@@ -442,7 +447,8 @@ int detect(const DetectArgs& args)
                 if (!args.outDir.empty() && !writeFailed) {
                     if (!writer.isOpened()) {
                         const double fps = capture.get(cv::CAP_PROP_FPS);
-                        const std::string path = outPath(input, ".avi");
+                        videoPath = outPath(input, ".avi");
+                        const std::string& path = videoPath;
                         writer.open(path, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps > 0 ? fps : 25,
                                     frame.size());
                         if (!writer.isOpened()) {
@@ -452,12 +458,21 @@ int detect(const DetectArgs& args)
                         }
                     }
                     drawBoxes(frame, boxes);
-                    if (writer.isOpened())
+                    if (writer.isOpened()) {
                         writer.write(frame);
+                        ++written;
+                    }
                 }
                 ++index;
             }
             progress.clear();
+            if (writer.isOpened()) { // (OpenCV's writer says nothing of a full disk: the file is asked)
+                writer.release();
+                if (auto problem = writtenVideoProblem(videoPath, written)) {
+                    std::cerr << "error: " << *problem << "\n";
+                    ++failures;
+                }
+            }
             if (detectStop) {
                 std::cerr << "detect: " << input << " stopped after " << index << " frames\n";
             } else if (index == 0) {

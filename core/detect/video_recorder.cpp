@@ -1,9 +1,33 @@
 #include "detect/video_recorder.h"
 
+#include <filesystem>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
 namespace nw {
+
+std::optional<std::string> writtenVideoProblem(const std::string& path, int written)
+{
+    if (written <= 0)
+        return std::nullopt;
+    cv::VideoCapture reader;
+    int held = 0;
+    try {
+        if (reader.open(path, cv::CAP_FFMPEG))
+            held = int(reader.get(cv::CAP_PROP_FRAME_COUNT));
+    } catch (const cv::Exception&) {
+    }
+    if (held >= written)
+        return std::nullopt;
+    std::error_code ec;
+    const auto room = std::filesystem::space(std::filesystem::path(path).parent_path().empty()
+                                                 ? std::filesystem::path(".")
+                                                 : std::filesystem::path(path).parent_path(),
+                                             ec);
+    const bool full = !ec && room.available < (std::uintmax_t(1) << 20);
+    return path + ": the video holds " + std::to_string(held) + " of the " + std::to_string(written) +
+           " frames written" + (full ? " (its disk is full: No space left on device)" : " (cut short)");
+}
 
 VideoRecorder::VideoRecorder() = default;
 VideoRecorder::~VideoRecorder()
@@ -23,6 +47,7 @@ std::optional<std::string> VideoRecorder::open(const std::string& path, int widt
     width_ = width;
     height_ = height;
     frames_ = 0;
+    path_ = path;
     return std::nullopt;
 }
 
@@ -39,11 +64,13 @@ void VideoRecorder::write(const unsigned char* rgb, int width, int height, std::
     ++frames_;
 }
 
-void VideoRecorder::close()
+std::optional<std::string> VideoRecorder::close()
 {
-    if (writer_)
-        writer_->release();
+    if (!writer_)
+        return std::nullopt;
+    writer_->release();
     writer_.reset();
+    return writtenVideoProblem(path_, frames_);
 }
 
 bool VideoRecorder::isOpen() const

@@ -205,7 +205,8 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         if (recorder_.isOpen())
             text += " · " + tr("recorded %1 frames into %2").arg(recorder_.frames()).arg(recordingPath_);
         if (recorder_.isOpen() || !recordingPath_.isEmpty())
-            stopRecording();
+            if (const QString problem = stopRecording(); !problem.isEmpty())
+                text += " · " + tr("recording failed: %1").arg(problem);
         status_->setText(text + (streamProblem_.isEmpty() ? QString() : " · " + streamProblem_));
         emit streamFinished(frames);
     });
@@ -781,14 +782,17 @@ void DetectPanel::recordFrame()
     recorder_.write(rgb.constBits(), rgb.width(), rgb.height(), std::size_t(rgb.bytesPerLine()));
 }
 
-void DetectPanel::stopRecording()
+QString DetectPanel::stopRecording()
 {
     const int frames = recorder_.frames();
-    if (recorder_.isOpen())
-        status_->setText(tr("Recorded %1 frames").arg(frames));
-    recorder_.close();
+    const bool was = recorder_.isOpen();
+    const auto problem = recorder_.close();
+    if (was)
+        status_->setText(problem ? tr("Recording failed: %1").arg(QString::fromStdString(*problem))
+                                 : tr("Recorded %1 frames").arg(frames));
     recordingPath_.clear();
     record_->setChecked(false);
+    return problem ? QString::fromStdString(*problem) : QString();
 }
 
 void DetectPanel::render()

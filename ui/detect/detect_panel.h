@@ -75,7 +75,8 @@ public:
     double zoom() const { return picture_->zoom(); }
     // Annotated frames from now on go to `path` (.avi, Motion-JPEG); false with a message on error.
     bool startRecording(const QString& path);
-    void stopRecording();
+    // Finishes the recording; what went wrong with its file (also in the status line), or empty.
+    QString stopRecording();
     int recordedFrames() const { return recorder_.frames(); }
 
 signals:
