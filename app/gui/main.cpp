@@ -15,6 +15,7 @@
 #include <QIcon>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QTimer>
 #include <clocale>
 #include <cstdio>
@@ -156,8 +157,13 @@ int main(int argc, char** argv)
 
     const QString file = parser.positionalArguments().value(0, defaultNetwork());
     nw::ui::MainWindow window;
+    if (parser.positionalArguments().size() > 1)
+        std::fprintf(stderr, "netwright: opening %s only (the studio shows one network at a time)\n",
+                     qPrintable(file));
     if (!file.isEmpty() && !window.openFile(file)) {
-        std::fprintf(stderr, "netwright: cannot open %s\n", qPrintable(file));
+        // The reason, as the status bar says it ("x.cfg: error: is a directory, not a cfg file").
+        const QString why = window.statusBar()->currentMessage();
+        std::fprintf(stderr, "netwright: cannot open %s\n", qPrintable(why.isEmpty() ? file : why));
         if (parser.isSet(screenshot))
             return 1;
     }
