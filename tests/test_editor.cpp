@@ -50,6 +50,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -1196,6 +1197,14 @@ void TestEditor::everythingWorksFromTheKeyboard()
     QTRY_VERIFY(keys->hasFocus());
     QTest::keyClick(keys, Qt::Key_Tab);
     QVERIFY(!keys->hasFocus());
+
+    // No Tab stop does nothing: the panels' scroll wrappers and the mini-map take no focus.
+    for (auto* dock : window.findChildren<QDockWidget*>())
+        if (auto* wrapper = qobject_cast<QScrollArea*>(dock->widget()))
+            QVERIFY2(wrapper->focusPolicy() == Qt::NoFocus, qPrintable(dock->objectName()));
+    for (QWidget* child : window.graphView()->findChildren<QWidget*>())
+        if (QByteArray(child->metaObject()->className()).endsWith("MiniMap"))
+            QCOMPARE(child->focusPolicy(), Qt::NoFocus);
 
     // The graph: Down, Up, End and Home choose layers, and Properties follows.
     ui::GraphView* graph = window.graphView();

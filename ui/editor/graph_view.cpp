@@ -35,6 +35,7 @@ GraphView::GraphView(QWidget* parent)
     setAcceptDrops(true);
     setBackgroundBrush(QColor(250, 250, 252));
     miniMap_ = new MiniMap(this);
+    miniMap_->setFocusPolicy(Qt::NoFocus); // (a mouse aid: the keyboard moves through the cards)
     miniMap_->hide();
     connect(scene_, &QGraphicsScene::selectionChanged, this, [this] {
         if (updatingSelection_)

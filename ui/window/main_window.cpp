@@ -67,6 +67,7 @@ QScrollArea* scrollable(QWidget* panel)
     area->setWidget(panel);
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
+    area->setFocusPolicy(Qt::NoFocus); // Tab goes to the panel's controls, not to the wrapper
     return area;
 }
 
