@@ -227,7 +227,7 @@ void TestCfgDocument::directoriesAndBinaryFilesAreRefusedOnce()
     const cfg::Document pipe = cfg::Document::load(fifo.toStdString());
     QVERIFY(pipe.readFailed());
     QCOMPARE(QString::fromStdString(pipe.diagnostics()[0].format()),
-             QString(fifo) + ": error: a named pipe (FIFO) with nothing written to it, not a cfg file");
+             QString(fifo) + ": error: a pipe with nothing written to it, not a cfg file");
 
     // The first bytes of a program (ELF), and a weights file: one error each, on the first binary line.
     QByteArray elf = test::readAll("/bin/ls").left(4000);

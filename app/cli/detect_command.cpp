@@ -393,10 +393,18 @@ int detect(const DetectArgs& args)
 #endif
     LabelSaver labels;
     std::size_t done = 0;
+    // An input counts once among the failures, whatever failed with it (its --out file, its labels,
+    // its reading): "12 of 10 inputs" was possible.
+    struct CountedOnce {
+        int& failures;
+        const int before = failures;
+        ~CountedOnce() { failures = std::min(failures, before + 1); }
+    };
     for (const std::string& input : inputs) {
         if (detectStop)
             break;
         ++done;
+        const CountedOnce once{failures};
         try { // one input's failure (a library exception included) never ends the run
 #if NETWRIGHT_WITH_OPENCV
             if (!isVideo(input)) {

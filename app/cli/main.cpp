@@ -472,24 +472,32 @@ int main(int argc, char** argv)
     }
     // "--save_labels", "--max_batches": Darknet's underscores with two dashes; CLI11 only says the
     // argument "was not expected".
-    for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
-        const std::string_view arg = argv[i];
-        if (!arg.starts_with("--") || arg.find('_') == std::string_view::npos)
-            continue;
-        std::string dashed(arg.substr(0, arg.find('=')));
-        std::replace(dashed.begin(), dashed.end(), '_', '-');
+    const CLI::App* command = nullptr; // the subcommand named (commandIsKnown checked there is one)
+    for (int i = 1; i < argc && !command; ++i)
         for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
-            if (sub->get_option_no_throw(dashed)) {
-                std::cerr << "error: " << arg.substr(0, arg.find('=')) << ": here it is " << dashed << "\n";
-                return 2;
-            }
+            if (sub->get_name() == argv[i])
+                command = sub;
+    for (int i = 1; command && i < argc && std::string_view(argv[i]) != "--"; ++i) {
+        const std::string_view arg = argv[i];
+        const std::string_view name = arg.substr(0, arg.find('=')); // (a value may hold '_': --out=my_dir)
+        if (!name.starts_with("--") || name.find('_') == std::string_view::npos)
+            continue;
+        std::string dashed(name);
+        std::replace(dashed.begin(), dashed.end(), '_', '-');
+        if (command->get_option_no_throw(dashed)) {
+            std::cerr << "error: " << name << ": here it is " << dashed << "\n";
+            return 2;
+        }
     }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e) == 0 ? 0 : 2;
-        // "--thresh 0,25" from a German or French keyboard habit: CLI11 says only "not a number".
-        for (int i = 1; code != 0 && i < argc; ++i)
+        // "--thresh 0,25" from a German or French keyboard habit: CLI11 says only "not a number". (Only
+        // for a value refused as a number: "--gpus 0,1" is a list.)
+        const bool numberRefused =
+            dynamic_cast<const CLI::ConversionError*>(&e) || dynamic_cast<const CLI::ValidationError*>(&e);
+        for (int i = 1; numberRefused && i < argc; ++i)
             if (const std::string_view arg = argv[i];
                 std::regex_match(arg.begin(), arg.end(), std::regex(R"(-?\d*,\d+)"))) {
                 std::string dotted(arg);

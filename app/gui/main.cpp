@@ -99,11 +99,14 @@ bool hasDisplay(int argc, char** argv)
 // message and an abort, "Reinstalling the application may fix this problem" and a core dump. This says
 // what is wrong and exits with 1; every other message goes to Qt's own handler.
 QtMessageHandler qtHandler = nullptr;
+bool displayRefused = false; // xcb warned "could not connect to display" (its fatal line is generic)
 
 void explainFailedStart(QtMsgType type, const QMessageLogContext& context, const QString& message)
 {
-    if (type == QtFatalMsg && (message.contains("could not connect to display") ||
-                               message.contains("no Qt platform plugin could be initialized"))) {
+    if (message.contains("could not connect to display"))
+        displayRefused = true;
+    // (Only then: a missing plugin or library, libxcb-cursor0, keeps Qt's own words, which name it.)
+    if (type == QtFatalMsg && displayRefused) {
         std::fprintf(stderr,
                      "netwright: cannot open a window: no display answers at DISPLAY=%s%s (is its X server "
                      "still running? over ssh use -X or -Y; without a desktop use xvfb-run, or "

@@ -4,12 +4,9 @@
 #include "util/atomic_file.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <numbers>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -249,20 +246,6 @@ private:
     int w_, h_;
 };
 
-// Nothing, or why the file could not be written (the system's reason).
-std::optional<std::string> writeText(const std::filesystem::path& path, const std::string& text)
-{
-    std::FILE* file = std::fopen(path.c_str(), "wb");
-    if (!file)
-        return "cannot write " + path.string() + ": " + std::strerror(errno);
-    const bool whole =
-        std::fwrite(text.data(), 1, text.size(), file) == text.size() && std::fflush(file) == 0;
-    const int reason = errno;
-    if (std::fclose(file) != 0 || !whole)
-        return "cannot write " + path.string() + ": " + std::strerror(whole ? errno : reason);
-    return std::nullopt;
-}
-
 std::string joinLines(const std::vector<std::string>& lines)
 {
     std::string text;
@@ -306,7 +289,7 @@ std::optional<std::string> makeShapes(const std::string& outDir, const ShapesOpt
             return problem;
         fs::path labelPath = image;
         labelPath.replace_extension(".txt");
-        if (auto problem = writeText(labelPath, labels))
+        if (auto problem = writeFileInPlace(labelPath.string(), labels))
             return problem;
         (valid ? validList : trainList).push_back(image.string());
     }

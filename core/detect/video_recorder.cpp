@@ -1,5 +1,7 @@
 #include "detect/video_recorder.h"
 
+#include "image/image_opencv.h"
+
 #include <filesystem>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
@@ -11,12 +13,8 @@ std::optional<std::string> writtenVideoProblem(const std::string& path, int writ
     if (written <= 0)
         return std::nullopt;
     cv::VideoCapture reader;
-    int held = 0;
-    try {
-        if (reader.open(path, cv::CAP_FFMPEG))
-            held = int(reader.get(cv::CAP_PROP_FRAME_COUNT));
-    } catch (const cv::Exception&) {
-    }
+    std::string unreadable;
+    const int held = openVideoFile(path, reader, unreadable) ? int(reader.get(cv::CAP_PROP_FRAME_COUNT)) : 0;
     if (held >= written)
         return std::nullopt;
     std::error_code ec;

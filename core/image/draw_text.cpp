@@ -1,5 +1,6 @@
 #include "image/draw_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -43,55 +44,49 @@ std::vector<FcChar32> codePoints(const std::string& text)
     return points;
 }
 
-// A sans-serif font file that has the text's characters, as fontconfig chooses it (empty: none).
-std::string fontFileFor(const std::string& text)
+// The characters beyond ASCII in `text`, each once, in order: what a font must have. Labels differ in
+// their percentages every frame; their names' letters do not.
+std::vector<FcChar32> lettersBeyondAscii(const std::string& text)
 {
-    FcConfig* config = FcInitLoadConfigAndFonts();
-    if (!config)
-        return {};
-    FcPattern* pattern = FcNameParse(reinterpret_cast<const FcChar8*>("sans-serif"));
-    FcCharSet* wanted = FcCharSetCreate();
+    std::vector<FcChar32> letters;
     for (FcChar32 point : codePoints(text))
-        if (point > 0x20)
-            FcCharSetAddChar(wanted, point);
-    FcPatternAddCharSet(pattern, FC_CHARSET, wanted);
-    FcConfigSubstitute(config, pattern, FcMatchPattern);
-    FcDefaultSubstitute(pattern);
-    FcResult result = FcResultNoMatch;
-    std::string file;
-    if (FcPattern* match = FcFontMatch(config, pattern, &result)) {
-        FcChar8* path = nullptr;
-        if (FcPatternGetString(match, FC_FILE, 0, &path) == FcResultMatch && path)
-            file = reinterpret_cast<const char*>(path);
-        FcPatternDestroy(match);
-    }
-    FcCharSetDestroy(wanted);
-    FcPatternDestroy(pattern);
-    FcConfigDestroy(config);
-    return file;
+        if (point >= 0x80)
+            letters.push_back(point);
+    std::sort(letters.begin(), letters.end());
+    letters.erase(std::unique(letters.begin(), letters.end()), letters.end());
+    return letters;
 }
 
-// One FreeType face per font file, made once (the detect loop draws a label per box per frame).
+// One FreeType face per font file, made once, and fontconfig's choice per set of letters (the detect
+// loop draws a label per box per frame: asking fontconfig each time took milliseconds).
 class UnicodeFonts {
 public:
+    UnicodeFonts() : config_(FcInitLoadConfigAndFonts()) {}
+    ~UnicodeFonts()
+    {
+        if (config_)
+            FcConfigDestroy(config_);
+    }
+    UnicodeFonts(const UnicodeFonts&) = delete;
+    UnicodeFonts& operator=(const UnicodeFonts&) = delete;
+
     // The face for `text`, or null when no font file can be found or read.
     cv::freetype::FreeType2* faceFor(const std::string& text)
     {
-        std::string file;
-        if (auto known = chosen_.find(text); known != chosen_.end())
-            file = known->second;
-        else
-            file = chosen_[text] = fontFileFor(text);
-        if (file.empty())
+        const std::vector<FcChar32> letters = lettersBeyondAscii(text);
+        auto known = chosen_.find(letters);
+        if (known == chosen_.end())
+            known = chosen_.emplace(letters, fontFileFor(letters)).first;
+        if (known->second.empty())
             return nullptr;
-        auto& face = faces_[file];
+        auto& face = faces_[known->second];
         if (!face) {
             try {
                 cv::Ptr<cv::freetype::FreeType2> made = cv::freetype::createFreeType2();
-                made->loadFontData(file, 0);
+                made->loadFontData(known->second, 0);
                 face = made;
             } catch (const cv::Exception&) {
-                chosen_[text].clear(); // an unreadable file: Hershey from now on
+                known->second.clear(); // an unreadable file: Hershey from now on
                 return nullptr;
             }
         }
@@ -100,7 +95,33 @@ public:
     std::mutex mutex;
 
 private:
-    std::map<std::string, std::string> chosen_; // text → font file (labels repeat every frame)
+    // A sans-serif font file that has these letters, as fontconfig chooses it (empty: none).
+    std::string fontFileFor(const std::vector<FcChar32>& letters) const
+    {
+        if (!config_)
+            return {};
+        FcPattern* pattern = FcNameParse(reinterpret_cast<const FcChar8*>("sans-serif"));
+        FcCharSet* wanted = FcCharSetCreate();
+        for (FcChar32 letter : letters)
+            FcCharSetAddChar(wanted, letter);
+        FcPatternAddCharSet(pattern, FC_CHARSET, wanted);
+        FcConfigSubstitute(config_, pattern, FcMatchPattern);
+        FcDefaultSubstitute(pattern);
+        FcResult result = FcResultNoMatch;
+        std::string file;
+        if (FcPattern* match = FcFontMatch(config_, pattern, &result)) {
+            FcChar8* path = nullptr;
+            if (FcPatternGetString(match, FC_FILE, 0, &path) == FcResultMatch && path)
+                file = reinterpret_cast<const char*>(path);
+            FcPatternDestroy(match);
+        }
+        FcCharSetDestroy(wanted);
+        FcPatternDestroy(pattern);
+        return file;
+    }
+
+    FcConfig* config_ = nullptr;
+    std::map<std::vector<FcChar32>, std::string> chosen_; // letters → font file
     std::map<std::string, cv::Ptr<cv::freetype::FreeType2>> faces_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "image/jpeg_truncation.h"
 #include "image/mp4_index.h"
+#include "util/atomic_file.h"
 #include "util/file_check.h"
 #include "util/memory_info.h"
 
@@ -98,22 +99,15 @@ std::optional<std::string> writeImageFile(const std::string& path, const cv::Mat
     const std::string suffix = std::filesystem::path(path).extension().string();
     std::vector<uchar> bytes;
     try {
-        if (suffix.empty() || !cv::imencode(suffix, frame, bytes, params))
+        if (suffix.empty() || !cv::haveImageWriter(path))
             return "cannot write " + path + ": no image format for the name's ending '" + suffix + "'";
-    } catch (const cv::Exception&) {
-        return "cannot write " + path + ": no image format for the name's ending '" + suffix + "'";
+        if (!cv::imencode(suffix, frame, bytes, params))
+            return "cannot write " + path + ": cannot encode the image as " + suffix;
+    } catch (const cv::Exception& e) { // (an ending OpenCV knows, with a frame it cannot encode so)
+        return "cannot write " + path + ": cannot encode the image as " + suffix + " (" + e.err + ")";
     }
-    std::FILE* file = std::fopen(path.c_str(), "wb");
-    if (!file)
-        return "cannot write " + path + ": " + std::strerror(errno);
-    const bool whole =
-        std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size() && std::fflush(file) == 0;
-    const int reason = errno;
-    if (std::fclose(file) != 0 || !whole) {
-        std::remove(path.c_str()); // (a cut-off image would pass for one)
-        return "cannot write " + path + ": " + std::strerror(whole ? errno : reason);
-    }
-    return std::nullopt;
+    return writeFileInPlace(path,
+                            std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error)

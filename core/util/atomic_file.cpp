@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -121,6 +122,23 @@ int removeLeftTemporaries(const std::string& path)
         removed += std::filesystem::remove(entry.path(), removeError) ? 1 : 0;
     }
     return removed;
+}
+
+std::optional<std::string> writeFileInPlace(const std::string& path, std::string_view content)
+{
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file)
+        return "cannot write " + path + ": " + std::strerror(errno);
+    const bool whole =
+        std::fwrite(content.data(), 1, content.size(), file) == content.size() && std::fflush(file) == 0;
+    int reason = errno;
+    const bool closed = std::fclose(file) == 0;
+    if (whole && !closed)
+        reason = errno;
+    if (whole && closed)
+        return std::nullopt;
+    std::remove(path.c_str()); // (read after the reason: remove may change errno)
+    return "cannot write " + path + ": " + std::strerror(reason);
 }
 
 } // namespace nw

@@ -11,6 +11,10 @@ namespace nw {
 // to its target; an existing file keeps its permissions (and owner, where allowed), and a read-only one
 // is refused.
 std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view content);
+// Writes a file in place, for the many small files of a data set (no fsync, no rename): a message
+// naming it with the system's reason ("No space left on device") when it cannot, and then no cut-off
+// file is left to pass for a whole one.
+std::optional<std::string> writeFileInPlace(const std::string& path, std::string_view content);
 // Deletes the temporaries a writer killed mid-write left beside `path` (a whole checkpoint each): only
 // where no other process writes `path` now (the caller holds its folder's lock). Returns how many.
 int removeLeftTemporaries(const std::string& path);

@@ -110,7 +110,7 @@ std::optional<std::string> readSmallTextFile(const std::string& path, std::size_
     }
     ::close(fd);
     if (pipe && text.empty()) {
-        error = path + ": a named pipe (FIFO) with nothing written to it, not " + std::string(what);
+        error = path + ": a pipe with nothing written to it, not " + std::string(what);
         return std::nullopt;
     }
     return text;

@@ -74,7 +74,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     files->addWidget(precision_);
     files->addStretch();
     auto* sources = new QHBoxLayout;
-    QPushButton* image = button(this, tr("Image…"), sources);
+    QPushButton* image = image_ = button(this, tr("Image…"), sources);
     QPushButton* folder = button(this, tr("Folder…"), sources);
     QPushButton* previous = button(this, tr("◀"), sources);
     QPushButton* next = button(this, tr("▶"), sources);
@@ -84,7 +84,6 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     next->setToolTip(tr("The folder's next image"));
     previous->setAccessibleName(tr("Previous image"));
     next->setAccessibleName(tr("Next image"));
-    image->setObjectName("detectImage");
     slideshow_ = button(this, tr("Slideshow"), sources);
     slideshow_->setCheckable(true);
     slideshow_->setToolTip(tr("Show the folder's images one after another, every 2 seconds"));

@@ -50,6 +50,7 @@ public:
     void openVideoFile(const QString& path);
     void showNext(int step);
     QPushButton* slideshowButton() const { return slideshow_; }
+    QPushButton* imageButton() const { return image_; } // "Image…": choose an image and detect on it
 
     // For tests.
     QSlider* thresholdSlider() const { return threshold_; }
@@ -140,6 +141,7 @@ private:
     QLabel* legend_ = nullptr;
     QPushButton* record_ = nullptr;
     QPushButton* slideshow_ = nullptr;
+    QPushButton* image_ = nullptr;
     QTimer* slideTimer_ = nullptr; // advances the folder while the slideshow runs
     VideoRecorder recorder_;
     QString recordingPath_;      // recording: frames go to this file (opened at the first frame)

@@ -23,10 +23,10 @@ DetectionView::DetectionView(QWidget* parent) : QScrollArea(parent)
     viewport()->installEventFilter(this);
 }
 
-void DetectionView::setPicture(const QImage& image, const std::vector<LabeledBox>& boxes, bool drawBoxes)
+void DetectionView::setPicture(const QImage& image, std::vector<LabeledBox> boxes, bool drawBoxes)
 {
     image_ = image; // (shared, not copied)
-    boxes_ = boxes;
+    boxes_ = std::move(boxes);
     drawBoxes_ = drawBoxes;
     redraw();
 }
@@ -49,8 +49,10 @@ double DetectionView::currentScale() const
 
 double DetectionView::largestZoom() const
 {
-    // 16× and 16,384 pixels a side: 16× of a 4000-pixel photo would be a 12 GB pixmap.
-    const double largest = image_.isNull() ? 1.0 : double(std::max(image_.width(), image_.height()));
+    // 16× and 16,384 pixels a side (in the screen's pixels): 16× of a 4000-pixel photo would be a 12 GB
+    // pixmap.
+    const double largest = (image_.isNull() ? 1.0 : double(std::max(image_.width(), image_.height()))) *
+                           std::max(1.0, devicePixelRatioF());
     return std::max(0.05, std::min(16.0, 16384.0 / largest));
 }
 

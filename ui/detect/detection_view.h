@@ -18,7 +18,7 @@ public:
     explicit DetectionView(QWidget* parent = nullptr);
 
     // The picture to show, with `boxes` drawn on it unless `drawBoxes` is false (a classifier's image).
-    void setPicture(const QImage& image, const std::vector<LabeledBox>& boxes, bool drawBoxes);
+    void setPicture(const QImage& image, std::vector<LabeledBox> boxes, bool drawBoxes);
     void clearPicture();
     // 0 fits the image to the view; otherwise the scale (1 = one image pixel per screen pixel).
     void setZoom(double zoom);

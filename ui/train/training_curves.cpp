@@ -120,7 +120,6 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent)
 
 void TrainingCurves::clear(bool detector)
 {
-    detector_ = detector;
     for (QCustomPlot* p : {plot_, rates_})
         for (int g = 0; g < p->graphCount(); ++g)
             p->graph(g)->data()->clear();
@@ -135,7 +134,6 @@ void TrainingCurves::clear(bool detector)
 
 void TrainingCurves::setDetector(bool detector)
 {
-    detector_ = detector;
     if (plot_->graph(2)->data()->isEmpty()) {
         plot_->graph(2)->setName(validationName(detector));
         plot_->replot(QCustomPlot::rpQueuedReplot);

@@ -43,7 +43,6 @@ private:
     QCustomPlot* plot_ = nullptr;  // loss, average loss, validation
     QCustomPlot* rates_ = nullptr; // learning rate and images/s
     QCustomPlot* heads_ = nullptr; // detectors: IoU, objectness, class score per head
-    bool detector_ = false;
     bool logScale_ = false;
     bool followRun_ = true; // the axes follow the run until the user zooms or drags
     int lastIteration_ = 0; // where a double-click fits the axes to

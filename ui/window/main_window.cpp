@@ -514,7 +514,7 @@ void MainWindow::createActions()
     stopTraining->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
     run->addSeparator();
     QAction* detectImage = run->addAction(tr("&Detect on an image..."), this, [this, clickIn] {
-        clickIn("detectDock", detectPanel_->findChild<QPushButton*>("detectImage"));
+        clickIn("detectDock", detectPanel_->imageButton());
     });
     detectImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     for (QAction* action : {train, pause, stopTraining, detectImage})
@@ -972,6 +972,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
+    if (std::exchange(shownOnce_, true))
+        return; // (a layout the user made since, un-minimised, is theirs)
     QTimer::singleShot(0, this, [this] {
         constexpr int kCanvasRoom = 320; // a card (190) with its ports, edges and the mini-map's margin
         if (centralWidget()->width() >= kCanvasRoom)

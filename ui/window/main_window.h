@@ -110,6 +110,7 @@ private:
     QListWidget* problems_ = nullptr;
     QLabel* totals_ = nullptr;
     TrainPanel* trainPanel_ = nullptr;
+    bool shownOnce_ = false; // the canvas's room is made at the first show only
     QAction* openAction_ = nullptr;
     QAction* reloadAction_ = nullptr;
     QMenu* recentMenu_ = nullptr;
