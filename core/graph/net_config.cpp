@@ -99,15 +99,15 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     // Shortening max_batches for one's own data (AlexeyAB's README) and keeping the steps of the original
     // is the usual slip: the learning rate then never drops.
     if (n.policy == "steps" && n.maxBatches > 0 &&
-        std::any_of(n.steps.begin(), n.steps.end(), [&](int step) { return step >= n.maxBatches; })) {
-        const auto listed = [](const std::vector<int>& steps) {
+        std::any_of(n.steps.begin(), n.steps.end(), [&](int at) { return at >= n.maxBatches; })) {
+        const auto listed = [](const std::vector<int>& iterations) {
             std::string text;
-            for (int step : steps)
-                text += (text.empty() ? "" : ",") + std::to_string(step);
+            for (int at : iterations)
+                text += (text.empty() ? "" : ",") + std::to_string(at);
             return text;
         };
         const bool none =
-            std::all_of(n.steps.begin(), n.steps.end(), [&](int step) { return step >= n.maxBatches; });
+            std::all_of(n.steps.begin(), n.steps.end(), [&](int at) { return at >= n.maxBatches; });
         r.warning("steps", "steps=" + listed(n.steps) + (none ? " are all" : " are partly") +
                                " at or past max_batches=" + std::to_string(n.maxBatches) +
                                ": the learning rate " + (none ? "never drops" : "misses those drops") +
