@@ -20,9 +20,39 @@ public:
     void redo() override { model_.apply(after_); }
     void undo() override { model_.apply(before_); }
 
-private:
+protected:
     DocumentModel& model_;
     cfg::Document before_, after_;
+};
+
+// Text typed in the Source view: the same line typed on with pauses is one step.
+class TextEditCommand : public SnapshotCommand {
+public:
+    TextEditCommand(DocumentModel& model, cfg::Document before, cfg::Document after, int first, int last)
+        : SnapshotCommand(model, name(first, last), std::move(before), std::move(after)), first_(first),
+          last_(last)
+    {
+    }
+    int id() const override { return 1; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        const auto* next = static_cast<const TextEditCommand*>(other);
+        if (first_ != last_ || next->first_ != first_ || next->last_ != last_)
+            return false;
+        after_ = next->after_;
+        setObsolete(after_.toText() == before_.toText()); // typed back: no step at all
+        return true;
+    }
+
+private:
+    static QString name(int first, int last)
+    {
+        if (last < first)
+            return DocumentModel::tr("Delete text after line %1").arg(first - 1);
+        return first == last ? DocumentModel::tr("Edit line %1 as text").arg(first)
+                             : DocumentModel::tr("Edit lines %1–%2 as text").arg(first).arg(last);
+    }
+    int first_, last_;
 };
 
 DocumentModel::DocumentModel(QObject* parent) : QObject(parent)
@@ -76,6 +106,23 @@ void DocumentModel::apply(const cfg::Document& document)
     emit changed();
 }
 
+void DocumentModel::beginEdit()
+{
+    if (beforeEdit_ && !inBeforeEdit_) {
+        inBeforeEdit_ = true;
+        beforeEdit_();
+        inBeforeEdit_ = false;
+    }
+}
+
+void DocumentModel::editText(const std::string& text, int firstLine, int lastLine)
+{
+    if (readOnly_ || text == document_.toText())
+        return;
+    cfg::Document after = cfg::Document::parse(text, path_.toStdString());
+    undo_.push(new TextEditCommand(*this, document_, std::move(after), firstLine, lastLine));
+}
+
 void DocumentModel::push(const QString& text, cfg::Document after)
 {
     if (readOnly_)
@@ -90,6 +137,7 @@ void DocumentModel::push(const QString& text, cfg::Document after)
 
 void DocumentModel::setValue(int section, const QString& key, const QString& value)
 {
+    beginEdit();
     if (section < 0 || std::size_t(section) >= document_.sections().size())
         return;
     const cfg::Line* existing = document_.sections()[std::size_t(section)].find(key.toStdString());
@@ -107,6 +155,7 @@ void DocumentModel::setValue(int section, const QString& key, const QString& val
 
 QString DocumentModel::setValues(const QString& text, const std::vector<KeyEdit>& edits)
 {
+    beginEdit();
     return pushIfPossible(text, [&](cfg::Document& document) {
         applyEdits(document, edits);
         return std::string();
@@ -115,6 +164,7 @@ QString DocumentModel::setValues(const QString& text, const std::vector<KeyEdit>
 
 void DocumentModel::removeKey(int section, const QString& key)
 {
+    beginEdit();
     if (section < 0 || std::size_t(section) >= document_.sections().size())
         return;
     cfg::Document after = document_;
@@ -125,6 +175,7 @@ void DocumentModel::removeKey(int section, const QString& key)
 void DocumentModel::insertLayer(int index, const QString& type,
                                 const std::vector<std::pair<std::string, std::string>>& entries)
 {
+    beginEdit();
     cfg::Document after = document_;
     cfg::insertLayer(after, index, type.toStdString(), entries);
     push(tr("Insert [%1] at %2").arg(type).arg(index), std::move(after));
@@ -132,6 +183,7 @@ void DocumentModel::insertLayer(int index, const QString& type,
 
 QString DocumentModel::removeLayer(int index)
 {
+    beginEdit();
     if (index < 0 || index >= cfg::layerCount(document_))
         return {};
     const QString type = QString::fromStdString(document_.sections()[std::size_t(index) + 1].type);
@@ -141,6 +193,7 @@ QString DocumentModel::removeLayer(int index)
 
 QString DocumentModel::moveLayer(int from, int to)
 {
+    beginEdit();
     const int count = cfg::layerCount(document_);
     if (from < 0 || from >= count || to < 0 || to >= count || from == to)
         return {};
@@ -150,6 +203,7 @@ QString DocumentModel::moveLayer(int from, int to)
 
 QString DocumentModel::removeLayers(const std::vector<int>& layers)
 {
+    beginEdit();
     if (layers.size() == 1)
         return removeLayer(layers.front());
     if (readOnly_)
@@ -165,12 +219,14 @@ QString DocumentModel::removeLayers(const std::vector<int>& layers)
 
 QString DocumentModel::connectLayers(int source, int layer)
 {
+    beginEdit();
     return pushIfPossible(tr("Connect layer %1 → %2").arg(source).arg(layer),
                           [&](cfg::Document& doc) { return cfg::connectLayers(doc, source, layer); });
 }
 
 QString DocumentModel::disconnectLayers(int source, int layer)
 {
+    beginEdit();
     return pushIfPossible(tr("Disconnect layer %1 → %2").arg(source).arg(layer),
                           [&](cfg::Document& doc) { return cfg::disconnectLayers(doc, source, layer); });
 }
@@ -191,6 +247,7 @@ int DocumentModel::insertLayerOnEdge(const QString& type,
                                      const std::vector<std::pair<std::string, std::string>>& entries,
                                      int from, int to)
 {
+    beginEdit();
     if (readOnly_)
         return -1;
     cfg::Document after = document_;
@@ -207,6 +264,7 @@ int DocumentModel::insertLayerOnEdge(const QString& type,
 
 int DocumentModel::pasteLayers(int index, const QString& text, QString& error, bool duplicate)
 {
+    beginEdit();
     if (readOnly_) {
         error = tr("The network is read-only while training.");
         return 0;

@@ -52,6 +52,13 @@ public:
     // `error` when the text has none.
     // `duplicate`: the undo step says "Duplicate" (Ctrl+D), not "Paste".
     int pasteLayers(int index, const QString& text, QString& error, bool duplicate = false);
+    // The whole text as typed in the Source view (`text`: the file's bytes), one undo step named after
+    // the changed lines; consecutive edits of the same single line merge into one step (a value typed
+    // with pauses), and one that types the line back to what it was leaves no step.
+    void editText(const std::string& text, int firstLine, int lastLine);
+    // Runs first in every edit above but editText: a view holding typed text not yet in the document
+    // (the Source view) puts it there, so the edit applies to what is on screen.
+    void setBeforeEdit(std::function<void()> hook) { beforeEdit_ = std::move(hook); }
 
     // Whether another program changed the file since it was opened or last saved here (its bytes are
     // not the text as then); false without a file, or when it is gone or unreadable (Save says why).
@@ -68,6 +75,8 @@ signals:
 
 private:
     friend class SnapshotCommand;
+    friend class TextEditCommand;
+    void beginEdit();
     void apply(const cfg::Document& document);
     void push(const QString& text, cfg::Document after);
     // Applies `edit` to a copy and pushes it; the edit's refusal (non-empty) is returned, nothing changes.
@@ -78,6 +87,8 @@ private:
     std::string savedText_; // the text as last opened or saved
     QUndoStack undo_;
     bool readOnly_ = false;
+    std::function<void()> beforeEdit_;
+    bool inBeforeEdit_ = false;
 };
 
 } // namespace nw::ui

@@ -10,6 +10,7 @@
 #include "editor/layer_palette.h"
 #include "editor/property_panel.h"
 #include "editor/set_classes_dialog.h"
+#include "editor/source_view.h"
 #include "layers/detection_heads.h"
 #include "report/summary.h"
 #include "table/layer_sort_proxy.h"
@@ -108,6 +109,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     propertiesDock->setObjectName("propertiesDock");
     propertiesDock->setWidget(scrollable(properties_));
     addDockWidget(Qt::RightDockWidgetArea, propertiesDock);
+    source_ = new SourceView(*model_doc_, this);
+    auto* sourceDock = new QDockWidget(tr("Source"), this);
+    sourceDock->setObjectName("sourceDock");
+    sourceDock->setWidget(source_);
+    addDockWidget(Qt::RightDockWidgetArea, sourceDock);
+    tabifyDockWidget(propertiesDock, sourceDock);
+    // Every edit made elsewhere applies to the text as typed in Source, not to what it was before.
+    model_doc_->setBeforeEdit([this] { source_->commitPendingEdit(); });
     palette_ = new LayerPalette(this);
     auto* paletteDock = new QDockWidget(tr("Layers"), this);
     paletteDock->setObjectName("paletteDock");
@@ -131,6 +140,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         const int layer = selectedLayer();
         properties_->showSection(layer >= 0 ? layer + 1 : 0);
+        source_->showSection(layer >= 0 ? layer + 1 : 0);
         if (layer >= 0 && graph_->selectedLayer() != layer)
             graph_->selectLayer(layer);
         else if (layer < 0 && !graph_->selectedLayers().empty())
@@ -141,6 +151,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             selectLayer(layer);
             raiseProperties();
         } else
+            table_->selectionModel()->clear();
+    });
+    // The section the cursor is in, chosen everywhere ([net]: no layer, as a click on empty space).
+    connect(source_, &SourceView::sectionChosen, this, [this](int section) {
+        if (section > 0 && section <= int(model_->spec().layers.size()))
+            selectLayer(section - 1);
+        else if (section == 0)
             table_->selectionModel()->clear();
     });
     connect(graph_, &GraphView::insertRequested, this, [this](const QString& type, int afterLayer) {
@@ -190,6 +207,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         const int layer = item->data(Qt::UserRole).toInt();
         if (layer < -1)
             return;
+        source_->goToLine(item->data(Qt::UserRole + 1).toInt()); // (its line, where the text shows it)
         if (layer == -1) {
             table_->selectionModel()->clear(); // as Edit [net]
             graph_->selectLayers({});
@@ -217,11 +235,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     propertiesDock->raise();
     // Train and Detect use the network as the editor shows it, unsaved edits included.
     trainPanel_->setCfgTextSource([this] {
-        properties_->commitPendingEdit();
+        commitPendingEdits();
         return QString::fromStdString(model_doc_->document().toText());
     });
     detectPanel_->setCfgTextSource([this] {
-        properties_->commitPendingEdit();
+        commitPendingEdits();
         return QString::fromStdString(model_doc_->document().toText());
     });
     // Detect takes what Training knows where nothing was chosen there: the .data file's names, and the
@@ -390,7 +408,12 @@ void MainWindow::createActions()
     QAction* undo = model_doc_->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     QAction* redo = model_doc_->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcuts({QKeySequence(QKeySequence::Redo), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    // Every key the desktop has for Redo (QKeySequence(Redo) is only the first: Ctrl+Shift+Z did
+    // nothing on X11), and Ctrl+Y where it is not one of them.
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    if (!redoKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Y)))
+        redoKeys << QKeySequence(Qt::CTRL | Qt::Key_Y);
+    redo->setShortcuts(redoKeys);
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
@@ -561,7 +584,11 @@ void MainWindow::createActions()
         };
         follow();
         connect(action, &QAction::changed, button, follow);
-        connect(button, &QAction::triggered, action, &QAction::trigger);
+        // (a toolbar button takes no focus: text typed in Source goes into the history first)
+        connect(button, &QAction::triggered, action, [this, action] {
+            commitPendingEdits();
+            action->trigger();
+        });
         return button;
     };
     toolbar->addAction(fixedLabel(undo, tr("Undo")));
@@ -689,7 +716,7 @@ void MainWindow::showSetClasses()
 {
     if (model_doc_->isReadOnly())
         return;
-    properties_->commitPendingEdit();
+    commitPendingEdits();
     const auto [classes, dataName] = dataClasses();
     SetClassesDialog dialog(model_->spec(), classes, dataName, this);
     if (dialog.exec() != QDialog::Accepted || dialog.plan().edits.empty())
@@ -705,12 +732,15 @@ void MainWindow::showProblems()
     Diagnostics shown = spec.diagnostics;
     if (auto problem = dataClassesProblem())
         shown.push_back(*problem);
+    source_->setProblems(shown);
     problems_->clear();
     for (const Diagnostic& d : shown) {
         auto* item = new QListWidgetItem(
             style()->standardIcon(d.isError() ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning),
             QString::fromStdString(d.format()), problems_);
         item->setData(Qt::UserRole, d.layer);
+        if (d.file.empty() || d.file == model_doc_->document().fileName())
+            item->setData(Qt::UserRole + 1, d.line);
         item->setToolTip(item->text());
     }
     if (shown.empty()) {
@@ -786,7 +816,7 @@ void MainWindow::insertLayer(const QString& type)
 
 bool MainWindow::save()
 {
-    properties_->commitPendingEdit();
+    commitPendingEdits();
     if (model_doc_->path().isEmpty()) {
         const QString path = chooseFileToSave(this, tr("Save network"), tr("untitled.cfg"),
                                               tr("Darknet networks (*.cfg)"), "cfg");
@@ -813,7 +843,7 @@ bool MainWindow::save()
 
 bool MainWindow::saveAs(const QString& path)
 {
-    properties_->commitPendingEdit();
+    commitPendingEdits();
     const QString error = model_doc_->saveAs(path);
     if (!error.isEmpty()) {
         statusBar()->showMessage(error);
@@ -886,7 +916,7 @@ void MainWindow::newNetwork()
 bool MainWindow::maybeSave()
 {
     if (properties_)
-        properties_->commitPendingEdit(); // (a typed value counts as a change to save)
+        commitPendingEdits(); // (a typed value counts as a change to save)
     if (!model_doc_ || !model_doc_->isModified() || !isVisible())
         return true;
     const auto answer = QMessageBox::warning(
@@ -910,6 +940,7 @@ void MainWindow::setEditable(bool editable)
 {
     palette_->setEnabled(editable);
     properties_->setEnabled(editable);
+    source_->setEditable(editable);
     // The graph's port drags and a click in History reach the document without an action: it refuses.
     model_doc_->setReadOnly(!editable);
     if (auto* history = findChild<QUndoView*>("historyView"))
@@ -921,8 +952,17 @@ void MainWindow::setEditable(bool editable)
     redo_->setEnabled(editable && model_doc_->undoStack()->canRedo());
 }
 
+void MainWindow::commitPendingEdits()
+{
+    properties_->commitPendingEdit();
+    source_->commitPendingEdit();
+}
+
 void MainWindow::raiseProperties()
 {
+    if (auto* source = findChild<QDockWidget*>("sourceDock");
+        source && source->isVisible() && !source->visibleRegion().isEmpty())
+        return;
     if (auto* dock = findChild<QDockWidget*>("propertiesDock")) { // its tab in front of Training/Detect
         dock->show();
         dock->raise();

@@ -24,6 +24,7 @@ class LayerPalette;
 class GraphView;
 class DetectPanel;
 class EditActions;
+class SourceView;
 
 // A name typed without a suffix in a save dialog gets ".cfg", as users of this tool expect.
 QString withCfgSuffix(const QString& path);
@@ -50,6 +51,7 @@ public:
     GraphView* graphView() const { return graph_; }
     DetectPanel* detectPanel() const { return detectPanel_; }
     EditActions* editActions() const { return edits_; }
+    SourceView* sourceView() const { return source_; }
     // The layer selected in the table, or -1.
     int selectedLayer() const;
     // Selects a layer in the table, the graph and the Properties dock.
@@ -73,7 +75,11 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // Brings Properties in front of Training and Detect (the Source tab in front stays: it shows the
+    // same section, as text).
     void raiseProperties();
+    // Values typed in Properties and text typed in Source, not yet confirmed, go into the document.
+    void commitPendingEdits();
     void createActions();
     void showSpec();
     // The Problems list and the status bar's totals: the description's diagnostics and the data check.
@@ -99,6 +105,7 @@ private:
     QAction* undo_ = nullptr;
     QAction* redo_ = nullptr;
     PropertyPanel* properties_ = nullptr;
+    SourceView* source_ = nullptr;
     LayerPalette* palette_ = nullptr;
     GraphView* graph_ = nullptr;
     EditActions* edits_ = nullptr;

@@ -1,0 +1,21 @@
+#pragma once
+// Colours for cfg text as Darknet reads it: section headers, keys, values and comments ('#' or ';' at
+// a line's start, or after a value: Darknet's number parsing stops there). Colours come from the
+// widget's palette, so they read on a dark theme too.
+#include <QSyntaxHighlighter>
+#include <QTextCharFormat>
+
+namespace nw::ui {
+
+class CfgHighlighter : public QSyntaxHighlighter {
+public:
+    CfgHighlighter(QTextDocument* document, const QPalette& palette);
+
+protected:
+    void highlightBlock(const QString& text) override;
+
+private:
+    QTextCharFormat header_, key_, comment_;
+};
+
+} // namespace nw::ui
