@@ -101,6 +101,7 @@ private slots:
     void theGraphKeepsRoomOnASmallScreen();
     void aHugeNetworkIsListedNotDrawn();
     void aDamagedSavedGeometryIsNotUsed();
+    void theCardLookedAtStaysPutAfterAnEdit();
 };
 
 namespace {
@@ -1527,4 +1528,34 @@ void TestEditor::zoomsCentreOnTheSelectedLayer()
              qPrintable(QString("view middle %1; card %2")
                             .arg(visible.center().y())
                             .arg(card->sceneBoundingRect().center().y())));
+}
+
+// An edit lays the graph out anew: the card one looks at stays where it was on screen (removing a layer
+// below it moved it 297 px sideways; an insert above it moved it down a card), also when the edit
+// renumbered it.
+void TestEditor::theCardLookedAtStaysPutAfterAnEdit()
+{
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg"));
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ui::GraphView* graph = window.graphView();
+    ui::DocumentModel* model = window.documentModel();
+    window.selectLayer(20);
+    graph->centreOnSelection();
+    const auto onScreen = [&](int layer) { return graph->mapFromScene(*graph->centreOf(layer)); };
+    const QPoint start = onScreen(20);
+    const auto near = [](QPoint a, QPoint b) { return (a - b).manhattanLength() <= 2; };
+    QVERIFY(model->removeLayer(25).isEmpty()); // a layer below it
+    QVERIFY2(near(onScreen(20), start),
+             qPrintable(QString("%1,%2").arg(onScreen(20).x()).arg(onScreen(20).y())));
+    model->insertLayer(5, "dropout", {}); // above it: it is layer 21 now
+    QVERIFY(near(onScreen(21), start));
+    // Nothing selected: the card nearest the middle of the view is the one kept.
+    window.layerTable()->selectionModel()->clear();
+    graph->selectLayers({});
+    const QPoint middle = onScreen(21);
+    QVERIFY(model->removeLayer(1).isEmpty());
+    QVERIFY(near(onScreen(20), middle));
 }

@@ -10,6 +10,7 @@
 #include <QKeyEvent>
 #include <QMimeData>
 #include <QMouseEvent>
+#include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -53,9 +54,67 @@ GraphView::~GraphView()
     scene_->blockSignals(true);
 }
 
+namespace {
+
+// Each layer's type, size and filter count: what tells the cards apart across an edit (not the shape,
+// which an edit above a layer may change).
+std::vector<std::string> layerSignatures(const NetworkSpec& spec)
+{
+    std::vector<std::string> signatures;
+    signatures.reserve(spec.layers.size());
+    for (const LayerSpec& layer : spec.layers) {
+        // (a filter count, not the sources a route's column names: their numbers change with an insert)
+        const bool count = layer.type != "route";
+        signatures.push_back(layer.type + ' ' + layer.size + ' ' + (count ? layer.filters : std::string()));
+    }
+    return signatures;
+}
+
+// Where layer `layer` of the `before` network is in `after`: layers before the first difference keep
+// their number, those after the last one move by the change in count (an insert or delete above them).
+int followLayer(int layer, const std::vector<std::string>& before, const std::vector<std::string>& after)
+{
+    const std::size_t common = std::min(before.size(), after.size());
+    std::size_t prefix = 0, suffix = 0;
+    while (prefix < common && before[prefix] == after[prefix])
+        ++prefix;
+    while (suffix < common - prefix && before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
+        ++suffix;
+    if (std::size_t(layer) >= before.size() - suffix)
+        layer += int(after.size()) - int(before.size());
+    return std::min(layer, int(after.size()) - 1);
+}
+
+} // namespace
+
+std::pair<int, QPointF> GraphView::visibleAnchor() const
+{
+    const QRectF shown = mapToScene(viewport()->rect()).boundingRect();
+    const QPointF middle = shown.center();
+    int anchor = -1;
+    QPointF at;
+    double nearest = 1e300;
+    for (QGraphicsItem* item : scene_->items()) {
+        if (item->type() != NodeItem::Type || !shown.intersects(item->sceneBoundingRect()))
+            continue;
+        const QPointF centre = item->sceneBoundingRect().center();
+        const double distance = item->isSelected() ? -1 : QLineF(centre, middle).length();
+        if (distance < nearest) {
+            nearest = distance;
+            anchor = static_cast<NodeItem*>(item)->layer();
+            at = mapFromScene(centre);
+        }
+    }
+    return {anchor, at};
+}
+
 void GraphView::setSpec(const NetworkSpec& spec)
 {
     const std::vector<int> selected = selectedLayers();
+    // An edit lays the graph out anew (dot moved a card 300 px sideways when a layer below it went):
+    // the card the user is looking at stays where it was on screen.
+    const auto [anchor, anchorOnScreen] = visibleAnchor();
+    std::vector<std::string> drawnBefore = std::exchange(drawnLayers_, layerSignatures(spec));
     updatingSelection_ = true;
     connectFrom_ = nullptr;
     connectLine_ = nullptr;
@@ -88,6 +147,13 @@ void GraphView::setSpec(const NetworkSpec& spec)
         scene_->setSceneRect(hint->boundingRect().adjusted(-40, -40, 40, 40));
     }
     updatingSelection_ = false;
+    if (anchor >= 0 && !drawnLayers_.empty()) {
+        if (const auto centre = centreOf(followLayer(anchor, drawnBefore, drawnLayers_))) {
+            const QPointF moved = QPointF(mapFromScene(*centre)) - anchorOnScreen;
+            horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(moved.x()));
+            verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(moved.y()));
+        }
+    }
     selectLayers(selected);
     placeMiniMap();
     miniMap_->refresh();

@@ -92,6 +92,9 @@ private:
     void setDropTarget(NodeItem* node, EdgeItem* edge);
     void placeMiniMap();
     void applyStart();
+    // The card the user is looking at (the selected one when it is in view, else the one nearest the
+    // middle) and where it is on screen; -1 with no card in view.
+    std::pair<int, QPointF> visibleAnchor() const;
 
     QGraphicsScene* scene_;
     MiniMap* miniMap_;
@@ -105,6 +108,9 @@ private:
     std::function<QString(int, int)> connectionCheck_;
     NodeItem* hovered_ = nullptr; // under a dragged connection, and why it refuses it
     QString refusal_;
+    // Each layer's type and summary as last drawn: what tells which card is which after an edit that
+    // inserted or removed layers before it.
+    std::vector<std::string> drawnLayers_;
 };
 
 } // namespace nw::ui
