@@ -16,19 +16,10 @@
 #include "table/layer_sort_proxy.h"
 #include "table/layer_table_model.h"
 #include "train/train_panel.h"
-#include "window/save_file_dialog.h"
-#ifdef NETWRIGHT_WITH_ONNX
-#include "export/onnx_export_dialog.h"
-#endif
 
 #include <QAction>
-#include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QDropEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHeaderView>
@@ -38,8 +29,6 @@
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QMimeData>
-#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -48,15 +37,9 @@
 #include <QStyle>
 #include <QTableView>
 #include <QTimer>
-#include <QToolBar>
 #include <QUndoView>
 
 namespace nw::ui {
-
-QString withCfgSuffix(const QString& path)
-{
-    return QFileInfo(path).suffix().isEmpty() ? path + ".cfg" : path;
-}
 
 namespace {
 
@@ -329,311 +312,9 @@ MainWindow::~MainWindow()
     model_doc_->disconnect(this);
 }
 
-void MainWindow::showOnnxExport()
-{
-#ifdef NETWRIGHT_WITH_ONNX
-    bool hasHeads = false;
-    for (const LayerSpec& layer : spec().layers)
-        hasHeads = hasHeads || layer.type == "yolo" || layer.type == "region";
-    auto* dialog =
-        new OnnxExportDialog(model_doc_->path(), QString::fromStdString(model_doc_->document().toText()),
-                             detectPanel_->weightsPath(), hasHeads, this);
-    dialog->setObjectName("onnxExportDialog");
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    // It exports the network as it was when it opened: no edits behind it (it exported a stale network).
-    dialog->setWindowModality(Qt::WindowModal);
-    // The result in the status bar too: a dialog closed during its export closes when it ends.
-    connect(dialog, &OnnxExportDialog::exported, this,
-            [this](bool, const QString& message) { statusBar()->showMessage(message, 10000); });
-    dialog->show();
-#endif
-}
-
-namespace {
-
-// The desktop's key for a standard action, or the common one where the platform has none (Save As,
-// Reload and Quit have no standard key on a plain X11 session: they had no shortcut at all there).
-QKeySequence standardKey(QKeySequence::StandardKey key, QKeySequence fallback)
-{
-    return QKeySequence::keyBindings(key).isEmpty() ? fallback : QKeySequence(key);
-}
-
-} // namespace
-
-void MainWindow::createActions()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = openAction_ = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton),
-                                                  tr("&Open..."), this, &MainWindow::chooseFile);
-    open->setShortcut(QKeySequence::Open);
-    QAction* reload = reloadAction_ =
-        file->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this, [this] {
-            if (model_doc_->path().isEmpty()) {
-                statusBar()->showMessage(tr("This network has not been saved yet: there is no "
-                                            "file to reload"),
-                                         8000);
-                return;
-            }
-            openFile(model_doc_->path());
-        });
-    reload->setShortcut(standardKey(QKeySequence::Refresh, Qt::Key_F5));
-    recentMenu_ = file->addMenu(tr("Open &Recent"));
-    recentMenu_->setObjectName("recentMenu");
-    updateRecentMenu();
-    QAction* newAction = file->addAction(tr("&New"), this, &MainWindow::newNetwork);
-    newAction->setShortcut(QKeySequence::New);
-    QAction* saveAction = file->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"),
-                                          this, [this] { save(); });
-    saveAction->setShortcut(QKeySequence::Save);
-    QAction* saveAsAction = file->addAction(tr("Save &As..."), this, [this] {
-        const QString path = chooseFileToSave(
-            this, tr("Save network"), model_doc_->path().isEmpty() ? tr("untitled.cfg") : model_doc_->path(),
-            tr("Darknet networks (*.cfg)"), "cfg");
-        if (!path.isEmpty())
-            saveAs(withCfgSuffix(path));
-    });
-    saveAsAction->setShortcut(standardKey(QKeySequence::SaveAs, Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    file->addSeparator();
-    file->addSeparator();
-    QAction* exportOnnx = file->addAction(tr("&Export ONNX..."), this, &MainWindow::showOnnxExport);
-    exportOnnx->setObjectName("exportOnnxAction");
-#ifndef NETWRIGHT_WITH_ONNX
-    exportOnnx->setEnabled(false);
-    exportOnnx->setToolTip(tr("This build has no ONNX export (it needs libonnx-dev)"));
-#endif
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = model_doc_->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = model_doc_->undoStack()->createRedoAction(this, tr("&Redo"));
-    // Every key the desktop has for Redo (QKeySequence(Redo) is only the first: Ctrl+Shift+Z did
-    // nothing on X11), and Ctrl+Y where it is not one of them.
-    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
-    if (!redoKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Y)))
-        redoKeys << QKeySequence(Qt::CTRL | Qt::Key_Y);
-    redo->setShortcuts(redoKeys);
-    edit->addAction(undo);
-    edit->addAction(redo);
-    edit->addSeparator();
-    // The layer edits' keys (Del, Ctrl+C/V/X/D) act where layers are selected — the graph and the layer
-    // table — so Del in the Properties or Problems list never deletes a layer; the menu works anywhere.
-    for (QAction* action : edits_->actions()) {
-        edit->addAction(action);
-        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        graph_->addAction(action);
-        table_->addAction(action);
-    }
-    // A move that the layers' references would not survive is refused in words; the selection stays.
-    const auto move = [this](int step) {
-        const int layer = selectedLayer();
-        if (layer + step < 0 || layer + step >= cfg::layerCount(model_doc_->document()))
-            return;
-        if (const QString problem = model_doc_->moveLayer(layer, layer + step); !problem.isEmpty()) {
-            statusBar()->showMessage(problem, 10000);
-            return;
-        }
-        selectLayer(layer + step);
-    };
-    QAction* up = edit->addAction(tr("Move layer &up"), this, [move] { move(-1); });
-    up->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Up));
-    QAction* down = edit->addAction(tr("Move layer d&own"), this, [move] { move(1); });
-    down->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Down));
-    edit->addSeparator();
-    edit->addAction(tr("Copy table as &text"), this,
-                    [this] { QGuiApplication::clipboard()->setText(model_->toText(false)); });
-    edit->addAction(tr("Copy table as &CSV"), this,
-                    [this] { QGuiApplication::clipboard()->setText(model_->toText(true)); });
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* fit = view->addAction(tr("&Fit the graph"), this, [this] { graph_->fitAll(); });
-    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    view->addAction(tr("Zoom &in"), this,
-                    [this] {
-                        graph_->zoomBy(1.25);
-                        graph_->centreOnSelection();
-                    })
-        ->setShortcuts({QKeySequence(QKeySequence::ZoomIn), QKeySequence(Qt::CTRL | Qt::Key_Equal)});
-    // (Ctrl++ takes Shift on most keyboards; Ctrl+= is the same key without it)
-    view->addAction(tr("Zoom &out"), this,
-                    [this] {
-                        graph_->zoomBy(1 / 1.25);
-                        graph_->centreOnSelection();
-                    })
-        ->setShortcut(QKeySequence::ZoomOut);
-    view->addAction(tr("&Actual size (100 %)"), this,
-                    [this] {
-                        graph_->zoomActualSize();
-                        graph_->centreOnSelection();
-                    })
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    view->addSeparator();
-    // Every dock can be shown again after it was closed; one behind another's tab comes to the front
-    // (Qt's own toggle closed it: it counts as visible there).
-    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
-        QAction* toggle = dock->toggleViewAction();
-        auto* show = new QAction(toggle->text(), this);
-        show->setCheckable(true);
-        show->setObjectName(dock->objectName() + "Action");
-        connect(toggle, &QAction::changed, show, [show, toggle] { show->setChecked(toggle->isChecked()); });
-        show->setChecked(toggle->isChecked());
-        connect(show, &QAction::triggered, dock, [dock, show] {
-            const bool behind = dock->isVisible() && dock->visibleRegion().isEmpty() && !dock->isFloating();
-            if (dock->isVisible() && !behind) {
-                dock->hide();
-            } else {
-                dock->show();
-                dock->raise();
-                dock->widget()->setFocus(Qt::ShortcutFocusReason);
-            }
-            show->setChecked(dock->isVisible());
-        });
-        view->addAction(show);
-    }
-    view->addSeparator();
-    view->addAction(tr("&Reset layout"), this, [this] {
-        restoreState(defaultState_);
-        for (QDockWidget* dock : findChildren<QDockWidget*>())
-            if (!dock->isFloating())
-                dock->show();
-    });
-    // [net] in Properties with no layer selected, as a click on empty space gives: a layer selected
-    // behind it could not be chosen again (a click on the selected card changes no selection).
-    QAction* netSection = edit->addAction(tr("Edit [&net]"), this, [this] {
-        table_->selectionModel()->clear();
-        graph_->selectLayers({});
-        properties_->showSection(0);
-        raiseProperties();
-    });
-    QAction* setClasses = edit->addAction(tr("Set &classes..."), this, &MainWindow::showSetClasses);
-    setClasses->setObjectName("setClassesAction");
-    setClasses->setStatusTip(tr("Every detection head's classes= and the filters= before it, in one step"));
-    undo_ = undo;
-    redo_ = redo;
-    editActions_ = {undo, redo, up, down, newAction, setClasses};
-    editActions_.append(edits_->actions());
-    quit->setShortcut(standardKey(QKeySequence::Quit, Qt::CTRL | Qt::Key_Q));
-
-    // Training and detection from the keyboard: each clicks its panel's own button (which checks what
-    // it needs and says why not) with that panel in front.
-    QMenu* run = menuBar()->addMenu(tr("&Run"));
-    const auto clickIn = [this](const char* dockName, QAbstractButton* button) {
-        auto* dock = findChild<QDockWidget*>(dockName);
-        dock->show();
-        dock->raise();
-        if (button->isEnabled())
-            button->click();
-        else
-            statusBar()->showMessage(tr("\"%1\" is not available now").arg(button->text().remove('&')), 5000);
-    };
-    QAction* train = run->addAction(tr("&Train"), this,
-                                    [this, clickIn] { clickIn("trainDock", trainPanel_->trainButton()); });
-    train->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
-    QAction* pause = run->addAction(tr("&Pause or resume training"), this,
-                                    [this, clickIn] { clickIn("trainDock", trainPanel_->pauseButton()); });
-    pause->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-    QAction* stopTraining = run->addAction(
-        tr("&Stop training"), this, [this, clickIn] { clickIn("trainDock", trainPanel_->stopButton()); });
-    stopTraining->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
-    run->addSeparator();
-    QAction* detectImage = run->addAction(tr("&Detect on an image..."), this, [this, clickIn] {
-        clickIn("detectDock", detectPanel_->imageButton());
-    });
-    detectImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    for (QAction* action : {train, pause, stopTraining, detectImage})
-        action->setShortcutContext(Qt::ApplicationShortcut);
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Getting started"), this, [this] {
-        QMessageBox::information(
-            this, tr("Getting started"),
-            tr("<ol><li><b>A network</b>: File ▸ Open a Darknet .cfg, or File ▸ New and drag layer types "
-               "from "
-               "the Layers palette onto the canvas (onto an edge to insert between two layers).</li>"
-               "<li><b>Connect</b> by dragging a card's output port (the dot at its bottom) onto a later "
-               "card; select a card to edit its keys in Properties. Problems lists what is wrong, with "
-               "lines.</li>"
-               "<li><b>Train</b>: save the network, choose a .data file in Training (or Shapes data set "
-               "for a detector), then Train: the curves update as it runs; Stop writes a checkpoint.</li>"
-               "<li><b>Detect</b>: choose weights (a run's own are offered when it ends) and an image, "
-               "folder, video or the camera.</li></ol>"
-               "<p>The same work without a window: <tt>netwright-cli --help</tt>.</p>"));
-    });
-    help->addAction(tr("&Keyboard shortcuts"), this,
-                    [this] { QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText()); });
-    help->addAction(tr("&About Netwright"), this, [this] {
-        QMessageBox::about(this, tr("About Netwright"),
-                           tr("<b>Netwright %1</b><p>Design, train and test Darknet networks.</p>")
-                               .arg(QApplication::applicationVersion()));
-    });
-
-    QToolBar* toolbar = addToolBar(tr("Main"));
-    toolbar->setObjectName("mainToolbar");
-    toolbar->addAction(open);
-    toolbar->addAction(saveAction);
-    toolbar->addAction(reload);
-    toolbar->addSeparator();
-    // The toolbar's Undo and Redo keep a fixed label; the command they would undo is in their tooltip.
-    // The menu's "Undo Set anchors = 10,14, 23,27, …" grew the button up to 600 px and moved the
-    // buttons after it from under the pointer.
-    const auto fixedLabel = [this](QAction* action, const QString& label) {
-        auto* button = new QAction(label, this);
-        const auto follow = [action, button] {
-            button->setEnabled(action->isEnabled());
-            button->setToolTip(QString(action->text()).remove('&'));
-        };
-        follow();
-        connect(action, &QAction::changed, button, follow);
-        // (a toolbar button takes no focus: text typed in Source goes into the history first)
-        connect(button, &QAction::triggered, action, [this, action] {
-            commitPendingEdits();
-            action->trigger();
-        });
-        return button;
-    };
-    toolbar->addAction(fixedLabel(undo, tr("Undo")));
-    toolbar->addAction(fixedLabel(redo, tr("Redo")));
-    toolbar->addAction(netSection);
-    toolbar->addAction(fit);
-}
-
 const NetworkSpec& MainWindow::spec() const
 {
     return model_->spec();
-}
-
-bool MainWindow::openFile(const QString& path)
-{
-    // The run writes into the opened network's folder and reports it: it stays until the run ends
-    // (every way to open is disabled meanwhile; this holds for any that is not).
-    if (trainPanel_->isTraining()) {
-        statusBar()->showMessage(tr("Training is running: stop it before opening %1").arg(path), 8000);
-        return false;
-    }
-    if (!maybeSave())
-        return false;
-    cfg::Document document = cfg::Document::load(path.toStdString());
-    if (document.readFailed()) {
-        const QString message = QString::fromStdString(document.diagnostics().front().format());
-        statusBar()->showMessage(message);
-        if (isVisible())
-            QMessageBox::warning(this, tr("Cannot open"), message);
-        return false;
-    }
-    // A new file starts with nothing selected, at its first layers (the selection followed the row).
-    table_->selectionModel()->clear();
-    graph_->selectLayers({});
-    model_doc_->reset(std::move(document), path);
-    rememberRecent(path);
-    graph_->showStart();
-    statusBar()->clearMessage(); // (what it said was about the network before)
-    trainPanel_->setNetwork(path);
-    detectPanel_->setNetwork(path);
-    // The .data found beside the cfg, and the weights of a run trained before (by the CLI into backup=,
-    // or here), where nothing else was chosen.
-    detectPanel_->suggest(runWeights(), trainPanel_->dataEdit()->text());
-    updateTitle();
-    return true;
 }
 
 void MainWindow::showSpec()
@@ -781,21 +462,6 @@ QString MainWindow::runWeights() const
     return lastWeights.exists() ? lastWeights.filePath() : QString();
 }
 
-QString MainWindow::shortcutsText() const
-{
-    QString rows;
-    for (QAction* menu : menuBar()->actions())
-        for (QAction* action : menu->menu() ? menu->menu()->actions() : QList<QAction*>())
-            if (!action->shortcut().isEmpty())
-                rows += QString("<tr><td>%1</td><td>&nbsp;&nbsp;%2</td></tr>")
-                            .arg(action->text().remove('&'),
-                                 action->shortcut().toString(QKeySequence::NativeText));
-    return "<table>" + rows + "</table>" +
-           tr("<p>In the graph: Up and Down (or Left and Right) choose the previous or next layer, Home "
-              "and End the first and last. In the Layers palette: type a layer type's first letters, "
-              "Enter inserts it after the selected layer. Tab moves between controls.</p>");
-}
-
 int MainWindow::selectedLayer() const
 {
     const QModelIndex current =
@@ -812,128 +478,6 @@ void MainWindow::insertLayer(const QString& type)
     const int at = selected >= 0 ? selected + 1 : int(model_->spec().layers.size());
     model_doc_->insertLayer(at, type, LayerPalette::defaults(type));
     selectLayer(at);
-}
-
-bool MainWindow::save()
-{
-    commitPendingEdits();
-    if (model_doc_->path().isEmpty()) {
-        const QString path = chooseFileToSave(this, tr("Save network"), tr("untitled.cfg"),
-                                              tr("Darknet networks (*.cfg)"), "cfg");
-        return !path.isEmpty() && saveAs(withCfgSuffix(path));
-    }
-    // Another program (a teammate's edit, a git checkout) changed the file since it was read or saved:
-    // replacing its changes is the user's call.
-    if (model_doc_->changedOnDisk()) {
-        const QString name = QFileInfo(model_doc_->path()).fileName();
-        const auto answer = QMessageBox::warning(
-            this, tr("Changed on disk"),
-            tr("%1 was changed on disk since it was opened or last saved. Saving replaces those changes "
-               "with the network as the editor shows it.")
-                .arg(name),
-            QMessageBox::Save | QMessageBox::Cancel, QMessageBox::Cancel);
-        if (answer != QMessageBox::Save) {
-            statusBar()->showMessage(
-                tr("Not saved: %1 keeps the changes made on disk (File ▸ Reload shows them)").arg(name));
-            return false;
-        }
-    }
-    return saveAs(model_doc_->path());
-}
-
-bool MainWindow::saveAs(const QString& path)
-{
-    commitPendingEdits();
-    const QString error = model_doc_->saveAs(path);
-    if (!error.isEmpty()) {
-        statusBar()->showMessage(error);
-        if (isVisible())
-            QMessageBox::warning(this, tr("Cannot save"), error);
-        return false;
-    }
-    // Saving keeps what the panels hold (data, weights, curves); a new network gets its first path.
-    if (trainPanel_->cfgPath().isEmpty())
-        detectPanel_->setNetwork(path);
-    trainPanel_->renameNetwork(path);
-    rememberRecent(path);
-    updateTitle();
-    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
-    return true;
-}
-
-QStringList MainWindow::recentFiles() const
-{
-    return QSettings().value("recentFiles").toStringList();
-}
-
-void MainWindow::rememberRecent(const QString& path)
-{
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    QStringList files = recentFiles();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    QSettings().setValue("recentFiles", files.mid(0, 10));
-    // Later: this may run inside one of the menu's own actions, which the rebuild deletes.
-    QMetaObject::invokeMethod(this, &MainWindow::updateRecentMenu, Qt::QueuedConnection);
-}
-
-void MainWindow::updateRecentMenu()
-{
-    recentMenu_->clear();
-    for (const QString& path : recentFiles())
-        recentMenu_->addAction(
-            QFileInfo(path).fileName() + "   " + QFileInfo(path).path(), this, [this, path] {
-                if (QFileInfo::exists(path)) {
-                    openFile(path);
-                    return;
-                }
-                // Moved or deleted since: say so and drop it from the list.
-                QStringList files = recentFiles();
-                files.removeAll(path);
-                QSettings().setValue("recentFiles", files);
-                QMetaObject::invokeMethod(this, &MainWindow::updateRecentMenu, Qt::QueuedConnection);
-                statusBar()->showMessage(tr("%1 no longer exists").arg(path), 8000);
-            });
-    recentMenu_->setEnabled(!recentMenu_->isEmpty() && !trainPanel_->isTraining());
-}
-
-void MainWindow::newNetwork()
-{
-    if (!maybeSave())
-        return;
-    model_doc_->reset(
-        cfg::Document::parse("[net]\nbatch=64\nsubdivisions=1\nwidth=28\nheight=28\nchannels=1\n"
-                             "learning_rate=0.01\nmomentum=0.9\ndecay=0.0005\nmax_batches=1000\n\n"),
-        QString());
-    table_->selectionModel()->clear();
-    graph_->selectLayers({});
-    graph_->showStart();
-    statusBar()->clearMessage();
-    trainPanel_->setNetwork(QString());
-    detectPanel_->setNetwork(QString());
-}
-
-bool MainWindow::maybeSave()
-{
-    if (properties_)
-        commitPendingEdits(); // (a typed value counts as a change to save)
-    if (!model_doc_ || !model_doc_->isModified() || !isVisible())
-        return true;
-    const auto answer = QMessageBox::warning(
-        this, tr("Unsaved changes"),
-        tr("%1 has unsaved changes. Save them?")
-            .arg(model_doc_->path().isEmpty() ? tr("The network") : QFileInfo(model_doc_->path()).fileName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    if (answer == QMessageBox::Save)
-        return save();
-    return answer == QMessageBox::Discard;
-}
-
-void MainWindow::updateTitle()
-{
-    const QString name =
-        model_doc_->path().isEmpty() ? tr("untitled.cfg") : QFileInfo(model_doc_->path()).fileName();
-    setWindowTitle(tr("%1%2 — Netwright").arg(name, model_doc_->isModified() ? "*" : ""));
 }
 
 void MainWindow::setEditable(bool editable)
@@ -978,15 +522,6 @@ void MainWindow::selectLayer(int layer)
     table_->scrollTo(index);
 }
 
-void MainWindow::chooseFile()
-{
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open network"), QFileInfo(model_doc_->path()).path(),
-                                     tr("Darknet networks (*.cfg);;All files (*)"));
-    if (!path.isEmpty())
-        openFile(path);
-}
-
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (trainPanel_->isTraining() && isVisible() &&
@@ -1024,25 +559,6 @@ void MainWindow::showEvent(QShowEvent* event)
         const int rightWidth = std::max(200, width() - paletteWidth - kCanvasRoom - 30);
         resizeDocks({palette, properties}, {paletteWidth, rightWidth}, Qt::Horizontal);
     });
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event)
-{
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile() && url.toLocalFile().endsWith(".cfg")) {
-            event->acceptProposedAction();
-            return;
-        }
-}
-
-void MainWindow::dropEvent(QDropEvent* event)
-{
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile() && url.toLocalFile().endsWith(".cfg")) {
-            openFile(url.toLocalFile());
-            event->acceptProposedAction();
-            return;
-        }
 }
 
 } // namespace nw::ui

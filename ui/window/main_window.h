@@ -1,6 +1,8 @@
 #pragma once
-// The studio's main window. At this stage: the opened network's layer table (centre) and a Problems
-// dock listing every diagnostic; File Open/Reload; drop a .cfg on the window to open it.
+// The studio's main window: the graph in the centre, docks around it (layer table, Problems, Properties,
+// Source, Layers palette, History, Training, Detect), all showing one document. main_window.cpp builds
+// the docks and keeps them in step (selection, problems, editability while training);
+// main_window_menus.cpp has the menus, toolbar and shortcuts; main_window_files.cpp opening and saving.
 #include "cfg/document.h"
 #include "graph/network_spec.h"
 
