@@ -11,11 +11,15 @@
 #include "window/main_window.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDockWidget>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMimeData>
+#include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +27,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
+#include <QUrl>
 
 using namespace nw;
 
@@ -98,6 +103,11 @@ private slots:
     void undoFromTheKeyboardAndToolbarIncludesTheTyping();
     void otherEditsApplyToTheTypedText();
     void readOnlyWhileTrainingAndTooLargeToShow();
+    void textThatIsNoCfgIsKeptNotApplied();
+    void oddCharactersKeepTheirLinesAndBytes();
+    void problemsLeadToTheirLine();
+    void aDroppedFileOpensAndTheNumbersFit();
+    void altGrTypesAndCtrlShortcutsCommit();
 };
 
 // The pure merge: lines equal at both ends keep their bytes, the others get the file's line end.
@@ -333,6 +343,134 @@ void TestSourceView::readOnlyWhileTrainingAndTooLargeToShow()
     w.model()->editText(kNet, 1, 1);
     QCOMPARE(w.view()->toPlainText(), QString(kNet));
     QVERIFY(!w.view()->isReadOnly());
+}
+
+// Text that cannot be a cfg at all (a .data file's keys before any section): the document refuses it,
+// the typed text stays on screen (it was wiped: the document became empty) and closing asks first.
+void TestSourceView::textThatIsNoCfgIsKeptNotApplied()
+{
+    SourceWindow w;
+    QSignalSpy refused(w.view(), &ui::SourceView::refused);
+    w.view()->setFocus();
+    w.view()->selectAll();
+    QTest::keyClicks(w.view(), "classes=8");
+    w.view()->commitPendingEdit();
+    QCOMPARE(w.view()->toPlainText(), QString("classes=8"));
+    QCOMPARE(w.text(), std::string(kNet)); // the network is as it was
+    QVERIFY(w.view()->hasPendingEdit());
+    QVERIFY2(w.view()->refusal().contains(".data file"), qPrintable(w.view()->refusal()));
+    QCOMPARE(refused.count(), 1);
+    QVERIFY(w.window.statusBar()->currentMessage().startsWith("The text in Source is not applied"));
+    QCOMPARE(w.model()->undoStack()->count(), 0);
+    // Made a cfg again: applied, and the message goes.
+    QTest::keyClick(w.view(), Qt::Key_Home);
+    QTest::keyClicks(w.view(), "[net]");
+    QTest::keyClick(w.view(), Qt::Key_Return);
+    w.view()->commitPendingEdit();
+    QVERIFY(w.view()->refusal().isEmpty());
+    QCOMPARE(w.text(), std::string("[net]\nclasses=8"));
+    QVERIFY(w.window.statusBar()->currentMessage().isEmpty());
+}
+
+// Characters a Qt text widget treats as line breaks or changes (U+2028, U+2029, NBSP), bytes that are not
+// UTF-8 and a lone CR before a header: every line stays one line (marks and sections on the right
+// line), and editing another line keeps their bytes.
+void TestSourceView::oddCharactersKeepTheirLinesAndBytes()
+{
+    const QByteArray odd = "[net]\r\n"
+                           "# a\xE2\x80\xA8line separator\r\n"
+                           "# a\xE2\x80\xA9paragraph separator\r\n"
+                           "# no-break\xC2\xA0space and a bad byte \xFF\r\n"
+                           "width=16\r\nheight=16\r\nchannels=3\r\n"
+                           "\r[convolutional]\r\n" // line 8, a header to Darknet
+                           "filters=x\r\n"         // line 9: an error
+                           "size=1\r\n";
+    SourceWindow w(odd);
+    QCOMPARE(w.view()->blockCount(), 11);
+    QVERIFY(w.view()->markedLines().count(9));
+    QCOMPARE(w.view()->document()->findBlockByNumber(8).text(), QString("filters=x"));
+    w.view()->setFocus();
+    w.cursorToEndOf(10); // size=1, in layer 0
+    QCOMPARE(w.view()->sectionAtCursor(), 1);
+    QCOMPARE(w.window.selectedLayer(), 0);
+    w.cursorToEndOf(9);
+    QTest::keyClick(w.view(), Qt::Key_Backspace);
+    QTest::keyClicks(w.view(), "4");
+    w.view()->commitPendingEdit();
+    QByteArray expected = odd;
+    expected.replace("filters=x", "filters=4");
+    QCOMPARE(QByteArray::fromStdString(w.text()), expected);
+    // The paragraph separator, shown as U+2424, goes back as itself in an edited line.
+    w.cursorToEndOf(3);
+    QTest::keyClicks(w.view(), "!");
+    w.view()->commitPendingEdit();
+    expected.replace("paragraph separator", "paragraph separator!");
+    QCOMPARE(QByteArray::fromStdString(w.text()), expected);
+}
+
+// A problem inside a layer's section (not on its header) puts the cursor on the problem's line.
+void TestSourceView::problemsLeadToTheirLine()
+{
+    QByteArray bad = kNet;
+    bad.replace("filters=8", "filters=x");
+    SourceWindow w(bad);
+    auto* problems = w.window.findChild<QListWidget*>("problemList");
+    QListWidgetItem* item = nullptr;
+    for (int row = 0; row < problems->count(); ++row)
+        if (problems->item(row)->text().contains("net.cfg:16:"))
+            item = problems->item(row);
+    QVERIFY(item);
+    emit problems->itemActivated(item);
+    QCOMPARE(w.view()->textCursor().blockNumber() + 1, 16);
+    QCOMPARE(w.window.selectedLayer(), 2);
+}
+
+// A .cfg dropped on the text opens (it was typed in as its URL); the line numbers of a 1,200-line
+// file fit their strip (it kept the width of 3 digits: "1158" showed "115").
+void TestSourceView::aDroppedFileOpensAndTheNumbersFit()
+{
+    SourceWindow w;
+    QByteArray longer = kNet;
+    for (int i = 0; i < 400; ++i)
+        longer += "\n[dropout]\nprobability=0.1\n";
+    const QString other = w.dir.filePath("longer.cfg");
+    test::writeFile(other, longer);
+    QMimeData data;
+    data.setUrls({QUrl::fromLocalFile(other)});
+    QWidget* target = w.view()->viewport();
+    const QPoint at(40, 40);
+    QDragEnterEvent enter(at, Qt::CopyAction, &data, Qt::LeftButton, {});
+    QApplication::sendEvent(target, &enter);
+    QDropEvent drop(at, Qt::CopyAction, &data, Qt::LeftButton, {});
+    QApplication::sendEvent(target, &drop);
+    QCOMPARE(w.model()->path(), other);
+    QCOMPARE(w.view()->toPlainText(), QString(longer));
+    QVERIFY(!w.model()->isModified());
+    auto* numbers = w.view()->findChild<QWidget*>("lineNumbers");
+    QVERIFY(numbers);
+    QVERIFY(w.view()->blockCount() > 1000);
+    QVERIFY(numbers->width() >= w.view()->fontMetrics().horizontalAdvance("1200"));
+}
+
+// Ctrl+Alt giving a character (AltGr on Windows: '[' on many keyboards) is typing, not a shortcut that
+// puts half a word into the document; a Ctrl shortcut commits what is typed first.
+void TestSourceView::altGrTypesAndCtrlShortcutsCommit()
+{
+    SourceWindow w;
+    w.view()->setFocus();
+    w.cursorToEndOf(18);
+    QTest::keyClicks(w.view(), "x");
+    QKeyEvent altGr(QEvent::ShortcutOverride, Qt::Key_BracketLeft, Qt::ControlModifier | Qt::AltModifier,
+                    "[");
+    QApplication::sendEvent(w.view(), &altGr);
+    QKeyEvent control(QEvent::ShortcutOverride, Qt::Key_Control, Qt::ControlModifier);
+    QApplication::sendEvent(w.view(), &control);
+    QVERIFY(w.view()->hasPendingEdit());
+    QCOMPARE(w.model()->undoStack()->count(), 0);
+    QKeyEvent save(QEvent::ShortcutOverride, Qt::Key_S, Qt::ControlModifier, "\x13");
+    QApplication::sendEvent(w.view(), &save);
+    QVERIFY(!w.view()->hasPendingEdit());
+    QVERIFY(w.text().find("activation=linearx") != std::string::npos);
 }
 
 QTEST_MAIN(TestSourceView)

@@ -7,6 +7,11 @@ namespace {
 
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 constexpr std::string_view kShownCarriageReturn = "\xE2\x90\x8D"; // U+240D SYMBOL FOR CARRIAGE RETURN
+constexpr std::string_view kParagraphSeparator = "\xE2\x80\xA9";  // U+2029
+constexpr std::string_view kShownParagraph = "\xE2\x90\xA4";      // U+2424 SYMBOL FOR NEWLINE
+constexpr std::string_view kQtFrameStart = "\xEF\xB7\x90";        // U+FDD0
+constexpr std::string_view kQtFrameEnd = "\xEF\xB7\x91";          // U+FDD1
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";         // U+FFFD
 
 struct FileLine {
     std::string_view text; // without its line end
@@ -44,6 +49,9 @@ std::string shownLine(std::string_view fileLine)
 {
     std::string shown(fileLine);
     replaceAll(shown, "\r", kShownCarriageReturn);
+    replaceAll(shown, kParagraphSeparator, kShownParagraph);
+    replaceAll(shown, kQtFrameStart, kReplacement);
+    replaceAll(shown, kQtFrameEnd, kReplacement);
     return shown;
 }
 
@@ -51,6 +59,7 @@ std::string fileLine(std::string_view shown)
 {
     std::string line(shown);
     replaceAll(line, kShownCarriageReturn, "\r");
+    replaceAll(line, kShownParagraph, kParagraphSeparator);
     return line;
 }
 

@@ -3,15 +3,17 @@
 // line by line: the lines the editor did not change keep their bytes (CRLF or LF, a byte-order mark,
 // bytes that are not UTF-8), so Save still writes only what changed.
 //
-// An editor shows the text with '\n' between lines; a lone CR inside a line (which Darknet reads as
-// part of it) would start a new line there, so it is shown as U+240D '␍' and written back as CR.
+// An editor shows the text with '\n' between lines; the characters inside a line that Darknet reads as
+// part of it but a Qt text widget would start a new line at are shown otherwise and written back: a
+// lone CR as U+240D '␍', U+2029 (paragraph separator) as U+2424 '␤'; U+FDD0/U+FDD1, which Qt keeps for
+// itself, as U+FFFD. Lines the editor did not change keep their bytes whatever they hold.
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace nw::cfg {
 
-// The text as an editor shows it: no byte-order mark, '\n' line ends, lone CRs as '␍' (UTF-8).
+// The text as an editor shows it: no byte-order mark, '\n' line ends, the characters above replaced.
 std::string editorText(std::string_view fileText);
 // Splits editor text at '\n' (a final '\n' gives a last empty line, as an editor shows it).
 std::vector<std::string> editorLines(std::string_view text);

@@ -17,8 +17,8 @@ CfgHighlighter::CfgHighlighter(QTextDocument* document, const QPalette& palette)
 
 void CfgHighlighter::highlightBlock(const QString& text)
 {
-    qsizetype start = 0; // (Darknet strips every space, so indented lines count as what they start with)
-    while (start < text.size() && (text[start] == ' ' || text[start] == '\t'))
+    qsizetype start = 0; // (Darknet strips every space and CR: indented lines count as what they start with)
+    while (start < text.size() && (text[start] == ' ' || text[start] == '\t' || text[start] == QChar(0x240D)))
         ++start;
     if (start == text.size())
         return;

@@ -48,7 +48,7 @@ private:
     static QString name(int first, int last)
     {
         if (last < first)
-            return DocumentModel::tr("Delete text after line %1").arg(first - 1);
+            return DocumentModel::tr("Delete text at line %1").arg(first);
         return first == last ? DocumentModel::tr("Edit line %1 as text").arg(first)
                              : DocumentModel::tr("Edit lines %1–%2 as text").arg(first).arg(last);
     }
@@ -115,12 +115,17 @@ void DocumentModel::beginEdit()
     }
 }
 
-void DocumentModel::editText(const std::string& text, int firstLine, int lastLine)
+QString DocumentModel::editText(const std::string& text, int firstLine, int lastLine)
 {
-    if (readOnly_ || text == document_.toText())
-        return;
+    if (readOnly_)
+        return tr("The network is read-only while training.");
+    if (text == document_.toText())
+        return {};
     cfg::Document after = cfg::Document::parse(text, path_.toStdString());
+    if (after.readFailed()) // (it would hold no line: the typed text would be gone)
+        return QString::fromStdString(after.diagnostics().front().format());
     undo_.push(new TextEditCommand(*this, document_, std::move(after), firstLine, lastLine));
+    return {};
 }
 
 void DocumentModel::push(const QString& text, cfg::Document after)

@@ -54,8 +54,9 @@ public:
     int pasteLayers(int index, const QString& text, QString& error, bool duplicate = false);
     // The whole text as typed in the Source view (`text`: the file's bytes), one undo step named after
     // the changed lines; consecutive edits of the same single line merge into one step (a value typed
-    // with pauses), and one that types the line back to what it was leaves no step.
-    void editText(const std::string& text, int firstLine, int lastLine);
+    // with pauses), and one that types the line back to what it was leaves no step. Text that cannot be
+    // read as a cfg at all (binary data, a .data file's keys) is refused: the reason, else empty.
+    QString editText(const std::string& text, int firstLine, int lastLine);
     // Runs first in every edit above but editText: a view holding typed text not yet in the document
     // (the Source view) puts it there, so the edit applies to what is on screen.
     void setBeforeEdit(std::function<void()> hook) { beforeEdit_ = std::move(hook); }

@@ -7,12 +7,14 @@
 
 #include <QFontDatabase>
 #include <QHelpEvent>
+#include <QMimeData>
 #include <QPainter>
 #include <QScopedValueRollback>
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QToolTip>
 #include <algorithm>
+#include <utility>
 
 namespace nw::ui {
 
@@ -46,11 +48,11 @@ QString defaultPlaceholder()
     return SourceView::tr("The network's cfg text: type or paste a [net] section and layers here.");
 }
 
-// Where a line's text starts (Darknet strips the spaces before it).
+// Where a line's text starts: Darknet strips spaces, tabs and CRs (a lone CR is shown as U+240D).
 int firstNonSpace(const QString& text)
 {
     int at = 0;
-    while (at < text.size() && (text[at] == ' ' || text[at] == '\t'))
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == QChar(0x240D)))
         ++at;
     return at;
 }
@@ -68,9 +70,9 @@ SourceView::SourceView(DocumentModel& model, QWidget* parent) : QPlainTextEdit(p
     setPlaceholderText(defaultPlaceholder());
     new CfgHighlighter(document(), palette());
     lineNumbers_ = new LineNumberArea(this);
+    lineNumbers_->setObjectName("lineNumbers");
     setViewportMargins(lineNumberWidth(), 0, 0, 0);
-    connect(this, &QPlainTextEdit::blockCountChanged, this,
-            [this] { setViewportMargins(lineNumberWidth(), 0, 0, 0); });
+    connect(this, &QPlainTextEdit::blockCountChanged, this, &SourceView::placeLineNumbers);
     connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
         if (dy != 0)
             lineNumbers_->scroll(0, dy);
@@ -96,6 +98,8 @@ void SourceView::documentChanged()
         return; // (the text typed here, now in the document)
     fileText_ = text;
     commitTimer_.stop();
+    dirty_ = false;
+    setRefusal({});
     const std::string shown = cfg::editorText(text);
     const QScopedValueRollback applying(applying_, true);
 
@@ -118,7 +122,7 @@ void SourceView::documentChanged()
     setPlaceholderText(defaultPlaceholder());
 
     const QString next = QString::fromUtf8(shown);
-    const QString current = toPlainText();
+    const QString current = blockLines().join('\n');
     if (next != current) {
         // Only the characters that differ are replaced: the cursor and the scroll position stay where
         // they were (a value set in Properties changes a few characters of one line).
@@ -143,30 +147,44 @@ void SourceView::documentChanged()
             cursor.insertText(next.mid(prefix, next.size() - suffix - prefix));
         }
     }
-    shownLines_ = toPlainText().split('\n');
+    shownLines_ = blockLines();
     lastSection_ = sectionAtCursor();
     updateMarks();
 }
 
+QStringList SourceView::blockLines() const
+{
+    QStringList lines;
+    lines.reserve(blockCount());
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next())
+        lines << block.text();
+    return lines;
+}
+
 void SourceView::typed()
 {
-    if (!applying_)
-        commitTimer_.start();
+    if (applying_)
+        return;
+    dirty_ = true;
+    commitTimer_.start();
 }
 
 bool SourceView::hasPendingEdit() const
 {
-    return !tooLarge_ && toPlainText().split('\n') != shownLines_;
+    return dirty_ && !tooLarge_ && blockLines() != shownLines_;
 }
 
 void SourceView::commitPendingEdit()
 {
     commitTimer_.stop();
-    if (tooLarge_ || isReadOnly())
+    if (!dirty_ || tooLarge_ || isReadOnly())
         return;
-    const QStringList now = toPlainText().split('\n');
-    if (now == shownLines_)
+    const QStringList now = blockLines();
+    if (now == shownLines_) {
+        dirty_ = false;
+        setRefusal({});
         return;
+    }
     const auto utf8 = [](const QStringList& lines) {
         std::vector<std::string> result;
         result.reserve(std::size_t(lines.size()));
@@ -177,10 +195,24 @@ void SourceView::commitPendingEdit()
     cfg::EditedLines changed;
     std::string text = cfg::mergeEditedLines(fileText_, utf8(shownLines_), utf8(now),
                                              model_.document().preferredEol(), &changed);
-    shownLines_ = now;
-    fileText_ = text; // (what the document's change signal will bring back: nothing to redo here)
-    model_.editText(text, changed.first, changed.last);
+    // (set first: the document's change signal brings this text back, with nothing to redo here)
+    const std::string shownBefore = std::exchange(fileText_, text);
+    const QStringList linesBefore = std::exchange(shownLines_, now);
+    if (const QString refusal = model_.editText(text, changed.first, changed.last); !refusal.isEmpty()) {
+        fileText_ = shownBefore; // (still to be put in: the text stays as typed, never lost)
+        shownLines_ = linesBefore;
+        setRefusal(refusal);
+        return;
+    }
+    dirty_ = false;
+    setRefusal({});
     cursorMoved(); // a section typed into being, or moved into while typing, is chosen now
+}
+
+void SourceView::setRefusal(const QString& refusal)
+{
+    if (refusal != std::exchange(refusal_, refusal))
+        emit refused(refusal_);
 }
 
 void SourceView::cursorMoved()
@@ -188,7 +220,7 @@ void SourceView::cursorMoved()
     if (applying_)
         return;
     updateMarks(); // (the current line's background)
-    if (commitTimer_.isActive())
+    if (dirty_)
         return; // sections are the document's: chosen once the typing is in it
     const int section = sectionAtCursor();
     if (section != lastSection_) {
@@ -328,8 +360,15 @@ bool SourceView::event(QEvent* event)
 {
     if (event->type() == QEvent::ShortcutOverride) {
         auto* key = static_cast<QKeyEvent*>(event);
-        // Anything a shortcut does next (Move layer, Save, Train) acts on what is typed here.
-        if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier))
+        // Anything a shortcut does next (Move layer, Save, Train) acts on what is typed here. Not a
+        // modifier pressed alone, nor AltGr on Windows (Ctrl+Alt giving a character: '[' on many
+        // keyboards), which is typing.
+        const bool modifierOnly = key->key() == Qt::Key_Control || key->key() == Qt::Key_Alt ||
+                                  key->key() == Qt::Key_Shift || key->key() == Qt::Key_Meta ||
+                                  key->key() == Qt::Key_AltGr;
+        const bool altGr = (key->modifiers() & Qt::ControlModifier) && (key->modifiers() & Qt::AltModifier) &&
+                           !key->text().isEmpty() && key->text().front().isPrint();
+        if (dirty_ && !modifierOnly && !altGr && (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier)))
             commitPendingEdit();
         // Undo and Redo are the window's: the document's history, of which the typing is a step.
         if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
@@ -350,8 +389,20 @@ void SourceView::focusOutEvent(QFocusEvent* event)
 void SourceView::resizeEvent(QResizeEvent* event)
 {
     QPlainTextEdit::resizeEvent(event);
+    placeLineNumbers();
+}
+
+void SourceView::placeLineNumbers()
+{
+    // (also when the line count gains a digit: margins alone do not move the strip, "1580" showed "158")
+    setViewportMargins(lineNumberWidth(), 0, 0, 0);
     const QRect contents = contentsRect();
     lineNumbers_->setGeometry(QRect(contents.left(), contents.top(), lineNumberWidth(), contents.height()));
+}
+
+bool SourceView::canInsertFromMimeData(const QMimeData* source) const
+{
+    return !source->hasUrls() && QPlainTextEdit::canInsertFromMimeData(source);
 }
 
 int SourceView::lineNumberWidth() const

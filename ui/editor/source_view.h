@@ -35,12 +35,15 @@ public:
     void goToLine(int line);
     // The section the cursor is in ([net] is 0); -1 in the lines before the first section.
     int sectionAtCursor() const;
-    // Typed text not yet in the document goes there now.
+    // Typed text not yet in the document goes there now (unless it cannot be read as a cfg at all:
+    // then it stays here, refused() says why).
     void commitPendingEdit();
     bool hasPendingEdit() const;
+    // Why the typed text is not in the document; empty when it is.
+    QString refusal() const { return refusal_; }
     // False while a run trains; a text too large to show is never editable here.
     void setEditable(bool editable);
-    // Files larger than this, or with a line longer than kLongestLine characters, are not shown (a
+    // Files larger than this, or with a line longer than kLongestLine bytes, are not shown (a
     // plain-text widget lays out a 10 MB line for seconds).
     static constexpr qsizetype kLargestText = 8 * 1024 * 1024;
     static constexpr qsizetype kLongestLine = 20000;
@@ -48,22 +51,32 @@ public:
 signals:
     // The user moved the cursor into another section.
     void sectionChosen(int section);
+    // Typed text the document refused (binary data, a .data file's keys): the reason; empty once the
+    // text is in the document again.
+    void refused(const QString& reason);
 
 protected:
     bool event(QEvent* event) override;
     bool viewportEvent(QEvent* event) override;
     void focusOutEvent(QFocusEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    // Files dragged here are opened by the window, not typed in as their URL.
+    bool canInsertFromMimeData(const QMimeData* source) const override;
 
 private:
     friend class LineNumberArea;
     void documentChanged();
     void typed();
+    void setRefusal(const QString& refusal);
     void cursorMoved();
     void updateMarks();
     void moveToBlock(int block);
     void showProblemsTip(int line, const QPoint& globalPos);
     int lineNumberWidth() const;
+    void placeLineNumbers();
+    // The lines as the widget holds them (toPlainText() turns NBSP into a space and U+2028 into a
+    // line break), and joined with '\n'.
+    QStringList blockLines() const;
     void paintLineNumbers(QPaintEvent* event);
     const std::vector<int>& headerLines() const; // 0-based block numbers of the section headers
 
@@ -73,6 +86,8 @@ private:
     std::string fileText_;   // the document's text the view was last made to show
     QStringList shownLines_; // the lines shown for it (what the editor made of it)
     bool applying_ = false;  // the view is being changed to show the document, not by the user
+    bool dirty_ = false;     // typed since the text and the document were last the same
+    QString refusal_;
     bool tooLarge_ = false;
     bool editable_ = true;
     int lastSection_ = -1;

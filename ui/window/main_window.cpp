@@ -85,7 +85,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addDockWidget(Qt::BottomDockWidgetArea, tableDock);
 
     model_doc_ = new DocumentModel(this);
-    connect(model_doc_, &DocumentModel::changed, this, &MainWindow::showSpec);
     connect(model_doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     properties_ = new PropertyPanel(*model_doc_, this);
     auto* propertiesDock = new QDockWidget(tr("Properties"), this);
@@ -98,6 +97,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     sourceDock->setWidget(source_);
     addDockWidget(Qt::RightDockWidgetArea, sourceDock);
     tabifyDockWidget(propertiesDock, sourceDock);
+    // (after the Source view's own connection: it shows the new text before problems and the selection
+    // are put on its lines)
+    connect(model_doc_, &DocumentModel::changed, this, &MainWindow::showSpec);
+    connect(source_, &SourceView::refused, this, [this](const QString& reason) {
+        if (reason.isEmpty())
+            statusBar()->clearMessage();
+        else
+            statusBar()->showMessage(tr("The text in Source is not applied: %1").arg(reason));
+    });
     // Every edit made elsewhere applies to the text as typed in Source, not to what it was before.
     model_doc_->setBeforeEdit([this] { source_->commitPendingEdit(); });
     palette_ = new LayerPalette(this);
@@ -190,7 +198,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         const int layer = item->data(Qt::UserRole).toInt();
         if (layer < -1)
             return;
-        source_->goToLine(item->data(Qt::UserRole + 1).toInt()); // (its line, where the text shows it)
         if (layer == -1) {
             table_->selectionModel()->clear(); // as Edit [net]
             graph_->selectLayers({});
@@ -198,6 +205,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         } else
             selectLayer(layer);
         raiseProperties();
+        // Its line, where the text shows it (after the layer's choice put the cursor on its header).
+        source_->goToLine(item->data(Qt::UserRole + 1).toInt());
     });
 
     trainPanel_ = new TrainPanel(this);

@@ -5,6 +5,7 @@
 #include "detect/detect_panel.h"
 #include "editor/document_model.h"
 #include "editor/graph_view.h"
+#include "editor/source_view.h"
 #include "train/train_panel.h"
 #include "window/save_file_dialog.h"
 
@@ -90,6 +91,13 @@ bool MainWindow::maybeSave()
 {
     if (properties_)
         commitPendingEdits(); // (a typed value counts as a change to save)
+    // Text typed in Source that the document refused (binary data) is in no file: not dropped unasked.
+    if (source_ && source_->hasPendingEdit() && isVisible() &&
+        QMessageBox::warning(
+            this, tr("Text not applied"),
+            tr("The text typed in Source is not in the network: %1\n\nDiscard it?").arg(source_->refusal()),
+            QMessageBox::Discard | QMessageBox::Cancel) != QMessageBox::Discard)
+        return false;
     if (!model_doc_ || !model_doc_->isModified() || !isVisible())
         return true;
     const auto answer = QMessageBox::warning(

@@ -107,7 +107,7 @@ void MainWindow::createActions()
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = model_doc_->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
+    undo->setShortcuts(QKeySequence::Undo); // (every key the desktop has for it: Alt+Backspace too)
     QAction* redo = model_doc_->undoStack()->createRedoAction(this, tr("&Redo"));
     // Every key the desktop has for Redo (QKeySequence(Redo) is only the first: Ctrl+Shift+Z did
     // nothing on X11), and Ctrl+Y where it is not one of them.
