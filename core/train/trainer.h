@@ -109,7 +109,6 @@ public:
 
 private:
     Net& net_;
-    std::optional<std::string> checkData() const;
 
     const TrainingSet& train_;
     const ClassificationDataset* valid_;

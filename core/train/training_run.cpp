@@ -1,0 +1,720 @@
+#include "train/training_run.h"
+
+#include "data/batch_loader.h"
+#include "detect/map.h"
+#include "train/lr_policy.h"
+#include "util/atomic_file.h"
+#include "util/counted.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <thread>
+
+namespace nw {
+
+namespace {
+
+const char* kMetricsHeader = "iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1,map50\n";
+
+// metrics.csv as it was at the checkpoint: rows after it belong to work that was lost.
+std::optional<std::string> trimMetrics(const std::string& path, int lastIteration)
+{
+    std::ifstream in(path);
+    std::string kept = kMetricsHeader, line;
+    std::getline(in, line); // header
+    while (std::getline(in, line)) {
+        const int iteration = std::atoi(line.c_str());
+        if (iteration > 0 && iteration <= lastIteration)
+            kept += line + "\n";
+    }
+    return writeFileAtomically(path, kept);
+}
+
+// Another network trained into the same folder (Darknet's one backup/ for every cfg) writes metrics.csv
+// too. When the folder's is not this run's, it is kept as metrics-of-another-run.csv, and this run's own
+// comes back from where the other run set it aside: a previous-… folder (its fresh start; a copy stays
+// there) or a metrics-of-another-run file (its resume; moved back).
+std::optional<std::string> keepOnlyOwnMetrics(const std::string& outDir, const std::string& metricsPath,
+                                              const TrainState& state, TrainObserver& observer)
+{
+    if (metricsReachCheckpoint(metricsPath, state))
+        return std::nullopt;
+    std::error_code ec;
+    std::string aside = outDir + "/metrics-of-another-run.csv";
+    for (int n = 2; std::filesystem::exists(aside, ec); ++n)
+        aside = outDir + "/metrics-of-another-run-" + std::to_string(n) + ".csv";
+    std::filesystem::rename(metricsPath, aside, ec);
+    if (ec)
+        return "cannot move " + metricsPath + " aside: " + ec.message();
+    std::string own;
+    std::filesystem::file_time_type ownTime{};
+    for (const auto& entry : std::filesystem::directory_iterator(outDir, ec)) {
+        const std::string name = entry.path().filename().string();
+        const bool previous = name.starts_with("previous-");
+        const auto candidate = previous ? entry.path() / "metrics.csv" : entry.path();
+        if ((previous || name.starts_with("metrics-of-another-run")) &&
+            std::filesystem::exists(candidate, ec) && metricsReachCheckpoint(candidate.string(), state) &&
+            (own.empty() || std::filesystem::last_write_time(candidate, ec) > ownTime)) {
+            own = candidate.string();
+            ownTime = std::filesystem::last_write_time(candidate, ec);
+        }
+    }
+    const bool found = !own.empty() && (own.find("/previous-") != std::string::npos
+                                            ? std::filesystem::copy_file(own, metricsPath, ec)
+                                            : (std::filesystem::rename(own, metricsPath, ec), !ec));
+    observer.message(
+        metricsPath + " is not this run's (its row at iteration " + std::to_string(state.iteration) +
+        " does not hold the checkpoint's loss: another network trained into this folder?): kept as " + aside +
+        (found ? "; this run's own, set aside in " + own + ", goes on"
+               : std::string("; this run's curve starts again here")) +
+        "; give each network its own folder to keep both curves");
+    return std::nullopt;
+}
+
+// The best validation figure (top-1 or mAP@0.5) in metrics.csv: a resumed run's _best.weights holds it.
+double bestScoreIn(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line); // header
+    double best = -1;
+    while (std::getline(in, line))
+        for (int column : {6, 7}) // valid_top1, map50
+            if (const std::string cell = metricsCell(line, column); !cell.empty())
+                best = std::max(best, std::atof(cell.c_str()));
+    return best;
+}
+
+std::string metricsRow(const IterationStats& s)
+{
+    std::ostringstream row;
+    row << s.iteration << ',' << s.loss << ',' << s.averageLoss << ',' << s.learningRate << ','
+        << s.imagesPerSecond << ',' << s.elapsedSeconds << ',';
+    if (s.validTop1)
+        row << *s.validTop1;
+    row << ',';
+    if (s.map50)
+        row << *s.map50;
+    row << '\n';
+    return row.str();
+}
+
+// Each head's figures over the subdivisions of one iteration: the per-truth averages weighted by the
+// truths each subdivision assigned, no-obj and the loss averaged over the subdivisions.
+void addHeadStats(std::vector<HeadStats>& sum, const std::vector<HeadStats>& part, int parts)
+{
+    if (sum.empty()) {
+        sum = part;
+        for (HeadStats& s : sum) {
+            s.loss = s.averageIou = s.classScore = s.objectness = s.noObject = s.recall50 = s.recall75 = 0;
+            s.count = 0;
+        }
+    }
+    for (std::size_t h = 0; h < sum.size() && h < part.size(); ++h) {
+        HeadStats& s = sum[h];
+        const HeadStats& p = part[h];
+        s.loss += p.loss / parts;
+        s.noObject += p.noObject / parts;
+        s.averageIou += p.averageIou * p.count; // sums for now: finishHeadSums divides
+        s.classScore += p.classScore * p.count;
+        s.objectness += p.objectness * p.count;
+        s.recall50 += p.recall50 * p.count;
+        s.recall75 += p.recall75 * p.count;
+        s.count += p.count;
+    }
+}
+
+void finishHeadSums(std::vector<HeadStats>& heads)
+{
+    for (HeadStats& s : heads)
+        if (s.count > 0) {
+            s.averageIou /= s.count;
+            s.classScore /= s.count;
+            s.objectness /= s.count;
+            s.recall50 /= s.count;
+            s.recall75 /= s.count;
+        }
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+TrainingRun::TrainingRun(Net& net, const TrainingSet& train, const ClassificationDataset* valid,
+                         const DetectionDataset* mapSet, const TrainOptions& options, TrainObserver& observer)
+    : net_(net), train_(train), valid_(valid), mapSet_(mapSet), options_(options), observer_(observer),
+      cfg_(net.spec().net), team_(options.communicator ? *options.communicator : alone_)
+{
+    if (options_.learningRate > 0)
+        cfg_.learningRate = options_.learningRate;
+    leader_ = team_.rank() == 0;
+    rankBatch_ = cfg_.batch;
+    fullBatch_ = rankBatch_ * team_.size();
+    subdivisions_ = std::max(1, cfg_.subdivisions);
+    maxBatches_ = options_.maxBatches > 0 ? options_.maxBatches : cfg_.maxBatches;
+    combineRolling_ = team_.size() > 1 && options_.gpu < 0;
+    base_ = options_.outDir + "/" + options_.name;
+    statePath_ = base_ + "_last.state";
+    metricsPath_ = options_.outDir + "/metrics.csv";
+    weightsPath_ = base_ + "_last.weights";
+}
+
+TrainingRun::~TrainingRun() = default;
+
+void TrainingRun::leaderSays(const std::string& text)
+{
+    if (leader_)
+        observer_.message(text);
+}
+
+TrainingRun::Result TrainingRun::checkSettings()
+{
+    if (maxBatches_ <= 0)
+        return "max_batches is 0: set max_batches in [net] or pass --max-batches";
+    if (options_.gpu >= 0 && team_.size() > 1 && !dynamic_cast<DeviceSums*>(&team_))
+        return "data-parallel training on GPUs goes through NCCL: start it with train --gpus 0,1,... (one "
+               "process per GPU); ranks under mpirun train on CPUs";
+    if (auto problem = batchProblem(cfg_))
+        return problem;
+    if (net_.batch() * subdivisions_ != rankBatch_)
+        return "the network was built for " + std::to_string(net_.batch()) +
+               " images per pass but batch=" + std::to_string(rankBatch_) +
+               " / subdivisions=" + std::to_string(subdivisions_) + " needs " +
+               std::to_string(rankBatch_ / subdivisions_);
+    return std::nullopt;
+}
+
+TrainingRun::Result TrainingRun::checkData() const
+{
+    const Shape input = net_.inputShape();
+    if (train_.width() != input.w || train_.height() != input.h || train_.channels() != input.c)
+        return "the training images are " + std::to_string(train_.width()) + "x" +
+               std::to_string(train_.height()) + "x" + std::to_string(train_.channels()) +
+               " but the network's input is " + input.text() + ": change width/height/channels in [net]";
+    const auto* classification = dynamic_cast<const ClassificationDataset*>(&train_);
+    if (classification)
+        if (auto problem = classifierFits(net_, *classification))
+            return problem;
+    // Only these layers give a loss (they add to it in the training pass; [iseg], which cannot train, is
+    // refused later by name): without one every gradient is 0, and a run "trained" with loss 0.0000.
+    const auto& layers = net_.spec().layers;
+    if (std::none_of(layers.begin(), layers.end(), [](const LayerSpec& layer) {
+            for (const char* type :
+                 {"softmax", "logistic", "cost", "yolo", "Gaussian_yolo", "region", "detection", "iseg"})
+                if (layer.type == type)
+                    return true;
+            return false;
+        }))
+        return "the network has no loss layer, so training has nothing to learn from: it ends in layer " +
+               std::to_string(layers.size() - 1) + " [" + layers.back().type +
+               "]; end a classifier with [softmax] (Darknet's classifiers do), a detector with [yolo] heads";
+    if (valid_) // (its images used to be written past the end of the network's input buffer)
+        if (auto problem = classifierFits(net_, *valid_))
+            return "the validation set: " + *problem;
+    if (train_.truthFloats() != net_.truthFloats())
+        return "the data gives " + std::to_string(train_.truthFloats()) +
+               " truth values per image but the "
+               "network reads " +
+               std::to_string(net_.truthFloats());
+    return std::nullopt;
+}
+
+// Rank 0 owns the run folder; the others get its start through shareStart (they may be on other
+// machines).
+TrainingRun::Result TrainingRun::takeFolder()
+{
+    std::error_code ec;
+    if (options_.resume && !std::filesystem::is_directory(options_.outDir, ec))
+        return "nothing to resume: " + options_.outDir +
+               " does not exist (no run trained there); train without resume to start one";
+    std::filesystem::create_directories(options_.outDir, ec);
+    if (ec)
+        return "cannot create " + options_.outDir + ": " + ec.message();
+    std::string lockError;
+    lock_.emplace(options_.outDir, "training " + options_.name, lockError);
+    if (!lock_->locked())
+        return lockError;
+    for (const std::string& file :
+         {statePath_, weightsPath_, metricsPath_, base_ + "_final.weights", base_ + "_best.weights"})
+        removeLeftTemporaries(file);
+    if (options_.resume)
+        return resumeFromCheckpoint();
+    // A fresh run counts from zero — iterations, images seen, the learning-rate schedule — also from
+    // weights that have trained before (Darknet's -clear; their own `seen` would put the schedule past its
+    // steps and burn-in). Said, since Darknet without -clear continues it.
+    if (net_.seen() > 0)
+        observer_.message("note: the starting weights have trained on " + std::to_string(net_.seen()) +
+                          " images (iteration " + std::to_string(net_.seen() / std::uint64_t(fullBatch_)) +
+                          " at this batch); this run starts again from iteration 0, burn-in and the "
+                          "learning-rate steps included (Darknet's -clear). To continue a run, resume "
+                          "it from its folder (--resume, or Resume in the studio)");
+    net_.setSeen(0);
+    for (const auto& entry : std::filesystem::directory_iterator(options_.outDir, ec)) {
+        const std::string file = entry.path().filename().string();
+        if (file.ends_with("_last.state") && file != options_.name + "_last.state") {
+            observer_.message("note: " + options_.outDir + " also holds another network's run (" + file +
+                              "): the two share metrics.csv and chart.png; give each network its own "
+                              "folder to keep both curves");
+            break;
+        }
+    }
+    return std::nullopt; // (an earlier run's files are set aside once the start has succeeded)
+}
+
+TrainingRun::Result TrainingRun::resumeFromCheckpoint()
+{
+    if (auto problem = loadCheckpoint(statePath_, net_, state_)) {
+        std::error_code missing;
+        const std::string stateName = options_.name + "_last.state";
+        if (!std::filesystem::exists(statePath_, missing)) {
+            if (auto aside = newestSetAside(options_.outDir, stateName))
+                *problem += ". A fresh run set the last checkpoint aside in " + options_.outDir + "/" +
+                            *aside + ": move " + aside->substr(0, aside->find('/')) + "'s files back into " +
+                            options_.outDir + " to resume it";
+            else if (std::filesystem::exists(weightsPath_, missing)) // Darknet's backup/ has only these
+                *problem += ". " + weightsPath_ +
+                            " is there without its state (Darknet writes no state): train from it as "
+                            "starting weights (the WEIGHTS argument, without --resume); the iterations "
+                            "and the learning-rate schedule then start again from 0";
+        }
+        return problem;
+    }
+    // A run killed between its two checkpoint files leaves _last.weights one checkpoint ahead of the
+    // state; the state is what resumes, so the weights are made to match it again.
+    if (auto problem = net_.saveWeights(weightsPath_))
+        return problem;
+    // metrics.csv must be this run's, or trimming would splice two runs' curves.
+    if (auto problem = keepOnlyOwnMetrics(options_.outDir, metricsPath_, state_, observer_))
+        return problem;
+    if (auto problem = trimMetrics(metricsPath_, state_.iteration))
+        return problem;
+    observer_.message("resuming from " + statePath_ + " at iteration " + std::to_string(state_.iteration));
+    if (std::ifstream recorded(base_ + "_data.txt"); recorded && !options_.data.empty()) {
+        std::string trainedOn;
+        std::getline(recorded, trainedOn);
+        if (!trainedOn.empty() && trainedOn != options_.data)
+            observer_.message("note: this run trained on " + trainedOn + " and resumes on " + options_.data +
+                              ": the checkpoint goes on learning from other data (give each data set its "
+                              "own output folder to keep their runs apart)");
+    }
+    if (state_.iteration >= maxBatches_)
+        observer_.message("the checkpoint is at iteration " + std::to_string(state_.iteration) +
+                          ", already at max_batches=" + std::to_string(maxBatches_) +
+                          ": nothing more to train; raise --max-batches (or max_batches in [net]) to go on");
+    return std::nullopt;
+}
+
+TrainingRun::Result TrainingRun::startBackend()
+{
+    std::string backendError;
+    backend_ = options_.gpu >= 0 ? makeGpuTrainingBackend(net_, cfg_, options_.gpu, backendError)
+                                 : makeCpuTrainingBackend(net_, cfg_);
+    if (!backend_)
+        return backendError;
+    try { // a resumed Adam state on a GPU is twice the weights: it may not fit
+        backend_->setSolverState(state_.velocity);
+    } catch (const std::exception& e) {
+        return std::string("cannot restore the solver's state: ") + e.what();
+    }
+    if (options_.gpu >= 0)
+        observer_.message("training on " + backend_->describe());
+    return std::nullopt;
+}
+
+// Now that nothing can fail before training starts; they come back if the run stops before its first
+// iteration.
+TrainingRun::Result TrainingRun::setAsideEarlierRun()
+{
+    // A finished run (final weights as new as its checkpoint) has nothing to continue.
+    std::error_code ec;
+    const auto finalTime = std::filesystem::last_write_time(base_ + "_final.weights", ec);
+    const bool finished = !ec && finalTime >= std::filesystem::last_write_time(statePath_, ec) && !ec;
+    previous_ = setAsidePreviousRun(options_.outDir, options_.name);
+    if (previous_.error)
+        return previous_.error;
+    if (!previous_.folder.empty())
+        observer_.message("a fresh run: the previous " + std::string(finished ? "(finished) " : "") +
+                          "run's checkpoint, weights and metrics in " + options_.outDir + " were moved to " +
+                          previous_.folder +
+                          (finished ? std::string()
+                                    : " (to continue that run instead, stop this one in its first iteration "
+                                      "and resume)"));
+    if (auto problem = writeFileAtomically(metricsPath_, kMetricsHeader))
+        return problem;
+    if (!options_.data.empty())
+        if (auto problem = writeFileAtomically(base_ + "_data.txt", options_.data + "\n"))
+            return problem;
+    return std::nullopt;
+}
+
+TrainingRun::Result TrainingRun::resizeNet(InputSize size)
+{
+    if (size.width == net_.inputShape().w && size.height == net_.inputShape().h)
+        return std::nullopt; // (mAP at the size already trained at)
+    backend_->syncToHost();  // the resized layers start from the host's values
+    if (auto problem = net_.resizeInput(size.width, size.height))
+        return problem;
+    parameters_ = net_.trainableParameters(); // the layers (and their arrays) are new
+    return backend_->netChanged();
+}
+
+std::string TrainingRun::lastCheckpoint() const
+{
+    return checkpointed_ >= 0 ? "the last checkpoint (iteration " + std::to_string(checkpointed_) +
+                                    ") is kept in " + options_.outDir
+                              : std::string("no checkpoint was written in this run");
+}
+
+// The weights first, the state last: the state is the commit point (see resumeFromCheckpoint).
+TrainingRun::Result TrainingRun::checkpoint()
+{
+    if (!leader_) { // rank 0 writes it
+        checkpointed_ = state_.iteration;
+        return std::nullopt;
+    }
+    if (auto note = metrics_->flush()) // the checkpoint's row must be in metrics.csv for a resume
+        observer_.message(*note);
+    backend_->syncToHost();
+    state_.velocity = backend_->solverState();
+    state_.seen = net_.seen();
+    auto problem = net_.saveWeights(weightsPath_);
+    if (!problem)
+        problem = saveCheckpoint(statePath_, net_, state_);
+    if (!problem) {
+        checkpointed_ = state_.iteration;
+        return std::nullopt;
+    }
+    return *problem + "; " + lastCheckpoint();
+}
+
+void TrainingRun::warnUnreadable(const char* what, std::size_t unreadable, std::size_t total,
+                                 const std::vector<std::string>& warnings)
+{
+    if (unreadable == 0 || validationWarned_)
+        return;
+    observer_.message(std::string("warning: ") + what + " leaves out " +
+                      counted(unreadable, "unreadable image", "unreadable images") + " of " +
+                      std::to_string(total) + "; the first: " + warnings.front());
+    validationWarned_ = true;
+}
+
+void TrainingRun::reportSkipped()
+{
+    if (skipped_ > 0)
+        observer_.message(counted(skipped_, "sample", "samples") + " of " +
+                          counted(unreadableShown_.size(), "unreadable image", "unreadable images") +
+                          " skipped in this run (named in the warnings above)");
+}
+
+std::optional<TrainingRun::Result> TrainingRun::stopIfAsked()
+{
+    // The studio's Pause: a checkpoint before it waits. (Not in the first iteration of a run that set an
+    // earlier one aside: a stop there brings that run's files back.)
+    if (team_.size() == 1 && state_.iteration > checkpointed_ &&
+        (state_.iteration >= 2 || options_.resume || previous_.folder.empty()) &&
+        observer_.checkpointWanted())
+        if (auto problem = checkpoint())
+            observer_.message("warning: the checkpoint at the pause could not be written: " + *problem);
+    // A stop asked on any rank (Ctrl+C reaches every rank under mpirun) stops all of them here.
+    const auto asked = std::chrono::steady_clock::now();
+    double stop = observer_.stopRequested() ? 1.0 : 0.0;
+    pausedSeconds_ += secondsSince(asked);
+    if (auto problem = team_.sum(&stop, 1))
+        return problem;
+    if (stop == 0)
+        return std::nullopt;
+    reportSkipped();
+    // Nothing trained, or the one iteration in which the stop came (Ctrl+C on seeing "a fresh run: …
+    // moved"): nothing to keep, the earlier run comes back.
+    if (!options_.resume && (state_.iteration == 0 || (state_.iteration == 1 && !previous_.folder.empty()))) {
+        if (leader_ && !previous_.folder.empty()) {
+            if (auto problem = bringPreviousRunBack(previous_, options_.outDir, options_.name))
+                return problem;
+            observer_.message(
+                "stopped in or before the first iteration: the previous run's files are back in " +
+                options_.outDir + " (resume it to go on)");
+        } else {
+            if (leader_) { // only metrics.csv's header was: the folder is left as found
+                std::error_code ignored;
+                std::filesystem::remove(metricsPath_, ignored);
+            }
+            leaderSays("stopped before the first iteration: nothing was written");
+        }
+        return Result{};
+    }
+    // Said once it is written (a full disk turned "checkpoint written" into a false claim).
+    if (checkpointed_ != state_.iteration) // (a pause wrote it)
+        if (auto problem = checkpoint())
+            return problem;
+    leaderSays("stopped at iteration " + std::to_string(state_.iteration) + "; checkpoint written");
+    return Result{};
+}
+
+TrainingRun::Result TrainingRun::trainIteration(int iteration, IterationStats& stats)
+{
+    const auto iterationStart = std::chrono::steady_clock::now();
+    if (multiScale_.enabled())
+        if (const InputSize size = multiScale_.sizeAt(iteration, maxBatches_, options_.seed);
+            size != current_) {
+            if (auto problem = resizeNet(size))
+                return "iteration " + std::to_string(iteration) + ": " + *problem + "; " + lastCheckpoint();
+            loader_->setInputSize(size.width, size.height);
+            current_ = size;
+            leaderSays("multi-scale training: input " + std::to_string(size.width) + "x" +
+                       std::to_string(size.height) + " from iteration " + std::to_string(iteration));
+        }
+    std::mt19937 random(options_.seed * 7919u + unsigned(iteration));
+    // Dropout draws differ per rank; the learning rate's draws (policy=random) are the same on all.
+    std::mt19937 rankRandom(options_.seed * 7919u + unsigned(iteration) + 104729u * unsigned(team_.rank()));
+    std::mt19937& passRandom = team_.size() > 1 ? rankRandom : random;
+    if (combineRolling_)
+        rolling_.remember(net_);
+    double loss = 0;
+    std::vector<HeadStats> heads;
+    for (int s = 0; s < subdivisions_; ++s) {
+        Batch batch = loader_->next();
+        if (batch.images.size() != std::size_t(net_.batch()) * net_.inputShape().size)
+            return "internal error: a training batch of " + std::to_string(batch.images.size()) +
+                   " floats for a network that reads " +
+                   std::to_string(std::size_t(net_.batch()) * net_.inputShape().size);
+        if (!batch.failed.empty())
+            return "iteration " + std::to_string(iteration) + ": " + batch.failed + "; " + lastCheckpoint();
+        // Each unreadable image named once: it comes up again every epoch.
+        for (const std::string& warning : batch.warnings)
+            if (unreadableShown_.insert(warning).second)
+                observer_.message("warning: " + warning + " (and whenever it comes up again)");
+        skipped_ += batch.warnings.size();
+        loss += backend_->forwardTraining(batch.images.data(), batch.truth.data(), passRandom);
+        addHeadStats(heads, backend_->headStats(), subdivisions_);
+        backend_->backward();
+        loader_->recycle(std::move(batch)); // read by now (a GPU's upload finished in the pass)
+    }
+    // The ranks' loss and gradient sums added up: every rank then takes the same step.
+    if (auto problem = team_.sum(&loss, 1))
+        return problem;
+    if (auto problem = backend_->sumGradients(team_))
+        return problem;
+    if (combineRolling_)
+        if (auto problem = rolling_.combine(team_, net_, subdivisions_))
+            return problem;
+    loss /= fullBatch_;
+    if (!std::isfinite(loss))
+        return "the loss became " + std::to_string(loss) + " at iteration " + std::to_string(iteration) +
+               " (learning rate too high?); " + lastCheckpoint();
+    net_.setSeen(net_.seen() + std::uint64_t(fullBatch_));
+    // Darknet's batch number (seen / batch) is the iteration here, as a fresh run counts from 0: a run
+    // resumed with another rank count or batch keeps its schedule in iterations, as its end (max_batches)
+    // is.
+    const float rate = learningRate(cfg_, iteration, &random);
+    backend_->step(parameters_, rate, fullBatch_);
+    state_.iteration = iteration;
+    state_.averageLoss = state_.averageLoss < 0 ? loss : 0.9 * state_.averageLoss + 0.1 * loss;
+
+    stats.iteration = iteration;
+    stats.maxBatches = maxBatches_;
+    stats.loss = loss;
+    stats.averageLoss = state_.averageLoss;
+    stats.learningRate = rate;
+    finishHeadSums(heads);
+    stats.heads = std::move(heads);
+    const double seconds = secondsSince(iterationStart);
+    stats.imagesPerSecond = seconds > 0 ? fullBatch_ / seconds : 0;
+    stats.epoch = double(net_.seen()) / double(train_.size());
+    return std::nullopt;
+}
+
+TrainingRun::Result TrainingRun::evaluate(int iteration, IterationStats& stats)
+{
+    const bool last = iteration == maxBatches_;
+    const bool validating =
+        leader_ && valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last);
+    const bool mapping =
+        leader_ && mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last);
+    if (validating) {
+        observer_.message(evaluatingMessage(iteration, "top-1", valid_->size()));
+        const Accuracy accuracy = nw::evaluate(net_, *valid_, backend_->evaluationPass());
+        if (accuracy.images > 0)
+            stats.validTop1 = accuracy.top1;
+        warnUnreadable("validation", accuracy.unreadable, valid_->size(), accuracy.warnings);
+    }
+    if (mapping) {
+        observer_.message(evaluatingMessage(iteration, "mAP@0.5", mapSet_->size()));
+        if (auto problem = resizeNet(ownSize_)) // mAP at the size the net is used at
+            return problem;
+        const MapResult map =
+            evaluateMap(net_, *mapSet_, options_.letterbox, {}, {}, backend_->evaluationPass());
+        if (map.images > 0)
+            stats.map50 = map.map50;
+        warnUnreadable("mAP", map.unreadable, mapSet_->size(), map.warnings);
+        if (auto problem = resizeNet(current_))
+            return problem;
+    }
+    return std::nullopt;
+}
+
+// The weights of the best validation so far, as Darknet's _best.weights (a run that ends past its best,
+// overfitted, keeps them).
+void TrainingRun::keepBest(int iteration, const IterationStats& stats)
+{
+    const std::optional<double> score = stats.map50 ? stats.map50 : stats.validTop1;
+    if (!score || *score <= bestScore_)
+        return;
+    backend_->syncToHost();
+    char figure[32];
+    std::snprintf(figure, sizeof figure, "%.2f %%", *score * 100);
+    // A full disk: the run goes on (as for a checkpoint), and a later best is written.
+    if (auto problem = net_.saveWeights(base_ + "_best.weights")) {
+        observer_.message("warning: iteration " + std::to_string(iteration) + ": the best weights so far (" +
+                          figure + ") could not be written: " + *problem + "; training goes on");
+    } else {
+        bestScore_ = *score;
+        observer_.message(std::string("best ") + (stats.map50 ? "mAP@0.5" : "top-1") + " so far, " + figure +
+                          ": weights in " + base_ + "_best.weights");
+    }
+}
+
+TrainingRun::Result TrainingRun::writeDueFiles(int iteration)
+{
+    const bool last = iteration == maxBatches_;
+    if (iteration % std::max(1, options_.checkpointEvery) == 0 || last)
+        if (auto problem = checkpoint()) {
+            if (last)
+                return problem;
+            // A full disk or a folder that refuses writes for a while: what is learnt is still in memory,
+            // so the run goes on and the next checkpoint tries again.
+            observer_.message(
+                "warning: the checkpoint at iteration " + std::to_string(iteration) +
+                " could not be written: " + *problem + "; training goes on and tries again at iteration " +
+                std::to_string(std::min(iteration + std::max(1, options_.checkpointEvery), maxBatches_)));
+        }
+    if (leader_ && snapshotEvery_ > 0 && iteration % snapshotEvery_ == 0) {
+        backend_->syncToHost();
+        if (auto problem = net_.saveWeights(base_ + "_" + std::to_string(iteration) + ".weights"))
+            observer_.message("warning: iteration " + std::to_string(iteration) +
+                              ": the backup weights could not be written: " + *problem +
+                              "; training goes on");
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> TrainingRun::run()
+{
+    if (auto problem = checkSettings())
+        return problem;
+    if (auto problem = checkData())
+        return problem;
+    if (auto problem = net_.setTraining(true))
+        return *problem;
+    // Rank 0 tells the others when it could not start, so no rank waits for it forever.
+    const Result leaderProblem = leader_ ? takeFolder() : std::nullopt;
+    if (auto problem = shareStart(team_, net_, state_, leaderProblem.has_value()))
+        return leaderProblem ? leaderProblem : problem;
+    if (leaderProblem)
+        return leaderProblem;
+    if (team_.size() > 1)
+        leaderSays("data-parallel training over " + team_.describe() + ": " + std::to_string(rankBatch_) +
+                   " images per rank, " + std::to_string(fullBatch_) + " per update");
+    if (auto problem = startBackend())
+        return problem;
+    if (leader_ && !options_.resume)
+        if (auto problem = setAsideEarlierRun())
+            return problem;
+    metrics_.emplace(metricsPath_);
+    // However the run ends (the end, a stop, an error), rows that still wait are tried once more and
+    // otherwise named.
+    struct WaitingRowsNote {
+        MetricsLog& log;
+        TrainObserver& observer;
+        const std::string& path;
+        ~WaitingRowsNote()
+        {
+            log.flush();
+            if (log.waitingRows() > 0)
+                observer.message("warning: the last " + std::to_string(log.waitingRows()) + " rows of " +
+                                 path + " could not be written");
+        }
+    } waitingRowsNote{*metrics_, observer_, metricsPath_};
+    parameters_ = net_.trainableParameters();
+    // This rank's passes of every iteration: rank r takes passes r·S … r·S + S − 1 of the N·S passes one
+    // process with N times the batch would run.
+    const int loaderThreads =
+        options_.loaderThreads > 0
+            ? options_.loaderThreads
+            : (options_.gpu >= 0 ? std::max(1, int(std::thread::hardware_concurrency()) /
+                                                   std::max(1, team_.ranksOnThisHost()))
+                                 : 1);
+    loader_ = std::make_unique<BatchLoader>(train_, net_.batch(), options_.seed, state_.seen,
+                                            Shard{team_.rank(), team_.size(), subdivisions_}, loaderThreads,
+                                            backend_->batchMemory());
+    // The caller gets the net back at its own size however the run ends.
+    multiScale_ = train_.resizable() ? MultiScale::of(net_.spec()) : MultiScale{};
+    ownSize_ = current_ = InputSize{net_.inputShape().w, net_.inputShape().h};
+    struct RestoreSize {
+        std::function<void()> restore;
+        ~RestoreSize()
+        {
+            try {
+                restore();
+            } catch (...) { // out of memory while the run already ends in an error: that error stands
+            }
+        }
+    } restoreSize{[this] { net_.resizeInput(ownSize_.width, ownSize_.height); }};
+
+    checkpointed_ = options_.resume ? state_.iteration : -1;
+    running_ = state_.iteration + 1;
+    snapshotEvery_ = options_.snapshotEvery >= 0 ? options_.snapshotEvery
+                     : maxBatches_ < 10000       ? 1000
+                                                 : 10000;
+    // (the metrics trimmed above; without the file itself, the next validation writes it again)
+    std::error_code noBest;
+    bestScore_ = leader_ && options_.resume && std::filesystem::exists(base_ + "_best.weights", noBest)
+                     ? bestScoreIn(metricsPath_)
+                     : -1;
+    started_ = std::chrono::steady_clock::now();
+    elapsedBefore_ = state_.elapsedSeconds;
+    // A failure inside an iteration (the GPU out of memory, a driver fault) ends the run in words; the
+    // files on disk are the last checkpoint's, whole (written atomically).
+    try {
+        while (state_.iteration < maxBatches_) {
+            running_ = state_.iteration + 1;
+            if (auto ending = stopIfAsked())
+                return *ending;
+            const int iteration = state_.iteration + 1;
+            IterationStats stats;
+            if (auto problem = trainIteration(iteration, stats))
+                return problem;
+            if (auto problem = evaluate(iteration, stats))
+                return problem;
+            state_.elapsedSeconds = elapsedBefore_ + secondsSince(started_) - pausedSeconds_;
+            stats.elapsedSeconds = state_.elapsedSeconds;
+            keepBest(iteration, stats);
+            if (leader_)
+                if (auto note = metrics_->append(metricsRow(stats)))
+                    observer_.message(*note);
+            observer_.iteration(stats);
+            if (auto problem = writeDueFiles(iteration))
+                return problem;
+        }
+    } catch (const std::bad_alloc&) {
+        return "training stopped in iteration " + std::to_string(running_) +
+               ": out of memory on the host (lower batch or raise subdivisions in [net]); " +
+               lastCheckpoint();
+    } catch (const std::exception& e) {
+        return "training stopped in iteration " + std::to_string(running_) + ": " + e.what() + "; " +
+               lastCheckpoint();
+    }
+    reportSkipped();
+    backend_->syncToHost();
+    return leader_ ? net_.saveWeights(base_ + "_final.weights") : std::nullopt;
+}
+
+} // namespace nw
