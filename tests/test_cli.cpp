@@ -54,6 +54,7 @@ private slots:
     void anotherNetworksWeightsAreRefused();
     void nonFiniteInputIsNamed();
     void devicesListsGpusOrSaysWhyNone();
+    void runsComparesAFoldersRuns();
     void deviceChoiceIsCheckedBeforeWork();
 };
 
@@ -1282,5 +1283,48 @@ void TestCli::anchorsLeaveOutWhatTrainingDrops()
              three.err.constData());
 }
 
-QTEST_GUILESS_MAIN(TestCli)
+QTEST_GUILESS_MAIN(TestCli)// runs: a folder's own run and the one a fresh start set aside, each from its metrics.csv (the last
+// row's figures, the best validation and where), newest first; a cut-off last row is left out.
+void TestCli::runsComparesAFoldersRuns()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 16);
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    const QString out = dir.filePath("toy-run");
+    const QStringList train = {"train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out", out,
+                               "--valid-every", "3"};
+    QCOMPARE(cli(train + QStringList{"--max-batches", "3"}).exitCode, 0);
+    QCOMPARE(cli(train + QStringList{"--max-batches", "5"}).exitCode, 0); // a fresh run: the first set aside
+    test::writeFile(out + "/metrics.csv", test::readAll(out + "/metrics.csv") + "6,0.5"); // cut off
+    const Run listed = cli({"runs", out, "--json"});
+    QVERIFY2(listed.exitCode == 0, listed.err.constData());
+    const QJsonArray runs = QJsonDocument::fromJson(listed.out).array();
+    QCOMPARE(runs.size(), 2);
+    const QJsonObject now = runs[0].toObject(), before = runs[1].toObject();
+    QCOMPARE(now["name"].toString(), QString("."));
+    QCOMPARE(now["iterations"].toInt(), 5);
+    QVERIFY(now["finished"].toBool());
+    QCOMPARE(now["networks"].toArray().first().toString(), QString("toy"));
+    QVERIFY(before["name"].toString().startsWith("previous-"));
+    QCOMPARE(before["iterations"].toInt(), 3);
+    // The figures are the rows': the last average loss, the best top-1 (validated at 3 and at the end).
+    const QStringList rows = QString(test::readAll(out + "/metrics.csv")).split('\n');
+    const QStringList fifth = rows[5].split(',');
+    QCOMPARE(fifth[0], QString("5"));
+    QCOMPARE(now["avg_loss"].toDouble(), fifth[2].toDouble());
+    const double third = rows[3].split(',')[6].toDouble(), last = fifth[6].toDouble();
+    const QJsonObject best = now["best"].toObject();
+    QCOMPARE(best["measure"].toString(), QString("valid_top1"));
+    QCOMPARE(best["value"].toDouble(), std::max(third, last));
+    QCOMPARE(best["iteration"].toInt(), last > third ? 5 : 3);
+    const Run text = cli({"runs", out});
+    QVERIFY(text.out.contains("(this folder)"));
+    QVERIFY(text.out.contains("finished"));
+    QVERIFY(text.out.contains(before["name"].toString().toUtf8()));
+    const Run missing = cli({"runs", dir.filePath("nothing-here")});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains("nothing-here: no such folder"), missing.err.constData());
+}
+
+
 #include "test_cli.moc"

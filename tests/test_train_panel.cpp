@@ -8,6 +8,7 @@
 #include "test_support.h"
 #include "train/checkpoint.h"
 #include "train/child_training.h"
+#include "train/compare_menu.h"
 #include "train/run_folders.h"
 #include "train/train_panel.h"
 #include "train/train_worker.h"
@@ -67,6 +68,7 @@ private slots:
     void allGpusEntryStartsOneRankPerGpu();
     void progressLinesParse();
     void fitsADockedWidth();
+    void earlierRunsAreComparedBesideTheRun();
 };
 
 void TestTrainPanel::trainPauseResumeStopFromThePanel()
@@ -1054,6 +1056,62 @@ void TestTrainPanel::curvesWriteFiguresTheSameInEveryLocale()
     QVERIFY(!QImage(dir.filePath("curves.png")).isNull());
     const QString problem = curves.savePng(dir.filePath("gone/curves.png"));
     QVERIFY2(problem.startsWith("cannot write " + dir.filePath("gone/curves.png")), qPrintable(problem));
+}
+
+// Compare: the runs a fresh start set aside in the output folder are offered with their figures; one
+// chosen draws its average loss and top-1 from its metrics.csv beside the run's own curves, stays when
+// the run's curves are cleared, and goes with Clear comparisons. A file without rows is said.
+void TestTrainPanel::earlierRunsAreComparedBesideTheRun()
+{
+    QTemporaryDir dir;
+    const QString earlier = dir.filePath("run/previous-20261130-101200");
+    QVERIFY(QDir().mkpath(earlier));
+    test::writeFile(earlier + "/metrics.csv",
+                    "iteration,loss,avg_loss,lr,images_per_sec,elapsed_s,valid_top1,map50\n"
+                    "1,2.5,2.5,0.1,100,1,,\n"
+                    "2,2.0,2.45,0.1,100,2,0.4,\n"
+                    "3,1.5,2.355,0.1,100,3,0.55,\n");
+    test::writeFile(earlier + "/toy_last.state", "x");
+    ui::TrainPanel panel;
+    panel.outputEdit()->setText(dir.filePath("run"));
+    QMenu* menu = panel.compareMenu();
+    emit menu->aboutToShow();
+    QAction* run = nullptr;
+    for (QAction* action : menu->actions())
+        if (action->text().startsWith("run 11-30 10:12"))
+            run = action;
+    QVERIFY(run);
+    QCOMPARE(run->text(), QString("run 11-30 10:12 — 3 iterations, average loss 2.3550, best top-1 "
+                                  "55.00 % at 3, stopped"));
+    run->trigger();
+    QCustomPlot* plot = panel.plot();
+    QCOMPARE(plot->graphCount(), 5); // the run's three, the comparison's loss and top-1
+    QCPGraph* loss = plot->graph(3);
+    QCOMPARE(loss->name(), QString("avg loss · run 11-30 10:12"));
+    QCOMPARE(loss->dataCount(), 3);
+    QCOMPARE(loss->data()->at(2)->value, 2.355);
+    QCPGraph* top1 = plot->graph(4);
+    QCOMPARE(top1->dataCount(), 2);
+    QCOMPARE(top1->data()->at(1)->value, 55.0);
+    QVERIFY(plot->xAxis->range().upper >= 3); // the axes take it in before any iteration of this run
+    // Shown again, the menu ticks it; a new run's clearing keeps it.
+    emit menu->aboutToShow();
+    for (QAction* action : menu->actions())
+        if (action->text().startsWith("run 11-30"))
+            QVERIFY(action->isChecked());
+    panel.setNetwork(QString());
+    QCOMPARE(plot->graphCount(), 5);
+    for (QAction* action : menu->actions())
+        if (action->text() == "Clear comparisons")
+            action->trigger();
+    QCOMPARE(plot->graphCount(), 3);
+    // Not a run's metrics: said.
+    const QString notMetrics = dir.filePath("notes.csv");
+    test::writeFile(notMetrics, "a,b,c\n");
+    QString error;
+    QVERIFY(!panel.compareMenu()->compareWith(notMetrics, error));
+    QVERIFY2(error.contains("holds no rows of a run"), qPrintable(error));
+    QCOMPARE(plot->graphCount(), 3);
 }
 
 QTEST_MAIN(TestTrainPanel)

@@ -112,5 +112,7 @@ int benchTrainingOnGpu(const BenchArgs& args, const SpecOptions& options, int de
 // Lists the CUDA devices; 1 (with the reason on stderr, or in "problem") when there is none.
 int devices(bool json);
 int makeShapes(const std::string& outDir, int count, unsigned seed, const std::string& size);
+// The runs a training folder holds (its own, then the previous-… ones, newest first), one line each.
+int runs(const std::string& folder, bool json);
 
 } // namespace nw::cli

@@ -453,6 +453,15 @@ int main(int argc, char** argv)
     checkDevice->add_flag("--train", checkArgs.train,
                           "Also compare one training step: loss, gradients, SGD and Adam updates");
 
+    std::string runsFolder;
+    bool runsJson = false;
+    auto* runs =
+        app.add_subcommand("runs", "Compare the runs a training folder holds (its own and the earlier ones)");
+    runs->add_option("folder", runsFolder,
+                     "A training output folder (train --out, or the .data file's backup=)")
+        ->required();
+    runs->add_flag("--json", runsJson, "Print one JSON array (name, iterations, avg_loss, best, ...)");
+
     bool devicesJson = false;
     auto* devices = app.add_subcommand("devices", "List the GPUs the CUDA backend can use (exit 1: none)");
     devices->add_flag("--json", devicesJson, "Print one JSON object (devices, versions, problem)");
@@ -554,6 +563,8 @@ int main(int argc, char** argv)
             return nw::cli::anchors(anchorsArgs);
         if (*makeShapes)
             return nw::cli::makeShapes(out, shapesCount, shapesSeed, shapesSize);
+        if (*runs)
+            return nw::cli::runs(runsFolder, runsJson);
         if (*devices)
             return nw::cli::devices(devicesJson);
         if (*checkDevice)

@@ -430,7 +430,7 @@ std::optional<TrainingRun::Result> TrainingRun::stopIfAsked()
     pausedSeconds_ += secondsSince(asked);
     if (auto problem = team_.sum(&stop, 1))
         return problem;
-    if (stop == 0)
+    if (!(stop > 0))
         return std::nullopt;
     reportSkipped();
     // Nothing trained, or the one iteration in which the stop came (Ctrl+C on seeing "a fresh run: …
@@ -566,7 +566,7 @@ TrainingRun::Result TrainingRun::evaluate(int iteration, IterationStats& stats)
 void TrainingRun::keepBest(int iteration, const IterationStats& stats)
 {
     const std::optional<double> score = stats.map50 ? stats.map50 : stats.validTop1;
-    if (!score || *score <= bestScore_)
+    if (!(score && *score > bestScore_)) // (a NaN is no best)
         return;
     backend_->syncToHost();
     char figure[32];

@@ -1,6 +1,7 @@
 #include "train/train_panel.h"
 
 #include "device/device_box.h"
+#include "train/compare_menu.h"
 #include "train/data_check.h"
 #include "train/run_folders.h"
 #include "train/train_worker.h"
@@ -36,6 +37,7 @@
 #include <QTextStream>
 #include <QThread>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <limits>
@@ -187,11 +189,18 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     auto* exportButton = new QPushButton(tr("Export PNG…"), this);
     auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
     logScale_ = new QCheckBox(tr("Log scale"), this);
+    auto* compare = new QToolButton(this);
+    compare->setObjectName("compareButton");
+    compare->setText(tr("Compare"));
+    compare->setToolTip(tr("Draw earlier runs' curves beside this one's (the runs a fresh start set aside in "
+                           "the output folder, or any metrics.csv)"));
+    compare->setPopupMode(QToolButton::InstantPopup);
     auto* buttons = new QHBoxLayout;
     for (QWidget* w : std::initializer_list<QWidget*>{train_, pause_, stop_})
         buttons->addWidget(w);
     buttons->addStretch();
     buttons->addWidget(logScale_);
+    buttons->addWidget(compare);
     buttons->addWidget(exportButton);
     buttons->addWidget(exportCsv);
 
@@ -201,6 +210,13 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     status_->setWordWrap(true); // a long error wraps instead of widening the window
 
     curves_ = new TrainingCurves(this);
+    compareMenu_ = new CompareMenu(
+        *curves_, [this] { return output_->text(); }, this);
+    compare->setMenu(compareMenu_);
+    connect(compareMenu_, &CompareMenu::message, this, [this](const QString& text) {
+        status_->setText(text);
+        appendLog(text);
+    });
 
     log_ = new QPlainTextEdit(this);
     log_->setReadOnly(true);

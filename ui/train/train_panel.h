@@ -30,6 +30,7 @@ class QThread;
 namespace nw::ui {
 
 class TrainWorker;
+class CompareMenu;
 
 class TrainPanel : public QWidget {
     Q_OBJECT
@@ -61,6 +62,7 @@ public:
     QCheckBox* resumeBox() const { return resume_; }
     QComboBox* deviceBox() const { return device_; }
     QPushButton* trainButton() const { return train_; }
+    CompareMenu* compareMenu() const { return compareMenu_; }
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* stopButton() const { return stop_; }
     QCustomPlot* plot() const { return curves_->plot(); }
@@ -121,6 +123,7 @@ private:
     QCheckBox* resume_ = nullptr;
     QComboBox* device_ = nullptr; // CPU, each GPU (data: -1, or the CUDA index), all GPUs (the list)
     QCheckBox* logScale_ = nullptr;
+    CompareMenu* compareMenu_ = nullptr;
     QPushButton* train_ = nullptr;
     QPushButton* pause_ = nullptr;
     QPushButton* stop_ = nullptr;

@@ -41,6 +41,7 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent)
     plot_->setMinimumHeight(220);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     legendAbove(plot_);
+    plot_->legend->setWrap(3); // the run's three curves in a row, compared runs' in rows below
     plot_->xAxis->setLabel(tr("iteration"));
     plot_->yAxis->setLabel(tr("loss"));
     plot_->yAxis2->setVisible(true);
@@ -120,9 +121,10 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent)
 
 void TrainingCurves::clear(bool detector)
 {
-    for (QCustomPlot* p : {plot_, rates_})
-        for (int g = 0; g < p->graphCount(); ++g)
-            p->graph(g)->data()->clear();
+    for (int g = 0; g < kOwnGraphs; ++g) // (the comparisons stay: a new run is what they are for)
+        plot_->graph(g)->data()->clear();
+    for (int g = 0; g < rates_->graphCount(); ++g)
+        rates_->graph(g)->data()->clear();
     heads_->clearGraphs();
     heads_->setVisible(false);
     plot_->graph(2)->setName(validationName(detector));
@@ -182,6 +184,58 @@ void TrainingCurves::addEarlierRun(const QString& metricsCsv, int before)
     }
 }
 
+void TrainingCurves::addComparison(const QString& name, const std::vector<nw::MetricsRow>& rows)
+{
+    removeComparison(name);
+    // Colours apart from the run's own blues and orange, one per comparison in turn.
+    const QColor colours[] = {QColor(150, 150, 150), QColor(190, 60, 120), QColor(60, 150, 140),
+                              QColor(140, 110, 40)};
+    const QColor colour = colours[comparisons_.size() % 4];
+    Comparison comparison{name};
+    comparison.loss = plot_->addGraph();
+    comparison.loss->setName(tr("avg loss · %1").arg(name));
+    comparison.loss->setPen(QPen(colour, 1.5, Qt::DashLine));
+    const bool map =
+        std::any_of(rows.begin(), rows.end(), [](const MetricsRow& r) { return r.map50.has_value(); });
+    for (const MetricsRow& row : rows) {
+        comparison.loss->addData(row.iteration, row.averageLoss);
+        if (const std::optional<double> figure = map ? row.map50 : row.validTop1) {
+            if (!comparison.validation) {
+                comparison.validation = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
+                comparison.validation->setName((map ? tr("mAP@0.5 · %1") : tr("top-1 · %1")).arg(name));
+                comparison.validation->setPen(QPen(colour, 1.5, Qt::DotLine));
+                comparison.validation->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 6));
+            }
+            comparison.validation->addData(row.iteration, *figure * 100);
+        }
+    }
+    comparisons_.push_back(comparison);
+    fitAxes(lastIteration_);
+    plot_->replot();
+    rates_->replot();
+}
+
+void TrainingCurves::removeComparison(const QString& name)
+{
+    for (auto it = comparisons_.begin(); it != comparisons_.end(); ++it)
+        if (it->name == name) {
+            plot_->removeGraph(it->loss);
+            if (it->validation)
+                plot_->removeGraph(it->validation);
+            comparisons_.erase(it);
+            plot_->replot();
+            return;
+        }
+}
+
+QStringList TrainingCurves::comparisons() const
+{
+    QStringList names;
+    for (const Comparison& comparison : comparisons_)
+        names << comparison.name;
+    return names;
+}
+
 void TrainingCurves::showUpTo(int iteration)
 {
     lastIteration_ = iteration;
@@ -207,11 +261,17 @@ void TrainingCurves::fitAxes(int iteration)
     // Up to the last point drawn, which a resumed run's earlier curve may put past the progress bar
     // (a run stopped before its first iteration leaves the bar at 0).
     bool found = false;
-    const QCPRange keys = plot_->graph(0)->getKeyRange(found);
+    double lastKey = 0;
+    for (int g = 0; g < plot_->graphCount(); ++g) // (a longer run compared with this one: all of it)
+        if (const QCPRange keys = plot_->graph(g)->getKeyRange(found); found)
+            lastKey = std::max(lastKey, keys.upper);
     // 2 % beyond it, so a validation point at the last iteration is drawn whole, not cut by the edge.
-    plot_->xAxis->setRange(0, 1.02 * std::max({10.0, double(iteration), found ? keys.upper : 0.0}));
+    plot_->xAxis->setRange(0, 1.02 * std::max({10.0, double(iteration), lastKey}));
+    // The loss axis: this run's loss, else (before its first iteration) what is compared.
     found = false;
-    const QCPRange range = plot_->graph(0)->getValueRange(found);
+    QCPRange range = plot_->graph(0)->getValueRange(found);
+    for (std::size_t c = 0; !found && c < comparisons_.size(); ++c)
+        range = comparisons_[c].loss->getValueRange(found);
     if (found)
         plot_->yAxis->setRange(logScale_ ? std::max(1e-4, range.lower * 0.8) : 0, range.upper * 1.05);
     // From 0 to a little above the largest value: rescaling to the data alone centres a constant

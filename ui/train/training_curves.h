@@ -2,11 +2,15 @@
 // The Train panel's live curves, one QCustomPlot each: loss, average loss and validation (top-1 or
 // mAP@0.5); learning rate and images/s; for detectors each head's IoU, objectness and class score.
 // The axes follow the run until the user drags or zooms; a double-click follows it again.
+#include "train/run_history.h"
 #include "train/trainer.h"
+
+#include <QStringList>
 
 #include <QWidget>
 
 class QCustomPlot;
+class QCPGraph;
 class QMouseEvent;
 
 namespace nw::ui {
@@ -25,6 +29,11 @@ public:
     // The rows of an earlier run's metrics.csv before iteration `before` (a resumed run trimmed those
     // after its checkpoint).
     void addEarlierRun(const QString& metricsCsv, int before);
+    // Another run's curves beside this one's, kept across runs until removed: its average loss
+    // (dashed) and validation figures, named "· name" in the legend. Replaces one of the same name.
+    void addComparison(const QString& name, const std::vector<nw::MetricsRow>& rows);
+    void removeComparison(const QString& name);
+    QStringList comparisons() const;
     // Axes fitted to the curves up to at least `iteration` and drawn now (an earlier run shown).
     void showUpTo(int iteration);
     void setLogScale(bool on);
@@ -46,6 +55,14 @@ private:
     bool logScale_ = false;
     bool followRun_ = true; // the axes follow the run until the user zooms or drags
     int lastIteration_ = 0; // where a double-click fits the axes to
+    // The run's own graphs come first (loss, average loss, validation); comparisons after them.
+    static constexpr int kOwnGraphs = 3;
+    struct Comparison {
+        QString name;
+        QCPGraph* loss = nullptr;
+        QCPGraph* validation = nullptr; // null without validation rows
+    };
+    std::vector<Comparison> comparisons_;
 };
 
 } // namespace nw::ui

@@ -1,0 +1,95 @@
+// netwright-cli runs FOLDER: the runs a training folder holds — its own and the earlier ones a fresh
+// start set aside — one line each, to compare them (DIGITS' job list, from the files alone).
+#include "commands.h"
+#include "train/run_history.h"
+#include "util/json_text.h"
+#include "util/text_columns.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace nw::cli {
+
+namespace {
+
+std::string duration(double seconds)
+{
+    const long total = long(seconds + 0.5);
+    char text[32];
+    if (total >= 3600)
+        std::snprintf(text, sizeof text, "%ldh %02ldm", total / 3600, total / 60 % 60);
+    else if (total >= 60)
+        std::snprintf(text, sizeof text, "%ldm %02lds", total / 60, total % 60);
+    else
+        std::snprintf(text, sizeof text, "%lds", total);
+    return text;
+}
+
+std::string networks(const RunSummary& run)
+{
+    std::string names;
+    for (const std::string& name : run.networks)
+        names += (names.empty() ? "" : ", ") + name;
+    return names.empty() ? "-" : names;
+}
+
+} // namespace
+
+int runs(const std::string& folder, bool json)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec)) {
+        std::cerr << "error: " << folder
+                  << (std::filesystem::exists(folder, ec) ? " is not a folder" : ": no such folder")
+                  << ": name a training output folder (train --out, or the .data file's backup=)\n";
+        return 1;
+    }
+    const std::vector<RunSummary> found = runsIn(folder);
+    if (json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const RunSummary& run : found) {
+            nlohmann::json item = {{"name", run.name},
+                                   {"folder", run.folder},
+                                   {"metrics", run.metricsPath},
+                                   {"networks", run.networks},
+                                   {"iterations", run.iterations},
+                                   {"avg_loss", run.averageLoss},
+                                   {"elapsed_s", run.elapsedSeconds},
+                                   {"finished", run.finished}};
+            if (run.best) {
+                item["best"] = {{"measure", run.bestIsMap ? "map50" : "valid_top1"},
+                                {"value", *run.best},
+                                {"iteration", run.bestIteration}};
+            }
+            list.push_back(item);
+        }
+        std::printf("%s\n", jsonText(list, 2).c_str());
+        return 0;
+    }
+    if (found.empty()) {
+        std::cout << folder << " holds no run: no metrics.csv with rows in it or in a previous-… folder\n";
+        return 0;
+    }
+    int nameWidth = 4;
+    for (const RunSummary& run : found)
+        nameWidth = std::max(nameWidth, terminalColumns(run.name == "." ? "(this folder)" : run.name));
+    char header[160];
+    std::snprintf(header, sizeof header, "  %10s  %9s  %-24s  %-10s  %-8s  %s", "iterations", "avg loss",
+                  "best", "time", "state", "network");
+    std::cout << paddedToColumns("run", nameWidth) << header << "\n";
+    for (const RunSummary& run : found) {
+        char best[48] = "-";
+        if (run.best)
+            std::snprintf(best, sizeof best, "%s %.2f %% at %d", run.bestIsMap ? "mAP" : "top-1",
+                          *run.best * 100, run.bestIteration);
+        char row[160];
+        std::snprintf(row, sizeof row, "  %10d  %9.4f  %-24s  %-10s  %-8s  ", run.iterations, run.averageLoss,
+                      best, duration(run.elapsedSeconds).c_str(), run.finished ? "finished" : "stopped");
+        std::cout << paddedToColumns(run.name == "." ? "(this folder)" : run.name, nameWidth) << row
+                  << networks(run) << "\n";
+    }
+    return 0;
+}
+
+} // namespace nw::cli
