@@ -1,6 +1,7 @@
 // netwright-cli as a user runs it: summary (table and JSON), roundtrip, exit codes and error text.
 #include "cfg/document.h"
 #include "test_support.h"
+#include "train/run_folder_lock.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -10,6 +11,7 @@
 #include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
+#include <sys/stat.h>
 #include <QTest>
 #include <cmath>
 
@@ -1295,7 +1297,9 @@ void TestCli::runsComparesAFoldersRuns()
                                "--valid-every", "3"};
     QCOMPARE(cli(train + QStringList{"--max-batches", "3"}).exitCode, 0);
     QCOMPARE(cli(train + QStringList{"--max-batches", "5"}).exitCode, 0); // a fresh run: the first set aside
-    test::writeFile(out + "/metrics.csv", test::readAll(out + "/metrics.csv") + "6,0.5"); // cut off
+    // A last row cut off (no newline), a NaN and a 5 KB line: none of them counts.
+    test::writeFile(out + "/metrics.csv", test::readAll(out + "/metrics.csv") + "4,1,1,0.1,9,9,nan,\n" +
+                                              QByteArray(5000, '7') + "\n6,0.5,0.5,0.1,9,9,0.999,");
     const Run listed = cli({"runs", out, "--json"});
     QVERIFY2(listed.exitCode == 0, listed.err.constData());
     const QJsonArray runs = QJsonDocument::fromJson(listed.out).array();
@@ -1321,6 +1325,26 @@ void TestCli::runsComparesAFoldersRuns()
     QVERIFY(text.out.contains("(this folder)"));
     QVERIFY(text.out.contains("finished"));
     QVERIFY(text.out.contains(before["name"].toString().toUtf8()));
+    // Newest first by the time in the names (a copied folder's files all have the copy's time); a pipe
+    // named metrics.csv is said, not waited on; a run holding the folder's lock is training.
+    const QString older = out + "/previous-20200101-000000";
+    QVERIFY(QDir().mkpath(older));
+    test::writeFile(older + "/metrics.csv", "1,2,2,0.1,9,9,,\n");
+    const QString piped = out + "/previous-20200101-000001";
+    QVERIFY(QDir().mkpath(piped));
+    QCOMPARE(::mkfifo((piped + "/metrics.csv").toLocal8Bit().constData(), 0600), 0);
+    std::string lockError;
+    const RunFolderLock lock(out.toStdString(), "training toy", lockError);
+    QVERIFY(lock.locked());
+    const Run ordered = cli({"runs", out, "--json"});
+    QCOMPARE(ordered.exitCode, 0);
+    QVERIFY2(ordered.err.contains("warning: " + piped.toUtf8() + "/metrics.csv is not a regular file"),
+             ordered.err.constData());
+    const QJsonArray three = QJsonDocument::fromJson(ordered.out).array();
+    QCOMPARE(three.size(), 3);
+    QVERIFY(three[0].toObject()["training"].toBool());
+    QCOMPARE(three[1].toObject()["name"].toString(), before["name"].toString());
+    QCOMPARE(three[2].toObject()["name"].toString(), QString("previous-20200101-000000"));
     const Run missing = cli({"runs", dir.filePath("nothing-here")});
     QCOMPARE(missing.exitCode, 1);
     QVERIFY2(missing.err.contains("nothing-here: no such folder"), missing.err.constData());

@@ -201,6 +201,18 @@ void TestTraining::leftTemporariesAreRemoved()
                                      " does not exist") != std::string::npos);
     const auto refused = writeFileAtomically("/proc/version", "x");
     QVERIFY(refused && refused->find("does not exist") == std::string::npos);
+    // A pipe (or a device: as root a rename replaced /dev/full with a file) is written into, never
+    // replaced, also through a link; one nobody reads is refused at once, not waited on; a folder named.
+    const std::string fifo = dir.filePath("pipe").toStdString(), link = dir.filePath("out.cfg").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    QVERIFY(QFile::link(QString::fromStdString(fifo), QString::fromStdString(link)));
+    const auto unread = writeFileAtomically(link, "[net]\n");
+    QVERIFY(unread && unread->find("a pipe that no program is reading") != std::string::npos);
+    struct stat after {};
+    QVERIFY(::stat(fifo.c_str(), &after) == 0 && S_ISFIFO(after.st_mode));
+    QVERIFY(QDir(dir.path()).entryList({"pipe.tmp-*"}, QDir::System | QDir::Files).isEmpty());
+    const auto folder = writeFileAtomically(dir.path().toStdString(), "x");
+    QVERIFY(folder && folder->ends_with(": it is a folder"));
 }
 
 void TestTraining::learningRatePoliciesByHand()

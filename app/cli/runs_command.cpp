@@ -15,6 +15,8 @@ namespace {
 
 std::string duration(double seconds)
 {
+    if (!(seconds >= 0 && seconds < 1e9)) // (a hand-edited file's figure: not a time)
+        return "-";
     const long total = long(seconds + 0.5);
     char text[32];
     if (total >= 3600)
@@ -45,7 +47,10 @@ int runs(const std::string& folder, bool json)
                   << ": name a training output folder (train --out, or the .data file's backup=)\n";
         return 1;
     }
-    const std::vector<RunSummary> found = runsIn(folder);
+    std::vector<std::string> problems;
+    const std::vector<RunSummary> found = runsIn(folder, &problems);
+    for (const std::string& problem : problems) // (what is listed is still listed: a warning)
+        std::cerr << "warning: " << problem << "\n";
     if (json) {
         nlohmann::json list = nlohmann::json::array();
         for (const RunSummary& run : found) {
@@ -56,7 +61,8 @@ int runs(const std::string& folder, bool json)
                                    {"iterations", run.iterations},
                                    {"avg_loss", run.averageLoss},
                                    {"elapsed_s", run.elapsedSeconds},
-                                   {"finished", run.finished}};
+                                   {"finished", run.finished},
+                                   {"training", run.training}};
             if (run.best) {
                 item["best"] = {{"measure", run.bestIsMap ? "map50" : "valid_top1"},
                                 {"value", *run.best},
@@ -69,7 +75,7 @@ int runs(const std::string& folder, bool json)
     }
     if (found.empty()) {
         std::cout << folder << " holds no run: no metrics.csv with rows in it or in a previous-… folder\n";
-        return 0;
+        return problems.empty() ? 0 : 1;
     }
     int nameWidth = 4;
     for (const RunSummary& run : found)
@@ -83,9 +89,14 @@ int runs(const std::string& folder, bool json)
         if (run.best)
             std::snprintf(best, sizeof best, "%s %.2f %% at %d", run.bestIsMap ? "mAP" : "top-1",
                           *run.best * 100, run.bestIteration);
-        char row[160];
-        std::snprintf(row, sizeof row, "  %10d  %9.4f  %-24s  %-10s  %-8s  ", run.iterations, run.averageLoss,
-                      best, duration(run.elapsedSeconds).c_str(), run.finished ? "finished" : "stopped");
+        char loss[32];
+        std::snprintf(loss, sizeof loss, run.averageLoss < 1e5 ? "%.4f" : "%.3e", run.averageLoss);
+        char row[200];
+        std::snprintf(row, sizeof row, "  %10d  %9s  %-24s  %-10s  %-8s  ", run.iterations, loss, best,
+                      duration(run.elapsedSeconds).c_str(),
+                      run.training   ? "training"
+                      : run.finished ? "finished"
+                                     : "stopped");
         std::cout << paddedToColumns(run.name == "." ? "(this folder)" : run.name, nameWidth) << row
                   << networks(run) << "\n";
     }

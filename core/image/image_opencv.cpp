@@ -106,8 +106,12 @@ std::optional<std::string> writeImageFile(const std::string& path, const cv::Mat
     } catch (const cv::Exception& e) { // (an ending OpenCV knows, with a frame it cannot encode so)
         return "cannot write " + path + ": cannot encode the image as " + suffix + " (" + e.err + ")";
     }
-    return writeFileInPlace(path,
-                            std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    const std::string_view content(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    // An image written over (detect --out again): the old one stays whole until the new one is, so a
+    // full disk does not leave it removed. A new file is written in place (a data set's thousands).
+    std::error_code ec;
+    return std::filesystem::exists(path, ec) ? writeFileAtomically(path, content)
+                                             : writeFileInPlace(path, content);
 }
 
 bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error)

@@ -21,6 +21,7 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
 // Writes `frame` as an image file in the format its name's suffix names (OpenCV's imwrite `params`).
 // A message naming the file and the system's reason ("No space left on device") when it cannot, and
 // then no partial file is left: imwrite said only false, and callers guessed "is the folder writable?".
+// An existing file is replaced atomically (it stays whole when the new one cannot be written).
 std::optional<std::string> writeImageFile(const std::string& path, const cv::Mat& frame,
                                           const std::vector<int>& params = {});
 // Opens a video file through OpenCV's FFmpeg backend (every common container; asked first by name, so a

@@ -64,4 +64,15 @@ RunFolderLock::~RunFolderLock()
         ::close(fd_); // releases the flock; the file stays (removing it would race a new run)
 }
 
+bool folderInUse(const std::string& folder)
+{
+    const std::string path = folder + "/.netwright-train.lock";
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd); // (releases the shared lock this took, when it did)
+    return held;
+}
+
 } // namespace nw

@@ -22,4 +22,8 @@ private:
     int fd_ = -1;
 };
 
+// Whether a run holds `folder`'s lock now (it is training there); false when none does or there is no
+// lock file. It only looks: the lock is not taken.
+bool folderInUse(const std::string& folder);
+
 } // namespace nw

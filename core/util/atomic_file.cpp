@@ -24,6 +24,29 @@ std::string cannotWrite(const std::string& path, int error)
     return "cannot write " + path + ": " + std::strerror(error);
 }
 
+// A device or a pipe (/dev/null, /dev/stdout, a FIFO, or a link to one): written into, never replaced
+// nor removed — a rename over it put a regular file in place of the device node (as root: /dev/full).
+std::optional<std::string> writeIntoSpecialFile(const std::string& userPath, const std::string& path,
+                                                std::string_view content)
+{
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC); // (no reader: ENXIO, no wait)
+    if (fd < 0)
+        return errno == ENXIO ? "cannot write " + userPath + ": it is a pipe that no program is reading"
+                              : cannotWrite(userPath, errno);
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    for (std::size_t written = 0; written < content.size();) {
+        const auto n = ::write(fd, content.data() + written, content.size() - written);
+        if (n < 0) {
+            const int error = errno;
+            ::close(fd);
+            return cannotWrite(userPath, error);
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    return std::nullopt;
+}
+
 } // namespace
 
 std::optional<std::string> writeFileAtomically(const std::string& userPath, std::string_view content)
@@ -33,6 +56,11 @@ std::optional<std::string> writeFileAtomically(const std::string& userPath, std:
     std::error_code ec;
     const std::filesystem::path resolved = std::filesystem::canonical(userPath, ec);
     const std::string path = ec ? userPath : resolved.string();
+    if (struct stat target {}; ::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) {
+        if (S_ISDIR(target.st_mode))
+            return "cannot write " + userPath + ": it is a folder";
+        return writeIntoSpecialFile(userPath, path, content);
+    }
     // An existing file keeps its permissions and group (a private 0600 cfg stayed private only until
     // its first save); a read-only one is refused, as an editor would, instead of replaced.
     struct stat existing {};
@@ -126,6 +154,9 @@ int removeLeftTemporaries(const std::string& path)
 
 std::optional<std::string> writeFileInPlace(const std::string& path, std::string_view content)
 {
+    if (struct stat target {}; ::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode))
+        return S_ISDIR(target.st_mode) ? "cannot write " + path + ": it is a folder"
+                                       : writeIntoSpecialFile(path, path, content);
     std::FILE* file = std::fopen(path.c_str(), "wb");
     if (!file)
         return "cannot write " + path + ": " + std::strerror(errno);

@@ -9,7 +9,8 @@ namespace nw {
 
 // Returns an error message naming the file, or nullopt on success. A symbolic link is written through
 // to its target; an existing file keeps its permissions (and owner, where allowed), and a read-only one
-// is refused.
+// is refused. A device or a pipe (/dev/stdout, a FIFO) is written into, never replaced or removed; a
+// pipe no program reads is refused at once.
 std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view content);
 // Writes a file in place, for the many small files of a data set (no fsync, no rename): a message
 // naming it with the system's reason ("No space left on device") when it cannot, and then no cut-off

@@ -32,9 +32,12 @@ QString CompareMenu::runName(const QString& runFolder)
 
 bool CompareMenu::compareWith(const QString& metricsCsv, QString& error)
 {
-    const std::vector<MetricsRow> rows = readMetrics(metricsCsv.toStdString());
+    std::string problem;
+    const std::vector<MetricsRow> rows = readMetrics(metricsCsv.toStdString(), &problem);
     if (rows.empty()) {
-        error = tr("%1 holds no rows of a run (iteration, loss, …): nothing to compare").arg(metricsCsv);
+        error = problem.empty()
+                    ? tr("%1 holds no rows of a run (iteration, loss, …): nothing to compare").arg(metricsCsv)
+                    : QString::fromStdString(problem);
         return false;
     }
     curves_.addComparison(runName(QFileInfo(metricsCsv).absolutePath()), rows);
