@@ -102,6 +102,7 @@ private slots:
     void aHugeNetworkIsListedNotDrawn();
     void aDamagedSavedGeometryIsNotUsed();
     void theCardLookedAtStaysPutAfterAnEdit();
+    void theGraphFollowsADarkPalette();
 };
 
 namespace {
@@ -1364,9 +1365,6 @@ void TestEditor::aDamagedSavedGeometryIsNotUsed()
     QSettings().remove("window");
 }
 
-QTEST_MAIN(TestEditor)
-#include "test_editor.moc"
-
 void TestEditor::problemLinesFollowTheEditedText()
 {
     LinkedWindow linked;
@@ -1559,3 +1557,41 @@ void TestEditor::theCardLookedAtStaysPutAfterAnEdit()
     QVERIFY(model->removeLayer(1).isEmpty());
     QVERIFY(near(onScreen(20), middle));
 }
+
+// A dark desktop palette: the canvas, the cards and their text follow it (a bright block of light cards
+// sat in a dark window), and back when it changes again.
+void TestEditor::theGraphFollowsADarkPalette()
+{
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg"));
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ui::GraphView* graph = window.graphView();
+    const auto cardPixel = [&] { // the fill of card 0 just right of its title's start
+        const QPointF centre = *graph->centreOf(0);
+        QImage image(40, 20, QImage::Format_RGB32);
+        QPainter painter(&image);
+        graph->scene()->render(&painter, QRectF(0, 0, 40, 20),
+                               QRectF(centre + QPointF(40, 2), QSizeF(40, 20)));
+        return image.pixelColor(20, 10);
+    };
+    QVERIFY(graph->backgroundBrush().color().lightness() > 200);
+    QVERIFY(cardPixel().lightness() > 200);
+    QPalette dark;
+    for (const auto role : {QPalette::Window, QPalette::Base, QPalette::Button})
+        dark.setColor(role, QColor(40, 40, 44));
+    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        dark.setColor(role, QColor(230, 230, 230));
+    window.setPalette(dark);
+    QCoreApplication::processEvents();
+    QVERIFY(graph->backgroundBrush().color().lightness() < 60);
+    QVERIFY2(cardPixel().lightness() < 110, qPrintable(cardPixel().name()));
+    window.setPalette(QPalette());
+    QCoreApplication::processEvents();
+    QVERIFY(graph->backgroundBrush().color().lightness() > 200);
+    QVERIFY(cardPixel().lightness() > 200);
+}
+
+QTEST_MAIN(TestEditor)
+#include "test_editor.moc"

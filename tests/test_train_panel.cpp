@@ -69,6 +69,7 @@ private slots:
     void progressLinesParse();
     void fitsADockedWidth();
     void earlierRunsAreComparedBesideTheRun();
+    void plotsFollowADarkPalette();
 };
 
 void TestTrainPanel::trainPauseResumeStopFromThePanel()
@@ -1112,6 +1113,27 @@ void TestTrainPanel::earlierRunsAreComparedBesideTheRun()
     QVERIFY(!panel.compareMenu()->compareWith(notMetrics, error));
     QVERIFY2(error.contains("holds no rows of a run"), qPrintable(error));
     QCOMPARE(plot->graphCount(), 3);
+}
+
+// A dark desktop palette: the plots' background, axes and legend follow it (QCustomPlot painted three
+// white blocks with black axes in a dark window).
+void TestTrainPanel::plotsFollowADarkPalette()
+{
+    ui::TrainPanel panel;
+    QCustomPlot* plot = panel.plot();
+    QVERIFY(plot->axisRect()->backgroundBrush().color().lightness() > 200);
+    QPalette dark;
+    for (const auto role : {QPalette::Window, QPalette::Base, QPalette::Button})
+        dark.setColor(role, QColor(40, 40, 44));
+    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        dark.setColor(role, QColor(230, 230, 230));
+    panel.setPalette(dark);
+    QCoreApplication::processEvents();
+    QVERIFY(plot->axisRect()->backgroundBrush().color().lightness() < 60);
+    QVERIFY(plot->xAxis->tickLabelColor().lightness() > 200);
+    QVERIFY(plot->legend->textColor().lightness() > 200);
+    QImage image = plot->toPixmap(300, 200).toImage();
+    QVERIFY(QColor(image.pixel(150, 120)).lightness() < 100); // inside the axes
 }
 
 QTEST_MAIN(TestTrainPanel)

@@ -1,6 +1,6 @@
 #include "editor/graph_items.h"
 
-#include "layers/registry.h"
+#include "editor/graph_colours.h"
 
 #include <QFontMetricsF>
 #include <QLineF>
@@ -10,30 +10,8 @@
 
 namespace nw::ui {
 
-namespace {
-
-// A card's colour by its type's category in the layer registry (the palette's groups).
-QColor categoryColor(const std::string& type)
-{
-    const LayerType* known = LayerRegistry::builtin().find(type);
-    const std::string category = known ? known->category : "";
-    if (category == "convolution")
-        return QColor(225, 236, 250);
-    if (category == "pooling")
-        return QColor(230, 245, 230);
-    if (category == "routing" || category == "attention")
-        return QColor(250, 240, 220);
-    if (category == "head" || category == "output")
-        return QColor(245, 228, 240);
-    return QColor(238, 238, 238);
-}
-
-const QColor kSelected(30, 90, 200);
-
-} // namespace
-
 NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
-    : QGraphicsRectItem(box), layer_(layer.index), border_(Qt::gray)
+    : QGraphicsRectItem(box), layer_(layer.index), type_(layer.type)
 {
     setFlags(ItemIsSelectable);
     setData(0, layer.index);
@@ -54,11 +32,10 @@ NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
         shape_ = QString("→ %1   %2 BFLOPs")
                      .arg(QString::fromStdString(layer.output.text()))
                      .arg(QLocale().toString(layer.costs.bflops, 'f', 3)); // as the table writes it
-    fill_ = categoryColor(layer.type);
     if (!layer.valid())
-        border_ = QColor(200, 30, 30);
+        problem_ = Problem::Error;
     else if (!layer.diagnostics.empty())
-        border_ = QColor(230, 150, 20);
+        problem_ = Problem::Warning;
     QStringList problems;
     for (const Diagnostic& d : layer.diagnostics)
         problems << QString::fromStdString(d.format());
@@ -98,14 +75,18 @@ void NodeItem::setDropTarget(bool target)
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
+    const GraphColours& colours = graphColours();
+    const QColor border = problem_ == Problem::Error     ? colours.error
+                          : problem_ == Problem::Warning ? colours.warning
+                                                         : colours.plainBorder;
     const QRectF r = rect();
     painter->setRenderHint(QPainter::Antialiasing);
-    const bool strong = isSelected() || dropTarget_ || border_ != Qt::gray;
-    painter->setPen(QPen(isSelected() || dropTarget_ ? kSelected : border_, strong ? 2.5 : 1,
+    const bool strong = isSelected() || dropTarget_ || problem_ != Problem::None;
+    painter->setPen(QPen(isSelected() || dropTarget_ ? colours.selected : border, strong ? 2.5 : 1,
                          dropTarget_ ? Qt::DashLine : Qt::SolidLine));
-    painter->setBrush(fill_);
+    painter->setBrush(colours.category(type_));
     painter->drawRoundedRect(r, 6, 6);
-    painter->setPen(Qt::black);
+    painter->setPen(colours.cardText);
     QFont font = painter->font();
     font.setPointSizeF(8.5);
     font.setBold(true);
@@ -121,12 +102,12 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     const bool besideTitle = titleWidth + 8 + metrics.horizontalAdvance(detail_) <= text.width();
     painter->drawText(text, Qt::AlignRight | (besideTitle ? Qt::AlignTop : Qt::AlignVCenter),
                       besideTitle ? detail_ : metrics.elidedText(detail_, Qt::ElideRight, text.width()));
-    painter->setPen(QColor(60, 60, 60));
+    painter->setPen(colours.cardDetail);
     painter->drawText(text, Qt::AlignLeft | Qt::AlignBottom, shape_);
-    if (border_ != Qt::gray) { // a problem badge: red for errors, amber for warnings (details: tooltip)
+    if (problem_ != Problem::None) { // a problem badge: red for errors, amber for warnings (details: tooltip)
         const QPointF centre(r.right() - 1, r.top() + 1);
         painter->setPen(Qt::NoPen);
-        painter->setBrush(border_);
+        painter->setBrush(border);
         painter->drawEllipse(centre, 8, 8);
         painter->setPen(Qt::white);
         font.setBold(true);
@@ -134,10 +115,10 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
         painter->drawText(QRectF(centre - QPointF(8, 8), QSizeF(16, 16)), Qt::AlignCenter, "!");
     }
     // Ports: where data comes in (top) and goes out (bottom; drag from it to connect).
-    painter->setPen(QPen(QColor(90, 90, 110), 1));
-    painter->setBrush(Qt::white);
+    painter->setPen(QPen(colours.portRing, 1));
+    painter->setBrush(colours.portIn);
     painter->drawEllipse(inputPort(), kPortRadius - 1, kPortRadius - 1);
-    painter->setBrush(QColor(90, 120, 190));
+    painter->setBrush(colours.portOut);
     painter->drawEllipse(outputPort(), kPortRadius, kPortRadius);
 }
 
@@ -170,7 +151,8 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
 {
     painter->setRenderHint(QPainter::Antialiasing);
     const bool highlighted = isSelected() || dropTarget_;
-    painter->setPen(QPen(highlighted ? kSelected : QColor(110, 110, 130), highlighted ? 3 : 1.4));
+    const GraphColours& colours = graphColours();
+    painter->setPen(QPen(highlighted ? colours.selected : colours.edge, highlighted ? 3 : 1.4));
     painter->setBrush(Qt::NoBrush);
     painter->drawPath(path());
 }

@@ -35,7 +35,8 @@ public:
 private:
     int layer_;
     QString title_, detail_, shape_;
-    QColor fill_, border_;
+    std::string type_; // (its fill is the category's colour at paint time: the palette may change)
+    enum class Problem { None, Warning, Error } problem_ = Problem::None;
     bool dropTarget_ = false;
 };
 

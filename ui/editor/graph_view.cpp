@@ -1,5 +1,6 @@
 #include "editor/graph_view.h"
 
+#include "editor/graph_colours.h"
 #include "editor/graph_items.h"
 #include "editor/graph_layout.h"
 #include "editor/mini_map.h"
@@ -34,7 +35,8 @@ GraphView::GraphView(QWidget* parent)
     setDragMode(QGraphicsView::ScrollHandDrag);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setAcceptDrops(true);
-    setBackgroundBrush(QColor(250, 250, 252));
+    setGraphColours(palette());
+    setBackgroundBrush(graphColours().canvas);
     miniMap_ = new MiniMap(this);
     miniMap_->setFocusPolicy(Qt::NoFocus); // (a mouse aid: the keyboard moves through the cards)
     miniMap_->hide();
@@ -46,6 +48,17 @@ GraphView::GraphView(QWidget* parent)
         else if (scene_->selectedItems().isEmpty()) // a click on empty space (an edge keeps the layer)
             emit layerSelected(-1);
     });
+}
+
+void GraphView::changeEvent(QEvent* event)
+{
+    QGraphicsView::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange)
+        return;
+    setGraphColours(palette());
+    setBackgroundBrush(graphColours().canvas);
+    miniMap_->setBackgroundBrush(graphColours().miniMap);
+    scene_->update();
 }
 
 GraphView::~GraphView()
@@ -128,7 +141,7 @@ void GraphView::setSpec(const NetworkSpec& spec)
                                         "The layer table and Properties show and edit every layer.")
                                          .arg(spec.layers.size())
                                          .arg(kLargestDrawnGraph));
-        note->setDefaultTextColor(QColor(120, 120, 120));
+        note->setDefaultTextColor(graphColours().hint);
         scene_->setSceneRect(note->boundingRect().adjusted(-40, -40, 40, 40));
         updatingSelection_ = false;
         placeMiniMap();
@@ -143,7 +156,7 @@ void GraphView::setSpec(const NetworkSpec& spec)
     scene_->setSceneRect(layout.bounds.adjusted(-40, -40, 40, 40));
     if (layout.nodes.empty()) { // a new network: say how to start
         auto* hint = scene_->addText(kEmptyHint);
-        hint->setDefaultTextColor(QColor(120, 120, 120));
+        hint->setDefaultTextColor(graphColours().hint);
         scene_->setSceneRect(hint->boundingRect().adjusted(-40, -40, 40, 40));
     }
     updatingSelection_ = false;
@@ -378,7 +391,7 @@ void GraphView::mousePressEvent(QMouseEvent* event)
             hovered_ = nullptr;
             refusal_.clear();
             connectLine_ = scene_->addLine(QLineF(node->outputPort(), mapToScene(at)),
-                                           QPen(QColor(30, 90, 200), 2, Qt::DashLine));
+                                           QPen(graphColours().selected, 2, Qt::DashLine));
             connectLine_->setZValue(2);
             event->accept();
             return;
@@ -401,8 +414,8 @@ void GraphView::mouseMoveEvent(QMouseEvent* event)
             hovered_ = node;
             refusal_ =
                 node && connectionCheck_ ? connectionCheck_(connectFrom_->layer(), node->layer()) : QString();
-            connectLine_->setPen(refusal_.isEmpty() ? QPen(QColor(30, 90, 200), 2, Qt::DashLine)
-                                                    : QPen(QColor(200, 30, 30), 2, Qt::DotLine));
+            connectLine_->setPen(refusal_.isEmpty() ? QPen(graphColours().selected, 2, Qt::DashLine)
+                                                    : QPen(graphColours().error, 2, Qt::DotLine));
             if (refusal_.isEmpty())
                 QToolTip::hideText();
             else

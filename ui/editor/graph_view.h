@@ -85,6 +85,8 @@ protected:
     void dropEvent(QDropEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
+    // A palette change (a dark desktop theme): the canvas, cards and edges follow it.
+    void changeEvent(QEvent* event) override;
 
 private:
     NodeItem* nodeAt(const QPoint& viewPosition) const;

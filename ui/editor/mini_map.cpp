@@ -1,5 +1,7 @@
 #include "editor/mini_map.h"
 
+#include "editor/graph_colours.h"
+
 #include <QMouseEvent>
 #include <QScrollBar>
 
@@ -13,7 +15,7 @@ MiniMap::MiniMap(QGraphicsView* canvas) : QGraphicsView(canvas->scene(), canvas)
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setRenderHint(QPainter::Antialiasing, false);
     setFrameShape(QFrame::Box);
-    setBackgroundBrush(QColor(245, 245, 250, 235));
+    setBackgroundBrush(graphColours().miniMap);
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("Overview: click or drag to move the view"));
     for (QScrollBar* bar : {canvas->horizontalScrollBar(), canvas->verticalScrollBar()})
@@ -40,8 +42,10 @@ void MiniMap::refresh()
 
 void MiniMap::drawForeground(QPainter* painter, const QRectF&)
 {
-    painter->setPen(QPen(QColor(30, 90, 200), 0)); // cosmetic: one pixel at any scale
-    painter->setBrush(QColor(30, 90, 200, 40));
+    QColor selected = graphColours().selected;
+    painter->setPen(QPen(selected, 0)); // cosmetic: one pixel at any scale
+    selected.setAlpha(40);
+    painter->setBrush(selected);
     painter->drawRect(visibleArea());
 }
 

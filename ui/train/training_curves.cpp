@@ -112,11 +112,43 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent)
     for (QCustomPlot* p : {plot_, rates_, heads_})
         p->setLocale(QLocale::c());
 
+    followPalette();
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_, 1);
     layout->addWidget(rates_);
     layout->addWidget(heads_);
+}
+
+void TrainingCurves::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        followPalette();
+}
+
+// QCustomPlot paints white with black axes whatever the palette: on a dark desktop three white blocks.
+void TrainingCurves::followPalette()
+{
+    const QColor base = palette().color(QPalette::Base), text = palette().color(QPalette::Text);
+    QColor grid = palette().color(QPalette::Mid);
+    grid.setAlpha(110);
+    for (QCustomPlot* p : {plot_, rates_, heads_}) {
+        p->setBackground(palette().color(QPalette::Window));
+        p->axisRect()->setBackground(base);
+        for (QCPAxis* axis : p->axisRect()->axes()) {
+            axis->setBasePen(QPen(text));
+            axis->setTickPen(QPen(text));
+            axis->setSubTickPen(QPen(text));
+            axis->setTickLabelColor(text);
+            axis->setLabelColor(text);
+            axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
+        }
+        p->legend->setBrush(palette().color(QPalette::Window));
+        p->legend->setTextColor(text);
+        p->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void TrainingCurves::clear(bool detector)

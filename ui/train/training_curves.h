@@ -44,7 +44,12 @@ public:
     QCustomPlot* ratePlot() const { return rates_; }
     QCustomPlot* headPlot() const { return heads_; }
 
+protected:
+    // A palette change (a dark desktop theme): the plots' background, axes, grid and legend follow.
+    void changeEvent(QEvent* event) override;
+
 private:
+    void followPalette();
     void fitAxes(int iteration);
     void addHeadPoints(const nw::IterationStats& stats);
     void showReadout(QMouseEvent* event);
