@@ -4,6 +4,7 @@
 // the selected layer and the other way round; a broken section header is fixed here.
 #include "cfg/edited_text.h"
 #include "editor/document_model.h"
+#include "editor/source_find_bar.h"
 #include "editor/source_view.h"
 #include "table/layer_table_model.h"
 #include "test_support.h"
@@ -13,6 +14,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -108,6 +110,7 @@ private slots:
     void problemsLeadToTheirLine();
     void aDroppedFileOpensAndTheNumbersFit();
     void altGrTypesAndCtrlShortcutsCommit();
+    void findGoesThroughTheMatches();
 };
 
 // The pure merge: lines equal at both ends keep their bytes, the others get the file's line end.
@@ -471,6 +474,37 @@ void TestSourceView::altGrTypesAndCtrlShortcutsCommit()
     QApplication::sendEvent(w.view(), &save);
     QVERIFY(!w.view()->hasPendingEdit());
     QVERIFY(w.text().find("activation=linearx") != std::string::npos);
+}
+
+// Ctrl+F in the text: a find field under it; the matches counted and highlighted, Enter and Shift+Enter
+// go through them (wrapping), the match's layer selected; Esc gives the text back the keyboard.
+void TestSourceView::findGoesThroughTheMatches()
+{
+    SourceWindow w;
+    w.view()->setFocus();
+    QTRY_VERIFY(w.view()->hasFocus());
+    w.cursorToEndOf(1);
+    QTest::keyClick(w.view(), Qt::Key_F, Qt::ControlModifier);
+    auto* bar = w.window.findChild<ui::SourceFindBar*>("sourceFindBar");
+    QVERIFY(bar && bar->isVisible());
+    QTRY_VERIFY(bar->field()->hasFocus());
+    QTest::keyClicks(bar->field(), "FILTERS");
+    QCOMPARE(bar->countText(), QString("2 matches"));
+    QCOMPARE(w.view()->textCursor().blockNumber() + 1, 7);
+    QCOMPARE(w.window.selectedLayer(), 0);
+    QTest::keyClick(bar->field(), Qt::Key_Return);
+    QCOMPARE(w.view()->textCursor().blockNumber() + 1, 16);
+    QCOMPARE(w.window.selectedLayer(), 2);
+    QTest::keyClick(bar->field(), Qt::Key_Return); // around the end
+    QCOMPARE(w.view()->textCursor().blockNumber() + 1, 7);
+    QTest::keyClick(bar->field(), Qt::Key_Return, Qt::ShiftModifier); // back, around the start
+    QCOMPARE(w.view()->textCursor().blockNumber() + 1, 16);
+    QTest::keyClicks(bar->field(), "x");
+    QCOMPARE(bar->countText(), QString("no match"));
+    QTest::keyClick(bar->field(), Qt::Key_Escape);
+    QVERIFY(!bar->isVisible());
+    QTRY_VERIFY(w.view()->hasFocus());
+    QCOMPARE(w.text(), std::string(kNet)); // finding changes nothing
 }
 
 QTEST_MAIN(TestSourceView)

@@ -334,7 +334,34 @@ void SourceView::updateMarks()
         underline.cursor.setPosition(block.position() + block.length() - 1, QTextCursor::KeepAnchor);
         selections << underline;
     }
+    if (!foundTerm_.isEmpty()) { // what Find matches, all of them (the first thousand)
+        QTextCharFormat found;
+        found.setBackground(palette()
+                                .color(QPalette::Highlight)
+                                .lighter(palette().color(QPalette::Base).lightness() < 128 ? 70 : 170));
+        QTextCursor at(document());
+        for (int n = 0; n < 1000; ++n) {
+            at = document()->find(foundTerm_, at);
+            if (at.isNull())
+                break;
+            selections << QTextEdit::ExtraSelection{at, found};
+        }
+    }
     setExtraSelections(selections);
+}
+
+int SourceView::setFoundTerm(const QString& term)
+{
+    foundTerm_ = term;
+    updateMarks();
+    int matches = 0;
+    for (QTextCursor at(document()); !term.isEmpty();) {
+        at = document()->find(term, at);
+        if (at.isNull())
+            break;
+        ++matches;
+    }
+    return matches;
 }
 
 void SourceView::showProblemsTip(int line, const QPoint& globalPos)

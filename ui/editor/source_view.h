@@ -41,6 +41,8 @@ public:
     bool hasPendingEdit() const;
     // Why the typed text is not in the document; empty when it is.
     QString refusal() const { return refusal_; }
+    // Highlights every match of `term` (case-insensitive; empty: none) and returns how many there are.
+    int setFoundTerm(const QString& term);
     // False while a run trains; a text too large to show is never editable here.
     void setEditable(bool editable);
     // Files larger than this, or with a line longer than kLongestLine bytes, are not shown (a
@@ -98,6 +100,7 @@ private:
         QStringList messages;
     };
     std::map<int, Mark> marks_; // by 1-based line
+    QString foundTerm_;
 };
 
 } // namespace nw::ui

@@ -10,6 +10,7 @@
 #include "editor/layer_palette.h"
 #include "editor/property_panel.h"
 #include "editor/set_classes_dialog.h"
+#include "editor/source_find_bar.h"
 #include "editor/source_view.h"
 #include "layers/detection_heads.h"
 #include "report/summary.h"
@@ -38,6 +39,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QUndoView>
+#include <QVBoxLayout>
 
 namespace nw::ui {
 
@@ -92,9 +94,34 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     propertiesDock->setWidget(scrollable(properties_));
     addDockWidget(Qt::RightDockWidgetArea, propertiesDock);
     source_ = new SourceView(*model_doc_, this);
+    auto* sourcePanel = new QWidget(this); // the text and, under it, Find (Ctrl+F there)
+    auto* find = new SourceFindBar(*source_, sourcePanel);
+    auto* sourceLayout = new QVBoxLayout(sourcePanel);
+    sourceLayout->setContentsMargins(0, 0, 0, 0);
+    sourceLayout->setSpacing(0);
+    sourceLayout->addWidget(source_, 1);
+    sourceLayout->addWidget(find);
+    sourcePanel->setFocusProxy(source_); // (View ▸ Source gives the text the keyboard)
+    const auto addFindAction = [sourcePanel](const QString& text, QList<QKeySequence> keys, auto slot) {
+        auto* action = new QAction(text, sourcePanel);
+        action->setShortcuts(keys);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        QObject::connect(action, &QAction::triggered, sourcePanel, slot);
+        sourcePanel->addAction(action);
+    };
+    addFindAction(tr("Find in the text"), QKeySequence::keyBindings(QKeySequence::Find),
+                  [find] { find->open(); });
+    addFindAction(tr("Find the next match"), {QKeySequence(Qt::Key_F3)}, [find] {
+        if (find->isVisible())
+            find->findNext();
+    });
+    addFindAction(tr("Find the previous match"), {QKeySequence(Qt::SHIFT | Qt::Key_F3)}, [find] {
+        if (find->isVisible())
+            find->findNext(true);
+    });
     auto* sourceDock = new QDockWidget(tr("Source"), this);
     sourceDock->setObjectName("sourceDock");
-    sourceDock->setWidget(source_);
+    sourceDock->setWidget(sourcePanel);
     addDockWidget(Qt::RightDockWidgetArea, sourceDock);
     tabifyDockWidget(propertiesDock, sourceDock);
     // (after the Source view's own connection: it shows the new text before problems and the selection

@@ -310,7 +310,9 @@ QString MainWindow::shortcutsText() const
     return "<table>" + rows + "</table>" +
            tr("<p>In the graph: Up and Down (or Left and Right) choose the previous or next layer, Home "
               "and End the first and last. In the Layers palette: type a layer type's first letters, "
-              "Enter inserts it after the selected layer. Tab moves between controls.</p>");
+              "Enter inserts it after the selected layer. In Source: Ctrl+F finds in the text, F3 and "
+              "Shift+F3 go to the next and previous match, Ctrl+Z undoes the typing. Tab moves between "
+              "controls.</p>");
 }
 
 } // namespace nw::ui
