@@ -103,6 +103,7 @@ private slots:
     void aDamagedSavedGeometryIsNotUsed();
     void theCardLookedAtStaysPutAfterAnEdit();
     void theGraphFollowsADarkPalette();
+    void settingsThatCannotBeSavedAreSaid();
 };
 
 namespace {
@@ -1591,6 +1592,25 @@ void TestEditor::theGraphFollowsADarkPalette()
     QCoreApplication::processEvents();
     QVERIFY(graph->backgroundBrush().color().lightness() > 200);
     QVERIFY(cardPixel().lightness() > 200);
+}
+
+// A config folder that cannot be written (read-only, or a path through a file): said in the status bar
+// at the start (QSettings lost recent files and the layout at exit without a word).
+void TestEditor::settingsThatCannotBeSavedAreSaid()
+{
+    QCOMPARE(ui::MainWindow::settingsProblem(), QString()); // the test's own settings folder
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, "/dev/null/settings");
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(
+            window.statusBar()->currentMessage().startsWith("Settings are not saved: /dev/null/settings/"),
+            qPrintable(window.statusBar()->currentMessage()));
+    }
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                       QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation));
+    QCOMPARE(ui::MainWindow::settingsProblem(), QString());
 }
 
 QTEST_MAIN(TestEditor)

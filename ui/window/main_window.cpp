@@ -20,6 +20,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -327,6 +328,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     restoreState(settings.value("window/state").toByteArray());
 }
 
+QString MainWindow::settingsProblem()
+{
+    // (QSettings says nothing when it cannot write: recent files and the layout were lost at exit)
+    const QString file = QSettings().fileName();
+    const QFileInfo info(file);
+    const bool writable =
+        info.exists() ? info.isWritable()
+                      : QDir().mkpath(info.absolutePath()) && QFileInfo(info.absolutePath()).isWritable();
+    return writable
+               ? QString()
+               : tr("Settings are not saved: %1 cannot be written (recent files, the window's layout and "
+                    "the last data set will be forgotten when the studio closes)")
+                     .arg(QDir::toNativeSeparators(file));
+}
+
 bool MainWindow::isUsablePlace(const QRect& frame, const QList<QRect>& screens)
 {
     if (frame.width() < 480 || frame.height() < 360)
@@ -585,6 +601,8 @@ void MainWindow::showEvent(QShowEvent* event)
     QMainWindow::showEvent(event);
     if (std::exchange(shownOnce_, true))
         return; // (a layout the user made since, un-minimised, is theirs)
+    if (const QString problem = settingsProblem(); !problem.isEmpty())
+        statusBar()->showMessage(problem, 20000);
     QTimer::singleShot(0, this, [this] {
         constexpr int kCanvasRoom = 320; // a card (190) with its ports, edges and the mini-map's margin
         if (centralWidget()->width() >= kCanvasRoom)
