@@ -365,6 +365,17 @@ void TestSourceView::textThatIsNoCfgIsKeptNotApplied()
     QCOMPARE(refused.count(), 1);
     QVERIFY(w.window.statusBar()->currentMessage().startsWith("The text in Source is not applied"));
     QCOMPARE(w.model()->undoStack()->count(), 0);
+    // Until it is a cfg or dropped, nothing replaces it: Save refuses (it said "Saved" and wrote the
+    // old network), edits elsewhere and the history wait.
+    QVERIFY(!w.window.save());
+    QVERIFY(w.window.statusBar()->currentMessage().startsWith(
+        "Not saved: the text typed in Source is not a cfg"));
+    QCOMPARE(test::readAll(w.path), QByteArray(kNet));
+    QCOMPARE(w.model()->removeLayer(1), ui::DocumentModel::pendingTextRefusal());
+    w.model()->setValue(1, "filters", "5");
+    QCOMPARE(w.view()->toPlainText(), QString("classes=8"));
+    QCOMPARE(w.text(), std::string(kNet));
+    QVERIFY(!w.window.findChild<QWidget*>("historyView")->isEnabled());
     // Made a cfg again: applied, and the message goes.
     QTest::keyClick(w.view(), Qt::Key_Home);
     QTest::keyClicks(w.view(), "[net]");
@@ -373,6 +384,17 @@ void TestSourceView::textThatIsNoCfgIsKeptNotApplied()
     QVERIFY(w.view()->refusal().isEmpty());
     QCOMPARE(w.text(), std::string("[net]\nclasses=8"));
     QVERIFY(w.window.statusBar()->currentMessage().isEmpty());
+    QVERIFY(w.window.findChild<QWidget*>("historyView")->isEnabled());
+    // Ctrl+Z on refused text drops it and undoes nothing else (it also undid the edit before it).
+    w.view()->selectAll();
+    QTest::keyClicks(w.view(), "train=x");
+    w.view()->commitPendingEdit();
+    QVERIFY(!w.view()->refusal().isEmpty());
+    QTest::keyClick(w.view(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(w.view()->toPlainText(), QString("[net]\nclasses=8"));
+    QCOMPARE(w.text(), std::string("[net]\nclasses=8"));
+    QVERIFY(w.view()->refusal().isEmpty() && !w.view()->hasPendingEdit());
+    QCOMPARE(w.model()->undoStack()->index(), 1);
 }
 
 // Characters a Qt text widget treats as line breaks or changes (U+2028, U+2029, NBSP), bytes that are not

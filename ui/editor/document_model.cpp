@@ -106,13 +106,20 @@ void DocumentModel::apply(const cfg::Document& document)
     emit changed();
 }
 
-void DocumentModel::beginEdit()
+bool DocumentModel::beginEdit()
 {
-    if (beforeEdit_ && !inBeforeEdit_) {
-        inBeforeEdit_ = true;
-        beforeEdit_();
-        inBeforeEdit_ = false;
-    }
+    if (!beforeEdit_ || inBeforeEdit_)
+        return true;
+    inBeforeEdit_ = true;
+    const bool applied = beforeEdit_();
+    inBeforeEdit_ = false;
+    return applied;
+}
+
+QString DocumentModel::pendingTextRefusal()
+{
+    return tr("The text typed in Source is not a cfg yet (the status bar says why): fix it there, or press "
+              "Ctrl+Z in it to drop it; nothing else changes the network until then.");
 }
 
 QString DocumentModel::editText(const std::string& text, int firstLine, int lastLine)
@@ -142,7 +149,8 @@ void DocumentModel::push(const QString& text, cfg::Document after)
 
 void DocumentModel::setValue(int section, const QString& key, const QString& value)
 {
-    beginEdit();
+    if (!beginEdit())
+        return;
     if (section < 0 || std::size_t(section) >= document_.sections().size())
         return;
     const cfg::Line* existing = document_.sections()[std::size_t(section)].find(key.toStdString());
@@ -160,7 +168,8 @@ void DocumentModel::setValue(int section, const QString& key, const QString& val
 
 QString DocumentModel::setValues(const QString& text, const std::vector<KeyEdit>& edits)
 {
-    beginEdit();
+    if (!beginEdit())
+        return pendingTextRefusal();
     return pushIfPossible(text, [&](cfg::Document& document) {
         applyEdits(document, edits);
         return std::string();
@@ -169,7 +178,8 @@ QString DocumentModel::setValues(const QString& text, const std::vector<KeyEdit>
 
 void DocumentModel::removeKey(int section, const QString& key)
 {
-    beginEdit();
+    if (!beginEdit())
+        return;
     if (section < 0 || std::size_t(section) >= document_.sections().size())
         return;
     cfg::Document after = document_;
@@ -180,7 +190,8 @@ void DocumentModel::removeKey(int section, const QString& key)
 void DocumentModel::insertLayer(int index, const QString& type,
                                 const std::vector<std::pair<std::string, std::string>>& entries)
 {
-    beginEdit();
+    if (!beginEdit())
+        return;
     cfg::Document after = document_;
     cfg::insertLayer(after, index, type.toStdString(), entries);
     push(tr("Insert [%1] at %2").arg(type).arg(index), std::move(after));
@@ -188,7 +199,8 @@ void DocumentModel::insertLayer(int index, const QString& type,
 
 QString DocumentModel::removeLayer(int index)
 {
-    beginEdit();
+    if (!beginEdit())
+        return pendingTextRefusal();
     if (index < 0 || index >= cfg::layerCount(document_))
         return {};
     const QString type = QString::fromStdString(document_.sections()[std::size_t(index) + 1].type);
@@ -198,7 +210,8 @@ QString DocumentModel::removeLayer(int index)
 
 QString DocumentModel::moveLayer(int from, int to)
 {
-    beginEdit();
+    if (!beginEdit())
+        return pendingTextRefusal();
     const int count = cfg::layerCount(document_);
     if (from < 0 || from >= count || to < 0 || to >= count || from == to)
         return {};
@@ -208,7 +221,8 @@ QString DocumentModel::moveLayer(int from, int to)
 
 QString DocumentModel::removeLayers(const std::vector<int>& layers)
 {
-    beginEdit();
+    if (!beginEdit())
+        return pendingTextRefusal();
     if (layers.size() == 1)
         return removeLayer(layers.front());
     if (readOnly_)
@@ -224,14 +238,16 @@ QString DocumentModel::removeLayers(const std::vector<int>& layers)
 
 QString DocumentModel::connectLayers(int source, int layer)
 {
-    beginEdit();
+    if (!beginEdit())
+        return pendingTextRefusal();
     return pushIfPossible(tr("Connect layer %1 → %2").arg(source).arg(layer),
                           [&](cfg::Document& doc) { return cfg::connectLayers(doc, source, layer); });
 }
 
 QString DocumentModel::disconnectLayers(int source, int layer)
 {
-    beginEdit();
+    if (!beginEdit())
+        return pendingTextRefusal();
     return pushIfPossible(tr("Disconnect layer %1 → %2").arg(source).arg(layer),
                           [&](cfg::Document& doc) { return cfg::disconnectLayers(doc, source, layer); });
 }
@@ -252,7 +268,8 @@ int DocumentModel::insertLayerOnEdge(const QString& type,
                                      const std::vector<std::pair<std::string, std::string>>& entries,
                                      int from, int to)
 {
-    beginEdit();
+    if (!beginEdit())
+        return -1;
     if (readOnly_)
         return -1;
     cfg::Document after = document_;
@@ -269,7 +286,10 @@ int DocumentModel::insertLayerOnEdge(const QString& type,
 
 int DocumentModel::pasteLayers(int index, const QString& text, QString& error, bool duplicate)
 {
-    beginEdit();
+    if (!beginEdit()) {
+        error = pendingTextRefusal();
+        return 0;
+    }
     if (readOnly_) {
         error = tr("The network is read-only while training.");
         return 0;

@@ -58,8 +58,10 @@ public:
     // read as a cfg at all (binary data, a .data file's keys) is refused: the reason, else empty.
     QString editText(const std::string& text, int firstLine, int lastLine);
     // Runs first in every edit above but editText: a view holding typed text not yet in the document
-    // (the Source view) puts it there, so the edit applies to what is on screen.
-    void setBeforeEdit(std::function<void()> hook) { beforeEdit_ = std::move(hook); }
+    // (the Source view) puts it there, so the edit applies to what is on screen. When it returns false
+    // (the text is no cfg and stays unapplied) the edit is not made: it would replace that text.
+    void setBeforeEdit(std::function<bool()> hook) { beforeEdit_ = std::move(hook); }
+    static QString pendingTextRefusal();
 
     // Whether another program changed the file since it was opened or last saved here (its bytes are
     // not the text as then); false without a file, or when it is gone or unreadable (Save says why).
@@ -77,7 +79,7 @@ signals:
 private:
     friend class SnapshotCommand;
     friend class TextEditCommand;
-    void beginEdit();
+    bool beginEdit();
     void apply(const cfg::Document& document);
     void push(const QString& text, cfg::Document after);
     // Applies `edit` to a copy and pushes it; the edit's refusal (non-empty) is returned, nothing changes.
@@ -88,7 +90,7 @@ private:
     std::string savedText_; // the text as last opened or saved
     QUndoStack undo_;
     bool readOnly_ = false;
-    std::function<void()> beforeEdit_;
+    std::function<bool()> beforeEdit_;
     bool inBeforeEdit_ = false;
 };
 

@@ -103,7 +103,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     painter->drawText(text, Qt::AlignRight | (besideTitle ? Qt::AlignTop : Qt::AlignVCenter),
                       besideTitle ? detail_ : metrics.elidedText(detail_, Qt::ElideRight, text.width()));
     painter->setPen(colours.cardDetail);
-    painter->drawText(text, Qt::AlignLeft | Qt::AlignBottom, shape_);
+    // (elided, not cut mid-word: "→ 104x104x2400   5.607 BFLOF"; the tooltip has it whole)
+    painter->drawText(text, Qt::AlignLeft | Qt::AlignBottom,
+                      metrics.elidedText(shape_, Qt::ElideRight, text.width()));
     if (problem_ != Problem::None) { // a problem badge: red for errors, amber for warnings (details: tooltip)
         const QPointF centre(r.right() - 1, r.top() + 1);
         painter->setPen(Qt::NoPen);

@@ -174,16 +174,16 @@ bool SourceView::hasPendingEdit() const
     return dirty_ && !tooLarge_ && blockLines() != shownLines_;
 }
 
-void SourceView::commitPendingEdit()
+bool SourceView::commitPendingEdit()
 {
     commitTimer_.stop();
     if (!dirty_ || tooLarge_ || isReadOnly())
-        return;
+        return true;
     const QStringList now = blockLines();
     if (now == shownLines_) {
         dirty_ = false;
         setRefusal({});
-        return;
+        return true;
     }
     const auto utf8 = [](const QStringList& lines) {
         std::vector<std::string> result;
@@ -202,11 +202,18 @@ void SourceView::commitPendingEdit()
         fileText_ = shownBefore; // (still to be put in: the text stays as typed, never lost)
         shownLines_ = linesBefore;
         setRefusal(refusal);
-        return;
+        return false;
     }
     dirty_ = false;
     setRefusal({});
     cursorMoved(); // a section typed into being, or moved into while typing, is chosen now
+    return true;
+}
+
+void SourceView::dropPendingEdit()
+{
+    shownLines_.clear(); // (the document's text is shown again, whatever was typed)
+    documentChanged();
 }
 
 void SourceView::setRefusal(const QString& refusal)
@@ -397,8 +404,15 @@ bool SourceView::event(QEvent* event)
                            !key->text().isEmpty() && key->text().front().isPrint();
         if (dirty_ && !modifierOnly && !altGr && (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier)))
             commitPendingEdit();
-        // Undo and Redo are the window's: the document's history, of which the typing is a step.
-        if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
+        // Undo and Redo are the window's: the document's history, of which the typing is a step. Text
+        // the document refused is no step: Undo drops it (the network's last edit stays).
+        const bool undo = key->matches(QKeySequence::Undo);
+        if (undo && !refusal_.isEmpty()) {
+            dropPendingEdit();
+            event->accept();
+            return true;
+        }
+        if (undo || key->matches(QKeySequence::Redo) ||
             (key->modifiers() == Qt::ControlModifier && key->key() == Qt::Key_Y)) {
             event->ignore();
             return true;

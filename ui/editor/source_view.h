@@ -35,9 +35,11 @@ public:
     void goToLine(int line);
     // The section the cursor is in ([net] is 0); -1 in the lines before the first section.
     int sectionAtCursor() const;
-    // Typed text not yet in the document goes there now (unless it cannot be read as a cfg at all:
-    // then it stays here, refused() says why).
-    void commitPendingEdit();
+    // Typed text not yet in the document goes there now; false when it cannot be read as a cfg at all:
+    // then it stays here and refused() says why.
+    bool commitPendingEdit();
+    // The typed text given up: the document's text shown again (Ctrl+Z on text the document refused).
+    void dropPendingEdit();
     bool hasPendingEdit() const;
     // Why the typed text is not in the document; empty when it is.
     QString refusal() const { return refusal_; }

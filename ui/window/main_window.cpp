@@ -128,14 +128,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // (after the Source view's own connection: it shows the new text before problems and the selection
     // are put on its lines)
     connect(model_doc_, &DocumentModel::changed, this, &MainWindow::showSpec);
+    // While Source holds text that is no cfg, the history waits: an undo or a History click would
+    // replace that text (Ctrl+Z in it drops it; fixing it applies it).
     connect(source_, &SourceView::refused, this, [this](const QString& reason) {
         if (reason.isEmpty())
             statusBar()->clearMessage();
         else
             statusBar()->showMessage(tr("The text in Source is not applied: %1").arg(reason));
+        setEditable(!trainPanel_->isTraining());
     });
     // Every edit made elsewhere applies to the text as typed in Source, not to what it was before.
-    model_doc_->setBeforeEdit([this] { source_->commitPendingEdit(); });
+    model_doc_->setBeforeEdit([this] { return source_->commitPendingEdit(); });
     palette_ = new LayerPalette(this);
     auto* paletteDock = new QDockWidget(tr("Layers"), this);
     paletteDock->setObjectName("paletteDock");
@@ -539,19 +542,26 @@ void MainWindow::setEditable(bool editable)
     source_->setEditable(editable);
     // The graph's port drags and a click in History reach the document without an action: it refuses.
     model_doc_->setReadOnly(!editable);
+    const bool textRefused = !source_->refusal().isEmpty();
     if (auto* history = findChild<QUndoView*>("historyView"))
-        history->setEnabled(editable);
+        history->setEnabled(editable && !textRefused);
     for (QAction* action : editActions_)
         action->setEnabled(editable);
     // Undo and redo follow their stack again (enabled only with something to undo or redo).
-    undo_->setEnabled(editable && model_doc_->undoStack()->canUndo());
-    redo_->setEnabled(editable && model_doc_->undoStack()->canRedo());
+    undo_->setEnabled(editable && !textRefused && model_doc_->undoStack()->canUndo());
+    redo_->setEnabled(editable && !textRefused && model_doc_->undoStack()->canRedo());
 }
 
-void MainWindow::commitPendingEdits()
+bool MainWindow::commitPendingEdits()
 {
     properties_->commitPendingEdit();
-    source_->commitPendingEdit();
+    if (source_->commitPendingEdit())
+        return true;
+    // (what Save would write is not what Source shows: said, and the refusal kept in view)
+    statusBar()->showMessage(tr("Not saved: the text typed in Source is not a cfg (%1); fix it there, or "
+                                "press Ctrl+Z in it to drop it")
+                                 .arg(source_->refusal()));
+    return false;
 }
 
 void MainWindow::raiseProperties()

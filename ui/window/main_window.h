@@ -82,8 +82,9 @@ private:
     // Brings Properties in front of Training and Detect (the Source tab in front stays: it shows the
     // same section, as text).
     void raiseProperties();
-    // Values typed in Properties and text typed in Source, not yet confirmed, go into the document.
-    void commitPendingEdits();
+    // Values typed in Properties and text typed in Source, not yet confirmed, go into the document;
+    // false (said in the status bar) when Source's text is no cfg and stays unapplied.
+    bool commitPendingEdits();
     void createActions();
     void showSpec();
     // The Problems list and the status bar's totals: the description's diagnostics and the data check.

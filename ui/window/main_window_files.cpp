@@ -112,7 +112,8 @@ bool MainWindow::maybeSave()
 
 bool MainWindow::save()
 {
-    commitPendingEdits();
+    if (!commitPendingEdits())
+        return false;
     if (model_doc_->path().isEmpty()) {
         const QString path = chooseFileToSave(this, tr("Save network"), tr("untitled.cfg"),
                                               tr("Darknet networks (*.cfg)"), "cfg");
@@ -139,7 +140,8 @@ bool MainWindow::save()
 
 bool MainWindow::saveAs(const QString& path)
 {
-    commitPendingEdits();
+    if (!commitPendingEdits())
+        return false;
     const QString error = model_doc_->saveAs(path);
     if (!error.isEmpty()) {
         statusBar()->showMessage(error);
