@@ -11,9 +11,9 @@
 #include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
-#include <sys/stat.h>
 #include <QTest>
 #include <cmath>
+#include <sys/stat.h>
 
 using namespace nw;
 
@@ -1285,7 +1285,7 @@ void TestCli::anchorsLeaveOutWhatTrainingDrops()
              three.err.constData());
 }
 
-QTEST_GUILESS_MAIN(TestCli)// runs: a folder's own run and the one a fresh start set aside, each from its metrics.csv (the last
+// runs: a folder's own run and the one a fresh start set aside, each from its metrics.csv (the last
 // row's figures, the best validation and where), newest first; a cut-off last row is left out.
 void TestCli::runsComparesAFoldersRuns()
 {
@@ -1293,8 +1293,8 @@ void TestCli::runsComparesAFoldersRuns()
     test::writeToySet(dir.path(), 16);
     test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
     const QString out = dir.filePath("toy-run");
-    const QStringList train = {"train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out", out,
-                               "--valid-every", "3"};
+    const QStringList train = {
+        "train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out", out, "--valid-every", "3"};
     QCOMPARE(cli(train + QStringList{"--max-batches", "3"}).exitCode, 0);
     QCOMPARE(cli(train + QStringList{"--max-batches", "5"}).exitCode, 0); // a fresh run: the first set aside
     // A last row cut off (no newline), a NaN and a 5 KB line: none of them counts.
@@ -1350,5 +1350,5 @@ void TestCli::runsComparesAFoldersRuns()
     QVERIFY2(missing.err.contains("nothing-here: no such folder"), missing.err.constData());
 }
 
-
+QTEST_GUILESS_MAIN(TestCli)
 #include "test_cli.moc"

@@ -1082,13 +1082,13 @@ void TestTrainPanel::earlierRunsAreComparedBesideTheRun()
         if (action->text().startsWith("run 11-30 10:12"))
             run = action;
     QVERIFY(run);
-    QCOMPARE(run->text(), QString("run 11-30 10:12 — 3 iterations, average loss 2.3550, best top-1 "
+    QCOMPARE(run->text(), QString("run 11-30 10:12:00 — 3 iterations, average loss 2.3550, best top-1 "
                                   "55.00 % at 3, stopped"));
     run->trigger();
     QCustomPlot* plot = panel.plot();
     QCOMPARE(plot->graphCount(), 5); // the run's three, the comparison's loss and top-1
     QCPGraph* loss = plot->graph(3);
-    QCOMPARE(loss->name(), QString("avg loss · run 11-30 10:12"));
+    QCOMPARE(loss->name(), QString("avg loss · run 11-30 10:12:00"));
     QCOMPARE(loss->dataCount(), 3);
     QCOMPARE(loss->data()->at(2)->value, 2.355);
     QCPGraph* top1 = plot->graph(4);
@@ -1100,6 +1100,22 @@ void TestTrainPanel::earlierRunsAreComparedBesideTheRun()
     for (QAction* action : menu->actions())
         if (action->text().startsWith("run 11-30"))
             QVERIFY(action->isChecked());
+    // Two runs set aside in one minute are two comparisons (they were one name: ticking one dropped the
+    // other).
+    const QString second = dir.filePath("run/previous-20261130-101245");
+    QVERIFY(QDir().mkpath(second));
+    test::writeFile(second + "/metrics.csv", "1,2,2,0.1,100,1,,\n");
+    emit menu->aboutToShow();
+    for (QAction* action : menu->actions())
+        if (action->text().startsWith("run 11-30 10:12:45"))
+            action->trigger();
+    QCOMPARE(plot->graphCount(), 6);
+    QCOMPARE(panel.curves()->comparisons().size(), 2);
+    emit menu->aboutToShow();
+    for (QAction* action : menu->actions())
+        if (action->text().startsWith("run 11-30 10:12:45"))
+            action->trigger(); // unticked: only that one goes
+    QCOMPARE(plot->graphCount(), 5);
     panel.setNetwork(QString());
     QCOMPARE(plot->graphCount(), 5);
     for (QAction* action : menu->actions())

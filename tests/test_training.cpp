@@ -25,12 +25,14 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <fcntl.h>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <opencv2/imgcodecs.hpp>
 #include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace nw;
 
@@ -212,7 +214,22 @@ void TestTraining::leftTemporariesAreRemoved()
     QVERIFY(::stat(fifo.c_str(), &after) == 0 && S_ISFIFO(after.st_mode));
     QVERIFY(QDir(dir.path()).entryList({"pipe.tmp-*"}, QDir::System | QDir::Files).isEmpty());
     const auto folder = writeFileAtomically(dir.path().toStdString(), "x");
-    QVERIFY(folder && folder->ends_with(": it is a folder"));
+    QVERIFY(folder && folder->ends_with(": it is a folder; name a file in it"));
+    // /dev/stdout redirected to a file (`>> all.cfg`): written through the descriptor, appended; resolved,
+    // the file was replaced (what it held lost, the shell's descriptor left on an unlinked file).
+    const QString all = dir.filePath("all.cfg");
+    test::writeFile(all, "# earlier\n");
+    std::fflush(stdout);
+    const int appended = ::open(all.toLocal8Bit().constData(), O_WRONLY | O_APPEND);
+    const int savedStdout = ::dup(1);
+    QVERIFY(appended >= 0 && savedStdout >= 0);
+    ::dup2(appended, 1);
+    const auto throughStdout = writeFileAtomically("/dev/stdout", "[net]\n");
+    ::dup2(savedStdout, 1);
+    ::close(savedStdout);
+    ::close(appended);
+    QVERIFY(!throughStdout);
+    QCOMPARE(test::readAll(all), QByteArray("# earlier\n[net]\n"));
 }
 
 void TestTraining::learningRatePoliciesByHand()

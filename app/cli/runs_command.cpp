@@ -71,7 +71,7 @@ int runs(const std::string& folder, bool json)
             list.push_back(item);
         }
         std::printf("%s\n", jsonText(list, 2).c_str());
-        return 0;
+        return found.empty() && !problems.empty() ? 1 : 0;
     }
     if (found.empty()) {
         std::cout << folder << " holds no run: no metrics.csv with rows in it or in a previous-… folder\n";

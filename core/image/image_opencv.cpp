@@ -110,7 +110,7 @@ std::optional<std::string> writeImageFile(const std::string& path, const cv::Mat
     // An image written over (detect --out again): the old one stays whole until the new one is, so a
     // full disk does not leave it removed. A new file is written in place (a data set's thousands).
     std::error_code ec;
-    return std::filesystem::exists(path, ec) ? writeFileAtomically(path, content)
+    return std::filesystem::exists(path, ec) ? writeFileAtomically(path, content, /*durable=*/false)
                                              : writeFileInPlace(path, content);
 }
 

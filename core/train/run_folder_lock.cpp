@@ -31,7 +31,14 @@ RunFolderLock::RunFolderLock(const std::string& folder, const std::string& descr
         error = "cannot create the lock file " + path + ": " + std::strerror(errno);
         return;
     }
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    // (a reader's look — folderInUse, `runs`, the studio's Compare — holds a shared lock for a moment:
+    // tried again before the folder is called in use)
+    bool taken = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+    for (int retry = 0; !taken && errno == EWOULDBLOCK && retry < 5; ++retry) {
+        ::usleep(20000);
+        taken = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+    }
+    if (!taken) {
         if (errno != EWOULDBLOCK) { // not held by anyone: the file system cannot lock (some network mounts)
             error = "cannot lock " + path + ": " + std::strerror(errno) +
                     " (the folder's file system may not support locks): train into a local folder (--out)";

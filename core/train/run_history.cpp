@@ -151,9 +151,10 @@ std::optional<RunSummary> summarizeRun(const std::string& folder, const std::str
     // The networks whose files it holds; finished when a _final.weights is as new as the checkpoint.
     std::set<std::string> networks;
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(folder, ec))
+    // (increment(ec), not ++: a folder that fails mid-listing throws from ++, out of a Qt slot)
+    for (fs::directory_iterator entry(folder, ec), end; !ec && entry != end; entry.increment(ec))
         for (const std::string_view suffix : {"_last.state", "_final.weights", "_last.weights"})
-            if (const std::string file = entry.path().filename().string();
+            if (const std::string file = entry->path().filename().string();
                 file.size() > suffix.size() && file.ends_with(suffix))
                 networks.insert(file.substr(0, file.size() - suffix.size()));
     run.networks.assign(networks.begin(), networks.end());
@@ -187,17 +188,17 @@ std::vector<RunSummary> runsIn(const std::string& folder, std::vector<std::strin
     }
     using Key = std::tuple<bool, std::string, int, fs::file_time_type>; // named by time, time, -N, mtime
     std::vector<std::pair<Key, RunSummary>> earlier;
-    fs::directory_iterator entries(folder, ec);
+    fs::directory_iterator entry(folder, ec);
     if (ec)
         note("cannot list " + folder + ": " + ec.message());
-    for (const auto& entry : entries) {
-        const std::string name = entry.path().filename().string();
+    for (const fs::directory_iterator end; !ec && entry != end; entry.increment(ec)) {
+        const std::string name = entry->path().filename().string();
         std::error_code notDir;
-        if (!name.starts_with("previous-") || !entry.is_directory(notDir))
+        if (!name.starts_with("previous-") || !entry->is_directory(notDir))
             continue;
-        const fs::path metrics = entry.path() / "metrics.csv";
+        const fs::path metrics = entry->path() / "metrics.csv";
         problem.clear();
-        auto run = summarizeRun(entry.path().string(), metrics.string(), &problem);
+        auto run = summarizeRun(entry->path().string(), metrics.string(), &problem);
         if (!run) {
             std::error_code missing;
             if (fs::exists(metrics, missing))

@@ -24,43 +24,84 @@ std::string cannotWrite(const std::string& path, int error)
     return "cannot write " + path + ": " + std::strerror(error);
 }
 
-// A device or a pipe (/dev/null, /dev/stdout, a FIFO, or a link to one): written into, never replaced
-// nor removed — a rename over it put a regular file in place of the device node (as root: /dev/full).
-std::optional<std::string> writeIntoSpecialFile(const std::string& userPath, const std::string& path,
-                                                std::string_view content)
+// Writes all of `content` to `fd`, again after a signal interrupted it; the errno of a failure, else 0.
+int writeAll(int fd, std::string_view content)
 {
+    for (std::size_t written = 0; written < content.size();) {
+        const auto n = ::write(fd, content.data() + written, content.size() - written);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno;
+        written += static_cast<std::size_t>(n);
+    }
+    return 0;
+}
+
+// The descriptor a name stands for: /dev/stdout (1), /dev/stderr (2), /dev/fd/N, /proc/self/fd/N. Such a
+// name is written through the descriptor the program already holds: resolved, /dev/stdout is the file
+// the shell redirected it to, and a rename replaced that file (`>> all.cfg` lost what it held).
+std::optional<int> descriptorNamed(std::string_view path)
+{
+    if (path == "/dev/stdout")
+        return 1;
+    if (path == "/dev/stderr")
+        return 2;
+    for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"})
+        if (path.starts_with(prefix) && path.size() > prefix.size() &&
+            path.find_first_not_of("0123456789", prefix.size()) == std::string_view::npos)
+            return std::atoi(std::string(path.substr(prefix.size())).c_str());
+    return std::nullopt;
+}
+
+// A device or a pipe (/dev/null, a FIFO, or a link to one): written into, never replaced nor removed
+// — a rename over it put a regular file in place of the device node (as root: /dev/full). A disk
+// (a block device) or a socket is refused.
+std::optional<std::string> writeIntoSpecialFile(const std::string& userPath, const std::string& path,
+                                                const struct stat& target, std::string_view content)
+{
+    if (S_ISDIR(target.st_mode))
+        return "cannot write " + userPath + ": it is a folder; name a file in it";
+    if (S_ISBLK(target.st_mode))
+        return "cannot write " + userPath + ": it is a disk device; name a file";
+    if (S_ISSOCK(target.st_mode))
+        return "cannot write " + userPath + ": it is a socket; name a file";
     const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC); // (no reader: ENXIO, no wait)
     if (fd < 0)
         return errno == ENXIO ? "cannot write " + userPath + ": it is a pipe that no program is reading"
                               : cannotWrite(userPath, errno);
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    for (std::size_t written = 0; written < content.size();) {
-        const auto n = ::write(fd, content.data() + written, content.size() - written);
-        if (n < 0) {
-            const int error = errno;
-            ::close(fd);
-            return cannotWrite(userPath, error);
-        }
-        written += static_cast<std::size_t>(n);
-    }
+    const int error = writeAll(fd, content);
     ::close(fd);
+    return error ? std::optional(cannotWrite(userPath, error)) : std::nullopt;
+}
+
+// What writes a file other than by replacing it: a descriptor's name, a device or a pipe. nullopt when
+// `path` is an ordinary file (or none yet) to write as usual; else the outcome.
+std::optional<std::optional<std::string>>
+writeUnlessOrdinary(const std::string& userPath, const std::string& path, std::string_view content)
+{
+    if (const auto fd = descriptorNamed(userPath)) {
+        const int error = writeAll(*fd, content);
+        return error ? std::optional(cannotWrite(userPath, error)) : std::nullopt;
+    }
+    if (struct stat target{}; ::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode))
+        return writeIntoSpecialFile(userPath, path, target, content);
     return std::nullopt;
 }
 
 } // namespace
 
-std::optional<std::string> writeFileAtomically(const std::string& userPath, std::string_view content)
+std::optional<std::string> writeFileAtomically(const std::string& userPath, std::string_view content,
+                                               bool durable)
 {
     // A link is written through: the rename replaces its target, not the link (which would become a
     // copy while the file it named stayed as it was).
     std::error_code ec;
     const std::filesystem::path resolved = std::filesystem::canonical(userPath, ec);
     const std::string path = ec ? userPath : resolved.string();
-    if (struct stat target {}; ::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) {
-        if (S_ISDIR(target.st_mode))
-            return "cannot write " + userPath + ": it is a folder";
-        return writeIntoSpecialFile(userPath, path, content);
-    }
+    if (auto outcome = writeUnlessOrdinary(userPath, path, content))
+        return *outcome;
     // An existing file keeps its permissions and group (a private 0600 cfg stayed private only until
     // its first save); a read-only one is refused, as an editor would, instead of replaced.
     struct stat existing {};
@@ -93,19 +134,10 @@ std::optional<std::string> writeFileAtomically(const std::string& userPath, std:
                                            ::fchown(fd, static_cast<uid_t>(-1), existing.st_gid) == 0;
         ::fchmod(fd, existing.st_mode & 07777);
     }
-    std::size_t written = 0;
-    while (written < content.size()) {
-        const auto n = ::write(fd, content.data() + written, content.size() - written);
-        if (n < 0) {
-            const int error = errno;
-            ::close(fd);
-            ::unlink(temp.c_str());
-            return cannotWrite(userPath, error);
-        }
-        written += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0) {
-        const int error = errno;
+    int error = writeAll(fd, content);
+    if (!error && durable && ::fsync(fd) != 0)
+        error = errno;
+    if (error) {
         ::close(fd);
         ::unlink(temp.c_str());
         return cannotWrite(userPath, error);
@@ -118,6 +150,8 @@ std::optional<std::string> writeFileAtomically(const std::string& userPath, std:
     }
     // The rename itself survives a power cut only once the folder is on disk too.
     const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    if (!durable)
+        return std::nullopt;
     if (const int dir = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         dir >= 0) {
         ::fsync(dir);
@@ -154,9 +188,8 @@ int removeLeftTemporaries(const std::string& path)
 
 std::optional<std::string> writeFileInPlace(const std::string& path, std::string_view content)
 {
-    if (struct stat target {}; ::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode))
-        return S_ISDIR(target.st_mode) ? "cannot write " + path + ": it is a folder"
-                                       : writeIntoSpecialFile(path, path, content);
+    if (auto outcome = writeUnlessOrdinary(path, path, content))
+        return *outcome;
     std::FILE* file = std::fopen(path.c_str(), "wb");
     if (!file)
         return "cannot write " + path + ": " + std::strerror(errno);

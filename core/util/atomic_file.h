@@ -9,9 +9,13 @@ namespace nw {
 
 // Returns an error message naming the file, or nullopt on success. A symbolic link is written through
 // to its target; an existing file keeps its permissions (and owner, where allowed), and a read-only one
-// is refused. A device or a pipe (/dev/stdout, a FIFO) is written into, never replaced or removed; a
-// pipe no program reads is refused at once.
-std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view content);
+// is refused. /dev/stdout, /dev/stderr and /dev/fd/N are written through the descriptor the program
+// holds; a device or a pipe (/dev/null, a FIFO) is written into, never replaced or removed; a pipe no
+// program reads, a folder, a disk device or a socket is refused at once.
+// `durable`: flushed to the disk before and after the rename (checkpoints, a saved cfg); false only
+// replaces atomically (a re-run's thousands of images: whole, not worth a disk flush each).
+std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view content,
+                                               bool durable = true);
 // Writes a file in place, for the many small files of a data set (no fsync, no rename): a message
 // naming it with the system's reason ("No space left on device") when it cannot, and then no cut-off
 // file is left to pass for a whole one.

@@ -112,7 +112,7 @@ void SourceView::documentChanged()
     if (tooLarge_) {
         setPlainText({});
         setPlaceholderText(tr("This cfg is too large to edit as text here (%1 MB, or a line of more than "
-                              "%2 characters): edit it in a text editor, or with the graph and Properties.")
+                              "%2 bytes): edit it in a text editor, or with the graph and Properties.")
                                .arg(double(shown.size()) / (1024 * 1024), 0, 'f', 1)
                                .arg(kLongestLine));
         shownLines_ = QStringList{QString()};

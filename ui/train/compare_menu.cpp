@@ -24,9 +24,9 @@ QString CompareMenu::runName(const QString& runFolder)
     const QString name = QFileInfo(runFolder).fileName();
     const QRegularExpression stamp(R"(^previous-(\d{4})(\d\d)(\d\d)-(\d\d)(\d\d)(\d\d)(-\d+)?$)");
     if (const auto match = stamp.match(name); match.hasMatch())
-        return tr("run %1-%2 %3:%4%5") // (short: the legend has three to a row)
+        return tr("run %1-%2 %3:%4:%5%6") // (no year: the legend has three to a row)
             .arg(match.captured(2), match.captured(3), match.captured(4), match.captured(5),
-                 match.captured(7));
+                 match.captured(6), match.captured(7));
     return name.isEmpty() ? runFolder : name;
 }
 
@@ -40,7 +40,8 @@ bool CompareMenu::compareWith(const QString& metricsCsv, QString& error)
                     : QString::fromStdString(problem);
         return false;
     }
-    curves_.addComparison(runName(QFileInfo(metricsCsv).absolutePath()), rows);
+    curves_.addComparison(QFileInfo(metricsCsv).absoluteFilePath(),
+                          runName(QFileInfo(metricsCsv).absolutePath()), rows);
     return true;
 }
 
@@ -49,7 +50,8 @@ void CompareMenu::rebuild()
     clear();
     const QString folder = folder_();
     bool any = false;
-    for (const RunSummary& run : runsIn(folder.toStdString())) {
+    for (const RunSummary& run :
+         folder.isEmpty() ? std::vector<RunSummary>() : runsIn(folder.toStdString())) {
         if (run.name == ".") // (the run the curves show already)
             continue;
         any = true;
@@ -66,12 +68,12 @@ void CompareMenu::rebuild()
         text += run.finished ? tr(", finished") : tr(", stopped");
         QAction* action = addAction(text);
         action->setCheckable(true);
-        action->setChecked(curves_.comparisons().contains(name));
-        const QString metrics = QString::fromStdString(run.metricsPath);
-        connect(action, &QAction::toggled, this, [this, name, metrics](bool on) {
+        const QString metrics = QFileInfo(QString::fromStdString(run.metricsPath)).absoluteFilePath();
+        action->setChecked(curves_.comparisons().contains(metrics));
+        connect(action, &QAction::toggled, this, [this, metrics](bool on) {
             QString error;
             if (!on)
-                curves_.removeComparison(name);
+                curves_.removeComparison(metrics);
             else if (!compareWith(metrics, error))
                 emit message(error);
         });
@@ -89,8 +91,8 @@ void CompareMenu::rebuild()
             emit message(error);
     });
     QAction* clearAll = addAction(tr("Clear comparisons"), this, [this] {
-        for (const QString& name : curves_.comparisons())
-            curves_.removeComparison(name);
+        for (const QString& id : curves_.comparisons())
+            curves_.removeComparison(id);
     });
     clearAll->setEnabled(!curves_.comparisons().isEmpty());
 }

@@ -31,6 +31,7 @@ namespace nw::ui {
 
 class TrainWorker;
 class CompareMenu;
+class TrainingCurves;
 
 class TrainPanel : public QWidget {
     Q_OBJECT
@@ -66,6 +67,7 @@ public:
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* stopButton() const { return stop_; }
     QCustomPlot* plot() const { return curves_->plot(); }
+    TrainingCurves* curves() const { return curves_; }
     QCustomPlot* ratePlot() const { return curves_->ratePlot(); }
     QCustomPlot* headPlot() const { return curves_->headPlot(); }
     QPushButton* shapesButton() const { return shapes_; }

@@ -216,14 +216,15 @@ void TrainingCurves::addEarlierRun(const QString& metricsCsv, int before)
     }
 }
 
-void TrainingCurves::addComparison(const QString& name, const std::vector<nw::MetricsRow>& rows)
+void TrainingCurves::addComparison(const QString& id, const QString& name,
+                                   const std::vector<nw::MetricsRow>& rows)
 {
-    removeComparison(name);
+    removeComparison(id);
     // Colours apart from the run's own blues and orange, one per comparison in turn.
     const QColor colours[] = {QColor(150, 150, 150), QColor(190, 60, 120), QColor(60, 150, 140),
                               QColor(140, 110, 40)};
-    const QColor colour = colours[comparisons_.size() % 4];
-    Comparison comparison{name};
+    const QColor colour = colours[comparisonsMade_++ % 4];
+    Comparison comparison{id};
     comparison.loss = plot_->addGraph();
     comparison.loss->setName(tr("avg loss · %1").arg(name));
     comparison.loss->setPen(QPen(colour, 1.5, Qt::DashLine));
@@ -242,15 +243,16 @@ void TrainingCurves::addComparison(const QString& name, const std::vector<nw::Me
         }
     }
     comparisons_.push_back(comparison);
-    fitAxes(lastIteration_);
+    if (followRun_) // (a view the user zoomed stays)
+        fitAxes(lastIteration_);
     plot_->replot();
     rates_->replot();
 }
 
-void TrainingCurves::removeComparison(const QString& name)
+void TrainingCurves::removeComparison(const QString& id)
 {
     for (auto it = comparisons_.begin(); it != comparisons_.end(); ++it)
-        if (it->name == name) {
+        if (it->id == id) {
             plot_->removeGraph(it->loss);
             if (it->validation)
                 plot_->removeGraph(it->validation);
@@ -264,7 +266,7 @@ QStringList TrainingCurves::comparisons() const
 {
     QStringList names;
     for (const Comparison& comparison : comparisons_)
-        names << comparison.name;
+        names << comparison.id;
     return names;
 }
 

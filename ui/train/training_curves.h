@@ -30,10 +30,11 @@ public:
     // after its checkpoint).
     void addEarlierRun(const QString& metricsCsv, int before);
     // Another run's curves beside this one's, kept across runs until removed: its average loss
-    // (dashed) and validation figures, named "· name" in the legend. Replaces one of the same name.
-    void addComparison(const QString& name, const std::vector<nw::MetricsRow>& rows);
-    void removeComparison(const QString& name);
-    QStringList comparisons() const;
+    // (dashed) and validation figures, "· label" in the legend. `id` (its metrics.csv) tells runs apart;
+    // one of the same id is replaced.
+    void addComparison(const QString& id, const QString& label, const std::vector<nw::MetricsRow>& rows);
+    void removeComparison(const QString& id);
+    QStringList comparisons() const; // their ids
     // Axes fitted to the curves up to at least `iteration` and drawn now (an earlier run shown).
     void showUpTo(int iteration);
     void setLogScale(bool on);
@@ -63,11 +64,12 @@ private:
     // The run's own graphs come first (loss, average loss, validation); comparisons after them.
     static constexpr int kOwnGraphs = 3;
     struct Comparison {
-        QString name;
+        QString id;
         QCPGraph* loss = nullptr;
         QCPGraph* validation = nullptr; // null without validation rows
     };
     std::vector<Comparison> comparisons_;
+    int comparisonsMade_ = 0; // (each new one the next colour, also after one was removed)
 };
 
 } // namespace nw::ui

@@ -336,9 +336,9 @@ QString MainWindow::settingsProblem()
     // (QSettings says nothing when it cannot write: recent files and the layout were lost at exit)
     const QString file = QSettings().fileName();
     const QFileInfo info(file);
-    const bool writable =
-        info.exists() ? info.isWritable()
-                      : QDir().mkpath(info.absolutePath()) && QFileInfo(info.absolutePath()).isWritable();
+    // (the folder too: QSettings writes a new file beside the old one and renames it)
+    const bool writable = QDir().mkpath(info.absolutePath()) && QFileInfo(info.absolutePath()).isWritable() &&
+                          (!info.exists() || info.isWritable());
     return writable
                ? QString()
                : tr("Settings are not saved: %1 cannot be written (recent files, the window's layout and "
@@ -537,16 +537,17 @@ void MainWindow::insertLayer(const QString& type)
 
 void MainWindow::setEditable(bool editable)
 {
-    palette_->setEnabled(editable);
-    properties_->setEnabled(editable);
+    // Text in Source that is no cfg pauses the other editors too (their edits would replace it).
+    const bool textRefused = !source_->refusal().isEmpty();
+    palette_->setEnabled(editable && !textRefused);
+    properties_->setEnabled(editable && !textRefused);
     source_->setEditable(editable);
     // The graph's port drags and a click in History reach the document without an action: it refuses.
     model_doc_->setReadOnly(!editable);
-    const bool textRefused = !source_->refusal().isEmpty();
     if (auto* history = findChild<QUndoView*>("historyView"))
         history->setEnabled(editable && !textRefused);
     for (QAction* action : editActions_)
-        action->setEnabled(editable);
+        action->setEnabled(editable && !textRefused);
     // Undo and redo follow their stack again (enabled only with something to undo or redo).
     undo_->setEnabled(editable && !textRefused && model_doc_->undoStack()->canUndo());
     redo_->setEnabled(editable && !textRefused && model_doc_->undoStack()->canRedo());

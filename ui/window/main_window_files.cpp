@@ -92,12 +92,14 @@ bool MainWindow::maybeSave()
     if (properties_)
         commitPendingEdits(); // (a typed value counts as a change to save)
     // Text typed in Source that the document refused (binary data) is in no file: not dropped unasked.
-    if (source_ && source_->hasPendingEdit() && isVisible() &&
-        QMessageBox::warning(
-            this, tr("Text not applied"),
-            tr("The text typed in Source is not in the network: %1\n\nDiscard it?").arg(source_->refusal()),
-            QMessageBox::Discard | QMessageBox::Cancel) != QMessageBox::Discard)
-        return false;
+    if (source_ && source_->hasPendingEdit() && isVisible()) {
+        if (QMessageBox::warning(this, tr("Text not applied"),
+                                 tr("The text typed in Source is not in the network: %1\n\nDiscard it?")
+                                     .arg(source_->refusal()),
+                                 QMessageBox::Discard | QMessageBox::Cancel) != QMessageBox::Discard)
+            return false;
+        source_->dropPendingEdit(); // (else saving the edits before it is refused for its sake)
+    }
     if (!model_doc_ || !model_doc_->isModified() || !isVisible())
         return true;
     const auto answer = QMessageBox::warning(
