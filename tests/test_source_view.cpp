@@ -26,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
+#include <QTextLayout>
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
@@ -111,6 +112,7 @@ private slots:
     void aDroppedFileOpensAndTheNumbersFit();
     void altGrTypesAndCtrlShortcutsCommit();
     void findGoesThroughTheMatches();
+    void coloursFollowThePalette();
 };
 
 // The pure merge: lines equal at both ends keep their bytes, the others get the file's line end.
@@ -527,6 +529,26 @@ void TestSourceView::findGoesThroughTheMatches()
     QVERIFY(!bar->isVisible());
     QTRY_VERIFY(w.view()->hasFocus());
     QCOMPARE(w.text(), std::string(kNet)); // finding changes nothing
+}
+
+// Headers in the palette's link colour, comments in its placeholder colour, also after the palette
+// changes while the text is shown (a dark theme chosen while the studio runs).
+void TestSourceView::coloursFollowThePalette()
+{
+    SourceWindow w("# a comment\n[net]\nwidth=16\n");
+    const auto colourAt = [&](int line) {
+        const QList<QTextLayout::FormatRange> ranges =
+            w.view()->document()->findBlockByNumber(line - 1).layout()->formats();
+        return ranges.isEmpty() ? QColor() : ranges.first().format.foreground().color();
+    };
+    QCOMPARE(colourAt(2), w.view()->palette().color(QPalette::Link));
+    QCOMPARE(colourAt(1), w.view()->palette().color(QPalette::PlaceholderText));
+    QPalette other = w.view()->palette();
+    other.setColor(QPalette::Link, QColor(250, 200, 10));
+    other.setColor(QPalette::Base, QColor(30, 30, 30));
+    w.window.setPalette(other);
+    QCoreApplication::processEvents();
+    QCOMPARE(colourAt(2), QColor(250, 200, 10));
 }
 
 QTEST_MAIN(TestSourceView)

@@ -7,12 +7,19 @@ namespace nw::ui {
 CfgHighlighter::CfgHighlighter(QTextDocument* document, const QPalette& palette)
     : QSyntaxHighlighter(document)
 {
+    setPalette(palette);
+}
+
+void CfgHighlighter::setPalette(const QPalette& palette)
+{
+    header_ = key_ = comment_ = QTextCharFormat();
     const bool dark = palette.color(QPalette::Base).lightness() < 128;
     header_.setForeground(palette.color(QPalette::Link));
     header_.setFontWeight(QFont::Bold);
     key_.setForeground(dark ? QColor(0x7f, 0xd4, 0xdc) : QColor(0x00, 0x6a, 0x74));
     comment_.setForeground(palette.color(QPalette::PlaceholderText));
     comment_.setFontItalic(true);
+    rehighlight();
 }
 
 void CfgHighlighter::highlightBlock(const QString& text)

@@ -10,6 +10,8 @@ namespace nw::ui {
 class CfgHighlighter : public QSyntaxHighlighter {
 public:
     CfgHighlighter(QTextDocument* document, const QPalette& palette);
+    // New colours for another palette (a dark theme chosen while the studio runs), the text redrawn.
+    void setPalette(const QPalette& palette);
 
 protected:
     void highlightBlock(const QString& text) override;

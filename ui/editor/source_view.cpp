@@ -68,7 +68,7 @@ SourceView::SourceView(DocumentModel& model, QWidget* parent) : QPlainTextEdit(p
     setTabChangesFocus(true);  // (Darknet strips tabs; Tab goes on to the next control)
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setPlaceholderText(defaultPlaceholder());
-    new CfgHighlighter(document(), palette());
+    highlighter_ = new CfgHighlighter(document(), palette());
     lineNumbers_ = new LineNumberArea(this);
     lineNumbers_->setObjectName("lineNumbers");
     setViewportMargins(lineNumberWidth(), 0, 0, 0);
@@ -419,6 +419,15 @@ bool SourceView::event(QEvent* event)
         }
     }
     return QPlainTextEdit::event(event);
+}
+
+void SourceView::changeEvent(QEvent* event)
+{
+    QPlainTextEdit::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        highlighter_->setPalette(palette());
+        updateMarks();
+    }
 }
 
 void SourceView::focusOutEvent(QFocusEvent* event)

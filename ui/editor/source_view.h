@@ -62,6 +62,7 @@ signals:
 protected:
     bool event(QEvent* event) override;
     bool viewportEvent(QEvent* event) override;
+    void changeEvent(QEvent* event) override; // a palette change: the colours follow
     void focusOutEvent(QFocusEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     // Files dragged here are opened by the window, not typed in as their URL.
@@ -86,6 +87,7 @@ private:
 
     DocumentModel& model_;
     QWidget* lineNumbers_ = nullptr;
+    class CfgHighlighter* highlighter_ = nullptr;
     QTimer commitTimer_;
     std::string fileText_;   // the document's text the view was last made to show
     QStringList shownLines_; // the lines shown for it (what the editor made of it)

@@ -2,11 +2,9 @@
 
 #include "window/whole_file.h"
 
-#include <QFile>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QStringList>
-#include <QTextStream>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <qcustomplot.h>
@@ -196,23 +194,17 @@ void TrainingCurves::add(const nw::IterationStats& s)
 
 void TrainingCurves::addEarlierRun(const QString& metricsCsv, int before)
 {
-    QFile file(metricsCsv);
-    if (!file.open(QIODevice::ReadOnly))
-        return;
-    QTextStream in(&file);
-    in.readLine(); // header
-    while (!in.atEnd()) {
-        const QStringList f = in.readLine().split(',');
-        if (f.size() < 7 || f[0].toInt() >= before)
+    for (const MetricsRow& row : readMetrics(metricsCsv.toStdString())) {
+        if (row.iteration >= before)
             continue;
-        plot_->graph(0)->addData(f[0].toDouble(), f[1].toDouble());
-        plot_->graph(1)->addData(f[0].toDouble(), f[2].toDouble());
-        rates_->graph(0)->addData(f[0].toDouble(), f[3].toDouble()); // the rates of the earlier run too
-        rates_->graph(1)->addData(f[0].toDouble(), f[4].toDouble());
-        if (!f[6].isEmpty())
-            plot_->graph(2)->addData(f[0].toDouble(), f[6].toDouble() * 100);
-        if (f.size() > 7 && !f[7].isEmpty())
-            plot_->graph(2)->addData(f[0].toDouble(), f[7].toDouble() * 100);
+        plot_->graph(0)->addData(row.iteration, row.loss);
+        plot_->graph(1)->addData(row.iteration, row.averageLoss);
+        rates_->graph(0)->addData(row.iteration, row.learningRate); // the rates of the earlier run too
+        rates_->graph(1)->addData(row.iteration, row.imagesPerSecond);
+        if (row.validTop1)
+            plot_->graph(2)->addData(row.iteration, *row.validTop1 * 100);
+        if (row.map50)
+            plot_->graph(2)->addData(row.iteration, *row.map50 * 100);
     }
 }
 
