@@ -95,8 +95,8 @@ bool forEachRow(const std::string& path, const std::function<void(const MetricsR
     return true;
 }
 
-// previous-20261130-101200-3 → ("20261130-101200", 3), for newest-first order by the names' times (a
-// copied folder's files all have the copy's time).
+} // namespace
+
 std::optional<std::pair<std::string, int>> setAsideStamp(const std::string& name)
 {
     static const std::regex pattern(R"(^previous-(\d{8}-\d{6})(?:-(\d+))?$)");
@@ -105,8 +105,6 @@ std::optional<std::pair<std::string, int>> setAsideStamp(const std::string& name
         return std::nullopt;
     return std::pair{match[1].str(), match[2].matched ? std::atoi(match[2].str().c_str()) : 1};
 }
-
-} // namespace
 
 std::vector<MetricsRow> readMetrics(const std::string& path, std::string* problem)
 {

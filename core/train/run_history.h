@@ -4,6 +4,7 @@
 // studio's Compare menu draws their curves beside a run's; `netwright-cli runs` lists them.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nw {
@@ -41,6 +42,10 @@ struct RunSummary {
 // not be read). The rows are read one at a time: a metrics.csv of millions of rows takes no memory.
 std::optional<RunSummary> summarizeRun(const std::string& folder, const std::string& metricsPath,
                                        std::string* problem = nullptr);
+// The time a previous-… folder's name gives and its copy number: previous-20261130-101200-3 →
+// ("20261130-101200", 3); nullopt for other names. (Newest first by the names' times: a copied folder's
+// files all have the copy's time.)
+std::optional<std::pair<std::string, int>> setAsideStamp(const std::string& name);
 // The folder's own run first (when it has metrics.csv rows), then its previous-<date>-<time>[-N] runs,
 // newest first by the time in their names. `problems` (optional) gets what could not be read.
 std::vector<RunSummary> runsIn(const std::string& folder, std::vector<std::string>* problems = nullptr);

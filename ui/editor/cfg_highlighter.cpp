@@ -22,11 +22,17 @@ void CfgHighlighter::setPalette(const QPalette& palette)
     rehighlight();
 }
 
+int cfgTextStart(const QString& line)
+{
+    int at = 0;
+    while (at < line.size() && (line[at] == ' ' || line[at] == '\t' || line[at] == QChar(0x240D)))
+        ++at;
+    return at;
+}
+
 void CfgHighlighter::highlightBlock(const QString& text)
 {
-    qsizetype start = 0; // (Darknet strips every space and CR: indented lines count as what they start with)
-    while (start < text.size() && (text[start] == ' ' || text[start] == '\t' || text[start] == QChar(0x240D)))
-        ++start;
+    const qsizetype start = cfgTextStart(text); // (indented lines count as what they start with)
     if (start == text.size())
         return;
     const QChar first = text[start];

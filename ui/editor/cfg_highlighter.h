@@ -7,6 +7,10 @@
 
 namespace nw::ui {
 
+// Where a line's text starts as Darknet reads it: after spaces, tabs and CRs (a lone CR is shown as
+// U+240D in the Source view).
+int cfgTextStart(const QString& line);
+
 class CfgHighlighter : public QSyntaxHighlighter {
 public:
     CfgHighlighter(QTextDocument* document, const QPalette& palette);

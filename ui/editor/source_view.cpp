@@ -48,15 +48,6 @@ QString defaultPlaceholder()
     return SourceView::tr("The network's cfg text: type or paste a [net] section and layers here.");
 }
 
-// Where a line's text starts: Darknet strips spaces, tabs and CRs (a lone CR is shown as U+240D).
-int firstNonSpace(const QString& text)
-{
-    int at = 0;
-    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == QChar(0x240D)))
-        ++at;
-    return at;
-}
-
 } // namespace
 
 SourceView::SourceView(DocumentModel& model, QWidget* parent) : QPlainTextEdit(parent), model_(model)
@@ -243,7 +234,7 @@ const std::vector<int>& SourceView::headerLines() const
         headers_.clear();
         for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
             const QString text = block.text();
-            const int start = firstNonSpace(text);
+            const int start = cfgTextStart(text);
             if (start < text.size() && text[start] == '[')
                 headers_.push_back(block.blockNumber());
         }
@@ -337,7 +328,7 @@ void SourceView::updateMarks()
         underline.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
         underline.format.setUnderlineColor(mark.error ? errorTextColour(this) : warningTextColour(this));
         underline.cursor = QTextCursor(block);
-        underline.cursor.setPosition(block.position() + firstNonSpace(block.text()));
+        underline.cursor.setPosition(block.position() + cfgTextStart(block.text()));
         underline.cursor.setPosition(block.position() + block.length() - 1, QTextCursor::KeepAnchor);
         selections << underline;
     }

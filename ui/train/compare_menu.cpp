@@ -7,7 +7,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLocale>
-#include <QRegularExpression>
 
 namespace nw::ui {
 
@@ -22,11 +21,12 @@ CompareMenu::CompareMenu(TrainingCurves& curves, std::function<QString()> folder
 QString CompareMenu::runName(const QString& runFolder)
 {
     const QString name = QFileInfo(runFolder).fileName();
-    const QRegularExpression stamp(R"(^previous-(\d{4})(\d\d)(\d\d)-(\d\d)(\d\d)(\d\d)(-\d+)?$)");
-    if (const auto match = stamp.match(name); match.hasMatch())
-        return tr("run %1-%2 %3:%4:%5%6") // (no year: the legend has three to a row)
-            .arg(match.captured(2), match.captured(3), match.captured(4), match.captured(5),
-                 match.captured(6), match.captured(7));
+    if (const auto stamp = setAsideStamp(name.toStdString())) {
+        const QString time = QString::fromStdString(stamp->first); // 20261130-101200
+        return tr("run %1-%2 %3:%4:%5%6")                          // (no year: the legend has three to a row)
+            .arg(time.mid(4, 2), time.mid(6, 2), time.mid(9, 2), time.mid(11, 2), time.mid(13, 2),
+                 stamp->second > 1 ? "-" + QString::number(stamp->second) : QString());
+    }
     return name.isEmpty() ? runFolder : name;
 }
 
