@@ -122,4 +122,14 @@ std::optional<std::string> newestSetAside(const std::string& folder, const std::
     return newest + "/" + file;
 }
 
+bool runFinished(const std::string& folder, const std::string& name)
+{
+    std::error_code missing;
+    const auto finalTime = fs::last_write_time(fs::path(folder) / (name + "_final.weights"), missing);
+    if (missing)
+        return false;
+    const auto stateTime = fs::last_write_time(fs::path(folder) / (name + "_last.state"), missing);
+    return missing || finalTime >= stateTime;
+}
+
 } // namespace nw

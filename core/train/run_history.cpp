@@ -1,5 +1,6 @@
 #include "train/run_history.h"
 
+#include "train/previous_run.h"
 #include "train/run_folder_lock.h"
 
 #include <algorithm>
@@ -156,14 +157,8 @@ std::optional<RunSummary> summarizeRun(const std::string& folder, const std::str
                 file.size() > suffix.size() && file.ends_with(suffix))
                 networks.insert(file.substr(0, file.size() - suffix.size()));
     run.networks.assign(networks.begin(), networks.end());
-    for (const std::string& network : run.networks) {
-        std::error_code missing;
-        const auto finalTime = fs::last_write_time(fs::path(folder) / (network + "_final.weights"), missing);
-        if (missing)
-            continue;
-        const auto stateTime = fs::last_write_time(fs::path(folder) / (network + "_last.state"), missing);
-        run.finished = run.finished || missing || finalTime >= stateTime;
-    }
+    for (const std::string& network : run.networks)
+        run.finished = run.finished || runFinished(folder, network);
     run.training = folderInUse(folder);
     return run;
 }

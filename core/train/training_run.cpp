@@ -334,10 +334,7 @@ TrainingRun::Result TrainingRun::startBackend()
 // iteration.
 TrainingRun::Result TrainingRun::setAsideEarlierRun()
 {
-    // A finished run (final weights as new as its checkpoint) has nothing to continue.
-    std::error_code ec;
-    const auto finalTime = std::filesystem::last_write_time(base_ + "_final.weights", ec);
-    const bool finished = !ec && finalTime >= std::filesystem::last_write_time(statePath_, ec) && !ec;
+    const bool finished = runFinished(options_.outDir, options_.name); // (nothing to continue)
     previous_ = setAsidePreviousRun(options_.outDir, options_.name);
     if (previous_.error)
         return previous_.error;
