@@ -201,6 +201,16 @@ void dropLayerType(QWidget* widget, const QString& type, QPoint at)
     QApplication::sendEvent(widget, &drop);
 }
 
+// yolov4-tiny open in a shown 1200×800 window: a graph larger than the view.
+bool showYolov4Tiny(ui::MainWindow& window)
+{
+    if (!window.openFile(QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg"))
+        return false;
+    window.resize(1200, 800);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window);
+}
+
 } // namespace
 
 void TestEditor::editsThenUndoAllRestoreTheBytes()
@@ -1500,10 +1510,7 @@ void TestEditor::setClassesFromTheEditMenu()
 void TestEditor::zoomsCentreOnTheSelectedLayer()
 {
     ui::MainWindow window;
-    QVERIFY(window.openFile(QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg"));
-    window.resize(1200, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(showYolov4Tiny(window));
     QAction* actualSize = nullptr;
     for (QMenu* menu : window.menuBar()->findChildren<QMenu*>())
         for (QAction* action : menu->actions())
@@ -1535,10 +1542,7 @@ void TestEditor::zoomsCentreOnTheSelectedLayer()
 void TestEditor::theCardLookedAtStaysPutAfterAnEdit()
 {
     ui::MainWindow window;
-    QVERIFY(window.openFile(QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg"));
-    window.resize(1200, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(showYolov4Tiny(window));
     ui::GraphView* graph = window.graphView();
     ui::DocumentModel* model = window.documentModel();
     window.selectLayer(20);
@@ -1564,10 +1568,7 @@ void TestEditor::theCardLookedAtStaysPutAfterAnEdit()
 void TestEditor::theGraphFollowsADarkPalette()
 {
     ui::MainWindow window;
-    QVERIFY(window.openFile(QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg"));
-    window.resize(1200, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(showYolov4Tiny(window));
     ui::GraphView* graph = window.graphView();
     const auto cardPixel = [&] { // the fill of card 0 just right of its title's start
         const QPointF centre = *graph->centreOf(0);
