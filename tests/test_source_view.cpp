@@ -14,11 +14,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -378,6 +380,11 @@ void TestSourceView::textThatIsNoCfgIsKeptNotApplied()
     QCOMPARE(w.view()->toPlainText(), QString("classes=8"));
     QCOMPARE(w.text(), std::string(kNet));
     QVERIFY(!w.window.findChild<QWidget*>("historyView")->isEnabled());
+    // Train neither: it trained the last network that was a cfg, not the text shown.
+    w.window.trainPanel()->trainButton()->click();
+    QVERIFY(!w.window.trainPanel()->isTraining());
+    const QString said = w.window.trainPanel()->statusLabel()->text();
+    QVERIFY2(said.startsWith("Not started: the text typed in Source is not a cfg"), qPrintable(said));
     // Made a cfg again: applied, and the message goes.
     QTest::keyClick(w.view(), Qt::Key_Home);
     QTest::keyClicks(w.view(), "[net]");

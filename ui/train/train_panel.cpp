@@ -481,6 +481,11 @@ void TrainPanel::start()
 {
     if (training_ || makingShapes_)
         return;
+    if (const QString problem = editorCheck_ ? editorCheck_() : QString(); !problem.isEmpty()) {
+        status_->setText(problem); // (it trained the last network that was a cfg, not what is shown)
+        appendLog(problem);
+        return;
+    }
     if (cfgPath_.isEmpty()) { // (Train was greyed out without a word)
         status_->setText(
             tr("Save the network first (File ▸ Save As…): a run names its weights and checkpoints "

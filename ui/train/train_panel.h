@@ -46,6 +46,9 @@ public:
     void renameNetwork(const QString& cfgPath);
     // Where Train reads the network: the editor's text (unsaved edits included) instead of the file.
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
+    // Why the editor's network cannot be trained as it is shown (text in Source that is no cfg), or
+    // empty; asked before a run starts.
+    void setEditorCheck(std::function<QString()> check) { editorCheck_ = std::move(check); }
     bool isTraining() const { return training_; }
     // Whether the network has detection heads: its validation curve is then mAP@0.5, not top-1.
     void setDetector(bool detector);
@@ -160,6 +163,7 @@ private:
     qint64 pausedMs_ = 0;
     int firstIteration_ = -1;
     std::function<QString()> cfgText_;
+    std::function<QString()> editorCheck_;
     bool stopRequested_ = false; // the user pressed Stop (the run ends without an error)
     std::vector<QWidget*> pathButtons_;
     int lastLoggedIteration_ = 0;

@@ -257,6 +257,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     QTimer::singleShot(0, trainDock, &QDockWidget::raise);
     propertiesDock->raise();
     // Train and Detect use the network as the editor shows it, unsaved edits included.
+    trainPanel_->setEditorCheck([this] {
+        properties_->commitPendingEdit();
+        return source_->commitPendingEdit() ? QString()
+                                            : tr("Not started: the text typed in Source is not a cfg (%1); "
+                                                 "fix it there, or press Ctrl+Z "
+                                                 "in it to drop it")
+                                                  .arg(source_->refusal());
+    });
     trainPanel_->setCfgTextSource([this] {
         commitPendingEdits();
         return QString::fromStdString(model_doc_->document().toText());
