@@ -79,6 +79,15 @@ struct SourceWindow {
     ui::SourceView* view() { return window.sourceView(); }
     ui::DocumentModel* model() { return window.documentModel(); }
     std::string text() { return model()->document().toText(); }
+    // The Problems row whose text holds `needle`, or null.
+    QListWidgetItem* problemRow(const QString& needle)
+    {
+        auto* problems = window.findChild<QListWidget*>("problemList");
+        for (int row = 0; row < problems->count(); ++row)
+            if (problems->item(row)->text().contains(needle))
+                return problems->item(row);
+        return nullptr;
+    }
     // Puts the cursor at the end of line `line` (1-based), as a click there would.
     void cursorToEndOf(int line)
     {
@@ -241,15 +250,11 @@ void TestSourceView::aBrokenHeaderIsMarkedAndFixedHere()
     const std::map<int, bool> marked = w.view()->markedLines();
     QVERIFY(marked.count(11));
     QVERIFY(marked.at(11)); // an error
-    auto* problems = w.window.findChild<QListWidget*>("problemList");
-    QListWidgetItem* item = nullptr;
-    for (int row = 0; row < problems->count(); ++row)
-        if (problems->item(row)->text().contains("no closing ']'"))
-            item = problems->item(row);
+    QListWidgetItem* item = w.problemRow("no closing ']'");
     QVERIFY(item);
     QVERIFY(item->text().contains("net.cfg:11:"));
     w.cursorToEndOf(1);
-    emit problems->itemActivated(item);
+    emit item->listWidget()->itemActivated(item);
     QCOMPARE(w.view()->textCursor().blockNumber() + 1, 11);
     // The Source tab stays in front (Properties would hide the line the problem is on).
     QVERIFY(!w.window.findChild<QDockWidget*>("sourceDock")->visibleRegion().isEmpty());
@@ -448,13 +453,9 @@ void TestSourceView::problemsLeadToTheirLine()
     QByteArray bad = kNet;
     bad.replace("filters=8", "filters=x");
     SourceWindow w(bad);
-    auto* problems = w.window.findChild<QListWidget*>("problemList");
-    QListWidgetItem* item = nullptr;
-    for (int row = 0; row < problems->count(); ++row)
-        if (problems->item(row)->text().contains("net.cfg:16:"))
-            item = problems->item(row);
+    QListWidgetItem* item = w.problemRow("net.cfg:16:");
     QVERIFY(item);
-    emit problems->itemActivated(item);
+    emit item->listWidget()->itemActivated(item);
     QCOMPARE(w.view()->textCursor().blockNumber() + 1, 16);
     QCOMPARE(w.window.selectedLayer(), 2);
 }

@@ -17,8 +17,9 @@ struct SetAside {
 // metrics.csv. Call with the folder's lock held. All or nothing: a move that fails puts back the others.
 SetAside setAsidePreviousRun(const std::string& folder, const std::string& name);
 
-// Whether the run `name` in `folder` ended: its _final.weights is there and at least as new as its
-// checkpoint (a stopped run's checkpoint is newer; a resumed one that finished wrote its final again).
+// Whether the run `name` in `folder` ended: its _final.weights is there and its checkpoint is not
+// newer, or there is none (a stopped run's checkpoint is newer; a resumed one that finished wrote its
+// final again).
 bool runFinished(const std::string& folder, const std::string& name);
 
 // For a run stopped in its first iteration: deletes the run's files that `aside` does not hold (what

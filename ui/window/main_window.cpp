@@ -259,11 +259,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // Train and Detect use the network as the editor shows it, unsaved edits included.
     trainPanel_->setEditorCheck([this] {
         properties_->commitPendingEdit();
-        return source_->commitPendingEdit() ? QString()
-                                            : tr("Not started: the text typed in Source is not a cfg (%1); "
-                                                 "fix it there, or press Ctrl+Z "
-                                                 "in it to drop it")
-                                                  .arg(source_->refusal());
+        return source_->commitPendingEdit() ? QString() : unappliedSourceText(tr("Not started"));
     });
     trainPanel_->setCfgTextSource([this] {
         commitPendingEdits();
@@ -567,10 +563,15 @@ bool MainWindow::commitPendingEdits()
     if (source_->commitPendingEdit())
         return true;
     // (what Save would write is not what Source shows: said, and the refusal kept in view)
-    statusBar()->showMessage(tr("Not saved: the text typed in Source is not a cfg (%1); fix it there, or "
-                                "press Ctrl+Z in it to drop it")
-                                 .arg(source_->refusal()));
+    statusBar()->showMessage(unappliedSourceText(tr("Not saved")));
     return false;
+}
+
+QString MainWindow::unappliedSourceText(const QString& outcome) const
+{
+    return tr("%1: the text typed in Source is not a cfg (%2); fix it there, or press Ctrl+Z in it to drop "
+              "it")
+        .arg(outcome, source_->refusal());
 }
 
 void MainWindow::raiseProperties()

@@ -85,6 +85,8 @@ private:
     // Values typed in Properties and text typed in Source, not yet confirmed, go into the document;
     // false (said in the status bar) when Source's text is no cfg and stays unapplied.
     bool commitPendingEdits();
+    // "<outcome>: the text typed in Source is not a cfg (why); fix it …" — Save's and Train's refusal.
+    QString unappliedSourceText(const QString& outcome) const;
     void createActions();
     void showSpec();
     // The Problems list and the status bar's totals: the description's diagnostics and the data check.
