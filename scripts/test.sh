@@ -6,17 +6,30 @@
 # NETWRIGHT_FUZZ_SECONDS, 15 here). NETWRIGHT_SKIP_SANITIZE=1 runs only the first part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each stage's wall time, so a CI log shows where its minutes went.
+stage_start=$(date +%s)
+stage_done() {
+  local now
+  now=$(date +%s)
+  echo "test.sh: $1 took $((now - stage_start)) s"
+  stage_start=$now
+}
 scripts/setup.sh
+stage_done "setup"
 # A fresh build/ (CI's clean checkout) is a unity build, 8 sources per compiler run: 300 s instead of
 # 560 on two cores. An existing build/ keeps its setting, so a developer's scripts/build.sh tree still
 # compiles every source on its own, which catches a missing include.
 unity=()
 [ -f build/CMakeCache.txt ] || unity=(-DCMAKE_UNITY_BUILD=ON)
 scripts/build.sh -DNETWRIGHT_WARNINGS_AS_ERRORS=ON "${unity[@]}"
+stage_done "build"
 (cd build && QT_QPA_PLATFORM=offscreen ctest --parallel "$(nproc)" --output-on-failure)
+stage_done "test suite"
 scripts/headless-check.sh
+stage_done "headless check"
 if [ "${NETWRIGHT_SKIP_SANITIZE:-0}" != 1 ]; then
   # test_detection_training (3 minutes under the sanitizers) runs in the plain suite above; its label
   # and .data parsing is fuzzed by fuzz_labels_data here.
   NETWRIGHT_FUZZ_SECONDS="${NETWRIGHT_FUZZ_SECONDS:-15}" scripts/sanitize.sh -E test_detection_training
+  stage_done "sanitizer build and suite"
 fi

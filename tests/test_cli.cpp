@@ -30,6 +30,26 @@ QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArra
     return file.fileName();
 }
 
+// The libraries the dynamic loader opens for a command (it names every one under LD_DEBUG=files).
+QByteArray librariesOpened(const QStringList& arguments, int expectedExit)
+{
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("LD_DEBUG", "files");
+    process.setProcessEnvironment(environment);
+    process.start(NETWRIGHT_CLI, arguments);
+    const bool finished = process.waitForFinished(300000);
+    const QByteArray log = process.readAllStandardError();
+    if (!finished || process.exitStatus() != QProcess::NormalExit || process.exitCode() != expectedExit)
+        qFatal("netwright-cli %s did not exit with %d", qPrintable(arguments.join(' ')), expectedExit);
+    return log;
+}
+
+bool opens(const QByteArray& log, const char* library)
+{
+    return log.contains(QByteArray("file=") + library) || log.contains(QByteArray("/") + library);
+}
+
 } // namespace
 
 class TestCli : public QObject {
@@ -58,6 +78,7 @@ private slots:
     void devicesListsGpusOrSaysWhyNone();
     void runsComparesAFoldersRuns();
     void deviceChoiceIsCheckedBeforeWork();
+    void imageAndVideoLibrariesLoadWhenUsed();
 };
 
 void TestCli::summaryJsonDescribesEveryLayer()
@@ -923,31 +944,15 @@ void TestCli::devicesListsGpusOrSaysWhyNone()
     QVERIFY2(!report.contains("nccl") ||
                  (report["nccl"].toString().startsWith("2.") && !report.contains("nccl_problem")),
              run.out.constData());
-    // The libraries the dynamic loader opens for a command (it names every one under LD_DEBUG=files).
-    const auto opened = [](const QStringList& arguments, int expectedExit) {
-        QProcess process;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert("LD_DEBUG", "files");
-        process.setProcessEnvironment(environment);
-        process.start(NETWRIGHT_CLI, arguments);
-        const bool finished = process.waitForFinished(300000);
-        const QByteArray log = process.readAllStandardError();
-        if (!finished || process.exitStatus() != QProcess::NormalExit || process.exitCode() != expectedExit)
-            qFatal("netwright-cli %s did not exit with %d", qPrintable(arguments.join(' ')), expectedExit);
-        return log;
-    };
-    const auto has = [](const QByteArray& log, const char* library) {
-        return log.contains(QByteArray("file=") + library) || log.contains(QByteArray("/") + library);
-    };
     // (libcublas.so.N itself: cuDNN opens cuBLASLt on its own when it starts.)
-    const QByteArray devicesLog = opened({"devices"}, run.exitCode);
-    QVERIFY(has(devicesLog, "libcublas.so.") && has(devicesLog, "libcudnn.so."));
+    const QByteArray devicesLog = librariesOpened({"devices"}, run.exitCode);
+    QVERIFY(opens(devicesLog, "libcublas.so.") && opens(devicesLog, "libcudnn.so."));
     // The CUDA runtime is linked statically, and cuBLAS, cuDNN and NCCL are opened only when a GPU is
     // used, so the programs start where none is installed (a .deb on a machine without CUDA).
     const QByteArray summaryLog =
-        opened({"summary", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"}, 0);
+        librariesOpened({"summary", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"}, 0);
     for (const char* library : {"libcublas.so.", "libcudnn.so.", "libnccl.so.", "libcudart.so."})
-        QVERIFY2(!has(summaryLog, library), library);
+        QVERIFY2(!opens(summaryLog, library), library);
 #else
     QVERIFY(!report["cuda_built"].toBool());
     QVERIFY(report["problem"].toString().contains("no CUDA backend"));
@@ -1348,6 +1353,22 @@ void TestCli::runsComparesAFoldersRuns()
     const Run missing = cli({"runs", dir.filePath("nothing-here")});
     QCOMPARE(missing.exitCode, 1);
     QVERIFY2(missing.err.contains("nothing-here: no such folder"), missing.err.constData());
+}
+
+// OpenCV's image and video modules, with the GDAL, FFmpeg and codec libraries they bring (0.35 s of
+// every start), are loaded through the media module only when a command reads an image or a video.
+void TestCli::imageAndVideoLibrariesLoadWhenUsed()
+{
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const QByteArray summary = librariesOpened({"summary", cfg}, 0);
+    for (const char* library : {"libnetwright_media.so", "libopencv_imgcodecs.so", "libopencv_videoio.so",
+                                "libgdal.so", "libavcodec.so"})
+        QVERIFY2(!opens(summary, library), library);
+    const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    const QByteArray detect =
+        librariesOpened({"detect", cfg, weights, "/usr/share/darknet/data/dog.jpg", "--json"}, 0);
+    for (const char* library : {"libnetwright_media.so", "libopencv_imgcodecs.so"})
+        QVERIFY2(opens(detect, library), library);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

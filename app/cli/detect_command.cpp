@@ -28,14 +28,15 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#if NETWRIGHT_WITH_OPENCV
+#include <opencv2/core/mat.hpp>
+#endif
 #include <set>
 #include <unistd.h>
 #include <utility>
 #if NETWRIGHT_WITH_OPENCV
 #include "image/image_opencv.h"
 
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/videoio.hpp>
 #endif
 
 namespace nw::cli {
@@ -433,49 +434,50 @@ int detect(const DetectArgs& args)
             }
             if (args.saveLabels)
                 labels.noteVideo(input);
-            cv::VideoCapture capture;
-            if (std::string error; !openVideoFile(input, capture, error)) {
-                std::cerr << "error: " << error << "\n";
+            std::string unopened;
+            const auto capture = openVideoFile(input, unopened);
+            if (!capture) {
+                std::cerr << "error: " << unopened << "\n";
                 ++failures;
                 continue;
             }
-            cv::VideoWriter writer;
+            std::unique_ptr<media::VideoWriter> writer;
             std::string videoPath; // --out's annotated video
             int written = 0;
             bool writeFailed = false;
             cv::Mat frame;
             int index = 0;
-            VideoProgress progress(input, capture.get(cv::CAP_PROP_FRAME_COUNT));
-            while (!detectStop && capture.read(frame) && !frame.empty()) {
+            VideoProgress progress(input, capture->frameCount());
+            while (!detectStop && capture->read(frame) && !frame.empty()) {
                 progress.show(index);
                 const auto boxes = detector.detect(imageFromMat(frame, channels), options);
                 results.push_back({{"file", input}, {"frame", index}, {"detections", boxesJson(boxes)}});
                 if (!args.json)
                     printBoxes(input, index, boxes);
                 if (!args.outDir.empty() && !writeFailed) {
-                    if (!writer.isOpened()) {
-                        const double fps = capture.get(cv::CAP_PROP_FPS);
+                    if (!writer) {
+                        const double fps = capture->fps();
                         videoPath = outPath(input, ".avi");
-                        const std::string& path = videoPath;
-                        writer.open(path, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps > 0 ? fps : 25,
-                                    frame.size());
-                        if (!writer.isOpened()) {
-                            std::cerr << "error: cannot write " << path << " (is the folder writable?)\n";
+                        writer = media::codecsOrThrow().openMotionJpeg(videoPath, fps > 0 ? fps : 25,
+                                                                       frame.cols, frame.rows);
+                        if (!writer) {
+                            std::cerr << "error: cannot write " << videoPath
+                                      << " (is the folder writable?)\n";
                             ++failures;
                             writeFailed = true;
                         }
                     }
                     drawBoxes(frame, boxes);
-                    if (writer.isOpened()) {
-                        writer.write(frame);
+                    if (writer) {
+                        writer->write(frame);
                         ++written;
                     }
                 }
                 ++index;
             }
             progress.clear();
-            if (writer.isOpened()) { // (OpenCV's writer says nothing of a full disk: the file is asked)
-                writer.release();
+            if (writer) { // (OpenCV's writer says nothing of a full disk: the file is asked)
+                writer->release();
                 if (auto problem = writtenVideoProblem(videoPath, written)) {
                     std::cerr << "error: " << *problem << "\n";
                     ++failures;
@@ -486,7 +488,7 @@ int detect(const DetectArgs& args)
             } else if (index == 0) {
                 std::cerr << "error: " << input << ": the video has no readable frames\n";
                 ++failures;
-            } else if (auto early = videoEndedEarly(input, index, capture.get(cv::CAP_PROP_FRAME_COUNT))) {
+            } else if (auto early = videoEndedEarly(input, index, capture->frameCount())) {
                 std::cerr << "error: " << *early << " (the frames read are kept)\n";
                 ++failures;
             }

@@ -30,7 +30,7 @@ struct GpuInventory {
 
 // `full`: also each device's free memory, which needs a CUDA context on every GPU (a few hundred MB of
 // its memory, held until the process ends), and cuBLAS's and cuDNN's versions, which load them (0.5 s,
-// see backend/cuda/lazy_library.h): right for `devices`, not for a long-running studio.
+// see util/lazy_library.h): right for `devices`, not for a long-running studio.
 GpuInventory listGpus(bool full = true);
 
 // "13.0" from 13000 (driver and runtime versions).

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <numbers>
-#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgcodecs.hpp> // (IMWRITE_ constants; writing goes through image_opencv.h)
 #include <opencv2/imgproc.hpp>
 #include <random>
 #include <sstream>

@@ -4,7 +4,6 @@
 
 #include <filesystem>
 #include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
 
 namespace nw {
 
@@ -12,9 +11,9 @@ std::optional<std::string> writtenVideoProblem(const std::string& path, int writ
 {
     if (written <= 0)
         return std::nullopt;
-    cv::VideoCapture reader;
     std::string unreadable;
-    const int held = openVideoFile(path, reader, unreadable) ? int(reader.get(cv::CAP_PROP_FRAME_COUNT)) : 0;
+    const auto reader = openVideoFile(path, unreadable);
+    const int held = reader ? int(reader->frameCount()) : 0;
     if (held >= written)
         return std::nullopt;
     std::error_code ec;
@@ -36,12 +35,13 @@ VideoRecorder::~VideoRecorder()
 std::optional<std::string> VideoRecorder::open(const std::string& path, int width, int height, double fps)
 {
     close();
-    writer_ = std::make_unique<cv::VideoWriter>();
-    if (!writer_->open(path, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps > 0 ? fps : 25,
-                       cv::Size(width, height))) {
-        writer_.reset();
+    std::string unloadable;
+    const media::Codecs* codecs = media::codecs(unloadable);
+    if (!codecs)
+        return path + ": cannot write a video: " + unloadable;
+    writer_ = codecs->openMotionJpeg(path, fps > 0 ? fps : 25, width, height);
+    if (!writer_)
         return path + ": cannot write a video there (an .avi file in a writable folder is needed)";
-    }
     width_ = width;
     height_ = height;
     frames_ = 0;
@@ -73,7 +73,7 @@ std::optional<std::string> VideoRecorder::close()
 
 bool VideoRecorder::isOpen() const
 {
-    return writer_ && writer_->isOpened();
+    return writer_ != nullptr;
 }
 
 } // namespace nw

@@ -1,12 +1,10 @@
 #pragma once
 // Writes annotated frames to a video file (Motion-JPEG in AVI, which every OpenCV build can write).
+#include "image/media_codecs.h"
+
 #include <memory>
 #include <optional>
 #include <string>
-
-namespace cv {
-class VideoWriter;
-}
 
 namespace nw {
 
@@ -29,7 +27,7 @@ public:
     int frames() const { return frames_; }
 
 private:
-    std::unique_ptr<cv::VideoWriter> writer_;
+    std::unique_ptr<media::VideoWriter> writer_;
     std::string path_;
     int width_ = 0, height_ = 0, frames_ = 0;
 };

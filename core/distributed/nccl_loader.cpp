@@ -1,10 +1,10 @@
-// NCCL loaded on first use instead of linked (backend/cuda/lazy_library.h): a package built with it
+// NCCL loaded on first use instead of linked (util/lazy_library.h): a package built with it
 // starts where NCCL is not installed, and only `train --gpus` needs it. These definitions of the NCCL
 // functions the communicator calls forward to the library's own; without it they answer
 // ncclSystemError, and ncclGetErrorString says why.
 #include "distributed/nccl_loader.h"
 
-#include "backend/cuda/lazy_library.h"
+#include "util/lazy_library.h"
 
 #include <nccl.h>
 #include <string>

@@ -11,10 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgcodecs.hpp> // (its flags and constants only: the calls go through media_codecs.h)
 #include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
-#include <opencv2/videoio/registry.hpp>
 
 namespace nw {
 
@@ -73,35 +71,41 @@ void quietFfmpeg()
 
 } // namespace
 
-bool openVideoFile(const std::string& path, cv::VideoCapture& capture, std::string& error)
+std::unique_ptr<media::VideoReader> openVideoFile(const std::string& path, std::string& error)
 {
     if (auto reason = unreadableFileReason(path, "a video")) {
         error = *reason;
-        return false;
+        return nullptr;
     }
     if (auto empty = emptyFileReason(path, "a video")) {
         error = *empty;
-        return false;
+        return nullptr;
     }
+    const media::Codecs* codecs = media::codecs(error);
+    if (!codecs)
+        return nullptr;
     quietFfmpeg();
-    const bool ffmpeg = cv::videoio_registry::hasBackend(cv::CAP_FFMPEG);
-    if (!capture.open(path, ffmpeg ? cv::CAP_FFMPEG : cv::CAP_ANY)) {
+    const bool ffmpeg = codecs->hasFfmpeg();
+    auto video = codecs->openVideo(path, ffmpeg);
+    if (!video)
         error = mp4MissingIndexReason(path).value_or(path + ": cannot open the video (damaged, or a format " +
                                                      (ffmpeg ? "FFmpeg" : "OpenCV") + " does not read)");
-        return false;
-    }
-    return true;
+    return video;
 }
 
 std::optional<std::string> writeImageFile(const std::string& path, const cv::Mat& frame,
                                           const std::vector<int>& params)
 {
     const std::string suffix = std::filesystem::path(path).extension().string();
+    std::string unloadable;
+    const media::Codecs* codecs = media::codecs(unloadable);
+    if (!codecs)
+        return "cannot write " + path + ": " + unloadable;
     std::vector<uchar> bytes;
     try {
-        if (suffix.empty() || !cv::haveImageWriter(path))
+        if (suffix.empty() || !codecs->canWriteImage(path))
             return "cannot write " + path + ": no image format for the name's ending '" + suffix + "'";
-        if (!cv::imencode(suffix, frame, bytes, params))
+        if (!codecs->encodeImage(suffix, frame, params, bytes))
             return "cannot write " + path + ": cannot encode the image as " + suffix;
     } catch (const cv::Exception& e) { // (an ending OpenCV knows, with a frame it cannot encode so)
         return "cannot write " + path + ": cannot encode the image as " + suffix + " (" + e.err + ")";
@@ -124,8 +128,14 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
         error = path + ": a DICOM file, which Netwright does not read: convert it to PNG or JPEG first";
         return false;
     }
+    std::string unloadable;
+    const media::Codecs* codecs = media::codecs(unloadable);
+    if (!codecs) {
+        error = path + ": cannot read the image: " + unloadable;
+        return false;
+    }
     try {
-        frame = cv::imread(path, channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+        frame = codecs->readImage(path, channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
     } catch (const cv::Exception& e) {
         // OpenCV asserts on sizes it refuses (CV_IO_MAX_IMAGE_PIXELS, 2^30) instead of returning empty.
         error = path + ": cannot read the image: " +

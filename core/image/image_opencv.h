@@ -2,6 +2,7 @@
 // OpenCV frames (video, webcam, annotated output) to and from the network's images. Only in builds with
 // OpenCV (NETWRIGHT_WITH_OPENCV): the studio, and the CLI's video input and annotated output.
 #include "image/image.h"
+#include "image/media_codecs.h"
 
 #include <optional>
 #include <string>
@@ -9,8 +10,7 @@
 
 namespace cv {
 class Mat;
-class VideoCapture;
-} // namespace cv
+}
 
 namespace nw {
 
@@ -26,8 +26,8 @@ std::optional<std::string> writeImageFile(const std::string& path, const cv::Mat
                                           const std::vector<int>& params = {});
 // Opens a video file through OpenCV's FFmpeg backend (every common container; asked first by name, so a
 // file FFmpeg cannot read is not handed to GStreamer and the image-sequence reader, which printed lines of
-// their own errors). False and a message naming the file when it is missing, empty or cannot be opened.
-bool openVideoFile(const std::string& path, cv::VideoCapture& capture, std::string& error);
+// their own errors). nullptr and a message naming the file when it is missing, empty or cannot be opened.
+std::unique_ptr<media::VideoReader> openVideoFile(const std::string& path, std::string& error);
 // From an OpenCV BGR (or grey) 8-bit frame.
 Image imageFromMat(const cv::Mat& bgr, int channels);
 Pixels pixelsFromMat(const cv::Mat& bgr, int channels);

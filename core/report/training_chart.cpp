@@ -1,6 +1,7 @@
 #include "report/training_chart.h"
 
 #include "image/draw_text.h"
+#include "image/media_codecs.h"
 #include "util/atomic_file.h"
 
 #include <algorithm>
@@ -10,7 +11,6 @@
 #include <sstream>
 #include <vector>
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 namespace nw {
@@ -189,8 +189,12 @@ std::optional<std::string> writeTrainingChart(const std::string& metricsCsv, con
                   figure(*best->validation * 100, "%.2f%%") + " at " + std::to_string(best->iteration);
     text(image, legend, {L::kLeft, 48}, 0.45, cv::Scalar(60, 60, 60));
 
+    std::string unloadable;
+    const media::Codecs* codecs = media::codecs(unloadable);
+    if (!codecs)
+        return png + ": cannot encode the chart: " + unloadable;
     std::vector<uchar> bytes;
-    if (!cv::imencode(".png", image, bytes))
+    if (!codecs->encodeImage(".png", image, {}, bytes))
         return png + ": cannot encode the chart";
     return writeFileAtomically(png,
                                std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));

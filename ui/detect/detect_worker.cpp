@@ -15,7 +15,6 @@
 #include <QThread>
 #include <algorithm>
 #include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
 
 namespace nw::ui {
 
@@ -223,8 +222,9 @@ void DetectWorker::playVideo(const QString& path, bool letterbox, int stream)
 
 void DetectWorker::playVideoUnguarded(const QString& path, bool letterbox, int stream)
 {
-    cv::VideoCapture capture;
-    if (std::string error; !openVideoFile(path.toStdString(), capture, error)) {
+    std::string error;
+    const auto capture = openVideoFile(path.toStdString(), error);
+    if (!capture) {
         emit problem(QString::fromStdString(error));
         emit streamEnded(path, 0);
         return;
@@ -233,14 +233,14 @@ void DetectWorker::playVideoUnguarded(const QString& path, bool letterbox, int s
     // play a clip in a blink. Late (a slow network, a stall), the next is timed from now, never rushed
     // to catch up. A rate the file does not declare, or a nonsense one, plays as fast as detected;
     // time-lapse rates down to one frame in 20 s are kept.
-    const double declared = capture.get(cv::CAP_PROP_FPS);
+    const double declared = capture->fps();
     const double fps = declared >= 0.05 && declared <= 1000 ? declared : 0;
     QElapsedTimer clock;
     double due = 0; // when this frame may be shown, in ms on `clock`
     cv::Mat frame;
     int index = 0;
     bool failed = false; // (a detection that failed said so itself)
-    while (!stopped(stream) && capture.read(frame) && !frame.empty()) {
+    while (!stopped(stream) && capture->read(frame) && !frame.empty()) {
         if (index == 0)
             clock.start();
         else if (fps > 0) {
@@ -255,7 +255,7 @@ void DetectWorker::playVideoUnguarded(const QString& path, bool letterbox, int s
     }
     if (index == 0 && !stopped(stream))
         emit problem(tr("%1: the video has no readable frames").arg(path));
-    else if (auto early = videoEndedEarly(path.toStdString(), index, capture.get(cv::CAP_PROP_FRAME_COUNT));
+    else if (auto early = videoEndedEarly(path.toStdString(), index, capture->frameCount());
              early && !stopped(stream) && !failed)
         emit problem(QString::fromStdString(*early));
     emit streamEnded(path, index);
@@ -273,8 +273,8 @@ void DetectWorker::openCamera(int device, bool letterbox, int stream)
 
 void DetectWorker::openCameraUnguarded(int device, bool letterbox, int stream)
 {
-    cv::VideoCapture capture(device);
-    if (!capture.isOpened()) {
+    const auto capture = media::codecsOrThrow().openCamera(device);
+    if (!capture) {
         emit problem(
             tr("No camera at /dev/video%1 (is one connected, and may this user open it?)").arg(device));
         emit streamEnded(QString("/dev/video%1").arg(device), 0);
@@ -286,8 +286,8 @@ void DetectWorker::openCameraUnguarded(int device, bool letterbox, int stream)
         waitForDisplay(stream);
         if (stopped(stream))
             break;
-        capture.grab(); // drop what queued up while the network was busy
-        if (!capture.retrieve(frame) || frame.empty()) {
+        capture->grab(); // drop what queued up while the network was busy
+        if (!capture->retrieve(frame) || frame.empty()) {
             emit problem(tr("The camera /dev/video%1 stopped delivering frames (unplugged?)").arg(device));
             break;
         }

@@ -6,7 +6,7 @@
 // a call answers CUBLAS_STATUS_NOT_INITIALIZED and the status string says why, so cublasCheck's error
 // names the missing file.
 #include "backend/cuda/cublas_loader.h"
-#include "backend/cuda/lazy_library.h"
+#include "util/lazy_library.h"
 
 #include <cublas_api.h>
 

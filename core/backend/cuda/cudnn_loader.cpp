@@ -3,7 +3,7 @@
 // functions the backend calls forward to the library's own; without it they answer
 // CUDNN_STATUS_NOT_INITIALIZED, and cudnnGetErrorString says why, so cudnnCheck's error names the file.
 #include "backend/cuda/cudnn_loader.h"
-#include "backend/cuda/lazy_library.h"
+#include "util/lazy_library.h"
 
 #include <cudnn.h>
 

@@ -1,9 +1,10 @@
 #pragma once
-// A GPU library opened on first use (dlopen) instead of linked, so the programs start, and run on the
-// CPU, on machines without it (a package installed where CUDA is not), and a process that never touches
-// the GPU never maps it. The loaders (cublas_loader.cpp, cudnn_loader.cpp, nccl_loader.cpp) define the
-// few functions the backend calls, each forwarding to the library's own; their declarations come from
-// the library's headers, so the compiler checks every signature.
+// A library opened on first use (dlopen) instead of linked. The GPU libraries (cublas_loader.cpp,
+// cudnn_loader.cpp, nccl_loader.cpp): so the programs start, and run on the CPU, on machines without
+// them, and a process that never touches the GPU never maps them; those loaders define the few functions
+// the backend calls, each forwarding to the library's own, declared by the library's headers so the
+// compiler checks every signature. OpenCV's image files and video (image/media_codecs.h): so a start
+// does not map and relocate the 230 libraries that come with them.
 #include <initializer_list>
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "backend/cuda/lazy_library.h"
+#include "util/lazy_library.h"
 
 #include <dlfcn.h>
 
