@@ -390,7 +390,11 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
     const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
     const QByteArray saved = qgetenv("OPENBLAS_CORETYPE");
     qputenv("OPENBLAS_CORETYPE", "Haswell");
+    // 256 MB resident here, in the parent: the child's figures are its own (getrusage's ru_maxrss
+    // survives fork and exec, so the figures were this suite's size when it was the larger).
+    QByteArray parentMemory(256 << 20, '\1'); // (Qt's own allocation: not optimised away)
     const Run run = cli({"bench", cfg, "--runs", "3", "--threads", "1", "--json"});
+    parentMemory.clear();
     const Run perLayer = cli({"bench", cfg, "--runs", "1", "--per-layer"});
     if (saved.isEmpty())
         qunsetenv("OPENBLAS_CORETYPE");
@@ -408,6 +412,7 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
     QVERIFY(result["min_ms"].toDouble() > 0);
     QVERIFY(result["min_ms"].toDouble() <= result["median_ms"].toDouble());
     QVERIFY(result["peak_rss_mb"].toDouble() > result["baseline_rss_mb"].toDouble());
+    QVERIFY2(result["baseline_rss_mb"].toDouble() < 200, run.out.constData());
     // --per-layer: a header, one row per layer of the cfg, the summary line.
     QCOMPARE(perLayer.exitCode, 0);
     const QList<QByteArray> lines = perLayer.out.trimmed().split('\n');

@@ -5,6 +5,7 @@
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/winograd.h"
 #include "net_loading.h"
+#include "util/memory_info.h"
 #include "util/thread_settings.h"
 
 #include <algorithm>
@@ -18,8 +19,11 @@ namespace nw::cli {
 
 namespace {
 
+// In MiB, as the figures have always been (ru_maxrss's KiB / 1024).
 double peakRssMb()
 {
+    if (const auto bytes = peakResidentBytes())
+        return double(*bytes) / (1024.0 * 1024.0);
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return double(usage.ru_maxrss) / 1024.0;

@@ -10,36 +10,30 @@ namespace nw::media {
 
 namespace {
 
-// Where the module is: beside the running program's install (<bindir>/NETWRIGHT_MEDIA_FROM_BINDIR,
-// which is also its place in the build tree), else where this build made it.
-std::string besideProgram()
-{
-    std::error_code ec;
-    const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string()
-              : (program.parent_path() / NETWRIGHT_MEDIA_FROM_BINDIR / "libnetwright_media.so")
-                    .lexically_normal()
-                    .string();
-}
-
 struct Loaded {
     const Codecs* codecs = nullptr;
     std::string error;
 };
 
+// The module beside the running program: <bindir>/NETWRIGHT_MEDIA_FROM_BINDIR, installed or in the build
+// tree (which keeps the same layout), so an installed program never picks up a build tree's module.
 Loaded load()
 {
-    const std::string beside = besideProgram();
-    const char* what = "OpenCV's image and video module";
-    const char* remedy = "reinstall Netwright, or build it again (the module is built with netwright-cli)";
+    std::error_code ec;
+    const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        return {nullptr, "cannot find OpenCV's image and video module: /proc/self/exe is unreadable (" +
+                             ec.message() + ")"};
+    const std::string file = (program.parent_path() / NETWRIGHT_MEDIA_FROM_BINDIR / "libnetwright_media.so")
+                                 .lexically_normal()
+                                 .string();
     const LazyLibrary library =
-        beside.empty() ? openLazily({NETWRIGHT_MEDIA_BUILD_PATH}, {"netwright_media_codecs"}, what, remedy)
-                       : openLazily({beside.c_str(), NETWRIGHT_MEDIA_BUILD_PATH}, {"netwright_media_codecs"},
-                                    what, remedy);
+        openLazily({file.c_str()}, {kMediaEntryPoint}, "OpenCV's image and video module",
+                   "reinstall Netwright, or build it again (the module is built with netwright-cli)");
     if (!library.handle)
         return {nullptr, library.error};
     auto* entry =
-        reinterpret_cast<decltype(&netwright_media_codecs)>(lazySymbol(library, "netwright_media_codecs"));
+        reinterpret_cast<decltype(&netwright_media_codecs_v1)>(lazySymbol(library, kMediaEntryPoint));
     return {entry(), {}};
 }
 
@@ -47,7 +41,9 @@ Loaded load()
 
 const Codecs* codecs(std::string& error)
 {
-    static const Loaded loaded = load(); // (a function's static: loaded once, safely from any thread)
+    // A function's static: loaded once, safely from any thread. A failure is kept too: a studio whose
+    // module was missing needs a restart after it is installed.
+    static const Loaded loaded = load();
     error = loaded.error;
     return loaded.codecs;
 }

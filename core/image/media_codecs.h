@@ -5,6 +5,8 @@
 // that never reads an image file or a video now never loads them.
 // The module, libnetwright_media.so (core/media_module/), is installed in <libdir>/netwright and found
 // from the program's own folder; the build tree keeps it at the same place relative to its programs.
+// Those libraries now load mid-run (RTLD_LOCAL) on whichever thread reads first; one that cannot be
+// loaded so (static TLS exhausted) is reported like a missing module, in words.
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,5 +60,7 @@ const Codecs& codecsOrThrow();
 
 } // namespace nw::media
 
-// The module's one exported function.
-extern "C" const nw::media::Codecs* netwright_media_codecs();
+// The module's one exported function. Its name carries the interface's version: a module built with
+// another Codecs (a newer vtable) then lacks it and is refused in words instead of called wrongly.
+extern "C" const nw::media::Codecs* netwright_media_codecs_v1();
+inline constexpr const char* kMediaEntryPoint = "netwright_media_codecs_v1";

@@ -75,7 +75,7 @@ public:
 } // namespace
 } // namespace nw::media
 
-extern "C" const nw::media::Codecs* netwright_media_codecs()
+extern "C" const nw::media::Codecs* netwright_media_codecs_v1()
 {
     static const nw::media::OpenCvCodecs codecs;
     return &codecs;

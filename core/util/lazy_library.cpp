@@ -9,9 +9,12 @@ LazyLibrary openLazily(std::initializer_list<const char*> files, std::initialize
 {
     LazyLibrary library;
     std::string tried;
+    std::string opened;
     for (const char* file : files) {
-        if ((library.handle = dlopen(file, RTLD_NOW | RTLD_LOCAL)))
+        if ((library.handle = dlopen(file, RTLD_NOW | RTLD_LOCAL))) {
+            opened = file;
             break;
+        }
         const char* why = dlerror();
         tried += std::string(tried.empty() ? "" : "; ") + (why ? why : file);
     }
@@ -21,8 +24,8 @@ LazyLibrary openLazily(std::initializer_list<const char*> files, std::initialize
     }
     for (const char* function : functions)
         if (!dlsym(library.handle, function)) {
-            library.error = "the " + what + " found (" + *files.begin() + ") lacks " + function +
-                            ": install a newer " + what + " of that version";
+            library.error = "the " + what + " found (" + opened + ") lacks " + function +
+                            " (another version?): " + remedy;
             dlclose(library.handle);
             library.handle = nullptr;
             break;

@@ -38,19 +38,34 @@ std::optional<std::string> memoryLimitProblem()
            "' is not a whole number of MiB from 1 to 1073741824 (write 8192 for 8 GiB): no limit applies";
 }
 
+namespace {
+
+// A "Key:  1234 kB" line of a /proc file, in bytes.
+std::optional<std::int64_t> procKilobytes(const char* file, const std::string& wanted)
+{
+    std::ifstream proc(file);
+    for (std::string line; std::getline(proc, line);) {
+        std::istringstream fields(line);
+        std::string key;
+        std::int64_t kilobytes = 0;
+        if (fields >> key >> kilobytes && key == wanted)
+            return kilobytes * 1024;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 std::optional<std::int64_t> availableMemoryBytes()
 {
     if (const auto limit = limitFromEnvironment())
         return limit;
-    std::ifstream meminfo("/proc/meminfo");
-    for (std::string line; std::getline(meminfo, line);) {
-        std::istringstream fields(line);
-        std::string key;
-        std::int64_t kilobytes = 0;
-        if (fields >> key >> kilobytes && key == "MemAvailable:")
-            return kilobytes * 1024;
-    }
-    return std::nullopt;
+    return procKilobytes("/proc/meminfo", "MemAvailable:");
+}
+
+std::optional<std::int64_t> peakResidentBytes()
+{
+    return procKilobytes("/proc/self/status", "VmHWM:");
 }
 
 std::string bytesText(double bytes)

@@ -17,6 +17,11 @@ std::optional<std::int64_t> availableMemoryBytes();
 // would be trusted).
 std::optional<std::string> memoryLimitProblem();
 
+// The most this process image has held resident (VmHWM), in bytes; nullopt where it cannot be read.
+// Not getrusage's ru_maxrss, which survives fork and exec: a program started by a large one (the studio,
+// a test suite) reported its parent's size as its own.
+std::optional<std::int64_t> peakResidentBytes();
+
 // "812.3 MB", "12.3 GB".
 std::string bytesText(double bytes);
 
