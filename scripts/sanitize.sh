@@ -9,6 +9,8 @@
 #   NETWRIGHT_FUZZ_SECONDS=60 scripts/sanitize.sh -L fuzz
 # Warnings are not errors here: clang warns where g++ (the normal build) does not. The CUDA backend is
 # off here: the plain build compiles it, and the sanitizers cannot see into device code.
+# Debug information is line tables only: the reports' stacks still name every function, file and line,
+# and each compile is about 7 % shorter than with full -g (the CLI's largest batch: 51 s instead of 55).
 # A unity build (8 sources per compiler run) parses the shared headers once per batch instead of once
 # per file; scripts/build.sh (a developer's build) still compiles every source on its own, so a source
 # that forgets an include is caught there.
@@ -60,6 +62,7 @@ fuzz_seconds=()
 [ -n "${NETWRIGHT_FUZZ_SECONDS:-}" ] && fuzz_seconds=(-DNETWRIGHT_FUZZ_SECONDS="$NETWRIGHT_FUZZ_SECONDS")
 cmake -S . -B "$build" -G Ninja --no-warn-unused-cli \
   -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
   -DNETWRIGHT_SANITIZE=ON -DNETWRIGHT_FUZZ=ON -DNETWRIGHT_BUILD_BENCH=OFF -DNETWRIGHT_WITH_CUDA=OFF \
   -DCMAKE_UNITY_BUILD=ON \
   -DNETWRIGHT_WARNINGS_AS_ERRORS=OFF "${fuzz_seconds[@]}" > "$probe/configure.log" ||
