@@ -1199,10 +1199,21 @@ void TestEditor::everythingWorksFromTheKeyboard()
     QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    // Tab leaves the layer table and the property table.
+    // The layer table given the keyboard (Tab, a dock raised) selects nothing: Qt makes its first row
+    // current, unselected, and the graph and Properties followed that to layer 0.
     QTableView* table = window.layerTable();
-    table->setFocus();
+    const int shownBefore = window.propertyPanel()->section();
+    table->setFocus(Qt::TabFocusReason);
     QTRY_VERIFY(table->hasFocus());
+    QCOMPARE(window.selectedLayer(), -1);
+    QVERIFY(window.graphView()->selectedLayers().empty());
+    QCOMPARE(window.propertyPanel()->section(), shownBefore);
+    // Arrows then choose layers as before.
+    QTest::keyClick(table, Qt::Key_Down);
+    QCOMPARE(window.selectedLayer(), 1);
+    QCOMPARE(window.graphView()->selectedLayer(), 1);
+    QCOMPARE(window.propertyPanel()->section(), 2);
+    // Tab leaves the layer table and the property table.
     QTest::keyClick(table, Qt::Key_Tab);
     QVERIFY(!table->hasFocus());
     QTableWidget* keys = window.propertyPanel()->table();

@@ -159,7 +159,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // The table and the graph select the same layer, or none (the totals row, a click on empty graph
     // space), so Del, Ctrl+C and Ctrl+D act on what is shown selected; several layers are selected in
     // the graph (the table keeps one row).
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+    // (The selection, not the current row: a table given the keyboard makes its first row current,
+    // unselected, and that chose layer 0 everywhere.)
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         const int layer = selectedLayer();
         properties_->showSection(layer >= 0 ? layer + 1 : 0);
         source_->showSection(layer >= 0 ? layer + 1 : 0);
@@ -264,6 +266,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     trainPanel_->setCfgTextSource([this] {
         commitPendingEdits();
         return QString::fromStdString(model_doc_->document().toText());
+    });
+    detectPanel_->setEditorCheck([this] {
+        properties_->commitPendingEdit();
+        return source_->commitPendingEdit() ? QString() : unappliedSourceText(tr("Not run"));
     });
     detectPanel_->setCfgTextSource([this] {
         commitPendingEdits();
@@ -523,11 +529,11 @@ QString MainWindow::runWeights() const
 
 int MainWindow::selectedLayer() const
 {
-    const QModelIndex current =
-        table_->selectionModel() ? table_->selectionModel()->currentIndex() : QModelIndex();
-    if (!current.isValid())
+    const QModelIndexList rows =
+        table_->selectionModel() ? table_->selectionModel()->selectedRows() : QModelIndexList();
+    if (rows.isEmpty())
         return -1;
-    const int row = proxy_->mapToSource(current).row();
+    const int row = proxy_->mapToSource(rows.first()).row();
     return row < model_->totalsRow() ? row : -1;
 }
 
