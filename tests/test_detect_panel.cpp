@@ -9,6 +9,7 @@
 #include "detect/detect_panel.h"
 #include "detect/detect_worker.h"
 #include "detect/paint_detections.h"
+#include "detect/yolo_labels.h"
 #include "test_support.h"
 
 #include <QCheckBox>
@@ -54,6 +55,7 @@ private slots:
     void deviceChoiceListsTheGpusOrSaysWhyNone();
     void fitsASmallScreensDock();
     void labelsKeepTheirSizeOnAScaledImage();
+    void labelsAreDrawnAndCounted();
     void letterboxFollowsTheCfg();
 };
 
@@ -760,6 +762,69 @@ void TestDetectPanel::letterboxFollowsTheCfg()
     letterbox->setChecked(true);
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 9, 30000);
     QCOMPARE(boxesText(panel.boxes()), letterboxed);
+}
+
+// Labels: the image's own label file drawn dashed under the detections and counted against them, without
+// running the network again. The labels are the detections themselves (each found), then one more in an
+// empty corner (not found) and one fewer (a box on no label); no label file is said.
+void TestDetectPanel::labelsAreDrawnAndCounted()
+{
+    QTemporaryDir dir;
+    const QString image = shapesImage(dir);
+    QVERIFY(!image.isEmpty());
+    ui::DetectPanel panel;
+    panel.resize(640, 560);
+    panel.show(); // (the view draws at its own size)
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    QVERIFY(loaded.wait(60000));
+    panel.openImageFile(image);
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
+    const std::vector<LabeledBox> boxes = panel.boxes();
+    QVERIFY(boxes.size() >= 2);
+    QVERIFY(panel.labelsShown().empty() && !panel.status()->text().contains("labels"));
+    const QImage without = panel.view()->pixmap().toImage();
+
+    const QString labelPath = QString(image).replace(".jpg", ".txt"); // (make-shapes writes it beside)
+    const QImage picture(image);
+    for (const LabeledBox& b : boxes) // the corner below stays clear of every detection
+        QVERIFY(b.left > 0.12f * float(picture.width()) || b.top > 0.12f * float(picture.height()));
+    const std::string exact = yoloLabelText(boxes, picture.width(), picture.height());
+    test::writeFile(labelPath, QByteArray::fromStdString(exact) + "0 0.05 0.05 0.08 0.08\n");
+    panel.labelsBox()->setChecked(true);
+    QCOMPARE(panel.framesReceived(), 1); // (the same frame: no network run)
+    QCOMPARE(panel.labelsShown().size(), boxes.size() + 1);
+    QVERIFY2(panel.status()->text().endsWith(
+                 QString(" · labels: %1 of %2 found").arg(boxes.size()).arg(boxes.size() + 1)),
+             qPrintable(panel.status()->text()));
+    QVERIFY(panel.legend()->text().contains("dashed: the image's labels"));
+    // The corner's dashed frame is in the view (the detections alone left it untouched).
+    const QImage with = panel.view()->pixmap().toImage();
+    QCOMPARE(with.size(), without.size());
+    const int corner = with.width() * 12 / 100;
+    bool differs = false;
+    for (int y = 0; y < corner && !differs; ++y)
+        for (int x = 0; x < corner && !differs; ++x)
+            differs = with.pixel(x, y) != without.pixel(x, y);
+    QVERIFY(differs);
+
+    // One label fewer: its detection is a box on no label.
+    const std::vector<LabeledBox> rest(boxes.begin() + 1, boxes.end());
+    test::writeFile(labelPath,
+                    QByteArray::fromStdString(yoloLabelText(rest, picture.width(), picture.height())));
+    panel.labelsBox()->setChecked(false); // (read again when ticked)
+    panel.labelsBox()->setChecked(true);
+    QVERIFY2(panel.status()->text().endsWith(
+                 QString(" · labels: %1 of %1 found, 1 box on no label").arg(rest.size())),
+             qPrintable(panel.status()->text()));
+    // No label file.
+    QVERIFY(QFile::remove(labelPath));
+    panel.labelsBox()->setChecked(false);
+    panel.labelsBox()->setChecked(true);
+    QVERIFY2(panel.status()->text().endsWith(" · no label file (" + labelPath + ")"),
+             qPrintable(panel.status()->text()));
+    QVERIFY(panel.labelsShown().empty());
 }
 
 QTEST_MAIN(TestDetectPanel)

@@ -3,6 +3,7 @@
 // edits made elsewhere come into the text; problems are marked on their lines; the cursor's section is
 // the selected layer and the other way round; a broken section header is fixed here.
 #include "cfg/edited_text.h"
+#include "detect/detect_panel.h"
 #include "editor/document_model.h"
 #include "editor/source_find_bar.h"
 #include "editor/source_view.h"
@@ -390,6 +391,12 @@ void TestSourceView::textThatIsNoCfgIsKeptNotApplied()
     QVERIFY(!w.window.trainPanel()->isTraining());
     const QString said = w.window.trainPanel()->statusLabel()->text();
     QVERIFY2(said.startsWith("Not started: the text typed in Source is not a cfg"), qPrintable(said));
+    // Nor Detect: it ran the last network that was a cfg. An image asked for is not kept waiting either.
+    w.window.detectPanel()->openImageFile("/usr/share/darknet/data/dog.jpg");
+    const QString detectSaid = w.window.detectPanel()->status()->text();
+    QVERIFY2(detectSaid.startsWith("Not run: the text typed in Source is not a cfg") &&
+                 !detectSaid.contains("runs once they load"),
+             qPrintable(detectSaid));
     // Made a cfg again: applied, and the message goes.
     QTest::keyClick(w.view(), Qt::Key_Home);
     QTest::keyClicks(w.view(), "[net]");

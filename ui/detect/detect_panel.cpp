@@ -6,6 +6,7 @@
 #include "data/class_names.h"
 #include "data/data_file.h"
 #include "detect/annotate.h"
+#include "detect/label_check.h"
 #include "detect/paint_detections.h"
 #include "detect/yolo_labels.h"
 #include "device/device_box.h"
@@ -122,6 +123,11 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     letterbox_->setToolTip(
         tr("Keep the aspect ratio, padding the image, instead of stretching it. Ticked "
            "when the network's [net] has letter_box=1 (as Darknet detects and map scores)."));
+    showLabels_ = new QCheckBox(tr("Labels"), this);
+    showLabels_->setToolTip(
+        tr("Draw the image's own YOLO label file (found as training finds it) as dashed boxes under the "
+           "detections, and count the labels a box of their class found (IoU ≥ 0.5). Images only; saved "
+           "and exported pictures hold the detections alone."));
     auto* filters = new QHBoxLayout;
     boxFilters_ = {new QLabel(tr("Threshold"), this), threshold_, new QLabel(tr("NMS"), this), nms_,
                    thresholdValue_};
@@ -129,6 +135,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         filters->addWidget(w);
     filters->addStretch();
     filters->addWidget(letterbox_);
+    filters->addWidget(showLabels_);
 
     picture_ = new DetectionView(this);
     auto* viewRow = new QHBoxLayout;
@@ -227,6 +234,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     };
     connect(device_, &QComboBox::currentIndexChanged, this, reloadOnDevice);
     connect(precision_, &QComboBox::currentIndexChanged, this, reloadOnDevice);
+    connect(showLabels_, &QCheckBox::toggled, this, [this] { refilter(); }); // (no network run)
     connect(letterbox_, &QCheckBox::toggled, this, [this] {
         if (showingStill_ && !last_.source.isEmpty() && QFileInfo(last_.source).isFile())
             openImageFile(last_.source); // the input changes: this one does need the network
@@ -271,7 +279,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         }
         const int device = devices.first().mid(5).toInt();
         waiting_ = {};
-        if (!detectorReadyOrSaySo())
+        if (!editorAllowsRunOrSaySo() || !detectorReadyOrSaySo())
             return;
         stopStream();
         resetFrameRate();
@@ -432,6 +440,15 @@ QString DetectPanel::editorText() const
     return cfgText_ ? cfgText_() : QString();
 }
 
+// (It ran the last network that was a cfg, not the text Source shows, while Save and Train refused.)
+bool DetectPanel::editorAllowsRunOrSaySo()
+{
+    const QString problem = editorCheck_ ? editorCheck_() : QString();
+    if (!problem.isEmpty())
+        status_->setText(problem);
+    return problem.isEmpty();
+}
+
 bool DetectPanel::detectorReadyOrSaySo()
 {
     // A load in flight is fine: the worker runs it before the detection queued after it.
@@ -557,6 +574,8 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, b
 bool DetectPanel::readyOrWait(const QString& path, bool video)
 {
     waiting_ = {};
+    if (!editorAllowsRunOrSaySo())
+        return false;
     if (detectorReadyOrSaySo())
         return true;
     if (!cfgPath_.isEmpty()) {
@@ -665,14 +684,48 @@ void DetectPanel::refilter()
     }
     boxes_ = labelDetections(last_.candidates, classes_, names_, last_.image.width(), last_.image.height(),
                              {threshold, nms, letterbox_->isChecked(), last_.nmsRule});
+    const QString labels = showImageLabels();
     render();
     status_->setText(
-        tr("%1%2 · %3 objects · %4 ms%5")
+        tr("%1%2 · %3 objects · %4 ms%5%6")
             .arg(sourceName())
             .arg(showingStill_ ? QString() : tr(" frame %1").arg(last_.frame)) // (a video's first is 0)
             .arg(boxes_.size())
             .arg(last_.milliseconds, 0, 'f', 1)
-            .arg(fps_ > 0 && last_.frame > 0 ? framesPerSecondText() : QString()));
+            .arg(fps_ > 0 && last_.frame > 0 ? framesPerSecondText() : QString())
+            .arg(labels));
+}
+
+// With Labels ticked and an image on show: its label file's boxes go to the view (drawn at the next
+// render) and " · labels: 3 of 4 found, 1 box on no label" comes back for the status line.
+QString DetectPanel::showImageLabels()
+{
+    picture_->setLabels({});
+    if (!showLabels_->isChecked() || !showingStill_ || last_.source.isEmpty())
+        return QString();
+    const std::string labelPath = labelPathFor(last_.source.toStdString());
+    std::vector<std::string> warnings;
+    bool missing = false;
+    std::size_t skipped = 0;
+    const std::vector<TruthBox> truth = readLabelFile(labelPath, classes_, warnings, missing, &skipped);
+    if (missing)
+        return tr(" · no label file (%1)").arg(QString::fromStdString(labelPath));
+    const float w = float(last_.image.width()), h = float(last_.image.height());
+    std::vector<LabeledBox> shown;
+    for (const TruthBox& t : truth)
+        shown.push_back({t.classId, {}, 1.0f, (t.x - t.w / 2) * w, (t.y - t.h / 2) * h, t.w * w, t.h * h});
+    picture_->setLabels(std::move(shown));
+    const LabelCheck check =
+        checkAgainstLabels(truth, boxes_, last_.image.width(), last_.image.height(), classes_);
+    QString text = tr(" · labels: %1 of %2 found").arg(check.found).arg(check.labels);
+    if (check.unmatched > 0)
+        text += check.unmatched == 1 ? tr(", 1 box on no label")
+                                     : tr(", %1 boxes on no label").arg(check.unmatched);
+    if (skipped > 0) // (the lines and why: `netwright-cli map`, or Training's data check, name them)
+        text += tr(", %1 bad lines skipped in %2")
+                    .arg(skipped)
+                    .arg(QFileInfo(QString::fromStdString(labelPath)).fileName());
+    return text;
 }
 
 // The shown file's name, and where it is in the folder being browsed: "dog.jpg (3 of 120)".
@@ -750,7 +803,10 @@ void DetectPanel::updateLegend()
                      .arg(QColor(r, g, b).name(), QString::fromStdString(entry.first).toHtmlEscaped())
                      .arg(entry.second);
     }
-    legend_->setText(parts.isEmpty() ? tr("No objects above the threshold.") : parts.join("&nbsp;&nbsp;"));
+    QString text = parts.isEmpty() ? tr("No objects above the threshold.") : parts.join("&nbsp;&nbsp;");
+    if (!picture_->labels().empty())
+        text += "&nbsp;&nbsp;" + tr("(dashed: the image's labels)");
+    legend_->setText(text);
 }
 
 bool DetectPanel::startRecording(const QString& path)

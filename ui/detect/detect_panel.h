@@ -36,6 +36,9 @@ public:
 
     // Where the detector reads the network: the editor's text (unsaved edits included), not the file.
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
+    // Asked before anything runs: a reason the editor's network cannot run now (Source holding text
+    // that is no cfg), said in the status instead; empty when it can.
+    void setEditorCheck(std::function<QString()> check) { editorCheck_ = std::move(check); }
     void setWeights(const QString& path); // (re)loads the detector in the worker
     QString weightsPath() const { return weightsPath_; }
     QString namesPath() const { return namesPath_; }
@@ -55,6 +58,8 @@ public:
     // For tests.
     QSlider* thresholdSlider() const { return threshold_; }
     QSlider* nmsSlider() const { return nms_; }
+    QCheckBox* labelsBox() const { return showLabels_; }
+    const std::vector<LabeledBox>& labelsShown() const { return picture_->labels(); }
     const std::vector<LabeledBox>& boxes() const { return boxes_; }
     int framesReceived() const { return framesReceived_; }
     QLabel* status() const { return status_; }
@@ -88,6 +93,7 @@ private:
     // True when a detector is loaded (loading it again first when the editor's network changed since);
     // otherwise says in the status line what is missing.
     bool detectorReadyOrSaySo();
+    bool editorAllowsRunOrSaySo();
     bool readyOrWait(const QString& path, bool video);
     QString editorText() const; // the network as the editor shows it; empty without a source
     void onLoaded(const QString& error, int classes, bool classifier, bool letterBox, int generation);
@@ -97,6 +103,7 @@ private:
     void sayIfNamesDoNotFit();
     void resetFrameRate();
     void refilter();
+    QString showImageLabels();
     QString framesPerSecondText() const;
     QString sourceName() const;
     void render();
@@ -131,8 +138,9 @@ private:
     QSlider* threshold_ = nullptr;
     QSlider* nms_ = nullptr;
     QCheckBox* letterbox_ = nullptr;
-    QComboBox* device_ = nullptr;    // CPU, then each GPU (data: -1, or the CUDA index)
-    QComboBox* precision_ = nullptr; // FP32, TF32 or FP16 convolutions (DetectWorker::Precision): a GPU only
+    QCheckBox* showLabels_ = nullptr; // the image's label file drawn and counted
+    QComboBox* device_ = nullptr;     // CPU, then each GPU (data: -1, or the CUDA index)
+    QComboBox* precision_ = nullptr;  // FP32, TF32 or FP16 convolutions (DetectWorker::Precision): a GPU only
     QLabel* thresholdValue_ = nullptr;
     std::vector<QWidget*> boxFilters_; // threshold and NMS: hidden for a classifier, which has no boxes
     DetectionView* picture_ = nullptr;
@@ -149,6 +157,7 @@ private:
     QThread* thread_ = nullptr;
     DetectWorker* worker_ = nullptr;
     std::function<QString()> cfgText_;
+    std::function<QString()> editorCheck_;
     bool showingStill_ = false;   // the last source asked for is an image (Letterbox runs it again)
     QString stillAsked_;          // that image
     QString loadedText_;          // the editor's text the detector was last loaded with

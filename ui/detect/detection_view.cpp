@@ -31,10 +31,17 @@ void DetectionView::setPicture(const QImage& image, std::vector<LabeledBox> boxe
     redraw();
 }
 
+void DetectionView::setLabels(std::vector<LabeledBox> labels)
+{
+    labels_ = std::move(labels);
+    redraw();
+}
+
 void DetectionView::clearPicture()
 {
     image_ = QImage();
     boxes_.clear();
+    labels_.clear();
     label_->clear();
     label_->setMinimumSize(kSmallest);
 }
@@ -76,6 +83,8 @@ void DetectionView::redraw()
     // image, a 96-pixel image fitted to the view had labels a fifth of its height, a 4K frame tiny ones.
     QImage image = image_.scaled(size * ratio, Qt::KeepAspectRatio, Qt::SmoothTransformation)
                        .convertToFormat(QImage::Format_RGB888);
+    if (drawBoxes_ && !image.isNull() && !labels_.empty())
+        paintLabels(image, labels_, double(image.width()) / image_.width(), int(std::lround(2 * ratio)));
     if (drawBoxes_ && !image.isNull())
         paintDetections(image, boxes_, double(image.width()) / image_.width(),
                         int(std::lround(std::max(11, QFontInfo(font()).pixelSize()) * ratio)),

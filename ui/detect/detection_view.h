@@ -19,6 +19,9 @@ public:
 
     // The picture to show, with `boxes` drawn on it unless `drawBoxes` is false (a classifier's image).
     void setPicture(const QImage& image, std::vector<LabeledBox> boxes, bool drawBoxes);
+    // An image's own labels (pixel boxes), drawn dashed under the detections; empty: none.
+    void setLabels(std::vector<LabeledBox> labels);
+    const std::vector<LabeledBox>& labels() const { return labels_; }
     void clearPicture();
     // 0 fits the image to the view; otherwise the scale (1 = one image pixel per screen pixel).
     void setZoom(double zoom);
@@ -37,6 +40,7 @@ private:
     QLabel* label_ = nullptr;
     QImage image_;
     std::vector<LabeledBox> boxes_;
+    std::vector<LabeledBox> labels_;
     bool drawBoxes_ = true;
     double zoom_ = 0;
     QPoint dragFrom_;

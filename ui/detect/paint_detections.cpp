@@ -46,4 +46,17 @@ void paintDetections(QImage& canvas, const std::vector<LabeledBox>& boxes, doubl
     }
 }
 
+void paintLabels(QImage& canvas, const std::vector<LabeledBox>& labels, double scale, int thickness)
+{
+    QPainter painter(&canvas);
+    painter.setBrush(Qt::NoBrush);
+    for (const LabeledBox& label : labels) {
+        int r, g, b;
+        classColor(label.classId, r, g, b);
+        painter.setPen(QPen(QColor(r, g, b), thickness, Qt::DashLine));
+        painter.drawRect(
+            QRectF(label.left * scale, label.top * scale, label.width * scale, label.height * scale));
+    }
+}
+
 } // namespace nw::ui

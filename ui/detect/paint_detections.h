@@ -10,5 +10,8 @@ namespace nw::ui {
 
 void paintDetections(QImage& canvas, const std::vector<LabeledBox>& boxes, double scale, int labelPixels,
                      int thickness);
+// An image's own labels (its ground truth): dashed frames in their class colours, no tags, so the
+// detections drawn over them stay readable.
+void paintLabels(QImage& canvas, const std::vector<LabeledBox>& labels, double scale, int thickness);
 
 } // namespace nw::ui
