@@ -2,6 +2,7 @@
 #include "detect/detect_panel.h"
 #include "editor/graph_view.h"
 #include "editor/property_panel.h"
+#include "image/media_codecs.h"
 #include "train/train_panel.h"
 #include "util/memory_info.h"
 #include "util/thread_settings.h"
@@ -16,6 +17,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QThreadPool>
 #include <QTimer>
 #include <clocale>
 #include <cstdio>
@@ -171,6 +173,13 @@ int main(int argc, char** argv)
             return 1;
     }
     window.show();
+    // OpenCV's image and video I/O is loaded on first use (core's image/media_codecs.h); the studio
+    // loads it on a pool thread once its window is up, so neither its start nor a first recording on the
+    // GUI thread waits the 0.3 s.
+    QThreadPool::globalInstance()->start([] {
+        std::string unused;
+        nw::media::codecs(unused);
+    });
     if (parser.isSet(data)) { // the Training panel in front, with what the data set holds
         window.trainPanel()->dataEdit()->setText(parser.value(data));
         QTimer::singleShot(0, &window, [&window] { window.findChild<QDockWidget*>("trainDock")->raise(); });
