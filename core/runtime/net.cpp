@@ -540,6 +540,11 @@ std::optional<std::string> Net::saveWeights(const std::string& path, int layers)
     if (layers >= 0)
         header.seen = 0; // a backbone starts a new run
     std::vector<char> bytes = encodeWeightsHeader(header);
+    std::size_t floats = 0; // reserved first: grown by doubling, yolov4's 256 MB was copied twice over
+    for (std::size_t i = 0; i < count; ++i)
+        for (const WeightArray& array : layers_[i]->weightArrays())
+            floats += array.data->size();
+    bytes.reserve(bytes.size() + floats * sizeof(float));
     for (std::size_t i = 0; i < count; ++i)
         for (const WeightArray& array : layers_[i]->weightArrays()) {
             const auto* begin = reinterpret_cast<const char*>(array.data->data());
