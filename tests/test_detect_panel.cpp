@@ -818,6 +818,24 @@ void TestDetectPanel::labelsAreDrawnAndCounted()
     QVERIFY2(panel.status()->text().endsWith(
                  QString(" · labels: %1 of %1 found, 1 box on no label").arg(rest.size())),
              qPrintable(panel.status()->text()));
+    // A bad line is counted, and said with its reason on the status line's tooltip.
+    test::writeFile(labelPath, QByteArray::fromStdString(exact) + "7 0.5 0.5 0.1 0.1\nx\n");
+    panel.labelsBox()->setChecked(false);
+    panel.labelsBox()->setChecked(true);
+    QVERIFY2(panel.status()->text().endsWith(QString(" · labels: %1 of %1 found, 2 bad lines skipped in %2")
+                                                 .arg(boxes.size())
+                                                 .arg(QFileInfo(labelPath).fileName())),
+             qPrintable(panel.status()->text()));
+    QVERIFY2(panel.status()->toolTip().contains(QFileInfo(labelPath).fileName() + ":" +
+                                                QString::number(boxes.size() + 1) + ":"),
+             qPrintable(panel.status()->toolTip()));
+    test::writeFile(labelPath, QByteArray::fromStdString(exact) + "x\n");
+    panel.labelsBox()->setChecked(false);
+    panel.labelsBox()->setChecked(true);
+    QVERIFY2(panel.status()->text().endsWith(QString(" · labels: %1 of %1 found, 1 bad line skipped in %2")
+                                                 .arg(boxes.size())
+                                                 .arg(QFileInfo(labelPath).fileName())),
+             qPrintable(panel.status()->text()));
     // No label file.
     QVERIFY(QFile::remove(labelPath));
     panel.labelsBox()->setChecked(false);
@@ -825,6 +843,13 @@ void TestDetectPanel::labelsAreDrawnAndCounted()
     QVERIFY2(panel.status()->text().endsWith(" · no label file (" + labelPath + ")"),
              qPrintable(panel.status()->text()));
     QVERIFY(panel.labelsShown().empty());
+
+    // A network the editor cannot give (Source holding text that is no cfg): said, and the last result
+    // leaves the view (it stayed, as if it were the new image's).
+    panel.setEditorCheck([] { return QString("Not run: the text typed in Source is not a cfg"); });
+    panel.openImageFile(image);
+    QCOMPARE(panel.status()->text(), QString("Not run: the text typed in Source is not a cfg"));
+    QVERIFY(panel.boxes().empty() && panel.annotated().isNull() && panel.legend()->text().isEmpty());
 }
 
 QTEST_MAIN(TestDetectPanel)

@@ -141,6 +141,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     auto* viewRow = new QHBoxLayout;
     legend_ = new QLabel(this);
     legend_->setTextFormat(Qt::RichText);
+    legend_->setWordWrap(true); // (many classes and the labels' note widened the dock past its room)
     viewRow->addWidget(legend_, 1);
     QPushButton* fit = button(this, tr("Fit"), viewRow);
     QPushButton* zoomOut = button(this, tr("−"), viewRow);
@@ -444,8 +445,11 @@ QString DetectPanel::editorText() const
 bool DetectPanel::editorAllowsRunOrSaySo()
 {
     const QString problem = editorCheck_ ? editorCheck_() : QString();
-    if (!problem.isEmpty())
+    if (!problem.isEmpty()) {
+        stopStream();
+        clearResult(); // (the last result stayed in view, as if it were this source's)
         status_->setText(problem);
+    }
     return problem.isEmpty();
 }
 
@@ -687,10 +691,10 @@ void DetectPanel::refilter()
     const QString labels = showImageLabels();
     render();
     status_->setText(
-        tr("%1%2 · %3 objects · %4 ms%5%6")
+        tr("%1%2 · %3 · %4 ms%5%6")
             .arg(sourceName())
             .arg(showingStill_ ? QString() : tr(" frame %1").arg(last_.frame)) // (a video's first is 0)
-            .arg(boxes_.size())
+            .arg(boxes_.size() == 1 ? tr("1 object") : tr("%1 objects").arg(boxes_.size()))
             .arg(last_.milliseconds, 0, 'f', 1)
             .arg(fps_ > 0 && last_.frame > 0 ? framesPerSecondText() : QString())
             .arg(labels));
@@ -701,6 +705,7 @@ void DetectPanel::refilter()
 QString DetectPanel::showImageLabels()
 {
     picture_->setLabels({});
+    status_->setToolTip(QString());
     if (!showLabels_->isChecked() || !showingStill_ || last_.source.isEmpty())
         return QString();
     const std::string labelPath = labelPathFor(last_.source.toStdString());
@@ -708,6 +713,10 @@ QString DetectPanel::showImageLabels()
     bool missing = false;
     std::size_t skipped = 0;
     const std::vector<TruthBox> truth = readLabelFile(labelPath, classes_, warnings, missing, &skipped);
+    QStringList reasons; // the skipped lines and why, on the status line's tooltip
+    for (const std::string& warning : warnings)
+        reasons << QString::fromStdString(warning);
+    status_->setToolTip(reasons.join('\n'));
     if (missing)
         return tr(" · no label file (%1)").arg(QString::fromStdString(labelPath));
     const float w = float(last_.image.width()), h = float(last_.image.height());
@@ -721,10 +730,12 @@ QString DetectPanel::showImageLabels()
     if (check.unmatched > 0)
         text += check.unmatched == 1 ? tr(", 1 box on no label")
                                      : tr(", %1 boxes on no label").arg(check.unmatched);
-    if (skipped > 0) // (the lines and why: `netwright-cli map`, or Training's data check, name them)
-        text += tr(", %1 bad lines skipped in %2")
-                    .arg(skipped)
-                    .arg(QFileInfo(QString::fromStdString(labelPath)).fileName());
+    // Bad lines: how many here; which and why on the status line's tooltip.
+    const QString file = QFileInfo(QString::fromStdString(labelPath)).fileName();
+    if (skipped == 1)
+        text += tr(", 1 bad line skipped in %1").arg(file);
+    else if (skipped > 1)
+        text += tr(", %1 bad lines skipped in %2").arg(skipped).arg(file);
     return text;
 }
 
