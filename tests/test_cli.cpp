@@ -1,5 +1,6 @@
 // netwright-cli as a user runs it: summary (table and JSON), roundtrip, exit codes and error text.
 #include "cfg/document.h"
+#include "runtime/net.h"
 #include "test_support.h"
 #include "train/run_folder_lock.h"
 
@@ -566,6 +567,25 @@ void TestCli::initWritesWeightsThatLoad()
     const Run missing = cli({"init", dir.filePath("none.cfg"), a});
     QCOMPARE(missing.exitCode, 1);
     QVERIFY(missing.err.contains("none.cfg"));
+    // init builds an inference net (outputs shared): the bytes are those of a whole net initialised
+    // alike, for [local], [batchnorm] and every layer kind the ONNX exporter knows.
+    const QString local =
+        writeFile(dir, "local.cfg",
+                  "[net]\nwidth=16\nheight=16\nchannels=3\n"
+                  "[convolutional]\nfilters=4\nsize=3\nbatch_normalize=1\nactivation=leaky\n"
+                  "[local]\nfilters=4\nsize=3\nstride=1\npad=1\nactivation=leaky\n"
+                  "[batchnorm]\n[connected]\noutput=5\nactivation=linear\n");
+    for (const QString& path : {local, QString(NETWRIGHT_TEST_DATA_DIR) + "/onnx/every-op.cfg",
+                                QString(NETWRIGHT_TEST_DATA_DIR) + "/gpu/multilabel.cfg"}) {
+        const QString written = dir.filePath("init.weights"), whole = dir.filePath("whole.weights");
+        QCOMPARE(cli({"init", path, written, "--seed", "7"}).exitCode, 0);
+        std::string error;
+        auto net = Net::create(buildNetworkSpec(cfg::Document::load(path.toStdString())), 1, error);
+        QVERIFY2(net, error.c_str());
+        net->initialize(7);
+        QVERIFY(!net->saveWeights(whole.toStdString()));
+        QVERIFY2(test::readAll(written) == test::readAll(whole), qPrintable(path));
+    }
     // A recurrent network of 3 time steps (its batch is whole sequences): 2,861 weights and 131 × 3
     // batch-norm values after the header.
     const QString recurrent = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../tests/data/gpu/recurrent.cfg";

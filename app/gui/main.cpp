@@ -174,11 +174,14 @@ int main(int argc, char** argv)
     }
     window.show();
     // OpenCV's image and video I/O is loaded on first use (core's image/media_codecs.h); the studio
-    // loads it on a pool thread once its window is up, so neither its start nor a first recording on the
-    // GUI thread waits the 0.3 s.
+    // loads it on a pool thread once its window is up, so a first recording on the GUI thread does not
+    // wait the 0.3 s for it.
     QThreadPool::globalInstance()->start([] {
-        std::string unused;
-        nw::media::codecs(unused);
+        try {
+            std::string unused; // (a module that cannot load is said when first used)
+            nw::media::codecs(unused);
+        } catch (...) { // (nothing may leave a pool thread)
+        }
     });
     if (parser.isSet(data)) { // the Training panel in front, with what the data set holds
         window.trainPanel()->dataEdit()->setText(parser.value(data));

@@ -22,10 +22,9 @@ LabelCheck checkAgainstLabels(const std::vector<TruthBox>& labels, const std::ve
     const MapResult result = computeMap(predictions, {labels}, classes, options);
     LabelCheck check;
     check.labels = result.truths;
-    for (const ClassAp& c : result.classes) {
+    for (const ClassAp& c : result.classes)
         check.found += c.truePositives;
-        check.unmatched += c.falsePositives;
-    }
+    check.unmatched = int(boxes.size()) - check.found;
     return check;
 }
 

@@ -11,8 +11,8 @@ namespace nw {
 
 struct LabelCheck {
     int labels = 0;    // the labels of classes the network has
-    int found = 0;     // labels a box of their class overlaps by IoU ≥ 0.5 (each taken once)
-    int unmatched = 0; // boxes that found no label
+    int found = 0;     // labels a box of their class overlaps by IoU > 0.5 (each taken once)
+    int unmatched = 0; // boxes that found no label (a box of a class the labels cannot have included)
 };
 
 // Matched as `map` matches (computeMap: the most confident box first takes the label of its class it

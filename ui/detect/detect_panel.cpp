@@ -126,7 +126,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     showLabels_ = new QCheckBox(tr("Labels"), this);
     showLabels_->setToolTip(
         tr("Draw the image's own YOLO label file (found as training finds it) as dashed boxes under the "
-           "detections, and count the labels a box of their class found (IoU ≥ 0.5). Images only; saved "
+           "detections, and count the labels a box of their class found (IoU > 0.5). Images only; saved "
            "and exported pictures hold the detections alone."));
     auto* filters = new QHBoxLayout;
     boxFilters_ = {new QLabel(tr("Threshold"), this), threshold_, new QLabel(tr("NMS"), this), nms_,
@@ -414,6 +414,7 @@ void DetectPanel::suggest(const QString& weights, const QString& dataFile)
 
 void DetectPanel::clearResult()
 {
+    status_->setToolTip(QString()); // (a label file's reasons belong to the result that goes)
     last_ = DetectFrame{};
     boxes_.clear();
     annotated_ = QImage();
@@ -447,7 +448,8 @@ bool DetectPanel::editorAllowsRunOrSaySo()
     const QString problem = editorCheck_ ? editorCheck_() : QString();
     if (!problem.isEmpty()) {
         stopStream();
-        clearResult(); // (the last result stayed in view, as if it were this source's)
+        slideshow_->setChecked(false); // (it went on through the folder, refused every 2 s)
+        clearResult();                 // (the last result stayed in view, as if it were this source's)
         status_->setText(problem);
     }
     return problem.isEmpty();
@@ -681,6 +683,7 @@ void DetectPanel::refilter()
     if (last_.image.isNull())
         return;
     if (classifier_) {
+        status_->setToolTip(QString());
         annotated_ = last_.image;
         picture_->setPicture(annotated_, {}, false);
         showTopClasses();
@@ -810,13 +813,14 @@ void DetectPanel::updateLegend()
     for (const auto& [id, entry] : seen) {
         int r, g, b;
         classColor(id, r, g, b);
-        parts << QString("<span style=\"color:%1\">■</span> %2 × %3")
+        parts << QString("<span style=\"color:%1\">■</span>&nbsp;%2&nbsp;×&nbsp;%3")
                      .arg(QColor(r, g, b).name(), QString::fromStdString(entry.first).toHtmlEscaped())
                      .arg(entry.second);
     }
-    QString text = parts.isEmpty() ? tr("No objects above the threshold.") : parts.join("&nbsp;&nbsp;");
+    // (Entries break between them, never inside: wrapped, "■ circle × 3" stays one piece.)
+    QString text = parts.isEmpty() ? tr("No objects above the threshold.") : parts.join("&nbsp; ");
     if (!picture_->labels().empty())
-        text += "&nbsp;&nbsp;" + tr("(dashed: the image's labels)");
+        text += "&nbsp; " + tr("(dashed: the image's labels)");
     legend_->setText(text);
 }
 

@@ -33,8 +33,7 @@ void DetectionView::setPicture(const QImage& image, std::vector<LabeledBox> boxe
 
 void DetectionView::setLabels(std::vector<LabeledBox> labels)
 {
-    labels_ = std::move(labels);
-    redraw();
+    labels_ = std::move(labels); // (drawn by the setPicture that follows: no second redraw per frame)
 }
 
 void DetectionView::clearPicture()

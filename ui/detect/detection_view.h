@@ -19,7 +19,8 @@ public:
 
     // The picture to show, with `boxes` drawn on it unless `drawBoxes` is false (a classifier's image).
     void setPicture(const QImage& image, std::vector<LabeledBox> boxes, bool drawBoxes);
-    // An image's own labels (pixel boxes), drawn dashed under the detections; empty: none.
+    // An image's own labels (pixel boxes), drawn dashed under the detections from the next setPicture;
+    // empty: none.
     void setLabels(std::vector<LabeledBox> labels);
     const std::vector<LabeledBox>& labels() const { return labels_; }
     void clearPicture();
