@@ -1263,13 +1263,27 @@ private slots:
         class Sizes : public TrainObserver {
         public:
             std::vector<std::string> messages;
-            std::vector<double> losses, maps;
+            std::vector<double> losses, maps, apMeans;
+            bool apsWithoutMap = false;
             void message(const std::string& m) override { messages.push_back(m); }
             void iteration(const IterationStats& s) override
             {
                 losses.push_back(s.loss);
                 if (s.map50)
                     maps.push_back(*s.map50);
+                // Each mAP pass comes with its classes' APs, whose mean over the classes with boxes it is.
+                if (bool(s.classAps) != s.map50.has_value()) {
+                    apsWithoutMap = true;
+                } else if (s.classAps) {
+                    double sum = 0;
+                    int counted = 0;
+                    for (const ClassAp& ap : *s.classAps)
+                        if (ap.truths > 0) {
+                            sum += ap.ap50;
+                            ++counted;
+                        }
+                    apMeans.push_back(counted ? sum / counted : 0);
+                }
             }
         } observer;
         const auto problem =
@@ -1279,6 +1293,10 @@ private slots:
         for (double loss : observer.losses)
             QVERIFY(std::isfinite(loss));
         QCOMPARE(observer.maps.size(), std::size_t(2)); // at the net's own size, mid-run and at the end
+        QVERIFY(!observer.apsWithoutMap);
+        QCOMPARE(observer.apMeans.size(), std::size_t(2));
+        for (std::size_t i = 0; i < 2; ++i)
+            QVERIFY(std::abs(observer.apMeans[i] - observer.maps[i]) < 1e-12);
         // Iteration 1 at the largest size; later blocks at multiples of 32 between 64 and 128; the last
         // 100 iterations (from 41 of 140) at the largest again.
         QVERIFY(!observer.messages.empty());

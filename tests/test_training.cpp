@@ -17,6 +17,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -177,6 +178,7 @@ private slots:
     void angleRotatesTrainingImages();
     void classifierListsSayWhatTheyLeaveOut();
     void accuracyCountsTiesAndNanAsDarknet();
+    void chosenClassIsTopOne();
     void validationImagesOfAnotherSizeAreRefused();
     void failureMidRunEndsInWordsWithTheCheckpointKept();
     void metricsRowsWaitOutASpellWithoutRoom();
@@ -423,11 +425,21 @@ void TestTraining::bestWeightsAreTheBestValidation()
         observer.stopAfter = stopAfter;
         QVERIFY(!Trainer(*net, *set, set.get(), options).run(observer));
         long improvements = 0;
-        for (const IterationStats& s : observer.seen)
+        for (const IterationStats& s : observer.seen) {
+            // Each validation comes with its confusion matrix, whose diagonal is its top-1.
+            QCOMPARE(bool(s.confusion), s.validTop1.has_value());
+            if (s.confusion) {
+                std::size_t right = 0;
+                for (int c = 0; c < s.confusion->classes(); ++c)
+                    right += s.confusion->count(c, c);
+                QCOMPARE(s.confusion->images(), set->size());
+                QCOMPARE(double(right) / double(set->size()), *s.validTop1);
+            }
             if (s.validTop1 && *s.validTop1 > best) {
                 best = *s.validTop1;
                 ++improvements;
             }
+        }
         QCOMPARE(std::count_if(observer.messages.begin(), observer.messages.end(),
                                [](const std::string& m) { return m.starts_with("best top-1 so far"); }),
                  improvements);
@@ -986,6 +998,45 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     const QByteArray scores = process.readAllStandardOutput();
     QVERIFY(scores.contains("\"images\": 48"));
     QVERIFY2(!scores.contains("top5"), scores.constData()); // (of 3 classes: always 100 %)
+    // Each class's recall and precision, and the confusion matrix: its diagonal is top-1's count, its
+    // rows the classes' image counts, its columns what precision divides by.
+    process.start(NETWRIGHT_CLI, {"valid", data.fileName(), cfg.fileName(),
+                                  dir.filePath("out/toy_final.weights"), "--json", "--confusion"});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 0);
+    const QJsonObject perClass = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+    const QJsonArray classes = perClass["classes"].toArray(), matrix = perClass["confusion"].toArray();
+    QCOMPARE(classes.size(), 3);
+    QCOMPARE(matrix.size(), 3);
+    double right = 0, counted = 0;
+    for (int t = 0; t < 3; ++t) {
+        const QJsonArray row = matrix[t].toArray();
+        double rowSum = 0, columnSum = 0;
+        for (int c = 0; c < 3; ++c) {
+            rowSum += row[c].toDouble();
+            columnSum += matrix[c].toArray()[t].toDouble();
+        }
+        const QJsonObject figures = classes[t].toObject();
+        QCOMPARE(figures["images"].toDouble(), rowSum);
+        QCOMPARE(figures["recall"].toDouble(), row[t].toDouble() / rowSum);
+        if (columnSum > 0)
+            QCOMPARE(figures["precision"].toDouble(), row[t].toDouble() / columnSum);
+        else
+            QVERIFY(figures["precision"].isNull());
+        right += row[t].toDouble();
+        counted += rowSum;
+    }
+    QCOMPARE(counted, 48.0);
+    QCOMPARE(right / counted, perClass["top1"].toDouble());
+    const test::Run table = test::cli(
+        {"valid", data.fileName(), cfg.fileName(), dir.filePath("out/toy_final.weights"), "--confusion"});
+    QCOMPARE(table.exitCode, 0);
+    const QList<QByteArray> lines = table.out.split('\n');
+    QVERIFY2(lines.size() > 9 && lines[0].startsWith("48 images: top-1 ") &&
+                 lines[1].startsWith("class                      images   recall  precision") &&
+                 lines[2].startsWith("   0 class 0 ") &&
+                 table.out.contains("confusion matrix (rows: the true"),
+             table.out.constData());
     // top= of the .data file, as Darknet's valid: top-2 of the 3 classes, its figure a fraction.
     test::writeFile(dir.filePath("top.data"), test::readAll(data.fileName()) + "top=2\n");
     process.start(NETWRIGHT_CLI, {"valid", dir.filePath("top.data"), cfg.fileName(),
@@ -1418,11 +1469,61 @@ void TestTraining::accuracyCountsTiesAndNanAsDarknet()
     for (std::size_t i = 0; i < set->size(); ++i)
         firstTwo += set->label(i) <= 1;
     QCOMPARE(accuracy.topK, double(firstTwo) / double(set->size()));
+    // Every image taken for class 0: its column holds each class's count, and the other classes are
+    // neither found nor ever chosen.
+    const ConfusionMatrix& m = accuracy.confusion;
+    QCOMPARE(m.classes(), 3);
+    QCOMPARE(m.images(), set->size());
+    std::size_t of[3] = {};
+    for (std::size_t i = 0; i < set->size(); ++i)
+        ++of[set->label(i)];
+    for (int t = 0; t < 3; ++t) {
+        QCOMPARE(m.imagesOf(t), of[t]);
+        QCOMPARE(m.count(t, 0), of[t]);
+        QCOMPARE(m.count(t, 1) + m.count(t, 2), std::size_t(0));
+    }
+    QCOMPARE(m.recall(0).value_or(-1), 1.0);
+    QCOMPARE(m.recall(1).value_or(-1), 0.0);
+    QCOMPARE(m.precision(0).value_or(-1), double(classZero) / double(set->size()));
+    QVERIFY(!m.precision(1) && !m.precision(2));
+    const auto confused = m.mostConfused(5);
+    QCOMPARE(confused.size(), std::size_t(2));
+    const int bigger = of[1] >= of[2] ? 1 : 2;
+    QCOMPARE(confused[0].truth, bigger);
+    QCOMPARE(confused[0].chosen, 0);
+    QCOMPARE(confused[0].count, of[bigger]);
+    QCOMPARE(confused[1].count, of[3 - bigger]);
 
     (*net->weightArrays()[0].data)[0] = std::numeric_limits<float>::quiet_NaN(); // NaN through the softmax
     accuracy = evaluate(*net, *set);
     QCOMPARE(accuracy.top1, 0.0);
     QCOMPARE(accuracy.topK, 0.0);
+    QCOMPARE(accuracy.confusion.undecided(), set->size()); // no class chosen: none in the matrix
+    QCOMPARE(accuracy.confusion.count(0, 0), std::size_t(0));
+    QCOMPARE(accuracy.confusion.recall(0).value_or(-1), 0.0);
+}
+
+// The class a classifier's scores choose, as top-1 counts it: the first of equal highest scores, a
+// single score as a binary classifier's class 0 from ½ up; none with a NaN.
+void TestTraining::chosenClassIsTopOne()
+{
+    const float scores[] = {0.1f, 0.4f, 0.4f, 0.1f};
+    QCOMPARE(chosenClass(scores, 4).value_or(-1), 1);
+    QCOMPARE(chosenClass(scores, 1).value_or(-1), 1); // 0.1 < ½: class 1
+    const float half = 0.5f;
+    QCOMPARE(chosenClass(&half, 1).value_or(-1), 0);
+    const float nan[] = {0.2f, std::numeric_limits<float>::quiet_NaN()};
+    QVERIFY(!chosenClass(nan, 2));
+    QVERIFY(!chosenClass(scores, 0));
+    // Cells outside the classes are ignored, not written past the matrix.
+    ConfusionMatrix m(2);
+    m.add(2, 0);
+    m.add(0, -1);
+    m.add(1, 0);
+    QCOMPARE(m.images(), std::size_t(1));
+    QCOMPARE(m.precision(0).value_or(-1), 0.0);
+    QCOMPARE(m.recall(1).value_or(-1), 0.0);
+    QVERIFY(!m.recall(0));
 }
 
 // A validation set whose images are not the network's size is refused before training (its images

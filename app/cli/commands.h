@@ -76,8 +76,13 @@ int trainOnGpus(const TrainArgs& args);
 inline constexpr const char* kNcclCliqueVariable = "NETWRIGHT_NCCL_CLIQUE";
 inline constexpr const char* kNcclRankVariable = "NETWRIGHT_NCCL_RANK";
 inline constexpr const char* kNcclSizeVariable = "NETWRIGHT_NCCL_SIZE";
-int valid(const std::string& data, const std::string& cfg, const std::string& weights, bool json,
-          const std::string& device);
+struct ValidArgs {
+    std::string data, cfg, weights;
+    bool json = false;
+    bool confusion = false; // the whole confusion matrix too
+    std::string device = "cpu";
+};
+int valid(const ValidArgs& args);
 int roundtrip(const std::string& in, const std::string& out);
 // Writes IN with `classes` classes (a number, or a .data file's classes=) to OUT: each head's classes=
 // and the filters=/output= before it (a classifier: its output layer's); `schedule`: also max_batches and

@@ -359,15 +359,19 @@ int main(int argc, char** argv)
                      "iterations, else every 10000; 0: none)")
         ->check(CLI::Range(0, 1 << 30));
 
-    std::string dataPath;
-    auto* valid = app.add_subcommand(
-        "valid", "Top-1 and top-k accuracy (top= of the .data file, else 5) on its valid set");
-    valid->add_option("data", dataPath, "Darknet .data file")->required();
-    valid->add_option("cfg", cfg, "Darknet .cfg file")->required();
-    valid->add_option("weights", weights, "Darknet .weights file")->required();
-    valid->add_flag("--json", json,
-                    "Print {\"top1\":..,\"top5\":..,\"images\":..}: the second key names k (top2 for top=2), "
-                    "left out when k is 1 or at least the class count");
+    nw::cli::ValidArgs validArgs;
+    auto* valid = app.add_subcommand("valid", "A classifier on the .data file's valid set: top-1 and top-k "
+                                              "(top= of the .data file, else 5), each class's recall and "
+                                              "precision, the classes it mixes up");
+    valid->add_option("data", validArgs.data, "Darknet .data file")->required();
+    valid->add_option("cfg", validArgs.cfg, "Darknet .cfg file")->required();
+    valid->add_option("weights", validArgs.weights, "Darknet .weights file")->required();
+    valid->add_flag("--confusion", validArgs.confusion,
+                    "Also the confusion matrix: a row per true class, a column per class chosen");
+    valid->add_flag("--json", validArgs.json,
+                    "Print {\"top1\":..,\"top5\":..,\"images\":..,\"classes\":[{\"id\",\"name\",\"images\","
+                    "\"recall\",\"precision\"}]} (with --confusion, \"confusion\": its rows): the second key "
+                    "names k (top2 for top=2), left out when k is 1 or at least the class count");
     valid->add_option("--device", evaluationDevice, "cpu (default), cuda or cuda:N (see devices)");
     addPrecisionFlags(valid, halfHelp);
 
@@ -555,8 +559,10 @@ int main(int argc, char** argv)
         }
         if (*exportOnnx)
             return nw::cli::exportOnnx(exportArgs);
-        if (*valid)
-            return nw::cli::valid(dataPath, cfg, weights, json, evaluationDevice);
+        if (*valid) {
+            validArgs.device = evaluationDevice;
+            return nw::cli::valid(validArgs);
+        }
         if (*map)
             return nw::cli::map(mapArgs);
         if (*anchors)

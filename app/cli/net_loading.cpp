@@ -133,6 +133,16 @@ int timeSteps(const std::string& cfg)
     return std::max(1, buildNetworkSpec(cfg::Document::load(cfg), {}).net.timeSteps);
 }
 
+std::unique_ptr<Net> loadNetAtCfgBatch(const std::string& cfg, const std::string& weights, Net::Use use)
+{
+    const NetworkSpec probe = buildNetworkSpec(cfg::Document::load(cfg));
+    if (!probe.ok()) {
+        printDiagnostics(probe.diagnostics);
+        return nullptr;
+    }
+    return loadNet(cfg, weights, std::max(1, probe.net.layerBatch()), {}, use, use == Net::Use::Everything);
+}
+
 std::unique_ptr<Net> loadNetForTraining(const std::string& cfg, const std::string& weights,
                                         const SpecOptions& options)
 {

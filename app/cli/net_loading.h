@@ -42,6 +42,11 @@ std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights,
 // The cfg's [net] time_steps (1 for a cfg that does not load: loadNet then says why).
 int timeSteps(const std::string& cfg);
 
+// The net at the cfg's own batch (batch / subdivisions): what train and valid run. `use`:
+// InferenceOnly for evaluation, whose weights must then cover the whole net (training may start from a
+// backbone). nullptr and the problem printed.
+std::unique_ptr<Net> loadNetAtCfgBatch(const std::string& cfg, const std::string& weights,
+                                       Net::Use use = Net::Use::Everything);
 // A net at its cfg's own batch, in training mode (bench --train); nullptr and the problem printed.
 std::unique_ptr<Net> loadNetForTraining(const std::string& cfg, const std::string& weights,
                                         const SpecOptions& options);

@@ -234,20 +234,6 @@ std::unique_ptr<Communicator> joinRanks(const TrainArgs& args, std::string& erro
 #endif
 }
 
-// The net at the cfg's own batch (batch / subdivisions); `use`: InferenceOnly for evaluation, whose
-// weights must cover the whole net (training may start from a backbone).
-std::unique_ptr<Net> trainingNet(const std::string& cfgPath, const std::string& weights,
-                                 Net::Use use = Net::Use::Everything)
-{
-    const NetworkSpec probe = buildNetworkSpec(cfg::Document::load(cfgPath));
-    if (!probe.ok()) {
-        printDiagnostics(probe.diagnostics);
-        return nullptr;
-    }
-    return loadNet(cfgPath, weights, std::max(1, probe.net.layerBatch()), {}, use,
-                   use == Net::Use::Everything);
-}
-
 } // namespace
 
 int train(const TrainArgs& args)
@@ -306,7 +292,7 @@ int train(const TrainArgs& args)
         if (args.resume && !args.weights.empty() && leader)
             std::cerr << "note: --resume continues from the checkpoint in the output folder; " << args.weights
                       << " is not read\n";
-        auto net = trainingNet(args.cfg, leader && !args.resume ? args.weights : std::string());
+        auto net = loadNetAtCfgBatch(args.cfg, leader && !args.resume ? args.weights : std::string());
         if (!net)
             return fail();
         if (auto problem = batchProblem(net->spec().net)) { // before the data set is read
@@ -399,79 +385,6 @@ int train(const TrainArgs& args)
         std::cerr << "\nerror (rank " << team->rank() << "): an unknown exception\n";
         return fail();
     }
-}
-
-int valid(const std::string& dataPath, const std::string& cfg, const std::string& weights, bool json,
-          const std::string& device)
-{
-    auto data = loadDataFileOrReport(dataPath);
-    if (!data)
-        return 1;
-    std::string error;
-    auto net = trainingNet(cfg, weights, Net::Use::InferenceOnly); // on a GPU, only the output comes back
-    if (!net)
-        return 1;
-    if (net->maxTruthBoxes() > 0) { // before reading the data, which a detector's would not fit
-        std::cerr << "error: " << cfg << ": the network ends in a detection head: valid scores classifiers; "
-                  << "score a detector with netwright-cli map " << dataPath << " " << cfg << " " << weights
-                  << "\n";
-        return 1;
-    }
-    const auto runner = DeviceRunner::create(*net, device);
-    if (!runner)
-        return 1;
-    std::vector<std::string> listWarnings; // images left out of the list: said, as train says them
-    auto set = openClassificationSet(*data, "valid", net->spec().net, 1, error, &listWarnings);
-    for (const std::string& warning : listWarnings)
-        std::cerr << "warning: " << warning << "\n";
-    if (!set) {
-        std::cerr << "error: " << error << "\n";
-        return 1;
-    }
-    if (auto problem = classifierFits(*net, *set)) {
-        std::cerr << "error: " << cfg << ": " << *problem << "\n";
-        return 1;
-    }
-    // top= of the .data file, the key Darknet's classifier valid reads (its default is 1; here 5).
-    const std::string topText = data->get("top", "5");
-    int k = 0;
-    const auto [end, parseError] = std::from_chars(topText.data(), topText.data() + topText.size(), k);
-    if (parseError != std::errc() || end != topText.data() + topText.size() || k < 1) {
-        std::cerr << "error: " << dataPath << ": top=" << topText
-                  << " is not a whole number of classes of 1 or more\n";
-        return 1;
-    }
-    const Accuracy accuracy = evaluate(
-        *net, *set, [&](const float* input) { runner->forward(input); }, k);
-    const bool showTopK = k > 1 && k < set->classes(); // (top-k of k or fewer classes is always 100 %)
-    for (const std::string& warning : accuracy.warnings)
-        std::cerr << "warning: " << warning << "\n";
-    if (accuracy.unreadable > accuracy.warnings.size())
-        std::cerr << "warning: and "
-                  << counted(accuracy.unreadable - accuracy.warnings.size(), "more unreadable image",
-                             "more unreadable images")
-                  << "\n";
-    if (accuracy.images == 0) {
-        std::cerr << "error: " << data->get("valid") << ": "
-                  << (set->size() == 1 ? std::string("its one image cannot")
-                                       : "none of its " + std::to_string(set->size()) + " images can")
-                  << " be read (each is named above)\n";
-        return 1;
-    }
-    const std::string topK = showTopK ? std::to_string(k) : std::string(); // "top5" in JSON, "top-5" in words
-    char figure[32];
-    std::snprintf(figure, sizeof figure, json ? "%.6f" : "%.2f%%",
-                  json ? accuracy.topK : accuracy.topK * 100);
-    if (json)
-        std::printf("{\"top1\": %.6f, %s\"images\": %zu}\n", accuracy.top1,
-                    showTopK ? ("\"top" + topK + "\": " + figure + ", ").c_str() : "", accuracy.images);
-    else
-        std::printf("%zu images: top-1 %.2f%%%s%s\n", accuracy.images, accuracy.top1 * 100,
-                    showTopK ? (", top-" + topK + " " + figure).c_str() : "",
-                    accuracy.unreadable
-                        ? (" (" + std::to_string(accuracy.unreadable) + " unreadable left out)").c_str()
-                        : "");
-    return 0;
 }
 
 } // namespace nw::cli

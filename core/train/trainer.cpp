@@ -49,6 +49,8 @@ Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass
     std::vector<float> images(imageSize * std::size_t(batch));
     Accuracy accuracy;
     accuracy.k = k;
+    const std::size_t outputs = net.output().itemSize();
+    accuracy.confusion = ConfusionMatrix(std::max(data.classes(), outputs == 1 ? 2 : int(outputs)));
     std::string warning;
     for (std::size_t start = 0; start < data.size(); start += std::size_t(batch)) {
         const std::size_t count = std::min<std::size_t>(std::size_t(batch), data.size() - start);
@@ -74,6 +76,10 @@ Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass
             ++accuracy.images;
             const float* scores = out.item(int(b));
             const int label = data.label(start + b);
+            if (const std::optional<int> chosen = chosenClass(scores, out.itemSize()))
+                accuracy.confusion.add(label, *chosen);
+            else
+                accuracy.confusion.addUndecided(label);
             if (out.itemSize() == 1) { // a binary classifier: right when on the label's side of ½
                 const bool right = !std::isnan(scores[0]) && (scores[0] >= 0.5f) == (label == 0);
                 accuracy.top1 += right;

@@ -5,10 +5,13 @@
 // worker turns into signals.
 #include "data/dataset.h"
 #include "data/detection_dataset.h"
+#include "detect/map.h"
 #include "runtime/net.h"
 #include "train/communicator.h"
+#include "train/confusion_matrix.h"
 
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -49,6 +52,10 @@ struct IterationStats {
     double imagesPerSecond = 0, elapsedSeconds = 0;
     std::optional<double> validTop1;
     std::optional<double> map50;
+    // At a validation iteration, how each class fared: a classifier's confusion matrix, a detector's AP
+    // per class (shared: the stats are copied to observers and across threads).
+    std::shared_ptr<const ConfusionMatrix> confusion;
+    std::shared_ptr<const std::vector<ClassAp>> classAps;
     double epoch = 0;
     std::vector<HeadStats> heads; // detectors: each head's figures, averaged over the subdivisions
 };
@@ -77,6 +84,7 @@ struct Accuracy {
     std::size_t images = 0;     // scored (the readable ones)
     std::size_t unreadable = 0; // left out, each named in `warnings` (the first 20)
     std::vector<std::string> warnings;
+    ConfusionMatrix confusion; // true class × top-1 class of the scored images
 };
 
 // What in [net] no training run can take (a batch that subdivisions does not divide, sequences), said

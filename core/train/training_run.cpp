@@ -539,8 +539,10 @@ TrainingRun::Result TrainingRun::evaluate(int iteration, IterationStats& stats)
     if (validating) {
         observer_.message(evaluatingMessage(iteration, "top-1", valid_->size()));
         const Accuracy accuracy = nw::evaluate(net_, *valid_, backend_->evaluationPass());
-        if (accuracy.images > 0)
+        if (accuracy.images > 0) {
             stats.validTop1 = accuracy.top1;
+            stats.confusion = std::make_shared<const ConfusionMatrix>(accuracy.confusion);
+        }
         warnUnreadable("validation", accuracy.unreadable, valid_->size(), accuracy.warnings);
     }
     if (mapping) {
@@ -549,8 +551,10 @@ TrainingRun::Result TrainingRun::evaluate(int iteration, IterationStats& stats)
             return problem;
         const MapResult map =
             evaluateMap(net_, *mapSet_, options_.letterbox, {}, {}, backend_->evaluationPass());
-        if (map.images > 0)
+        if (map.images > 0) {
             stats.map50 = map.map50;
+            stats.classAps = std::make_shared<const std::vector<ClassAp>>(map.classes);
+        }
         warnUnreadable("mAP", map.unreadable, mapSet_->size(), map.warnings);
         if (auto problem = resizeNet(current_))
             return problem;
