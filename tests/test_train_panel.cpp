@@ -8,6 +8,7 @@
 #include "test_support.h"
 #include "train/checkpoint.h"
 #include "train/child_training.h"
+#include "train/class_results_view.h"
 #include "train/compare_menu.h"
 #include "train/run_folders.h"
 #include "train/train_panel.h"
@@ -37,6 +38,8 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -59,6 +62,7 @@ private slots:
     void resumingAFinishedRunSaysThereIsNothingToTrain();
     void detectTakesTheDataNamesAndTheTrainedWeights();
     void detectorOnTheShapesDataSet();
+    void perClassPageShowsTheConfusionMatrix();
     void trainsWhatTheEditorShows();
     void deviceChoiceAndAGpuThatFailsStopsInWords();
     void childProcessRunTrainsAsInProcess();
@@ -655,6 +659,81 @@ void TestTrainPanel::detectorOnTheShapesDataSet()
     QVERIFY(panel.headPlot()->graph(0)->dataCount() >= 1);
     QCOMPARE(panel.plot()->graph(2)->name(), QString("validation mAP@0.5"));
     QCOMPARE(panel.plot()->graph(2)->dataCount(), 2); // at 10 and 20
+    // Per class: each class's AP at the last mAP pass (named from shapes.names), whose mean over the
+    // classes with boxes is the curve's last point.
+    ui::ClassResultsView* perClass = panel.classResults();
+    QTableWidget* table = perClass->classTable();
+    QCOMPARE(table->rowCount(), 5);
+    QVERIFY(perClass->matrixTable()->isHidden());
+    const QStringList names = QString(test::readAll(dir.filePath("shapes/shapes.names"))).split('\n');
+    double sum = 0;
+    int withBoxes = 0;
+    for (int row = 0; row < 5; ++row) {
+        QCOMPARE(table->item(row, 0)->text(), QString("%1 %2").arg(row).arg(names[row]));
+        if (table->item(row, 3)->text().toInt() > 0) {
+            sum += table->item(row, 1)->data(Qt::UserRole).toDouble();
+            ++withBoxes;
+        }
+    }
+    QVERIFY(withBoxes > 0);
+    const double last = panel.plot()->graph(2)->data()->at(1)->value; // (in %)
+    QVERIFY2(std::abs(100 * sum / withBoxes - last) < 1e-9, qPrintable(QString::number(last)));
+    QVERIFY2(perClass->headline()->text().startsWith("Validation at iteration 20: mAP@0.5 "),
+             qPrintable(perClass->headline()->text()));
+}
+
+// Per class, for a classifier: the confusion matrix of the last validation (its cells sum to the
+// validation set, its diagonal to the top-1 point drawn), the classes named from the .data file's
+// names=, a table sortable by recall; a new run starts it afresh.
+void TestTrainPanel::perClassPageShowsTheConfusionMatrix()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 48);
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    test::writeFile(dir.filePath("toy.names"), "left top\nright top\nleft bottom\n");
+    test::writeFile(dir.filePath("toy.data"), test::readAll(dir.filePath("toy.data")) + "names=toy.names\n");
+    ui::TrainPanel panel;
+    panel.setNetwork(dir.filePath("toy.cfg"));
+    QCOMPARE(panel.dataEdit()->text(), dir.filePath("toy.data"));
+    ui::ClassResultsView* perClass = panel.classResults();
+    QCOMPARE(panel.views()->tabText(1), QString("Per class"));
+    QVERIFY(perClass->headline()->text().startsWith("No validation yet"));
+    panel.outputEdit()->setText(dir.filePath("run"));
+    panel.maxBatchesSpin()->setValue(6);
+    panel.findChild<QSpinBox*>("validEvery")->setValue(3);
+    panel.trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
+    QVERIFY2(panel.statusLabel()->text().startsWith("Finished"), qPrintable(panel.log()->toPlainText()));
+    QTableWidget* matrix = perClass->matrixTable();
+    QVERIFY(!matrix->isHidden());
+    QCOMPARE(matrix->rowCount(), 3);
+    QCOMPARE(matrix->columnCount(), 3);
+    QCOMPARE(matrix->verticalHeaderItem(2)->text(), QString("2 left bottom"));
+    int cells = 0, diagonal = 0;
+    for (int t = 0; t < 3; ++t)
+        for (int c = 0; c < 3; ++c) {
+            cells += matrix->item(t, c)->text().toInt();
+            diagonal += t == c ? matrix->item(t, c)->text().toInt() : 0;
+        }
+    QCOMPARE(cells, 48);
+    const QCPGraph* top1 = panel.plot()->graph(2);
+    QCOMPARE(top1->dataCount(), 2); // at 3 and 6
+    QVERIFY(std::abs(100.0 * diagonal / 48 - top1->data()->at(1)->value) < 1e-9);
+    QVERIFY2(perClass->headline()->text().startsWith("Validation at iteration 6: 48 images, top-1 "),
+             qPrintable(perClass->headline()->text()));
+    // The table, sorted by recall, puts the class found least first.
+    QTableWidget* table = perClass->classTable();
+    QCOMPARE(table->rowCount(), 3);
+    table->sortItems(2, Qt::AscendingOrder);
+    double lowest = 2;
+    for (int t = 0; t < 3; ++t)
+        lowest = std::min(lowest, matrix->item(t, t)->text().toDouble() / 16);
+    QCOMPARE(table->item(0, 2)->data(Qt::UserRole).toDouble(), lowest);
+    // A new run clears it until its own first validation.
+    panel.maxBatchesSpin()->setValue(2);
+    panel.trainButton()->click();
+    QVERIFY(perClass->headline()->text().startsWith("No validation yet"));
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
 }
 
 // Unsaved edits are what trains: max_batches edited from 12 to 3 in the editor, not saved.

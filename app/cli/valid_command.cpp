@@ -1,7 +1,6 @@
 // valid: a classifier's top-1 and top-k on the .data file's valid set, each class's recall and
 // precision, the classes it mixes up, and on request the whole confusion matrix.
 #include "commands.h"
-#include "data/class_names.h"
 #include "data/training_data.h"
 #include "net_loading.h"
 #include "train/trainer.h"
@@ -19,21 +18,17 @@ namespace nw::cli {
 
 namespace {
 
-// The class names the .data file gives (names=, else labels= as Darknet's classifiers); numbers stand
-// in for the missing ones.
+// The class names the .data file gives (labels=, else names=); numbers stand in for the missing ones.
 std::vector<std::string> classNames(const DataFile& data, int classes)
 {
+    std::string error, path;
     std::vector<std::string> names;
-    const std::string key = !data.get("names").empty() ? "names" : "labels";
-    if (!data.get(key).empty()) {
-        std::string error;
-        const std::string path = data.resolve(data.get(key));
-        if (auto loaded = loadNames(path, error)) {
+    if (auto loaded = classNamesOf(data, false, error, &path)) {
+        if (!loaded->empty())
             warnNameCount(path, loaded->size(), classes);
-            names = *loaded;
-        } else {
-            std::cerr << "warning: " << error << "; classes are shown as numbers\n";
-        }
+        names = std::move(*loaded);
+    } else {
+        std::cerr << "warning: " << error << "; classes are shown as numbers\n";
     }
     names.resize(std::size_t(std::max(0, classes)));
     for (std::size_t c = 0; c < names.size(); ++c)

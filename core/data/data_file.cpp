@@ -1,6 +1,7 @@
 #include "data/data_file.h"
 
 #include "cfg/document.h"
+#include "data/class_names.h"
 #include "util/file_check.h"
 #include "util/relative_path.h"
 
@@ -162,6 +163,20 @@ std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& dat
         return nullptr;
     return loadImageListDataset(*imagesPath, *namesPath, data.classes(), net.width, net.height, net.channels,
                                 augmentation, seed, error, warnings ? *warnings : ignored);
+}
+
+std::optional<std::vector<std::string>> classNamesOf(const DataFile& data, bool detector, std::string& error,
+                                                     std::string* path)
+{
+    const std::string key = !detector && !data.get("labels").empty() ? "labels" : "names";
+    if (data.get(key).empty())
+        return std::vector<std::string>();
+    const auto file = data.existingFile(key, error);
+    if (!file)
+        return std::nullopt;
+    if (path)
+        *path = *file;
+    return loadNames(*file, error, key == "labels" ? "a labels file" : "a names file");
 }
 
 } // namespace nw

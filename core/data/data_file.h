@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace nw {
 
@@ -25,6 +26,12 @@ struct DataFile {
 };
 
 std::optional<DataFile> loadDataFile(const std::string& path, std::string& error);
+
+// The class names a .data file gives, in class order: a classifier's labels= (the names its image
+// paths are matched against), else names=; a detector's names=. Empty when it names none; nullopt with
+// `error` (naming the file) when the file it names cannot be read. `path` (optional) gets the file read.
+std::optional<std::vector<std::string>> classNamesOf(const DataFile& data, bool detector, std::string& error,
+                                                     std::string* path = nullptr);
 
 // The training or validation set a .data file names: IDX files ("train"/"valid" with "train_labels"/
 // "valid_labels"), or Darknet's image lists ("train"/"valid" list files with "labels" — or "names" —

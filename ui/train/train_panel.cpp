@@ -1,6 +1,7 @@
 #include "train/train_panel.h"
 
 #include "device/device_box.h"
+#include "train/class_results_view.h"
 #include "train/compare_menu.h"
 #include "train/data_check.h"
 #include "train/run_folders.h"
@@ -33,6 +34,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTextCursor>
 #include <QTextStream>
 #include <QThread>
@@ -242,7 +244,18 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(runSummary_);
     layout->addWidget(progress_);
     layout->addWidget(status_);
-    layout->addWidget(curves_, 1);
+    // The curves, and each class's figures at the latest validation (a page of its own: the curves keep
+    // their room).
+    classResults_ = new ClassResultsView(this);
+    views_ = new QTabWidget(this);
+    views_->setObjectName("trainViews");
+    views_->setDocumentMode(true);
+    views_->addTab(curves_, tr("Curves"));
+    views_->addTab(classResults_, tr("Per class"));
+    views_->setTabToolTip(1,
+                          tr("Each class at the latest validation: a classifier's confusion matrix, recall "
+                             "and precision; a detector's AP per class"));
+    layout->addWidget(views_, 1);
     layout->addWidget(log_);
 
     connect(train_, &QPushButton::clicked, this, &TrainPanel::start);
@@ -274,6 +287,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &TrainWorker::started, this, &TrainPanel::onStarted);
     connect(worker_, &TrainWorker::progress, this, &TrainPanel::onProgress);
+    connect(worker_, &TrainWorker::classNames, classResults_, &ClassResultsView::setClassNames);
     connect(worker_, &TrainWorker::message, this, [this](const QString& text) {
         appendLog(text);
         if (text.startsWith("stopped in or before the first iteration") ||
@@ -558,6 +572,7 @@ void TrainPanel::start()
 void TrainPanel::clearCurves()
 {
     curves_->clear(detector_);
+    classResults_->clear();
     lastLoggedIteration_ = 0;
 }
 
@@ -610,6 +625,10 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
             pauseClock_.start();
     }
     curves_->add(s);
+    if (s.confusion)
+        classResults_->showConfusion(s.iteration, *s.confusion);
+    if (s.classAps)
+        classResults_->showClassAps(s.iteration, *s.classAps);
     if (s.validTop1 || s.map50)
         lastValidation_ = tr("%1 %2 % at iteration %3")
                               .arg(s.validTop1 ? tr("validation top-1") : tr("validation mAP@0.5"))

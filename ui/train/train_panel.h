@@ -26,12 +26,14 @@ class QPushButton;
 class QSpinBox;
 class QDoubleSpinBox;
 class QThread;
+class QTabWidget;
 
 namespace nw::ui {
 
 class TrainWorker;
 class CompareMenu;
 class TrainingCurves;
+class ClassResultsView;
 
 class TrainPanel : public QWidget {
     Q_OBJECT
@@ -71,6 +73,8 @@ public:
     QPushButton* stopButton() const { return stop_; }
     QCustomPlot* plot() const { return curves_->plot(); }
     TrainingCurves* curves() const { return curves_; }
+    ClassResultsView* classResults() const { return classResults_; }
+    QTabWidget* views() const { return views_; } // Curves, Per class
     QCustomPlot* ratePlot() const { return curves_->ratePlot(); }
     QCustomPlot* headPlot() const { return curves_->headPlot(); }
     QPushButton* shapesButton() const { return shapes_; }
@@ -137,6 +141,8 @@ private:
     QWidget* settings_ = nullptr;  // the run's settings, folded away while it trains (room for curves)
     QLabel* runSummary_ = nullptr; // what the running run uses, in one line, while they are folded
     TrainingCurves* curves_ = nullptr;
+    ClassResultsView* classResults_ = nullptr;
+    QTabWidget* views_ = nullptr;
     QPushButton* shapes_ = nullptr;
     QString shapesFolder_;
     int shapesCount_ = 2000;

@@ -172,6 +172,13 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
     if (stoppedWhileLoading())
         return;
     emit message(QString::fromStdString("training on " + sets->describe()));
+    std::string namesError; // (a names file that cannot be read: the Per class page numbers the classes)
+    if (const auto names = classNamesOf(*data, net->maxTruthBoxes() > 0, namesError)) {
+        QStringList list;
+        for (const std::string& name : *names)
+            list << QString::fromStdString(name);
+        emit classNames(list);
+    }
     if (!request.weightsPath.isEmpty() && !request.resume) { // a resumed run starts from its checkpoint
         std::vector<std::string> weightWarnings;             // NaN or infinite values, named by layer
         if (auto problem = net->loadWeights(request.weightsPath.toStdString(), &weightWarnings,

@@ -8,6 +8,7 @@
 #include <QMetaType>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <condition_variable>
 #include <mutex>
 
@@ -51,6 +52,8 @@ signals:
     void started(int maxBatches, int batch);
     // One or more iterations finished (the latest, plus every validation point).
     void progress(const nw::IterationStats& stats);
+    // The data set's class names (from its .data file), once per run before the first validation.
+    void classNames(const QStringList& names);
     void message(const QString& text);
     // The run has stopped between iterations for a requested pause (after `iteration`).
     void pausedAt(int iteration);

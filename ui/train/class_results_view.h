@@ -1,0 +1,48 @@
+#pragma once
+// The Train panel's Per class page: how each class fared at the latest validation of the run. For a
+// classifier, the confusion matrix (a row per true class, a column per class chosen, each cell shaded by
+// its share of the row) and a sortable table of each class's images, recall, precision and the class
+// its images were most often taken for; for a detector, each class's AP, boxes, true and false
+// positives. Filled from the run's IterationStats (train_worker.h), so it follows a run live.
+#include "detect/map.h"
+#include "train/confusion_matrix.h"
+
+#include <QStringList>
+#include <QWidget>
+#include <vector>
+
+class QLabel;
+class QTableWidget;
+
+namespace nw::ui {
+
+class ClassResultsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ClassResultsView(QWidget* parent = nullptr);
+
+    // The names of the data set's classes (shorter lists: numbers stand in).
+    void setClassNames(const QStringList& names) { names_ = names; }
+    void showConfusion(int iteration, const nw::ConfusionMatrix& matrix);
+    void showClassAps(int iteration, const std::vector<nw::ClassAp>& classes);
+    // Back to "no validation yet" (a new run).
+    void clear();
+
+    // For tests.
+    QTableWidget* matrixTable() const { return matrix_; }
+    QTableWidget* classTable() const { return classes_; }
+    QLabel* headline() const { return headline_; }
+
+    // Matrices of more classes are left out (the table below still lists every class).
+    static constexpr int kLargestMatrix = 60;
+
+private:
+    QString nameOf(int c) const;
+    QLabel* headline_ = nullptr;
+    QTableWidget* matrix_ = nullptr;
+    QTableWidget* classes_ = nullptr;
+    QLabel* confused_ = nullptr;
+    QStringList names_;
+};
+
+} // namespace nw::ui
