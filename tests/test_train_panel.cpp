@@ -59,6 +59,7 @@ private slots:
     void theDataANetworkTrainedOnIsRemembered();
     void validationCurveIsNamedForTheOpenedNetwork();
     void resumeDrawsTheCheckpointsCurveAndZoomHolds();
+    void saveAsAfterAStopStartsTheNewNamesRun();
     void resumingAFinishedRunSaysThereIsNothingToTrain();
     void detectTakesTheDataNamesAndTheTrainedWeights();
     void detectorOnTheShapesDataSet();
@@ -250,6 +251,43 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QVERIFY(!panel->resumeBox()->isChecked());
     panel->dataEdit()->setText(toyData);
     QTRY_VERIFY_WITH_TIMEOUT(panel->resumeBox()->isChecked(), 5000);
+}
+
+// Save As after a Stop: the checkpoint Resume pointed at is the old name's, which a run of the new name
+// cannot continue (Train failed with "cannot open the training state"): Resume is unticked in words,
+// Train starts the new name's run, and the old run's checkpoint stays where it was.
+void TestTrainPanel::saveAsAfterAStopStartsTheNewNamesRun()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 64);
+    test::writeFile(dir.filePath("toy.cfg"),
+                    QByteArray(test::kToyCfg).replace("max_batches=12", "max_batches=100000"));
+    ui::TrainPanel panel;
+    panel.setNetwork(dir.filePath("toy.cfg"));
+    panel.outputEdit()->setText(dir.filePath("run"));
+    panel.trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(panel.progressBar()->value() >= 2, 20000);
+    panel.stopButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
+    QVERIFY(panel.resumeBox()->isChecked());
+    const QByteArray checkpoint = test::readAll(dir.filePath("run/toy_last.state"));
+    QVERIFY(!checkpoint.isEmpty());
+    panel.renameNetwork(dir.filePath("variant.cfg"));
+    QVERIFY(!panel.resumeBox()->isChecked());
+    QVERIFY2(panel.statusLabel()->text().startsWith("Saved as variant.cfg: its runs are named variant_…, so "
+                                                    "Train starts a new one. The stopped run of toy keeps"),
+             qPrintable(panel.statusLabel()->text()));
+    test::writeFile(dir.filePath("variant.cfg"), test::kToyCfg);
+    panel.maxBatchesSpin()->setValue(2);
+    panel.trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
+    QVERIFY2(panel.statusLabel()->text().startsWith("Finished"), qPrintable(panel.log()->toPlainText()));
+    QVERIFY(QFileInfo::exists(dir.filePath("run/variant_final.weights")));
+    QCOMPARE(test::readAll(dir.filePath("run/toy_last.state")), checkpoint);
+    // A rename back to a name whose checkpoint is there keeps Resume as it is.
+    panel.resumeBox()->setChecked(true);
+    panel.renameNetwork(dir.filePath("toy.cfg"));
+    QVERIFY(panel.resumeBox()->isChecked());
 }
 
 // A resumed run draws the earlier run only up to its checkpoint: rows after it (a run that failed

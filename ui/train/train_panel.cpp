@@ -459,7 +459,19 @@ void TrainPanel::renameNetwork(const QString& cfgPath)
         if (output_->text() == autoOutput_)
             output_->setText(autoOutput_ = runFolderFor(cfgPath, data_->text()));
     }
+    // A run's files are named after its cfg: the checkpoint Resume pointed at is the old name's, which a
+    // run of the new name cannot continue (Train failed with "cannot open the training state").
+    const QString oldName = QFileInfo(cfgPath_).completeBaseName(),
+                  newName = QFileInfo(cfgPath).completeBaseName();
     cfgPath_ = cfgPath;
+    if (!training_ && resume_->isChecked() && oldName != newName &&
+        !QFileInfo::exists(output_->text() + "/" + newName + "_last.state")) {
+        resume_->setChecked(false);
+        status_->setText(
+            tr("Saved as %1: its runs are named %2_…, so Train starts a new one. The stopped run "
+               "of %3 keeps its checkpoint in %4 (open %3.cfg to resume it).")
+                .arg(QFileInfo(cfgPath).fileName(), newName, oldName, output_->text()));
+    }
     train_->setEnabled(!training_ && !makingShapes_);
 }
 
