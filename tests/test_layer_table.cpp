@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QListWidget>
 #include <QProcess>
 #include <QTableView>
@@ -133,6 +134,15 @@ void TestLayerTable::windowListsProblemsWithLines()
         QCOMPARE(cell(1, column), QString("?"));
     QCOMPARE(cell(1, ui::LayerTableModel::Input), QString("28x28x2000000000"));
     QCOMPARE(window.spec().totalParams, decltype(window.spec().totalParams)(0)); // made-up figures: not added
+    // The totals row and the status line say they leave it out.
+    QCOMPARE(cell(window.layerModel()->totalsRow(), ui::LayerTableModel::Type), QString("Total (partial)"));
+    QVERIFY(window.layerModel()
+                ->index(window.layerModel()->totalsRow(), ui::LayerTableModel::Type)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .startsWith("Without the 1 layer behind an error (shown as ?)"));
+    QVERIFY2(window.findChild<QLabel*>("totals")->text().endsWith(" · 1 layer behind an error left out"),
+             qPrintable(window.findChild<QLabel*>("totals")->text()));
 }
 
 void TestLayerTable::sortingKeepsTotalsLast()

@@ -5,6 +5,7 @@
 #include "graph/network_spec.h"
 #include "graph/set_classes.h"
 #include "layers/detection_heads.h"
+#include "report/summary.h"
 #include "test_support.h"
 
 #include <QProcess>
@@ -275,6 +276,24 @@ void TestNetworkSpec::brokenLayersAreReported_data()
                                           << 0 << 7 << "extra must not be negative (found -5)";
     QTest::newRow("window beyond the side limit") << n + "[maxpool]\nsize=1\nstride=1\npadding=2000000000\n"
                                                   << 0 << 9 << "beyond the limit of 1048576";
+    // Behind a layer with an error, the layers that read a flat input said it held nothing (the studio
+    // showed three errors for one negative filters=).
+    for (const char* type : {"connected", "rnn", "gru", "lstm", "detection"})
+        QTest::newRow(qPrintable(QString("negative filters before [%1]").arg(type)))
+            << n + "[convolutional]\nfilters=-5\n[" + type + "]\n[connected]\noutput=2\n"
+            << 0 << 7 << "filters must be at least 1 (found -5)";
+    // [net]: each problem on its key's line, once.
+    const QString batch = "[net]\nbatch=4\n";
+    QTest::newRow("negative width") << batch + "width=-28\nheight=28\nchannels=1\n[connected]\noutput=2\n"
+                                    << -1 << 3 << "width must not be negative (found -28)";
+    QTest::newRow("no channels") << batch + "width=28\nheight=28\nchannels=0\n[connected]\noutput=2\n"
+                                 << -1 << 5 << "no input size: set width, height and channels";
+    QTest::newRow("channels too many")
+        << batch + "width=28\nheight=28\nchannels=2000000\n[connected]\noutput=2\n"
+        << -1 << 5 << "the input 28x28x2000000 is too large";
+    QTest::newRow("subdivisions above batch")
+        << batch + "subdivisions=200\nwidth=28\nheight=28\nchannels=1\n[connected]\noutput=2\n"
+        << -1 << 3 << "subdivisions must be between 1 and batch=4 (found 200)";
 }
 
 void TestNetworkSpec::brokenLayersAreReported()
@@ -290,11 +309,18 @@ void TestNetworkSpec::brokenLayersAreReported()
              ("expected '" + message.toStdString() + "' among:\n" + test::allText(spec.diagnostics)).c_str());
     QCOMPARE(found->layer, layer);
     QCOMPARE(found->line, line);
-    QVERIFY(!spec.layers[std::size_t(layer)].valid());
-    // One mistake, one error: layers after it do not pile up errors about their inputs.
-    QCOMPARE(std::count_if(spec.diagnostics.begin(), spec.diagnostics.end(),
-                           [](const Diagnostic& d) { return d.isError(); }),
-             1L);
+    if (layer >= 0)
+        QVERIFY(!spec.layers[std::size_t(layer)].valid());
+    // One mistake, one message: layers after it do not pile up errors about their inputs (nor a warning
+    // that contradicts it).
+    QVERIFY2(spec.diagnostics.size() == 1, test::allText(spec.diagnostics).c_str());
+    // The layers behind it are left out of the totals, and the summary says so with "?".
+    const int leftOut = spec.layersLeftOutOfTotals();
+    QCOMPARE(leftOut, int(std::count_if(spec.layers.begin(), spec.layers.end(),
+                                        [](const LayerSpec& l) { return !l.inputKnown; })));
+    if (leftOut > 0)
+        QVERIFY(summaryTable(spec).find(std::to_string(leftOut) + (leftOut == 1 ? " layer" : " layers") +
+                                        " behind an error left out (?)") != std::string::npos);
 }
 
 // A header without ']' or a line without '=' inside a layer is that layer's problem: the studio marks its

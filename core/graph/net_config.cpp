@@ -30,7 +30,7 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
                                     " (found " + std::to_string(n.subdivisions) + ")");
     if (n.timeSteps < 1)
         r.error("time_steps", "time_steps must be at least 1");
-    if (n.batch >= 1 && n.subdivisions >= 1 && n.batch % n.subdivisions != 0)
+    if (n.batch >= 1 && n.subdivisions >= 1 && n.subdivisions <= n.batch && n.batch % n.subdivisions != 0)
         r.warning("subdivisions", "batch=" + std::to_string(n.batch) +
                                       " is not a multiple of subdivisions=" + std::to_string(n.subdivisions) +
                                       ": training refuses it (each pass would take batch / subdivisions = " +
@@ -54,17 +54,35 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     const std::int64_t pixels = saturatingProduct({n.width, n.height, n.channels});
     const bool tooLarge = n.width > kMaxSide || n.height > kMaxSide || n.channels > kMaxSide ||
                           pixels > std::numeric_limits<std::int32_t>::max();
+    // Each problem on the line of the key that has it (the first such of width, height, channels).
+    const auto firstKey = [&](auto wrong) {
+        return wrong(n.width)      ? "width"
+               : wrong(n.height)   ? "height"
+               : wrong(n.channels) ? "channels"
+                                   : "inputs";
+    };
     if (tooLarge)
-        r.error("width", "the input " + std::to_string(n.width) + "x" + std::to_string(n.height) + "x" +
-                             std::to_string(n.channels) + " is too large: sides are limited to " +
-                             std::to_string(kMaxSide) + " and width x height x channels to 2^31 - 1");
+        r.error(n.width > kMaxSide || n.height > kMaxSide || n.channels > kMaxSide
+                    ? firstKey([](int v) { return v > kMaxSide; })
+                    : "width",
+                "the input " + std::to_string(n.width) + "x" + std::to_string(n.height) + "x" +
+                    std::to_string(n.channels) + " is too large: sides are limited to " +
+                    std::to_string(kMaxSide) + " and width x height x channels to 2^31 - 1");
     n.inputs = r.getInt("inputs", tooLarge ? 0 : int(pixels));
     if (tooLarge)
         n.width = n.height = n.channels = 0;
-    if (n.width < 0 || n.height < 0 || n.channels < 0 || n.inputs < 0)
-        r.error("width", "input size must not be negative");
-    if (!tooLarge && n.inputs <= 0 && !(n.width > 0 && n.height > 0 && n.channels > 0))
-        r.error("width", "no input size: set width, height and channels (or inputs) in [net]");
+    if (n.width < 0 || n.height < 0 || n.channels < 0 || n.inputs < 0) {
+        const char* key = firstKey([](int v) { return v < 0; });
+        r.error(key, std::string(key) + " must not be negative (found " +
+                         std::to_string(std::string_view(key) == "width"      ? n.width
+                                        : std::string_view(key) == "height"   ? n.height
+                                        : std::string_view(key) == "channels" ? n.channels
+                                                                              : n.inputs) +
+                         ")");
+    } else if (!tooLarge && n.inputs <= 0 && !(n.width > 0 && n.height > 0 && n.channels > 0)) {
+        r.error(firstKey([](int v) { return v <= 0; }),
+                "no input size: set width, height and channels (or inputs) in [net]");
+    }
     n.maxCrop = r.getInt("max_crop", int(std::min<std::int64_t>(std::int64_t(n.width) * 2, kMaxSide)));
     n.minCrop = r.getInt("min_crop", n.width);
     n.angle = r.getFloat("angle", 0);

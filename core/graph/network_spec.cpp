@@ -175,6 +175,11 @@ std::vector<Diagnostics> takeSyntaxProblemsOfLayers(const std::vector<cfg::Secti
 
 } // namespace
 
+int NetworkSpec::layersLeftOutOfTotals() const
+{
+    return int(std::count_if(layers.begin(), layers.end(), [](const LayerSpec& l) { return !l.inputKnown; }));
+}
+
 NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& options)
 {
     NetworkSpec spec;

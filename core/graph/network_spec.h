@@ -34,6 +34,9 @@ struct NetworkSpec {
     std::int64_t inferenceMemoryBytes = 0; // the activation buffers an inference pass really holds
 
     bool ok() const { return !hasErrors(diagnostics); }
+    // The layers whose input follows an error: their figures would be made up from it, so they are shown
+    // as "?" and left out of the totals.
+    int layersLeftOutOfTotals() const;
 };
 
 NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& options = {});

@@ -37,7 +37,8 @@ LayerResult ConnectedLayer::infer(LayerContext& ctx) const
     if (outputs < 1)
         return result;
     if (inputs <= 0) {
-        ctx.error("[connected] has no input values (the layer before it outputs nothing)");
+        if (ctx.inputKnown()) // (behind a layer with an error: that one message is enough)
+            ctx.error("[connected] has no input values (the layer before it outputs nothing)");
         return result;
     }
     result.output = Shape::image(1, 1, outputs);

@@ -46,6 +46,8 @@ LayerResult DetectionLayer::infer(LayerContext& ctx) const
     const std::int64_t inputs = ctx.input().size;
     const std::int64_t needed = std::int64_t(side) * side * ((1 + coords) * num + classes);
     if (inputs != needed) {
+        if (!ctx.inputKnown()) // (behind a layer with an error: that one message is enough)
+            return result;
         ctx.error("[detection] with side " + std::to_string(side) + ", num " + std::to_string(num) +
                       ", coords " + std::to_string(coords) + " and classes " + std::to_string(classes) +
                       " needs " + std::to_string(needed) +

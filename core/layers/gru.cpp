@@ -30,7 +30,8 @@ LayerResult GruLayer::infer(LayerContext& ctx) const
     if (outputs < 1)
         return result;
     if (ctx.input().size <= 0) {
-        ctx.error("[gru] has no input values (the layer before it outputs nothing)");
+        if (ctx.inputKnown()) // (behind a layer with an error: that one message is enough)
+            ctx.error("[gru] has no input values (the layer before it outputs nothing)");
         return result;
     }
     result.output = Shape::flat(outputs);

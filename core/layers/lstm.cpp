@@ -31,7 +31,8 @@ LayerResult LstmLayer::infer(LayerContext& ctx) const
     if (outputs < 1)
         return result;
     if (ctx.input().size <= 0) {
-        ctx.error("[lstm] has no input values (the layer before it outputs nothing)");
+        if (ctx.inputKnown()) // (behind a layer with an error: that one message is enough)
+            ctx.error("[lstm] has no input values (the layer before it outputs nothing)");
         return result;
     }
     result.output = Shape::flat(outputs);

@@ -43,18 +43,28 @@ std::string summaryTable(const NetworkSpec& spec)
     std::string out = formatted("%5s  %-16s %9s %9s  %16s  %16s %9s %12s %10s\n", "layer", "type", "filters",
                                 "size", "input", "output", "BFLOPs", "params", "workspace");
     for (const LayerSpec& layer : spec.layers) {
-        out += formatted("%5d%s %-16s %9s %9s  %16s  %16s %9.3f %12lld %10s\n", layer.index,
+        // Behind an error, a layer's input is meaningless: its figures would be made up from it.
+        const bool known = layer.inputKnown;
+        out += formatted("%5d%s %-16s %9s %9s  %16s  %16s %9s %12s %10s\n", layer.index,
                          layer.valid() ? " " : "!", layer.type.c_str(), layer.filters.c_str(),
-                         layer.size.c_str(), layer.input.text().c_str(), layer.output.text().c_str(),
-                         layer.costs.bflops, static_cast<long long>(layer.costs.params),
-                         layer.costs.workspaceBytes ? humanBytes(layer.costs.workspaceBytes).c_str() : "");
+                         layer.size.c_str(), layer.input.text().c_str(), // (as the studio's table)
+                         known ? layer.output.text().c_str() : "?",
+                         known ? formatted("%.3f", layer.costs.bflops).c_str() : "?",
+                         known ? std::to_string(layer.costs.params).c_str() : "?",
+                         !known                       ? "?"
+                         : layer.costs.workspaceBytes ? humanBytes(layer.costs.workspaceBytes).c_str()
+                                                      : "");
     }
+    const int leftOut = spec.layersLeftOutOfTotals();
     out += formatted(
         "Total: %.3f BFLOPs, %lld params, largest workspace %s, activations %s (batch %d; %s at inference, "
-        "buffers reused)\n",
+        "buffers reused)%s\n",
         spec.totalBflops, static_cast<long long>(spec.totalParams),
         humanBytes(spec.maxWorkspaceBytes).c_str(), humanBytes(spec.totalMemoryBytes).c_str(), spec.batch,
-        humanBytes(spec.inferenceMemoryBytes).c_str());
+        humanBytes(spec.inferenceMemoryBytes).c_str(),
+        leftOut
+            ? formatted("; %d layer%s behind an error left out (?)", leftOut, leftOut == 1 ? "" : "s").c_str()
+            : "");
     return out;
 }
 

@@ -172,7 +172,9 @@ QString LayerTableModel::toText(bool csv) const
         cells.clear();
         for (int column = 0; column < ColumnCount; ++column) {
             QString cell = index(r, column).data().toString();
-            if (column == Bflops)
+            if (layer && !layer->inputKnown) // ("?", as shown)
+                ;
+            else if (column == Bflops)
                 cell = QString::number(totals ? spec_.totalBflops : layer->costs.bflops, 'f', 3);
             else if (column == Params)
                 cell = QString::number(qlonglong(totals ? spec_.totalParams : layer->costs.params));
@@ -185,6 +187,11 @@ QString LayerTableModel::toText(bool csv) const
 
 QVariant LayerTableModel::totalsData(int column, int role) const
 {
+    if (role == Qt::ToolTipRole && spec_.layersLeftOutOfTotals())
+        return (spec_.layersLeftOutOfTotals() == 1
+                    ? tr("Without the 1 layer behind an error")
+                    : tr("Without the %1 layers behind an error").arg(spec_.layersLeftOutOfTotals())) +
+               tr(" (shown as ?): their figures would be made up");
     if (role == Qt::FontRole) {
         QFont bold;
         bold.setBold(true);
@@ -198,7 +205,7 @@ QVariant LayerTableModel::totalsData(int column, int role) const
         return {};
     switch (column) {
     case Type:
-        return tr("Total");
+        return spec_.layersLeftOutOfTotals() ? tr("Total (partial)") : tr("Total");
     case Bflops:
         return QLocale().toString(spec_.totalBflops, 'f', 3);
     case Params:

@@ -183,7 +183,8 @@ void ClassResultsView::showConfusion(int iteration, const nw::ConfusionMatrix& m
     QString text = confusions.isEmpty() ? QString() : tr("Most confused: %1").arg(confusions.join(", "));
     if (m.undecided())
         text += (text.isEmpty() ? "" : " · ") +
-                tr("%n image(s) with a NaN score (counted wrong)", "", int(m.undecided()));
+                (m.undecided() == 1 ? tr("1 image with a NaN score (counted wrong)")
+                                    : tr("%1 images with a NaN score (counted wrong)").arg(m.undecided()));
     if (n > kLargestMatrix)
         text +=
             (text.isEmpty() ? "" : " · ") +
@@ -201,9 +202,10 @@ void ClassResultsView::showClassAps(int iteration, const std::vector<nw::ClassAp
             ++counted;
         }
     headline_->setText(
-        tr("Validation at iteration %1: mAP@0.5 %2 % over %n class(es) with boxes", "", counted)
+        tr("Validation at iteration %1: mAP@0.5 %2 % over %3")
             .arg(iteration)
-            .arg(counted ? 100 * sum / counted : 0.0, 0, 'f', 2));
+            .arg(counted ? 100 * sum / counted : 0.0, 0, 'f', 2)
+            .arg(counted == 1 ? tr("the 1 class with boxes") : tr("%1 classes with boxes").arg(counted)));
     matrix_->clear();
     matrix_->hide();
     classes_->setSortingEnabled(false);

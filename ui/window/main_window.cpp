@@ -502,14 +502,20 @@ void MainWindow::showProblems()
     const auto counted = [](qsizetype n, const QString& one, const QString& many) {
         return n == 1 ? one : many.arg(n);
     };
-    totals_->setText(tr("%1, %2 · %3 · %4 BFLOPs · %5 params · workspace %6 · activations %7 at inference")
-                         .arg(counted(errors, tr("1 error"), tr("%1 errors")))
-                         .arg(counted(warnings, tr("1 warning"), tr("%1 warnings")))
-                         .arg(counted(qsizetype(spec.layers.size()), tr("1 layer"), tr("%1 layers")))
-                         .arg(QLocale().toString(spec.totalBflops, 'f', 3))
-                         .arg(QLocale().toString(qlonglong(spec.totalParams)))
-                         .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
-                         .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))));
+    totals_->setText(
+        tr("%1, %2 · %3 · %4 BFLOPs · %5 params · workspace %6 · activations %7 at inference")
+            .arg(counted(errors, tr("1 error"), tr("%1 errors")))
+            .arg(counted(warnings, tr("1 warning"), tr("%1 warnings")))
+            .arg(counted(qsizetype(spec.layers.size()), tr("1 layer"), tr("%1 layers")))
+            .arg(QLocale().toString(spec.totalBflops, 'f', 3))
+            .arg(QLocale().toString(qlonglong(spec.totalParams)))
+            .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
+            .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))) +
+        (spec.layersLeftOutOfTotals()
+             ? (spec.layersLeftOutOfTotals() == 1
+                    ? tr(" · 1 layer behind an error left out")
+                    : tr(" · %1 layers behind an error left out").arg(spec.layersLeftOutOfTotals()))
+             : QString()));
 }
 
 QString MainWindow::runWeights() const
