@@ -423,6 +423,10 @@ void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()
     // is in its tooltip.
     QCOMPARE(undoButton->toolTip(), QString("Undo Set filters = 24 in layer 2 [convolutional]"));
     QVERIFY(undoButton->isEnabled());
+    // Help ▸ Keyboard shortcuts names the commands, not the steps they would undo and redo now.
+    const QString now = window.shortcutsText();
+    QVERIFY2(now.contains("<td>Undo</td><td>&nbsp;&nbsp;Ctrl+Z</td>") && !now.contains("Set filters"),
+             qPrintable(now));
     undoButton->trigger();
     QCOMPARE(window.layerModel()->spec().layers[2].output.c, 48);
 }

@@ -1246,6 +1246,12 @@ void TestTrainPanel::earlierRunsAreComparedBesideTheRun()
     QVERIFY(!panel.compareMenu()->compareWith(notMetrics, error));
     QVERIFY2(error.contains("holds no rows of a run"), qPrintable(error));
     QCOMPARE(plot->graphCount(), 3);
+    // The refusal is said in the status line until a comparison succeeds, which puts back what it said.
+    const QString before = panel.statusLabel()->text();
+    emit panel.compareMenu()->message(error);
+    QCOMPARE(panel.statusLabel()->text(), error);
+    QVERIFY(panel.compareMenu()->compareWith(earlier + "/metrics.csv", error));
+    QCOMPARE(panel.statusLabel()->text(), before);
 }
 
 // A dark desktop palette: the plots' background, axes and legend follow it (QCustomPlot painted three

@@ -40,8 +40,9 @@ bool CompareMenu::compareWith(const QString& metricsCsv, QString& error)
                     : QString::fromStdString(problem);
         return false;
     }
-    curves_.addComparison(QFileInfo(metricsCsv).absoluteFilePath(),
-                          runName(QFileInfo(metricsCsv).absolutePath()), rows);
+    const QString name = runName(QFileInfo(metricsCsv).absolutePath());
+    curves_.addComparison(QFileInfo(metricsCsv).absoluteFilePath(), name, rows);
+    emit compared(name);
     return true;
 }
 

@@ -20,7 +20,10 @@ public:
     bool compareWith(const QString& metricsCsv, QString& error);
 
 signals:
+    // Why a run could not be compared.
     void message(const QString& text);
+    // A run was drawn beside this one (its legend name).
+    void compared(const QString& name);
 
 private:
     void rebuild();

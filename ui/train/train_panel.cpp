@@ -216,8 +216,17 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
         *curves_, [this] { return output_->text(); }, this);
     compare->setMenu(compareMenu_);
     connect(compareMenu_, &CompareMenu::message, this, [this](const QString& text) {
+        if (status_->text() != compareError_)
+            statusBeforeCompareError_ = status_->text();
+        compareError_ = text;
         status_->setText(text);
         appendLog(text);
+    });
+    // A refused comparison's message stays only until one succeeds (it stayed under a drawn curve).
+    connect(compareMenu_, &CompareMenu::compared, this, [this] {
+        if (!compareError_.isEmpty() && status_->text() == compareError_)
+            status_->setText(statusBeforeCompareError_);
+        compareError_.clear();
     });
 
     log_ = new QPlainTextEdit(this);

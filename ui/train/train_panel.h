@@ -122,6 +122,7 @@ private:
     int earlierIteration_ = 0;     // the iteration of the run found in the output folder (0: none)
     int cfgMaxBatches_ = -1;       // (-1: not told yet)
     void showPlannedIterations();
+    QString compareError_, statusBeforeCompareError_; // a refused comparison's message, what it replaced
     QString lastValidation_; // "validation top-1 70.20 % at iteration 200", for the status at the end
     QLineEdit* data_ = nullptr;
     QLineEdit* output_ = nullptr;

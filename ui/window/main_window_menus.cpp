@@ -107,8 +107,10 @@ void MainWindow::createActions()
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = model_doc_->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcuts(QKeySequence::Undo); // (every key the desktop has for it: Alt+Backspace too)
+    undo->setProperty("commandName", tr("Undo")); // (its text names the step it would undo)
+    undo->setShortcuts(QKeySequence::Undo);       // (every key the desktop has for it: Alt+Backspace too)
     QAction* redo = model_doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setProperty("commandName", tr("Redo"));
     // Every key the desktop has for Redo (QKeySequence(Redo) is only the first: Ctrl+Shift+Z did
     // nothing on X11), and Ctrl+Y where it is not one of them.
     QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
@@ -305,7 +307,9 @@ QString MainWindow::shortcutsText() const
         for (QAction* action : menu->menu() ? menu->menu()->actions() : QList<QAction*>())
             if (!action->shortcut().isEmpty())
                 rows += QString("<tr><td>%1</td><td>&nbsp;&nbsp;%2</td></tr>")
-                            .arg(action->text().remove('&'),
+                            .arg(action->property("commandName").isValid()
+                                     ? action->property("commandName").toString()
+                                     : action->text().remove('&'),
                                  action->shortcut().toString(QKeySequence::NativeText));
     return "<table>" + rows + "</table>" +
            tr("<p>In the graph: Up and Down (or Left and Right) choose the previous or next layer, Home "
