@@ -23,6 +23,8 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -43,6 +45,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <qcustomplot.h>
 
 using namespace nw;
@@ -60,6 +63,7 @@ private slots:
     void validationCurveIsNamedForTheOpenedNetwork();
     void resumeDrawsTheCheckpointsCurveAndZoomHolds();
     void saveAsAfterAStopStartsTheNewNamesRun();
+    void evaluateScoresWeightsOnTheValidationSet();
     void resumingAFinishedRunSaysThereIsNothingToTrain();
     void detectTakesTheDataNamesAndTheTrainedWeights();
     void detectorOnTheShapesDataSet();
@@ -251,6 +255,78 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QVERIFY(!panel->resumeBox()->isChecked());
     panel->dataEdit()->setText(toyData);
     QTRY_VERIFY_WITH_TIMEOUT(panel->resumeBox()->isChecked(), 5000);
+}
+
+// Evaluate scores the run's weights on the validation set without training: a classifier's top-1 equals
+// the run's own last validation of the same weights, a detector's mAP what `netwright-cli map` gives; a
+// missing choice is said, and a long evaluation can be cancelled.
+void TestTrainPanel::evaluateScoresWeightsOnTheValidationSet()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 48);
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    ui::TrainPanel panel;
+    panel.setNetwork(dir.filePath("toy.cfg"));
+    panel.outputEdit()->setText(dir.filePath("run"));
+    QToolButton* evaluate = panel.classResults()->evaluateButton();
+    evaluate->click(); // nothing trained yet
+    QVERIFY2(panel.statusLabel()->text().startsWith("No weights to evaluate"),
+             qPrintable(panel.statusLabel()->text()));
+    panel.maxBatchesSpin()->setValue(4);
+    panel.findChild<QSpinBox*>("validEvery")->setValue(4);
+    panel.trainButton()->click();
+    QVERIFY(!evaluate->isEnabled()); // (the cores are the run's)
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
+    QVERIFY(evaluate->isEnabled());
+    const double lastValidation = panel.plot()->graph(2)->data()->at(0)->value;
+    panel.views()->setCurrentIndex(0);
+    evaluate->click();
+    QCOMPARE(panel.views()->currentWidget(), static_cast<QWidget*>(panel.classResults()));
+    QTRY_COMPARE_WITH_TIMEOUT(evaluate->text(), QString("Evaluate"), 30000);
+    const QString headline = panel.classResults()->headline()->text();
+    QVERIFY2(headline == QString("toy_final.weights on the validation set: 48 images, top-1 %1 %")
+                             .arg(lastValidation, 0, 'f', 2),
+             qPrintable(headline));
+    QVERIFY(panel.statusLabel()->text().startsWith("Evaluated " + dir.filePath("run/toy_final.weights")));
+
+    // The bundled detector on a fresh shapes set: mAP as `map` computes it.
+    ShapesOptions options;
+    options.count = 60;
+    QVERIFY(!makeShapes(dir.filePath("shapes").toStdString(), options));
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    const test::Run map = test::cli({"map", dir.filePath("shapes/shapes.data"), cfg, weights, "--json"});
+    QCOMPARE(map.exitCode, 0);
+    const double expected = QJsonDocument::fromJson(map.out).object()["map50"].toDouble();
+    ui::TrainPanel detector;
+    detector.setNetwork(cfg);
+    detector.dataEdit()->setText(dir.filePath("shapes/shapes.data"));
+    detector.weightsEdit()->setText(weights);
+    detector.outputEdit()->setText(dir.filePath("none"));
+    detector.classResults()->evaluateButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(detector.classResults()->evaluateButton()->text(), QString("Evaluate"), 60000);
+    const QString detected = detector.classResults()->headline()->text();
+    QVERIFY2(detected.startsWith(QString("shapes-tiny.weights on the validation set: mAP@0.5 %1 % over ")
+                                     .arg(expected * 100, 0, 'f', 2)),
+             qPrintable(detected + " / map: " + QString::number(expected)));
+    QCOMPARE(detector.classResults()->classTable()->rowCount(), 5);
+
+    // Cancelled: 10,000 Fashion-MNIST images take longer than the click that follows.
+    if (!QFileInfo::exists("/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz"))
+        return;
+    ui::TrainPanel fashion;
+    fashion.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    QVERIFY(!QDir(dir.filePath("fm")).exists());
+    fashion.outputEdit()->setText(dir.filePath("fm"));
+    const test::Run init = test::cli({"init", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg",
+                                      dir.filePath("fm-random.weights")});
+    QCOMPARE(init.exitCode, 0);
+    fashion.weightsEdit()->setText(dir.filePath("fm-random.weights"));
+    fashion.classResults()->evaluateButton()->click();
+    QCOMPARE(fashion.classResults()->evaluateButton()->text(), QString("Cancel"));
+    fashion.classResults()->evaluateButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(fashion.classResults()->evaluateButton()->text(), QString("Evaluate"), 30000);
+    QCOMPARE(fashion.classResults()->headline()->text(), QString("Evaluation of fm-random.weights cancelled."));
 }
 
 // Save As after a Stop: the checkpoint Resume pointed at is the old name's, which a run of the new name

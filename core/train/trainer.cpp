@@ -42,7 +42,8 @@ bool isEvaluatingMessage(const std::string& text)
     return text.starts_with(kEvaluatingAt);
 }
 
-Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward, int k)
+Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward, int k,
+                  const std::function<void(std::size_t)>& progress)
 {
     const int batch = net.batch();
     const std::size_t imageSize = std::size_t(net.inputShape().size);
@@ -90,6 +91,8 @@ Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass
             accuracy.top1 += rank == 0;
             accuracy.topK += rank < std::size_t(std::max(1, k));
         }
+        if (progress)
+            progress(start + count);
     }
     if (accuracy.images) {
         accuracy.top1 /= double(accuracy.images);

@@ -11,6 +11,7 @@
 #include "train/confusion_matrix.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -98,7 +99,9 @@ std::optional<std::string> classifierFits(const Net& net, const ClassificationDa
 // Top-1 and top-k over a whole data set, in inference mode, `net.batch()` images at a time (through
 // `forward` when given: a GPU copy of the net; else the net's own forward). Images that cannot be read
 // are left out of the scores and named.
-Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward = {}, int k = 5);
+// `progress` (optional) is told the images done after each batch.
+Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass& forward = {}, int k = 5,
+                  const std::function<void(std::size_t)>& progress = {});
 
 class Trainer {
 public:

@@ -1,9 +1,11 @@
 #include "train/class_results_view.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <optional>
@@ -75,9 +77,18 @@ ClassResultsView::ClassResultsView(QWidget* parent) : QWidget(parent)
     split->addWidget(matrix_);
     split->addWidget(classes_);
     split->setChildrenCollapsible(false);
+    evaluate_ = new QToolButton(this);
+    evaluate_->setObjectName("evaluateButton");
+    evaluate_->setText(tr("Evaluate"));
+    evaluate_->setPopupMode(QToolButton::MenuButtonPopup);
+    evaluate_->setToolTip(tr("Score the run's latest weights on the validation set of the chosen .data file "
+                             "(the arrow: other weights)"));
+    auto* top = new QHBoxLayout;
+    top->addWidget(headline_, 1);
+    top->addWidget(evaluate_, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(headline_);
+    layout->addLayout(top);
     layout->addWidget(split, 1);
     layout->addWidget(confused_);
     clear();
@@ -91,7 +102,8 @@ QString ClassResultsView::nameOf(int c) const
 void ClassResultsView::clear()
 {
     headline_->setText(tr("No validation yet: each class's figures appear here at every validation of a "
-                          "run (Validate every N iterations, and at the end)."));
+                          "run (Validate every N iterations, and at the end), or for any weights with "
+                          "Evaluate."));
     matrix_->clear();
     matrix_->setRowCount(0);
     matrix_->setColumnCount(0);
@@ -102,14 +114,19 @@ void ClassResultsView::clear()
     confused_->clear();
 }
 
-void ClassResultsView::showConfusion(int iteration, const nw::ConfusionMatrix& m)
+void ClassResultsView::showNote(const QString& text)
+{
+    headline_->setText(text);
+}
+
+void ClassResultsView::showConfusion(const QString& source, const nw::ConfusionMatrix& m)
 {
     const int n = m.classes();
     std::size_t right = 0;
     for (int c = 0; c < n; ++c)
         right += m.count(c, c);
-    headline_->setText(tr("Validation at iteration %1: %2 images, top-1 %3 %")
-                           .arg(iteration)
+    headline_->setText(tr("%1: %2 images, top-1 %3 %")
+                           .arg(source)
                            .arg(m.images())
                            .arg(m.images() ? 100.0 * double(right) / double(m.images()) : 0.0, 0, 'f', 2));
     // The matrix.
@@ -192,7 +209,7 @@ void ClassResultsView::showConfusion(int iteration, const nw::ConfusionMatrix& m
     confused_->setText(text);
 }
 
-void ClassResultsView::showClassAps(int iteration, const std::vector<nw::ClassAp>& aps)
+void ClassResultsView::showClassAps(const QString& source, const std::vector<nw::ClassAp>& aps)
 {
     double sum = 0;
     int counted = 0;
@@ -202,8 +219,8 @@ void ClassResultsView::showClassAps(int iteration, const std::vector<nw::ClassAp
             ++counted;
         }
     headline_->setText(
-        tr("Validation at iteration %1: mAP@0.5 %2 % over %3")
-            .arg(iteration)
+        tr("%1: mAP@0.5 %2 % over %3")
+            .arg(source)
             .arg(counted ? 100 * sum / counted : 0.0, 0, 'f', 2)
             .arg(counted == 1 ? tr("the 1 class with boxes") : tr("%1 classes with boxes").arg(counted)));
     matrix_->clear();

@@ -3,7 +3,8 @@
 // classifier, the confusion matrix (a row per true class, a column per class chosen, each cell shaded by
 // its share of the row) and a sortable table of each class's images, recall, precision and the class
 // its images were most often taken for; for a detector, each class's AP, boxes, true and false
-// positives. Filled from the run's IterationStats (train_worker.h), so it follows a run live.
+// positives. Filled from the run's IterationStats (train_worker.h), so it follows a run live, or by
+// Evaluate for any weights.
 #include "detect/map.h"
 #include "train/confusion_matrix.h"
 
@@ -13,6 +14,7 @@
 
 class QLabel;
 class QTableWidget;
+class QToolButton;
 
 namespace nw::ui {
 
@@ -23,15 +25,20 @@ public:
 
     // The names of the data set's classes (shorter lists: numbers stand in).
     void setClassNames(const QStringList& names) { names_ = names; }
-    void showConfusion(int iteration, const nw::ConfusionMatrix& matrix);
-    void showClassAps(int iteration, const std::vector<nw::ClassAp>& classes);
+    // `source` says what was scored: "Validation at iteration 200", "shapes-tiny.weights".
+    void showConfusion(const QString& source, const nw::ConfusionMatrix& matrix);
+    void showClassAps(const QString& source, const std::vector<nw::ClassAp>& classes);
     // Back to "no validation yet" (a new run).
     void clear();
+    // A line in place of the headline while an evaluation runs (the last figures stay below it).
+    void showNote(const QString& text);
 
     // For tests.
     QTableWidget* matrixTable() const { return matrix_; }
     QTableWidget* classTable() const { return classes_; }
     QLabel* headline() const { return headline_; }
+    // Evaluate: scores weights on the validation set (its menu and clicks are the Train panel's).
+    QToolButton* evaluateButton() const { return evaluate_; }
 
     // Matrices of more classes are left out (the table below still lists every class).
     static constexpr int kLargestMatrix = 60;
@@ -42,6 +49,7 @@ private:
     QTableWidget* matrix_ = nullptr;
     QTableWidget* classes_ = nullptr;
     QLabel* confused_ = nullptr;
+    QToolButton* evaluate_ = nullptr;
     QStringList names_;
 };
 

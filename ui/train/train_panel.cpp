@@ -4,6 +4,7 @@
 #include "train/class_results_view.h"
 #include "train/compare_menu.h"
 #include "train/data_check.h"
+#include "train/evaluation_runner.h"
 #include "train/run_folders.h"
 #include "train/train_worker.h"
 #include "train/training_curves.h"
@@ -27,6 +28,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -267,6 +269,39 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(views_, 1);
     layout->addWidget(log_);
 
+    // Evaluate: the run's latest weights (or others from the arrow's menu) on the validation set.
+    evaluation_ = new EvaluationRunner(this);
+    auto* evaluateMenu = new QMenu(this);
+    evaluateMenu->setObjectName("evaluateMenu");
+    classResults_->evaluateButton()->setMenu(evaluateMenu);
+    connect(evaluateMenu, &QMenu::aboutToShow, this, [this, evaluateMenu] {
+        evaluateMenu->clear();
+        for (const QString& weights : weightsToEvaluate())
+            evaluateMenu->addAction(QDir::toNativeSeparators(weights), this,
+                                    [this, weights] { evaluateWeights(weights); });
+        evaluateMenu->addAction(tr("Other weights…"), this, [this] {
+            const QString weights = QFileDialog::getOpenFileName(
+                this, tr("Evaluate weights"), output_->text(), tr("Darknet weights (*.weights)"));
+            if (!weights.isEmpty())
+                evaluateWeights(weights);
+        });
+    });
+    connect(classResults_->evaluateButton(), &QToolButton::clicked, this, [this] {
+        if (evaluation_->isRunning()) {
+            evaluation_->cancel();
+            return;
+        }
+        const QStringList candidates = weightsToEvaluate();
+        evaluateWeights(candidates.isEmpty() ? QString() : candidates.first());
+    });
+    connect(evaluation_, &EvaluationRunner::progress, this, [this](qulonglong done, qulonglong total) {
+        classResults_->showNote(tr("Evaluating %1 on the validation set: %2 of %3 images…")
+                                    .arg(QFileInfo(evaluatedWeights_).fileName())
+                                    .arg(done)
+                                    .arg(total));
+    });
+    connect(evaluation_, &EvaluationRunner::finished, this, &TrainPanel::onEvaluated);
+
     connect(train_, &QPushButton::clicked, this, &TrainPanel::start);
     connect(pause_, &QPushButton::clicked, this, &TrainPanel::togglePause);
     connect(stop_, &QPushButton::clicked, this, &TrainPanel::stop);
@@ -356,6 +391,9 @@ void TrainPanel::setNetwork(const QString& cfgPath)
             data_->setText(remembered);
         weights_->clear();
         clearCurves();
+        classResults_->clear(); // (another data set or folder keeps it: it names what it scored)
+        if (evaluation_->isRunning())
+            evaluation_->cancel();
         progress_->setValue(0);
         log_->clear();
         status_->setText(tr("Ready."));
@@ -505,6 +543,7 @@ void TrainPanel::setTraining(bool training)
                                                            : tr("from %1").arg(QFileInfo(weights).fileName()),
                                       device_->currentText(), output_->text().trimmed()));
     }
+    classResults_->evaluateButton()->setEnabled(!training);
     settings_->setVisible(!training);
     runSummary_->setVisible(training);
     if (!training)
@@ -512,10 +551,102 @@ void TrainPanel::setTraining(bool training)
     emit trainingChanged(training);
 }
 
+QStringList TrainPanel::weightsToEvaluate() const
+{
+    QStringList found;
+    const auto add = [&](const QString& path) {
+        if (!path.isEmpty() && QFileInfo(path).isFile() && !found.contains(path))
+            found << path;
+    };
+    if (!cfgPath_.isEmpty()) {
+        // The run's newest weights first (a resumed run stopped early has an older _final beside its
+        // checkpoint), then its best validation, then the other one.
+        const QString run = output_->text() + "/" + QFileInfo(cfgPath_).completeBaseName();
+        const QFileInfo finalWeights(run + "_final.weights"), lastWeights(run + "_last.weights");
+        const bool finalNewer =
+            finalWeights.exists() &&
+            (!lastWeights.exists() || finalWeights.lastModified() >= lastWeights.lastModified());
+        add(finalNewer ? finalWeights.filePath() : lastWeights.filePath());
+        add(run + "_best.weights");
+        add(finalWeights.filePath());
+        add(lastWeights.filePath());
+    }
+    add(weights_->text().trimmed());
+    return found;
+}
+
+void TrainPanel::evaluateWeights(const QString& weights)
+{
+    const auto refuse = [this](const QString& text) {
+        status_->setText(text);
+        appendLog(text);
+    };
+    if (training_ || evaluation_->isRunning())
+        return;
+    if (const QString problem = editorCheck_ ? editorCheck_() : QString(); !problem.isEmpty())
+        return refuse(problem);
+    if (cfgPath_.isEmpty() && !cfgText_)
+        return refuse(tr("Open or save a network first."));
+    if (data_->text().trimmed().isEmpty())
+        return refuse(tr("Choose the data set first: Evaluate scores weights on the validation set (valid=) "
+                         "of the .data file in \"Data (.data)\"."));
+    if (weights.isEmpty())
+        return refuse(tr("No weights to evaluate: train the network first, or choose weights with the arrow "
+                         "beside Evaluate."));
+    nw::EvaluationRequest request;
+    request.dataPath = data_->text().trimmed().toStdString();
+    request.cfgPath = cfgPath_.toStdString();
+    request.cfgText = cfgText_ ? cfgText_().toStdString() : std::string();
+    request.weightsPath = weights.toStdString();
+    evaluatedWeights_ = weights;
+    evaluation_->start(request);
+    classResults_->evaluateButton()->setText(tr("Cancel"));
+    classResults_->showNote(tr("Evaluating %1 on the validation set…").arg(QFileInfo(weights).fileName()));
+    views_->setCurrentWidget(classResults_);
+}
+
+void TrainPanel::onEvaluated(std::shared_ptr<const nw::Evaluation> evaluation, const QString& error)
+{
+    classResults_->evaluateButton()->setText(tr("Evaluate"));
+    const QString name = QFileInfo(evaluatedWeights_).fileName();
+    if (!evaluation) {
+        const QString text = error == "cancelled" ? tr("Evaluation of %1 cancelled.").arg(name)
+                                                  : tr("Cannot evaluate %1: %2").arg(name, error);
+        classResults_->showNote(text);
+        status_->setText(text);
+        appendLog(text);
+        return;
+    }
+    QStringList names;
+    for (const std::string& n : evaluation->names)
+        names << QString::fromStdString(n);
+    classResults_->setClassNames(names);
+    const QString source = tr("%1 on the validation set").arg(name);
+    QString figure;
+    if (evaluation->accuracy) {
+        classResults_->showConfusion(source, evaluation->accuracy->confusion);
+        figure = tr("top-1 %1 %").arg(evaluation->accuracy->top1 * 100, 0, 'f', 2);
+    } else if (evaluation->map) {
+        classResults_->showClassAps(source, evaluation->map->classes);
+        figure = tr("mAP@0.5 %1 %").arg(evaluation->map->map50 * 100, 0, 'f', 2);
+    }
+    for (const std::string& warning : evaluation->warnings)
+        appendLog(tr("warning: %1").arg(QString::fromStdString(warning)));
+    status_->setText(tr("Evaluated %1 on %2 validation images: %3")
+                         .arg(QDir::toNativeSeparators(QDir::cleanPath(evaluatedWeights_)))
+                         .arg(evaluation->images)
+                         .arg(figure));
+    appendLog(status_->text());
+}
+
 void TrainPanel::start()
 {
     if (training_ || makingShapes_)
         return;
+    if (evaluation_->isRunning()) { // the cores are the run's now
+        evaluation_->cancel();
+        appendLog(tr("Evaluation cancelled: a run starts."));
+    }
     if (const QString problem = editorCheck_ ? editorCheck_() : QString(); !problem.isEmpty()) {
         status_->setText(problem); // (it trained the last network that was a cfg, not what is shown)
         appendLog(problem);
@@ -562,6 +693,7 @@ void TrainPanel::start()
     if (cfgText_)
         request.cfgText = cfgText_();
     clearCurves();
+    classResults_->clear();
     progress_->setValue(0); // a run refused before its first iteration shows none of the last one's
     stopRequested_ = false;
     stopNote_.clear();
@@ -593,7 +725,6 @@ void TrainPanel::start()
 void TrainPanel::clearCurves()
 {
     curves_->clear(detector_);
-    classResults_->clear();
     lastLoggedIteration_ = 0;
 }
 
@@ -647,9 +778,9 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
     }
     curves_->add(s);
     if (s.confusion)
-        classResults_->showConfusion(s.iteration, *s.confusion);
+        classResults_->showConfusion(tr("Validation at iteration %1").arg(s.iteration), *s.confusion);
     if (s.classAps)
-        classResults_->showClassAps(s.iteration, *s.classAps);
+        classResults_->showClassAps(tr("Validation at iteration %1").arg(s.iteration), *s.classAps);
     if (s.validTop1 || s.map50)
         lastValidation_ = tr("%1 %2 % at iteration %3")
                               .arg(s.validTop1 ? tr("validation top-1") : tr("validation mAP@0.5"))

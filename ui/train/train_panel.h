@@ -3,6 +3,7 @@
 // Pause/Resume, Stop; a progress bar with epoch and ETA; live QCustomPlot curves (loss, average loss,
 // validation top-1 or mAP@0.5, and for detectors each head's IoU, objectness and class score); a log.
 // Training runs in a TrainWorker on its own QThread; the curves are a TrainingCurves.
+#include "train/evaluation.h"
 #include "train/trainer.h"
 #include "train/training_curves.h"
 
@@ -34,6 +35,7 @@ class TrainWorker;
 class CompareMenu;
 class TrainingCurves;
 class ClassResultsView;
+class EvaluationRunner;
 
 class TrainPanel : public QWidget {
     Q_OBJECT
@@ -106,6 +108,10 @@ private:
     void onStarted(int maxBatches, int batch);
     void onProgress(const nw::IterationStats& stats);
     void onFinished(const QString& error);
+    // Evaluate: the candidates (the run's newest weights first), one scored in the background.
+    QStringList weightsToEvaluate() const;
+    void evaluateWeights(const QString& weights);
+    void onEvaluated(std::shared_ptr<const nw::Evaluation> evaluation, const QString& error);
     void appendLog(const QString& text);
     void setTraining(bool training);
     // A run of this network found in the output folder: its curves and where it stands; a stopped one
@@ -143,6 +149,8 @@ private:
     QLabel* runSummary_ = nullptr; // what the running run uses, in one line, while they are folded
     TrainingCurves* curves_ = nullptr;
     ClassResultsView* classResults_ = nullptr;
+    EvaluationRunner* evaluation_ = nullptr;
+    QString evaluatedWeights_;
     QTabWidget* views_ = nullptr;
     QPushButton* shapes_ = nullptr;
     QString shapesFolder_;
