@@ -326,7 +326,8 @@ void TestTrainPanel::evaluateScoresWeightsOnTheValidationSet()
     QCOMPARE(fashion.classResults()->evaluateButton()->text(), QString("Cancel"));
     fashion.classResults()->evaluateButton()->click();
     QTRY_COMPARE_WITH_TIMEOUT(fashion.classResults()->evaluateButton()->text(), QString("Evaluate"), 30000);
-    QCOMPARE(fashion.classResults()->headline()->text(), QString("Evaluation of fm-random.weights cancelled."));
+    QCOMPARE(fashion.classResults()->headline()->text(),
+             QString("Evaluation of fm-random.weights cancelled."));
 }
 
 // Save As after a Stop: the checkpoint Resume pointed at is the old name's, which a run of the new name
@@ -1220,6 +1221,40 @@ void TestTrainPanel::progressLinesParse()
     QCOMPARE(*message.message, std::string("resuming from x at iteration 3"));
     const ui::ProgressLine noise = ui::parseProgressLine("iteration 7/9: loss 1.5");
     QVERIFY(!noise.iteration && !noise.message);
+    // A detector's AP per class at an mAP pass.
+    const ui::ProgressLine aps = ui::parseProgressLine(
+        R"({"iteration":8,"max_batches":9,"loss":1,"avg_loss":1,"lr":0.01,"images_per_s":1,"elapsed_s":1,)"
+        R"("epoch":1,"map50":0.5,"heads":[],"class_aps":[{"ap50":0.75,"ap50_95":0.25,"truths":4,)"
+        R"("detections":6,"tp":3,"fp":2},{"ap50":0.25,"ap50_95":0.125,"truths":2,"detections":1,"tp":1,"fp":0}]})");
+    QVERIFY(aps.iteration && aps.iteration->classAps);
+    QCOMPARE(aps.iteration->classAps->size(), std::size_t(2));
+    QCOMPARE(aps.iteration->classAps->at(0).ap50to95, 0.25);
+    QCOMPARE(aps.iteration->classAps->at(0).falsePositives, 2);
+    QCOMPARE(aps.iteration->classAps->at(1).detections, 1);
+    // A classifier's confusion matrix, as train --progress json writes it at each validation: the Per
+    // class page of a run in child processes (all GPUs at once) has what an in-process run's has.
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 48);
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    const test::Run run =
+        test::cli({"train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out", dir.filePath("run"),
+                   "--max-batches", "4", "--valid-every", "2", "--progress", "json"});
+    QCOMPARE(run.exitCode, 0);
+    int validations = 0;
+    for (const QByteArray& line : run.out.split('\n')) {
+        const ui::ProgressLine parsed = ui::parseProgressLine(line);
+        if (!parsed.iteration)
+            continue;
+        QCOMPARE(bool(parsed.iteration->confusion), parsed.iteration->validTop1.has_value());
+        if (!parsed.iteration->confusion)
+            continue;
+        ++validations;
+        const ConfusionMatrix& m = *parsed.iteration->confusion;
+        QCOMPARE(m.classes(), 3);
+        QCOMPARE(m.images(), std::size_t(48));
+        QCOMPARE(double(m.count(0, 0) + m.count(1, 1) + m.count(2, 2)) / 48, *parsed.iteration->validTop1);
+    }
+    QCOMPARE(validations, 2);
 }
 
 // A German desktop: the learning-rate axis wrote "7E-05 6E-05 …" in rows that overlapped (QCustomPlot

@@ -9,7 +9,9 @@ namespace nw::cli {
 
 // {"iteration":…, "max_batches":…, "loss":…, "avg_loss":…, "lr":…, "images_per_s":…, "elapsed_s":…,
 //  "epoch":…, "valid_top1":… (when measured), "map50":… (when measured), "heads":[{"layer":…, "avg_iou":…,
-//  "class":…, "obj":…, "no_obj":…, "recall50":…, "recall75":…, "count":…}, …]}
+//  "class":…, "obj":…, "no_obj":…, "recall50":…, "recall75":…, "count":…}, …]}, at a validation also
+//  "confusion":[[…]] (a row per true class) with "undecided":[…] (NaN answers per class), or
+//  "class_aps":[{"ap50","ap50_95","truths","detections","tp","fp"}, …]
 std::string progressJson(const IterationStats& stats);
 // {"message": "…"}
 std::string messageJson(const std::string& text);

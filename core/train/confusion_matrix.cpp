@@ -11,18 +11,23 @@ ConfusionMatrix::ConfusionMatrix(int classes)
 {
 }
 
-void ConfusionMatrix::add(int truth, int chosen)
+void ConfusionMatrix::add(int truth, int chosen, std::size_t times)
 {
     if (truth >= 0 && truth < classes_ && chosen >= 0 && chosen < classes_)
-        ++counts_[std::size_t(truth) * std::size_t(classes_) + std::size_t(chosen)];
+        counts_[std::size_t(truth) * std::size_t(classes_) + std::size_t(chosen)] += times;
 }
 
-void ConfusionMatrix::addUndecided(int truth)
+void ConfusionMatrix::addUndecided(int truth, std::size_t times)
 {
     if (truth >= 0 && truth < classes_) {
-        ++undecidedOf_[std::size_t(truth)];
-        ++undecided_;
+        undecidedOf_[std::size_t(truth)] += times;
+        undecided_ += times;
     }
+}
+
+std::size_t ConfusionMatrix::undecidedOf(int truth) const
+{
+    return truth >= 0 && truth < classes_ ? undecidedOf_[std::size_t(truth)] : 0;
 }
 
 std::size_t ConfusionMatrix::count(int truth, int chosen) const

@@ -14,16 +14,17 @@ public:
     explicit ConfusionMatrix(int classes = 0);
 
     int classes() const { return classes_; }
-    // One image of class `truth` answered `chosen` (both in [0, classes), else ignored).
-    void add(int truth, int chosen);
-    // One image of class `truth` with no answer (a NaN score): counted against its recall.
-    void addUndecided(int truth);
+    // `times` images of class `truth` answered `chosen` (both in [0, classes), else ignored).
+    void add(int truth, int chosen, std::size_t times = 1);
+    // `times` images of class `truth` with no answer (a NaN score): counted against its recall.
+    void addUndecided(int truth, std::size_t times = 1);
 
     std::size_t count(int truth, int chosen) const;
     std::size_t images() const;             // every image counted, undecided included
     std::size_t imagesOf(int truth) const;  // the row's sum, undecided included
     std::size_t chosenAs(int chosen) const; // the column's sum
     std::size_t undecided() const { return undecided_; }
+    std::size_t undecidedOf(int truth) const;
     // Of the images of class c, the share answered c (nullopt: no image of c).
     std::optional<double> recall(int c) const;
     // Of the images answered c, the share that were c (nullopt: c was never chosen).
