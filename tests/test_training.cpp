@@ -179,6 +179,8 @@ private slots:
     void classifierListsSayWhatTheyLeaveOut();
     void accuracyCountsTiesAndNanAsDarknet();
     void chosenClassIsTopOne();
+    void binaryClassifierConfusionCountsItsNegatives();
+    void largeConfusionKeepsEachClassesFigures();
     void validationImagesOfAnotherSizeAreRefused();
     void failureMidRunEndsInWordsWithTheCheckpointKept();
     void metricsRowsWaitOutASpellWithoutRoom();
@@ -1501,6 +1503,66 @@ void TestTraining::accuracyCountsTiesAndNanAsDarknet()
     QCOMPARE(accuracy.confusion.undecided(), set->size()); // no class chosen: none in the matrix
     QCOMPARE(accuracy.confusion.count(0, 0), std::size_t(0));
     QCOMPARE(accuracy.confusion.recall(0).value_or(-1), 0.0);
+}
+
+// A binary classifier (one output, a one-class set whose negatives are −1): its matrix has the class and
+// "not" it, every image counted (the negatives were dropped: precision 1 for a network that says yes to
+// everything), and its diagonal is top-1.
+void TestTraining::binaryClassifierConfusionCountsItsNegatives()
+{
+    class OneClass : public ClassificationDataset {
+    public:
+        std::size_t size() const override { return 10; }
+        int width() const override { return 2; }
+        int height() const override { return 2; }
+        int channels() const override { return 1; }
+        int classes() const override { return 1; }
+        int label(std::size_t i) const override { return i % 3 == 0 ? 0 : -1; } // 4 positives
+        bool image(std::size_t, float* out, std::string&) const override
+        {
+            std::fill(out, out + 4, 0.5f);
+            return true;
+        }
+    } set;
+    std::string error;
+    auto net = Net::create(test::specFromText("[net]\nbatch=3\nwidth=2\nheight=2\nchannels=1\n"
+                                              "[connected]\noutput=1\nactivation=linear\n[logistic]\n"),
+                           3, error);
+    QVERIFY2(net, error.c_str());
+    for (const WeightArray& array : net->weightArrays())
+        std::fill(array.data->begin(), array.data->end(), 0.0f); // ½ for every image: "yes"
+    const Accuracy accuracy = evaluate(*net, set);
+    const ConfusionMatrix& m = accuracy.confusion;
+    QCOMPARE(m.classes(), 2);
+    QCOMPARE(m.images(), accuracy.images);
+    QCOMPARE(m.imagesOf(0), std::size_t(4));
+    QCOMPARE(m.imagesOf(1), std::size_t(6));
+    QCOMPARE(m.count(1, 0), std::size_t(6));
+    QCOMPARE(m.precision(0).value_or(-1), 0.4);
+    QCOMPARE(double(m.count(0, 0) + m.count(1, 1)) / 10, accuracy.top1);
+    QCOMPARE(confusionClassNames({"cat"}, 2), std::vector<std::string>({"cat", "not cat"}));
+    QCOMPARE(confusionClassNames({"a"}, 3), std::vector<std::string>({"a", "class 1", "class 2"}));
+}
+
+// Over 1024 classes only each class's figures are kept (ImageNet-22k's cells would take 3.8 GB): recall
+// and precision still, the cells off the diagonal not.
+void TestTraining::largeConfusionKeepsEachClassesFigures()
+{
+    ConfusionMatrix m(ConfusionMatrix::kLargestWithCells + 1);
+    QVERIFY(!m.hasCells());
+    m.add(5, 5, 3);
+    m.add(5, 7);
+    m.addUndecided(5);
+    QCOMPARE(m.count(5, 5), std::size_t(3));
+    QCOMPARE(m.count(5, 7), std::size_t(0));
+    QCOMPARE(m.imagesOf(5), std::size_t(5));
+    QCOMPARE(m.recall(5).value_or(-1), 0.6);
+    QCOMPARE(m.precision(7).value_or(-1), 0.0);
+    QVERIFY(m.mostConfused(5).empty() && !m.mostOftenTakenFor(5));
+    ConfusionMatrix small(3);
+    small.add(0, 2, 2);
+    small.add(0, 1);
+    QCOMPARE(small.mostOftenTakenFor(0).value_or(-1), 2);
 }
 
 // The class a classifier's scores choose, as top-1 counts it: the first of equal highest scores, a

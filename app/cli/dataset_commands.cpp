@@ -67,14 +67,14 @@ int map(const MapArgs& args)
         return 1;
     }
     std::vector<std::string> names(r.classes.size());
-    if (!data->get("names").empty()) {
-        const std::string namesPath = data->resolve(data->get("names"));
-        if (auto loaded = loadNames(namesPath, error)) {
+    std::string namesPath;
+    if (auto loaded = classNamesOf(*data, true, error, &namesPath)) {
+        if (!loaded->empty()) {
             warnNameCount(namesPath, loaded->size(), int(r.classes.size()));
             names = *loaded;
-        } else {
-            std::cerr << "warning: " << error << "; classes are shown as numbers\n";
         }
+    } else {
+        std::cerr << "warning: " << error << "; classes are shown as numbers\n";
     }
     auto nameOf = [&](std::size_t c) {
         return c < names.size() && !names[c].empty() ? names[c] : "class " + std::to_string(c);

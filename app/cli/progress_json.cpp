@@ -30,7 +30,9 @@ std::string progressJson(const IterationStats& s)
                          {"recall75", h.recall75},
                          {"count", h.count}});
     out["heads"] = heads;
-    if (s.confusion) { // at a classifier's validation: rows by true class, and each row's NaN answers
+    // At a classifier's validation: rows by true class, and each row's NaN answers (up to the classes
+    // whose cells are kept).
+    if (s.confusion && s.confusion->hasCells()) {
         nlohmann::json rows = nlohmann::json::array(), undecided = nlohmann::json::array();
         for (int t = 0; t < s.confusion->classes(); ++t) {
             nlohmann::json row = nlohmann::json::array();

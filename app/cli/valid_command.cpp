@@ -18,23 +18,19 @@ namespace nw::cli {
 
 namespace {
 
-// The class names the .data file gives (labels=, else names=); numbers stand in for the missing ones.
-std::vector<std::string> classNames(const DataFile& data, int classes)
+// The class names the .data file gives (labels=, else names=), for the matrix's classes.
+std::vector<std::string> classNames(const DataFile& data, int matrixClasses)
 {
     std::string error, path;
     std::vector<std::string> names;
     if (auto loaded = classNamesOf(data, false, error, &path)) {
         if (!loaded->empty())
-            warnNameCount(path, loaded->size(), classes);
+            warnNameCount(path, loaded->size(), data.classes());
         names = std::move(*loaded);
     } else {
         std::cerr << "warning: " << error << "; classes are shown as numbers\n";
     }
-    names.resize(std::size_t(std::max(0, classes)));
-    for (std::size_t c = 0; c < names.size(); ++c)
-        if (names[c].empty())
-            names[c] = "class " + std::to_string(c);
-    return names;
+    return confusionClassNames(std::move(names), matrixClasses);
 }
 
 std::string percent(std::optional<double> share)
@@ -51,12 +47,9 @@ void printClasses(const ConfusionMatrix& m, const std::vector<std::string>& name
 {
     std::printf("class                      images   recall  precision  most often taken for\n");
     for (int c = 0; c < m.classes(); ++c) {
-        int worst = -1;
-        for (int other = 0; other < m.classes(); ++other)
-            if (other != c && m.count(c, other) > 0 && (worst < 0 || m.count(c, other) > m.count(c, worst)))
-                worst = other;
+        const std::optional<int> worst = m.mostOftenTakenFor(c);
         const std::string taken =
-            worst < 0 ? "-" : names[std::size_t(worst)] + " (" + std::to_string(m.count(c, worst)) + ")";
+            worst ? names[std::size_t(*worst)] + " (" + std::to_string(m.count(c, *worst)) + ")" : "-";
         std::printf("%4d %s %8zu  %s   %s  %s\n", c, paddedToColumns(names[std::size_t(c)], 20).c_str(),
                     m.imagesOf(c), percent(m.recall(c)).c_str(), percent(m.precision(c)).c_str(),
                     taken.c_str());
@@ -160,7 +153,7 @@ int valid(const ValidArgs& args)
                   << " be read (each is named above)\n";
         return 1;
     }
-    const ConfusionMatrix& matrix = accuracy.confusion;
+    const ConfusionMatrix& matrix = accuracy.confusion; // (a binary classifier's: its class and the rest)
     const std::vector<std::string> names = classNames(*data, matrix.classes());
     const std::string topK = showTopK ? std::to_string(k) : std::string(); // "top5" in JSON, "top-5" in words
     if (args.json) {
@@ -178,7 +171,7 @@ int valid(const ValidArgs& args)
                                       {"images", matrix.imagesOf(c)},
                                       {"recall", jsonShare(matrix.recall(c))},
                                       {"precision", jsonShare(matrix.precision(c))}});
-        if (args.confusion) {
+        if (args.confusion && matrix.hasCells()) {
             nlohmann::json rows = nlohmann::json::array();
             for (int t = 0; t < matrix.classes(); ++t) {
                 nlohmann::json row = nlohmann::json::array();
@@ -199,8 +192,11 @@ int valid(const ValidArgs& args)
                     ? (" (" + std::to_string(accuracy.unreadable) + " unreadable left out)").c_str()
                     : "");
     printClasses(matrix, names);
-    if (args.confusion)
+    if (args.confusion && matrix.hasCells())
         printMatrix(matrix, names);
+    else if (args.confusion)
+        std::printf("(no matrix: over %d classes only each class's figures are kept)\n",
+                    ConfusionMatrix::kLargestWithCells);
     return 0;
 }
 

@@ -2,65 +2,66 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace nw {
 
 ConfusionMatrix::ConfusionMatrix(int classes)
-    : classes_(std::max(0, classes)), counts_(std::size_t(classes_) * std::size_t(classes_)),
-      undecidedOf_(std::size_t(classes_))
+    : classes_(std::max(0, classes)), right_(std::size_t(classes_)), ofTruth_(std::size_t(classes_)),
+      chosen_(std::size_t(classes_)), undecidedOf_(std::size_t(classes_))
 {
+    if (hasCells())
+        cells_.resize(std::size_t(classes_) * std::size_t(classes_));
 }
 
 void ConfusionMatrix::add(int truth, int chosen, std::size_t times)
 {
-    if (truth >= 0 && truth < classes_ && chosen >= 0 && chosen < classes_)
-        counts_[std::size_t(truth) * std::size_t(classes_) + std::size_t(chosen)] += times;
+    if (!inRange(truth) || !inRange(chosen))
+        return;
+    if (hasCells())
+        cells_[std::size_t(truth) * std::size_t(classes_) + std::size_t(chosen)] += times;
+    if (truth == chosen)
+        right_[std::size_t(truth)] += times;
+    ofTruth_[std::size_t(truth)] += times;
+    chosen_[std::size_t(chosen)] += times;
 }
 
 void ConfusionMatrix::addUndecided(int truth, std::size_t times)
 {
-    if (truth >= 0 && truth < classes_) {
-        undecidedOf_[std::size_t(truth)] += times;
-        undecided_ += times;
-    }
-}
-
-std::size_t ConfusionMatrix::undecidedOf(int truth) const
-{
-    return truth >= 0 && truth < classes_ ? undecidedOf_[std::size_t(truth)] : 0;
+    if (!inRange(truth))
+        return;
+    undecidedOf_[std::size_t(truth)] += times;
+    ofTruth_[std::size_t(truth)] += times;
+    undecided_ += times;
 }
 
 std::size_t ConfusionMatrix::count(int truth, int chosen) const
 {
-    if (truth < 0 || truth >= classes_ || chosen < 0 || chosen >= classes_)
+    if (!inRange(truth) || !inRange(chosen))
         return 0;
-    return counts_[std::size_t(truth) * std::size_t(classes_) + std::size_t(chosen)];
+    if (hasCells())
+        return cells_[std::size_t(truth) * std::size_t(classes_) + std::size_t(chosen)];
+    return truth == chosen ? right_[std::size_t(truth)] : 0;
 }
 
 std::size_t ConfusionMatrix::imagesOf(int truth) const
 {
-    if (truth < 0 || truth >= classes_)
-        return 0;
-    std::size_t sum = undecidedOf_[std::size_t(truth)];
-    for (int c = 0; c < classes_; ++c)
-        sum += count(truth, c);
-    return sum;
+    return inRange(truth) ? ofTruth_[std::size_t(truth)] : 0;
 }
 
 std::size_t ConfusionMatrix::chosenAs(int chosen) const
 {
-    std::size_t sum = 0;
-    for (int t = 0; t < classes_; ++t)
-        sum += count(t, chosen);
-    return sum;
+    return inRange(chosen) ? chosen_[std::size_t(chosen)] : 0;
+}
+
+std::size_t ConfusionMatrix::undecidedOf(int truth) const
+{
+    return inRange(truth) ? undecidedOf_[std::size_t(truth)] : 0;
 }
 
 std::size_t ConfusionMatrix::images() const
 {
-    std::size_t sum = undecided_;
-    for (std::size_t n : counts_)
-        sum += n;
-    return sum;
+    return std::accumulate(ofTruth_.begin(), ofTruth_.end(), std::size_t(0));
 }
 
 std::optional<double> ConfusionMatrix::recall(int c) const
@@ -68,7 +69,7 @@ std::optional<double> ConfusionMatrix::recall(int c) const
     const std::size_t of = imagesOf(c);
     if (of == 0)
         return std::nullopt;
-    return double(count(c, c)) / double(of);
+    return double(right_[std::size_t(c)]) / double(of);
 }
 
 std::optional<double> ConfusionMatrix::precision(int c) const
@@ -76,12 +77,14 @@ std::optional<double> ConfusionMatrix::precision(int c) const
     const std::size_t as = chosenAs(c);
     if (as == 0)
         return std::nullopt;
-    return double(count(c, c)) / double(as);
+    return double(right_[std::size_t(c)]) / double(as);
 }
 
 std::vector<ConfusionMatrix::Confusion> ConfusionMatrix::mostConfused(std::size_t most) const
 {
     std::vector<Confusion> cells;
+    if (!hasCells())
+        return cells;
     for (int t = 0; t < classes_; ++t)
         for (int c = 0; c < classes_; ++c)
             if (t != c && count(t, c) > 0)
@@ -92,6 +95,18 @@ std::vector<ConfusionMatrix::Confusion> ConfusionMatrix::mostConfused(std::size_
     if (cells.size() > most)
         cells.resize(most);
     return cells;
+}
+
+std::optional<int> ConfusionMatrix::mostOftenTakenFor(int truth) const
+{
+    std::optional<int> worst;
+    if (!hasCells() || !inRange(truth))
+        return worst;
+    for (int other = 0; other < classes_; ++other)
+        if (other != truth && count(truth, other) > 0 &&
+            (!worst || count(truth, other) > count(truth, *worst)))
+            worst = other;
+    return worst;
 }
 
 std::optional<int> chosenClass(const float* scores, std::size_t count)
@@ -108,6 +123,17 @@ std::optional<int> chosenClass(const float* scores, std::size_t count)
             best = c;
     }
     return int(best);
+}
+
+std::vector<std::string> confusionClassNames(std::vector<std::string> names, int classes)
+{
+    if (classes == 2 && names.size() == 1 && !names[0].empty())
+        names.push_back("not " + names[0]);
+    names.resize(std::size_t(std::max(0, classes)));
+    for (std::size_t c = 0; c < names.size(); ++c)
+        if (names[c].empty())
+            names[c] = "class " + std::to_string(c);
+    return names;
 }
 
 } // namespace nw

@@ -4,18 +4,23 @@
 #include "data/data_file.h"
 #include "data/training_data.h"
 
+#include <exception>
+#include <new>
+
 namespace nw {
 
 namespace {
 
 struct Cancelled {}; // thrown from the progress callback, caught below: a pass ends between batches
 
-} // namespace
-
-std::optional<Evaluation> evaluateWeights(const EvaluationRequest& request, std::string& error,
-                                          const std::function<void(std::size_t, std::size_t)>& progress,
-                                          const std::atomic<bool>* cancelled)
+std::optional<Evaluation> evaluateUnguarded(const EvaluationRequest& request, std::string& error,
+                                            const std::function<void(std::size_t, std::size_t)>& progress,
+                                            const std::atomic<bool>* cancelled)
 {
+    if (request.weightsPath.empty()) {
+        error = "no weights to evaluate: train the network first, or choose its weights";
+        return std::nullopt;
+    }
     const auto data = loadDataFile(request.dataPath, error);
     if (!data)
         return std::nullopt;
@@ -32,10 +37,6 @@ std::optional<Evaluation> evaluateWeights(const EvaluationRequest& request, std:
     if (!net)
         return std::nullopt;
     Evaluation evaluation;
-    if (request.weightsPath.empty()) {
-        error = "no weights to evaluate: train the network first, or choose its weights";
-        return std::nullopt;
-    }
     if (auto problem = net->loadWeights(request.weightsPath, &evaluation.warnings)) {
         error = *problem;
         return std::nullopt;
@@ -56,7 +57,8 @@ std::optional<Evaluation> evaluateWeights(const EvaluationRequest& request, std:
     };
     try {
         if (detector) {
-            auto set = openDetectionSet(*data, "valid", *net, error, evaluation.warnings);
+            // (the spec's overload: a long list's reading ends early when cancelled)
+            auto set = openDetectionSet(*data, "valid", spec, error, evaluation.warnings, cancelled);
             if (!set)
                 return std::nullopt;
             evaluation.map = evaluateMap(*net, *set, spec.net.letterBox, {}, step(set->size()));
@@ -87,6 +89,23 @@ std::optional<Evaluation> evaluateWeights(const EvaluationRequest& request, std:
         return std::nullopt;
     }
     return evaluation;
+}
+
+} // namespace
+
+std::optional<Evaluation> evaluateWeights(const EvaluationRequest& request, std::string& error,
+                                          const std::function<void(std::size_t, std::size_t)>& progress,
+                                          const std::atomic<bool>* cancelled)
+{
+    // On a worker thread nothing may escape: an exception there would end the whole studio.
+    try {
+        return evaluateUnguarded(request, error, progress, cancelled);
+    } catch (const std::bad_alloc&) {
+        error = "out of memory: lower batch (or raise subdivisions) in [net]";
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    return std::nullopt;
 }
 
 } // namespace nw

@@ -77,10 +77,12 @@ Accuracy evaluate(Net& net, const ClassificationDataset& data, const ForwardPass
             ++accuracy.images;
             const float* scores = out.item(int(b));
             const int label = data.label(start + b);
+            // (a binary classifier's negatives, label −1 or another class, are its class 1)
+            const int truth = out.itemSize() == 1 ? (label == 0 ? 0 : 1) : label;
             if (const std::optional<int> chosen = chosenClass(scores, out.itemSize()))
-                accuracy.confusion.add(label, *chosen);
+                accuracy.confusion.add(truth, *chosen);
             else
-                accuracy.confusion.addUndecided(label);
+                accuracy.confusion.addUndecided(truth);
             if (out.itemSize() == 1) { // a binary classifier: right when on the label's side of ½
                 const bool right = !std::isnan(scores[0]) && (scores[0] >= 0.5f) == (label == 0);
                 accuracy.top1 += right;

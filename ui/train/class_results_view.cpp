@@ -96,11 +96,13 @@ ClassResultsView::ClassResultsView(QWidget* parent) : QWidget(parent)
 
 QString ClassResultsView::nameOf(int c) const
 {
-    return c < names_.size() && !names_[c].isEmpty() ? names_[c] : tr("class %1").arg(c);
+    return c < shown_.size() && !shown_[c].isEmpty() ? shown_[c] : tr("class %1").arg(c);
 }
 
 void ClassResultsView::clear()
 {
+    names_.clear(); // (the next run's or evaluation's come with it)
+    shown_.clear();
     headline_->setText(tr("No validation yet: each class's figures appear here at every validation of a "
                           "run (Validate every N iterations, and at the end), or for any weights with "
                           "Evaluate."));
@@ -122,6 +124,12 @@ void ClassResultsView::showNote(const QString& text)
 void ClassResultsView::showConfusion(const QString& source, const nw::ConfusionMatrix& m)
 {
     const int n = m.classes();
+    std::vector<std::string> given; // (a binary classifier's second class is "not <its name>")
+    for (const QString& name : names_)
+        given.push_back(name.toStdString());
+    shown_.clear();
+    for (const std::string& name : nw::confusionClassNames(given, n))
+        shown_ << QString::fromStdString(name);
     std::size_t right = 0;
     for (int c = 0; c < n; ++c)
         right += m.count(c, c);
@@ -176,10 +184,7 @@ void ClassResultsView::showConfusion(const QString& source, const nw::ConfusionM
         tr("Of the images the network chose it for, the share that were it"));
     classes_->setRowCount(n);
     for (int c = 0; c < n; ++c) {
-        int worst = -1;
-        for (int other = 0; other < n; ++other)
-            if (other != c && m.count(c, other) > 0 && (worst < 0 || m.count(c, other) > m.count(c, worst)))
-                worst = other;
+        const int worst = m.mostOftenTakenFor(c).value_or(-1);
         auto* name = new FigureItem(QString("%1 %2").arg(c).arg(nameOf(c)), c);
         name->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         classes_->setItem(c, 0, name);
@@ -211,6 +216,7 @@ void ClassResultsView::showConfusion(const QString& source, const nw::ConfusionM
 
 void ClassResultsView::showClassAps(const QString& source, const std::vector<nw::ClassAp>& aps)
 {
+    shown_ = names_;
     double sum = 0;
     int counted = 0;
     for (const nw::ClassAp& a : aps)

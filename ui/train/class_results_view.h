@@ -50,7 +50,8 @@ private:
     QTableWidget* classes_ = nullptr;
     QLabel* confused_ = nullptr;
     QToolButton* evaluate_ = nullptr;
-    QStringList names_;
+    QStringList names_; // the data set's
+    QStringList shown_; // what the figures shown use
 };
 
 } // namespace nw::ui

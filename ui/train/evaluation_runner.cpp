@@ -9,6 +9,7 @@ EvaluationRunner::~EvaluationRunner()
     if (thread_) {
         cancelled_->store(true);
         thread_->wait();
+        delete thread_; // (its deleteLater would need an event loop that may be gone: a leak at exit)
     }
 }
 
@@ -16,8 +17,10 @@ bool EvaluationRunner::start(const nw::EvaluationRequest& request)
 {
     if (running_)
         return false;
-    if (thread_) // the last one, between emitting its result and ending
+    if (thread_) { // the last one, between emitting its result and ending
         thread_->wait();
+        delete thread_;
+    }
     running_ = true;
     cancelled_ = std::make_shared<std::atomic<bool>>(false);
     thread_ = QThread::create([this, request, cancelled = cancelled_] {

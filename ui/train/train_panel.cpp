@@ -394,6 +394,7 @@ void TrainPanel::setNetwork(const QString& cfgPath)
         classResults_->clear(); // (another data set or folder keeps it: it names what it scored)
         if (evaluation_->isRunning())
             evaluation_->cancel();
+        ++evaluationGeneration_; // (the last network's figures never land on this one's page)
         progress_->setValue(0);
         log_->clear();
         status_->setText(tr("Ready."));
@@ -599,6 +600,7 @@ void TrainPanel::evaluateWeights(const QString& weights)
     request.cfgText = cfgText_ ? cfgText_().toStdString() : std::string();
     request.weightsPath = weights.toStdString();
     evaluatedWeights_ = weights;
+    evaluationStarted_ = ++evaluationGeneration_;
     evaluation_->start(request);
     classResults_->evaluateButton()->setText(tr("Cancel"));
     classResults_->showNote(tr("Evaluating %1 on the validation set…").arg(QFileInfo(weights).fileName()));
@@ -608,6 +610,8 @@ void TrainPanel::evaluateWeights(const QString& weights)
 void TrainPanel::onEvaluated(std::shared_ptr<const nw::Evaluation> evaluation, const QString& error)
 {
     classResults_->evaluateButton()->setText(tr("Evaluate"));
+    if (evaluationStarted_ != evaluationGeneration_) // cancelled by another network or a run: not theirs
+        return;
     const QString name = QFileInfo(evaluatedWeights_).fileName();
     if (!evaluation) {
         const QString text = error == "cancelled" ? tr("Evaluation of %1 cancelled.").arg(name)
@@ -643,10 +647,6 @@ void TrainPanel::start()
 {
     if (training_ || makingShapes_)
         return;
-    if (evaluation_->isRunning()) { // the cores are the run's now
-        evaluation_->cancel();
-        appendLog(tr("Evaluation cancelled: a run starts."));
-    }
     if (const QString problem = editorCheck_ ? editorCheck_() : QString(); !problem.isEmpty()) {
         status_->setText(problem); // (it trained the last network that was a cfg, not what is shown)
         appendLog(problem);
@@ -715,6 +715,11 @@ void TrainPanel::start()
     // "a fresh run: … moved to previous-…" went unseen below it).
     log_->moveCursor(QTextCursor::End);
     log_->ensureCursorVisible();
+    if (evaluation_->isRunning()) { // the cores are the run's now
+        evaluation_->cancel();
+        appendLog(tr("Evaluation cancelled: a run starts."));
+    }
+    ++evaluationGeneration_; // (what an evaluation sends from now on is not this run's)
     appendLog(
         tr("Training %1 on %2 → %3").arg(QFileInfo(cfgPath_).fileName(), request.dataPath, request.outDir));
     setTraining(true);

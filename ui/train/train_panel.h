@@ -151,6 +151,8 @@ private:
     ClassResultsView* classResults_ = nullptr;
     EvaluationRunner* evaluation_ = nullptr;
     QString evaluatedWeights_;
+    int evaluationGeneration_ = 0; // moves on at each evaluation, network and run
+    int evaluationStarted_ = -1;   // the generation the running evaluation belongs to
     QTabWidget* views_ = nullptr;
     QPushButton* shapes_ = nullptr;
     QString shapesFolder_;

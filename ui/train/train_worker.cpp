@@ -2,6 +2,7 @@
 
 #include "cfg/document.h"
 #include "data/training_data.h"
+#include "layers/detection_heads.h"
 
 #include "train/child_training.h"
 
@@ -143,6 +144,14 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
         emit finished(QString::fromStdString(*problem));
         return;
     }
+    // For the Per class page, in-process or not (a names file that cannot be read: the classes numbered).
+    std::string namesError;
+    if (const auto names = classNamesOf(*data, maxTruthBoxes(spec.layers) > 0, namesError)) {
+        QStringList list;
+        for (const std::string& name : *names)
+            list << QString::fromStdString(name);
+        emit classNames(list);
+    }
     if (request.gpus.size() > 1 || request.childProcess) {
         runInChild(request, spec);
         return;
@@ -172,13 +181,6 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
     if (stoppedWhileLoading())
         return;
     emit message(QString::fromStdString("training on " + sets->describe()));
-    std::string namesError; // (a names file that cannot be read: the Per class page numbers the classes)
-    if (const auto names = classNamesOf(*data, net->maxTruthBoxes() > 0, namesError)) {
-        QStringList list;
-        for (const std::string& name : *names)
-            list << QString::fromStdString(name);
-        emit classNames(list);
-    }
     if (!request.weightsPath.isEmpty() && !request.resume) { // a resumed run starts from its checkpoint
         std::vector<std::string> weightWarnings;             // NaN or infinite values, named by layer
         if (auto problem = net->loadWeights(request.weightsPath.toStdString(), &weightWarnings,
