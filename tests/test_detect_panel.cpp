@@ -90,7 +90,9 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     panel.setNames("/usr/share/darknet/data/coco.names");
 
     QSignalSpy finished(&panel, &ui::DetectPanel::streamFinished);
+    QVERIFY(panel.labelsBox()->isEnabled());
     panel.openVideoFile(video);
+    QVERIFY(!panel.labelsBox()->isEnabled()); // (a video's frames have no label files)
     QVERIFY(finished.wait(120000));
     QCOMPARE(finished.first().first().toInt(), 6);
     QTRY_COMPARE(panel.framesReceived(), 6);
@@ -234,7 +236,9 @@ void TestDetectPanel::bundledDetectorOnAShapesVideo()
 
     QVERIFY(panel.startRecording(dir.filePath("recorded.avi")));
     QSignalSpy finished(&panel, &ui::DetectPanel::streamFinished);
+    QVERIFY(panel.labelsBox()->isEnabled());
     panel.openVideoFile(video);
+    QVERIFY(!panel.labelsBox()->isEnabled()); // (a video's frames have no label files)
     QVERIFY(finished.wait(120000));
     QTRY_COMPARE(panel.framesReceived(), 12);
     // The recording ends with the video, the file whole (it stayed open, without its index, until

@@ -285,7 +285,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         stopStream();
         resetFrameRate();
         streamProblem_.clear();
-        showingStill_ = false;
+        setShowingStill(false);
         weightsChanged_ = false;
         QMetaObject::invokeMethod(worker_, "openCamera", Qt::QueuedConnection, Q_ARG(int, device),
                                   Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
@@ -598,7 +598,7 @@ void DetectPanel::openImageFile(const QString& path)
         return;
     stopStream(); // the worker runs one thing at a time: a playing stream would hold the image back
     resetFrameRate();
-    showingStill_ = true;
+    setShowingStill(true);
     stillAsked_ = path;
     weightsChanged_ = false; // (this request, queued after a load in flight, is what shows next)
     imageRequestedAt_ = QDateTime::currentMSecsSinceEpoch();
@@ -634,7 +634,7 @@ void DetectPanel::openVideoFile(const QString& path)
     stopStream();
     resetFrameRate();
     streamProblem_.clear();
-    showingStill_ = false;
+    setShowingStill(false);
     weightsChanged_ = false;
     QMetaObject::invokeMethod(worker_, "playVideo", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()), Q_ARG(int, worker_->newStream()));
@@ -701,6 +701,13 @@ void DetectPanel::refilter()
             .arg(last_.milliseconds, 0, 'f', 1)
             .arg(fps_ > 0 && last_.frame > 0 ? framesPerSecondText() : QString())
             .arg(labels));
+}
+
+// Labels is for images (a video's frames have no label files): greyed out, saying so, for a stream.
+void DetectPanel::setShowingStill(bool still)
+{
+    showingStill_ = still;
+    showLabels_->setEnabled(still); // (its tooltip says "Images only")
 }
 
 // With Labels ticked and an image on show: its label file's boxes go to the view (drawn at the next

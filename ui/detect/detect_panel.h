@@ -139,6 +139,7 @@ private:
     QSlider* nms_ = nullptr;
     QCheckBox* letterbox_ = nullptr;
     QCheckBox* showLabels_ = nullptr; // the image's label file drawn and counted
+    void setShowingStill(bool still); // an image (or none) is on show, not a stream: Labels applies
     QComboBox* device_ = nullptr;     // CPU, then each GPU (data: -1, or the CUDA index)
     QComboBox* precision_ = nullptr;  // FP32, TF32 or FP16 convolutions (DetectWorker::Precision): a GPU only
     QLabel* thresholdValue_ = nullptr;
