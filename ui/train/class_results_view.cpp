@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QToolButton>
@@ -73,10 +74,12 @@ ClassResultsView::ClassResultsView(QWidget* parent) : QWidget(parent)
     confused_ = new QLabel(this);
     confused_->setWordWrap(true);
     confused_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(matrix_);
-    split->addWidget(classes_);
-    split->setChildrenCollapsible(false);
+    split_ = new QSplitter(Qt::Vertical, this);
+    split_->addWidget(matrix_);
+    split_->addWidget(classes_);
+    split_->setChildrenCollapsible(false);
+    split_->setStretchFactor(0, 3); // (the matrix first, up to its height)
+    split_->setStretchFactor(1, 2);
     evaluate_ = new QToolButton(this);
     evaluate_->setObjectName("evaluateButton");
     evaluate_->setText(tr("Evaluate"));
@@ -89,7 +92,7 @@ ClassResultsView::ClassResultsView(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
-    layout->addWidget(split, 1);
+    layout->addWidget(split_, 1);
     layout->addWidget(confused_);
     clear();
 }
@@ -172,6 +175,12 @@ void ClassResultsView::showConfusion(const QString& source, const nw::ConfusionM
             }
         }
     }
+    // No taller than its rows: the splitter gives the rest to the table (half and half cut rows off).
+    if (n <= kLargestMatrix)
+        matrix_->setMaximumHeight(matrix_->horizontalHeader()->sizeHint().height() +
+                                  n * matrix_->verticalHeader()->defaultSectionSize() +
+                                  2 * matrix_->frameWidth() +
+                                  matrix_->horizontalScrollBar()->sizeHint().height());
     // Each class's figures, sortable (by recall: the classes the network gets wrong most).
     classes_->setSortingEnabled(false);
     classes_->clear();

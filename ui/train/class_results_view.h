@@ -13,6 +13,7 @@
 #include <vector>
 
 class QLabel;
+class QSplitter;
 class QTableWidget;
 class QToolButton;
 
@@ -46,6 +47,7 @@ public:
 private:
     QString nameOf(int c) const;
     QLabel* headline_ = nullptr;
+    QSplitter* split_ = nullptr; // the matrix above, the classes' table below
     QTableWidget* matrix_ = nullptr;
     QTableWidget* classes_ = nullptr;
     QLabel* confused_ = nullptr;
