@@ -290,6 +290,13 @@ void TestDetectPanel::bundledDetectorOnAShapesVideo()
     panel.slideshowButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(panel.framesReceived() >= before + 4, 15000);
     panel.slideshowButton()->click();
+    // An image of the folder that cannot be read keeps its position in the status.
+    test::writeFile(dir.filePath("train/000002.jpg"), "not an image");
+    panel.openFolder(dir.filePath("train"));
+    QTRY_VERIFY_WITH_TIMEOUT(panel.status()->text().startsWith("000001.jpg (1 of 11) · "), 30000);
+    panel.showNext(1);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.status()->text().startsWith("2 of 11: "), 30000);
+    QVERIFY2(panel.status()->text().contains("000002.jpg"), qPrintable(panel.status()->text()));
 }
 
 void TestDetectPanel::anotherNetworksWeightsAreRefusedInADialog()

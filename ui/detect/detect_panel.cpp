@@ -184,7 +184,11 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &DetectWorker::loaded, this, &DetectPanel::onLoaded);
     connect(worker_, &DetectWorker::frameReady, this, &DetectPanel::onFrame);
-    const auto showProblem = [this](const QString& text) {
+    const auto showProblem = [this](QString text) {
+        // Browsing a folder, where the unreadable image is: its position went with its result.
+        if (showingStill_ && folderIndex_ >= 0 && folderIndex_ < folder_.size() &&
+            folder_[folderIndex_] == stillAsked_)
+            text = tr("%1 of %2: %3").arg(folderIndex_ + 1).arg(folder_.size()).arg(text);
         if (imageRequestedAt_ != 0) {
             // The image asked for cannot be read: the one before must not stay in view, nor be exported
             // under this one's name.
