@@ -19,9 +19,12 @@
 #include "backend/gpu_devices.h"
 #include "data/make_shapes.h"
 
+#include <QAction>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QGuiApplication>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -853,6 +856,19 @@ void TestTrainPanel::perClassPageShowsTheConfusionMatrix()
     for (int t = 0; t < 3; ++t)
         lowest = std::min(lowest, matrix->item(t, t)->text().toDouble() / 16);
     QCOMPARE(table->item(0, 2)->data(Qt::UserRole).toDouble(), lowest);
+    // Right-click ▸ Copy: the matrix as CSV, its true classes as the first column.
+    QAction* copy = matrix->findChild<QAction*>("copyTableCsv");
+    QVERIFY(copy && matrix->actions().contains(copy));
+    copy->trigger();
+    const QStringList csv = QGuiApplication::clipboard()->text().split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(csv.size(), 4);
+    QCOMPARE(csv[0], QString(",0,1,2"));
+    QCOMPARE(csv[3].section(',', 0, 0), QString("2 left bottom"));
+    int copied = 0;
+    for (int t = 1; t <= 3; ++t)
+        for (int c = 1; c <= 3; ++c)
+            copied += csv[t].section(',', c, c).toInt();
+    QCOMPARE(copied, 48);
     // A new run clears it until its own first validation.
     panel.maxBatchesSpin()->setValue(2);
     panel.trainButton()->click();

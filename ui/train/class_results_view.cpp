@@ -1,5 +1,8 @@
 #include "train/class_results_view.h"
 
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -47,12 +50,44 @@ QColor cellColour(bool diagonal, double share)
                   int(255 + (full.blue() - 255) * t));
 }
 
+// The table as CSV, in the order shown (headers first; the row headers, the matrix's true classes, as
+// the first column): for a report or a spreadsheet.
+QString tableCsv(const QTableWidget& table)
+{
+    const auto cell = [](QString text) {
+        return text.contains(',') || text.contains('"') ? '"' + text.replace('"', "\"\"") + '"' : text;
+    };
+    const bool rowHeaders = !table.verticalHeader()->isHidden();
+    QStringList lines, cells;
+    if (rowHeaders)
+        cells << QString();
+    for (int c = 0; c < table.columnCount(); ++c)
+        cells << cell(table.horizontalHeaderItem(c) ? table.horizontalHeaderItem(c)->text() : QString());
+    lines << cells.join(',');
+    for (int r = 0; r < table.rowCount(); ++r) {
+        cells.clear();
+        if (rowHeaders)
+            cells << cell(table.verticalHeaderItem(r) ? table.verticalHeaderItem(r)->text() : QString());
+        for (int c = 0; c < table.columnCount(); ++c)
+            cells << cell(table.item(r, c) ? table.item(r, c)->text() : QString());
+        lines << cells.join(',');
+    }
+    return lines.join('\n') + '\n';
+}
+
 QTableWidget* readOnlyTable(QWidget* parent)
 {
     auto* table = new QTableWidget(parent);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionMode(QAbstractItemView::SingleSelection);
     table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    // Right-click: the whole table to the clipboard.
+    table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto* copy = new QAction(QObject::tr("Copy the table as CSV"), table);
+    copy->setObjectName("copyTableCsv");
+    QObject::connect(copy, &QAction::triggered, table,
+                     [table] { QGuiApplication::clipboard()->setText(tableCsv(*table)); });
+    table->addAction(copy);
     return table;
 }
 
