@@ -122,7 +122,7 @@ void TestLayerTable::windowListsProblemsWithLines()
     file.remove();
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write("[net]\nwidth=28\nheight=28\nchannels=1\n\n[convolutional]\nfilters=2000000000\nsize=3\n"
-               "pad=1\n\n[connected]\noutput=10\n");
+               "pad=1\n\n[connected]\noutput=10\n\n[connected]\noutput=5\n");
     file.close();
     QVERIFY(window.openFile(path));
     const auto cell = [&](int row, int column) {
@@ -133,6 +133,7 @@ void TestLayerTable::windowListsProblemsWithLines()
                        ui::LayerTableModel::Memory})
         QCOMPARE(cell(1, column), QString("?"));
     QCOMPARE(cell(1, ui::LayerTableModel::Input), QString("28x28x2000000000"));
+    QCOMPARE(cell(2, ui::LayerTableModel::Input), QString("?")); // (the row above's output is "?")
     QCOMPARE(window.spec().totalParams, decltype(window.spec().totalParams)(0)); // made-up figures: not added
     // The totals row and the status line say they leave it out.
     QCOMPARE(cell(window.layerModel()->totalsRow(), ui::LayerTableModel::Type), QString("Total (partial)"));
@@ -140,8 +141,8 @@ void TestLayerTable::windowListsProblemsWithLines()
                 ->index(window.layerModel()->totalsRow(), ui::LayerTableModel::Type)
                 .data(Qt::ToolTipRole)
                 .toString()
-                .startsWith("Without the 1 layer behind an error (shown as ?)"));
-    QVERIFY2(window.findChild<QLabel*>("totals")->text().endsWith(" · 1 layer behind an error left out"),
+                .startsWith("Without the 2 layers behind an error (shown as ?)"));
+    QVERIFY2(window.findChild<QLabel*>("totals")->text().endsWith(" · 2 layers behind an error left out"),
              qPrintable(window.findChild<QLabel*>("totals")->text()));
 }
 

@@ -337,7 +337,8 @@ void TestTrainPanel::evaluateScoresWeightsOnTheValidationSet()
     fashion.setNetwork(dir.filePath("toy.cfg"));
     QTRY_COMPARE_WITH_TIMEOUT(fashion.classResults()->evaluateButton()->text(), QString("Evaluate"), 30000);
     QTest::qWait(50);
-    QVERIFY2(fashion.classResults()->headline()->text().startsWith("No validation yet"),
+    // ("No validation yet", or a note on a run of toy.cfg found in its folder: never the evaluation's)
+    QVERIFY2(!fashion.classResults()->headline()->text().contains("fm-random"),
              qPrintable(fashion.classResults()->headline()->text()));
     QVERIFY(!fashion.statusLabel()->text().contains("fm-random"));
 }

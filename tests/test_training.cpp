@@ -14,6 +14,7 @@
 #include "train/sgd.h"
 #include "train/trainer.h"
 #include "util/atomic_file.h"
+#include "util/text_columns.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -181,6 +182,7 @@ private slots:
     void chosenClassIsTopOne();
     void binaryClassifierConfusionCountsItsNegatives();
     void largeConfusionKeepsEachClassesFigures();
+    void classNamesFitTheirColumns();
     void validationImagesOfAnotherSizeAreRefused();
     void failureMidRunEndsInWordsWithTheCheckpointKept();
     void metricsRowsWaitOutASpellWithoutRoom();
@@ -1035,10 +1037,17 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QCOMPARE(table.exitCode, 0);
     const QList<QByteArray> lines = table.out.split('\n');
     QVERIFY2(lines.size() > 9 && lines[0].startsWith("48 images: top-1 ") &&
-                 lines[1].startsWith("class                      images   recall  precision") &&
+                 lines[1].startsWith("class                       images    recall  precision") &&
                  lines[2].startsWith("   0 class 0 ") &&
                  table.out.contains("confusion matrix (rows: the true"),
              table.out.constData());
+    // Each column ends where its heading does (the figures stood one column right of theirs).
+    for (const char* heading : {"images", "recall", "precision"}) {
+        const qsizetype end = lines[1].indexOf(heading) + qsizetype(std::strlen(heading));
+        QVERIFY2(lines[2].size() >= end && lines[2][end - 1] != ' ' &&
+                     (lines[2].size() == end || lines[2][end] == ' '),
+                 qPrintable(QString("%1 ends at %2:\n%3\n%4").arg(heading).arg(end).arg(lines[1], lines[2])));
+    }
     // top= of the .data file, as Darknet's valid: top-2 of the 3 classes, its figure a fraction.
     test::writeFile(dir.filePath("top.data"), test::readAll(data.fileName()) + "top=2\n");
     process.start(NETWRIGHT_CLI, {"valid", dir.filePath("top.data"), cfg.fileName(),
@@ -1563,6 +1572,17 @@ void TestTraining::largeConfusionKeepsEachClassesFigures()
     small.add(0, 2, 2);
     small.add(0, 1);
     QCOMPARE(small.mostOftenTakenFor(0).value_or(-1), 2);
+}
+
+// valid's class column: a long name is cut at a character with "…" in its last column (it pushed the
+// row's figures out of line), by terminal columns (a CJK character takes two).
+void TestTraining::classNamesFitTheirColumns()
+{
+    QCOMPARE(fittedToColumns("Coat", 6), std::string("Coat  "));
+    QCOMPARE(fittedToColumns("Coat with a very long name", 10), std::string("Coat with…"));
+    QCOMPARE(fittedToColumns("\u56db\u89d2\u5f62\u56db", 6),
+             std::string("\u56db\u89d2… ")); // 4 + 1, padded to 6
+    QCOMPARE(terminalColumns(fittedToColumns("Stern \u00e4 und noch mehr", 8)), 8);
 }
 
 // The class a classifier's scores choose, as top-1 counts it: the first of equal highest scores, a

@@ -37,7 +37,7 @@ std::string percent(std::optional<double> share)
 {
     char text[16];
     if (!share)
-        return "      -";
+        return "-";
     std::snprintf(text, sizeof text, "%6.2f%%", *share * 100);
     return text;
 }
@@ -45,12 +45,13 @@ std::string percent(std::optional<double> share)
 // Each class: its images, recall, precision, and the class its images were most often taken for.
 void printClasses(const ConfusionMatrix& m, const std::vector<std::string>& names)
 {
-    std::printf("class                      images   recall  precision  most often taken for\n");
+    std::printf("%-25s %8s  %8s  %9s  %s\n", "class", "images", "recall", "precision",
+                "most often taken for");
     for (int c = 0; c < m.classes(); ++c) {
         const std::optional<int> worst = m.mostOftenTakenFor(c);
         const std::string taken =
             worst ? names[std::size_t(*worst)] + " (" + std::to_string(m.count(c, *worst)) + ")" : "-";
-        std::printf("%4d %s %8zu  %s   %s  %s\n", c, paddedToColumns(names[std::size_t(c)], 20).c_str(),
+        std::printf("%4d %s %8zu  %8s  %9s  %s\n", c, fittedToColumns(names[std::size_t(c)], 20).c_str(),
                     m.imagesOf(c), percent(m.recall(c)).c_str(), percent(m.precision(c)).c_str(),
                     taken.c_str());
     }
@@ -81,7 +82,7 @@ void printMatrix(const ConfusionMatrix& m, const std::vector<std::string>& names
         std::printf("%*d", width, c);
     std::printf("\n");
     for (int t = 0; t < m.classes(); ++t) {
-        std::printf("%4d %s", t, paddedToColumns(names[std::size_t(t)], 21).c_str());
+        std::printf("%4d %s", t, fittedToColumns(names[std::size_t(t)], 21).c_str());
         for (int c = 0; c < m.classes(); ++c)
             std::printf("%*zu", width, m.count(t, c));
         std::printf("\n");

@@ -321,9 +321,12 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
     }
     if (!sizeRefused) { // what an inference pass holds, its buffers reused (runtime::Net does the same)
         const ActivationPlan plan = planActivations(spec, spec.batch);
-        for (std::size_t i = 0; i < spec.layers.size(); ++i)
+        spec.inferenceMemoryBytes = 0;
+        for (std::size_t i = 0; i < spec.layers.size(); ++i) {
             spec.layers[i].inferenceBytes = plan.addedBytes[i];
-        spec.inferenceMemoryBytes = plan.totalBytes;
+            if (spec.layers[i].inputKnown) // (as the other totals: figures behind an error left out)
+                spec.inferenceMemoryBytes += plan.addedBytes[i];
+        }
     }
     // Document syntax errors come first; keep the whole list in file order for readers.
     std::stable_sort(spec.diagnostics.begin(), spec.diagnostics.end(),

@@ -47,7 +47,11 @@ std::string summaryTable(const NetworkSpec& spec)
         const bool known = layer.inputKnown;
         out += formatted("%5d%s %-16s %9s %9s  %16s  %16s %9s %12s %10s\n", layer.index,
                          layer.valid() ? " " : "!", layer.type.c_str(), layer.filters.c_str(),
-                         layer.size.c_str(), layer.input.text().c_str(), // (as the studio's table)
+                         layer.size.c_str(),
+                         // (the row above's output: "?" there, "?" here, as the studio's table)
+                         layer.index > 0 && !spec.layers[std::size_t(layer.index) - 1].inputKnown
+                             ? "?"
+                             : layer.input.text().c_str(),
                          known ? layer.output.text().c_str() : "?",
                          known ? formatted("%.3f", layer.costs.bflops).c_str() : "?",
                          known ? std::to_string(layer.costs.params).c_str() : "?",

@@ -64,4 +64,22 @@ std::string paddedToColumns(const std::string& text, int columns)
     return used >= columns ? text : text + std::string(std::size_t(columns - used), ' ');
 }
 
+std::string fittedToColumns(const std::string& text, int columns)
+{
+    if (terminalColumns(text) <= columns)
+        return paddedToColumns(text, columns);
+    std::string cut;
+    int used = 0;
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t start = i;
+        const long c = nextCodePoint(text, i);
+        const int width = c < 0 ? 1 : isCombining(c) ? 0 : isWide(c) ? 2 : 1;
+        if (used + width > columns - 1) // (room for the ellipsis)
+            break;
+        cut.append(text, start, i - start);
+        used += width;
+    }
+    return paddedToColumns(cut + "…", columns);
+}
+
 } // namespace nw

@@ -11,5 +11,7 @@ namespace nw {
 int terminalColumns(std::string_view text);
 // `text` followed by spaces up to `columns` (as printf's %-Ns, by columns instead of bytes).
 std::string paddedToColumns(const std::string& text, int columns);
+// `text` in exactly `columns` columns: padded, or cut at a character with "…" as its last column.
+std::string fittedToColumns(const std::string& text, int columns);
 
 } // namespace nw

@@ -141,6 +141,7 @@ void ClassResultsView::clear()
 {
     names_.clear(); // (the next run's or evaluation's come with it)
     shown_.clear();
+    figuresHeadline_.clear();
     headline_->setText(tr("No validation yet: each class's figures appear here at every validation of a "
                           "run (Validate every N iterations, and at the end), or for any weights with "
                           "Evaluate."));
@@ -156,7 +157,9 @@ void ClassResultsView::clear()
 
 void ClassResultsView::showNote(const QString& text)
 {
-    headline_->setText(text);
+    // The figures below stay: what they are stays said under the note.
+    headline_->setText(figuresHeadline_.isEmpty() ? text
+                                                  : text + "\n" + tr("Shown: %1").arg(figuresHeadline_));
 }
 
 void ClassResultsView::showConfusion(const QString& source, const nw::ConfusionMatrix& m)
@@ -175,6 +178,7 @@ void ClassResultsView::showConfusion(const QString& source, const nw::ConfusionM
                            .arg(source)
                            .arg(m.images())
                            .arg(m.images() ? 100.0 * double(right) / double(m.images()) : 0.0, 0, 'f', 2));
+    figuresHeadline_ = headline_->text();
     // The matrix.
     matrix_->clear();
     matrix_->setVisible(n <= kLargestMatrix);
@@ -185,7 +189,11 @@ void ClassResultsView::showConfusion(const QString& source, const nw::ConfusionM
             auto* column = new QTableWidgetItem(QString::number(c));
             column->setToolTip(tr("chosen: %1").arg(nameOf(c)));
             matrix_->setHorizontalHeaderItem(c, column);
-            matrix_->setVerticalHeaderItem(c, new QTableWidgetItem(QString("%1 %2").arg(c).arg(nameOf(c))));
+            // (a long name elided: the matrix's columns keep their room; the tooltip has it whole)
+            auto* row = new QTableWidgetItem(
+                fontMetrics().elidedText(QString("%1 %2").arg(c).arg(nameOf(c)), Qt::ElideRight, 160));
+            row->setToolTip(tr("true class: %1").arg(nameOf(c)));
+            matrix_->setVerticalHeaderItem(c, row);
         }
         for (int t = 0; t < n; ++t) {
             const std::size_t of = m.imagesOf(t);
@@ -273,6 +281,7 @@ void ClassResultsView::showClassAps(const QString& source, const std::vector<nw:
             .arg(source)
             .arg(counted ? 100 * sum / counted : 0.0, 0, 'f', 2)
             .arg(counted == 1 ? tr("the 1 class with boxes") : tr("%1 classes with boxes").arg(counted)));
+    figuresHeadline_ = headline_->text();
     matrix_->clear();
     matrix_->hide();
     classes_->setSortingEnabled(false);

@@ -52,8 +52,9 @@ private:
     QTableWidget* classes_ = nullptr;
     QLabel* confused_ = nullptr;
     QToolButton* evaluate_ = nullptr;
-    QStringList names_; // the data set's
-    QStringList shown_; // what the figures shown use
+    QStringList names_;       // the data set's
+    QStringList shown_;       // what the figures shown use
+    QString figuresHeadline_; // what the figures shown are ("Validation at iteration 300: …"), or empty
 };
 
 } // namespace nw::ui

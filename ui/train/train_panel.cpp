@@ -432,6 +432,9 @@ void TrainPanel::showEarlierRun()
         return;
     const int iteration = header->iteration;
     earlierIteration_ = iteration; // the progress bar stands where that run stopped
+    classResults_->showNote(tr("The figures per class of runs trained before are not kept: Evaluate scores "
+                               "this run's weights (iteration %1) again.")
+                                .arg(iteration));
     showPlannedIterations();
     // Its curve, when metrics.csv is its own (two cfgs in Darknet's one backup/ share that file).
     const QString metrics = output_->text() + "/metrics.csv";
@@ -584,6 +587,8 @@ void TrainPanel::evaluateWeights(const QString& weights)
     };
     if (training_ || evaluation_->isRunning())
         return;
+    if (makingShapes_)
+        return refuse(tr("The shapes data set is being generated: Evaluate once it is chosen."));
     if (const QString problem = editorCheck_ ? editorCheck_() : QString(); !problem.isEmpty())
         return refuse(problem);
     if (cfgPath_.isEmpty() && !cfgText_)
@@ -604,6 +609,8 @@ void TrainPanel::evaluateWeights(const QString& weights)
     evaluation_->start(request);
     classResults_->evaluateButton()->setText(tr("Cancel"));
     classResults_->showNote(tr("Evaluating %1 on the validation set…").arg(QFileInfo(weights).fileName()));
+    status_->setText(tr("Evaluating %1 on the validation set of %2…")
+                         .arg(QDir::toNativeSeparators(QDir::cleanPath(weights)), data_->text().trimmed()));
     views_->setCurrentWidget(classResults_);
 }
 
