@@ -295,6 +295,8 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
         evaluateWeights(candidates.isEmpty() ? QString() : candidates.first());
     });
     connect(evaluation_, &EvaluationRunner::progress, this, [this](qulonglong done, qulonglong total) {
+        if (evaluationStarted_ != evaluationGeneration_) // (queued before another network or a run came)
+            return;
         classResults_->showNote(tr("Evaluating %1 on the validation set: %2 of %3 images…")
                                     .arg(QFileInfo(evaluatedWeights_).fileName())
                                     .arg(done)
