@@ -52,20 +52,8 @@ int map(const MapArgs& args)
     options.points = args.points;
     const MapResult r = evaluateMap(*net, *set, args.letterbox || net->spec().net.letterBox, options, {},
                                     [&](const float* input) { runner->forward(input); });
-    for (const std::string& warning : r.warnings)
-        std::cerr << "warning: " << warning << "; left out\n";
-    if (r.unreadable > r.warnings.size())
-        std::cerr << "warning: and "
-                  << counted(r.unreadable - r.warnings.size(), "more unreadable image",
-                             "more unreadable images")
-                  << "\n";
-    if (r.images == 0) {
-        std::cerr << "error: " << data->get("valid") << ": "
-                  << (set->size() == 1 ? std::string("its one image cannot")
-                                       : "none of its " + std::to_string(set->size()) + " images can")
-                  << " be read (each is named above)\n";
+    if (!reportUnreadable(r.warnings, r.unreadable, r.images, set->size(), data->get("valid"), "; left out"))
         return 1;
-    }
     std::vector<std::string> names(r.classes.size());
     std::string namesPath;
     if (auto loaded = classNamesOf(*data, true, error, &namesPath)) {

@@ -1,6 +1,7 @@
 #include "net_loading.h"
 
 #include "cfg/document.h"
+#include "util/counted.h"
 
 #include <algorithm>
 #include <iostream>
@@ -171,6 +172,24 @@ BenchBatch benchBatch(const Net& net, std::mt19937& random)
     const auto batch = std::size_t(net.batch());
     return {uniformValues(std::size_t(net.inputShape().size) * batch, random),
             std::vector<float>(net.truthFloats() * batch, 0.0f)};
+}
+
+bool reportUnreadable(const std::vector<std::string>& named, std::size_t unreadable, std::size_t scored,
+                      std::size_t setSize, const std::string& list, const std::string& suffix)
+{
+    for (const std::string& warning : named)
+        std::cerr << "warning: " << warning << suffix << "\n";
+    if (unreadable > named.size())
+        std::cerr << "warning: and "
+                  << counted(unreadable - named.size(), "more unreadable image", "more unreadable images")
+                  << "\n";
+    if (scored > 0)
+        return true;
+    std::cerr << "error: " << list << ": "
+              << (setSize == 1 ? std::string("its one image cannot")
+                               : "none of its " + std::to_string(setSize) + " images can")
+              << " be read (each is named above)\n";
+    return false;
 }
 
 } // namespace nw::cli

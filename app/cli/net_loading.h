@@ -72,6 +72,11 @@ public:
 // Reads a .data file; on failure prints "error: ..." (naming the file and line) and returns nullopt.
 std::optional<DataFile> loadDataFileOrReport(const std::string& path);
 
+// After scoring a validation set (valid, map): its unreadable images warned (the first ones by name,
+// `suffix` after each), then false with an error when none could be scored.
+bool reportUnreadable(const std::vector<std::string>& named, std::size_t unreadable, std::size_t scored,
+                      std::size_t setSize, const std::string& list, const std::string& suffix = "");
+
 // Warns when a names file does not have one name per class (fewer: the rest show as numbers; more:
 // likely another data set's file).
 void warnNameCount(const std::string& path, std::size_t names, int classes);

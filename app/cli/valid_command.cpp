@@ -140,20 +140,9 @@ int valid(const ValidArgs& args)
     const Accuracy accuracy = evaluate(
         *net, *set, [&](const float* input) { runner->forward(input); }, k);
     const bool showTopK = k > 1 && k < set->classes(); // (top-k of k or fewer classes is always 100 %)
-    for (const std::string& warning : accuracy.warnings)
-        std::cerr << "warning: " << warning << "\n";
-    if (accuracy.unreadable > accuracy.warnings.size())
-        std::cerr << "warning: and "
-                  << counted(accuracy.unreadable - accuracy.warnings.size(), "more unreadable image",
-                             "more unreadable images")
-                  << "\n";
-    if (accuracy.images == 0) {
-        std::cerr << "error: " << data->get("valid") << ": "
-                  << (set->size() == 1 ? std::string("its one image cannot")
-                                       : "none of its " + std::to_string(set->size()) + " images can")
-                  << " be read (each is named above)\n";
+    if (!reportUnreadable(accuracy.warnings, accuracy.unreadable, accuracy.images, set->size(),
+                          data->get("valid")))
         return 1;
-    }
     const ConfusionMatrix& matrix = accuracy.confusion; // (a binary classifier's: its class and the rest)
     const std::vector<std::string> names = classNames(*data, matrix.classes());
     const std::string topK = showTopK ? std::to_string(k) : std::string(); // "top5" in JSON, "top-5" in words
