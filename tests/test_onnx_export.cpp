@@ -179,6 +179,20 @@ NetworkSpec specOf(const QString& path)
     return buildNetworkSpec(cfg::Document::load(path.toStdString()));
 }
 
+// The network as the comparisons with OpenCV run it: an input over 320 pixels (yolov2's 416, yolov4's
+// 608) at 320, a multiple of every stride in these cfgs. The exported graph is the same at any size;
+// at their own sizes those two rows were 60 of the suite's 140 s.
+NetworkSpec comparedSpecOf(const QString& path)
+{
+    cfg::Document document = cfg::Document::load(path.toStdString());
+    const NetworkSpec own = buildNetworkSpec(document);
+    if (own.input.w <= 320 && own.input.h <= 320)
+        return own;
+    document.section(0).set("width", "320");
+    document.section(0).set("height", "320");
+    return buildNetworkSpec(document);
+}
+
 // One export checked by ONNX's checker and run by OpenCV DNN next to Netwright's forward pass.
 struct Exported {
     NetworkSpec spec;
@@ -195,7 +209,7 @@ constexpr const char* kPeersInThePlainSuite =
 Exported exportAndRun(const QString& cfg, const OnnxExportOptions& options, int batch, unsigned seed)
 {
     Exported e;
-    e.spec = specOf(cfgPath(cfg));
+    e.spec = comparedSpecOf(cfgPath(cfg));
     e.net = randomNet(e.spec, batch, seed);
     const std::string bytes = exportOrFail(*e.net, options);
     e.input = randomInput(std::size_t(batch) * std::size_t(e.spec.input.size), seed + 1);
@@ -528,10 +542,19 @@ void TestOnnxExport::everyCfgExportsOrIsRefusedByLine()
 {
     int exported = 0, refused = 0;
     QStringList refusals;
+    // Up to 30 M parameters; 12 M under the sanitizers, where copying the larger networks' weights into
+    // their models took 44 s and passed through no code the smaller ones do not (the plain suite runs all).
+#ifdef NETWRIGHT_SANITIZE
+    constexpr long long kMostParameters = 12'000'000;
+    constexpr int kLeastExported = 15;
+#else
+    constexpr long long kMostParameters = 30'000'000;
+    constexpr int kLeastExported = 20;
+#endif
     for (const QStringList& list : {darknetCfgs(), abCfgs(), bundledCfgs()})
         for (const QString& path : list) {
             const NetworkSpec spec = specOf(path);
-            if (!spec.ok() || spec.totalParams > 30'000'000)
+            if (!spec.ok() || spec.totalParams > kMostParameters)
                 continue;
             std::string error;
             auto net = Net::create(spec, 1, error, Net::Use::InferenceOnly);
@@ -558,7 +581,7 @@ void TestOnnxExport::everyCfgExportsOrIsRefusedByLine()
             ++refused;
         }
     qInfo("%d exported, %d refused:\n%s", exported, refused, qPrintable(refusals.join('\n')));
-    QVERIFY(exported >= 20);
+    QVERIFY(exported >= kLeastExported);
 }
 
 QTEST_GUILESS_MAIN(TestOnnxExport)
