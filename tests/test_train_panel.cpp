@@ -870,6 +870,30 @@ void TestTrainPanel::perClassPageShowsTheConfusionMatrix()
         for (int c = 1; c <= 3; ++c)
             copied += csv[t].section(',', c, c).toInt();
     QCOMPARE(copied, 48);
+    // The studio opened again on this network shows the same matrix, from the run folder.
+    {
+        ui::TrainPanel reopened;
+        reopened.setNetwork(dir.filePath("toy.cfg"));
+        reopened.outputEdit()->setText(dir.filePath("run"));
+        ui::ClassResultsView* kept = reopened.classResults();
+        QTRY_VERIFY2(kept->headline()->text().startsWith("Validation at iteration 6 of the run in run/: 48 "
+                                                         "images, top-1 "),
+                     qPrintable(kept->headline()->text()));
+        QCOMPARE(kept->matrixTable()->verticalHeaderItem(2)->text(), QString("2 left bottom"));
+        for (int t = 0; t < 3; ++t)
+            for (int c = 0; c < 3; ++c)
+                QCOMPARE(kept->matrixTable()->item(t, c)->text(), matrix->item(t, c)->text());
+        // A damaged file: the page says what is wrong with it, and how to get the figures again.
+        test::writeFile(dir.filePath("run/toy_classes.json"), "{\"iteration\": 6}");
+        reopened.outputEdit()->setText(dir.path());
+        reopened.outputEdit()->setText(dir.filePath("run"));
+        QTRY_VERIFY2(kept->headline()->text().contains("toy_classes.json: neither \"confusion\" nor "
+                                                       "\"class_aps\" is in it"),
+                     qPrintable(kept->headline()->text()));
+        QVERIFY(kept->headline()->text().contains("The last run in run/ reached iteration 6; "));
+        QVERIFY(kept->headline()->text().contains(
+            "Evaluate scores its weights.\nShown: Validation at iteration 6"));
+    }
     // A new run clears it until its own first validation.
     panel.maxBatchesSpin()->setValue(2);
     panel.trainButton()->click();

@@ -8,6 +8,7 @@
 #include "report/training_chart.h"
 #include "test_support.h"
 #include "train/checkpoint.h"
+#include "train/class_results_file.h"
 #include "train/lr_policy.h"
 #include "train/metrics_log.h"
 #include "train/run_folder_lock.h"
@@ -166,6 +167,8 @@ private slots:
     void resumeContinuesTheSameRun();
     void bestWeightsAreTheBestValidation();
     void snapshotsAreKeptAndSetAside();
+    void classResultsAreKeptInTheRunFolder();
+    void classResultsFilesRoundTripAndRefuseDamage();
     void twoNetworksInOneFolderKeepTheirCurves();
     void damagedCheckpointIsRefused();
     void oneRunPerOutputFolder();
@@ -482,6 +485,122 @@ void TestTraining::snapshotsAreKeptAndSetAside()
     QCOMPARE(
         QDir(run.filePath(aside.first())).entryList({"toy_?.weights", "toy_??.weights"}, QDir::Files).size(),
         3);
+}
+
+// The last validation's confusion matrix is kept as <name>_classes.json, with the .data's names, so the
+// studio shows it again after a restart; a fresh run sets it aside with the rest of the earlier run.
+void TestTraining::classResultsAreKeptInTheRunFolder()
+{
+    QTemporaryDir dir;
+    const auto set = toySet(dir);
+    QVERIFY(set);
+    test::writeFile(dir.filePath("toy.names"), "left top\nright top\nleft bottom\n");
+    test::writeFile(dir.filePath("toy.data"), test::readAll(dir.filePath("toy.data")) + "names=toy.names\n");
+    TrainOptions options = toyOptions(dir.filePath("run"));
+    options.data = dir.filePath("toy.data").toStdString();
+    options.maxBatches = 5;
+    options.validEvery = 2; // at 2, 4 and the last, 5
+    Quiet quiet;
+    QVERIFY(!Trainer(*toyNet(), *set, set.get(), options).run(quiet));
+    const std::string path = classResultsPath(options.outDir, "toy");
+    QCOMPARE(QString::fromStdString(path), dir.filePath("run/toy_classes.json"));
+    std::string error;
+    const auto kept = loadClassResults(path, error);
+    QVERIFY2(kept, error.c_str());
+    QCOMPARE(kept->iteration, 5);
+    QCOMPARE(kept->names, std::vector<std::string>({"left top", "right top", "left bottom"}));
+    QVERIFY(kept->confusion && !kept->classAps);
+    const ConfusionMatrix& last = *quiet.seen.back().confusion;
+    QCOMPARE(kept->confusion->classes(), 3);
+    for (int t = 0; t < 3; ++t)
+        for (int c = 0; c < 3; ++c)
+            QCOMPARE(kept->confusion->count(t, c), last.count(t, c));
+    QCOMPARE(kept->confusion->images(), set->size());
+    // A fresh run without validation: the earlier run's figures go aside with its weights.
+    options.validEvery = 0;
+    options.maxBatches = 1;
+    const auto net = toyNet();
+    Quiet again;
+    QVERIFY(!Trainer(*net, *set, nullptr, options).run(again));
+    QVERIFY(!QFile::exists(QString::fromStdString(path)));
+    const QStringList aside = QDir(dir.filePath("run")).entryList({"previous-*"}, QDir::Dirs);
+    QCOMPARE(aside.size(), 1);
+    QVERIFY(QFile::exists(dir.filePath("run/" + aside.first() + "/toy_classes.json")));
+}
+
+// A detector's AP per class and a classifier's matrix (NaN answers too) read back as written; a damaged
+// file is refused, naming the file and what is wrong in it.
+void TestTraining::classResultsFilesRoundTripAndRefuseDamage()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("net_classes.json").toStdString();
+    ClassResults detector;
+    detector.iteration = 300;
+    detector.names = {"circle", "square"};
+    ClassAp circle, square;
+    circle.ap50 = 0.875;
+    circle.ap50to95 = 0.5;
+    circle.truths = 40;
+    circle.detections = 51;
+    circle.truePositives = 35;
+    circle.falsePositives = 16;
+    square.truths = 0; // a class without boxes: AP 0, nothing detected
+    detector.classAps = std::make_shared<const std::vector<ClassAp>>(std::vector<ClassAp>{circle, square});
+    QVERIFY(!saveClassResults(path, detector));
+    std::string error;
+    const auto aps = loadClassResults(path, error);
+    QVERIFY2(aps, error.c_str());
+    QCOMPARE(aps->iteration, 300);
+    QCOMPARE(aps->names, detector.names);
+    QVERIFY(!aps->confusion && aps->classAps && aps->classAps->size() == 2);
+    const ClassAp& read = aps->classAps->front();
+    QCOMPARE(read.ap50, 0.875);
+    QCOMPARE(read.ap50to95, 0.5);
+    QCOMPARE(read.truths, 40);
+    QCOMPARE(read.detections, 51);
+    QCOMPARE(read.truePositives, 35);
+    QCOMPARE(read.falsePositives, 16);
+    QCOMPARE(aps->classAps->back().truths, 0);
+
+    auto matrix = std::make_shared<ConfusionMatrix>(2);
+    matrix->add(0, 0, 7);
+    matrix->add(0, 1, 2);
+    matrix->add(1, 0, 1);
+    matrix->addUndecided(1, 3);
+    ClassResults classifier;
+    classifier.iteration = 12;
+    classifier.confusion = matrix;
+    QVERIFY(!saveClassResults(path, classifier));
+    const auto cells = loadClassResults(path, error);
+    QVERIFY2(cells, error.c_str());
+    QVERIFY(cells->names.empty());
+    QCOMPARE(cells->confusion->count(0, 1), std::size_t(2));
+    QCOMPARE(cells->confusion->count(1, 1), std::size_t(0));
+    QCOMPARE(cells->confusion->undecidedOf(1), std::size_t(3));
+    QCOMPARE(cells->confusion->images(), std::size_t(13));
+
+    const auto refusal = [&](const QByteArray& text) {
+        test::writeFile(QString::fromStdString(path), text);
+        std::string why;
+        if (loadClassResults(path, why))
+            return QString("accepted");
+        return QString::fromStdString(why);
+    };
+    const QString file = QString::fromStdString(path) + ": ";
+    QCOMPARE(refusal(R"({"iteration":3,"confusion":[[1,2],[3]]})"),
+             file + "row 2 of \"confusion\" has 1 cells, not 2 (not a per-class results file as training "
+                    "writes it)");
+    QVERIFY(refusal(R"({"iteration":3,"confusion":[[1,-2],[3,4]]})")
+                .startsWith(file + "row 1 of \"confusion\": cell 2 is not a count (-2)"));
+    QVERIFY(
+        refusal(
+            R"({"iteration":3,"class_aps":[{"ap50":1.5,"ap50_95":0,"truths":1,"detections":1,"tp":1,"fp":0}]})")
+            .startsWith(file + "class 1 of \"class_aps\": \"ap50\" is not a number from 0 to 1"));
+    QVERIFY(refusal(R"({"confusion":[[1]]})").startsWith(file + "no \"iteration\""));
+    QVERIFY(refusal(R"({"iteration":3})").startsWith(file + "neither \"confusion\" nor \"class_aps\""));
+    QVERIFY(refusal("iteration,loss\n1,2\n").startsWith(file + "not a JSON object"));
+    QVERIFY(refusal(R"({"iteration":3,"confusion":[[1,2],[3,4]],"undecided":[1]})")
+                .startsWith(file + "\"undecided\" is not an array of 2 counts"));
 }
 
 // Darknet users train every cfg into one backup/ folder. A second network's fresh run there says that

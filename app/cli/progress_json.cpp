@@ -1,4 +1,5 @@
 #include "progress_json.h"
+#include "train/class_results_file.h"
 #include "util/json_text.h"
 
 #include <nlohmann/json.hpp>
@@ -30,31 +31,7 @@ std::string progressJson(const IterationStats& s)
                          {"recall75", h.recall75},
                          {"count", h.count}});
     out["heads"] = heads;
-    // At a classifier's validation: rows by true class, and each row's NaN answers (up to the classes
-    // whose cells are kept).
-    if (s.confusion && s.confusion->hasCells()) {
-        nlohmann::json rows = nlohmann::json::array(), undecided = nlohmann::json::array();
-        for (int t = 0; t < s.confusion->classes(); ++t) {
-            nlohmann::json row = nlohmann::json::array();
-            for (int c = 0; c < s.confusion->classes(); ++c)
-                row.push_back(s.confusion->count(t, c));
-            rows.push_back(std::move(row));
-            undecided.push_back(s.confusion->undecidedOf(t));
-        }
-        out["confusion"] = std::move(rows);
-        out["undecided"] = std::move(undecided);
-    }
-    if (s.classAps) { // at a detector's mAP pass
-        nlohmann::json classes = nlohmann::json::array();
-        for (const ClassAp& a : *s.classAps)
-            classes.push_back({{"ap50", a.ap50},
-                               {"ap50_95", a.ap50to95},
-                               {"truths", a.truths},
-                               {"detections", a.detections},
-                               {"tp", a.truePositives},
-                               {"fp", a.falsePositives}});
-        out["class_aps"] = std::move(classes);
-    }
+    addClassResults(out, s.confusion.get(), s.classAps.get()); // at a validation
     // A NaN loss is not JSON: dump writes null for it, which a reader sees as "not a number".
     return jsonText(out);
 }

@@ -17,7 +17,8 @@ namespace {
 std::vector<std::string> runFiles(const std::string& folder, const std::string& name)
 {
     std::vector<std::string> files = {name + "_last.weights", name + "_last.state", name + "_final.weights",
-                                      name + "_best.weights", name + "_data.txt",   "metrics.csv"};
+                                      name + "_best.weights", name + "_data.txt",   "metrics.csv",
+                                      name + "_classes.json"};
     const std::string prefix = name + "_", suffix = ".weights";
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(folder, ec)) {

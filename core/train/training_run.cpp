@@ -1,7 +1,9 @@
 #include "train/training_run.h"
 
 #include "data/batch_loader.h"
+#include "data/data_file.h"
 #include "detect/map.h"
+#include "train/class_results_file.h"
 #include "train/lr_policy.h"
 #include "util/atomic_file.h"
 #include "util/counted.h"
@@ -244,7 +246,8 @@ TrainingRun::Result TrainingRun::takeFolder()
     if (!lock_->locked())
         return lockError;
     for (const std::string& file :
-         {statePath_, weightsPath_, metricsPath_, base_ + "_final.weights", base_ + "_best.weights"})
+         {statePath_, weightsPath_, metricsPath_, base_ + "_final.weights", base_ + "_best.weights",
+          classResultsPath(options_.outDir, options_.name)})
         removeLeftTemporaries(file);
     if (options_.resume)
         return resumeFromCheckpoint();
@@ -583,6 +586,27 @@ void TrainingRun::keepBest(int iteration, const IterationStats& stats)
     }
 }
 
+void TrainingRun::keepClassResults(int iteration, const IterationStats& stats)
+{
+    if (!leader_ || (!stats.confusion && !stats.classAps))
+        return;
+    if (!classNames_) { // (a names file that cannot be read: the figures are kept with class numbers)
+        std::string error;
+        const auto data = options_.data.empty() ? std::nullopt : loadDataFile(options_.data, error);
+        const auto names = data ? classNamesOf(*data, stats.classAps != nullptr, error) : std::nullopt;
+        classNames_ = names.value_or(std::vector<std::string>{});
+    }
+    ClassResults results;
+    results.iteration = iteration;
+    results.names = *classNames_;
+    results.confusion = stats.confusion;
+    results.classAps = stats.classAps;
+    // A full disk: the run goes on, and the next validation writes them again.
+    if (auto problem = saveClassResults(classResultsPath(options_.outDir, options_.name), results))
+        observer_.message("warning: iteration " + std::to_string(iteration) +
+                          ": the figures per class could not be written: " + *problem + "; training goes on");
+}
+
 TrainingRun::Result TrainingRun::writeDueFiles(int iteration)
 {
     const bool last = iteration == maxBatches_;
@@ -698,6 +722,7 @@ std::optional<std::string> TrainingRun::run()
             state_.elapsedSeconds = elapsedBefore_ + secondsSince(started_) - pausedSeconds_;
             stats.elapsedSeconds = state_.elapsedSeconds;
             keepBest(iteration, stats);
+            keepClassResults(iteration, stats);
             if (leader_)
                 if (auto note = metrics_->append(metricsRow(stats)))
                     observer_.message(*note);

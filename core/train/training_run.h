@@ -49,6 +49,8 @@ private:
     // Validation top-1 and mAP@0.5 when due, and the best weights so far.
     Result evaluate(int iteration, IterationStats& stats);
     void keepBest(int iteration, const IterationStats& stats);
+    // The figures per class of a validation, in <name>_classes.json (the studio shows them after a restart).
+    void keepClassResults(int iteration, const IterationStats& stats);
     // The checkpoint and backup weights due after `iteration`.
     Result writeDueFiles(int iteration);
     Result checkpoint();
@@ -102,6 +104,7 @@ private:
     bool validationWarned_ = false; // validation's unreadable images, said once
     int snapshotEvery_ = 0;
     double bestScore_ = -1;
+    std::optional<std::vector<std::string>> classNames_; // the data set's, read at the first validation
     std::chrono::steady_clock::time_point started_;
     double elapsedBefore_ = 0;
     double pausedSeconds_ = 0; // held in stopRequested (the studio's Pause): not training time

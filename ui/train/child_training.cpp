@@ -1,4 +1,5 @@
 #include "train/child_training.h"
+#include "train/class_results_file.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -55,31 +56,12 @@ ProgressLine parseProgressLine(const QByteArray& line)
         head.count = h["count"].toInt();
         s.heads.push_back(head);
     }
-    if (o["confusion"].isArray()) {
-        const QJsonArray rows = o["confusion"].toArray(), undecided = o["undecided"].toArray();
-        auto matrix = std::make_shared<ConfusionMatrix>(int(rows.size()));
-        for (int t = 0; t < rows.size(); ++t) {
-            const QJsonArray row = rows[t].toArray();
-            for (int c = 0; c < row.size(); ++c)
-                matrix->add(t, c, std::size_t(std::max(0.0, row[c].toDouble())));
-            matrix->addUndecided(t, std::size_t(std::max(0.0, undecided[t].toDouble())));
+    if (o.contains("confusion") || o.contains("class_aps")) { // a validation's figures per class
+        std::string malformed;                                // (such a line's other figures still count)
+        if (auto results = parseClassResults(line.toStdString(), malformed)) {
+            s.confusion = results->confusion;
+            s.classAps = results->classAps;
         }
-        s.confusion = std::move(matrix);
-    }
-    if (o["class_aps"].isArray()) {
-        auto aps = std::make_shared<std::vector<ClassAp>>();
-        for (const QJsonValue& value : o["class_aps"].toArray()) {
-            const QJsonObject a = value.toObject();
-            ClassAp ap;
-            ap.ap50 = a["ap50"].toDouble();
-            ap.ap50to95 = a["ap50_95"].toDouble();
-            ap.truths = a["truths"].toInt();
-            ap.detections = a["detections"].toInt();
-            ap.truePositives = a["tp"].toInt();
-            ap.falsePositives = a["fp"].toInt();
-            aps->push_back(ap);
-        }
-        s.classAps = std::move(aps);
     }
     parsed.iteration = s;
     return parsed;

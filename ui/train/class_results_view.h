@@ -3,8 +3,8 @@
 // classifier, the confusion matrix (a row per true class, a column per class chosen, each cell shaded by
 // its share of the row) and a sortable table of each class's images, recall, precision and the class
 // its images were most often taken for; for a detector, each class's AP, boxes, true and false
-// positives. Filled from the run's IterationStats (train_worker.h), so it follows a run live, or by
-// Evaluate for any weights.
+// positives. Filled from the run's IterationStats (train_worker.h), so it follows a run live, from the
+// run folder's <cfg>_classes.json after a restart, or by Evaluate for any weights.
 #include "detect/map.h"
 #include "train/confusion_matrix.h"
 

@@ -15,6 +15,7 @@
 #include "data/data_file.h"
 #include "data/make_shapes.h"
 #include "train/checkpoint.h"
+#include "train/class_results_file.h"
 #include "train/metrics_log.h"
 
 #include <QCheckBox>
@@ -417,6 +418,42 @@ void TrainPanel::setNetwork(const QString& cfgPath)
     }
 }
 
+// The figures per class of that run's last validation (<cfg>_classes.json), when they are of the weights
+// it left: a validation after its last checkpoint was of work that is lost.
+void TrainPanel::showEarlierClassResults(const QString& base, int iteration)
+{
+    const QString path = base + "_classes.json";
+    std::string error;
+    const auto results = QFileInfo::exists(path) ? loadClassResults(path.toStdString(), error) : std::nullopt;
+    if (!results || results->iteration > iteration) {
+        const QString why = !error.empty() ? QString::fromStdString(error)
+                            : results
+                                ? tr("its last figures per class are from iteration %1, after its last "
+                                     "checkpoint")
+                                      .arg(results->iteration)
+                                : tr("it kept no figures per class (no validation set, or trained by an "
+                                     "older Netwright)");
+        classResults_->showNote(
+            tr("The last run in %1/ reached iteration %2; %3. Evaluate scores its weights.")
+                .arg(QFileInfo(QFileInfo(base).path()).fileName())
+                .arg(iteration)
+                .arg(why));
+        return;
+    }
+    QStringList names;
+    for (const std::string& name : results->names)
+        names << QString::fromStdString(name);
+    classResults_->setClassNames(names);
+    // (named by its folder: the figures stay on the page when another folder is chosen)
+    const QString source = tr("Validation at iteration %1 of the run in %2/")
+                               .arg(results->iteration)
+                               .arg(QFileInfo(QFileInfo(base).path()).fileName());
+    if (results->confusion)
+        classResults_->showConfusion(source, *results->confusion);
+    else
+        classResults_->showClassAps(source, *results->classAps);
+}
+
 void TrainPanel::showEarlierRun()
 {
     earlierRun_->stop();
@@ -434,9 +471,7 @@ void TrainPanel::showEarlierRun()
         return;
     const int iteration = header->iteration;
     earlierIteration_ = iteration; // the progress bar stands where that run stopped
-    classResults_->showNote(tr("The figures per class of runs trained before are not kept: Evaluate scores "
-                               "this run's weights (iteration %1) again.")
-                                .arg(iteration));
+    showEarlierClassResults(base, iteration);
     showPlannedIterations();
     // Its curve, when metrics.csv is its own (two cfgs in Darknet's one backup/ share that file).
     const QString metrics = output_->text() + "/metrics.csv";

@@ -116,6 +116,7 @@ private:
     void setTraining(bool training);
     // A run of this network found in the output folder: its curves and where it stands; a stopped one
     // (a checkpoint newer than any final weights) ticks Resume.
+    void showEarlierClassResults(const QString& base, int iteration);
     void showEarlierRun();
     void exportPng();
     void useShapesDataSet();
