@@ -23,6 +23,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
@@ -1127,8 +1128,12 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
                                   dir.filePath("out/toy_final.weights"), "--json", "--confusion"});
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 0);
-    const QJsonObject perClass = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+    const QByteArray perClassText = process.readAllStandardOutput();
+    const QJsonObject perClass = QJsonDocument::fromJson(perClassText).object();
     const QJsonArray classes = perClass["classes"].toArray(), matrix = perClass["confusion"].toArray();
+    // Indented, with each row of the matrix on a line of its own ("[14, 1, 1],").
+    QCOMPARE(QString::fromUtf8(perClassText).count(QRegularExpression(R"(\n +\[\d+, \d+, \d+\],?(?=\n))")),
+             3);
     QCOMPARE(classes.size(), 3);
     QCOMPARE(matrix.size(), 3);
     double right = 0, counted = 0;

@@ -6,9 +6,8 @@
 
 namespace nw {
 
-inline std::string jsonText(const nlohmann::json& value, int indent = -1)
-{
-    return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
-}
+// One line with `indent` < 0; otherwise indented, where an array of numbers stays on one line (a
+// confusion matrix row, a box's corners: one number per line made a 10-class matrix 120 lines long).
+std::string jsonText(const nlohmann::json& value, int indent = -1);
 
 } // namespace nw
