@@ -1,10 +1,12 @@
 // Detection: Darknet's preprocessing (compared with libdarknet's own), box decoding, letterbox
 // correction and NMS on hand-computed cases, the same candidates as OpenCV DNN's Darknet importer, and
 // netwright-cli detect on images and a synthetic video.
+#include "cfg/document.h"
 #include "detect/annotate.h"
 #include "detect/class_scores.h"
 #include "detect/decode.h"
 #include "detect/detector.h"
+#include "graph/network_spec.h"
 #include "image/draw_text.h"
 #include "image/image.h"
 #include "layers/region.h"
@@ -65,6 +67,7 @@ private slots:
     void detectStoppedKeepsWhatItDid();
     void labelsStayInsideAndTheBestIsOnTop();
     void yolo9000HierarchyByHand();
+    void relabelledCandidatesEqualADetectionAtTheirThreshold();
 };
 
 void TestDetect::preprocessingMatchesDarknet()
@@ -649,6 +652,40 @@ void TestDetect::labelsBeyondAsciiAreDrawnAsLetters()
     QVERIFY(textSize("üu", 1.0, &below).width >= runs[1].to - runs[0].from);
     int hersheyBelow = 0;
     QCOMPARE(textSize("uu", 1.0), cv::getTextSize("uu", cv::FONT_HERSHEY_SIMPLEX, 1.0, 1, &hersheyBelow));
+}
+
+// The studio keeps every candidate above 0.005 and relabels them as its sliders move; at any threshold
+// that gives what a detection at that threshold gives (netwright-cli detect), box for box — here on
+// yolov4-tiny with random weights, whose 2535 boxes × 80 classes are mostly over the floor.
+void TestDetect::relabelledCandidatesEqualADetectionAtTheirThreshold()
+{
+    const NetworkSpec spec =
+        buildNetworkSpec(cfg::Document::load(NETWRIGHT_TEST_DATA_DIR "/ab-cfgs/yolov4-tiny.cfg"));
+    std::string error;
+    auto net = Net::create(spec, 1, error, Net::Use::InferenceOnly);
+    QVERIFY2(net, error.c_str());
+    net->initialize(1);
+    const auto image = loadImage("/usr/share/darknet/data/dog.jpg", 3, error);
+    QVERIFY2(image, error.c_str());
+    Detector detector(*net, {});
+    const std::vector<Detection> candidates = detector.candidates(*image, false);
+    std::size_t overFloor = 0;
+    for (const Detection& d : candidates)
+        overFloor += std::size_t(std::count_if(d.prob.begin(), d.prob.end(), [](float p) { return p > 0; }));
+    QVERIFY2(overFloor > 10000, qPrintable(QString::number(overFloor)));
+    for (const float threshold : {0.01f, 0.25f, 0.5f}) {
+        DetectOptions options;
+        options.threshold = threshold;
+        const auto relabelled = detector.labelBoxes(candidates, image->width, image->height, options);
+        const auto detected = detector.detect(*image, options);
+        QCOMPARE(relabelled.size(), detected.size());
+        for (std::size_t k = 0; k < detected.size(); ++k) {
+            QCOMPARE(relabelled[k].classId, detected[k].classId);
+            QCOMPARE(relabelled[k].confidence, detected[k].confidence);
+            QCOMPARE(relabelled[k].left, detected[k].left);
+            QCOMPARE(relabelled[k].top, detected[k].top);
+        }
+    }
 }
 
 #include "test_detect.moc"

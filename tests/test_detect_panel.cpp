@@ -58,6 +58,7 @@ private slots:
     void labelsKeepTheirSizeOnAScaledImage();
     void labelsAreDrawnAndCounted();
     void letterboxFollowsTheCfg();
+    void slowFilteringTakesARunOfSliderStepsAtOnce();
 };
 
 void TestDetectPanel::videoFramesThresholdAndExports()
@@ -887,6 +888,32 @@ void TestDetectPanel::labelsKeepTheirSizeOnAScaledImage()
     QCOMPARE(canvas.pixelColor(160, 160), white);  // inside
     QCOMPARE(canvas.pixelColor(81, 74), colour);   // the label, just above the frame
     QCOMPARE(canvas.pixelColor(81, 50), white);    // and no taller than a 12-pixel line of text
+}
+
+// Untrained yolov4-tiny on dog.jpg: 2535 boxes × 80 classes mostly over the candidates' floor, so
+// threshold and NMS take long (over 0.1 s). A run of slider steps queued behind such a filtering is then
+// filtered once, at the last value, not once per step (each step froze the window for seconds).
+void TestDetectPanel::slowFilteringTakesARunOfSliderStepsAtOnce()
+{
+    ui::DetectPanel panel;
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg");
+    panel.useRandomWeights();
+    QVERIFY(loaded.wait(60000));
+    panel.thresholdSlider()->setValue(20);
+    panel.openImageFile("/usr/share/darknet/data/dog.jpg");
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 60000);
+    const int before = panel.filterings();
+    QVERIFY(before >= 1);
+    QVERIFY2(panel.boxes().size() > 1000, qPrintable(QString::number(panel.boxes().size())));
+    for (int value = 21; value <= 45; ++value)
+        panel.thresholdSlider()->setValue(value);
+    QTRY_COMPARE(panel.filterings(), before + 1);
+    QCOMPARE(panel.thresholdSlider()->value(), 45);
+    QVERIFY(std::all_of(panel.boxes().begin(), panel.boxes().end(),
+                        [](const LabeledBox& box) { return box.confidence > 0.45f; }));
+    QCoreApplication::processEvents();
+    QCOMPARE(panel.filterings(), before + 1);
 }
 
 #include "test_detect_panel.moc"

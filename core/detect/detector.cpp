@@ -33,6 +33,14 @@ std::vector<LabeledBox> labelDetections(std::vector<Detection> dets, int classes
                                         const std::vector<std::string>& names, int width, int height,
                                         const DetectOptions& options)
 {
+    // A probability at or under the threshold is never shown and, NMS going from the highest down, only
+    // suppresses lower ones, unshown too: zeroed first (as Darknet's decoding does), so NMS compares only
+    // boxes that can be shown. (The studio's sliders keep every candidate: over 100k of them took NMS
+    // seconds per slider step.)
+    for (Detection& d : dets)
+        for (float& p : d.prob)
+            if (p <= options.threshold)
+                p = 0;
     if (options.nms > 0)
         nmsSort(dets, classes, options.nms, options.nmsRule);
     std::vector<LabeledBox> boxes;

@@ -19,9 +19,11 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -223,8 +225,20 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     });
     thread_->start();
 
-    connect(threshold_, &QSlider::valueChanged, this, &DetectPanel::refilter);
-    connect(nms_, &QSlider::valueChanged, this, &DetectPanel::refilter);
+    // A slow filtering (the candidates of untrained weights: a hundred thousand boxes, seconds of NMS)
+    // waits until the slider steps queued behind it are handled: a run of steps costs one, not one each.
+    slowFilterTimer_ = new QTimer(this);
+    slowFilterTimer_->setSingleShot(true);
+    slowFilterTimer_->setInterval(0);
+    connect(slowFilterTimer_, &QTimer::timeout, this, &DetectPanel::refilter);
+    const auto filterFromSlider = [this] {
+        if (lastFilterMs_ < kSlowFilterMs)
+            return refilter();
+        showFilterValues();
+        slowFilterTimer_->start();
+    };
+    connect(threshold_, &QSlider::valueChanged, this, filterFromSlider);
+    connect(nms_, &QSlider::valueChanged, this, filterFromSlider);
     const auto reloadOnDevice = [this] {
         const bool gpu = device_->currentData().toInt() >= 0;
         precision_->setEnabled(gpu);
@@ -678,12 +692,19 @@ void DetectPanel::onFrame(const DetectFrame& frame)
 }
 
 // Threshold and NMS change only the filtering of the last frame's candidates: no network run.
-void DetectPanel::refilter()
+void DetectPanel::showFilterValues()
 {
     const float threshold = float(threshold_->value()) / 100.0f, nms = float(nms_->value()) / 100.0f;
     // NMS at 0 is Darknet's "no NMS" (every overlapping box kept), not the strongest suppression.
     thresholdValue_->setText(
         tr("%1 / %2").arg(threshold, 0, 'f', 2).arg(nms > 0 ? QString::number(nms, 'f', 2) : tr("off")));
+}
+
+void DetectPanel::refilter()
+{
+    slowFilterTimer_->stop(); // (this one covers a deferred one)
+    showFilterValues();
+    const float threshold = float(threshold_->value()) / 100.0f, nms = float(nms_->value()) / 100.0f;
     if (last_.image.isNull())
         return;
     if (classifier_) {
@@ -693,8 +714,16 @@ void DetectPanel::refilter()
         showTopClasses();
         return;
     }
+    QElapsedTimer filtering;
+    filtering.start();
+    if (lastFilterMs_ >= kSlowFilterMs)
+        QGuiApplication::setOverrideCursor(Qt::WaitCursor);
     boxes_ = labelDetections(last_.candidates, classes_, names_, last_.image.width(), last_.image.height(),
                              {threshold, nms, letterbox_->isChecked(), last_.nmsRule});
+    if (lastFilterMs_ >= kSlowFilterMs)
+        QGuiApplication::restoreOverrideCursor();
+    lastFilterMs_ = filtering.elapsed();
+    ++filterings_;
     const QString labels = showImageLabels();
     render();
     status_->setText(

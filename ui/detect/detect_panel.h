@@ -62,6 +62,7 @@ public:
     const std::vector<LabeledBox>& labelsShown() const { return picture_->labels(); }
     const std::vector<LabeledBox>& boxes() const { return boxes_; }
     int framesReceived() const { return framesReceived_; }
+    int filterings() const { return filterings_; } // threshold and NMS applied to a result
     QLabel* status() const { return status_; }
     // The result at the image's own size, boxes and labels painted (what Save and recording write).
     QImage annotated() const;
@@ -103,6 +104,7 @@ private:
     void sayIfNamesDoNotFit();
     void resetFrameRate();
     void refilter();
+    void showFilterValues(); // "0.25 / 0.45" beside the sliders
     QString showImageLabels();
     QString framesPerSecondText() const;
     QString sourceName() const;
@@ -151,7 +153,11 @@ private:
     QPushButton* record_ = nullptr;
     QPushButton* slideshow_ = nullptr;
     QPushButton* image_ = nullptr;
-    QTimer* slideTimer_ = nullptr; // advances the folder while the slideshow runs
+    QTimer* slideTimer_ = nullptr;      // advances the folder while the slideshow runs
+    QTimer* slowFilterTimer_ = nullptr; // a slider step's filtering, deferred when the last one was slow
+    qint64 lastFilterMs_ = 0;
+    int filterings_ = 0;
+    static constexpr qint64 kSlowFilterMs = 100;
     VideoRecorder recorder_;
     QString recordingPath_;      // recording: frames go to this file (opened at the first frame)
     bool streamStopped_ = false; // Stop was pressed on the stream playing
