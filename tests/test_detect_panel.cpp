@@ -250,6 +250,7 @@ void TestDetectPanel::bundledDetectorOnAShapesVideo()
     QCOMPARE(panel.recordedFrames(), 12);
     cv::VideoCapture recorded(dir.filePath("recorded.avi").toStdString());
     QVERIFY(recorded.isOpened());
+    QCOMPARE(recorded.get(cv::CAP_PROP_FPS), 5.0); // the video's own rate: it plays as long as the video
     int frames = 0;
     for (cv::Mat frame; recorded.read(frame); ++frames)
         QCOMPARE(frame.cols, 256);

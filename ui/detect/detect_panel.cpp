@@ -882,8 +882,11 @@ void DetectPanel::recordFrame()
     if (recordingPath_.isEmpty() || annotated_.isNull())
         return;
     const QImage rgb = annotated().convertToFormat(QImage::Format_RGB888);
+    // At the video's own rate, so the recording lasts as long as the video; a camera's at the rate the
+    // network keeps up with (its frames are taken as fast as they are detected); 25 before one is known.
+    const double fps = last_.videoFps > 0 ? last_.videoFps : fps_ > 0 ? fps_ : 25.0;
     if (!recorder_.isOpen())
-        if (auto problem = recorder_.open(recordingPath_.toStdString(), rgb.width(), rgb.height(), 25)) {
+        if (auto problem = recorder_.open(recordingPath_.toStdString(), rgb.width(), rgb.height(), fps)) {
             status_->setText(QString::fromStdString(*problem));
             recordingPath_.clear();
             record_->setChecked(false);
