@@ -1129,6 +1129,23 @@ void TestEditor::exportOnnxFromTheFileMenu()
     exportNow();
     QVERIFY2(dialog->status()->text().startsWith("Not exported:"), qPrintable(dialog->status()->text()));
     QVERIFY(!QFile::exists(dir.filePath("other.onnx")));
+    // A larger network's weights: their message is six lines. The dialog grows to show it, its fields
+    // keep their height (squeezed to a few pixels, their text was cut).
+    const QString larger = dir.filePath("yolov4-tiny.weights");
+    QCOMPARE(nw::test::cli({"init", QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg", larger})
+                 .exitCode,
+             0);
+    dialog->weightsEdit()->setText(larger);
+    exportNow();
+    QVERIFY2(dialog->status()->text().contains("it belongs to a larger network"),
+             qPrintable(dialog->status()->text()));
+    QCoreApplication::processEvents();
+    QVERIFY(dialog->isVisible());
+    for (QWidget* field :
+         {static_cast<QWidget*>(dialog->weightsEdit()), static_cast<QWidget*>(dialog->outputEdit())})
+        QVERIFY2(field->height() >= field->sizeHint().height(),
+                 qPrintable(QString("%1 of %2 pixels").arg(field->height()).arg(field->sizeHint().height())));
+    QVERIFY(dialog->status()->height() >= dialog->status()->heightForWidth(dialog->status()->width()));
 
     // The network's own files are never written over (the .weights became an ONNX model without a
     // word); another existing file only once the user says so, and a relative name goes beside the cfg.

@@ -134,6 +134,18 @@ OnnxExportDialog::OnnxExportDialog(const QString& cfgPath, const QString& cfgTex
     resize(620, sizeHint().height());
 }
 
+// A long message (another network's weights: six lines) grows the dialog, rather than squeezing its
+// fields to a few pixels.
+void OnnxExportDialog::showStatus(const QString& text)
+{
+    status_->setText(text);
+    layout()->activate();
+    const int needed = layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width())
+                                                     : layout()->totalSizeHint().height();
+    if (needed > height())
+        resize(width(), needed);
+}
+
 OnnxExportDialog::~OnnxExportDialog()
 {
     if (worker_) { // the worker writes into this object
@@ -147,7 +159,7 @@ void OnnxExportDialog::startExport()
     if (worker_)
         return;
     if (output_->text().trimmed().isEmpty()) {
-        status_->setText(tr("Choose where to write the .onnx file."));
+        showStatus(tr("Choose where to write the .onnx file."));
         return;
     }
     OnnxExportOptions options;
@@ -164,18 +176,18 @@ void OnnxExportDialog::startExport()
     // asked already for the file it chose, and a typed name is replaced on a second Export.
     for (const std::string& input : {cfgPath, weights})
         if (auto same = input.empty() ? std::nullopt : outputIsAnInput(out, {input})) {
-            status_->setText(QString::fromStdString("Not exported: " + *same));
+            showStatus(QString::fromStdString("Not exported: " + *same));
             return;
         }
     if (QFileInfo(target).isFile() && target != confirmedOutput_) {
         confirmedOutput_ = target;
-        status_->setText(tr("%1 exists: Export again to replace it, or choose another name.").arg(target));
+        showStatus(tr("%1 exists: Export again to replace it, or choose another name.").arg(target));
         return;
     }
     error_.reset();
     summary_.clear();
     exportButton_->setEnabled(false);
-    status_->setText(tr("Exporting…"));
+    showStatus(tr("Exporting…"));
     worker_ = QThread::create([this, cfgPath, cfgText, weights, options, out] {
         try {
             error_ = runExport(cfgPath, cfgText, weights, options, out, summary_);
@@ -196,7 +208,7 @@ void OnnxExportDialog::finish()
     worker_ = nullptr;
     exportButton_->setEnabled(true);
     const QString message = QString::fromStdString(error_ ? "Not exported: " + *error_ : summary_);
-    status_->setText(message);
+    showStatus(message);
     emit exported(!error_, message);
     if (std::exchange(closeWhenDone_, false) && !error_) // a failure stays on screen
         QDialog::reject();
@@ -206,7 +218,7 @@ void OnnxExportDialog::reject()
 {
     if (worker_) {
         closeWhenDone_ = true;
-        status_->setText(tr("Exporting… the dialog closes once the file is written."));
+        showStatus(tr("Exporting… the dialog closes once the file is written."));
         return;
     }
     QDialog::reject();

@@ -46,6 +46,7 @@ protected:
 
 private:
     void finish();
+    void showStatus(const QString& text);
 
     QString cfgPath_, cfgText_;
     QString confirmedOutput_; // the file Browse… chose (its dialog asked about replacing it)
