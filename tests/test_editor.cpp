@@ -557,6 +557,8 @@ void TestEditor::draggingAPortConnectsLayers()
              qPrintable(w.window.statusBar()->currentMessage()));
     w.window.editActions()->deleteAction()->trigger();
     QCOMPARE(w.text(), std::string(kLinked));
+    // Said, in place of the connection's "now reads" (which stayed, saying the opposite).
+    QCOMPARE(w.window.statusBar()->currentMessage(), QString("Layer 3 no longer reads layer 1"));
     // Onto the shortcut: it reads layer 2 instead of 0.
     drag(w.canvas(), w.at(*w.graph()->outputPortOf(2)), w.at(*w.graph()->centreOf(4)));
     QCOMPARE(w.spec().layers[4].sources, std::vector<int>({2}));

@@ -112,8 +112,10 @@ void EditActions::duplicateLayers()
 void EditActions::deleteSelection()
 {
     if (const auto edge = graph_.selectedEdge(); edge && graph_.selectedLayers().empty()) {
-        if (const QString problem = model_.disconnectLayers(edge->first, edge->second); !problem.isEmpty())
-            emit message(problem);
+        const QString problem = model_.disconnectLayers(edge->first, edge->second);
+        emit message(problem.isEmpty()
+                         ? tr("Layer %1 no longer reads layer %2").arg(edge->second).arg(edge->first)
+                         : problem);
         return;
     }
     if (const std::vector<int> layers = selection_(); !layers.empty())
