@@ -59,6 +59,7 @@ private slots:
     void labelsAreDrawnAndCounted();
     void letterboxFollowsTheCfg();
     void slowFilteringTakesARunOfSliderStepsAtOnce();
+    void anImageAskedWithRefusedWeightsRunsWithTheNextOnes();
 };
 
 void TestDetectPanel::videoFramesThresholdAndExports()
@@ -915,6 +916,34 @@ void TestDetectPanel::slowFilteringTakesARunOfSliderStepsAtOnce()
                         [](const LabeledBox& box) { return box.confidence > 0.45f; }));
     QCoreApplication::processEvents();
     QCOMPARE(panel.filterings(), before + 1);
+}
+
+// An image asked for while the chosen weights were refused says why nothing shows; weights that load
+// then run it (the status kept "Load a detector first" under the loaded detector's name).
+void TestDetectPanel::anImageAskedWithRefusedWeightsRunsWithTheNextOnes()
+{
+    QTemporaryDir dir;
+    const QString image = shapesImage(dir);
+    QVERIFY(!image.isEmpty());
+    const QString other = dir.filePath("fashion.weights");
+    QCOMPARE(test::cli({"init", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", other}).exitCode,
+             0);
+    ui::DetectPanel panel;
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    QVERIFY(loaded.wait(60000));
+    panel.setWeights(other);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(!loaded.last().first().toString().isEmpty()); // refused
+    panel.openImageFile(image);
+    QTRY_COMPARE(panel.status()->text(), QString("Load a detector first (cfg and weights)."));
+    QCOMPARE(panel.framesReceived(), 0);
+    panel.setWeights(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights");
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(loaded.last().first().toString(), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
+    QVERIFY2(panel.status()->text().startsWith(QFileInfo(image).fileName()),
+             qPrintable(panel.status()->text()));
 }
 
 #include "test_detect_panel.moc"

@@ -382,6 +382,7 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     classifier_ = false;
     resetFrameRate();
     clearResult();
+    stillAsked_.clear(); // (the last network's image does not run again under this one)
     names_.clear();
     weightsPath_.clear();
     suggestedNames_.clear();
@@ -564,9 +565,12 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, b
     const Waiting waiting = error.isEmpty() ? std::exchange(waiting_, {}) : Waiting{};
     // What is on show came from the weights before: the image runs again with these (a video frame,
     // gone by now, is cleared), so the boxes on screen and in the exports are never another network's.
-    if (std::exchange(weightsChanged_, false) && !last_.source.isEmpty() && waiting.path.isEmpty()) {
-        if (error.isEmpty() && showingStill_ && QFileInfo(last_.source).isFile())
-            openImageFile(last_.source);
+    // An image asked for last runs too when it never showed (asked while weights were refused: "Load a
+    // detector first" stayed under the loaded detector's name).
+    const QString shown = showingStill_ && !stillAsked_.isEmpty() ? stillAsked_ : last_.source;
+    if (std::exchange(weightsChanged_, false) && !shown.isEmpty() && waiting.path.isEmpty()) {
+        if (error.isEmpty() && showingStill_ && QFileInfo(shown).isFile())
+            openImageFile(shown);
         else
             clearResult();
     } else if (letterboxFlipped && waiting.path.isEmpty() && showingStill_ &&
