@@ -20,6 +20,7 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -908,6 +909,16 @@ void TestDetectPanel::slowFilteringTakesARunOfSliderStepsAtOnce()
     const int before = panel.filterings();
     QVERIFY(before >= 1);
     QVERIFY2(panel.boxes().size() > 1000, qPrintable(QString::number(panel.boxes().size())));
+    // The legend names the dozen classes with most boxes, each entry in one piece, and counts the rest
+    // (all 80 classes, wrapped, took the panel's height).
+    const QString legend = panel.legend()->text();
+    QCOMPARE(legend.count(QString("■")), 12);
+    QVERIFY2(legend.contains(QRegularExpression("■</span>&nbsp;class&nbsp;\\d+&nbsp;×&nbsp;\\d+")),
+             qPrintable(legend));
+    QVERIFY2(
+        legend.contains(QRegularExpression("and&nbsp;68&nbsp;more&nbsp;classes&nbsp;\\(\\d+&nbsp;boxes\\)")),
+        qPrintable(legend));
+    QCOMPARE(panel.legend()->toolTip().count('\n'), 68);
     for (int value = 21; value <= 45; ++value)
         panel.thresholdSlider()->setValue(value);
     QTRY_COMPARE(panel.filterings(), before + 1);

@@ -439,6 +439,7 @@ void DetectPanel::clearResult()
     annotated_ = QImage();
     picture_->clearPicture();
     legend_->clear();
+    legend_->setToolTip(QString());
 }
 
 void DetectPanel::useRandomWeights()
@@ -844,7 +845,9 @@ void DetectPanel::setZoom(double zoom)
     picture_->setZoom(zoom);
 }
 
-// The classes in view, in their box colours, with counts.
+// The classes in view, in their box colours, with counts: the most frequent first, at most a dozen (a
+// network of 80 classes, untrained, filled the panel with 20 lines of legend and left the picture a
+// strip), the rest counted in words and listed in the tooltip.
 void DetectPanel::updateLegend()
 {
     std::map<int, std::pair<std::string, int>> seen;
@@ -853,15 +856,31 @@ void DetectPanel::updateLegend()
         entry.first = box.name;
         ++entry.second;
     }
-    QStringList parts;
-    for (const auto& [id, entry] : seen) {
+    std::vector<std::pair<int, std::pair<std::string, int>>> classes(seen.begin(), seen.end());
+    std::stable_sort(classes.begin(), classes.end(),
+                     [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+    constexpr std::size_t kMostEntries = 12;
+    QStringList parts, rest;
+    int restBoxes = 0;
+    for (const auto& [id, entry] : classes) {
+        const QString name = QString::fromStdString(entry.first);
+        if (parts.size() >= qsizetype(kMostEntries)) {
+            rest << tr("%1 × %2").arg(name).arg(entry.second);
+            restBoxes += entry.second;
+            continue;
+        }
         int r, g, b;
         classColor(id, r, g, b);
+        // (Entries break between them, never inside: wrapped, "■ class 4 × 3" stays one piece.)
         parts << QString("<span style=\"color:%1\">■</span>&nbsp;%2&nbsp;×&nbsp;%3")
-                     .arg(QColor(r, g, b).name(), QString::fromStdString(entry.first).toHtmlEscaped())
+                     .arg(QColor(r, g, b).name(), name.toHtmlEscaped().replace(' ', "&nbsp;"))
                      .arg(entry.second);
     }
-    // (Entries break between them, never inside: wrapped, "■ circle × 3" stays one piece.)
+    if (!rest.isEmpty())
+        parts << (rest.size() == 1 ? tr("and 1 more class (%1 boxes)").arg(restBoxes)
+                                   : tr("and %1 more classes (%2 boxes)").arg(rest.size()).arg(restBoxes))
+                     .replace(' ', "&nbsp;");
+    legend_->setToolTip(rest.isEmpty() ? QString() : tr("Also in view:\n%1").arg(rest.join('\n')));
     QString text = parts.isEmpty() ? tr("No objects above the threshold.") : parts.join("&nbsp; ");
     if (!picture_->labels().empty())
         text += "&nbsp; " + tr("(dashed: the image's labels)");
