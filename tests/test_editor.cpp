@@ -1208,6 +1208,20 @@ void TestEditor::exportOnnxFromTheFileMenu()
     QTRY_VERIFY(alive.isNull()); // closed, and deleted on close
     QVERIFY2(window.statusBar()->currentMessage().contains("closed.onnx"),
              qPrintable(window.statusBar()->currentMessage()));
+
+    // Opened by a relative path (`netwright shapes.cfg` in its folder): the file proposed names the folder
+    // ("./shapes.onnx", then "Wrote ././shapes.onnx", said nothing of where).
+    struct WorkingFolder {
+        const QString before = QDir::currentPath();
+        ~WorkingFolder() { QDir::setCurrent(before); }
+    } workingFolder;
+    QDir::setCurrent(dir.path());
+    ui::MainWindow relative;
+    QVERIFY(relative.openFile("shapes.cfg"));
+    relative.findChild<QAction*>("exportOnnxAction")->trigger();
+    auto* proposed = relative.findChild<ui::OnnxExportDialog*>("onnxExportDialog");
+    QVERIFY(proposed);
+    QCOMPARE(proposed->outputEdit()->text(), dir.filePath("shapes.onnx"));
 #endif
 }
 

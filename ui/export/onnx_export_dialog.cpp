@@ -85,7 +85,7 @@ OnnxExportDialog::OnnxExportDialog(const QString& cfgPath, const QString& cfgTex
                  }));
     const QFileInfo cfg(cfgPath);
     output_ = new QLineEdit(
-        cfgPath.isEmpty() ? QString() : cfg.dir().filePath(cfg.completeBaseName() + ".onnx"), this);
+        cfgPath.isEmpty() ? QString() : cfg.absoluteDir().filePath(cfg.completeBaseName() + ".onnx"), this);
     output_->setObjectName("onnxOutput");
     form->addRow(tr("Write to:"), withBrowse(output_, this, [this](const QString& current) {
                      confirmedOutput_ = chooseFileToSave(this, tr("Export ONNX"), current,
@@ -168,8 +168,10 @@ void OnnxExportDialog::startExport()
     options.withDecode = decode_->isEnabled() && decode_->isChecked();
     QString target = output_->text().trimmed();
     // A relative name goes beside the network, as the default does (not into the studio's working folder).
+    // Written out whole, so the result names the folder ("Wrote ././x.onnx" did not, the studio started
+    // with a relative path).
     if (QFileInfo(target).isRelative() && !cfgPath_.isEmpty())
-        target = QFileInfo(cfgPath_).dir().filePath(target);
+        target = QDir::cleanPath(QFileInfo(cfgPath_).absoluteDir().filePath(target));
     const std::string cfgPath = cfgPath_.toStdString(), cfgText = cfgText_.toStdString(),
                       weights = weights_->text().trimmed().toStdString(), out = target.toStdString();
     // Never over the network's own files; another existing file only once the user says so: Browse…
