@@ -98,6 +98,21 @@ std::optional<std::string> readClassAps(const nlohmann::json& in, ClassResults& 
     return std::nullopt;
 }
 
+// "confusion"/"undecided" and "class_aps" of an object into `out` (keys left out: nothing); a key that is
+// there but malformed is an error in words ("row 3 of \"confusion\" has 9 cells, not 10").
+std::optional<std::string> readClassResults(const nlohmann::json& in, ClassResults& out)
+{
+    if (!in.is_object())
+        return std::string("not a JSON object");
+    if (in.contains("confusion"))
+        if (auto problem = readConfusion(in, out))
+            return problem;
+    if (in.contains("class_aps"))
+        if (auto problem = readClassAps(in, out))
+            return problem;
+    return std::nullopt;
+}
+
 } // namespace
 
 void addClassResults(nlohmann::json& out, const ConfusionMatrix* confusion,
@@ -126,19 +141,6 @@ void addClassResults(nlohmann::json& out, const ConfusionMatrix* confusion,
                                {"fp", a.falsePositives}});
         out["class_aps"] = std::move(classes);
     }
-}
-
-std::optional<std::string> readClassResults(const nlohmann::json& in, ClassResults& out)
-{
-    if (!in.is_object())
-        return std::string("not a JSON object");
-    if (in.contains("confusion"))
-        if (auto problem = readConfusion(in, out))
-            return problem;
-    if (in.contains("class_aps"))
-        if (auto problem = readClassAps(in, out))
-            return problem;
-    return std::nullopt;
 }
 
 std::optional<ClassResults> parseClassResults(std::string_view text, std::string& error)

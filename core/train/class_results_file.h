@@ -27,9 +27,6 @@ struct ClassResults {
 // Adds "confusion" and "undecided" (a matrix that keeps its cells) and "class_aps" to `out`.
 void addClassResults(nlohmann::json& out, const ConfusionMatrix* confusion,
                      const std::vector<ClassAp>* classAps);
-// Reads "confusion"/"undecided" and "class_aps" of an object into `out` (keys left out: nothing); a key
-// that is there but malformed is an error in words ("row 3 of \"confusion\" has 9 cells, not 10").
-std::optional<std::string> readClassResults(const nlohmann::json& in, ClassResults& out);
 // A JSON object's text read whole: "iteration", "names" and the figures. nullopt with `error` when it is
 // not such an object.
 std::optional<ClassResults> parseClassResults(std::string_view text, std::string& error);
