@@ -422,7 +422,7 @@ void TrainPanel::setNetwork(const QString& cfgPath)
 // it left: a validation after its last checkpoint was of work that is lost.
 void TrainPanel::showEarlierClassResults(const QString& base, int iteration)
 {
-    const QString path = base + "_classes.json";
+    const QString path = base + "_classes.json", folder = QFileInfo(QFileInfo(base).path()).fileName();
     std::string error;
     const auto results = QFileInfo::exists(path) ? loadClassResults(path.toStdString(), error) : std::nullopt;
     if (!results || results->iteration > iteration) {
@@ -435,7 +435,7 @@ void TrainPanel::showEarlierClassResults(const QString& base, int iteration)
                                      "older Netwright)");
         classResults_->showNote(
             tr("The last run in %1/ reached iteration %2; %3. Evaluate scores its weights.")
-                .arg(QFileInfo(QFileInfo(base).path()).fileName())
+                .arg(folder)
                 .arg(iteration)
                 .arg(why));
         return;
@@ -445,9 +445,8 @@ void TrainPanel::showEarlierClassResults(const QString& base, int iteration)
         names << QString::fromStdString(name);
     classResults_->setClassNames(names);
     // (named by its folder: the figures stay on the page when another folder is chosen)
-    const QString source = tr("Validation at iteration %1 of the run in %2/")
-                               .arg(results->iteration)
-                               .arg(QFileInfo(QFileInfo(base).path()).fileName());
+    const QString source =
+        tr("Validation at iteration %1 of the run in %2/").arg(results->iteration).arg(folder);
     if (results->confusion)
         classResults_->showConfusion(source, *results->confusion);
     else
