@@ -705,6 +705,11 @@ void DetectPanel::showFilterValues()
         tr("%1 / %2").arg(threshold, 0, 'f', 2).arg(nms > 0 ? QString::number(nms, 'f', 2) : tr("off")));
 }
 
+bool DetectPanel::filteringDeferred() const
+{
+    return slowFilterTimer_->isActive();
+}
+
 void DetectPanel::refilter()
 {
     slowFilterTimer_->stop(); // (this one covers a deferred one)

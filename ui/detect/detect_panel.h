@@ -63,6 +63,7 @@ public:
     const std::vector<LabeledBox>& boxes() const { return boxes_; }
     int framesReceived() const { return framesReceived_; }
     int filterings() const { return filterings_; } // threshold and NMS applied to a result
+    bool filteringDeferred() const;                // a slider step waits behind a slow filtering
     QLabel* status() const { return status_; }
     // The result at the image's own size, boxes and labels painted (what Save and recording write).
     QImage annotated() const;
