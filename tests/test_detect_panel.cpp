@@ -133,7 +133,11 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     QVERIFY(panel.annotated() != painted);
     QVERIFY(slideTo(panel, panel.thresholdSlider(), 1));
 
+    QSignalSpy saved(&panel, &ui::DetectPanel::saved); // each written file is said (it was silent)
     QVERIFY(panel.exportJson(dir.filePath("d.json")));
+    QCOMPARE(saved.size(), 1);
+    QCOMPARE(saved.last().first().toString(),
+             QString("Exported %1 objects to %2").arg(panel.boxes().size()).arg(dir.filePath("d.json")));
     const QJsonArray json = QJsonDocument::fromJson(test::readAll(dir.filePath("d.json"))).array();
     QCOMPARE(json[0].toObject()["frame"].toInt(), 5);
     QCOMPARE(std::size_t(json[0].toObject()["detections"].toArray().size()), panel.boxes().size());
@@ -141,6 +145,9 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     const QStringList lines = QString(test::readAll(dir.filePath("d.txt"))).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(std::size_t(lines.size()), panel.boxes().size());
     QCOMPARE(lines.first().split(' ').size(), 5);
+    QCOMPARE(saved.last().first().toString(), QString("Exported %1 objects as YOLO labels to %2")
+                                                  .arg(panel.boxes().size())
+                                                  .arg(dir.filePath("d.txt")));
     // An export that cannot be written says why, naming the file, and leaves nothing half-written: on a
     // full disk they left 0-byte files in silence, and one over an existing file destroyed it.
     QVERIFY(!panel.exportJson(dir.filePath("no-such-folder/d.json")));
@@ -152,7 +159,9 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     QVERIFY(!panel.saveImage(dir.filePath("d.xyz")));
     QVERIFY2(panel.status()->text().contains("cannot write images as .xyz"),
              qPrintable(panel.status()->text()));
+    QCOMPARE(saved.size(), 2); // (the failures are said in the panel's line)
     QVERIFY(panel.saveImage(dir.filePath("d.jpg")));
+    QCOMPARE(saved.last().first().toString(), "Saved the annotated image as " + dir.filePath("d.jpg"));
     QCOMPARE(QImage(dir.filePath("d.jpg")).size(), painted.size());
 
     panel.openImageFile(dir.filePath("missing.jpg"));

@@ -1174,6 +1174,12 @@ void TestEditor::exportOnnxFromTheFileMenu()
     QVERIFY2(dialog->status()->text().startsWith("Wrote " + dir.filePath("shapes.onnx")),
              qPrintable(dialog->status()->text()));
     QVERIFY(test::readAll(dir.filePath("shapes.onnx")) != exportedBytes);
+    // A name typed without a suffix gets the model's (Browse… adds it; "typed" was written as typed).
+    dialog->outputEdit()->setText("typed");
+    exportNow();
+    QVERIFY2(dialog->status()->text().startsWith("Wrote " + dir.filePath("typed.onnx")),
+             qPrintable(dialog->status()->text()));
+    QVERIFY(QFileInfo(dir.filePath("typed.onnx")).size() > 1000000);
     dialog->weightsEdit()->setText(other);
     dialog->outputEdit()->setText(dir.filePath("other.onnx"));
 
@@ -1222,6 +1228,18 @@ void TestEditor::exportOnnxFromTheFileMenu()
     auto* proposed = relative.findChild<ui::OnnxExportDialog*>("onnxExportDialog");
     QVERIFY(proposed);
     QCOMPARE(proposed->outputEdit()->text(), dir.filePath("shapes.onnx"));
+
+    // A network with a layer that has no ONNX form says so before asking for weights (the user looked
+    // for a weights file, then was refused for the layer).
+    const QString local = "[net]\nwidth=16\nheight=16\nchannels=3\n\n[convolutional]\nfilters=4\nsize=3\n"
+                          "pad=1\nactivation=leaky\n\n[local]\nfilters=4\nsize=3\nactivation=leaky\n";
+    ui::OnnxExportDialog noForm(dir.filePath("local.cfg"), local, QString(), false);
+    QSignalSpy refused(&noForm, &ui::OnnxExportDialog::exported);
+    noForm.startExport();
+    QVERIFY(refused.wait(60000));
+    QVERIFY2(noForm.status()->text().contains("local.cfg:12: layer 1 [local] has no ONNX form"),
+             qPrintable(noForm.status()->text()));
+    QVERIFY(!QFile::exists(dir.filePath("local.onnx")));
 #endif
 }
 

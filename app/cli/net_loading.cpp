@@ -11,6 +11,7 @@ namespace nw::cli {
 
 namespace {
 bool allowExtraWeights = false;
+constexpr const char* kAllowExtraAdvice = "--allow-extra loads the first part on purpose";
 bool halfPrecision = false;
 bool tensorFloat32 = false;
 bool cfgWarningsPrinted = true;
@@ -100,7 +101,8 @@ std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights,
     }
     if (!weights.empty()) {
         std::vector<std::string> warnings;
-        if (auto problem = net->loadWeights(weights, &warnings, {allowExtraWeights, startingWeights})) {
+        if (auto problem = net->loadWeights(weights, &warnings,
+                                            {allowExtraWeights, startingWeights, kAllowExtraAdvice})) {
             std::cerr << "error: " << *problem << "\n";
             return nullptr;
         }

@@ -501,11 +501,10 @@ std::optional<std::string> Net::loadWeights(const std::string& path, std::vector
             return path + ": the file holds " + extra +
                    ": it belongs to a larger network (another cfg, or this one with more filters, classes or "
                    "layers). Use the weights trained for this cfg. To train this cfg from that network's "
-                   "first "
-                   "layers (as people start their own classes from yolov4.weights), make a backbone with "
-                   "netwright-cli partial on the network it belongs to (137 layers of yolov4, 29 of "
-                   "yolov4-tiny) and start from it; netwright-cli --allow-extra loads the first part on "
-                   "purpose";
+                   "first layers (as people start their own classes from yolov4.weights), make a backbone "
+                   "with netwright-cli partial on the network it belongs to (137 layers of yolov4, 29 of "
+                   "yolov4-tiny) and start from it" +
+                   (fit.allowExtraAdvice.empty() ? std::string() : "; " + fit.allowExtraAdvice);
         if (warnings)
             warnings->push_back(path + ": " + extra + " were ignored (--allow-extra)");
     }

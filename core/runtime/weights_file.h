@@ -26,6 +26,9 @@ struct WeightsFit {
     // the first 137 or 74 layers): those layers load and the rest keep their values, with a warning
     // naming them. For starting weights of a training run; elsewhere such a file is refused.
     bool allowPrefix = false;
+    // How this front end loads a longer file anyway, said after its refusal (the CLI's --allow-extra;
+    // the studio has no such choice and says nothing).
+    std::string allowExtraAdvice = {};
 };
 
 // Why a layer whose matrices came from a transposed file (WeightsHeader::transpose) does not train.

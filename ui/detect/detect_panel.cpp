@@ -43,6 +43,11 @@ namespace nw::ui {
 
 namespace {
 
+QString objectCount(std::size_t n)
+{
+    return n == 1 ? QObject::tr("1 object") : QObject::tr("%1 objects").arg(n);
+}
+
 QPushButton* button(QWidget* parent, const QString& text, QHBoxLayout* row)
 {
     auto* b = new QPushButton(text, parent);
@@ -740,7 +745,7 @@ void DetectPanel::refilter()
         tr("%1%2 · %3 · %4 ms%5%6")
             .arg(sourceName())
             .arg(showingStill_ ? QString() : tr(" frame %1").arg(last_.frame)) // (a video's first is 0)
-            .arg(boxes_.size() == 1 ? tr("1 object") : tr("%1 objects").arg(boxes_.size()))
+            .arg(objectCount(boxes_.size()))
             .arg(last_.milliseconds, 0, 'f', 1)
             .arg(fps_ > 0 && last_.frame > 0 ? framesPerSecondText() : QString())
             .arg(labels));
@@ -962,10 +967,12 @@ bool DetectPanel::saveImage(const QString& path)
     const QString problem = saveWholeImage(annotated(), target);
     if (!problem.isEmpty())
         status_->setText(tr("Cannot save the image: %1").arg(problem));
+    else
+        emit saved(tr("Saved the annotated image as %1").arg(QFileInfo(target).absoluteFilePath()));
     return problem.isEmpty();
 }
 
-bool DetectPanel::exportJson(const QString& path) const
+bool DetectPanel::exportJson(const QString& path)
 {
     QJsonArray detections;
     for (const LabeledBox& b : boxes_)
@@ -977,16 +984,22 @@ bool DetectPanel::exportJson(const QString& path) const
     const QString problem = writeWholeFile(path, QJsonDocument(QJsonArray{root}).toJson());
     if (!problem.isEmpty())
         status_->setText(tr("Cannot export the detections: %1").arg(problem));
+    else
+        emit saved(
+            tr("Exported %1 to %2").arg(objectCount(boxes_.size()), QFileInfo(path).absoluteFilePath()));
     return problem.isEmpty();
 }
 
 // The boxes as a YOLO label file (yolo_labels.h): ready to correct and train on.
-bool DetectPanel::exportYoloLabels(const QString& path) const
+bool DetectPanel::exportYoloLabels(const QString& path)
 {
     const std::string text = yoloLabelText(boxes_, last_.image.width(), last_.image.height());
     const QString problem = writeWholeFile(path, QByteArray::fromStdString(text));
     if (!problem.isEmpty())
         status_->setText(tr("Cannot export the labels: %1").arg(problem));
+    else
+        emit saved(tr("Exported %1 as YOLO labels to %2")
+                       .arg(objectCount(boxes_.size()), QFileInfo(path).absoluteFilePath()));
     return problem.isEmpty();
 }
 

@@ -71,8 +71,8 @@ public:
     bool isReady() const { return classes_ > 0; }
     // The annotated image; a path without a suffix gets .png. False with the reason in the status line.
     bool saveImage(const QString& path);
-    bool exportJson(const QString& path) const;
-    bool exportYoloLabels(const QString& path) const;
+    bool exportJson(const QString& path);
+    bool exportYoloLabels(const QString& path);
     QLabel* legend() const { return legend_; }
     QComboBox* deviceBox() const { return device_; }
     QComboBox* precisionBox() const { return precision_; }
@@ -90,6 +90,8 @@ public:
 signals:
     void detectorLoaded(const QString& error);
     void streamFinished(int frames);
+    // A file written at the user's request (the main window's status bar says it): "Saved …".
+    void saved(const QString& message);
 
 private:
     // True when a detector is loaded (loading it again first when the editor's network changed since);

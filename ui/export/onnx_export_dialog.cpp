@@ -48,14 +48,19 @@ std::optional<std::string> runExport(const std::string& cfgPath, const std::stri
                                      const std::string& weights, const OnnxExportOptions& options,
                                      const std::string& out, std::string& summary)
 {
-    if (weights.empty())
-        return std::string("choose the .weights file to export with the network");
     const NetworkSpec spec = buildNetworkSpec(cfg::Document::parse(cfgText, cfgPath));
     std::string error;
     // Batch 1 whatever the graph's batch: the export runs no pass, the batch is only the input's dims.
     auto net = Net::create(spec, 1, error, Net::Use::InferenceOnly);
     if (!net)
         return error;
+    if (weights.empty()) {
+        // A layer without an ONNX form is said first (the user looked for weights, then was refused).
+        std::string unused;
+        if (auto problem = buildOnnxModel(*net, options, unused))
+            return problem;
+        return std::string("choose the .weights file to export with the network");
+    }
     if (auto problem = net->loadWeights(weights))
         return problem;
     OnnxExportReport report;
@@ -167,6 +172,8 @@ void OnnxExportDialog::startExport()
     options.batch = dynamic_->isChecked() ? 0 : batch_->value();
     options.withDecode = decode_->isEnabled() && decode_->isChecked();
     QString target = output_->text().trimmed();
+    if (QFileInfo(target).suffix().isEmpty()) // a typed name: the model's usual suffix, as Browse… adds
+        target += ".onnx";
     // A relative name goes beside the network, as the default does (not into the studio's working folder).
     // Written out whole, so the result names the folder ("Wrote ././x.onnx" did not, the studio started
     // with a relative path).

@@ -249,6 +249,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addDockWidget(Qt::RightDockWidgetArea, trainDock);
     tabifyDockWidget(propertiesDock, trainDock);
     detectPanel_ = new DetectPanel(this);
+    connect(detectPanel_, &DetectPanel::saved, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     auto* detectDock = new QDockWidget(tr("Detect"), this);
     detectDock->setObjectName("detectDock");
     detectDock->setWidget(scrollable(detectPanel_));
