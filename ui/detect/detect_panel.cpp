@@ -741,14 +741,16 @@ void DetectPanel::refilter()
     ++filterings_;
     const QString labels = showImageLabels();
     render();
-    status_->setText(
+    resultLine_ =
         tr("%1%2 · %3 · %4 ms%5%6")
             .arg(sourceName())
             .arg(showingStill_ ? QString() : tr(" frame %1").arg(last_.frame)) // (a video's first is 0)
             .arg(objectCount(boxes_.size()))
             .arg(last_.milliseconds, 0, 'f', 1)
             .arg(fps_ > 0 && last_.frame > 0 ? framesPerSecondText() : QString())
-            .arg(labels));
+            .arg(labels);
+    status_->setText(resultLine_);
+    saveProblemShown_ = false;
 }
 
 // Labels is for images (a video's frames have no label files): greyed out, saying so, for a stream.
@@ -841,8 +843,10 @@ void DetectPanel::showTopClasses()
     bars_->xAxis->setTicker(ticker);
     bars_->xAxis->setRange(0.4, double(top) + 0.6);
     bars_->replot();
-    status_->setText(
-        tr("%1 · top: %2 · %3 ms").arg(sourceName(), lines.join(", ")).arg(last_.milliseconds, 0, 'f', 1));
+    resultLine_ =
+        tr("%1 · top: %2 · %3 ms").arg(sourceName(), lines.join(", ")).arg(last_.milliseconds, 0, 'f', 1);
+    status_->setText(resultLine_);
+    saveProblemShown_ = false;
 }
 
 double DetectPanel::largestZoom() const
@@ -961,14 +965,29 @@ QImage DetectPanel::annotated() const
     return painted;
 }
 
+// A save's failure stays in the panel's line until the next result or a save that works (the line said
+// "Cannot save" beside a file just written).
+void DetectPanel::saySaveProblem(const QString& text)
+{
+    status_->setText(text);
+    saveProblemShown_ = true;
+}
+
+void DetectPanel::sayWritten(const QString& text)
+{
+    if (std::exchange(saveProblemShown_, false))
+        status_->setText(resultLine_);
+    emit saved(text);
+}
+
 bool DetectPanel::saveImage(const QString& path)
 {
     const QString target = QFileInfo(path).suffix().isEmpty() ? path + ".png" : path;
     const QString problem = saveWholeImage(annotated(), target);
     if (!problem.isEmpty())
-        status_->setText(tr("Cannot save the image: %1").arg(problem));
+        saySaveProblem(tr("Cannot save the image: %1").arg(problem));
     else
-        emit saved(tr("Saved the annotated image as %1").arg(QFileInfo(target).absoluteFilePath()));
+        sayWritten(tr("Saved the annotated image as %1").arg(QFileInfo(target).absoluteFilePath()));
     return problem.isEmpty();
 }
 
@@ -983,9 +1002,9 @@ bool DetectPanel::exportJson(const QString& path)
     const QJsonObject root{{"file", last_.source}, {"frame", last_.frame}, {"detections", detections}};
     const QString problem = writeWholeFile(path, QJsonDocument(QJsonArray{root}).toJson());
     if (!problem.isEmpty())
-        status_->setText(tr("Cannot export the detections: %1").arg(problem));
+        saySaveProblem(tr("Cannot export the detections: %1").arg(problem));
     else
-        emit saved(
+        sayWritten(
             tr("Exported %1 to %2").arg(objectCount(boxes_.size()), QFileInfo(path).absoluteFilePath()));
     return problem.isEmpty();
 }
@@ -996,9 +1015,9 @@ bool DetectPanel::exportYoloLabels(const QString& path)
     const std::string text = yoloLabelText(boxes_, last_.image.width(), last_.image.height());
     const QString problem = writeWholeFile(path, QByteArray::fromStdString(text));
     if (!problem.isEmpty())
-        status_->setText(tr("Cannot export the labels: %1").arg(problem));
+        saySaveProblem(tr("Cannot export the labels: %1").arg(problem));
     else
-        emit saved(tr("Exported %1 as YOLO labels to %2")
+        sayWritten(tr("Exported %1 as YOLO labels to %2")
                        .arg(objectCount(boxes_.size()), QFileInfo(path).absoluteFilePath()));
     return problem.isEmpty();
 }

@@ -102,6 +102,8 @@ private:
     QString editorText() const; // the network as the editor shows it; empty without a source
     void onLoaded(const QString& error, int classes, bool classifier, bool letterBox, int generation);
     void showTopClasses();
+    void saySaveProblem(const QString& text);
+    void sayWritten(const QString& text); // emits saved()
     void onFrame(const nw::ui::DetectFrame& frame);
     // Appends to the detector line when the names file's length is not the network's class count.
     void sayIfNamesDoNotFit();
@@ -160,6 +162,8 @@ private:
     QTimer* slowFilterTimer_ = nullptr; // a slider step's filtering, deferred when the last one was slow
     qint64 lastFilterMs_ = 0;
     int filterings_ = 0;
+    QString resultLine_;            // the last result's line: source, objects, time
+    bool saveProblemShown_ = false; // the line says a save failed
     static constexpr qint64 kSlowFilterMs = 100;
     VideoRecorder recorder_;
     QString recordingPath_;      // recording: frames go to this file (opened at the first frame)
