@@ -340,6 +340,21 @@ void TestDetectPanel::anotherNetworksWeightsAreRefusedInADialog()
     QTRY_VERIFY(box->isVisible());
     QCOMPARE(box->text(), QString("shapes-tiny.weights cannot be used with fashion-mnist.cfg."));
     QCOMPARE(box->informativeText(), error);
+
+    // A network with errors (an edit in the editor) is not the weights' fault: no dialog blaming them
+    // (a run's own weights were "cannot be used with" a cfg whose filters=-5).
+    ui::DetectPanel edited;
+    QSignalSpy editedLoaded(&edited, &ui::DetectPanel::detectorLoaded);
+    edited.setCfgTextSource([] {
+        return QString("[net]\nwidth=16\nheight=16\nchannels=3\n\n[convolutional]\nfilters=-5\nsize=3\n");
+    });
+    edited.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    edited.setWeights(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights");
+    QTRY_VERIFY_WITH_TIMEOUT(!editedLoaded.isEmpty() && editedLoaded.last().first().toString().contains(
+                                                            "filters must be at least 1"),
+                             60000);
+    QCoreApplication::processEvents();
+    QCOMPARE(edited.findChildren<QMessageBox*>().size(), 0);
 }
 
 // A Stop sent before the worker picks a stream up stops that stream; the next stream still plays.

@@ -31,6 +31,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -929,6 +930,25 @@ void TestTrainPanel::trainsWhatTheEditorShows()
         QString(test::readAll(dir.filePath("run/metrics.csv"))).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(rows.size(), 1 + 3);
     QVERIFY(test::readAll(cfg).contains("max_batches=3")); // saved now
+
+    // A network with errors: Train says so and starts nothing. It started, failed at once, wiped the
+    // last run's curves and progress, and Detect blamed the run's weights for the network's error in a
+    // dialog ("toy_last.weights cannot be used with toy.cfg").
+    window.documentModel()->setValue(1, "filters", "-5");
+    QTRY_COMPARE(panel->dataCheckLabel()->text(),
+                 QString("Data: not read while the network has errors (see Problems)"));
+    panel->trainButton()->click();
+    QVERIFY(!panel->isTraining());
+    QVERIFY2(
+        panel->statusLabel()->text().startsWith("Not started: the network has errors (see Problems). The "
+                                                "first: " +
+                                                cfg + ":17: error: layer 0: filters must be at least 1"),
+        qPrintable(panel->statusLabel()->text()));
+    QCOMPARE(panel->plot()->graph(1)->dataCount(), points);
+    QCOMPARE(panel->progressBar()->value(), 3);
+    QCoreApplication::processEvents();
+    for (const QMessageBox* box : window.findChildren<QMessageBox*>())
+        QVERIFY2(!box->isVisible(), qPrintable(box->text()));
 }
 
 // The Device box: the CPU first (chosen); on a machine without a GPU (this one, CI) a disabled entry

@@ -542,7 +542,8 @@ void DetectPanel::sayIfNamesDoNotFit()
     detector_->setText(line);
 }
 
-void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, bool letterBox, int generation)
+void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, bool letterBox, int generation,
+                           bool weightsRefused)
 {
     if (generation != generation_)
         return;                    // another network or other weights were asked for since
@@ -589,9 +590,10 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, b
         else
             openImageFile(waiting.path);
     }
-    if (!error.isEmpty() && !weightsPath_.isEmpty()) {
+    if (weightsRefused && !weightsPath_.isEmpty()) {
         // Wrong weights (another network's, a damaged file) say so where the user looks, without
-        // blocking: the panel stays usable to pick other weights.
+        // blocking: the panel stays usable to pick other weights. A network with errors is not the
+        // weights' fault: the panel's line says it, as Problems does.
         auto* box =
             new QMessageBox(QMessageBox::Warning, tr("Weights not loaded"),
                             tr("%1 cannot be used with %2.")

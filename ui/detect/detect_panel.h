@@ -100,7 +100,8 @@ private:
     bool editorAllowsRunOrSaySo();
     bool readyOrWait(const QString& path, bool video);
     QString editorText() const; // the network as the editor shows it; empty without a source
-    void onLoaded(const QString& error, int classes, bool classifier, bool letterBox, int generation);
+    void onLoaded(const QString& error, int classes, bool classifier, bool letterBox, int generation,
+                  bool weightsRefused);
     void showTopClasses();
     void saySaveProblem(const QString& text);
     void sayWritten(const QString& text); // emits saved()

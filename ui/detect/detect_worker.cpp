@@ -69,11 +69,11 @@ void DetectWorker::load(const QString& cfg, const QString& weights, const QStrin
     } catch (const std::bad_alloc&) {
         unload();
         emit loaded(tr("Out of memory while building the network: lower width/height in [net]"), 0, false,
-                    false, generation_);
+                    false, generation_, false);
     } catch (const std::exception& e) {
         unload();
         emit loaded(tr("Cannot load the network: %1").arg(QString::fromUtf8(e.what())), 0, false, false,
-                    generation_);
+                    generation_, false);
     }
 }
 
@@ -93,19 +93,19 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
                                            : cfg::Document::parse(cfgText.toStdString(), cfg.toStdString()));
     for (const Diagnostic& d : spec.diagnostics)
         if (d.isError()) {
-            emit loaded(QString::fromStdString(d.format()), 0, false, false, generation_);
+            emit loaded(QString::fromStdString(d.format()), 0, false, false, generation_, false);
             return;
         }
     std::string error;
     auto net = Net::create(spec, 1, error, Net::Use::InferenceOnly);
     if (!net) {
-        emit loaded(QString::fromStdString(error), 0, false, false, generation_);
+        emit loaded(QString::fromStdString(error), 0, false, false, generation_, false);
         return;
     }
     std::vector<std::string> warnings;
     if (!weights.isEmpty())
         if (auto problem = net->loadWeights(weights.toStdString(), &warnings)) {
-            emit loaded(QString::fromStdString(*problem), 0, false, false, generation_);
+            emit loaded(QString::fromStdString(*problem), 0, false, false, generation_, true);
             return;
         }
 #if NETWRIGHT_WITH_CUDA
@@ -123,7 +123,7 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
     classifier_ = detectionClasses(spec) == 0;
     const int classes = classifier_ ? int(net->output().itemSize()) : detectionClasses(spec);
     net_ = std::move(net);
-    emit loaded(QString(), classes, classifier_, spec.net.letterBox, generation_);
+    emit loaded(QString(), classes, classifier_, spec.net.letterBox, generation_, false);
     for (const std::string& warning : warnings)
         emit networkProblem(QString::fromStdString(warning), generation_);
 }

@@ -66,8 +66,10 @@ public slots:
 
 signals:
     // Empty error: ready; `classes` is the number of classes of the detection heads (or of the
-    // classifier's output when `classifier`); `letterBox`: the cfg's letter_box=1.
-    void loaded(const QString& error, int classes, bool classifier, bool letterBox, int generation);
+    // classifier's output when `classifier`); `letterBox`: the cfg's letter_box=1; `weightsRefused`: the
+    // error is the weights file's (the network itself built).
+    void loaded(const QString& error, int classes, bool classifier, bool letterBox, int generation,
+                bool weightsRefused);
     void frameReady(const nw::ui::DetectFrame& frame);
     // About the input (an unreadable image, a video that cannot be opened): shown whatever network runs.
     void problem(const QString& message);

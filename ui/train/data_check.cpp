@@ -10,18 +10,44 @@
 
 namespace nw::ui {
 
+namespace {
+
+NetworkSpec specOf(const QString& cfgPath, const QString& cfgText)
+{
+    return buildNetworkSpec(cfgText.isEmpty()
+                                ? cfg::Document::load(cfgPath.toStdString())
+                                : cfg::Document::parse(cfgText.toStdString(), cfgPath.toStdString()));
+}
+
+const Diagnostic* firstError(const NetworkSpec& spec)
+{
+    const auto error = std::find_if(spec.diagnostics.begin(), spec.diagnostics.end(),
+                                    [](const Diagnostic& d) { return d.isError(); });
+    return error == spec.diagnostics.end() ? nullptr : &*error;
+}
+
+} // namespace
+
+QString firstNetworkError(const QString& cfgPath, const QString& cfgText)
+{
+    try {
+        const NetworkSpec spec = specOf(cfgPath, cfgText);
+        const Diagnostic* error = firstError(spec);
+        return error ? QString::fromStdString(error->format()) : QString();
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+}
+
 DataCheck checkTrainingData(const QString& dataPath, const QString& cfgPath, const QString& cfgText,
                             const std::atomic<bool>* cancelled)
 {
     DataCheck check;
     try {
-        const NetworkSpec spec = buildNetworkSpec(
-            cfgText.isEmpty() ? cfg::Document::load(cfgPath.toStdString())
-                              : cfg::Document::parse(cfgText.toStdString(), cfgPath.toStdString()));
-        if (std::any_of(spec.diagnostics.begin(), spec.diagnostics.end(),
-                        [](const Diagnostic& d) { return d.isError(); })) {
-            check.error =
-                QObject::tr("the network has errors (see Problems): the data is read once they are fixed");
+        const NetworkSpec spec = specOf(cfgPath, cfgText);
+        if (firstError(spec)) {
+            check.error = QObject::tr("not read while the network has errors (see Problems)");
+            check.networkErrors = true;
             return check;
         }
         std::string error;

@@ -9,10 +9,15 @@
 namespace nw::ui {
 
 struct DataCheck {
-    QString summary;      // "1800 images, 5123 boxes of 5 classes; …" (empty on an error)
-    QString error;        // why the run would not start
-    QStringList warnings; // the loader's warnings, as train prints them
+    QString summary;            // "1800 images, 5123 boxes of 5 classes; …" (empty on an error)
+    QString error;              // why the run would not start
+    QStringList warnings;       // the loader's warnings, as train prints them
+    bool networkErrors = false; // not read: the network has errors (`error` says so)
 };
+
+// The first error of the network in `cfgText` (or the file `cfgPath` when the text is empty), with its
+// file and line; empty when it builds. Fast (no data, no weights): Train asks before it starts.
+QString firstNetworkError(const QString& cfgPath, const QString& cfgText);
 
 // Reads `dataPath` for the network in `cfgText` (or the file `cfgPath` when the text is empty). Slow on a
 // large set (every label file): call it off the GUI thread; `cancelled`, once set, ends it early.

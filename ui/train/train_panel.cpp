@@ -709,6 +709,14 @@ void TrainPanel::start()
         data_->setFocus();
         return;
     }
+    // A network with errors is said before anything of the last run is cleared (it started, failed at
+    // once and wiped the curves, and Detect blamed the run's weights for the network's error).
+    if (const QString error = firstNetworkError(cfgPath_, cfgText_ ? cfgText_() : QString());
+        !error.isEmpty()) {
+        status_->setText(tr("Not started: the network has errors (see Problems). The first: %1").arg(error));
+        appendLog(status_->text());
+        return;
+    }
     QVariantMap dataFiles = QSettings().value("training/dataFiles").toMap();
     dataFiles.insert(QFileInfo(cfgPath_).absoluteFilePath(),
                      QFileInfo(data_->text().trimmed()).absoluteFilePath());
@@ -987,6 +995,7 @@ void TrainPanel::checkData()
                 return; // the data or the network changed since; another read follows
             constexpr int kShown = 3, kInTooltip = 30;
             QString text = check.error.isEmpty() ? tr("Data: %1").arg(check.summary)
+                           : check.networkErrors ? tr("Data: %1").arg(check.error)
                                                  : tr("Data: cannot train on it: %1").arg(check.error);
             if (!check.warnings.isEmpty())
                 text += "\n" +
