@@ -74,6 +74,7 @@ class TestEditor : public QObject {
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); } // QSettings away from the user's
     void editsThenUndoAllRestoreTheBytes();
+    void aCfgWithoutNetSaysSoAndGetsOne();
     void exportOnnxFromTheFileMenu();
     void paletteInsertCreatesDefaultsAndKeepsReferences();
     void savingUnmodifiedWritesTheSameBytes();
@@ -1078,6 +1079,49 @@ void TestEditor::newFilesStartCleanAndNewSaysHowToStart()
     window.insertLayer("convolutional");
     QCOMPARE(window.graphView()->nodeCount(), 1);
     QCOMPARE(hints(), 0);
+}
+
+// A cfg without [net] (a fragment copied from another): the canvas said "No layers yet: drag a layer
+// type…", and a layer dragged there went between its sections. It says what is missing, refuses the
+// insert in words, and Edit ▸ Add [net] section makes its sections layers, in one undoable step.
+void TestEditor::aCfgWithoutNetSaysSoAndGetsOne()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("nonet.cfg");
+    test::writeFile(cfg, "[convolutional]\nfilters=8\nsize=3\npad=1\nactivation=leaky\n\n[maxpool]\nsize=2\n"
+                         "stride=2\n");
+    ui::MainWindow window;
+    window.openFile(cfg); // (opened with its error in Problems)
+    QCOMPARE(window.graphView()->nodeCount(), 0);
+    QStringList texts;
+    for (QGraphicsItem* item : window.graphView()->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item))
+            texts << text->toPlainText();
+    QCOMPARE(texts.size(), 1);
+    QVERIFY2(
+        texts.first().startsWith("This cfg starts with [convolutional], not [net]: its 2 sections are no "
+                                 "layers until a [net] section"),
+        qPrintable(texts.first()));
+    auto* addNet = window.findChild<QAction*>("addNetAction");
+    QVERIFY(addNet && addNet->isVisible() && addNet->isEnabled());
+
+    window.insertLayer("maxpool");
+    QVERIFY2(window.statusBar()->currentMessage().startsWith(
+                 "Not inserted: this cfg starts with [convolutional], not [net]"),
+             qPrintable(window.statusBar()->currentMessage()));
+    QCOMPARE(window.documentModel()->document().sections().size(), std::size_t(2));
+
+    addNet->trigger();
+    QCOMPARE(window.graphView()->nodeCount(), 2);
+    QVERIFY(!addNet->isVisible());
+    const NetworkSpec spec = buildNetworkSpec(window.documentModel()->document());
+    QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+    QCOMPARE(spec.layers[1].output.w, 208); // 416 / 2: the [net] added holds the input
+    QVERIFY(window.documentModel()->isModified());
+    window.documentModel()->undoStack()->undo();
+    QCOMPARE(window.graphView()->nodeCount(), 0);
+    QVERIFY(addNet->isVisible());
+    QVERIFY(!window.documentModel()->isModified());
 }
 
 // File ▸ Export ONNX on the bundled detector: the editor's network with chosen weights, written by a

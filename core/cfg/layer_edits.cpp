@@ -21,6 +21,18 @@ int layerCount(const Document& document)
     return std::max(0, int(document.sections().size()) - 1);
 }
 
+bool startsWithNet(const Document& document)
+{
+    const auto& sections = document.sections();
+    return !sections.empty() && (sections.front().type == "net" || sections.front().type == "network");
+}
+
+void addNetSection(Document& document, const std::vector<std::pair<std::string, std::string>>& entries)
+{
+    if (!startsWithNet(document))
+        document.insertSection(0, "net", entries);
+}
+
 namespace {
 
 // Rewrites every reference after a change of layer positions: `newIndex[old]` is the new index of

@@ -24,6 +24,12 @@ std::string removeLayerSet(Document& document, const std::vector<int>& layers);
 std::string moveLayer(Document& document, int from, int to);
 
 int layerCount(const Document& document);
+// Whether section 0 is [net] (or [network]). A cfg that starts with a layer has none: its sections are
+// no layers until one is added.
+bool startsWithNet(const Document& document);
+// Puts a [net] section with `entries` at the top of a document that starts with a layer, whose sections
+// become layers 0, 1, … (nothing else changes).
+void addNetSection(Document& document, const std::vector<std::pair<std::string, std::string>>& entries);
 // The keys that hold layer references, by section type (long names and aliases).
 bool isReferenceKey(const std::string& sectionType, const std::string& key);
 

@@ -196,7 +196,9 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             {Severity::Error, spec.file, sections.empty() ? 0 : sections.front().headerLine(), -1,
              sections.empty()
                  ? "no sections: a cfg starts with [net] and then its layers"
-                 : "the first section must be [net] or [network], found [" + sections.front().type + "]"});
+                 : "the first section must be [net] or [network], found [" + sections.front().type +
+                       "]: add a [net] section at the top with the input's width, height and channels "
+                       "(its layers are read from the section after it)"});
         return spec;
     }
     {

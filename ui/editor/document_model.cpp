@@ -197,6 +197,15 @@ void DocumentModel::insertLayer(int index, const QString& type,
     push(tr("Insert [%1] at %2").arg(type).arg(index), std::move(after));
 }
 
+void DocumentModel::addNetSection(const std::vector<std::pair<std::string, std::string>>& entries)
+{
+    if (readOnly_ || cfg::startsWithNet(document_) || !beginEdit())
+        return;
+    cfg::Document after = document_;
+    cfg::addNetSection(after, entries);
+    push(tr("Add [net] section"), std::move(after));
+}
+
 QString DocumentModel::removeLayer(int index)
 {
     if (!beginEdit())

@@ -34,6 +34,8 @@ public:
     QString setValues(const QString& text, const std::vector<KeyEdit>& edits);
     void insertLayer(int index, const QString& type,
                      const std::vector<std::pair<std::string, std::string>>& entries);
+    // A cfg that starts with a layer gets a [net] section at the top (its sections become layers).
+    void addNetSection(const std::vector<std::pair<std::string, std::string>>& entries);
     // Structural edits that another layer's reference would not survive (a removed layer it reads, or
     // one moved after it) are refused: the reason is returned, empty when the edit was made.
     QString removeLayer(int index);

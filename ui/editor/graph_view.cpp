@@ -1,5 +1,6 @@
 #include "editor/graph_view.h"
 
+#include "cfg/layer_edits.h"
 #include "editor/graph_colours.h"
 #include "editor/graph_items.h"
 #include "editor/graph_layout.h"
@@ -155,7 +156,18 @@ void GraphView::setSpec(const NetworkSpec& spec)
         scene_->addItem(new NodeItem(spec.layers[std::size_t(node.layer)], node.box));
     scene_->setSceneRect(layout.bounds.adjusted(-40, -40, 40, 40));
     if (layout.nodes.empty()) { // a new network: say how to start
-        auto* hint = scene_->addText(kEmptyHint);
+        // (a cfg that starts with a layer is not empty: its sections wait for a [net] section)
+        const cfg::Document* document = spec.document.get();
+        const bool withoutNet = document && !document->sections().empty() && !cfg::startsWithNet(*document);
+        auto* hint = scene_->addText(
+            withoutNet
+                ? tr("This cfg starts with [%1], not [net]: its %2 sections are no layers until a [net] "
+                     "section (the input's width, height and channels) comes first.\nEdit ▸ Add [net] "
+                     "section adds one.")
+                      .arg(QString::fromStdString(document->sections().front().type))
+                      .arg(document->sections().size())
+                : QString(kEmptyHint));
+        hint->setTextWidth(400); // (one long line was cut by a narrow canvas and brought the mini-map)
         hint->setDefaultTextColor(graphColours().hint);
         scene_->setSceneRect(hint->boundingRect().adjusted(-40, -40, 40, 40));
     }

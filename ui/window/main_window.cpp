@@ -185,6 +185,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             table_->selectionModel()->clear();
     });
     connect(graph_, &GraphView::insertRequested, this, [this](const QString& type, int afterLayer) {
+        if (refuseLayersWithoutNet())
+            return;
         const int at = afterLayer >= 0 ? afterLayer + 1 : int(model_->spec().layers.size());
         model_doc_->insertLayer(at, type, LayerPalette::defaults(type));
         selectLayer(at);
@@ -391,6 +393,9 @@ void MainWindow::showSpec()
     model_->setSpec(buildNetworkSpec(model_doc_->document()));
     graph_->setSpec(model_->spec());
     const NetworkSpec& spec = model_->spec();
+    if (addNet_)
+        addNet_->setVisible(!model_doc_->document().sections().empty() &&
+                            !cfg::startsWithNet(model_doc_->document()));
     table_->resizeColumnsToContents();
     for (int column = 0; column < model_->columnCount(); ++column) // breathing room between columns
         table_->setColumnWidth(column, table_->columnWidth(column) + 16);
@@ -545,8 +550,23 @@ int MainWindow::selectedLayer() const
     return row < model_->totalsRow() ? row : -1;
 }
 
+// A cfg that starts with a layer shows no layers: one dropped there landed between its sections.
+bool MainWindow::refuseLayersWithoutNet()
+{
+    const cfg::Document& document = model_doc_->document();
+    if (document.sections().empty() || cfg::startsWithNet(document))
+        return false;
+    statusBar()->showMessage(tr("Not inserted: this cfg starts with [%1], not [net]. Add the [net] section "
+                                "first (Edit ▸ Add [net] section); its sections then show as layers.")
+                                 .arg(QString::fromStdString(document.sections().front().type)),
+                             15000);
+    return true;
+}
+
 void MainWindow::insertLayer(const QString& type)
 {
+    if (refuseLayersWithoutNet())
+        return;
     const int selected = selectedLayer();
     const int at = selected >= 0 ? selected + 1 : int(model_->spec().layers.size());
     model_doc_->insertLayer(at, type, LayerPalette::defaults(type));

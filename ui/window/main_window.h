@@ -85,6 +85,7 @@ private:
     // Values typed in Properties and text typed in Source, not yet confirmed, go into the document;
     // false (said in the status bar) when Source's text is no cfg and stays unapplied.
     bool commitPendingEdits();
+    bool refuseLayersWithoutNet(); // says why, true when the cfg starts with a layer
     // "<outcome>: the text typed in Source is not a cfg (why); fix it …" — Save's and Train's refusal.
     QString unappliedSourceText(const QString& outcome) const;
     void createActions();
@@ -111,6 +112,7 @@ private:
     QByteArray defaultState_; // the docks as first laid out, for View ▸ Reset layout
     QAction* undo_ = nullptr;
     QAction* redo_ = nullptr;
+    QAction* addNet_ = nullptr; // Edit ▸ Add [net] section: shown for a cfg that starts with a layer
     PropertyPanel* properties_ = nullptr;
     SourceView* source_ = nullptr;
     LayerPalette* palette_ = nullptr;

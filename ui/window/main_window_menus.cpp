@@ -208,12 +208,27 @@ void MainWindow::createActions()
         properties_->showSection(0);
         raiseProperties();
     });
+    // A cfg that starts with a layer (a fragment copied from another) has no input: one click adds the
+    // [net] section, with the input of Darknet's detectors to change in Properties.
+    addNet_ = edit->addAction(tr("&Add [net] section"), this, [this] {
+        model_doc_->addNetSection({{"batch", "1"}, {"width", "416"}, {"height", "416"}, {"channels", "3"}});
+        if (!cfg::startsWithNet(model_doc_->document()))
+            return; // (refused: read-only while training)
+        table_->selectionModel()->clear();
+        graph_->selectLayers({});
+        properties_->showSection(0);
+        raiseProperties();
+        statusBar()->showMessage(
+            tr("Added [net] at the top: set width, height and channels to the network's input"), 10000);
+    });
+    addNet_->setObjectName("addNetAction");
+    addNet_->setVisible(false);
     QAction* setClasses = edit->addAction(tr("Set &classes..."), this, &MainWindow::showSetClasses);
     setClasses->setObjectName("setClassesAction");
     setClasses->setStatusTip(tr("Every detection head's classes= and the filters= before it, in one step"));
     undo_ = undo;
     redo_ = redo;
-    editActions_ = {undo, redo, up, down, newAction, setClasses};
+    editActions_ = {undo, redo, up, down, newAction, setClasses, addNet_};
     editActions_.append(edits_->actions());
     quit->setShortcut(standardKey(QKeySequence::Quit, Qt::CTRL | Qt::Key_Q));
 
