@@ -1468,5 +1468,7 @@ void TestTrainPanel::fitsADockedWidth()
     panel.setNetwork(QString(NETWRIGHT_TEST_SOURCE_DIR) + "/../cfg/fashion-mnist.cfg");
     const int width = panel.minimumSizeHint().width();
     qInfo() << "minimum width" << width;
-    QVERIFY2(width <= 640, qPrintable(QString("the Train panel needs %1 px").arg(width)));
+    // The dock's share of a 1024×640 screen's window is about 450 px (the row of Train, Pause, Stop and
+    // the curves' buttons needed 620: the panel scrolled sideways there and hid Train).
+    QVERIFY2(width <= 460, qPrintable(QString("the Train panel needs %1 px").arg(width)));
 }

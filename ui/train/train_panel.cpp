@@ -191,8 +191,16 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     train_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Train"), this);
     pause_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPause), tr("Pause"), this);
     stop_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"), this);
-    auto* exportButton = new QPushButton(tr("Export PNG…"), this);
-    auto* exportCsv = new QPushButton(tr("Export CSV…"), this);
+    // The curves' own controls sit beside their tabs (a row of seven buttons above the settings made
+    // the panel 860 px wide: on a 1024×640 screen it scrolled sideways and hid Train).
+    auto* exportButton = new QToolButton(this);
+    exportButton->setObjectName("exportButton");
+    exportButton->setText(tr("Export"));
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto* exportMenu = new QMenu(exportButton);
+    QAction* exportPng = exportMenu->addAction(tr("Curves as PNG…"));
+    QAction* exportCsv = exportMenu->addAction(tr("Metrics as CSV…"));
+    exportButton->setMenu(exportMenu);
     logScale_ = new QCheckBox(tr("Log scale"), this);
     auto* compare = new QToolButton(this);
     compare->setObjectName("compareButton");
@@ -204,10 +212,12 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     for (QWidget* w : std::initializer_list<QWidget*>{train_, pause_, stop_})
         buttons->addWidget(w);
     buttons->addStretch();
-    buttons->addWidget(logScale_);
-    buttons->addWidget(compare);
-    buttons->addWidget(exportButton);
-    buttons->addWidget(exportCsv);
+    auto* curveControls = new QWidget(this);
+    auto* curveRow = new QHBoxLayout(curveControls);
+    curveRow->setContentsMargins(0, 0, 0, 2);
+    curveRow->addWidget(logScale_);
+    curveRow->addWidget(compare);
+    curveRow->addWidget(exportButton);
 
     progress_ = new QProgressBar(this);
     progress_->setFormat(iterationsFormat());
@@ -264,6 +274,9 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     views_->setDocumentMode(true);
     views_->addTab(curves_, tr("Curves"));
     views_->addTab(classResults_, tr("Per class"));
+    views_->setCornerWidget(curveControls, Qt::TopRightCorner);
+    connect(views_, &QTabWidget::currentChanged, curveControls,
+            [this, curveControls] { curveControls->setVisible(views_->currentWidget() == curves_); });
     views_->setTabToolTip(1,
                           tr("Each class at the latest validation: a classifier's confusion matrix, recall "
                              "and precision; a detector's AP per class"));
@@ -308,8 +321,8 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     connect(train_, &QPushButton::clicked, this, &TrainPanel::start);
     connect(pause_, &QPushButton::clicked, this, &TrainPanel::togglePause);
     connect(stop_, &QPushButton::clicked, this, &TrainPanel::stop);
-    connect(exportButton, &QPushButton::clicked, this, &TrainPanel::exportPng);
-    connect(exportCsv, &QPushButton::clicked, this, [this] {
+    connect(exportPng, &QAction::triggered, this, &TrainPanel::exportPng);
+    connect(exportCsv, &QAction::triggered, this, [this] {
         const QString source = output_->text() + "/metrics.csv";
         const QString path =
             chooseFileToSave(this, tr("Export the metrics"), source, tr("CSV (*.csv)"), "csv");
