@@ -1430,6 +1430,13 @@ void TestEditor::theGraphKeepsRoomOnASmallScreen()
     window.show();
     QTest::qWait(50);
     QVERIFY(window.centralWidget()->width() < 150);
+    // A window made narrower takes from the docks as well (the canvas took it all: from 1480 to 1024
+    // pixels wide, not one card stayed in view).
+    window.resizeDocks({palette, properties}, {150, 300}, Qt::Horizontal);
+    QTRY_VERIFY(window.centralWidget()->width() >= 300);
+    window.resize(700, 600);
+    QTRY_VERIFY2(window.centralWidget()->width() >= 300,
+                 qPrintable(QString("canvas %1 px").arg(window.centralWidget()->width())));
     QSettings().remove("window");
 }
 

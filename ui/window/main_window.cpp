@@ -31,6 +31,7 @@
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -657,16 +658,28 @@ void MainWindow::showEvent(QShowEvent* event)
         return; // (a layout the user made since, un-minimised, is theirs)
     if (const QString problem = settingsProblem(); !problem.isEmpty())
         statusBar()->showMessage(problem, 20000);
-    QTimer::singleShot(0, this, [this] {
-        constexpr int kCanvasRoom = 320; // a card (190) with its ports, edges and the mini-map's margin
-        if (centralWidget()->width() >= kCanvasRoom)
-            return;
-        auto* palette = findChild<QDockWidget*>("paletteDock");
-        auto* properties = findChild<QDockWidget*>("propertiesDock");
-        const int paletteWidth = std::min(palette->width(), std::max(120, width() / 6));
-        const int rightWidth = std::max(200, width() - paletteWidth - kCanvasRoom - 30);
-        resizeDocks({palette, properties}, {paletteWidth, rightWidth}, Qt::Horizontal);
-    });
+    QTimer::singleShot(0, this, &MainWindow::keepCanvasRoom);
+}
+
+// A window made narrower takes from the docks too: Qt takes it all from the canvas (from 1480 to 1024
+// pixels wide, the graph was left 120 pixels, not one card in view).
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    if (shownOnce_ && isVisible() && event->oldSize().width() > event->size().width())
+        QTimer::singleShot(0, this, &MainWindow::keepCanvasRoom);
+}
+
+void MainWindow::keepCanvasRoom()
+{
+    constexpr int kCanvasRoom = 320; // a card (190) with its ports, edges and the mini-map's margin
+    if (centralWidget()->width() >= kCanvasRoom)
+        return;
+    auto* palette = findChild<QDockWidget*>("paletteDock");
+    auto* properties = findChild<QDockWidget*>("propertiesDock");
+    const int paletteWidth = std::min(palette->width(), std::max(120, width() / 6));
+    const int rightWidth = std::max(200, width() - paletteWidth - kCanvasRoom - 30);
+    resizeDocks({palette, properties}, {paletteWidth, rightWidth}, Qt::Horizontal);
 }
 
 } // namespace nw::ui

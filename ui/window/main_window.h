@@ -75,6 +75,7 @@ public:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -86,6 +87,7 @@ private:
     // false (said in the status bar) when Source's text is no cfg and stays unapplied.
     bool commitPendingEdits();
     bool refuseLayersWithoutNet(); // says why, true when the cfg starts with a layer
+    void keepCanvasRoom();         // narrows the docks when the graph has no room for a card
     // "<outcome>: the text typed in Source is not a cfg (why); fix it …" — Save's and Train's refusal.
     QString unappliedSourceText(const QString& outcome) const;
     void createActions();
