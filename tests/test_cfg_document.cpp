@@ -177,11 +177,19 @@ void TestCfgDocument::syntaxErrorsNameTheLine_data()
                                << "bad.cfg:5: error: bad number for 'learning_rate': expected a number";
     QTest::newRow("bad list") << net + "[route]\nlayers=-1,,2\n"
                               << "bad.cfg:6: error: layer 0: bad list for 'layers'";
-    QTest::newRow("unknown section")
-        << net + "\n[convolution]\n"
-        << "bad.cfg:6: error: layer 0: unknown layer type [convolution] (known: convolutional";
+    QTest::newRow("unknown section") << net + "\n[convolution]\n"
+                                     << "bad.cfg:6: error: layer 0: unknown layer type [convolution] (did "
+                                        "you mean convolutional?) (known: "
+                                        "convolutional";
     QTest::newRow("unknown key warns") << net + "[maxpool]\nsize=2\nstrid=2\n"
-                                       << "bad.cfg:7: warning: layer 0: unused key 'strid=2' in [maxpool]";
+                                       << "bad.cfg:7: warning: layer 0: unused key 'strid=2' in [maxpool]: "
+                                          "Darknet ignores it (did you mean stride?)";
+    QTest::newRow("a key like none") << net + "[maxpool]\nsize=2\nbogus=2\n"
+                                     << "bad.cfg:7: warning: layer 0: unused key 'bogus=2' in [maxpool]: "
+                                        "Darknet ignores it (misspelt, or meant for another layer type?)";
+    QTest::newRow("misspelt activation") << net + "[convolutional]\nfilters=2\nsize=1\nactivation=leakyy\n"
+                                         << "bad.cfg:8: warning: layer 0: unknown activation 'leakyy' (did "
+                                            "you mean leaky?): Darknet uses relu";
     QTest::newRow("no input size") << "[net]\nbatch=1\n[connected]\noutput=2\n"
                                    << "bad.cfg:1: error: no input size: set width, height and channels";
 }

@@ -1,6 +1,7 @@
 // netwright-cli: the headless tool. Wiring only: options → one command in commands.h.
 #include "commands.h"
 #include "net_loading.h"
+#include "util/closest_name.h"
 #include "util/file_check.h"
 #include "util/memory_info.h"
 #include "util/thread_settings.h"
@@ -33,24 +34,6 @@ CLI::Validator finiteRange(double low, double high)
             return {};
         },
         "FLOAT in " + range);
-}
-
-// Levenshtein distance, for "did you mean" on a mistyped command (names of a dozen letters).
-std::size_t editDistance(std::string_view a, std::string_view b)
-{
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = up;
-        }
-    }
-    return row[b.size()];
 }
 
 // The first word that is no option must be a command: CLI11 alone says "A subcommand is required" for
@@ -109,19 +92,15 @@ bool commandIsKnown(const CLI::App& app, int argc, char** argv)
                           << " (see netwright-cli " << ours << " --help)\n";
                 return false;
             }
-        std::string names, closest;
-        std::size_t closestDistance = 3; // at most two letters off
+        std::string names;
+        std::vector<std::string> commands;
         for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
             if (command->get_name() == word)
                 return true;
             names += (names.empty() ? "" : ", ") + command->get_name();
-            if (const std::size_t d = editDistance(word, command->get_name()); d < closestDistance) {
-                closestDistance = d;
-                closest = command->get_name();
-            }
+            commands.push_back(command->get_name());
         }
-        std::cerr << "error: " << word << ": no such command"
-                  << (closest.empty() ? std::string() : " (did you mean " + closest + "?)")
+        std::cerr << "error: " << word << ": no such command" << nw::didYouMean(word, commands)
                   << "; the commands: " << names << " (see --help)\n";
         return false;
     }

@@ -1,5 +1,6 @@
 #include "cfg/section_reader.h"
 
+#include "util/closest_name.h"
 #include "util/file_check.h"
 
 #include <charconv>
@@ -202,12 +203,16 @@ void SectionReader::reportUnused()
                                     "'" + shortened(line->key) + "' is given again (first on line " +
                                         std::to_string(first->second) +
                                         "): Darknet reads the first, so this line is ignored"});
+    const std::vector<std::string> known(used_.begin(), used_.end()); // the keys this type reads
     for (const Line* line : section_.entries())
-        if (!used_.contains(line->key))
-            diagnostics_.push_back(
-                {Severity::Warning, file_, line->number, layer_,
-                 "unused key '" + shortened(line->key + "=" + line->value) + "' in [" + section_.type +
-                     "]: Darknet ignores it (misspelt, or meant for another layer type?)"});
+        if (!used_.contains(line->key)) {
+            const std::string closest = closestName(line->key, known);
+            diagnostics_.push_back({Severity::Warning, file_, line->number, layer_,
+                                    "unused key '" + shortened(line->key + "=" + line->value) + "' in [" +
+                                        section_.type + "]: Darknet ignores it " +
+                                        (closest.empty() ? "(misspelt, or meant for another layer type?)"
+                                                         : "(did you mean " + closest + "?)")});
+        }
 }
 
 } // namespace nw::cfg

@@ -10,6 +10,7 @@
 #include "layers/route.h"
 #include "layers/upsample.h"
 #include "layers/yolo.h"
+#include "util/closest_name.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -144,6 +145,17 @@ bool checkSizes(LayerSpec& layer, int batch, const std::string& file)
                      "lower size or filters");
 }
 
+// Every name a section can have (long names and aliases), for "did you mean".
+std::vector<std::string> sectionNames(const LayerRegistry& registry)
+{
+    std::vector<std::string> names;
+    for (const LayerType& type : registry.types()) {
+        names.push_back(type.name);
+        names.insert(names.end(), type.aliases.begin(), type.aliases.end());
+    }
+    return names;
+}
+
 bool isNetSection(const cfg::Section& section)
 {
     return section.type == "net" || section.type == "network";
@@ -236,9 +248,10 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
                  "a second [" + section.type + "] section: only the first section is [net]"});
         } else if (!type) {
             layer.type = section.type;
-            layer.diagnostics.push_back(
-                {Severity::Error, spec.file, layer.line, layer.index,
-                 "unknown layer type [" + section.type + "] (known: " + registry.knownNames() + ")"});
+            layer.diagnostics.push_back({Severity::Error, spec.file, layer.line, layer.index,
+                                         "unknown layer type [" + section.type + "]" +
+                                             didYouMean(section.type, sectionNames(registry)) +
+                                             " (known: " + registry.knownNames() + ")"});
         } else {
             layer.type = type->name;
             cfg::SectionReader reader(section, spec.file, layer.index, layer.diagnostics);

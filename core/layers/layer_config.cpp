@@ -2,6 +2,7 @@
 
 #include "graph/layer_spec.h"
 #include "runtime/layer_runtime.h"
+#include "util/closest_name.h"
 
 #include <algorithm>
 
@@ -121,8 +122,9 @@ std::string readActivation(cfg::SectionReader& reader, const char* fallback)
     std::string name = reader.getString("activation", fallback);
     const auto& names = activationNames();
     if (std::find(names.begin(), names.end(), name) == names.end())
-        reader.warning("activation", "unknown activation '" + name + "': Darknet uses relu instead (known: " +
-                                         "linear, logistic, leaky, relu, mish, swish, ...)");
+        reader.warning("activation", "unknown activation '" + name + "'" + didYouMean(name, names) +
+                                         ": Darknet uses relu instead (known: linear, logistic, leaky, relu, "
+                                         "mish, swish, ...)");
     return name;
 }
 
