@@ -94,6 +94,9 @@ void TestDetectPanel::videoFramesThresholdAndExports()
 
     ui::DetectPanel panel;
     panel.resize(640, 480);
+    // Before any image the view says how to get one (it was a blank grey box).
+    QVERIFY2(panel.view()->text().startsWith("Open an image, a folder of images, a video or the camera"),
+             qPrintable(panel.view()->text()));
     panel.setNetwork(cfg);
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
     panel.setWeights(dir.filePath("net.weights"));
@@ -162,6 +165,10 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     QCOMPARE(saved.size(), 2); // (the failures are said in the panel's line)
     QVERIFY(panel.saveImage(dir.filePath("d.jpg")));
     QCOMPARE(saved.last().first().toString(), "Saved the annotated image as " + dir.filePath("d.jpg"));
+    // The next save is proposed there, named after the frame; labels beside the video, as training
+    // reads them (the dialogs opened on the cfg's folder with no name).
+    QCOMPARE(panel.proposedSavePath("_detections.png"), dir.filePath("clip_frame5_detections.png"));
+    QCOMPARE(panel.proposedSavePath(".txt"), dir.filePath("clip_frame5.txt"));
     // The failure's line gives way to the result's again (it said "Cannot save" beside the file written).
     QVERIFY2(panel.status()->text().startsWith("clip.avi frame 5 · "), qPrintable(panel.status()->text()));
     QCOMPARE(QImage(dir.filePath("d.jpg")).size(), painted.size());
@@ -840,6 +847,7 @@ void TestDetectPanel::labelsAreDrawnAndCounted()
     const QImage without = panel.view()->pixmap().toImage();
 
     const QString labelPath = QString(image).replace(".jpg", ".txt"); // (make-shapes writes it beside)
+    QCOMPARE(panel.proposedSavePath(".txt"), labelPath); // Export YOLO labels proposes where it is read
     const QImage picture(image);
     for (const LabeledBox& b : boxes) // the corner below stays clear of every detection
         QVERIFY(b.left > 0.12f * float(picture.width()) || b.top > 0.12f * float(picture.height()));

@@ -5,6 +5,7 @@
 
 #include "data/class_names.h"
 #include "data/data_file.h"
+#include "data/detection_dataset.h"
 #include "detect/annotate.h"
 #include "detect/label_check.h"
 #include "detect/paint_detections.h"
@@ -32,6 +33,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QThread>
@@ -145,6 +147,8 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     filters->addWidget(showLabels_);
 
     picture_ = new DetectionView(this);
+    picture_->setHint(tr("Open an image, a folder of images, a video or the camera with the buttons above: "
+                         "what the network finds is drawn here."));
     auto* viewRow = new QHBoxLayout;
     legend_ = new QLabel(this);
     legend_->setTextFormat(Qt::RichText);
@@ -323,8 +327,9 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             status_->setText(tr("Nothing to save yet: detect on an image first."));
             return;
         }
-        const QString path = chooseFileToSave(this, tr("Save the annotated image"), QString(),
-                                              tr("Images (*.png *.jpg)"), "png");
+        const QString path =
+            chooseFileToSave(this, tr("Save the annotated image"), proposedSavePath("_detections.png"),
+                             tr("Images (*.png *.jpg)"), "png");
         if (!path.isEmpty())
             saveImage(path);
     });
@@ -338,16 +343,16 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(json, &QPushButton::clicked, this, [this, nothingDetectedYet] {
         if (nothingDetectedYet())
             return;
-        const QString path =
-            chooseFileToSave(this, tr("Export detections"), QString(), tr("JSON (*.json)"), "json");
+        const QString path = chooseFileToSave(
+            this, tr("Export detections"), proposedSavePath("_detections.json"), tr("JSON (*.json)"), "json");
         if (!path.isEmpty())
             exportJson(path); // (says what went wrong)
     });
     connect(yolo, &QPushButton::clicked, this, [this, nothingDetectedYet] {
         if (nothingDetectedYet())
             return;
-        const QString path =
-            chooseFileToSave(this, tr("Export YOLO labels"), QString(), tr("Labels (*.txt)"), "txt");
+        const QString path = chooseFileToSave(this, tr("Export YOLO labels"), proposedSavePath(".txt"),
+                                              tr("Labels (*.txt)"), "txt");
         if (!path.isEmpty())
             exportYoloLabels(path); // (says what went wrong)
     });
@@ -975,8 +980,28 @@ void DetectPanel::saySaveProblem(const QString& text)
     saveProblemShown_ = true;
 }
 
-void DetectPanel::sayWritten(const QString& text)
+// A save is proposed under the image's name (dog_detections.png; a video frame's with its number) in
+// the folder of the last save, else the image's; a label file where training reads it (dog.txt beside
+// the image, or in labels/ for a JPEGImages/ set). (The dialogs opened on the cfg's folder, unnamed.)
+QString DetectPanel::proposedSavePath(const QString& ending) const
 {
+    const QFileInfo source(last_.source);
+    QString base = source.completeBaseName().isEmpty() ? QString("detections") : source.completeBaseName();
+    if (!showingStill_)
+        base += QString("_frame%1").arg(last_.frame);
+    const bool labels = ending == ".txt";
+    if (labels && showingStill_ && source.isFile()) // where the loader and AlexeyAB's Darknet read it
+        return QString::fromStdString(labelPathFor(last_.source.toStdString()));
+    const QString lastFolder = QSettings().value("detect/saveFolder").toString();
+    const QString folder = !labels && QFileInfo(lastFolder).isDir() ? lastFolder
+                           : source.isFile()                        ? source.absolutePath()
+                                                                    : QDir::homePath();
+    return QDir(folder).filePath(base + ending);
+}
+
+void DetectPanel::sayWritten(const QString& path, const QString& text)
+{
+    QSettings().setValue("detect/saveFolder", QFileInfo(path).absolutePath());
     if (std::exchange(saveProblemShown_, false))
         status_->setText(resultLine_);
     emit saved(text);
@@ -989,7 +1014,7 @@ bool DetectPanel::saveImage(const QString& path)
     if (!problem.isEmpty())
         saySaveProblem(tr("Cannot save the image: %1").arg(problem));
     else
-        sayWritten(tr("Saved the annotated image as %1").arg(QFileInfo(target).absoluteFilePath()));
+        sayWritten(target, tr("Saved the annotated image as %1").arg(QFileInfo(target).absoluteFilePath()));
     return problem.isEmpty();
 }
 
@@ -1007,6 +1032,7 @@ bool DetectPanel::exportJson(const QString& path)
         saySaveProblem(tr("Cannot export the detections: %1").arg(problem));
     else
         sayWritten(
+            path,
             tr("Exported %1 to %2").arg(objectCount(boxes_.size()), QFileInfo(path).absoluteFilePath()));
     return problem.isEmpty();
 }
@@ -1019,8 +1045,8 @@ bool DetectPanel::exportYoloLabels(const QString& path)
     if (!problem.isEmpty())
         saySaveProblem(tr("Cannot export the labels: %1").arg(problem));
     else
-        sayWritten(tr("Exported %1 as YOLO labels to %2")
-                       .arg(objectCount(boxes_.size()), QFileInfo(path).absoluteFilePath()));
+        sayWritten(path, tr("Exported %1 as YOLO labels to %2")
+                             .arg(objectCount(boxes_.size()), QFileInfo(path).absoluteFilePath()));
     return problem.isEmpty();
 }
 

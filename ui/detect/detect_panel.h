@@ -73,6 +73,8 @@ public:
     bool saveImage(const QString& path);
     bool exportJson(const QString& path);
     bool exportYoloLabels(const QString& path);
+    // What the save dialogs propose for `ending` ("_detections.png", ".txt").
+    QString proposedSavePath(const QString& ending) const;
     QLabel* legend() const { return legend_; }
     QComboBox* deviceBox() const { return device_; }
     QComboBox* precisionBox() const { return precision_; }
@@ -104,7 +106,7 @@ private:
                   bool weightsRefused);
     void showTopClasses();
     void saySaveProblem(const QString& text);
-    void sayWritten(const QString& text); // emits saved()
+    void sayWritten(const QString& path, const QString& text); // emits saved(), keeps the folder
     void onFrame(const nw::ui::DetectFrame& frame);
     // Appends to the detector line when the names file's length is not the network's class count.
     void sayIfNamesDoNotFit();

@@ -42,7 +42,16 @@ void DetectionView::clearPicture()
     boxes_.clear();
     labels_.clear();
     label_->clear();
+    label_->setText(hint_);
     label_->setMinimumSize(kSmallest);
+}
+
+void DetectionView::setHint(const QString& hint)
+{
+    hint_ = hint;
+    label_->setWordWrap(true);
+    if (image_.isNull())
+        label_->setText(hint_);
 }
 
 double DetectionView::currentScale() const

@@ -24,6 +24,8 @@ public:
     void setLabels(std::vector<LabeledBox> labels);
     const std::vector<LabeledBox>& labels() const { return labels_; }
     void clearPicture();
+    // Shown while there is no picture: what to do to get one.
+    void setHint(const QString& hint);
     // 0 fits the image to the view; otherwise the scale (1 = one image pixel per screen pixel).
     void setZoom(double zoom);
     double zoom() const { return zoom_; }
@@ -39,6 +41,7 @@ private:
 
     static constexpr QSize kSmallest{320, 200};
     QLabel* label_ = nullptr;
+    QString hint_;
     QImage image_;
     std::vector<LabeledBox> boxes_;
     std::vector<LabeledBox> labels_;
