@@ -303,6 +303,12 @@ void TestEditor::savingUnmodifiedWritesTheSameBytes()
     QCOMPARE(differences, 2);
     QVERIFY(!window.documentModel()->isModified());
     QVERIFY(!window.saveAs(dir.filePath("missing-folder/x.cfg")));
+    // The folder is what is wrong, and the way out is said (it named the file with "No such file").
+    QVERIFY2(window.statusBar()->currentMessage().endsWith(
+                 QString(" (the folder %1 does not exist). The network stays open with its edits: save it in "
+                         "another folder with File ▸ Save As…")
+                     .arg(dir.filePath("missing-folder"))),
+             qPrintable(window.statusBar()->currentMessage()));
     // A name typed without a suffix in the Save dialogs is saved as .cfg; other names stay as typed.
     QCOMPARE(ui::withCfgSuffix("/tmp/net"), QString("/tmp/net.cfg"));
     QCOMPARE(ui::withCfgSuffix("/tmp/net.cfg"), QString("/tmp/net.cfg"));

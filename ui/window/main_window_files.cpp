@@ -144,8 +144,16 @@ bool MainWindow::saveAs(const QString& path)
 {
     if (!commitPendingEdits())
         return false;
-    const QString error = model_doc_->saveAs(path);
-    if (!error.isEmpty()) {
+    if (const QString problem = model_doc_->saveAs(path); !problem.isEmpty()) {
+        // What is wrong with the folder, when that is it (the file's own error named only the file),
+        // and that nothing is lost.
+        const QFileInfo folder(QFileInfo(path).absolutePath());
+        const QString where = !folder.exists()  ? tr(" (the folder %1 does not exist)").arg(folder.filePath())
+                              : !folder.isDir() ? tr(" (%1 is not a folder)").arg(folder.filePath())
+                                                : QString();
+        const QString error = problem + where +
+                              tr(". The network stays open with its edits: save it in another folder with "
+                                 "File ▸ Save As…");
         statusBar()->showMessage(error);
         if (isVisible())
             QMessageBox::warning(this, tr("Cannot save"), error);
