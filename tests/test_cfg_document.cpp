@@ -158,6 +158,9 @@ void TestCfgDocument::syntaxErrorsNameTheLine_data()
                                          << "bad.cfg:1: error: 'width=416' is outside any section";
     QTest::newRow("no equals") << net + "momentum\n"
                                << "bad.cfg:5: error: expected key=value, found 'momentum' (no '=')";
+    QTest::newRow("spaces kept in the quote") << net + "this line has no equals\n"
+                                              << "bad.cfg:5: error: expected key=value, found 'this line has "
+                                                 "no equals' (no '=')";
     QTest::newRow("empty value") << net + "\n\ndecay=\n"
                                  << "bad.cfg:7: error: key 'decay' has no value";
     QTest::newRow("no key") << net + "=3\n"

@@ -43,6 +43,10 @@ Line classify(std::string text, std::string eol, int number, const std::string& 
     line.eol = std::move(eol);
     line.number = number;
     const std::string stripped = darknetStrip(line.text);
+    // Quoted as the user wrote it (Darknet reads it without any spaces: "this line" was 'thisline').
+    const auto first = line.text.find_first_not_of(" \t\r"), last = line.text.find_last_not_of(" \t\r");
+    const std::string asWritten =
+        first == std::string::npos ? std::string() : line.text.substr(first, last - first + 1);
     auto error = [&](std::string message) {
         diagnostics.push_back({Severity::Error, file, number, -1, std::move(message)});
     };
@@ -55,9 +59,9 @@ Line classify(std::string text, std::string eol, int number, const std::string& 
         const auto close = stripped.find(']');
         line.key = stripped.substr(1, close == std::string::npos ? std::string::npos : close - 1);
         if (close == std::string::npos)
-            error("section header " + quoted(stripped) + " has no closing ']'");
+            error("section header " + quoted(asWritten) + " has no closing ']'");
         else if (close + 1 != stripped.size())
-            error("text after the section header " + quoted(stripped) +
+            error("text after the section header " + quoted(asWritten) +
                   ": Darknet has no inline comments; put the comment on its own line starting with '#'");
         else if (line.key.empty())
             error("empty section header '[]': expected a layer type such as [convolutional]");
@@ -65,10 +69,10 @@ Line classify(std::string text, std::string eol, int number, const std::string& 
         const auto eq = stripped.find('=');
         if (eq == std::string::npos) {
             line.kind = Line::Kind::Invalid;
-            error("expected key=value, found " + quoted(stripped) + " (no '=')");
+            error("expected key=value, found " + quoted(asWritten) + " (no '=')");
         } else if (eq == 0) {
             line.kind = Line::Kind::Invalid;
-            error("expected key=value, found " + quoted(stripped) + " (no key before '=')");
+            error("expected key=value, found " + quoted(asWritten) + " (no key before '=')");
         } else if (eq + 1 == stripped.size()) {
             line.kind = Line::Kind::Invalid;
             error("key '" + shortened(stripped.substr(0, eq)) + "' has no value after '='");
