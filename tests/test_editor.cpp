@@ -784,6 +784,16 @@ void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
     table->item(panel->rowOf("groups"), 1)->setText("2");
     QVERIFY(window.documentModel()->document().sections()[1].find("groups"));
     QCOMPARE(window.documentModel()->undoStack()->count(), 2);
+    // A value the network refuses is marked, its error in the tooltip (filters=-5 looked like any other).
+    const QColor plain = table->item(panel->rowOf("filters"), 1)->foreground().color();
+    table->item(panel->rowOf("filters"), 1)->setText("-5");
+    const auto filtersTip = [&] { return table->item(panel->rowOf("filters"), 1)->toolTip(); };
+    QTRY_VERIFY2(filtersTip().startsWith("filters must be at least 1 (found -5)"), qPrintable(filtersTip()));
+    QVERIFY(table->item(panel->rowOf("filters"), 1)->foreground().color() != plain);
+    QVERIFY(table->item(panel->rowOf("filters"), 0)->foreground().color() != plain);
+    QCOMPARE(table->item(panel->rowOf("groups"), 1)->foreground().color(), plain);
+    window.documentModel()->undoStack()->undo();
+    QTRY_COMPARE(table->item(panel->rowOf("filters"), 1)->foreground().color(), plain);
     // [net]: its own grouped view.
     panel->showSection(0);
     QStringList titles;

@@ -1,6 +1,7 @@
 #include "editor/property_panel.h"
 
 #include "editor/document_model.h"
+#include "window/message_colours.h"
 
 #include <QComboBox>
 #include <QDoubleValidator>
@@ -275,8 +276,12 @@ void PropertyPanel::refresh()
     const cfg::Section& section = sections[std::size_t(section_)];
     // Lines count in the text as Save writes it (edits renumber them).
     const QString where = tr("line %1").arg(section.headerLine());
+    const bool net = section.type == "net" || section.type == "network";
     title_->setText(
-        section_ == 0
+        section_ == 0 && !net
+            ? tr("[%1] (%2): the first section, where [net] belongs (Edit ▸ Add [net] section)")
+                  .arg(QString::fromStdString(section.type), where)
+        : section_ == 0
             ? tr("[%1] (%2): the network's input, batch, solver and augmentation")
                   .arg(QString::fromStdString(section.type), where)
             : tr("Layer %1: [%2] (%3)").arg(section_ - 1).arg(QString::fromStdString(section.type), where));
@@ -301,6 +306,7 @@ void PropertyPanel::refresh()
             continue; // accepted but not used by Netwright (AlexeyAB extras): only shown when written
         addRow(spec, line ? &line->value : nullptr);
     }
+    markProblems();
     table_->resizeColumnToContents(0);
     if (!currentKey.isEmpty())
         for (int row = 0; row < table_->rowCount(); ++row)
@@ -309,6 +315,40 @@ void PropertyPanel::refresh()
                 break;
             }
     refreshing_ = false;
+}
+
+void PropertyPanel::setProblems(const Diagnostics& problems)
+{
+    problems_ = problems;
+    refresh();
+}
+
+void PropertyPanel::markProblems()
+{
+    if (section_ < 0 || problems_.empty())
+        return;
+    const cfg::Section& section = model_.document().sections()[std::size_t(section_)];
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        QTableWidgetItem* value = table_->item(row, 1);
+        const cfg::Line* line =
+            value ? section.find(value->data(kKeyRole).toString().toStdString()) : nullptr;
+        if (!line)
+            continue;
+        QStringList said;
+        bool error = false;
+        for (const Diagnostic& d : problems_)
+            if (d.line == line->number) {
+                said << QString::fromStdString(d.message);
+                error = error || d.isError();
+            }
+        if (said.isEmpty())
+            continue;
+        const QColor colour = error ? errorTextColour(table_) : warningTextColour(table_);
+        for (QTableWidgetItem* item : {table_->item(row, 0), value}) {
+            item->setForeground(colour);
+            item->setToolTip(said.join("\n") + "\n\n" + item->toolTip());
+        }
+    }
 }
 
 void PropertyPanel::valueEdited(QTableWidgetItem* item)

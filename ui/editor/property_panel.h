@@ -32,12 +32,16 @@ public:
     // A value typed into a cell but not yet confirmed (Enter, focus elsewhere) goes into the document now:
     // before saving, closing, opening another file or training, so what is on screen is what is used.
     void commitPendingEdit();
+    // The network's errors and warnings: a key on a line they name is marked, their words in its tooltip
+    // (a filters=-5 looked like any other value).
+    void setProblems(const Diagnostics& problems);
 
 private:
     void refresh();
     void closeOpenEditor();
     void addRow(const KeySpec& spec, const std::string* value);
     void addGroupRow(const QString& title);
+    void markProblems();
     void valueEdited(QTableWidgetItem* item);
     void addKey();
     void removeSelectedKey();
@@ -51,6 +55,7 @@ private:
     QTableWidget* table_ = nullptr;
     QLineEdit* newKey_ = nullptr;
     QLineEdit* newValue_ = nullptr;
+    Diagnostics problems_;
 };
 
 } // namespace nw::ui

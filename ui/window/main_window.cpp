@@ -394,6 +394,11 @@ void MainWindow::showSpec()
     model_->setSpec(buildNetworkSpec(model_doc_->document()));
     graph_->setSpec(model_->spec());
     const NetworkSpec& spec = model_->spec();
+    Diagnostics ownLines; // (a line number of another file, a 9k.tree, would mark an unrelated key)
+    for (const Diagnostic& d : spec.diagnostics)
+        if (d.file.empty() || d.file == model_doc_->document().fileName())
+            ownLines.push_back(d);
+    properties_->setProblems(ownLines);
     if (addNet_)
         addNet_->setVisible(!model_doc_->document().sections().empty() &&
                             !cfg::startsWithNet(model_doc_->document()));
