@@ -22,10 +22,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
+#include <random>
 
 using namespace nw;
 
@@ -59,6 +62,7 @@ private slots:
     void iouByHand();
     void nmsKeepsTheBestOfOverlappingBoxes();
     void nmsKindOfTheLastHeadIsUsed();
+    void nmsEqualsDarknetsEveryPairRule();
     void yoloDecodingByHand();
     void gaussianYoloDecodingByHand();
     void letterboxCorrectionByHand();
@@ -129,6 +133,69 @@ void TestDetect::nmsKeepsTheBestOfOverlappingBoxes()
     const auto suppressed =
         std::find_if(dets.begin(), dets.end(), [](const Detection& d) { return d.box.x == 0.50f; });
     QCOMPARE(suppressed->prob[0], 0.0f);
+}
+
+// Darknet's do_nms_sort as written there (every pair of every class, objects sorted per class): the
+// overlap lists nmsSort finds once must give the same probabilities, in the same order, for both rules,
+// with boxes piled up, touching, inverted (negative sizes) and not finite.
+void TestDetect::nmsEqualsDarknetsEveryPairRule()
+{
+    const auto darknets = [](std::vector<Detection> dets, int classes, float threshold, const NmsRule& rule) {
+        std::stable_partition(dets.begin(), dets.end(), [](const Detection& d) { return d.objectness != 0; });
+        const auto total =
+            std::count_if(dets.begin(), dets.end(), [](const Detection& d) { return d.objectness != 0; });
+        for (int k = 0; k < classes; ++k) {
+            std::stable_sort(dets.begin(), dets.begin() + total, [k](const Detection& a, const Detection& b) {
+                return a.prob[std::size_t(k)] > b.prob[std::size_t(k)];
+            });
+            for (std::ptrdiff_t i = 0; i < total; ++i) {
+                if (dets[std::size_t(i)].prob[std::size_t(k)] == 0)
+                    continue;
+                for (std::ptrdiff_t j = i + 1; j < total; ++j)
+                    if (nmsOverlap(dets[std::size_t(i)].box, dets[std::size_t(j)].box, rule) > threshold)
+                        dets[std::size_t(j)].prob[std::size_t(k)] = 0;
+            }
+        }
+        return dets;
+    };
+    std::mt19937 random(7);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    for (int trial = 0; trial < 40; ++trial) {
+        const int classes = 1 + trial % 5, count = 50 + 37 * trial;
+        std::vector<Detection> dets;
+        for (int i = 0; i < count; ++i) {
+            // Clustered around a few centres (so boxes overlap), some exact copies, some touching.
+            const float cx = float(i % 7) / 7.0f + 0.05f * unit(random),
+                        cy = float(i % 5) / 5.0f + 0.05f * unit(random);
+            Detection d = detection(cx, cy, 0.05f + 0.3f * unit(random), 0.05f + 0.3f * unit(random), {});
+            if (i % 11 == 0 && i > 0)
+                d.box = dets[std::size_t(i - 1)].box;
+            if (i % 13 == 0)
+                d.box = {dets.empty() ? 0.5f : dets.back().box.x + dets.back().box.w, cy, 0.1f, 0.1f};
+            if (trial % 10 == 9 && i % 17 == 0)
+                d.box.w = -d.box.w;
+            if (trial == 39 && i == 5)
+                d.box.x = std::numeric_limits<float>::quiet_NaN();
+            d.objectness = i % 9 == 0 ? 0.0f : 0.5f;
+            for (int k = 0; k < classes; ++k)
+                d.prob.push_back(unit(random) < 0.3f ? 0.0f : std::round(unit(random) * 20) / 20); // ties too
+            dets.push_back(d);
+        }
+        for (const NmsRule& rule : {NmsRule{}, nmsRuleFromCfg("diounms", 0.8f)})
+            for (const float threshold : {0.0f, 0.3f, 0.45f, 0.9f}) {
+                const std::vector<Detection> expected = darknets(dets, classes, threshold, rule);
+                std::vector<Detection> ours = dets;
+                nmsSort(ours, classes, threshold, rule);
+                QCOMPARE(ours.size(), expected.size());
+                for (std::size_t i = 0; i < ours.size(); ++i) {
+                    QVERIFY2(std::memcmp(&ours[i].box, &expected[i].box, sizeof(Box)) == 0,
+                             qPrintable(QString("trial %1, box %2").arg(trial).arg(i)));
+                    QVERIFY2(ours[i].prob == expected[i].prob,
+                             qPrintable(
+                                 QString("trial %1, threshold %2, box %3").arg(trial).arg(threshold).arg(i)));
+                }
+            }
+    }
 }
 
 // AlexeyAB's nms_kind, by hand. Two 0.625-wide boxes one cell apart diagonally on an 8×8 grid: IoU
