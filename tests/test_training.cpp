@@ -1203,8 +1203,33 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);
     QCOMPARE(process.exitCode(), 128 + SIGTERM);
-    QVERIFY(process.readAllStandardError().contains("checkpoint written"));
+    const QByteArray stoppedSaid = process.readAllStandardError();
+    QVERIFY(stoppedSaid.contains("checkpoint written"));
+    // The stop is said at once (a large network's iteration takes seconds: a silent Ctrl+C invited the
+    // second, which quits without a checkpoint).
+    QVERIFY2(
+        stoppedSaid.contains("stopping after this iteration, with a checkpoint (a second Ctrl+C quits at "
+                             "once, without it)"),
+        stoppedSaid.constData());
     QVERIFY(QFileInfo::exists(dir.filePath("stopped/toy_last.state")));
+    // --progress json (a program following the run) gets the same status: it was 0, a stop read as a
+    // finish; and a reader that went away stops that run too (it trained on unseen to the end).
+    process.start(NETWRIGHT_CLI, {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("json"),
+                                  "--max-batches", "100000", "--progress", "json"});
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("json/metrics.csv")) &&
+                                 test::readAll(dir.filePath("json/metrics.csv")).count('\n') >= 3,
+                             60000);
+    ::kill(pid_t(process.processId()), SIGINT);
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 128 + SIGINT);
+    QVERIFY(process.readAllStandardOutput().contains("{\"message\":\"stopped at iteration"));
+    process.start("bash", {"-c",
+                           "\"$0\" train \"$1\" \"$2\" --out \"$3\" --max-batches 100000 --progress json | "
+                           "head -c 1 >/dev/null; exit ${PIPESTATUS[0]}",
+                           NETWRIGHT_CLI, data.fileName(), cfg.fileName(), dir.filePath("json-piped")});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 128 + SIGPIPE);
+    QVERIFY(QFileInfo::exists(dir.filePath("json-piped/toy_last.state")));
     // The terminal closed (SIGHUP), or stdout's reader went away (`train … | head -1`): the same stop
     // with a checkpoint (both ended the run by their default action, the iterations since the last
     // checkpoint lost).

@@ -98,9 +98,11 @@ std::vector<std::string> rankCommand(const std::string& program, const TrainArgs
 // A stop asked of the launcher (Ctrl+C, `kill`, a scheduler's SIGTERM) is passed on to the ranks, which
 // stop together with a checkpoint at the end of their iteration (validation, mAP and the checkpoint may
 // take minutes); a second one ends them by force (a rank stuck in an exchange cannot stop by itself).
-volatile std::sig_atomic_t stopAsked = 0;
-void askStop(int)
+volatile std::sig_atomic_t stopAsked = 0, firstStopSignal = 0;
+void askStop(int signal)
 {
+    if (!stopAsked)
+        firstStopSignal = signal;
     stopAsked = stopAsked + 1;
 }
 
@@ -174,7 +176,7 @@ int trainOnGpus(const TrainArgs& args)
     }
     if (stopAsked) {
         std::printf("stopped before the GPUs' processes started\n");
-        return 0;
+        return 128 + firstStopSignal;
     }
     std::vector<pid_t> ranks;
     const auto size = std::to_string(gpus->size());
@@ -272,7 +274,8 @@ int trainOnGpus(const TrainArgs& args)
         }
         worst = 1;
     }
-    return worst;
+    // A stop that ended every rank with its checkpoint: 130/143 as a single process's (not a success).
+    return worst == 0 && passedOn ? 128 + firstStopSignal : worst;
 #endif
 }
 

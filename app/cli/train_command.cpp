@@ -69,7 +69,7 @@ public:
             writeChart();
         if (json_) {
             std::printf("%s\n", progressJson(s).c_str());
-            std::fflush(stdout);
+            flushOrStop();
             return;
         }
         const double perIteration = s.elapsedSeconds / std::max(1, s.iteration - firstIteration(s));
@@ -113,11 +113,16 @@ public:
                     h.layer, h.averageIou, h.classScore, h.objectness, h.noObject, h.recall50, h.recall75,
                     h.count);
         }
+        flushOrStop();
+    }
+    // A reader of stdout that went away (`| head`, a closed `tee`, a studio that crashed) stops the run
+    // as Ctrl+C does, with a checkpoint, rather than train unseen or die by SIGPIPE and lose the
+    // iterations done; another write error (a full disk) loses the progress lines, not the training.
+    void flushOrStop()
+    {
         if (std::fflush(stdout) != 0 && !stdoutFailed_) {
             stdoutFailed_ = true;
             if (errno == EPIPE) {
-                // The reader of stdout went away (`| head`, a closed `tee`): stop as for Ctrl+C, with a
-                // checkpoint, rather than train on unseen or die by SIGPIPE and lose the iterations done.
                 int none = 0;
                 stopSignal.compare_exchange_strong(none, SIGPIPE);
                 readerGone = true; // (not `interrupted`: a Ctrl+C now is a first stop, with its checkpoint)
@@ -134,7 +139,7 @@ public:
     {
         if (json_ && !quiet_) {
             std::printf("%s\n", messageJson(text).c_str());
-            std::fflush(stdout);
+            flushOrStop();
             return;
         }
         endBar();
@@ -249,14 +254,21 @@ int train(const TrainArgs& args)
         stopSignal.compare_exchange_strong(none, signal);
         if (interrupted.exchange(true) && quitOnSecondStop)
             std::_Exit(128 + signal);
+        // Said at once (a large network's iteration takes seconds, and a silent first Ctrl+C invites the
+        // second, which loses the iterations since the last checkpoint); write() is safe in a handler.
+        if (quitOnSecondStop) {
+            static constexpr char kSaid[] = "\nstopping after this iteration, with a checkpoint (a second "
+                                            "Ctrl+C quits at once, without it)\n";
+            [[maybe_unused]] const auto written = ::write(STDERR_FILENO, kSaid, sizeof kSaid - 1);
+        }
     };
     std::signal(SIGINT, onStop);
     std::signal(SIGTERM, onStop);
     // The terminal closed (a dropped ssh session): the same stop, unless started to ignore it (nohup).
     if (struct sigaction hangup{}; sigaction(SIGHUP, nullptr, &hangup) == 0 && hangup.sa_handler != SIG_IGN)
         std::signal(SIGHUP, onStop);
-    // A reader that went away must not kill the run: writes fail instead, and a text run then stops
-    // with a checkpoint (ConsoleObserver); a --progress json run goes on.
+    // A reader that went away must not kill the run: writes fail instead, and the run then stops with a
+    // checkpoint (ConsoleObserver).
     std::signal(SIGPIPE, SIG_IGN);
     std::string mpiError;
     const std::unique_ptr<Communicator> team = joinRanks(args, mpiError);
@@ -371,9 +383,10 @@ int train(const TrainArgs& args)
                       << ": " << *problem << "\n";
             return fail();
         }
-        // Stopped before max_batches: not a success for `train … && next-step` (Darknet dies with 130).
-        // Ranks under a launcher report a stop as 0: the launcher tells stops from failures.
-        return (interrupted || readerGone) && !team && !args.progressJson ? 128 + stopSignal.load() : 0;
+        // Stopped before max_batches: not a success for `train … && next-step` (Darknet dies with 130),
+        // with --progress json too (a program following the run told a stop from a finish only by the
+        // last message). Ranks under a launcher report a stop as 0: the launcher tells stops from failures.
+        return (interrupted || readerGone) && !team ? 128 + stopSignal.load() : 0;
     } catch (const std::exception& e) {
         if (!team || team->size() == 1)
             throw; // main's last net (with its out-of-memory advice)

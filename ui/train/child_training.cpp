@@ -164,8 +164,13 @@ std::optional<std::string> runChildTraining(const QString& program, const QStrin
     if (child.exitStatus() == QProcess::CrashExit)
         return program.toStdString() + " ended abnormally (" + child.errorString().toStdString() +
                "); the last checkpoint is kept";
-    if (child.exitCode() == 0)
+    // A stop ends the run with 128 + its signal, after the checkpoint: Stop's SIGINT is no failure.
+    if (child.exitCode() == 0 || (stopSent && child.exitCode() == 128 + SIGINT))
         return std::nullopt;
+    for (const auto& [signal, name] : {std::pair{SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"}})
+        if (child.exitCode() == 128 + signal)
+            return program.toStdString() + " was stopped by " + name +
+                   " (not by Stop here); it wrote its checkpoint: Resume goes on from it";
     // The child's own words: its first error (a rank's), and the last when another follows (the
     // launcher's, naming the rank); else its status.
     const auto words = [](const QByteArray& line) {
