@@ -1192,13 +1192,20 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
                  bad);
     }
 
+    // A run into `out` well under way (three rows of metrics.csv), to be stopped.
+    const auto underWay = [&](const QString& out) {
+        return QTest::qWaitFor(
+            [&] {
+                return QFileInfo::exists(dir.filePath(out + "/metrics.csv")) &&
+                       test::readAll(dir.filePath(out + "/metrics.csv")).count('\n') >= 3;
+            },
+            60000);
+    };
     // Stopped (SIGTERM, as Ctrl+C's SIGINT): a checkpoint, and 128 + the signal, as a shell reports a
     // killed command (it was 0, so `train … && next` went on).
     process.start(NETWRIGHT_CLI, {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("stopped"),
                                   "--max-batches", "100000"});
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("stopped/metrics.csv")) &&
-                                 test::readAll(dir.filePath("stopped/metrics.csv")).count('\n') >= 3,
-                             60000);
+    QVERIFY(underWay("stopped"));
     process.terminate();
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);
@@ -1216,9 +1223,7 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     // finish; and a reader that went away stops that run too (it trained on unseen to the end).
     process.start(NETWRIGHT_CLI, {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("json"),
                                   "--max-batches", "100000", "--progress", "json"});
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("json/metrics.csv")) &&
-                                 test::readAll(dir.filePath("json/metrics.csv")).count('\n') >= 3,
-                             60000);
+    QVERIFY(underWay("json"));
     ::kill(pid_t(process.processId()), SIGINT);
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 128 + SIGINT);
@@ -1235,9 +1240,7 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     // checkpoint lost).
     process.start(NETWRIGHT_CLI, {"train", data.fileName(), cfg.fileName(), "--out", dir.filePath("hangup"),
                                   "--max-batches", "100000"});
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("hangup/metrics.csv")) &&
-                                 test::readAll(dir.filePath("hangup/metrics.csv")).count('\n') >= 3,
-                             60000);
+    QVERIFY(underWay("hangup"));
     ::kill(pid_t(process.processId()), SIGHUP);
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 128 + SIGHUP);
@@ -1246,9 +1249,7 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     process.start("bash",
                   {"-c", "trap '' HUP; exec \"$0\" train \"$1\" \"$2\" --out \"$3\" --max-batches 100000",
                    NETWRIGHT_CLI, data.fileName(), cfg.fileName(), dir.filePath("nohup")});
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("nohup/metrics.csv")) &&
-                                 test::readAll(dir.filePath("nohup/metrics.csv")).count('\n') >= 3,
-                             60000);
+    QVERIFY(underWay("nohup"));
     ::kill(pid_t(process.processId()), SIGHUP);
     QVERIFY(!process.waitForFinished(1000)); // still training a second later
     process.terminate();
