@@ -590,9 +590,10 @@ void TestTrainPanel::theDataFileOfADarknetProjectIsFound()
     const QString ownFolder = ui::defaultRunFolder(dir.filePath("ab/yolo-obj.cfg"));
     QCOMPARE(panel.outputEdit()->text(), ui::defaultRunFolder(dir.filePath("tutorial/cifar_small.cfg")));
 
-    // Runs go where Darknet and the CLI write: the .data file's backup= folder once it exists (found as
-    // its other paths are, here one folder above data/), else the studio's own folder for the network.
-    test::writeFile(dir.filePath("ab/data/obj.data"), "classes=2\nbackup=backup/\n");
+    // Runs go where Darknet and the CLI write: the .data file's backup= folder once it exists (in the
+    // folder its train= list is found from, here one above data/), else the studio's own folder.
+    test::writeFile(dir.filePath("ab/data/train.txt"), "");
+    test::writeFile(dir.filePath("ab/data/obj.data"), "classes=2\ntrain=data/train.txt\nbackup=backup/\n");
     panel.setNetwork(dir.filePath("ab/yolo-obj.cfg"));
     QCOMPARE(panel.outputEdit()->text(), ownFolder); // no backup/ yet
     QVERIFY(QDir().mkpath(dir.filePath("ab/backup")));
@@ -608,7 +609,7 @@ void TestTrainPanel::theDataFileOfADarknetProjectIsFound()
     QVERIFY(QDir().mkpath(dir.filePath("runs")));
     panel.setNetwork(dir.filePath("ab/yolo-obj.cfg"));
     QCOMPARE(panel.outputEdit()->text(), dir.filePath("runs/obj"));
-    test::writeFile(dir.filePath("ab/data/obj.data"), "classes=2\nbackup=backup/\n");
+    test::writeFile(dir.filePath("ab/data/obj.data"), "classes=2\ntrain=data/train.txt\nbackup=backup/\n");
     panel.outputEdit()->setText(dir.filePath("mine")); // a folder the user chose stays
     panel.dataEdit()->setText(dir.filePath("ab/data/obj.data"));
     QCOMPARE(panel.outputEdit()->text(), dir.filePath("mine"));

@@ -157,6 +157,7 @@ std::vector<float> allWeights(Net& net)
 class TestTraining : public QObject {
     Q_OBJECT
 private slots:
+    void backupIsBesideTheDataOrInTheWorkingFolder();
     void learningRatePoliciesByHand();
     void twoRunsAreTheSameToTheBit();
     void aNetworkThatCannotLearnIsRefusedByName();
@@ -1290,6 +1291,42 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
         stepsError.contains("time_steps=2 in [net]: training on sequences (Darknet's text and sequence data) "
                             "is not supported"),
         stepsError.constData());
+}
+
+// backup= is an output: beside the .data when that folder exists, else in the working folder (Darknet's).
+// It was looked for as an input, in the three folders above the .data too: a bk/ that happened to exist
+// two folders up got the run, which set that folder's other run aside.
+void TestTraining::backupIsBesideTheDataOrInTheWorkingFolder()
+{
+    QTemporaryDir dir;
+    QVERIFY(QDir().mkpath(dir.filePath("a/b/c")) && QDir().mkpath(dir.filePath("a/bk")) &&
+            QDir().mkpath(dir.filePath("cwd")));
+    test::writeFile(dir.filePath("a/b/c/d.data"), "classes=2\ntrain=/usr/share/list.txt\nbackup=bk/\n");
+    struct WorkingFolder {
+        const QString before = QDir::currentPath();
+        ~WorkingFolder() { QDir::setCurrent(before); }
+    } workingFolder;
+    QVERIFY(QDir::setCurrent(dir.filePath("cwd")));
+    std::string error;
+    const auto data = loadDataFile(dir.filePath("a/b/c/d.data").toStdString(), error);
+    QVERIFY2(data, error.c_str());
+    QCOMPARE(data->outputFolder("backup", "backup"), std::string("bk/"));
+    QVERIFY(QDir().mkpath(dir.filePath("a/b/c/bk")));
+    QCOMPARE(QDir::cleanPath(QString::fromStdString(data->outputFolder("backup", "backup"))),
+             dir.filePath("a/b/c/bk"));
+    DataFile absolute = *data;
+    absolute.values["backup"] = dir.filePath("a/bk").toStdString();
+    QCOMPARE(absolute.outputFolder("backup", "backup"), dir.filePath("a/bk").toStdString());
+    absolute.values.erase("backup");
+    QCOMPARE(absolute.outputFolder("backup", "backup"), std::string("backup"));
+    // An AlexeyAB project: train=data/train.txt found from the folder above data/, backup= there too.
+    QVERIFY(QDir().mkpath(dir.filePath("ab/data")) && QDir().mkpath(dir.filePath("ab/backup")));
+    test::writeFile(dir.filePath("ab/data/train.txt"), "");
+    test::writeFile(dir.filePath("ab/data/obj.data"), "classes=2\ntrain=data/train.txt\nbackup=backup/\n");
+    const auto project = loadDataFile(dir.filePath("ab/data/obj.data").toStdString(), error);
+    QVERIFY2(project, error.c_str());
+    QCOMPARE(QDir::cleanPath(QString::fromStdString(project->outputFolder("backup", "backup"))),
+             dir.filePath("ab/backup"));
 }
 
 // chart.png from a hand-made metrics.csv: iterations 0..100 on 860 pixels from x = 70, the average loss

@@ -332,7 +332,7 @@ int train(const TrainArgs& args)
             return fail();
         }
         TrainOptions options;
-        options.outDir = args.outDir.empty() ? data->resolve(data->get("backup", "backup")) : args.outDir;
+        options.outDir = args.outDir.empty() ? data->outputFolder("backup", "backup") : args.outDir;
         options.name = std::filesystem::path(args.cfg).stem().string();
         options.data = std::filesystem::absolute(args.data).lexically_normal().string();
         options.maxBatches = args.maxBatches;

@@ -32,6 +32,37 @@ std::string DataFile::resolve(const std::string& relative) const
     return findRelativePath(relative, std::filesystem::path(path).parent_path()).value_or(relative);
 }
 
+std::string DataFile::outputFolder(const std::string& key, const std::string& fallback) const
+{
+    namespace fs = std::filesystem;
+    const std::string value = get(key, fallback);
+    if (value.empty() || fs::path(value).is_absolute())
+        return value;
+    std::error_code ec;
+    const fs::path dataFolder = fs::path(path).parent_path();
+    if (const fs::path beside = dataFolder / value; fs::is_directory(beside, ec))
+        return beside.string();
+    if (fs::is_directory(value, ec))
+        return value;
+    // An AlexeyAB project (darknet/data/obj.data with train=data/train.txt, run from darknet/): its
+    // train= was found from a folder above the .data, and its backup= is read from there too once it
+    // exists. Only that folder: another one above that holds a folder of that name is no project's.
+    const std::string train = get("train");
+    if (!train.empty() && !fs::path(train).is_absolute() && !fs::exists(dataFolder / train, ec) &&
+        !fs::exists(train, ec)) {
+        fs::path above = fs::absolute(dataFolder, ec).lexically_normal();
+        if (!above.has_filename())
+            above = above.parent_path();
+        for (int level = 0; level < 3 && above.has_relative_path(); ++level) {
+            above = above.parent_path();
+            if (fs::exists(above / train, ec))
+                return fs::is_directory(above / value, ec) ? (above / value).lexically_normal().string()
+                                                           : value;
+        }
+    }
+    return value;
+}
+
 std::optional<std::string> DataFile::existingFile(const std::string& key, std::string& error) const
 {
     const std::string value = get(key);

@@ -23,6 +23,11 @@ struct DataFile {
     // The file `key` names, resolved; or nullopt, with `error` naming the line, the two places looked
     // in and, when the value had spaces, that Darknet's format removed them.
     std::optional<std::string> existingFile(const std::string& key, std::string& error) const;
+    // The output folder `key` names (backup=, else `fallback`): as written when absolute; beside the .data
+    // file, or in the working folder, when that folder exists there; in the project folder above the
+    // .data that its train= list was found from, when it exists there; else in the working folder, as
+    // Darknet writes it. Not any folder above: one that happened to exist there got another's run.
+    std::string outputFolder(const std::string& key, const std::string& fallback) const;
 };
 
 std::optional<DataFile> loadDataFile(const std::string& path, std::string& error);

@@ -22,8 +22,7 @@ QString runFolderFor(const QString& cfgPath, const QString& dataPath)
     if (!dataPath.trimmed().isEmpty())
         if (const auto data = loadDataFile(dataPath.trimmed().toStdString(), error);
             data && !data->get("backup").empty()) {
-            const QFileInfo backup(
-                QDir::cleanPath(QString::fromStdString(data->resolve(data->get("backup")))));
+            const QFileInfo backup(QDir::cleanPath(QString::fromStdString(data->outputFolder("backup", {}))));
             if (backup.isDir() && backup.isWritable())
                 return QDir::cleanPath(backup.absoluteFilePath());
             // An absolute one names its place without a doubt: made there, in a folder that exists.
