@@ -485,6 +485,19 @@ void TestCli::darknetHabitsAreAnsweredInWords()
     const Run twoDashes = cli({"detect", "x.cfg", "x.weights", "dog.jpg", "-thresh", "0.3"});
     QVERIFY2(twoDashes.err.contains("-thresh: options have two dashes here (--thresh;"),
              twoDashes.err.constData());
+    // Darknet's -out (a JSON file) is detect --json here, not --out (a folder of images); -iou_thresh is
+    // --iou; a mistyped option is matched to the command's (CLI11 said it "was not expected").
+    const Run out = cli({"detect", "x.cfg", "x.weights", "dog.jpg", "-out", "res.json"});
+    QVERIFY2(
+        out.err.contains("-out is Darknet's: it writes the detections as JSON to a file: here detect --json "
+                         "> FILE"),
+        out.err.constData());
+    QVERIFY(cli({"map", data, "x.cfg", "x.weights", "-iou_thresh", "0.5"})
+                .err.contains("-iou_thresh is Darknet's: here it is map --iou"));
+    const Run thres = cli({"detect", "x.cfg", "x.weights", "dog.jpg", "--thres", "0.3"});
+    QCOMPARE(thres.exitCode, 2);
+    QCOMPARE(thres.err, QByteArray("error: --thres: detect has no such option (did you mean --thresh?; see "
+                                   "netwright-cli detect --help)\n"));
     const Run afterDashes = cli({"summary", "--", "-odd-name.cfg"}); // after "--": a file name
     QCOMPARE(afterDashes.exitCode, 1);
     QVERIFY2(afterDashes.err.contains("-odd-name.cfg: error: no such file"), afterDashes.err.constData());

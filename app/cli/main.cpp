@@ -56,6 +56,10 @@ std::string singleDashAdvice(const CLI::App& app, int argc, char** argv, std::st
         {"letter_box", "here it is --letterbox"},
         {"save_labels", "here it is --save-labels"},
         {"num_of_clusters", "here it is --num"},
+        {"out", "it writes the detections as JSON to a file: here detect --json > FILE (detect --out DIR "
+                "writes annotated images)"},
+        {"iou_thresh", "here it is map --iou"},
+        {"i", "the GPU's number: here --device cuda:N (netwright-cli devices lists them)"},
     };
     if (const auto found = darknetOnly.find(name); found != darknetOnly.end())
         return std::string(arg) + " is Darknet's: " + found->second;
@@ -472,12 +476,26 @@ int main(int argc, char** argv)
     for (int i = 1; command && i < argc && std::string_view(argv[i]) != "--"; ++i) {
         const std::string_view arg = argv[i];
         const std::string_view name = arg.substr(0, arg.find('=')); // (a value may hold '_': --out=my_dir)
-        if (!name.starts_with("--") || name.find('_') == std::string_view::npos)
+        if (!name.starts_with("--") || name.size() < 3)
             continue;
         std::string dashed(name);
         std::replace(dashed.begin(), dashed.end(), '_', '-');
-        if (command->get_option_no_throw(dashed)) {
+        if (name.find('_') != std::string_view::npos && command->get_option_no_throw(dashed)) {
             std::cerr << "error: " << name << ": here it is " << dashed << "\n";
+            return 2;
+        }
+        // A mistyped option (--thres): CLI11 says only that it "was not expected".
+        if (command->get_option_no_throw(std::string(name)) || app.get_option_no_throw(std::string(name)))
+            continue;
+        std::vector<std::string> options;
+        for (const CLI::App* owner : {command, static_cast<const CLI::App*>(&app)})
+            for (const CLI::Option* option : owner->get_options())
+                for (const std::string& longName : option->get_lnames())
+                    options.push_back("--" + longName);
+        if (const std::string closest = nw::closestName(name, options); !closest.empty()) {
+            std::cerr << "error: " << name << ": " << command->get_name()
+                      << " has no such option (did you mean " << closest << "?; see netwright-cli "
+                      << command->get_name() << " --help)\n";
             return 2;
         }
     }
