@@ -112,6 +112,25 @@ void TestCli::summaryJsonDescribesEveryLayer()
     QCOMPARE(root["max_workspace_bytes"].toInteger(), workspace);
     QCOMPARE(root["errors"].toArray().size(), 0);
     QCOMPARE(root["warnings"].toArray().size(), 0);
+    QVERIFY(first["shape_known"].toBool());
+
+    // Behind an error the shapes are null, as the table's "?" (they were [0,0,0] beside "valid": true);
+    // a file that cannot be read still gives JSON, with its error (stdout was empty).
+    QTemporaryDir dir;
+    test::writeFile(dir.filePath("typo.cfg"), "[net]\nwidth=8\nheight=8\nchannels=3\n\n[maxpoool]\n\n"
+                                              "[convolutional]\nfilters=2\nsize=1\n");
+    const Run typo = cli({"summary", dir.filePath("typo.cfg"), "--json"});
+    QCOMPARE(typo.exitCode, 1);
+    const QJsonArray typoLayers = QJsonDocument::fromJson(typo.out).object()["layers"].toArray();
+    QCOMPARE(typoLayers.size(), 2);
+    QVERIFY(typoLayers[1].toObject()["input"].isNull() && typoLayers[1].toObject()["output"].isNull());
+    QVERIFY(!typoLayers[1].toObject()["shape_known"].toBool());
+    const Run missing = cli({"summary", dir.filePath("missing.cfg"), "--json"});
+    QCOMPARE(missing.exitCode, 1);
+    const QJsonArray errors = QJsonDocument::fromJson(missing.out).object()["errors"].toArray();
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(errors[0].toObject()["text"].toString().contains("missing.cfg: error: no such file"),
+             missing.out.constData());
 }
 
 void TestCli::summaryTableHasEveryLayerAndTotals()

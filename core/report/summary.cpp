@@ -99,13 +99,19 @@ std::string summaryJson(const NetworkSpec& spec, int indent)
     root["batch"] = spec.batch;
     auto layers = nlohmann::json::array();
     for (const LayerSpec& layer : spec.layers) {
+        // Behind an error the shapes are made up from a meaningless input: null, as the table's "?" (they
+        // read [0,0,0] beside "valid": true).
+        const auto known = [](bool isKnown, const Shape& shape) {
+            return isKnown ? shapeJson(shape) : nlohmann::json(nullptr);
+        };
         layers.push_back({{"index", layer.index},
                           {"type", layer.type},
                           {"line", layer.line},
                           {"filters", layer.filters},
                           {"size", layer.size},
-                          {"input", shapeJson(layer.input)},
-                          {"output", shapeJson(layer.output)},
+                          {"input", known(layer.inputKnown, layer.input)},
+                          {"output", known(layer.inputKnown && layer.outputKnown, layer.output)},
+                          {"shape_known", layer.inputKnown && layer.outputKnown},
                           {"outputs", layer.output.size},
                           {"bflops", layer.costs.bflops},
                           {"params", layer.costs.params},
