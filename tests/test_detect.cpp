@@ -538,7 +538,13 @@ void TestDetect::detectCommandOnImagesAndVideo()
              skipped.err.constData());
     QVERIFY2(skipped.err.contains("empty: a folder without images or videos"), skipped.err.constData());
     QVERIFY(skipped.err.contains("detect: 3 of 4 inputs could not be read (or their --out file written)"));
-    QCOMPARE(QJsonDocument::fromJson(skipped.out).array().size(), 1);
+    // In the JSON too, each with its error (a program reading it could not tell which inputs failed).
+    const QJsonArray skippedJson = QJsonDocument::fromJson(skipped.out).array();
+    QCOMPARE(skippedJson.size(), 3);
+    QCOMPARE(skippedJson[0].toObject()["file"].toString(), huge);
+    QVERIFY(skippedJson[0].toObject()["error"].toString().contains("cannot read the image"));
+    QVERIFY(skippedJson[1].toObject()["error"].toString().contains("the JPEG is cut short"));
+    QVERIFY(skippedJson[2].toObject().contains("detections"));
     // A folder gives its images (by name), a .txt list (Darknet's train.txt) its lines, read from the
     // list's folder; a listed image that is not there is named with its line.
     const QString pictures = dir.filePath("pictures");
@@ -556,10 +562,12 @@ void TestDetect::detectCommandOnImagesAndVideo()
              expanded.err.constData());
     QVERIFY(expanded.err.contains("detect: 2 of 5 inputs could not be read"));
     const QJsonArray files = QJsonDocument::fromJson(expanded.out).array();
-    QCOMPARE(files.size(), 3);
+    QCOMPARE(files.size(), 4);
     QCOMPARE(files[0].toObject()["file"].toString(), pictures + "/a.JPG");
     QCOMPARE(files[1].toObject()["file"].toString(), pictures + "/b.jpg");
-    QCOMPARE(files[2].toObject()["file"].toString(), dir.filePath("pictures/b.jpg"));
+    QCOMPARE(files[2].toObject()["file"].toString(), pictures + "/c.jpg"); // the link to nothing
+    QVERIFY(files[2].toObject()["error"].toString().contains("no such file"));
+    QCOMPARE(files[3].toObject()["file"].toString(), dir.filePath("pictures/b.jpg"));
     // (classify takes a classifier: the bundled Fashion-MNIST network)
     const QString fashion = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg";
     const QString classifierWeights = dir.filePath("fashion.weights");

@@ -413,6 +413,7 @@ int detect(const DetectArgs& args)
                 std::string error;
                 if (!readImageFile(input, 3, frame, error)) {
                     std::cerr << "error: " << error << "; skipped\n";
+                    results.push_back({{"file", input}, {"error", error}}); // (--json left it out)
                     ++failures;
                     continue;
                 }
@@ -438,6 +439,7 @@ int detect(const DetectArgs& args)
             const auto capture = openVideoFile(input, unopened);
             if (!capture) {
                 std::cerr << "error: " << unopened << "\n";
+                results.push_back({{"file", input}, {"error", unopened}});
                 ++failures;
                 continue;
             }
