@@ -549,6 +549,13 @@ void TestCli::darknetHabitsAreAnsweredInWords()
                  "shapes-tiny.cfg: this is a text file (it starts with \"# shapes-tiny: a\"), "
                  "not a Darknet .weights file"),
              cfgAsWeights.err.constData());
+    // An image where the weights go (`detect CFG IMAGE`): named ("the header's version -503326465…").
+    const Run imageAsWeights = cli({"detect", shapes, "/usr/share/darknet/data/dog.jpg", "img"});
+    QCOMPARE(imageAsWeights.exitCode, 1);
+    QVERIFY2(
+        imageAsWeights.err.contains("dog.jpg: this is a JPEG image, not a Darknet .weights file: the weights "
+                                    "go before the images (detect CFG WEIGHTS IMAGE...)"),
+        imageAsWeights.err.constData());
     // A training checkpoint where weights go (it read as "a larger network's weights").
     const QString state = dir.filePath("shapes-tiny_last.state");
     test::writeFile(state, QByteArray("NWSTATE2") + QByteArray(64, '\0'));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
+#include <utility>
 
 namespace nw {
 
@@ -18,6 +20,24 @@ std::string parseWeightsHeader(const std::vector<char>& bytes, WeightsHeader& he
                "a .weights file: give the .weights file beside it (<cfg>_last.weights is the same "
                "iteration's), "
                "or train --resume with this folder as --out to continue the run";
+    // An image or a video given where the weights go (`detect CFG IMAGE` without the weights): named as
+    // such ("the header's version -503326465.2017846786.26217" said nothing of it).
+    static const std::pair<std::string_view, std::string_view> kMedia[] = {
+        {"\xFF\xD8\xFF", "a JPEG image"},
+        {"\x89PNG", "a PNG image"},
+        {"GIF8", "a GIF image"},
+        {"BM", "a BMP image"},
+        {"RIFF", "a RIFF file (AVI video or WebP image)"},
+        {"\x1A\x45\xDF\xA3", "a Matroska/WebM video"}};
+    for (const auto& [magic, what] : kMedia)
+        if (std::string_view(bytes.data(), magic.size()) == magic)
+            return "this is " + std::string(what) +
+                   ", not a Darknet .weights file: the weights go before the images (detect CFG WEIGHTS "
+                   "IMAGE...)";
+    if (std::string_view(bytes.data() + 4, 4) == "ftyp")
+        return "this is an MP4/MOV video, not a Darknet .weights file: the weights go before the inputs "
+               "(detect "
+               "CFG WEIGHTS VIDEO...)";
     // A real header's version numbers are small, so it holds zero bytes; 16 bytes without one are text
     // (a cfg, a names file, a list: UTF-8 or with a BOM too) given in the weights' place.
     if (std::none_of(bytes.begin(), bytes.begin() + 16, [](char c) { return c == '\0'; })) {
