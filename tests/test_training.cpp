@@ -1496,6 +1496,16 @@ void TestTraining::imageListsAsDarknetReadsThem()
     QVERIFY(error.find("2 labels but classes=3") != std::string::npos);
     // A blank line among the labels: Darknet counts it as a class, so it is named rather than dropped
     // (train dropped it while classify kept it: names one off); trailing blank lines and spaces are fine.
+    // A misspelt classes= is named with its line (it read as none at all).
+    test::writeFile(dir.filePath("typo.data"), "train=train.list\nclases=2\n");
+    QVERIFY(!loadDataFile(dir.filePath("typo.data").toStdString(), error));
+    QCOMPARE(error, dir.filePath("typo.data").toStdString() +
+                        ": classes= is missing or not a positive number (line 2 says clases=: did you mean "
+                        "classes?)");
+    test::writeFile(dir.filePath("typo.data"), "classes=0\n");
+    QVERIFY(!loadDataFile(dir.filePath("typo.data").toStdString(), error));
+    QCOMPARE(error,
+             dir.filePath("typo.data").toStdString() + ":1: classes= is missing or not a positive number");
     test::writeFile(dir.filePath("blank.data"), "classes=2\ntrain=train.list\nlabels=blank.txt\n");
     test::writeFile(dir.filePath("blank.txt"), "cat\n\ndog\n");
     file = loadDataFile(dir.filePath("blank.data").toStdString(), error);

@@ -2,6 +2,7 @@
 
 #include "cfg/document.h"
 #include "data/class_names.h"
+#include "util/closest_name.h"
 #include "util/file_check.h"
 #include "util/relative_path.h"
 
@@ -143,7 +144,17 @@ std::optional<DataFile> loadDataFile(const std::string& path, std::string& error
         }
     }
     if (data.classes() <= 0) {
-        error = path + ": classes= is missing or not a positive number";
+        const auto line = data.lines.find("classes");
+        error = path + (line == data.lines.end() ? std::string() : ":" + std::to_string(line->second)) +
+                ": classes= is missing or not a positive number";
+        // A misspelt key is named with its line (clases=5 read as no classes at all).
+        if (line == data.lines.end())
+            for (const auto& [key, keyLine] : data.lines)
+                if (closestName(key, {"classes"}) == "classes") {
+                    error +=
+                        " (line " + std::to_string(keyLine) + " says " + key + "=: did you mean classes?)";
+                    break;
+                }
         return std::nullopt;
     }
     return data;
