@@ -1266,6 +1266,18 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
                                                     "away): stopping"));
     QVERIFY(QFileInfo::exists(dir.filePath("piped/toy_last.state")));
 
+    // An output folder that cannot be written is said before the data set is read (minutes for a large
+    // set, then "cannot create"): here a file on its way; the .data's list does not exist either.
+    test::writeFile(dir.filePath("a-file"), "x");
+    test::writeFile(dir.filePath("later.data"), "classes=3\ntrain=nowhere.list\n");
+    process.start(NETWRIGHT_CLI,
+                  {"train", dir.filePath("later.data"), cfg.fileName(), "--out", dir.filePath("a-file/run")});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 1);
+    QCOMPARE(process.readAllStandardError(),
+             QByteArray("error: ") + dir.filePath("a-file/run").toUtf8() + ": " +
+                 dir.filePath("a-file").toUtf8() +
+                 " is a file, not a folder: choose another output folder (--out DIR)\n");
     process.start(NETWRIGHT_CLI, {"train", dir.filePath("none.data"), cfg.fileName()});
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 1);

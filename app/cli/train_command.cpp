@@ -10,6 +10,7 @@
 #endif
 #include "train/trainer.h"
 #include "util/counted.h"
+#include "util/file_check.h"
 #ifdef NETWRIGHT_WITH_MPI
 #include "distributed/mpi_communicator.h"
 #endif
@@ -317,6 +318,14 @@ int train(const TrainArgs& args)
         if (leader && net->maxTruthBoxes() == 0 && args.mapEvery > 0)
             std::cerr << "note: --map-every and --map are for detectors; this classifier is scored by top-1: "
                          "--valid-every N\n";
+        // An output folder that cannot be written is said before the data set is read (minutes for a
+        // large set, then "cannot create").
+        const std::string outDir = args.outDir.empty() ? data->outputFolder("backup", "backup") : args.outDir;
+        if (auto problem = leader ? unwritableFolderReason(outDir) : std::nullopt) {
+            std::cerr << "error: " << *problem << (args.outDir.empty() ? " (the .data's backup=)" : "")
+                      << ": choose another output folder (--out DIR)\n";
+            return fail();
+        }
         std::vector<std::string> warnings;
         // --map-every / --valid-every ask for the measure: a valid= list that cannot give it is an error
         // (unless --valid-optional: the studio validates every run and trains on when the list is unusable).
@@ -332,7 +341,7 @@ int train(const TrainArgs& args)
             return fail();
         }
         TrainOptions options;
-        options.outDir = args.outDir.empty() ? data->outputFolder("backup", "backup") : args.outDir;
+        options.outDir = outDir;
         options.name = std::filesystem::path(args.cfg).stem().string();
         options.data = std::filesystem::absolute(args.data).lexically_normal().string();
         options.maxBatches = args.maxBatches;

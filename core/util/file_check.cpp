@@ -64,6 +64,31 @@ std::optional<std::string> emptyFileReason(const std::string& path, std::string_
            " (an interrupted copy or download)";
 }
 
+std::optional<std::string> unwritableFolderReason(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path folder = fs::absolute(path.empty() ? fs::path(".") : fs::path(path), ec).lexically_normal();
+    if (ec)
+        return path + ": " + ec.message();
+    if (!folder.has_filename()) // ("a/b/" normalised)
+        folder = folder.parent_path();
+    // The folder, or the first one on its way that exists (the rest are made there).
+    fs::path existing = folder;
+    while (!fs::exists(existing, ec) && existing.has_relative_path())
+        existing = existing.parent_path();
+    if (!fs::is_directory(existing, ec))
+        return existing == folder ? path + " is a file, not a folder"
+                                  : path + ": " + existing.string() + " is a file, not a folder";
+    if (::access(existing.c_str(), W_OK | X_OK) != 0) {
+        const std::string reason = std::strerror(errno);
+        return existing == folder
+                   ? "cannot write in " + path + " (" + reason + ")"
+                   : "cannot make " + path + ": cannot write in " + existing.string() + " (" + reason + ")";
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> outputIsAnInput(const std::string& out,
                                            std::initializer_list<std::string_view> inputs)
 {

@@ -16,6 +16,10 @@ std::optional<std::string> unreadableFileReason(const std::string& path, std::st
 // copy or download), where a decoder would only say it cannot read it; otherwise nullopt.
 std::optional<std::string> emptyFileReason(const std::string& path, std::string_view what);
 
+// Why files cannot be written in the folder `path` (made when missing): "PATH is a file, not a folder",
+// "cannot write in PATH (Permission denied)", naming the first folder that exists on the way when
+// `path` does not; nullopt when it can be (as far as access() tells: a full disk shows only on writing).
+std::optional<std::string> unwritableFolderReason(const std::string& path);
 // When `out` is the same file as one of `inputs` (by path or through a link): "OUT is also the input
 // INPUT: writing it would replace that file; choose another output path". nullopt otherwise.
 std::optional<std::string> outputIsAnInput(const std::string& out,
