@@ -1085,6 +1085,10 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QVERIFY2(said.contains(": weights in " + dir.filePath("out/toy_best.weights").toUtf8()),
              said.constData());
     QVERIFY2(!said.contains("//") && !said.contains("\n\n") && !said.startsWith('\n'), said.constData());
+    // The end names the result (the run ended on its progress line, naming no file).
+    QVERIFY2(
+        said.endsWith("finished at iteration 12: " + dir.filePath("out/toy_final.weights").toUtf8() + "\n"),
+        said.constData());
     const QStringList rows =
         QString(test::readAll(dir.filePath("out/metrics.csv"))).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(rows.size(), 13);

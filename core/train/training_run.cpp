@@ -740,7 +740,14 @@ std::optional<std::string> TrainingRun::run()
     }
     reportSkipped();
     backend_->syncToHost();
-    return leader_ ? net_.saveWeights(base_ + "_final.weights") : std::nullopt;
+    if (!leader_)
+        return std::nullopt;
+    if (auto problem = net_.saveWeights(base_ + "_final.weights"))
+        return problem;
+    // Where the result is (the run ended on its progress line, naming no file).
+    observer_.message("finished at iteration " + std::to_string(state_.iteration) + ": " + base_ +
+                      "_final.weights");
+    return std::nullopt;
 }
 
 } // namespace nw
