@@ -763,6 +763,19 @@ void TestTraining::damagedCheckpointIsRefused()
         noState->find("toy_last.weights is there without its state (Darknet writes no state): train from "
                       "it as starting weights (the WEIGHTS argument, without --resume)") != std::string::npos,
         noState->c_str());
+    // Another network's run in the folder: its checkpoint is named (resumed under another cfg's name,
+    // it said only "nothing to resume?").
+    const QString otherFolder = dir.filePath("otherFolder");
+    QVERIFY(QDir().mkpath(otherFolder));
+    test::writeFile(otherFolder + "/shapes-tiny_last.state", "x");
+    options.outDir = otherFolder.toStdString();
+    const auto otherRun = Trainer(*toyNet(), *set, nullptr, options).run(quiet);
+    QVERIFY(otherRun);
+    QVERIFY2(
+        otherRun->find(". " + otherFolder.toStdString() +
+                       " holds shapes-tiny_last.state, the run of shapes-tiny.cfg: a checkpoint is named "
+                       "after its cfg, so resume it with that cfg") != std::string::npos,
+        otherRun->c_str());
 }
 
 // A second run into the same folder is refused while the first holds it, naming the holder; the

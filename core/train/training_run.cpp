@@ -288,6 +288,15 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
                             " is there without its state (Darknet writes no state): train from it as "
                             "starting weights (the WEIGHTS argument, without --resume); the iterations "
                             "and the learning-rate schedule then start again from 0";
+            else // another network's run there: the checkpoint is named after the cfg it trained
+                for (const auto& entry : std::filesystem::directory_iterator(options_.outDir, missing))
+                    if (const std::string file = entry.path().filename().string();
+                        file.ends_with("_last.state")) {
+                        *problem += ". " + options_.outDir + " holds " + file + ", the run of " +
+                                    file.substr(0, file.size() - std::string_view("_last.state").size()) +
+                                    ".cfg: a checkpoint is named after its cfg, so resume it with that cfg";
+                        break;
+                    }
         }
         return problem;
     }
