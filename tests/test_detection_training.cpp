@@ -1310,7 +1310,7 @@ private slots:
                 ++announced;
                 continue;
             }
-            if (m.starts_with("best mAP@0.5 so far")) // (_best.weights)
+            if (m.starts_with("best mAP@0.5 so far") || m.starts_with("finished at iteration")) // (files)
                 continue;
             const QString text = QString::fromStdString(m);
             QVERIFY2(text.contains(
