@@ -779,6 +779,12 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QCOMPARE(train.exitCode, 1);
     QVERIFY2(train.err.contains("iteration 1: 100 samples in a row could not be read (the last: "),
              train.err.constData());
+    // A detector's .data without valid= is said to leave mAP unmeasured (the run ended without a word).
+    test::writeFile(dir.filePath("novalid.data"), "classes=5\ntrain=boxes.list\n");
+    const Run noValid = cli({"train", dir.filePath("novalid.data"), detector, "--out", dir.filePath("run2")});
+    QVERIFY2(noValid.err.contains("novalid.data has no valid= list: this detector's mAP is not measured (add "
+                                  "valid=, or --map to score it on the training list)"),
+             noValid.err.constData());
 }
 
 void TestCli::hostileInputsGetClearErrors()

@@ -340,6 +340,10 @@ int train(const TrainArgs& args)
             std::cerr << "error: " << error << "\n";
             return fail();
         }
+        if (leader && net->maxTruthBoxes() > 0 && !sets->detectionValid) // (the run ended without a word)
+            std::cerr << "note: " << args.data
+                      << " has no valid= list: this detector's mAP is not measured (add valid=, or --map to "
+                         "score it on the training list)\n";
         TrainOptions options;
         options.outDir = outDir;
         options.name = std::filesystem::path(args.cfg).stem().string();
