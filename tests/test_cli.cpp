@@ -833,6 +833,17 @@ void TestCli::hostileInputsGetClearErrors()
     QCOMPARE(folderEntry.exitCode, 1);
     QVERIFY2(folderEntry.err.contains("list.txt:1: sub is a directory, not an image"),
              folderEntry.err.constData());
+    // A list named in a list (its lines were read as its own labels: "54 bad label lines").
+    test::writeFile(dir.filePath("folder/outer.txt"), "list.txt\n");
+    test::writeFile(dir.filePath("nested.data"), "classes=5\nvalid=folder/outer.txt\n");
+    const Run nested =
+        cli({"map", dir.filePath("nested.data"), QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
+             QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights"});
+    QCOMPARE(nested.exitCode, 1);
+    QVERIFY2(
+        nested.err.contains("outer.txt:1: list.txt is a text file (.txt), not an image: a list names images, "
+                            "one per line"),
+        nested.err.constData());
     // The IDX images without train_labels=: named as IDX, with the key to add (it was called an image
     // list that needs labels=).
     test::writeFile(dir.filePath("idx.data"), "classes=10\ntrain=/usr/share/datasets/fashion-mnist/"

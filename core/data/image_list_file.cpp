@@ -3,6 +3,8 @@
 #include "util/file_check.h"
 #include "util/relative_path.h"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -16,6 +18,20 @@ bool isRegularFile(const std::string& path)
     std::error_code ec;
     return std::filesystem::is_regular_file(path, ec);
 }
+
+namespace {
+
+// Whether a text file's first non-blank character is a digit (a YOLO label line: "0 0.5 0.5 0.2 0.2").
+bool startsWithANumber(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    char c = 0;
+    while (in.get(c) && std::isspace(static_cast<unsigned char>(c)))
+        ;
+    return in && std::isdigit(static_cast<unsigned char>(c));
+}
+
+} // namespace
 
 ImageListFile readImageListFile(const std::string& list, bool checkImages)
 {
@@ -60,15 +76,26 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
         if (relative)
             if (auto found = findRelativePath(path, folder))
                 path = *found;
-        if (checkImages && !isRegularFile(path)) {
+        // A list, a .data or a cfg named as an image (its label file is itself: its lines were read as
+        // "54 bad label lines"). A label file (its first line a class number) is left to the loaders,
+        // which say a whole list of them is one.
+        std::string extension = std::filesystem::path(path).extension().string();
+        std::transform(extension.begin(), extension.end(), extension.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
+        const bool textFile =
+            (extension == ".txt" || extension == ".list" || extension == ".data" || extension == ".cfg") &&
+            isRegularFile(path) && !startsWithANumber(path);
+        if (checkImages && (textFile || !isRegularFile(path))) {
             windowsPaths += line.find('\\') != std::string::npos;
             if (result.missing++ == 0) {
                 firstMissing = list + ":" + std::to_string(lineNumber) + ": " + line +
-                               (std::filesystem::is_directory(path, ec) ||
+                               (textFile ? " is a text file (" + extension +
+                                               "), not an image: a list names images, one per line"
+                                : std::filesystem::is_directory(path, ec) ||
                                         (relative && std::filesystem::is_directory(folder / path, ec))
                                     ? " is a directory, not an image"
                                     : " does not exist");
-                firstMissingRelative = relative;
+                firstMissingRelative = relative && !textFile;
             }
             continue;
         }
