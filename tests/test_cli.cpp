@@ -825,20 +825,20 @@ void TestCli::hostileInputsGetClearErrors()
     QCOMPARE(folderList.exitCode, 1);
     QVERIFY2(folderList.err.contains("folder: is a directory, not an image list (one image path per line)"),
              folderList.err.constData());
+    // map with the bundled detector on a .data naming `valid` as its list.
+    const auto mapOnList = [&](const QString& name, const QString& valid) {
+        test::writeFile(dir.filePath(name), "classes=5\nvalid=" + valid.toUtf8() + "\n");
+        return cli({"map", dir.filePath(name), QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
+                    QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights"});
+    };
     test::writeFile(dir.filePath("folder/list.txt"), "sub\n");
-    test::writeFile(dir.filePath("folder-entry.data"), "classes=5\nvalid=folder/list.txt\n");
-    const Run folderEntry =
-        cli({"map", dir.filePath("folder-entry.data"), QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
-             QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights"});
+    const Run folderEntry = mapOnList("folder-entry.data", "folder/list.txt");
     QCOMPARE(folderEntry.exitCode, 1);
     QVERIFY2(folderEntry.err.contains("list.txt:1: sub is a directory, not an image"),
              folderEntry.err.constData());
     // A list named in a list (its lines were read as its own labels: "54 bad label lines").
     test::writeFile(dir.filePath("folder/outer.txt"), "list.txt\n");
-    test::writeFile(dir.filePath("nested.data"), "classes=5\nvalid=folder/outer.txt\n");
-    const Run nested =
-        cli({"map", dir.filePath("nested.data"), QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
-             QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights"});
+    const Run nested = mapOnList("nested.data", "folder/outer.txt");
     QCOMPARE(nested.exitCode, 1);
     QVERIFY2(
         nested.err.contains("outer.txt:1: list.txt is a text file (.txt), not an image: a list names images, "
