@@ -241,7 +241,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     slowFilterTimer_->setInterval(0);
     connect(slowFilterTimer_, &QTimer::timeout, this, &DetectPanel::refilter);
     const auto filterFromSlider = [this] {
-        if (lastFilterMs_ < kSlowFilterMs)
+        if (lastFilterMs_ < slowFilterMs_)
             return refilter();
         showFilterValues();
         slowFilterTimer_->start();
@@ -738,11 +738,11 @@ void DetectPanel::refilter()
     }
     QElapsedTimer filtering;
     filtering.start();
-    if (lastFilterMs_ >= kSlowFilterMs)
+    if (lastFilterMs_ >= slowFilterMs_)
         QGuiApplication::setOverrideCursor(Qt::WaitCursor);
     boxes_ = labelDetections(last_.candidates, classes_, names_, last_.image.width(), last_.image.height(),
                              {threshold, nms, letterbox_->isChecked(), last_.nmsRule});
-    if (lastFilterMs_ >= kSlowFilterMs)
+    if (lastFilterMs_ >= slowFilterMs_)
         QGuiApplication::restoreOverrideCursor();
     lastFilterMs_ = filtering.elapsed();
     ++filterings_;

@@ -64,6 +64,8 @@ public:
     int framesReceived() const { return framesReceived_; }
     int filterings() const { return filterings_; } // threshold and NMS applied to a result
     bool filteringDeferred() const;                // a slider step waits behind a slow filtering
+    // For tests: how long a filtering must take for the next slider step to wait (0: every one waits).
+    void setSlowFilterMs(qint64 ms) { slowFilterMs_ = ms; }
     QLabel* status() const { return status_; }
     // The result at the image's own size, boxes and labels painted (what Save and recording write).
     QImage annotated() const;
@@ -167,7 +169,7 @@ private:
     int filterings_ = 0;
     QString resultLine_;            // the last result's line: source, objects, time
     bool saveProblemShown_ = false; // the line says a save failed
-    static constexpr qint64 kSlowFilterMs = 100;
+    qint64 slowFilterMs_ = 100;     // a filtering this long defers the next slider step
     VideoRecorder recorder_;
     QString recordingPath_;      // recording: frames go to this file (opened at the first frame)
     bool streamStopped_ = false; // Stop was pressed on the stream playing
