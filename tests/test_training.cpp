@@ -1246,11 +1246,15 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 128 + SIGINT);
     QVERIFY(process.readAllStandardOutput().contains("{\"message\":\"stopped at iteration"));
-    process.start("bash", {"-c",
-                           "\"$0\" train \"$1\" \"$2\" --out \"$3\" --max-batches 100000 --progress json | "
-                           "head -c 1 >/dev/null; exit ${PIPESTATUS[0]}",
-                           NETWRIGHT_CLI, data.fileName(), cfg.fileName(), dir.filePath("json-piped")});
-    QVERIFY(process.waitForFinished(60000));
+    // A run into `out` whose stdout's reader goes away after one byte (`train … | head -c 1`).
+    const auto piped = [&](const QString& out, const QString& options) {
+        process.start("bash", {"-c",
+                               "\"$0\" train \"$1\" \"$2\" --out \"$3\" --max-batches 100000 " + options +
+                                   " | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}",
+                               NETWRIGHT_CLI, data.fileName(), cfg.fileName(), dir.filePath(out)});
+        return process.waitForFinished(60000);
+    };
+    QVERIFY(piped("json-piped", "--progress json"));
     QCOMPARE(process.exitCode(), 128 + SIGPIPE);
     QVERIFY(QFileInfo::exists(dir.filePath("json-piped/toy_last.state")));
     // The terminal closed (SIGHUP), or stdout's reader went away (`train … | head -1`): the same stop
@@ -1273,11 +1277,7 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     process.terminate();
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 128 + SIGTERM);
-    process.start("bash", {"-c",
-                           "\"$0\" train \"$1\" \"$2\" --out \"$3\" --max-batches 100000 | head -c 1 "
-                           ">/dev/null; exit ${PIPESTATUS[0]}",
-                           NETWRIGHT_CLI, data.fileName(), cfg.fileName(), dir.filePath("piped")});
-    QVERIFY(process.waitForFinished(60000));
+    QVERIFY(piped("piped", ""));
     QCOMPARE(process.exitCode(), 128 + SIGPIPE);
     QVERIFY(process.readAllStandardError().contains("the standard output cannot be written (its reader went "
                                                     "away): stopping"));

@@ -63,25 +63,23 @@ void nmsSort(std::vector<Detection>& detections, int classes, float threshold, c
     // Which boxes overlap which, found once for every class (80 classes of 2535 boxes compared each pair
     // again per class: seconds). Kept by each box's place before the sorts below.
     const std::optional<OverlapLists> overlaps = overlapLists(detections, total, threshold, rule);
-    std::vector<std::uint32_t> id(total), rank(total);
+    std::vector<std::uint32_t> id(total), rank(total), sortedId(total);
     std::iota(id.begin(), id.end(), 0u);
+    std::vector<std::size_t> order(total);
+    std::vector<Detection> sorted(total); // (the buffers serve every class)
     for (int k = 0; k < classes; ++k) {
         const auto key = std::size_t(k);
-        std::vector<std::size_t> order(total);
         std::iota(order.begin(), order.end(), std::size_t(0));
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
             return detections[a].prob[key] > detections[b].prob[key];
         });
         // Darknet's order after each class's sort (its output order), the ids travelling with the boxes.
-        std::vector<Detection> sorted;
-        sorted.reserve(total);
-        std::vector<std::uint32_t> sortedId(total);
         for (std::size_t p = 0; p < total; ++p) {
-            sorted.push_back(std::move(detections[order[p]]));
+            sorted[p] = std::move(detections[order[p]]);
             sortedId[p] = id[order[p]];
         }
         std::move(sorted.begin(), sorted.end(), detections.begin());
-        id = std::move(sortedId);
+        id.swap(sortedId);
         // Those of probability 0 for this class are at the end now: nothing to suppress among them, and
         // they suppress nothing (Darknet compares them too).
         const auto live =
