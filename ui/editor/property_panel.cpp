@@ -17,6 +17,7 @@
 #include <QTableWidget>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <limits>
 
 namespace nw::ui {
@@ -319,6 +320,12 @@ void PropertyPanel::refresh()
 
 void PropertyPanel::setProblems(const Diagnostics& problems)
 {
+    // (called after every edit, once the rows are rebuilt for it: again only when the problems differ)
+    const auto same = [](const Diagnostic& a, const Diagnostic& b) {
+        return a.line == b.line && a.severity == b.severity && a.message == b.message;
+    };
+    if (std::equal(problems.begin(), problems.end(), problems_.begin(), problems_.end(), same))
+        return;
     problems_ = problems;
     refresh();
 }
