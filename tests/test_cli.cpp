@@ -485,6 +485,16 @@ void TestCli::darknetHabitsAreAnsweredInWords()
     QCOMPARE(unknown.exitCode, 2);
     QVERIFY2(unknown.err.startsWith("error: frobnicate: no such command; the commands: summary,"),
              unknown.err.constData());
+    // No command word: a mistyped top-level option is named, nothing at all gets the list.
+    const Run version = cli({"--verison"});
+    QCOMPARE(version.exitCode, 2);
+    QVERIFY2(version.err.startsWith("error: --verison: no such option (did you mean --version?)"),
+             version.err.constData());
+    const Run nothing = cli({});
+    QCOMPARE(nothing.exitCode, 2);
+    QVERIFY2(nothing.err.startsWith("error: no command given; the commands: summary,"),
+             nothing.err.constData());
+    QCOMPARE(cli({"--version"}).exitCode, 0);
     const Run dashes = cli({"anchors", data, "-num_of_clusters", "6", "-height", "320"});
     QCOMPARE(dashes.exitCode, 2);
     QVERIFY2(dashes.err.contains("-num_of_clusters is Darknet's: here it is --num"), dashes.err.constData());

@@ -108,7 +108,32 @@ bool commandIsKnown(const CLI::App& app, int argc, char** argv)
                   << "; the commands: " << names << " (see --help)\n";
         return false;
     }
-    return true; // no command at all: CLI11 says one is required
+    // No command word: a mistyped top-level option (--verison) or nothing at all. CLI11 alone says only
+    // "A subcommand is required" for both.
+    std::vector<std::string> topOptions;
+    for (const CLI::Option* option : app.get_options())
+        for (const std::string& longName : option->get_lnames())
+            topOptions.push_back("--" + longName);
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        const std::string_view name = arg.substr(0, arg.find('='));
+        if (!name.starts_with("--") || app.get_option_no_throw(std::string(name)))
+            continue;
+        std::cerr << "error: " << name << ": no such option" << nw::didYouMean(name, topOptions)
+                  << "; a command comes first (netwright-cli COMMAND --help lists its options)\n";
+        return false;
+    }
+    if (std::none_of(argv + 1, argv + argc, [](const char* arg) {
+            return std::string_view(arg) == "--help" || std::string_view(arg) == "-h" ||
+                   std::string_view(arg) == "--version";
+        })) {
+        std::string names;
+        for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; }))
+            names += (names.empty() ? "" : ", ") + command->get_name();
+        std::cerr << "error: no command given; the commands: " << names << " (see --help)\n";
+        return false;
+    }
+    return true; // --help or --version alone
 }
 
 // WxH, each side a whole number from `smallest` to `largest` (sscanf alone took 0x0, -32x32 and 32x32x3).
