@@ -69,6 +69,8 @@ private slots:
     void saveAsAfterAStopStartsTheNewNamesRun();
     void evaluateScoresWeightsOnTheValidationSet();
     void resumingAFinishedRunSaysThereIsNothingToTrain();
+    void aStoppedRunKeepsItsScheduleAndALowerOneChangesNothing();
+    void saveAsMovesTheRunFolderUnlessChosen();
     void detectTakesTheDataNamesAndTheTrainedWeights();
     void detectorOnTheShapesDataSet();
     void perClassPageShowsTheConfusionMatrix();
@@ -496,6 +498,72 @@ void TestTrainPanel::resumingAFinishedRunSaysThereIsNothingToTrain()
                      "to go on, or untick Resume to start afresh."));
     QCOMPARE(panel.progressBar()->maximum(), 12);
     QCOMPARE(panel.progressBar()->value(), 12);
+}
+
+// A stopped run's schedule comes back with its network (Iterations 50000 returned as the cfg's max_batches,
+// and a run already past it had nothing to train); Train with Iterations below the checkpoint changes no
+// file (it wrote _final.weights, and the stopped run then read as finished and was set aside).
+void TestTrainPanel::aStoppedRunKeepsItsScheduleAndALowerOneChangesNothing()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 64);
+    test::writeFile(dir.filePath("toy.cfg"),
+                    QByteArray(test::kToyCfg).replace("max_batches=12", "max_batches=100000"));
+    const QString state = dir.filePath("run/toy_last.state");
+    QByteArray checkpoint;
+    {
+        ui::TrainPanel panel;
+        panel.setNetwork(dir.filePath("toy.cfg"));
+        panel.outputEdit()->setText(dir.filePath("run"));
+        panel.maxBatchesSpin()->setValue(50000);
+        panel.findChild<QSpinBox*>("validEvery")->setValue(0);
+        panel.trainButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.progressBar()->value() >= 2, 20000);
+        panel.stopButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
+        checkpoint = test::readAll(state);
+        QVERIFY(!checkpoint.isEmpty());
+        const QStringList files = QDir(dir.filePath("run")).entryList(QDir::Files);
+        QVERIFY(panel.resumeBox()->isChecked());
+        panel.maxBatchesSpin()->setValue(1);
+        panel.trainButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
+        QVERIFY2(panel.statusLabel()->text().startsWith(
+                     "Nothing to train: the checkpoint is already at iteration"),
+                 qPrintable(panel.statusLabel()->text()));
+        QCOMPARE(QDir(dir.filePath("run")).entryList(QDir::Files), files);
+        QCOMPARE(test::readAll(state), checkpoint);
+    }
+    ui::TrainPanel reopened;
+    reopened.setNetwork(dir.filePath("toy.cfg"));
+    QCOMPARE(reopened.outputEdit()->text(), dir.filePath("run"));
+    QCOMPARE(reopened.maxBatchesSpin()->value(), 1);
+    QCOMPARE(reopened.findChild<QSpinBox*>("validEvery")->value(), 0);
+    QVERIFY(reopened.resumeBox()->isChecked());
+    QVERIFY2(
+        reopened.statusLabel()->text().contains("already past Iterations (1): raise Iterations to resume it"),
+        qPrintable(reopened.statusLabel()->text()));
+    // Another network has its own schedule: the cfg's.
+    test::writeFile(dir.filePath("other.cfg"), test::kToyCfg);
+    reopened.setNetwork(dir.filePath("other.cfg"));
+    QCOMPARE(reopened.maxBatchesSpin()->value(), 0);
+    QCOMPARE(reopened.findChild<QSpinBox*>("validEvery")->value(), 100);
+}
+
+// Save As gives the copy its own run folder unless one was chosen by hand (the copy trained into the
+// original's runs/<name>/ and set that network's files aside).
+void TestTrainPanel::saveAsMovesTheRunFolderUnlessChosen()
+{
+    QTemporaryDir dir;
+    test::writeFile(dir.filePath("abc.cfg"), test::kToyCfg);
+    ui::TrainPanel panel;
+    panel.setNetwork(dir.filePath("abc.cfg"));
+    QVERIFY2(panel.outputEdit()->text().endsWith("/runs/abc"), qPrintable(panel.outputEdit()->text()));
+    panel.renameNetwork(dir.filePath("abc2.cfg"));
+    QVERIFY2(panel.outputEdit()->text().endsWith("/runs/abc2"), qPrintable(panel.outputEdit()->text()));
+    panel.outputEdit()->setText(dir.filePath("mine"));
+    panel.renameNetwork(dir.filePath("abc3.cfg"));
+    QCOMPARE(panel.outputEdit()->text(), dir.filePath("mine"));
 }
 
 // A network without weights or names beside it (a Darknet project's cfg): Detect takes the names of the

@@ -17,6 +17,7 @@
 #include "util/atomic_file.h"
 #include "util/text_columns.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -177,6 +178,7 @@ private slots:
     void freshRunSetsThePreviousRunAside();
     void learningRateScheduleCountsIterations();
     void resumeBringsTheWeightsFileBackToTheState();
+    void resumingPastTheEndChangesNoFile();
     void lossFallsOnFashionMnist();
     void trainCommandWritesMetricsAndWeights();
     void chartIsDrawnFromMetrics();
@@ -1039,12 +1041,53 @@ void TestTraining::resumeBringsTheWeightsFileBackToTheState()
     QVERIFY(!other->saveWeights(weights.toStdString())); // "a newer checkpoint's weights"
     QVERIFY(test::readAll(weights) != atCheckpoint);
     options.resume = true;
-    options.maxBatches = 4; // resume and stop at once: only the state's weights are written back
+    options.maxBatches = 8; // resume and stop at once: only the state's weights are written back
+    auto resumed = toyNet();
+    Quiet rest;
+    rest.stopAfter = 0;
+    const auto problem = Trainer(*resumed, *set, nullptr, options).run(rest);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    QVERIFY(rest.seen.empty());
+    QCOMPARE(test::readAll(weights), atCheckpoint);
+}
+
+// A stopped run resumed with fewer iterations than it has trained: nothing trains, and no file changes
+// (it wrote _final.weights, and the studio then took the stopped run for a finished one).
+void TestTraining::resumingPastTheEndChangesNoFile()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 16);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir);
+    options.maxBatches = 8;
+    auto net = toyNet();
+    Quiet half;
+    half.stopAfter = 4;
+    QVERIFY(!Trainer(*net, *set, nullptr, options).run(half));
+    const QDir out(dir.filePath("out"));
+    const auto snapshot = [&] {
+        QStringList files;
+        for (const QString& name : out.entryList(QDir::Files))
+            files << name + " " +
+                         QCryptographicHash::hash(test::readAll(out.filePath(name)), QCryptographicHash::Md5)
+                             .toHex();
+        return files;
+    };
+    const QStringList before = snapshot();
+    QVERIFY2(before.filter("toy_last.state").size() == 1 && before.filter("_final").isEmpty(),
+             qPrintable(before.join(", ")));
+    options.resume = true;
+    options.maxBatches = 3;
     auto resumed = toyNet();
     Quiet rest;
     const auto problem = Trainer(*resumed, *set, nullptr, options).run(rest);
     QVERIFY2(!problem, problem ? problem->c_str() : "");
-    QCOMPARE(test::readAll(weights), atCheckpoint);
+    QVERIFY(rest.seen.empty());
+    QVERIFY(std::ranges::find(rest.messages,
+                              "the checkpoint is at iteration 4, already at max_batches=3: nothing "
+                              "more to train, no file changed; raise --max-batches (or "
+                              "max_batches in [net]) to go on") != rest.messages.end());
+    QCOMPARE(snapshot(), before);
 }
 
 void TestTraining::lossFallsOnFashionMnist()

@@ -300,6 +300,15 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
         }
         return problem;
     }
+    // At or past the end already: the run trains nothing, so it changes no file either (it wrote
+    // _final.weights, and the studio then took a stopped run for a finished one and set it aside).
+    if (state_.iteration >= maxBatches_) {
+        observer_.message("the checkpoint is at iteration " + std::to_string(state_.iteration) +
+                          ", already at max_batches=" + std::to_string(maxBatches_) +
+                          ": nothing more to train, no file changed; raise --max-batches (or max_batches "
+                          "in [net]) to go on");
+        return std::nullopt;
+    }
     // A run killed between its two checkpoint files leaves _last.weights one checkpoint ahead of the
     // state; the state is what resumes, so the weights are made to match it again.
     if (auto problem = net_.saveWeights(weightsPath_))
@@ -318,10 +327,6 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
                               ": the checkpoint goes on learning from other data (give each data set its "
                               "own output folder to keep their runs apart)");
     }
-    if (state_.iteration >= maxBatches_)
-        observer_.message("the checkpoint is at iteration " + std::to_string(state_.iteration) +
-                          ", already at max_batches=" + std::to_string(maxBatches_) +
-                          ": nothing more to train; raise --max-batches (or max_batches in [net]) to go on");
     return std::nullopt;
 }
 
@@ -654,6 +659,8 @@ std::optional<std::string> TrainingRun::run()
         return leaderProblem ? leaderProblem : problem;
     if (leaderProblem)
         return leaderProblem;
+    if (options_.resume && state_.iteration >= maxBatches_) // said by resumeFromCheckpoint
+        return std::nullopt;
     if (team_.size() > 1)
         leaderSays("data-parallel training over " + team_.describe() + ": " + std::to_string(rankBatch_) +
                    " images per rank, " + std::to_string(fullBatch_) + " per update");

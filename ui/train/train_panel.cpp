@@ -405,6 +405,16 @@ void TrainPanel::setNetwork(const QString& cfgPath)
                                        .toString();
         if (!cfgPath.isEmpty() && QFileInfo(remembered).isFile())
             data_->setText(remembered);
+        // Its schedule as last trained here: a run stopped at 1337 of 3000 came back under the cfg's
+        // max_batches of 1000, and Train then had nothing to train.
+        const QVariantList schedule = QSettings()
+                                          .value("training/schedules")
+                                          .toMap()
+                                          .value(QFileInfo(cfgPath).absoluteFilePath())
+                                          .toList();
+        maxBatches_->setValue(schedule.size() == 3 ? schedule[0].toInt() : 0);
+        validEvery_->setValue(schedule.size() == 3 ? schedule[1].toInt() : 100);
+        learningRate_->setValue(schedule.size() == 3 ? schedule[2].toDouble() : 0);
         weights_->clear();
         clearCurves();
         classResults_->clear(); // (another data set or folder keeps it: it names what it scored)
@@ -521,11 +531,19 @@ void TrainPanel::showEarlierRun()
     }
     // A run stopped, or ended with the studio (a crash, a power cut): Train carries on from it.
     resume_->setChecked(true);
+    const int planned = maxBatches_->value() > 0 ? maxBatches_->value() : cfgMaxBatches_;
     status_->setText(
-        tr("A run stopped at iteration %1 (%2) has its checkpoint in %3: Train resumes it. Untick "
-           "\"Resume from the last checkpoint\" to start over.")
-            .arg(iteration)
-            .arg(when, output_->text()));
+        planned > 0 && iteration >= planned
+            ? tr("A run stopped at iteration %1 (%2) has its checkpoint in %3, already past Iterations "
+                 "(%4): raise Iterations to resume it, or untick \"Resume from the last checkpoint\" to "
+                 "start over.")
+                  .arg(iteration)
+                  .arg(when, output_->text())
+                  .arg(planned)
+            : tr("A run stopped at iteration %1 (%2) has its checkpoint in %3: Train resumes it. Untick "
+                 "\"Resume from the last checkpoint\" to start over.")
+                  .arg(iteration)
+                  .arg(when, output_->text()));
 }
 
 void TrainPanel::setPlannedIterations(int cfgMaxBatches)
@@ -551,11 +569,14 @@ void TrainPanel::setDetector(bool detector)
 
 void TrainPanel::renameNetwork(const QString& cfgPath)
 {
-    // A new network's first save gives it its own run folder (it trained into runs/ itself, beside every
-    // other network's folder, and set their files aside) and the .data beside it — unless chosen already.
-    if (cfgPath_.isEmpty() && !training_) {
-        if (data_->text().isEmpty())
+    const QString oldOutput = output_->text();
+    const bool wasResuming = resume_->isChecked();
+    if (!training_) {
+        // A new network's first save takes the .data beside it, unless one is chosen already.
+        if (cfgPath_.isEmpty() && data_->text().isEmpty())
             data_->setText(dataFileFor(cfgPath));
+        // The run folder follows the name unless chosen by hand: a new network trained into runs/ itself,
+        // and a saved-as copy into the original's runs/<name>/, setting that network's files aside.
         if (output_->text() == autoOutput_)
             output_->setText(autoOutput_ = runFolderFor(cfgPath, data_->text()));
     }
@@ -564,13 +585,17 @@ void TrainPanel::renameNetwork(const QString& cfgPath)
     const QString oldName = QFileInfo(cfgPath_).completeBaseName(),
                   newName = QFileInfo(cfgPath).completeBaseName();
     cfgPath_ = cfgPath;
-    if (!training_ && resume_->isChecked() && oldName != newName &&
+    if (!training_ && output_->text() != oldOutput) { // what the new folder holds, shown now
+        earlierRun_->stop();
+        showEarlierRun();
+    }
+    if (!training_ && wasResuming && oldName != newName &&
         !QFileInfo::exists(output_->text() + "/" + newName + "_last.state")) {
         resume_->setChecked(false);
         status_->setText(
             tr("Saved as %1: its runs are named %2_…, so Train starts a new one. The stopped run "
                "of %3 keeps its checkpoint in %4 (open %3.cfg to resume it).")
-                .arg(QFileInfo(cfgPath).fileName(), newName, oldName, output_->text()));
+                .arg(QFileInfo(cfgPath).fileName(), newName, oldName, oldOutput));
     }
     train_->setEnabled(!training_ && !makingShapes_);
 }
@@ -734,6 +759,10 @@ void TrainPanel::start()
     dataFiles.insert(QFileInfo(cfgPath_).absoluteFilePath(),
                      QFileInfo(data_->text().trimmed()).absoluteFilePath());
     QSettings().setValue("training/dataFiles", dataFiles);
+    QVariantMap schedules = QSettings().value("training/schedules").toMap();
+    schedules.insert(QFileInfo(cfgPath_).absoluteFilePath(),
+                     QVariantList{maxBatches_->value(), validEvery_->value(), learningRate_->value()});
+    QSettings().setValue("training/schedules", schedules);
     QVariantMap outputFolders = QSettings().value("training/outputFolders").toMap();
     outputFolders.insert(QFileInfo(cfgPath_).absoluteFilePath(),
                          QFileInfo(output_->text()).absoluteFilePath());
