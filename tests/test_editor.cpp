@@ -51,6 +51,7 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -315,7 +316,7 @@ void TestEditor::savingUnmodifiedWritesTheSameBytes()
     QCOMPARE(ui::withCfgSuffix("/tmp/yolo.v4.txt"), QString("/tmp/yolo.v4.txt"));
 
     // A new network, saved: Train writes to its own runs/<name> and reads the .data beside it (it wrote
-    // into runs/ itself, where it set every other network's files aside). Saving again keeps them.
+    // into runs/ itself, where it set every other network's files aside).
     for (QAction* action : window.findChildren<QAction*>())
         if (action->text() == "&New")
             action->trigger();
@@ -326,8 +327,11 @@ void TestEditor::savingUnmodifiedWritesTheSameBytes()
     QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::defaultRunFolder("mine.cfg"));
     QVERIFY(window.trainPanel()->outputEdit()->text().endsWith("/netwright/runs/mine"));
     QCOMPARE(window.trainPanel()->dataEdit()->text(), dir.filePath("mine.data"));
+    // Saved as another name: its own runs/<name> too (it trained into runs/mine and set mine's files
+    // aside); the data chosen stays.
     QVERIFY(window.saveAs(dir.filePath("other.cfg")));
-    QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::defaultRunFolder("mine.cfg"));
+    QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::defaultRunFolder("other.cfg"));
+    QCOMPARE(window.trainPanel()->dataEdit()->text(), dir.filePath("mine.data"));
 }
 
 void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()
@@ -708,6 +712,23 @@ void TestEditor::miniMapShowsAndMovesTheView()
                                                                         .arg(all.center().x())
                                                                         .arg(all.center().y())));
     QVERIFY(map->visibleArea().contains(all.center()));
+    // A canvas so narrow that every corner holds a card: no corner is taken (it covered the top card at
+    // 1280×720).
+    QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
+    graph->resetTransform();
+    graph->centerOn(graph->scene()->sceneRect().topLeft());
+    bool hiddenForRoom = false;
+    for (int width = 1400; width >= 700; width -= 50) {
+        window.resize(width, 640);
+        QCoreApplication::processEvents();
+        for (int step = 0; step < 6; ++step) {
+            graph->verticalScrollBar()->setValue(graph->verticalScrollBar()->maximum() * step / 5);
+            QVERIFY2(!map->isVisible() || coveredCards() == 0, qPrintable(QString::number(width)));
+            const bool fits = map->visibleArea().height() >= 0.98 * graph->scene()->sceneRect().height();
+            hiddenForRoom = hiddenForRoom || (!map->isVisible() && !fits);
+        }
+    }
+    QVERIFY(hiddenForRoom);
 }
 
 void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
@@ -1498,6 +1519,13 @@ void TestEditor::aDamagedSavedGeometryIsNotUsed()
     QVERIFY(ui::MainWindow::isUsablePlace(QRect(1000, 500, 1400, 800), screen));  // half on it: fine
     QVERIFY(
         ui::MainWindow::isUsablePlace(QRect(1600, 0, 1400, 800), {screen[0], QRect(1480, 0, 1920, 1080)}));
+    // A window saved on a larger screen comes back inside this one; one that fits stays where it was.
+    QCOMPARE(ui::MainWindow::placeInside(QRect(37, 40, 1406, 828), QRect(0, 0, 1280, 720)),
+             QRect(0, 0, 1280, 720));
+    QCOMPARE(ui::MainWindow::placeInside(QRect(600, 300, 900, 600), QRect(0, 0, 1280, 720)),
+             QRect(380, 120, 900, 600));
+    QCOMPARE(ui::MainWindow::placeInside(QRect(1500, 10, 900, 600), QRect(1480, 0, 1920, 1080)),
+             QRect(1500, 10, 900, 600));
     QSettings().remove("window");
     QSettings().setValue("window/geometry", damaged);
     ui::MainWindow window;

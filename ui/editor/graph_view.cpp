@@ -521,6 +521,9 @@ void GraphView::placeMiniMap()
         }
     }
     miniMap_->setGeometry(QRect(best, size));
+    // Where every corner covers a card (a narrow canvas), none is taken: a card hidden under the overview
+    // could be neither read nor clicked; the scroll bars and zoom still move the view.
+    miniMap_->setRoom(fewest == 0);
 }
 
 void GraphView::resizeEvent(QResizeEvent* event)

@@ -4,6 +4,7 @@
 
 #include <QMouseEvent>
 #include <QScrollBar>
+#include <utility>
 
 namespace nw::ui {
 
@@ -34,10 +35,16 @@ void MiniMap::refresh()
     const QRectF all = scene()->sceneRect();
     const QRectF shown = visibleArea();
     // Only worth its room when the canvas is zoomed in too far to show the whole graph.
-    setVisible(!all.isEmpty() &&
+    setVisible(room_ && !all.isEmpty() &&
                (shown.width() < 0.98 * all.width() || shown.height() < 0.98 * all.height()));
     fitInView(all, Qt::KeepAspectRatio);
     viewport()->update();
+}
+
+void MiniMap::setRoom(bool room)
+{
+    if (std::exchange(room_, room) != room)
+        refresh();
 }
 
 void MiniMap::drawForeground(QPainter* painter, const QRectF&)

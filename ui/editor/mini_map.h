@@ -1,7 +1,7 @@
 #pragma once
 // An overview of a large graph in the corner of the canvas: the whole scene scaled down, the part the
 // canvas shows as a rectangle; clicking or dragging in it moves the canvas there. It hides itself when
-// the whole graph already fits the canvas.
+// the whole graph already fits the canvas, or when it would cover a card wherever it went.
 #include <QGraphicsView>
 
 namespace nw::ui {
@@ -12,6 +12,8 @@ public:
     explicit MiniMap(QGraphicsView* canvas);
     // Re-fits the scene and shows or hides itself; the canvas calls it after any change of view.
     void refresh();
+    // Whether its place covers no card: it shows only then (the canvas says, after placing it).
+    void setRoom(bool room);
     // The scene rectangle the canvas shows.
     QRectF visibleArea() const;
 
@@ -24,6 +26,7 @@ protected:
 
 private:
     QGraphicsView* canvas_;
+    bool room_ = true;
 };
 
 } // namespace nw::ui

@@ -42,6 +42,7 @@
 #include <QTimer>
 #include <QUndoView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace nw::ui {
 
@@ -332,6 +333,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         return isUsablePlace(frameGeometry(), screens);
     };
     const bool restored = restoreGeometry(settings.value("window/geometry").toByteArray());
+    if (restored && usable() && !(windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))) {
+        // Saved on a larger screen (1406×828 on a 1280×720 one hid the status bar and the panels' right
+        // edge): brought inside the screen it is most on.
+        QRect best;
+        for (const QScreen* screen : QGuiApplication::screens()) {
+            const QRect overlap = frameGeometry().intersected(screen->availableGeometry());
+            if (overlap.width() * overlap.height() > best.width() * best.height())
+                best = screen->availableGeometry();
+        }
+        const QMargins frame(
+            geometry().left() - frameGeometry().left(), geometry().top() - frameGeometry().top(),
+            frameGeometry().right() - geometry().right(), frameGeometry().bottom() - geometry().bottom());
+        if (const QRect inside = placeInside(frameGeometry(), best); inside != frameGeometry())
+            setGeometry(inside - frame);
+    }
     if (!restored || !usable()) {
         // The first window fits the screen it opens on (1480×900 at most): a 1366×768 laptop included.
         const QRect available = screen()->availableGeometry();
@@ -359,6 +375,16 @@ QString MainWindow::settingsProblem()
                : tr("Settings are not saved: %1 cannot be written (recent files, the window's layout and "
                     "the last data set will be forgotten when the studio closes)")
                      .arg(QDir::toNativeSeparators(file));
+}
+
+QRect MainWindow::placeInside(const QRect& frame, const QRect& screen)
+{
+    QRect placed(frame.topLeft(),
+                 QSize(std::min(frame.width(), screen.width()), std::min(frame.height(), screen.height())));
+    placed.moveLeft(
+        std::clamp(placed.left(), screen.left(), screen.left() + screen.width() - placed.width()));
+    placed.moveTop(std::clamp(placed.top(), screen.top(), screen.top() + screen.height() - placed.height()));
+    return placed;
 }
 
 bool MainWindow::isUsablePlace(const QRect& frame, const QList<QRect>& screens)

@@ -38,6 +38,8 @@ public:
     // Whether a window at `frame` can be used on these screens (their available areas): large enough,
     // and enough of it on one of them. A damaged saved geometry is dropped when not.
     static bool isUsablePlace(const QRect& frame, const QList<QRect>& screens);
+    // `frame` shrunk to fit `screen` and moved inside it (a window saved on a larger screen).
+    static QRect placeInside(const QRect& frame, const QRect& screen);
     // Why the studio's settings cannot be written (a read-only or impossible config folder), else empty.
     static QString settingsProblem();
     ~MainWindow() override;
