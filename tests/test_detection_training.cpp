@@ -254,6 +254,42 @@ private slots:
         QVERIFY(std::abs(at(delta, 0, 4, 1) - 2 * -0.2f) < 1e-6f);
     }
 
+    // max_delta (AlexeyAB's; yolov4.cfg sets 5): an IoU-family loss's four box deltas clipped to
+    // ±max_delta after iou_normalizer; the objectness and class deltas, and mse's box deltas, are not.
+    void yoloMaxDeltaClipsIouLossBoxDeltas()
+    {
+        const float truth[5] = {0.3f, 0.2f, 0.5f, 0.5f, 0};
+        const auto deltas = [&](const std::string& loss, float maxDelta) {
+            YoloLayer head = handHead({0, 1});
+            head.iouLoss = loss;
+            head.maxDelta = maxDelta;
+            const std::vector<float> output = handOutput(2);
+            std::vector<float> delta(output.size(), 0.0f);
+            HeadStats stats;
+            yoloDeltas(head, {2, 2, 64, 64}, output.data(), truth, 1, delta.data(), stats);
+            return delta;
+        };
+        for (const std::string loss : {"ciou", "giou", "mse"}) {
+            const std::vector<float> free = deltas(loss, std::numeric_limits<float>::infinity());
+            float largest = 0;
+            for (int entry = 0; entry < 4; ++entry)
+                largest = std::max(largest, std::abs(at(free, 1, entry, 0)));
+            QVERIFY(largest > 0);
+            const float limit = largest / 2;
+            const std::vector<float> clipped = deltas(loss, limit);
+            for (std::size_t i = 0; i < free.size(); ++i) {
+                const bool boxEntry = i % (free.size() / 2) < 4 * 4; // entries 0–3 of either slot
+                const float expected =
+                    boxEntry && loss != "mse" ? std::clamp(free[i], -limit, limit) : free[i];
+                QVERIFY2(
+                    clipped[i] == expected,
+                    qPrintable(
+                        QString("%1 [%2]: %3 vs %4").arg(loss.c_str()).arg(i).arg(clipped[i]).arg(expected)));
+            }
+            QVERIFY(loss == "mse" || std::abs(at(clipped, 1, 0, 0)) <= limit);
+        }
+    }
+
     void regionDeltasByHand()
     {
         // [region] on a 2×2 grid: one anchor of 1×1 cells, two softmax classes, pjreddie's scales.

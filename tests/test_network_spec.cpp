@@ -416,6 +416,30 @@ void TestNetworkSpec::unimplementedAlexeyAbKeysAreWarned()
              spec.diagnostics[0].message.c_str());
     QCOMPARE(spec.diagnostics[1].line, 16);
     QVERIFY(spec.diagnostics[1].message.find("maxpool_zero_nonmax=1") == 0);
+    // Training features of AlexeyAB's (augmentations, EMA, bad-label rejection in [net]; focal loss and
+    // the like in [yolo]) were read and left out in silence: each one set is said on its line, and the
+    // four bad-label keys are no longer called typos. max_delta is computed (no word).
+    const NetworkSpec training = test::specFromText(
+        "[net]\nwidth=32\nheight=32\nchannels=3\nmixup=1\nema_alpha=0.9998\nblur=0\n"
+        "weights_reject_freq=1001\n\n[convolutional]\nfilters=18\nsize=1\nactivation=linear\n\n"
+        "[yolo]\nmask=0,1,2\nanchors=1,1,2,2,3,3\nnum=3\nclasses=1\niou_loss=ciou\nmax_delta=5\n"
+        "focal_loss=1\n",
+        "ab.cfg");
+    QVERIFY(training.ok());
+    QStringList said;
+    for (const Diagnostic& d : training.diagnostics)
+        said << QString("%1: %2").arg(d.line).arg(QString::fromStdString(d.message));
+    QCOMPARE(said,
+             QStringList({
+                 "5: mixup=1 (AlexeyAB's) is not implemented: training goes on without this augmentation "
+                 "(pjreddie's Darknet ignores the key too)",
+                 "6: ema_alpha=0.9998 (AlexeyAB's) is not implemented: no moving average of the weights "
+                 "is kept (pjreddie's Darknet ignores the key too)",
+                 "8: weights_reject_freq=1001 (AlexeyAB's) is not implemented: no label is rejected as "
+                 "bad (pjreddie's Darknet ignores the key too)",
+                 "22: focal_loss=1 (AlexeyAB's) is not implemented: the classes train with the "
+                 "plain logistic loss (pjreddie's Darknet ignores the key too)",
+             }));
     // A negative size is one error, not also one about the padding pad=1 makes of it.
     const NetworkSpec negative =
         test::specFromText(net(8, 8, 3) + "[convolutional]\nfilters=4\nsize=-3\npad=1\n", "size.cfg");

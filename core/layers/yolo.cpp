@@ -57,9 +57,14 @@ std::unique_ptr<YoloLayer> parseHead(cfg::SectionReader& r, bool gaussian)
     l->labelSmoothEps = r.getFloat("label_smooth_eps", 0);
     l->nmsKind = r.getString("nms_kind", "default");
     l->betaNms = r.getFloat("beta_nms", 0.6f);
-    r.accept({"map", "delta_normalizer", "iou_thresh_kind", "focal_loss", "objectness_smooth", "max_delta",
-              "counters_per_class", "resize", "embedding_layer", "track_history_size", "sim_thresh",
-              "dets_for_track", "dets_for_show", "track_ciou_norm", "show_details"});
+    l->maxDelta = r.getFloat("max_delta", std::numeric_limits<float>::infinity());
+    if (!(l->maxDelta > 0))
+        r.error("max_delta", "max_delta must be positive (the largest box delta an IoU loss passes on)");
+    r.accept({"map", "delta_normalizer", "iou_thresh_kind", "resize", "embedding_layer", "track_history_size",
+              "sim_thresh", "dets_for_track", "dets_for_show", "track_ciou_norm", "show_details"});
+    r.warnUnimplemented({"focal_loss"}, "the classes train with the plain logistic loss");
+    r.warnUnimplemented({"objectness_smooth"}, "the objectness targets stay 0 and 1");
+    r.warnUnimplemented({"counters_per_class"}, "the classes are not weighted by their counts");
     if (l->classes < 1)
         r.error("classes", "classes must be at least 1");
     if (l->num < 1)

@@ -1,6 +1,8 @@
 #pragma once
 #include "layers/layer_config.h"
 
+#include <limits>
+
 namespace nw {
 
 // [yolo] (YOLOv3/v4 head): for each anchor in `mask`, (classes + 5) planes of the input grid:
@@ -33,6 +35,8 @@ public:
     float jitter = 0.2f, ignoreThresh = 0.5f, truthThresh = 1, random = 0;
     float scaleXY = 1, iouNormalizer = 0.75f, objNormalizer = 1, clsNormalizer = 1, iouThresh = 1;
     float labelSmoothEps = 0, betaNms = 0.6f;
+    // AlexeyAB's max_delta: an IoU-family loss's box deltas clipped to ±max_delta (yolov4.cfg: 5).
+    float maxDelta = std::numeric_limits<float>::infinity();
     bool newCoords = false;
     std::string iouLoss = "mse", nmsKind = "default";
 

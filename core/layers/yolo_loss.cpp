@@ -155,10 +155,13 @@ public:
                 iouScore(c_.iouLoss, pred.x, pred.y, pred.w, pred.h, truth.x, truth.y, truth.w, truth.h);
             const float sw = c_.newCoords ? 8 * s.value(2) : std::exp(s.value(2));
             const float sh = c_.newCoords ? 8 * s.value(3) : std::exp(s.value(3));
-            s.change(0) = g.dx * c_.iouNormalizer;
-            s.change(1) = g.dy * c_.iouNormalizer;
-            s.change(2) = g.dw * sw * c_.iouNormalizer;
-            s.change(3) = g.dh * sh * c_.iouNormalizer;
+            const auto clipped = [&](float d) { // (max_delta, after the normalizer, as AlexeyAB)
+                return std::clamp(finiteOrZero(d * c_.iouNormalizer), -c_.maxDelta, c_.maxDelta);
+            };
+            s.change(0) = clipped(g.dx);
+            s.change(1) = clipped(g.dy);
+            s.change(2) = clipped(g.dw * sw);
+            s.change(3) = clipped(g.dh * sh);
         }
         return iou;
     }
