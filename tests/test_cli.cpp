@@ -795,6 +795,25 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QVERIFY2(noValid.err.contains("novalid.data has no valid= list: this detector's mAP is not measured (add "
                                   "valid=, or --map to score it on the training list)"),
              noValid.err.constData());
+    // A valid= list that is not there has its warning, and no "has no valid= list" beside it.
+    test::writeFile(dir.filePath("gone.data"), "classes=5\ntrain=boxes.list\nvalid=nothere.txt\n");
+    const Run goneValid = cli({"train", dir.filePath("gone.data"), detector, "--out", dir.filePath("run3")});
+    QVERIFY2(goneValid.err.contains("nothere.txt") && !goneValid.err.contains("has no valid= list"),
+             goneValid.err.constData());
+    // --map is Darknet's -map: every 4 epochs, at least every 100 iterations (it was every 1000).
+    QByteArray many;
+    for (int i = 0; i < 800; ++i)
+        many += dir.filePath("boxes/a.jpg").toUtf8() + "\n";
+    test::writeFile(dir.filePath("many.list"), many);
+    for (const auto& [list, every] : {std::pair{"boxes.list", 100}, std::pair{"many.list", 200}}) {
+        test::writeFile(dir.filePath("map.data"),
+                        QByteArray("classes=5\ntrain=") + list + "\nvalid=boxes.list\n");
+        const Run darknetMap =
+            cli({"train", dir.filePath("map.data"), detector, "--map", "--out", dir.filePath("run4")});
+        QVERIFY2(darknetMap.err.contains(
+                     QString("note: --map: mAP@0.5 every %1 iterations (4 epochs of ").arg(every).toUtf8()),
+                 darknetMap.err.constData());
+    }
 }
 
 void TestCli::hostileInputsGetClearErrors()

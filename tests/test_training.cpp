@@ -34,6 +34,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <opencv2/imgcodecs.hpp>
 #include <sys/stat.h>
 #include <thread>
@@ -179,6 +180,7 @@ private slots:
     void learningRateScheduleCountsIterations();
     void resumeBringsTheWeightsFileBackToTheState();
     void resumingPastTheEndChangesNoFile();
+    void freshRunOfAnotherCfgSaysWhatItMoved();
     void lossFallsOnFashionMnist();
     void trainCommandWritesMetricsAndWeights();
     void chartIsDrawnFromMetrics();
@@ -1049,6 +1051,35 @@ void TestTraining::resumeBringsTheWeightsFileBackToTheState()
     QVERIFY2(!problem, problem ? problem->c_str() : "");
     QVERIFY(rest.seen.empty());
     QCOMPARE(test::readAll(weights), atCheckpoint);
+}
+
+// Two cfgs trained into one folder (Darknet's backup/): a fresh run of the second moves only the curve
+// aside, and says so (it said the other run's checkpoint and weights were moved; they stay).
+void TestTraining::freshRunOfAnotherCfgSaysWhatItMoved()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 16);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir);
+    auto net = toyNet();
+    Quiet first;
+    QVERIFY(!Trainer(*net, *set, nullptr, options).run(first));
+    options.name = "other";
+    auto other = toyNet();
+    Quiet second;
+    QVERIFY(!Trainer(*other, *set, nullptr, options).run(second));
+    const QStringList aside = QDir(dir.filePath("out")).entryList({"previous-*"}, QDir::Dirs);
+    QCOMPARE(aside.size(), 1);
+    QCOMPARE(QDir(dir.filePath("out/" + aside[0])).entryList(QDir::Files), QStringList{"metrics.csv"});
+    QVERIFY(QFileInfo::exists(dir.filePath("out/toy_last.state")));
+    const std::string said = "a fresh run: metrics.csv in " + options.outDir +
+                             " (the curve of an earlier run there, of another cfg or without its checkpoint) "
+                             "was moved to " +
+                             dir.filePath("out/" + aside[0]).toStdString();
+    QVERIFY2(std::ranges::find(second.messages, said) != second.messages.end(),
+             std::accumulate(second.messages.begin(), second.messages.end(), std::string(),
+                             [](std::string all, const std::string& m) { return all + m + "\n"; })
+                 .c_str());
 }
 
 // A stopped run resumed with fewer iterations than it has trained: nothing trains, and no file changes

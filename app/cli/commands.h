@@ -31,6 +31,7 @@ struct BenchArgs {
 struct TrainArgs {
     std::string data, cfg, weights, outDir;
     int maxBatches = 0, validEvery = 0, mapEvery = 0, checkpointEvery = 100, saveEvery = -1;
+    bool mapAsDarknet = false; // --map: mAP every 4 epochs, at least every 100 iterations (Darknet's -map)
     float learningRate = 0;
     unsigned seed = 1;
     bool resume = false;

@@ -77,6 +77,8 @@ std::vector<std::string> rankCommand(const std::string& program, const TrainArgs
         option("--valid-every", std::to_string(args.validEvery));
     if (args.mapEvery > 0)
         option("--map-every", std::to_string(args.mapEvery));
+    if (args.mapAsDarknet)
+        argv.push_back("--map");
     option("--checkpoint-every", std::to_string(args.checkpointEvery));
     if (args.saveEvery >= 0)
         option("--save-every", std::to_string(args.saveEvery));

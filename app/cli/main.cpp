@@ -354,9 +354,8 @@ int main(int argc, char** argv)
     train->add_flag("--valid-optional", trainArgs.validOptional,
                     "A valid= list that cannot be scored is a warning and the run trains without validation "
                     "(the studio's choice); by default --valid-every and --map-every make it an error");
-    bool mapPeriodically = false;
-    train->add_flag("--map", mapPeriodically,
-                    "Detectors: mAP@0.5 every 1000 iterations (as --map-every 1000)");
+    train->add_flag("--map", trainArgs.mapAsDarknet,
+                    "Detectors: mAP@0.5 every 4 epochs, at least every 100 iterations (AlexeyAB's -map)");
     train
         ->add_option("--checkpoint-every", trainArgs.checkpointEvery,
                      "Checkpoint every N iterations (default 100)")
@@ -567,8 +566,6 @@ int main(int argc, char** argv)
         if (*bench)
             return nw::cli::bench(benchArgs);
         if (*train) {
-            if (mapPeriodically && trainArgs.mapEvery == 0)
-                trainArgs.mapEvery = 1000;
             trainArgs.progressJson = progress == "json";
             try {
                 return nw::cli::train(trainArgs);

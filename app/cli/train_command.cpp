@@ -315,7 +315,7 @@ int train(const TrainArgs& args)
         if (leader && net->maxTruthBoxes() > 0 && args.validEvery > 0)
             std::cerr << "note: --valid-every is for classifiers (top-1); this detector is scored by mAP: "
                          "--map-every N (or --map)\n";
-        if (leader && net->maxTruthBoxes() == 0 && args.mapEvery > 0)
+        if (leader && net->maxTruthBoxes() == 0 && (args.mapEvery > 0 || args.mapAsDarknet))
             std::cerr << "note: --map-every and --map are for detectors; this classifier is scored by top-1: "
                          "--valid-every N\n";
         // An output folder that cannot be written is said before the data set is read (minutes for a
@@ -330,7 +330,8 @@ int train(const TrainArgs& args)
         // --map-every / --valid-every ask for the measure: a valid= list that cannot give it is an error
         // (unless --valid-optional: the studio validates every run and trains on when the list is unusable).
         const bool measureAskedFor =
-            !args.validOptional && (net->maxTruthBoxes() > 0 ? args.mapEvery > 0 : args.validEvery > 0);
+            !args.validOptional &&
+            (net->maxTruthBoxes() > 0 ? args.mapEvery > 0 || args.mapAsDarknet : args.validEvery > 0);
         auto sets = openTrainingData(*data, *net, args.seed, error, warnings,
                                      measureAskedFor ? Validation::Required : Validation::IfUsable);
         if (leader) // (every rank reads the same lists: their warnings once, not once per rank)
@@ -340,10 +341,23 @@ int train(const TrainArgs& args)
             std::cerr << "error: " << error << "\n";
             return fail();
         }
-        if (leader && net->maxTruthBoxes() > 0 && !sets->detectionValid) // (the run ended without a word)
+        // (the run ended without a word; a valid= list that could not be used has had its warning)
+        if (leader && net->maxTruthBoxes() > 0 && !sets->detectionValid && data->get("valid").empty())
             std::cerr << "note: " << args.data
                       << " has no valid= list: this detector's mAP is not measured (add valid=, or --map to "
                          "score it on the training list)\n";
+        // Darknet's -map: every 4 epochs, at least every 100 iterations (its figures at the same places).
+        int mapEvery = args.mapEvery;
+        if (args.mapAsDarknet && mapEvery == 0 && net->maxTruthBoxes() > 0) {
+            const int fullBatch = std::max(1, net->spec().net.batch);
+            mapEvery =
+                std::max<int>(100, int(std::min<std::size_t>(4 * sets->train->size() / std::size_t(fullBatch),
+                                                             std::size_t(1) << 30)));
+            if (leader)
+                std::cerr << "note: --map: mAP@0.5 every " << mapEvery << " iterations (4 epochs of "
+                          << sets->train->size() << " images at batch " << fullBatch
+                          << ", at least 100: Darknet's -map)\n";
+        }
         TrainOptions options;
         options.outDir = outDir;
         options.name = std::filesystem::path(args.cfg).stem().string();
@@ -352,7 +366,7 @@ int train(const TrainArgs& args)
         options.learningRate = args.learningRate;
         options.seed = args.seed;
         options.validEvery = args.validEvery;
-        options.mapEvery = args.mapEvery;
+        options.mapEvery = mapEvery;
         options.letterbox = net->spec().net.letterBox;
         options.checkpointEvery = args.checkpointEvery;
         options.snapshotEvery = args.saveEvery;

@@ -13,11 +13,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A run's files in `folder`: its checkpoint, weights and metrics, and its snapshots (<name>_<N>.weights).
+// A run's files in `folder`: its checkpoint, weights and metrics (chart.png is drawn from them), and its
+// snapshots (<name>_<N>.weights).
 std::vector<std::string> runFiles(const std::string& folder, const std::string& name)
 {
-    std::vector<std::string> files = {name + "_last.weights", name + "_last.state", name + "_final.weights",
-                                      name + "_best.weights", name + "_data.txt",   "metrics.csv",
+    std::vector<std::string> files = {name + "_last.weights",
+                                      name + "_last.state",
+                                      name + "_final.weights",
+                                      name + "_best.weights",
+                                      name + "_data.txt",
+                                      "metrics.csv",
+                                      "chart.png",
                                       name + "_classes.json"};
     const std::string prefix = name + "_", suffix = ".weights";
     std::error_code ec;

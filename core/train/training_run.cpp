@@ -355,13 +355,28 @@ TrainingRun::Result TrainingRun::setAsideEarlierRun()
     previous_ = setAsidePreviousRun(options_.outDir, options_.name);
     if (previous_.error)
         return previous_.error;
-    if (!previous_.folder.empty())
-        observer_.message("a fresh run: the previous " + std::string(finished ? "(finished) " : "") +
-                          "run's checkpoint, weights and metrics in " + options_.outDir + " were moved to " +
-                          previous_.folder +
-                          (finished ? std::string()
-                                    : " (to continue that run instead, stop this one in its first iteration "
-                                      "and resume)"));
+    if (!previous_.folder.empty()) {
+        // What was moved, said as it is: in a folder shared by several cfgs (Darknet's backup/) only the
+        // curve may be another network's, and its checkpoint stays (it was called a moved checkpoint).
+        const std::vector<std::string>& moved = previous_.files;
+        const bool ownRun = std::ranges::find(moved, options_.name + "_last.state") != moved.end() ||
+                            std::ranges::find(moved, options_.name + "_final.weights") != moved.end();
+        std::string names;
+        for (const std::string& file : moved)
+            names += (names.empty() ? "" : ", ") + file;
+        if (ownRun)
+            observer_.message("a fresh run: the previous " + std::string(finished ? "(finished) " : "") +
+                              "run's checkpoint, weights and metrics in " + options_.outDir + " (" + names +
+                              ") were moved to " + previous_.folder +
+                              (finished ? std::string()
+                                        : " (to continue that run instead, stop this one in its first "
+                                          "iteration and resume)"));
+        else
+            observer_.message(
+                "a fresh run: " + names + " in " + options_.outDir +
+                " (the curve of an earlier run there, of another cfg or without its checkpoint) " +
+                (moved.size() == 1 ? "was" : "were") + " moved to " + previous_.folder);
+    }
     if (auto problem = writeFileAtomically(metricsPath_, kMetricsHeader))
         return problem;
     if (!options_.data.empty())
