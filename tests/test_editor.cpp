@@ -12,6 +12,7 @@
 #include "editor/mini_map.h"
 #include "editor/property_panel.h"
 #include "editor/set_classes_dialog.h"
+#include "editor/source_view.h"
 #include "graph/key_schema.h"
 #include "layers/detection_heads.h"
 #include "table/layer_table_model.h"
@@ -1078,6 +1079,24 @@ void TestEditor::viewMenuZoomsAndBringsDocksBack()
     QCOMPARE(netProblem->data(Qt::UserRole).toInt(), -1);
     emit problems->itemActivated(netProblem);
     QCOMPARE(window.propertyPanel()->section(), 0);
+    // A problem of the text itself (an unclosed header) brings Source in front at its line: Properties,
+    // raised for it before, has no such line to fix.
+    QTemporaryDir dir;
+    test::writeFile(dir.filePath("broken.cfg"),
+                    "[net]\nwidth=8\nheight=8\nchannels=3\n\n[convolutional\nfilters=4\n");
+    window.documentModel()->undoStack()->setClean(); // (no "save the changes?" question)
+    QVERIFY(window.openFile(dir.filePath("broken.cfg")));
+    QListWidgetItem* textProblem = nullptr;
+    for (int row = 0; row < problems->count(); ++row)
+        if (problems->item(row)->text().contains("has no closing ']'"))
+            textProblem = problems->item(row);
+    QVERIFY(textProblem);
+    QVERIFY(textProblem->data(Qt::UserRole + 2).toBool());
+    window.findChild<QDockWidget*>("trainDock")->raise();
+    emit problems->itemActivated(textProblem);
+    QTRY_VERIFY(!window.sourceView()->visibleRegion().isEmpty());
+    QVERIFY(properties->visibleRegion().isEmpty());
+    QCOMPARE(window.sourceView()->textCursor().blockNumber() + 1, 6);
 }
 
 void TestEditor::newFilesStartCleanAndNewSaysHowToStart()

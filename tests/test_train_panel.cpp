@@ -1018,6 +1018,22 @@ void TestTrainPanel::trainsWhatTheEditorShows()
     QCoreApplication::processEvents();
     for (const QMessageBox* box : window.findChildren<QMessageBox*>())
         QVERIFY2(!box->isVisible(), qPrintable(box->text()));
+    // Fixed: the refusal goes (it stayed beside "0 errors"), and the data is read again.
+    window.documentModel()->undoStack()->undo();
+    QTRY_VERIFY2(panel->statusLabel()->text().startsWith("The last run here finished at iteration 3"),
+                 qPrintable(panel->statusLabel()->text()));
+    QTRY_VERIFY2(panel->dataCheckLabel()->text().startsWith("Data: 32 images of 3 classes"),
+                 qPrintable(panel->dataCheckLabel()->text()));
+
+    // A new network, not saved yet, is read as the editor shows it (the Data line stayed empty).
+    window.documentModel()->undoStack()->setClean();
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == "&New")
+            action->trigger();
+    QVERIFY(window.documentModel()->path().isEmpty());
+    panel->dataEdit()->setText(dir.filePath("toy.data"));
+    QTRY_COMPARE(panel->dataCheckLabel()->text(),
+                 QString("Data: not read while the network has errors (see Problems)"));
 }
 
 // The Device box: the CPU first (chosen); on a machine without a GPU (this one, CI) a disabled entry

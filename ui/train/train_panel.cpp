@@ -751,7 +751,9 @@ void TrainPanel::start()
     // once and wiped the curves, and Detect blamed the run's weights for the network's error).
     if (const QString error = firstNetworkError(cfgPath_, cfgText_ ? cfgText_() : QString());
         !error.isEmpty()) {
-        status_->setText(tr("Not started: the network has errors (see Problems). The first: %1").arg(error));
+        status_->setText(
+            networkRefusal_ =
+                tr("Not started: the network has errors (see Problems). The first: %1").arg(error));
         appendLog(status_->text());
         return;
     }
@@ -1006,8 +1008,16 @@ void TrainPanel::useShapesDataSet()
 
 void TrainPanel::setDataNeeds(const QString& needs)
 {
-    if (std::exchange(dataNeeds_, needs) != needs && !training_)
-        dataCheck_->start();
+    if (std::exchange(dataNeeds_, needs) == needs || training_)
+        return;
+    dataCheck_->start();
+    // The network changed (its errors among what the data needs): a refusal for its errors no longer
+    // stands (it stayed after the fix, beside "0 errors").
+    if (!networkRefusal_.isEmpty() && status_->text() == networkRefusal_) {
+        status_->setText(tr("Ready."));
+        showEarlierRun();
+    }
+    networkRefusal_.clear();
 }
 
 void TrainPanel::checkData()
@@ -1016,7 +1026,8 @@ void TrainPanel::checkData()
     const int generation = ++checkGeneration_;
     if (training_)
         return; // read again when the run ends (setTraining)
-    if (dataPath.isEmpty() || cfgPath_.isEmpty()) {
+    // (a new network not saved yet is read as the editor shows it: the line stayed empty)
+    if (dataPath.isEmpty() || (cfgPath_.isEmpty() && !cfgText_)) {
         dataCheckLabel_->clear();
         dataCheckLabel_->setToolTip(QString());
         return;

@@ -43,6 +43,7 @@
 #include <QUndoView>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <set>
 
 namespace nw::ui {
 
@@ -235,6 +236,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         const int layer = item->data(Qt::UserRole).toInt();
         if (layer < -1)
             return;
+        // A problem of the text itself (an unclosed header, a line without '='): fixed in Source, where
+        // its line is; Properties, raised for it before, shows no such line.
+        if (item->data(Qt::UserRole + 2).toBool()) {
+            findChild<QDockWidget*>("sourceDock")->raise();
+            source_->goToLine(item->data(Qt::UserRole + 1).toInt());
+            source_->setFocus();
+            return;
+        }
         if (layer == -1) {
             table_->selectionModel()->clear(); // as Edit [net]
             graph_->selectLayers({});
@@ -519,6 +528,9 @@ void MainWindow::showProblems()
         shown.push_back(*problem);
     source_->setProblems(shown);
     problems_->clear();
+    std::set<std::pair<int, std::string>> textProblems; // the cfg's syntax, as opposed to its values
+    for (const Diagnostic& d : model_doc_->document().diagnostics())
+        textProblems.emplace(d.line, d.message);
     for (const Diagnostic& d : shown) {
         auto* item = new QListWidgetItem(
             style()->standardIcon(d.isError() ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning),
@@ -526,6 +538,7 @@ void MainWindow::showProblems()
         item->setData(Qt::UserRole, d.layer);
         if (d.file.empty() || d.file == model_doc_->document().fileName())
             item->setData(Qt::UserRole + 1, d.line);
+        item->setData(Qt::UserRole + 2, textProblems.contains({d.line, d.message}));
         item->setToolTip(item->text());
     }
     if (shown.empty()) {
