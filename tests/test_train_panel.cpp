@@ -19,6 +19,8 @@
 #include "backend/gpu_devices.h"
 #include "data/make_shapes.h"
 
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QCheckBox>
 #include <QClipboard>
@@ -71,6 +73,7 @@ private slots:
     void resumingAFinishedRunSaysThereIsNothingToTrain();
     void aStoppedRunKeepsItsScheduleAndALowerOneChangesNothing();
     void saveAsMovesTheRunFolderUnlessChosen();
+    void tabFollowsTheRows();
     void detectTakesTheDataNamesAndTheTrainedWeights();
     void detectorOnTheShapesDataSet();
     void perClassPageShowsTheConfusionMatrix();
@@ -548,6 +551,30 @@ void TestTrainPanel::aStoppedRunKeepsItsScheduleAndALowerOneChangesNothing()
     reopened.setNetwork(dir.filePath("other.cfg"));
     QCOMPARE(reopened.maxBatchesSpin()->value(), 0);
     QCOMPARE(reopened.findChild<QSpinBox*>("validEvery")->value(), 100);
+}
+
+// Tab goes through the settings as they read, top to bottom and left to right (Shapes data set and the
+// browse buttons came after the rows below them).
+void TestTrainPanel::tabFollowsTheRows()
+{
+    ui::TrainPanel panel;
+    QStringList order;
+    QWidget* widget = panel.trainButton();
+    for (int step = 0; step < 15; ++step) {
+        const auto* button = qobject_cast<QAbstractButton*>(widget);
+        const auto* box = qobject_cast<QAbstractSpinBox*>(widget);
+        order << (button                           ? button->text()
+                  : box                            ? box->accessibleName()
+                  : widget->objectName().isEmpty() ? QString(widget->metaObject()->className())
+                                                   : widget->objectName());
+        do
+            widget = widget->nextInFocusChain();
+        while (!(widget->focusPolicy() & Qt::TabFocus) ||
+               qobject_cast<QAbstractSpinBox*>(widget->parentWidget())); // (a spin box's own line edit)
+    }
+    QCOMPARE(order, QStringList({"Train", "Pause", "Stop", "trainData", "…", "Shapes data set",
+                                 "trainWeights", "…", "trainOutput", "…", "Iterations", "Validate every",
+                                 "Learning rate", "Resume from the last checkpoint", "QComboBox"}));
 }
 
 // Save As gives the copy its own run folder unless one was chosen by hand (the copy trained into the

@@ -341,6 +341,14 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     });
     connect(logScale_, &QCheckBox::toggled, curves_, &TrainingCurves::setLogScale);
 
+    // Tab follows the rows as they read (Shapes data set and the browse buttons came after the rows
+    // below them: the widgets were made in another order than laid out).
+    QWidget* const tabOrder[] = {train_,      pause_,      stop_,           data_,   pathButtons_[0],
+                                 shapes_,     weights_,    pathButtons_[1], output_, pathButtons_[2],
+                                 maxBatches_, validEvery_, learningRate_,   resume_, device_};
+    for (std::size_t i = 0; i + 1 < std::size(tabOrder); ++i)
+        setTabOrder(tabOrder[i], tabOrder[i + 1]);
+
     thread_ = new QThread(this);
     worker_ = new TrainWorker;
     worker_->moveToThread(thread_);
