@@ -499,6 +499,21 @@ void TestCli::darknetHabitsAreAnsweredInWords()
     QCOMPARE(dashes.exitCode, 2);
     QVERIFY2(dashes.err.contains("-num_of_clusters is Darknet's: here it is --num"), dashes.err.constData());
     // Darknet's flags with no counterpart say why none is needed; an option the command lacks is named.
+    // Every single-dash flag is said at once (the first alone took several tries).
+    const Run several = cli({"train", data, "x.cfg", "-map", "-dont_show"});
+    QCOMPARE(several.exitCode, 2);
+    QVERIFY2(several.err.contains("error: -map:") && several.err.contains("error: -dont_show is Darknet's"),
+             several.err.constData());
+    // detector test's order (.data first): the command as it is here, with the .data's names.
+    test::writeFile(dir.filePath("obj.names"), "a\nb\nc\nd\ne\n");
+    const Run detectorTest = cli({"detect", data, "yolo.cfg", "yolo.weights", "dog.jpg"});
+    QCOMPARE(detectorTest.exitCode, 2);
+    QCOMPARE(detectorTest.err, ("error: " + data +
+                                " is a .data file: detect takes CFG WEIGHTS IMAGE… (Darknet's "
+                                "detector test took the .data first): netwright-cli detect yolo.cfg "
+                                "yolo.weights dog.jpg --names " +
+                                dir.filePath("obj.names") + "\n")
+                                   .toUtf8());
     const Run dontShow = cli({"train", data, "x.cfg", "-dont_show"});
     QCOMPARE(dontShow.exitCode, 2);
     QCOMPARE(dontShow.err,

@@ -1,5 +1,6 @@
 // detect and classify: images and videos through a network, with annotated outputs and JSON.
 #include "commands.h"
+#include "data/data_file.h"
 #include "data/detection_dataset.h"
 #include "data/image_list_file.h"
 #include "detect/annotate.h"
@@ -323,6 +324,20 @@ private:
 
 int detect(const DetectArgs& args)
 {
+    // Darknet's `detector test DATA CFG WEIGHTS IMAGE`: the command as it is here, the .data's names=
+    // as --names (the class names were lost on the way: boxes printed as "class 1").
+    if (std::filesystem::path(args.cfg).extension() == ".data" && !args.inputs.empty()) {
+        std::string error;
+        const auto data = loadDataFile(args.cfg, error);
+        const std::string names = data ? data->get("names") : std::string();
+        std::cerr << "error: " << args.cfg << " is a .data file: detect takes CFG WEIGHTS IMAGE… (Darknet's "
+                  << "detector test took the .data first): netwright-cli detect " << args.weights << " "
+                  << args.inputs.front()
+                  << (args.inputs.size() > 1 ? " " + args.inputs[1] : std::string(" IMAGE"))
+                  << (args.inputs.size() > 2 ? " …" : "")
+                  << (names.empty() ? std::string() : " --names " + data->resolve(names)) << "\n";
+        return 2;
+    }
     auto net = loadNet(args.cfg, args.weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;

@@ -482,14 +482,18 @@ int main(int argc, char** argv)
         return 2;
     // Darknet's single-dash habits (-thresh, -map, -width 320): CLI11 reads "-height" as -h plus letters
     // and prints the help with exit 0, computing nothing. A word after one dash is no option here.
+    // Each one is said (the first alone made `-map -dont_show` take two tries).
+    bool singleDash = false;
     for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) { // after "--": file names
         const std::string_view arg = argv[i];
         if (arg.size() > 2 && arg[0] == '-' && std::isalpha(static_cast<unsigned char>(arg[1])) &&
             arg.find('=') == std::string_view::npos) {
             std::cerr << "error: " << singleDashAdvice(app, argc, argv, arg) << "\n";
-            return 2;
+            singleDash = true;
         }
     }
+    if (singleDash)
+        return 2;
     // "--save_labels", "--max_batches": Darknet's underscores with two dashes; CLI11 only says the
     // argument "was not expected".
     const CLI::App* command = nullptr; // the subcommand named (commandIsKnown checked there is one)
