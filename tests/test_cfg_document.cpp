@@ -25,6 +25,7 @@ private slots:
     void moveSectionKeepsEveryLine();
     void syntaxErrorsNameTheLine_data();
     void syntaxErrorsNameTheLine();
+    void listsAndNamesFilesAreNamedOnce();
     void missingFileIsAnError();
     void savingWritesThroughLinksAndKeepsPermissions();
     void directoriesAndBinaryFilesAreRefusedOnce();
@@ -210,6 +211,29 @@ void TestCfgDocument::syntaxErrorsNameTheLine()
         ("expected '" + expected.toStdString() + "' among:\n" + test::allText(spec.diagnostics)).c_str());
     if (found->isError())
         QVERIFY(!spec.ok());
+}
+
+// An image list or a .names file given as the cfg: one error that says what it looks like (it gave one
+// "expected key=value" per line, then an empty network).
+void TestCfgDocument::listsAndNamesFilesAreNamedOnce()
+{
+    const cfg::Document list = cfg::Document::parse("data/obj/a.jpg\ndata/obj/b.jpg\n", "train.txt");
+    QVERIFY(list.readFailed());
+    QCOMPARE(list.diagnostics().size(), std::size_t(1));
+    QCOMPARE(
+        list.diagnostics()[0].format(),
+        std::string("train.txt:1: error: no section and no key=value line: this is no network cfg (a list "
+                    "of files, such as train.txt?); a cfg starts with [net]"));
+    const cfg::Document names = cfg::Document::parse("\napple\ncrate\n", "obj.names");
+    QVERIFY(names.readFailed());
+    QCOMPARE(
+        names.diagnostics()[0].format(),
+        std::string("obj.names:2: error: no section and no key=value line: this is no network cfg (a .names "
+                    "file, one class per line?); a cfg starts with [net]"));
+    // A stray word beside a key outside any section is a cfg's mistake, said per line as before.
+    const cfg::Document stray = cfg::Document::parse("width=8\nhello\n", "bad.cfg");
+    QVERIFY(!stray.readFailed());
+    QCOMPARE(stray.diagnostics().size(), std::size_t(2));
 }
 
 void TestCfgDocument::missingFileIsAnError()

@@ -719,6 +719,12 @@ void TestDetectPanel::noWeightsIsSaidAndRandomWeightsAreAChoice()
     QTest::qWait(300);
     QCOMPARE(panel.framesReceived(), frames);
     QVERIFY(!panel.thresholdSlider()->isHidden()); // a detector after the classifier: its filters are back
+    // Weights a classifier cannot take: it is named as one (it said "Cannot load the detector").
+    QTemporaryDir dir;
+    test::writeFile(dir.filePath("short.weights"), QByteArray(20, '\0'));
+    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    panel.setWeights(dir.filePath("short.weights"));
+    QTRY_VERIFY_WITH_TIMEOUT(detector->text().startsWith("Cannot load the classifier: "), 30000);
 }
 
 // The Device box: the CPU first (chosen), then each GPU by name and free memory; on a machine without

@@ -243,6 +243,22 @@ Document Document::parse(std::string_view text, std::string fileName)
                     "this is a .data file (" + line.key +
                         "=…), not a network cfg: give the .cfg here (Darknet's commands take the "
                         ".data first; see netwright-cli --help for each command's order)");
+    // Not a cfg at all (an image list, a .names file given by mistake): one error, not one "expected
+    // key=value" per line followed by an empty network.
+    if (doc.sections_.empty() &&
+        std::ranges::any_of(doc.preamble_,
+                            [](const Line& line) { return line.kind == Line::Kind::Invalid; }) &&
+        std::ranges::none_of(doc.preamble_,
+                             [](const Line& line) { return line.kind == Line::Kind::Entry; })) {
+        const auto first = std::ranges::find(doc.preamble_, Line::Kind::Invalid, &Line::kind);
+        const std::string stripped = darknetStrip(first->text);
+        const bool path = stripped.find('/') != std::string::npos || stripped.find('.') != std::string::npos;
+        return failedRead(
+            doc.fileName_, first->number,
+            std::string("no section and no key=value line: this is no network cfg (") +
+                (path ? "a list of files, such as train.txt?" : "a .names file, one class per line?") +
+                "); a cfg starts with [net]");
+    }
     return doc;
 }
 

@@ -561,17 +561,19 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, b
         letterbox_->setChecked(letterBox);
     }
     classes_ = error.isEmpty() ? classes : 0;
-    classifier_ = classifier;
+    classifier_ = classifier && error.isEmpty(); // (with an error it only names what failed)
     bars_->setVisible(classifier && error.isEmpty());
     for (QWidget* w : boxFilters_)
         w->setVisible(!classifier || !error.isEmpty());
-    detector_->setText(error.isEmpty() ? (classifier ? tr("Classifier: %1 with %2 (%3 classes)")
-                                                     : tr("Detector: %1 with %2 (%3 classes)"))
-                                             .arg(QFileInfo(cfgPath_).fileName(),
-                                                  randomWeights_ ? tr("random weights, untrained")
-                                                                 : QFileInfo(weightsPath_).fileName())
-                                             .arg(classes)
-                                       : tr("Cannot load the detector: %1").arg(error));
+    detector_->setText(
+        error.isEmpty()
+            ? (classifier ? tr("Classifier: %1 with %2 (%3 classes)")
+                          : tr("Detector: %1 with %2 (%3 classes)"))
+                  .arg(QFileInfo(cfgPath_).fileName(),
+                       randomWeights_ ? tr("random weights, untrained") : QFileInfo(weightsPath_).fileName())
+                  .arg(classes)
+            : (classifier ? tr("Cannot load the classifier: %1") : tr("Cannot load the detector: %1"))
+                  .arg(error));
     sayIfNamesDoNotFit();
     // Taken first: running the image on show again (below) starts a request, which clears it.
     const Waiting waiting = error.isEmpty() ? std::exchange(waiting_, {}) : Waiting{};

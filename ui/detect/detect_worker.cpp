@@ -105,7 +105,9 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
     std::vector<std::string> warnings;
     if (!weights.isEmpty())
         if (auto problem = net->loadWeights(weights.toStdString(), &warnings)) {
-            emit loaded(QString::fromStdString(*problem), 0, false, false, generation_, true);
+            // (classifier or detector: the panel names what could not be loaded)
+            emit loaded(QString::fromStdString(*problem), 0, detectionClasses(spec) == 0, false, generation_,
+                        true);
             return;
         }
 #if NETWRIGHT_WITH_CUDA
