@@ -799,6 +799,12 @@ void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
     sorted.sort(Qt::CaseInsensitive);
     QCOMPARE(listed, sorted); // by name: "leaky" was below the fold in Darknet's order
     QVERIFY(listed.contains("leaky") && listed.contains("mish"));
+    // The list opens on the current value (it highlighted the first, elu, for leaky).
+    const QModelIndex activation = table->model()->index(panel->rowOf("activation"), 1);
+    delegate->setEditorData(activations, activation);
+    QCOMPARE(activations->currentText(), activation.data().toString());
+    QCOMPARE(activations->currentIndex(), activations->findText(activation.data().toString()));
+    QVERIFY(activations->currentIndex() > 0);
     // Unchecking the switch writes 0; setting a default key adds it; both are undo steps.
     table->item(bn, 1)->setCheckState(Qt::Unchecked);
     QVERIFY(window.documentModel()->document().toText().find("batch_normalize=0\nfilters=32") !=

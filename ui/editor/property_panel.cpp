@@ -69,9 +69,13 @@ public:
     void setEditorData(QWidget* editor, const QModelIndex& index) const override
     {
         const QString text = index.data(Qt::DisplayRole).toString();
-        if (auto* combo = qobject_cast<QComboBox*>(editor))
-            combo->setCurrentText(text);
-        else if (auto* spin = qobject_cast<QSpinBox*>(editor))
+        if (auto* combo = qobject_cast<QComboBox*>(editor)) {
+            // A listed value is the current item too: the list opened on the first one (elu for leaky).
+            if (const int listed = combo->findText(text); listed >= 0)
+                combo->setCurrentIndex(listed);
+            else
+                combo->setCurrentText(text);
+        } else if (auto* spin = qobject_cast<QSpinBox*>(editor))
             spin->setValue(text.toInt());
         else
             QStyledItemDelegate::setEditorData(editor, index);
