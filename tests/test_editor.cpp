@@ -94,6 +94,7 @@ private slots:
     void undoFollowsItsStackAfterTraining();
     void deleteKeyActsWhereLayersAreSelected();
     void viewMenuZoomsAndBringsDocksBack();
+    void undoAndRedoSayWhatTheyDid();
     void newFilesStartCleanAndNewSaysHowToStart();
     void problemLinesFollowTheEditedText();
     void savingOverChangesOnDiskAsksFirst();
@@ -1103,6 +1104,31 @@ void TestEditor::viewMenuZoomsAndBringsDocksBack()
     QTRY_VERIFY(!window.sourceView()->visibleRegion().isEmpty());
     QVERIFY(properties->visibleRegion().isEmpty());
     QCOMPARE(window.sourceView()->textCursor().blockNumber() + 1, 6);
+}
+
+// Undo and Redo say what they undid or redid in the status bar, in place of the step's own message
+// ("Layer 3 now reads layer 0" stayed there after the connection was undone).
+void TestEditor::undoAndRedoSayWhatTheyDid()
+{
+    ui::MainWindow window;
+    QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
+    window.documentModel()->setValue(1, "filters", "16");
+    const QString step = window.documentModel()->undoStack()->undoText();
+    QVERIFY(!step.isEmpty());
+    window.statusBar()->showMessage("Layer 3 now reads layer 0");
+    QAction* undo = nullptr;
+    QAction* redo = nullptr;
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->property("commandName").toString() == "Undo")
+            undo = action;
+        if (action->property("commandName").toString() == "Redo")
+            redo = action;
+    }
+    QVERIFY(undo && redo);
+    undo->trigger();
+    QCOMPARE(window.statusBar()->currentMessage(), "Undone: " + step);
+    redo->trigger();
+    QCOMPARE(window.statusBar()->currentMessage(), "Redone: " + step);
 }
 
 void TestEditor::newFilesStartCleanAndNewSaysHowToStart()

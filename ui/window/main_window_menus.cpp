@@ -27,6 +27,7 @@
 #include <QStyle>
 #include <QTableView>
 #include <QToolBar>
+#include <QUndoStack>
 
 namespace nw::ui {
 
@@ -119,6 +120,17 @@ void MainWindow::createActions()
     redo->setShortcuts(redoKeys);
     edit->addAction(undo);
     edit->addAction(redo);
+    // What was undone or redone, in the status bar (the step's own message, "Layer 3 now reads layer
+    // 0", stayed there after it was undone).
+    QUndoStack* stack = model_doc_->undoStack();
+    connect(undo, &QAction::triggered, this, [this, stack] {
+        if (const QUndoCommand* undone = stack->command(stack->index()))
+            statusBar()->showMessage(tr("Undone: %1").arg(undone->text()), 10000);
+    });
+    connect(redo, &QAction::triggered, this, [this, stack] {
+        if (const QUndoCommand* redone = stack->command(stack->index() - 1))
+            statusBar()->showMessage(tr("Redone: %1").arg(redone->text()), 10000);
+    });
     edit->addSeparator();
     // The layer edits' keys (Del, Ctrl+C/V/X/D) act where layers are selected — the graph and the layer
     // table — so Del in the Properties or Problems list never deletes a layer; the menu works anywhere.
