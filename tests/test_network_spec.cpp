@@ -66,6 +66,7 @@ private slots:
     void receptiveFieldByHand();
     void hugeInputIsRefusedOnce();
     void oneMistakeGivesOneMessage();
+    void aConvolutionFeedingAYoloHeadIsLinear();
     void unimplementedAlexeyAbKeysAreWarned();
     void netValuesThatDivergeAreNamed();
     void headsWithOtherClassesAreNamed();
@@ -402,6 +403,33 @@ void TestNetworkSpec::hugeInputIsRefusedOnce()
 // AlexeyAB's keys that change the result and that Netwright does not compute (a blur after a strided
 // convolution, zeroed non-maxima) are warnings on their lines; they were accepted in silence. Set to 0,
 // they change nothing and say nothing.
+// The convolution before a [yolo] head is linear without batch norm in every Darknet cfg (logistic with
+// new_coords=1): a detector built from the palette kept leaky and batch norm there and trained badly
+// without a word.
+void TestNetworkSpec::aConvolutionFeedingAYoloHeadIsLinear()
+{
+    const auto warnings = [](const std::string& conv, const std::string& yolo) {
+        const NetworkSpec spec =
+            test::specFromText(net(32, 32, 3) + "[convolutional]\nfilters=18\nsize=1\n" + conv +
+                                   "\n[yolo]\nmask=0,1,2\nanchors=4,4,8,8,16,16\nnum=3\nclasses=1\n" + yolo,
+                               "det.cfg");
+        QStringList said;
+        for (const Diagnostic& d : spec.diagnostics)
+            said << QString::fromStdString(d.format());
+        return said;
+    };
+    QCOMPARE(
+        warnings("activation=leaky\n", ""),
+        QStringList{"det.cfg:6: warning: layer 0: this convolution feeds the [yolo] head (layer 1) through "
+                    "activation=leaky: the head reads raw scores (Darknet's cfgs set activation=linear and "
+                    "no batch_normalize there; logistic with new_coords=1)"});
+    QCOMPARE(warnings("batch_normalize=1\nactivation=linear\n", "").size(), 1);
+    QVERIFY(warnings("batch_normalize=1\nactivation=linear\n", "")[0].contains("with batch_normalize=1"));
+    QCOMPARE(warnings("activation=linear\n", ""), QStringList());
+    QCOMPARE(warnings("activation=logistic\n", "new_coords=1\nscale_x_y=2\n"), QStringList());
+    QCOMPARE(warnings("activation=mish\n", "new_coords=1\n").size(), 1);
+}
+
 void TestNetworkSpec::unimplementedAlexeyAbKeysAreWarned()
 {
     const NetworkSpec spec = test::specFromText(

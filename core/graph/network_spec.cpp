@@ -303,6 +303,27 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         const auto head = detectionHeadInfo(layer.config.get());
         if (!head)
             continue;
+        // A [yolo] head reads raw scores: Darknet's cfgs end with a linear convolution without batch
+        // norm before it (logistic with new_coords=1). A network built from the palette kept leaky and
+        // batch norm there, and trained badly without a word.
+        const auto* yoloHead = dynamic_cast<const YoloLayer*>(layer.config.get());
+        LayerSpec* before = layer.index > 0 ? &spec.layers[std::size_t(layer.index - 1)] : nullptr;
+        const auto* conv = before ? dynamic_cast<const ConvolutionalLayer*>(before->config.get()) : nullptr;
+        // (Darknet's default, logistic, is left alone: minimal cfgs omit the key; one mistake, one message)
+        const bool convFails = before && std::ranges::any_of(before->diagnostics, &Diagnostic::isError);
+        if (yoloHead && conv && !convFails &&
+            (conv->batchNormalize || (conv->activation != "linear" && conv->activation != "logistic"))) {
+            const Diagnostic d{Severity::Warning, spec.file, before->line, before->index,
+                               std::string("this convolution feeds the [") + layer.type + "] head (layer " +
+                                   std::to_string(layer.index) + ") " +
+                                   (conv->batchNormalize ? "with batch_normalize=1"
+                                                         : "through activation=" + conv->activation) +
+                                   ": the head reads raw scores (Darknet's cfgs set activation=linear and no "
+                                   "batch_normalize "
+                                   "there; logistic with new_coords=1)"};
+            before->diagnostics.push_back(d);
+            spec.diagnostics.push_back(d);
+        }
         const auto first = firstHead ? detectionHeadInfo(firstHead->config.get()) : std::nullopt;
         if (!first) {
             firstHead = &layer;
