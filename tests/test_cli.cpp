@@ -666,10 +666,17 @@ void TestCli::initWritesWeightsThatLoad()
     const Run refused = cli({"bench", cfg, "--weights", backbone, "--runs", "1"});
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains("a backbone to train from"), refused.err.constData());
-    const Run ofABackbone =
-        cli({"partial", cfg, backbone, dir.filePath("fm.conv.2"), "2"}); // needs the whole net
-    QCOMPARE(ofABackbone.exitCode, 1);
-    QVERIFY2(ofABackbone.err.contains("a backbone to train from"), ofABackbone.err.constData());
+    // A backbone cut shorter (Darknet's partial reads only the layers it writes; it was refused), but
+    // not longer than it holds.
+    const Run ofABackbone = cli({"partial", cfg, backbone, dir.filePath("fm.conv.2"), "2"});
+    QVERIFY2(ofABackbone.exitCode == 0, ofABackbone.err.constData());
+    QCOMPARE(test::readAll(dir.filePath("fm.conv.2")), first.left(20 + 4 * (4 * 32 + 9 * 32)));
+    const Run pastIt = cli({"partial", cfg, backbone, dir.filePath("fm.conv.5"), "5"});
+    QCOMPARE(pastIt.exitCode, 1);
+    QVERIFY2(pastIt.err.contains("the file ends after layer 2") &&
+                 pastIt.err.contains("(partial 5 needs layers 0..4)"),
+             pastIt.err.constData());
+    QVERIFY(!QFileInfo::exists(dir.filePath("fm.conv.5")));
     const Run tooMany = cli({"partial", cfg, b, backbone, "8"});
     QCOMPARE(tooMany.exitCode, 1);
     QVERIFY2(tooMany.err.contains("has 7 layers (0..6)"), tooMany.err.constData());
@@ -1475,6 +1482,12 @@ void TestCli::runsComparesAFoldersRuns()
     QVERIFY(three[0].toObject()["training"].toBool());
     QCOMPARE(three[1].toObject()["name"].toString(), before["name"].toString());
     QCOMPARE(three[2].toObject()["name"].toString(), QString("previous-20200101-000000"));
+    // A folder holding a curve alone (another cfg's, set aside from a shared folder) is no stopped run.
+    const Run listing = cli({"runs", out});
+    const QList<QByteArray> lines = listing.out.split('\n');
+    const auto curveRow = std::ranges::find_if(
+        lines, [](const QByteArray& row) { return row.startsWith("previous-20200101-000000"); });
+    QVERIFY2(curveRow != lines.end() && curveRow->contains(" curve "), listing.out.constData());
     const Run missing = cli({"runs", dir.filePath("nothing-here")});
     QCOMPARE(missing.exitCode, 1);
     QVERIFY2(missing.err.contains("nothing-here: no such folder"), missing.err.constData());

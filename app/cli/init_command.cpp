@@ -1,7 +1,9 @@
 // init: a .weights file with Darknet-style random initial weights for a cfg (a fixed starting point
 // for training, or weights for benchmarks and tests when no trained ones exist).
 // partial: the first layers of trained weights, to start another network's training from.
+#include "cfg/document.h"
 #include "commands.h"
+#include "graph/network_spec.h"
 #include "net_loading.h"
 #include "util/file_check.h"
 
@@ -35,7 +37,8 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
         std::cerr << "error: " << *problem << "\n";
         return 1;
     }
-    auto net = loadNet(cfg, weights, timeSteps(cfg)); // the whole network's: a backbone of one is refused
+    const int steps = timeSteps(cfg);
+    auto net = loadNet(cfg, "", steps); // the whole network: its errors, and how many layers it has
     if (!net)
         return 1;
     const int count = int(net->spec().layers.size());
@@ -44,7 +47,31 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
                   << " cannot be written: give at most " << count << "\n";
         return 1;
     }
-    if (auto problem = net->saveWeights(out, layers)) {
+    // The file must be this network's (or its first layers': a backbone cut shorter, yolov4-tiny.conv.29
+    // to 20, as Darknet's partial does); a larger network's weights stay refused.
+    std::vector<std::string> ignored;
+    if (auto problem = net->loadWeights(weights, &ignored, {extraWeightsAllowed(), true, "--allow-extra"})) {
+        std::cerr << "error: " << *problem << "\n";
+        return 1;
+    }
+    // Only the layers written need to be in the file: the network up to them reads it.
+    cfg::Document front = cfg::Document::load(cfg);
+    while (front.sections().size() > std::size_t(layers) + 1)
+        front.removeSection(front.sections().size() - 1);
+    SpecOptions options;
+    options.batch = steps;
+    std::string error;
+    auto head = Net::create(buildNetworkSpec(front, options), steps, error);
+    if (!head) {
+        std::cerr << cfg << ": error: " << error << "\n";
+        return 1;
+    }
+    if (auto problem = head->loadWeights(weights, &ignored, {true, false, {}})) {
+        std::cerr << "error: " << *problem << " (partial " << layers << " needs layers 0.." << layers - 1
+                  << ")\n";
+        return 1;
+    }
+    if (auto problem = head->saveWeights(out, layers)) {
         std::cerr << "error: " << *problem << "\n";
         return 1;
     }

@@ -94,9 +94,10 @@ int runs(const std::string& folder, bool json)
         char row[200];
         std::snprintf(row, sizeof row, "  %10d  %9s  %-24s  %-10s  %-8s  ", run.iterations, loss, best,
                       duration(run.elapsedSeconds).c_str(),
-                      run.training   ? "training"
-                      : run.finished ? "finished"
-                                     : "stopped");
+                      run.training           ? "training"
+                      : run.finished         ? "finished"
+                      : run.networks.empty() ? "curve" // (metrics.csv alone: another cfg's, set aside)
+                                             : "stopped");
         std::cout << paddedToColumns(run.name == "." ? "(this folder)" : run.name, nameWidth) << row
                   << networks(run) << "\n";
     }
