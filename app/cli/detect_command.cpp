@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <csignal>
@@ -338,6 +339,33 @@ int detect(const DetectArgs& args)
                   << (names.empty() ? std::string() : " --names " + data->resolve(names)) << "\n";
         return 2;
     }
+    // No IMAGE: the paths come from stdin, one per line (AlexeyAB's `detector test … < valid.txt`); a
+    // terminal there gets the usage instead of a wait.
+    std::vector<std::string> given = args.inputs;
+    if (given.empty()) {
+        if (isatty(STDIN_FILENO)) {
+            std::cerr << "error: detect needs IMAGE…: images, videos, folders or .txt lists, or their paths "
+                         "on stdin, one per line (netwright-cli detect CFG WEIGHTS < valid.txt)\n";
+            return 2;
+        }
+        char line[4096];
+        while (std::fgets(line, sizeof line, stdin)) {
+            std::string path(line);
+            if (!path.ends_with('\n') && !std::feof(stdin)) { // (binary data, /dev/zero: no lines)
+                std::cerr << "error: stdin holds a line over " << sizeof line - 1
+                          << " bytes: give detect a list of paths, one per line\n";
+                return 2;
+            }
+            while (!path.empty() && std::isspace(static_cast<unsigned char>(path.back())))
+                path.pop_back();
+            if (!path.empty())
+                given.push_back(path);
+        }
+        if (given.empty()) {
+            std::cerr << "error: detect: no IMAGE given and no path on stdin\n";
+            return 2;
+        }
+    }
     auto net = loadNet(args.cfg, args.weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;
@@ -380,7 +408,7 @@ int detect(const DetectArgs& args)
     int failures = 0;
     std::signal(SIGINT, onDetectStop);
     std::signal(SIGTERM, onDetectStop);
-    const std::vector<std::string> inputs = expandInputs(args.inputs, failures);
+    const std::vector<std::string> inputs = expandInputs(given, failures);
     const int notExpanded = failures; // (a folder without images, a list's missing images)
 #if NETWRIGHT_WITH_OPENCV
     // --out's file for an input: its name, made unique when two inputs share one (a/dog.jpg, b/dog.jpg)

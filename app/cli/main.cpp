@@ -261,9 +261,9 @@ int main(int argc, char** argv)
     auto* detect = app.add_subcommand("detect", "Detect objects in images and videos");
     detect->add_option("cfg", detectArgs.cfg, "Darknet .cfg file")->required();
     detect->add_option("weights", detectArgs.weights, "Darknet .weights file")->required();
-    detect
-        ->add_option("inputs", detectArgs.inputs, "Images, video files, folders of them, or .txt image lists")
-        ->required();
+    detect->add_option("inputs", detectArgs.inputs,
+                       "Images, video files, folders of them, or .txt image lists (none: paths on stdin, one "
+                       "per line)");
     detect->add_option("--names", detectArgs.names,
                        "Class names, one per line (default: the .names file beside the cfg, if any)");
     detect->add_option("--thresh", detectArgs.threshold, "Confidence threshold (default 0.25)")
