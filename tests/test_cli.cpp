@@ -323,6 +323,16 @@ void TestCli::setClassesWritesEveryHead()
     QCOMPARE(changed, (QList<int>{21, 23, 221, 229, 274, 280}));
     QCOMPARE(after[220], QByteArray("filters=30"));
     QCOMPARE(cli({"summary", out}).exitCode, 0);
+    // Never shorter than the training images (AlexeyAB's rule too): 12,000 listed images, 12,000 iterations.
+    QByteArray listed;
+    for (int i = 0; i < 12000; ++i)
+        listed += "img" + QByteArray::number(i) + ".jpg\n";
+    test::writeFile(dir.filePath("train.txt"), listed);
+    const Run many = cli({"set-classes", in, data, dir.filePath("many.cfg"), "--schedule"});
+    QVERIFY2(many.out.startsWith((in + ":21: [net]: max_batches=12000 (was 2000200)\n" + in +
+                                  ":23: [net]: steps=9600,10800 (was 1600000,1800000)\n")
+                                     .toUtf8()),
+             many.out.constData());
 
     const Run over = cli({"set-classes", out, "3", out});
     QCOMPARE(over.exitCode, 1);

@@ -9,6 +9,8 @@
 #include "util/json_text.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -89,6 +91,7 @@ int roundtrip(const std::string& in, const std::string& out)
 int setClasses(const std::string& in, const std::string& classesOrData, const std::string& out, bool schedule)
 {
     int classes = 0;
+    long long trainingImages = 0; // (known from a .data file's train= list)
     std::size_t used = 0;
     try {
         classes = std::stoi(classesOrData, &used);
@@ -111,6 +114,16 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
             std::cerr << "error: " << classesOrData << " has no classes= of at least 1\n";
             return 1;
         }
+        // AlexeyAB's schedule is never shorter than the training images: its train= list's lines.
+        std::string ignored;
+        std::error_code notRegular; // (a pipe named as the list would hold the command)
+        if (const auto list = schedule ? data->existingFile("train", ignored) : std::nullopt;
+            list && std::filesystem::is_regular_file(*list, notRegular)) {
+            std::ifstream lines(*list);
+            std::string line;
+            while (trainingImages < (1LL << 31) && std::getline(lines, line))
+                trainingImages += line.find_first_not_of(" \t\r") != std::string::npos;
+        }
     }
     // (The .data file the classes come from is an input too: `set-classes t.cfg obj.data obj.data`.)
     if (auto problem = used == classesOrData.size() && used > 0 ? outputIsAnInput(out, {in})
@@ -125,7 +138,7 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
         return 1;
     }
     const NetworkSpec spec = buildNetworkSpec(document);
-    const ClassesPlan plan = planClasses(spec, classes, schedule);
+    const ClassesPlan plan = planClasses(spec, classes, schedule, trainingImages);
     if (!plan.error.empty()) {
         std::cerr << "error: " << in << ": " << plan.error << "\n";
         return 1;

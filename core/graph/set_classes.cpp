@@ -115,11 +115,13 @@ ClassesPlan planClassifier(const NetworkSpec& spec, int classes)
     return plan;
 }
 
-// AlexeyAB's README: max_batches = classes·2000, not less than 6000; steps at 80 % and 90 % of it.
-void planSchedule(const NetworkSpec& spec, int classes, std::vector<KeyEdit>& edits)
+// AlexeyAB's README: max_batches = classes·2000, not less than the training images nor 6000; steps at
+// 80 % and 90 % of it.
+void planSchedule(const NetworkSpec& spec, int classes, long long trainingImages, std::vector<KeyEdit>& edits)
 {
     const cfg::Section& net = spec.document->sections().front();
-    const long long maxBatches = std::min<long long>(std::max(6000LL, 2000LL * classes), INT_MAX);
+    const long long maxBatches =
+        std::min<long long>(std::max({6000LL, 2000LL * classes, trainingImages}), INT_MAX);
     setIfDifferent(edits, net, 0, "max_batches", std::to_string(maxBatches), "[net]");
     if (spec.net.policy != "steps")
         return;
@@ -152,7 +154,7 @@ std::string outputSizeKey(const NetworkSpec& spec, const LayerSpec& layer)
     return flat ? "output" : "filters";
 }
 
-ClassesPlan planClasses(const NetworkSpec& spec, int classes, bool schedule)
+ClassesPlan planClasses(const NetworkSpec& spec, int classes, bool schedule, long long trainingImages)
 {
     if (classes < 1)
         return refused("the number of classes must be at least 1");
@@ -164,7 +166,7 @@ ClassesPlan planClasses(const NetworkSpec& spec, int classes, bool schedule)
     ClassesPlan plan = detector ? planHeads(spec, classes) : planClassifier(spec, classes);
     if (plan.error.empty() && schedule &&
         plan.detector) // the rule is a detector's (classifiers train longer)
-        planSchedule(spec, classes, plan.edits);
+        planSchedule(spec, classes, trainingImages, plan.edits);
     if (!plan.error.empty())
         plan.edits.clear();
     std::stable_sort(plan.edits.begin(), plan.edits.end(), // in file order: [net], then each feeder and head

@@ -25,9 +25,11 @@ struct ClassesPlan {
     bool detector = false;      // heads were changed (else a classifier's output)
 };
 
-// `schedule`: also [net] max_batches = 2000·classes (at least 6000) and, for the steps policy, steps at
-// 80 % and 90 % of it: AlexeyAB's rule for training a detector on new classes (a classifier: ignored).
-ClassesPlan planClasses(const NetworkSpec& spec, int classes, bool schedule = false);
+// `schedule`: also [net] max_batches = 2000·classes (at least 6000 and at least `trainingImages`, the
+// training list's images when known) and, for the steps policy, steps at 80 % and 90 % of it:
+// AlexeyAB's rule for training a detector on new classes (a classifier: ignored).
+ClassesPlan planClasses(const NetworkSpec& spec, int classes, bool schedule = false,
+                        long long trainingImages = 0);
 void applyEdits(cfg::Document& document, const std::vector<KeyEdit>& edits);
 
 // The layer whose filters=/output= gives a classifier its outputs: the last layer that sets a channel
