@@ -589,8 +589,9 @@ void TestCli::darknetHabitsAreAnsweredInWords()
     const Run imageAsWeights = cli({"detect", shapes, "/usr/share/darknet/data/dog.jpg", "img"});
     QCOMPARE(imageAsWeights.exitCode, 1);
     QVERIFY2(
-        imageAsWeights.err.contains("dog.jpg: this is a JPEG image, not a Darknet .weights file: the weights "
-                                    "go before the images (detect CFG WEIGHTS IMAGE...)"),
+        imageAsWeights.err.contains("dog.jpg: this is a JPEG image, not a Darknet .weights file: give a "
+                                    ".weights file in its place (detect CFG WEIGHTS IMAGE..., train DATA CFG "
+                                    "[WEIGHTS])"),
         imageAsWeights.err.constData());
     // A training checkpoint where weights go (it read as "a larger network's weights").
     const QString state = dir.filePath("shapes-tiny_last.state");

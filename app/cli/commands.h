@@ -52,6 +52,7 @@ struct AnchorsArgs {
     std::string data;
     int count = 6, width = 416, height = 416;
     unsigned seed = 1;
+    int restarts = 10; // k-means runs, the best kept (AlexeyAB's calc_anchors runs one)
 };
 
 struct CheckDeviceArgs {

@@ -169,7 +169,7 @@ int anchors(const AnchorsArgs& args)
                   << (distinct.size() == 1 ? " size" : " different sizes") << " (in whole pixels at "
                   << args.width << "x" << args.height << "), so " << args.count
                   << " anchors repeat some: --num " << distinct.size() << " says as much\n";
-    const AnchorResult result = computeAnchors(sizes, args.count, args.seed);
+    const AnchorResult result = computeAnchors(sizes, args.count, args.seed, args.restarts);
     std::printf("anchors = ");
     // Whole pixels, at least 1: an anchor of 0 would be refused by the cfg (and give boxes of no size).
     const auto pixels = [](float v) { return std::max(1.0, std::round(double(v))); };

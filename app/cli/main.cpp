@@ -420,7 +420,12 @@ int main(int argc, char** argv)
         ->check(CLI::Range(1, 65536));
     anchors->add_option("--height", anchorsArgs.height, "Network height (default 416)")
         ->check(CLI::Range(1, 65536));
-    anchors->add_option("--seed", anchorsArgs.seed, "Seed of the k-means++ start (default 1)");
+    anchors->add_option("--seed", anchorsArgs.seed, "Seed of the first k-means++ start (default 1)");
+    anchors
+        ->add_option("--restarts", anchorsArgs.restarts,
+                     "k-means runs from different starts, the best average IoU kept (default 10; AlexeyAB's "
+                     "calc_anchors runs 1)")
+        ->check(CLI::Range(1, 1000));
 
     nw::cli::ExportOnnxArgs exportArgs;
     auto* exportOnnx =

@@ -31,13 +31,10 @@ std::size_t nearest(const std::vector<std::pair<float, float>>& anchors, std::pa
     return best;
 }
 
-} // namespace
-
-AnchorResult computeAnchors(const std::vector<std::pair<float, float>>& sizes, int count, unsigned seed)
+// One k-means from one k-means++ start.
+AnchorResult kMeansOnce(const std::vector<std::pair<float, float>>& sizes, int count, unsigned seed)
 {
     AnchorResult result;
-    if (sizes.empty() || count < 1)
-        return result;
     std::mt19937 random(seed);
     // k-means++: each new centre is drawn with probability proportional to its distance (1 − IoU).
     auto& anchors = result.anchors;
@@ -87,6 +84,23 @@ AnchorResult computeAnchors(const std::vector<std::pair<float, float>>& sizes, i
     }
     result.averageIou = total / double(sizes.size());
     return result;
+}
+
+} // namespace
+
+AnchorResult computeAnchors(const std::vector<std::pair<float, float>>& sizes, int count, unsigned seed,
+                            int restarts)
+{
+    AnchorResult best;
+    if (sizes.empty() || count < 1)
+        return best;
+    // k-means stops in a local optimum: several starts, the best average IoU kept (one start gave
+    // 77 % where the same boxes allow 81 %).
+    for (int start = 0; start < std::max(1, restarts); ++start)
+        if (AnchorResult found = kMeansOnce(sizes, count, seed + unsigned(start));
+            start == 0 || found.averageIou > best.averageIou)
+            best = std::move(found);
+    return best;
 }
 
 } // namespace nw

@@ -11,8 +11,10 @@ struct AnchorResult {
     double averageIou = 0;                        // mean over boxes of the best IoU with an anchor
 };
 
-// `sizes`: every box's (w, h) in network pixels. Deterministic for a seed (k-means++ start).
-AnchorResult computeAnchors(const std::vector<std::pair<float, float>>& sizes, int count, unsigned seed = 1);
+// `sizes`: every box's (w, h) in network pixels. The best of `restarts` k-means runs (k-means++ starts
+// from seeds seed, seed + 1, …): deterministic for a seed.
+AnchorResult computeAnchors(const std::vector<std::pair<float, float>>& sizes, int count, unsigned seed = 1,
+                            int restarts = 1);
 
 // IoU of two boxes with a common centre.
 float shapeIou(std::pair<float, float> a, std::pair<float, float> b);

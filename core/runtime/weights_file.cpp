@@ -32,12 +32,11 @@ std::string parseWeightsHeader(const std::vector<char>& bytes, WeightsHeader& he
     for (const auto& [magic, what] : kMedia)
         if (std::string_view(bytes.data(), magic.size()) == magic)
             return "this is " + std::string(what) +
-                   ", not a Darknet .weights file: the weights go before the images (detect CFG WEIGHTS "
-                   "IMAGE...)";
+                   ", not a Darknet .weights file: give a .weights file in its place (detect CFG WEIGHTS "
+                   "IMAGE..., train DATA CFG [WEIGHTS])";
     if (std::string_view(bytes.data() + 4, 4) == "ftyp")
-        return "this is an MP4/MOV video, not a Darknet .weights file: the weights go before the inputs "
-               "(detect "
-               "CFG WEIGHTS VIDEO...)";
+        return "this is an MP4/MOV video, not a Darknet .weights file: give a .weights file in its place "
+               "(detect CFG WEIGHTS VIDEO..., train DATA CFG [WEIGHTS])";
     // A real header's version numbers are small, so it holds zero bytes; 16 bytes without one are text
     // (a cfg, a names file, a list: UTF-8 or with a BOM too) given in the weights' place.
     if (std::none_of(bytes.begin(), bytes.begin() + 16, [](char c) { return c == '\0'; })) {
