@@ -719,6 +719,20 @@ void TestDetectPanel::noWeightsIsSaidAndRandomWeightsAreAChoice()
     QTest::qWait(300);
     QCOMPARE(panel.framesReceived(), frames);
     QVERIFY(!panel.thresholdSlider()->isHidden()); // a detector after the classifier: its filters are back
+    // The input dialogs open on the data set's validation images, then on the last input's folder.
+    {
+        ui::DetectPanel fresh;
+        QTemporaryDir data;
+        QVERIFY(QDir().mkpath(data.filePath("valid")));
+        test::writeFile(data.filePath("valid/a.jpg"), "");
+        test::writeFile(data.filePath("valid.txt"), "valid/a.jpg\n");
+        test::writeFile(data.filePath("set.data"), "classes=5\nvalid=valid.txt\n");
+        fresh.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+        fresh.suggest(QString(), data.filePath("set.data"));
+        QCOMPARE(fresh.inputFolder(), data.filePath("valid"));
+        fresh.openImageFile("/usr/share/darknet/data/dog.jpg");
+        QCOMPARE(fresh.inputFolder(), QString("/usr/share/darknet/data"));
+    }
     // Weights a classifier cannot take: it is named as one (it said "Cannot load the detector").
     QTemporaryDir dir;
     test::writeFile(dir.filePath("short.weights"), QByteArray(20, '\0'));

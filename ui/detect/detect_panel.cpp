@@ -6,6 +6,7 @@
 #include "data/class_names.h"
 #include "data/data_file.h"
 #include "data/detection_dataset.h"
+#include "data/image_list_file.h"
 #include "detect/annotate.h"
 #include "detect/label_check.h"
 #include "detect/paint_detections.h"
@@ -282,12 +283,12 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     });
     connect(image, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Image"), QString(), tr("Images (*.jpg *.jpeg *.png *.bmp);;All files (*)"));
+            this, tr("Image"), inputFolder_, tr("Images (*.jpg *.jpeg *.png *.bmp);;All files (*)"));
         if (!path.isEmpty())
             openImageFile(path);
     });
     connect(folder, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getExistingDirectory(this, tr("Folder of images"));
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Folder of images"), inputFolder_);
         if (!path.isEmpty())
             openFolder(path);
     });
@@ -295,7 +296,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(next, &QPushButton::clicked, this, [this] { showNext(1); });
     connect(video, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Video"), QString(), tr("Videos (*.mp4 *.avi *.mkv *.mov *.webm);;All files (*)"));
+            this, tr("Video"), inputFolder_, tr("Videos (*.mp4 *.avi *.mkv *.mov *.webm);;All files (*)"));
         if (!path.isEmpty())
             openVideoFile(path);
     });
@@ -423,6 +424,16 @@ void DetectPanel::suggest(const QString& weights, const QString& dataFile)
 {
     if (cfgPath_.isEmpty())
         return;
+    if (!dataFile.isEmpty() && inputFolder_.isEmpty()) { // the validation images, else the training ones
+        std::string error;
+        if (const auto dataSet = loadDataFile(dataFile.toStdString(), error))
+            for (const char* key : {"valid", "train"})
+                if (const auto list = dataSet->existingFile(key, error); list && inputFolder_.isEmpty())
+                    if (const ImageListFile read = readImageListFile(*list, false);
+                        read.opened && !read.images.empty())
+                        inputFolder_ =
+                            QFileInfo(QString::fromStdString(read.images.front().path)).absolutePath();
+    }
     if ((names_.empty() || namesPath_ == suggestedNames_) && !dataFile.isEmpty()) {
         std::string error;
         if (const auto dataSet = loadDataFile(dataFile.toStdString(), error)) {
@@ -631,6 +642,7 @@ bool DetectPanel::readyOrWait(const QString& path, bool video)
 
 void DetectPanel::openImageFile(const QString& path)
 {
+    inputFolder_ = QFileInfo(path).absolutePath();
     if (!readyOrWait(path, false))
         return;
     stopStream(); // the worker runs one thing at a time: a playing stream would hold the image back
@@ -645,6 +657,7 @@ void DetectPanel::openImageFile(const QString& path)
 
 void DetectPanel::openFolder(const QString& path)
 {
+    inputFolder_ = QFileInfo(path).absoluteFilePath();
     folder_.clear();
     for (const QString& name :
          QDir(path).entryList({"*.jpg", "*.jpeg", "*.png", "*.bmp"}, QDir::Files, QDir::Name))
@@ -666,6 +679,7 @@ void DetectPanel::showNext(int step)
 
 void DetectPanel::openVideoFile(const QString& path)
 {
+    inputFolder_ = QFileInfo(path).absolutePath();
     if (!readyOrWait(path, true))
         return;
     stopStream();

@@ -77,6 +77,7 @@ public:
     bool exportYoloLabels(const QString& path);
     // What the save dialogs propose for `ending` ("_detections.png", ".txt").
     QString proposedSavePath(const QString& ending) const;
+    QString inputFolder() const { return inputFolder_; } // where the input dialogs open
     QLabel* legend() const { return legend_; }
     QComboBox* deviceBox() const { return device_; }
     QComboBox* precisionBox() const { return precision_; }
@@ -183,6 +184,9 @@ private:
     bool randomWeights_ = false;  // loaded without weights, on request
     bool weightsChanged_ = false; // other weights asked for: what is on show must not stay
     QString suggestedNames_, suggestedWeights_; // taken from Training (replaced by its next suggestion)
+    // Where the Image, Folder and Video dialogs open: the last input's folder, else the data set's
+    // validation images (they opened on the working folder, far from any image).
+    QString inputFolder_;
     // An image or video asked for before there were weights (`--detect` while a run trains): it runs
     // once weights load, rather than being forgotten.
     struct Waiting {
