@@ -643,6 +643,12 @@ void TestEditor::copyPasteDuplicateDeleteSeveral()
     QCOMPARE(w.text(), std::string(kLinked));
     QCOMPARE(w.window.documentModel()->undoStack()->count(), 2);
     QCOMPARE(w.window.documentModel()->undoStack()->undoText(), QString("Remove 2 layers")); // (said 8)
+    // Undone, both come back selected (one was).
+    w.window.documentModel()->undoStack()->undo();
+    QCOMPARE(w.graph()->selectedLayers(), std::vector<int>({3, 4}));
+    QCOMPARE(w.window.selectedLayer(), 3);
+    w.window.documentModel()->undoStack()->redo();
+    QCOMPARE(w.text(), std::string(kLinked));
     // Cut + paste moves layers; pasting text without layers says so.
     QGuiApplication::clipboard()->setText("[net]\nwidth=8\n");
     edits->pasteAction()->trigger();

@@ -13,16 +13,24 @@ namespace nw::ui {
 // One edit: the document before and after.
 class SnapshotCommand : public QUndoCommand {
 public:
-    SnapshotCommand(DocumentModel& model, const QString& text, cfg::Document before, cfg::Document after)
-        : QUndoCommand(text), model_(model), before_(std::move(before)), after_(std::move(after))
+    SnapshotCommand(DocumentModel& model, const QString& text, cfg::Document before, cfg::Document after,
+                    std::vector<int> undone = {})
+        : QUndoCommand(text), model_(model), before_(std::move(before)), after_(std::move(after)),
+          undone_(std::move(undone))
     {
     }
     void redo() override { model_.apply(after_); }
-    void undo() override { model_.apply(before_); }
+    void undo() override
+    {
+        model_.apply(before_);
+        if (!undone_.empty())
+            emit model_.layersRestored(undone_);
+    }
 
 protected:
     DocumentModel& model_;
     cfg::Document before_, after_;
+    std::vector<int> undone_; // the layers an undo brings back (removed ones), selected again
 };
 
 // Text typed in the Source view: the same line typed on with pauses is one step.
@@ -135,7 +143,7 @@ QString DocumentModel::editText(const std::string& text, int firstLine, int last
     return {};
 }
 
-void DocumentModel::push(const QString& text, cfg::Document after)
+void DocumentModel::push(const QString& text, cfg::Document after, std::vector<int> undone)
 {
     if (readOnly_)
         return;
@@ -144,7 +152,7 @@ void DocumentModel::push(const QString& text, cfg::Document after)
     // reload would.
     if (cfg::Document reread = after.reread(); !reread.readFailed())
         after = std::move(reread);
-    undo_.push(new SnapshotCommand(*this, text, document_, std::move(after)));
+    undo_.push(new SnapshotCommand(*this, text, document_, std::move(after), std::move(undone)));
 }
 
 void DocumentModel::setValue(int section, const QString& key, const QString& value)
@@ -214,7 +222,7 @@ QString DocumentModel::removeLayer(int index)
         return {};
     const QString type = QString::fromStdString(document_.sections()[std::size_t(index) + 1].type);
     return pushIfPossible(tr("Remove layer %1 [%2]").arg(index).arg(type),
-                          [&](cfg::Document& doc) { return cfg::removeLayer(doc, index); });
+                          [&](cfg::Document& doc) { return cfg::removeLayer(doc, index); }, {index});
 }
 
 QString DocumentModel::moveLayer(int from, int to)
@@ -240,8 +248,11 @@ QString DocumentModel::removeLayers(const std::vector<int>& layers)
     if (const std::string problem = cfg::removeLayers(after, layers); !problem.empty())
         return QString::fromStdString(problem);
     // (counted before the call: the argument moved from `after` may be built before the label is)
-    if (const int removed = cfg::layerCount(document_) - cfg::layerCount(after); removed > 0)
-        push(tr("Remove %1 layers").arg(removed), std::move(after));
+    if (const int removed = cfg::layerCount(document_) - cfg::layerCount(after); removed > 0) {
+        std::vector<int> sorted = layers;
+        std::sort(sorted.begin(), sorted.end());
+        push(tr("Remove %1 layers").arg(removed), std::move(after), std::move(sorted));
+    }
     return {};
 }
 
@@ -262,14 +273,15 @@ QString DocumentModel::disconnectLayers(int source, int layer)
 }
 
 QString DocumentModel::pushIfPossible(const QString& text,
-                                      const std::function<std::string(cfg::Document&)>& edit)
+                                      const std::function<std::string(cfg::Document&)>& edit,
+                                      std::vector<int> undone)
 {
     if (readOnly_)
         return tr("The network is read-only while training.");
     cfg::Document after = document_;
     if (const std::string problem = edit(after); !problem.empty())
         return QString::fromStdString(problem);
-    push(text, std::move(after));
+    push(text, std::move(after), std::move(undone));
     return {};
 }
 

@@ -77,15 +77,18 @@ public:
 signals:
     // The document changed (an edit, undo, redo, open): re-derive the description.
     void changed();
+    // An undo brought these layers back (a Delete of several): the window selects them all again.
+    void layersRestored(const std::vector<int>& layers);
 
 private:
     friend class SnapshotCommand;
     friend class TextEditCommand;
     bool beginEdit();
     void apply(const cfg::Document& document);
-    void push(const QString& text, cfg::Document after);
+    void push(const QString& text, cfg::Document after, std::vector<int> undone = {});
     // Applies `edit` to a copy and pushes it; the edit's refusal (non-empty) is returned, nothing changes.
-    QString pushIfPossible(const QString& text, const std::function<std::string(cfg::Document&)>& edit);
+    QString pushIfPossible(const QString& text, const std::function<std::string(cfg::Document&)>& edit,
+                           std::vector<int> undone = {});
 
     cfg::Document document_;
     QString path_;

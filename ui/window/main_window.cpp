@@ -131,6 +131,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // (after the Source view's own connection: it shows the new text before problems and the selection
     // are put on its lines)
     connect(model_doc_, &DocumentModel::changed, this, &MainWindow::showSpec);
+    // An undone Delete selects every layer it brings back (one was, the rest lost their selection).
+    connect(model_doc_, &DocumentModel::layersRestored, this, [this](const std::vector<int>& layers) {
+        selectLayer(layers.front());
+        graph_->selectLayers(layers);
+    });
     // While Source holds text that is no cfg, the history waits: an undo or a History click would
     // replace that text (Ctrl+Z in it drops it; fixing it applies it).
     connect(source_, &SourceView::refused, this, [this](const QString& reason) {
