@@ -428,6 +428,26 @@ void TestNetworkSpec::aConvolutionFeedingAYoloHeadIsLinear()
     QCOMPARE(warnings("activation=linear\n", ""), QStringList());
     QCOMPARE(warnings("activation=logistic\n", "new_coords=1\nscale_x_y=2\n"), QStringList());
     QCOMPARE(warnings("activation=mish\n", "new_coords=1\n").size(), 1);
+    // An anchor far larger than the input (a head pasted from a 416×416 cfg) is said; one a little
+    // taller than the input still overlaps a box well, and is not.
+    const auto anchored = [](const std::string& anchors) {
+        QStringList said;
+        for (const Diagnostic& d :
+             test::specFromText(net(32, 32, 3) +
+                                    "[convolutional]\nfilters=18\nsize=1\nactivation=linear\n\n"
+                                    "[yolo]\nmask=0,1,2\nnum=3\nclasses=1\nanchors=" +
+                                    anchors + "\n",
+                                "det.cfg")
+                 .diagnostics)
+            said << QString::fromStdString(d.format());
+        return said;
+    };
+    QCOMPARE(
+        anchored("4,4,8,8,100,100"),
+        QStringList{"det.cfg:11: warning: layer 1: anchor 2 (100,100) is far larger than the 32x32 input: a "
+                    "box overlaps it by 10 % at most (anchors are in input pixels; netwright-cli anchors "
+                    "DATA --width 32 --height 32 computes them for this size)"});
+    QCOMPARE(anchored("4,4,8,8,20,40"), QStringList());
 }
 
 void TestNetworkSpec::unimplementedAlexeyAbKeysAreWarned()

@@ -309,6 +309,31 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         const auto* yoloHead = dynamic_cast<const YoloLayer*>(layer.config.get());
         LayerSpec* before = layer.index > 0 ? &spec.layers[std::size_t(layer.index - 1)] : nullptr;
         const auto* conv = before ? dynamic_cast<const ConvolutionalLayer*>(before->config.get()) : nullptr;
+        // Anchors are in input pixels: one far larger than the whole input (a head pasted from a 416×416
+        // cfg into a 96×96 network) overlaps any box by less than half, and trains nothing.
+        if (yoloHead && spec.net.width > 0 && spec.net.height > 0)
+            for (int index : yoloHead->mask) {
+                if (index < 0 || 2 * std::size_t(index) + 1 >= yoloHead->anchors.size())
+                    continue;
+                const double w = yoloHead->anchors[2 * std::size_t(index)],
+                             h = yoloHead->anchors[2 * std::size_t(index) + 1];
+                const double best = w > 0 && h > 0 ? std::min(w, double(spec.net.width)) *
+                                                         std::min(h, double(spec.net.height)) / (w * h)
+                                                   : 1;
+                if (best >= 0.5)
+                    continue;
+                char text[400];
+                std::snprintf(text, sizeof text,
+                              "anchor %d (%g,%g) is far larger than the %dx%d input: a box overlaps it by "
+                              "%.0f %% at most (anchors are in input pixels; netwright-cli anchors DATA "
+                              "--width %d --height %d computes them for this size)",
+                              index, w, h, spec.net.width, spec.net.height, best * 100, spec.net.width,
+                              spec.net.height);
+                const Diagnostic d{Severity::Warning, spec.file, layer.line, layer.index, text};
+                layer.diagnostics.push_back(d);
+                spec.diagnostics.push_back(d);
+                break; // (one per head)
+            }
         // (Darknet's default, logistic, is left alone: minimal cfgs omit the key; one mistake, one message)
         const bool convFails = before && std::ranges::any_of(before->diagnostics, &Diagnostic::isError);
         if (yoloHead && conv && !convFails &&
