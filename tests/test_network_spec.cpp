@@ -420,7 +420,7 @@ void TestNetworkSpec::aConvolutionFeedingAYoloHeadIsLinear()
     };
     QCOMPARE(
         warnings("activation=leaky\n", ""),
-        QStringList{"det.cfg:6: warning: layer 0: this convolution feeds the [yolo] head (layer 1) through "
+        QStringList{"det.cfg:9: warning: layer 0: this convolution feeds the [yolo] head (layer 1) through "
                     "activation=leaky: the head reads raw scores (Darknet's cfgs set activation=linear and "
                     "no batch_normalize there; logistic with new_coords=1)"});
     QCOMPARE(warnings("batch_normalize=1\nactivation=linear\n", "").size(), 1);
@@ -444,7 +444,7 @@ void TestNetworkSpec::aConvolutionFeedingAYoloHeadIsLinear()
     };
     QCOMPARE(
         anchored("4,4,8,8,100,100"),
-        QStringList{"det.cfg:11: warning: layer 1: anchor 2 (100,100) is far larger than the 32x32 input: a "
+        QStringList{"det.cfg:15: warning: layer 1: anchor 2 (100,100) is far larger than the 32x32 input: a "
                     "box overlaps it by 10 % at most (anchors are in input pixels; netwright-cli anchors "
                     "DATA --width 32 --height 32 computes them for this size)"});
     QCOMPARE(anchored("4,4,8,8,20,40"), QStringList());

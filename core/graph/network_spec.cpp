@@ -298,6 +298,13 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
                                     "the network has no layers after [net]"});
     // A detector's heads find the same classes (adapting a cfg, people change one head and not the
     // other; training then refuses it, far from the cause).
+    // The line of a layer's key (where Properties and Source mark it), else of its header.
+    const auto keyLine = [&spec](const LayerSpec& layer, std::string_view key) {
+        const cfg::Line* line = spec.document && layer.section < spec.document->sections().size()
+                                    ? spec.document->sections()[layer.section].find(key)
+                                    : nullptr;
+        return line ? line->number : layer.line;
+    };
     const LayerSpec* firstHead = nullptr;
     for (LayerSpec& layer : spec.layers) {
         const auto head = detectionHeadInfo(layer.config.get());
@@ -329,7 +336,8 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
                               "--width %d --height %d computes them for this size)",
                               index, w, h, spec.net.width, spec.net.height, best * 100, spec.net.width,
                               spec.net.height);
-                const Diagnostic d{Severity::Warning, spec.file, layer.line, layer.index, text};
+                const Diagnostic d{Severity::Warning, spec.file, keyLine(layer, "anchors"), layer.index,
+                                   text};
                 layer.diagnostics.push_back(d);
                 spec.diagnostics.push_back(d);
                 break; // (one per head)
@@ -338,7 +346,9 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         const bool convFails = before && std::ranges::any_of(before->diagnostics, &Diagnostic::isError);
         if (yoloHead && conv && !convFails &&
             (conv->batchNormalize || (conv->activation != "linear" && conv->activation != "logistic"))) {
-            const Diagnostic d{Severity::Warning, spec.file, before->line, before->index,
+            const Diagnostic d{Severity::Warning, spec.file,
+                               keyLine(*before, conv->batchNormalize ? "batch_normalize" : "activation"),
+                               before->index,
                                std::string("this convolution feeds the [") + layer.type + "] head (layer " +
                                    std::to_string(layer.index) + ") " +
                                    (conv->batchNormalize ? "with batch_normalize=1"
