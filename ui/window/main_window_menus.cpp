@@ -332,12 +332,16 @@ QString MainWindow::shortcutsText() const
     QString rows;
     for (QAction* menu : menuBar()->actions())
         for (QAction* action : menu->menu() ? menu->menu()->actions() : QList<QAction*>())
-            if (!action->shortcut().isEmpty())
+            if (!action->shortcut().isEmpty()) {
+                QStringList keys; // every key it has (Redo: Ctrl+Shift+Z and Ctrl+Y; only the first was said)
+                for (const QKeySequence& key : action->shortcuts())
+                    keys << key.toString(QKeySequence::NativeText);
                 rows += QString("<tr><td>%1</td><td>&nbsp;&nbsp;%2</td></tr>")
                             .arg(action->property("commandName").isValid()
                                      ? action->property("commandName").toString()
                                      : action->text().remove('&'),
-                                 action->shortcut().toString(QKeySequence::NativeText));
+                                 keys.join(", "));
+            }
     return "<table>" + rows + "</table>" +
            tr("<p>In the graph: Up and Down (or Left and Right) choose the previous or next layer, Home "
               "and End the first and last. In the Layers palette: type a layer type's first letters, "
