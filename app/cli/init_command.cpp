@@ -50,7 +50,9 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
     // The file must be this network's (or its first layers': a backbone cut shorter, yolov4-tiny.conv.29
     // to 20, as Darknet's partial does); a larger network's weights stay refused.
     std::vector<std::string> ignored;
-    if (auto problem = net->loadWeights(weights, &ignored, {extraWeightsAllowed(), true, "--allow-extra"})) {
+    if (auto problem = net->loadWeights(
+            weights, &ignored,
+            {extraWeightsAllowed(), true, "--allow-extra loads the first part on purpose"})) {
         std::cerr << "error: " << *problem << "\n";
         return 1;
     }

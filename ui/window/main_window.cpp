@@ -351,10 +351,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         // Saved on a larger screen (1406×828 on a 1280×720 one hid the status bar and the panels' right
         // edge): brought inside the screen it is most on.
         QRect best;
+        long long bestOverlap = -1;
         for (const QScreen* screen : QGuiApplication::screens()) {
             const QRect overlap = frameGeometry().intersected(screen->availableGeometry());
-            if (overlap.width() * overlap.height() > best.width() * best.height())
+            if (const long long area = (long long)overlap.width() * overlap.height(); area > bestOverlap) {
+                bestOverlap = area;
                 best = screen->availableGeometry();
+            }
         }
         const QMargins frame(
             geometry().left() - frameGeometry().left(), geometry().top() - frameGeometry().top(),
