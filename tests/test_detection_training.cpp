@@ -23,8 +23,8 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
-#include <random>
 #include <opencv2/imgcodecs.hpp>
+#include <random>
 #include <set>
 
 using namespace nw;

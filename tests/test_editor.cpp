@@ -342,14 +342,16 @@ void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()
     // Help ▸ Keyboard shortcuts lists the menus' own shortcuts (so it cannot go stale).
     const QString shortcuts = window.shortcutsText();
     QVERIFY2(shortcuts.contains("<td>Duplicate layers</td><td>&nbsp;&nbsp;Ctrl+D</td>") &&
-                 shortcuts.contains("<td>Undo</td><td>&nbsp;&nbsp;Ctrl+Z") && shortcuts.contains("<td>Save</td>"),
+                 shortcuts.contains("<td>Undo</td><td>&nbsp;&nbsp;Ctrl+Z") &&
+                 shortcuts.contains("<td>Save</td>"),
              qPrintable(shortcuts));
     // Save As, Reload and Quit have keys where the platform defines none (here, offscreen).
     QVERIFY2(shortcuts.contains("<td>Save As...</td><td>&nbsp;&nbsp;Ctrl+Shift+S</td>") &&
                  shortcuts.contains("&nbsp;&nbsp;F5</td>") && shortcuts.contains("&nbsp;&nbsp;Ctrl+Q</td>"),
              qPrintable(shortcuts));
     // Every key of an action (Redo's Ctrl+Y beside the platform's; only the first was listed).
-    QVERIFY2(shortcuts.contains(QRegularExpression("<td>Redo</td><td>&nbsp;&nbsp;[^<]*Ctrl\\+Y, [^<]*Ctrl\\+Shift\\+Z</td>")),
+    QVERIFY2(shortcuts.contains(QRegularExpression(
+                 "<td>Redo</td><td>&nbsp;&nbsp;[^<]*Ctrl\\+Y, [^<]*Ctrl\\+Shift\\+Z</td>")),
              qPrintable(shortcuts));
     QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
     window.layerTable()->selectRow(2);
