@@ -428,7 +428,9 @@ void DetectPanel::suggest(const QString& weights, const QString& dataFile)
         std::string error;
         if (const auto dataSet = loadDataFile(dataFile.toStdString(), error))
             for (const char* key : {"valid", "train"})
-                if (const auto list = dataSet->existingFile(key, error); list && inputFolder_.isEmpty())
+                // (on the GUI thread: a pipe named as the list would hold the studio)
+                if (const auto list = dataSet->existingFile(key, error);
+                    list && inputFolder_.isEmpty() && isRegularFile(*list))
                     if (const ImageListFile read = readImageListFile(*list, false);
                         read.opened && !read.images.empty())
                         inputFolder_ =
