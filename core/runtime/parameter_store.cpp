@@ -1,6 +1,17 @@
 #include "runtime/parameter_store.h"
 
-#if defined(__GLIBC__)
+// Under AddressSanitizer the heap is its allocator's, not glibc's: trimming glibc's unused arenas
+// from a worker thread crashed in mtrim (a CI run, ONNX export's thread). Trim only a glibc heap.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define NW_SANITIZED_HEAP 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define NW_SANITIZED_HEAP 1
+#endif
+#if defined(__GLIBC__) && !defined(NW_SANITIZED_HEAP)
+#define NW_TRIM_GLIBC_HEAP 1
 #include <malloc.h>
 #endif
 
@@ -16,7 +27,7 @@ void moveInto(ParamArray& array, float* place)
 {
     const bool large = array.size() >= (std::size_t(1) << 18); // 1 MB of floats
     array.bindTo(place);
-#if defined(__GLIBC__)
+#if defined(NW_TRIM_GLIBC_HEAP)
     if (large)
         malloc_trim(0);
 #else
