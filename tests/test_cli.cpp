@@ -76,6 +76,7 @@ private slots:
     void unreadableImagesAreNamedNotScored();
     void anotherNetworksWeightsAreRefused();
     void nonFiniteInputIsNamed();
+    void unwritableResultsFail();
     void devicesListsGpusOrSaysWhyNone();
     void runsComparesAFoldersRuns();
     void deviceChoiceIsCheckedBeforeWork();
@@ -1035,6 +1036,44 @@ void TestCli::anotherNetworksWeightsAreRefused()
     QCOMPARE(allowed.exitCode, 0);
     QVERIFY(allowed.err.contains("were ignored (--allow-extra)"));
     QCOMPARE(test::readAll(dir.filePath("out.f32")).size(), 10 * 4);
+    // Read all the same, the wrong weights give NaN scores: said as such (they were "raw scores of a
+    // network without a softmax", printed as -nan), exit status 1.
+    const QString image = dir.filePath("grey.pgm"); // (a binary PGM: 28×28, every pixel 128)
+    test::writeFile(image, "P5\n28 28\n255\n" + QByteArray(28 * 28, char(128)));
+    const Run scored = cli({"classify", cfg, weights, image, "--allow-extra"});
+    QCOMPARE(scored.exitCode, 1);
+    QVERIFY2(scored.err.contains(": the network's scores are not numbers (NaN or infinite)") &&
+                 !scored.out.contains("nan") && !scored.out.contains("raw scores"),
+             scored.err.constData());
+    // map with a classifier's cfg: said to be one, before its weights' size is
+    const Run mapped = cli({"map", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.data", cfg, weights});
+    QCOMPARE(mapped.exitCode, 1);
+    QVERIFY2(mapped.err.contains("fashion-mnist.cfg has no detection head") &&
+                 !mapped.err.contains("shapes-tiny.weights"),
+             mapped.err.constData());
+}
+
+// A command whose results cannot be written to stdout (a full disk behind `> results.json`) fails:
+// it exited 0 with an empty file.
+void TestCli::unwritableResultsFail()
+{
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    for (const QStringList& arguments :
+         {QStringList{"summary", cfg, "--json"}, QStringList{"summary", cfg}, QStringList{"--help"}}) {
+        QProcess process;
+        process.setStandardOutputFile("/dev/full");
+        process.start(NETWRIGHT_CLI, arguments);
+        QVERIFY(process.waitForFinished(60000));
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(process.exitCode(), 1);
+        QVERIFY2(
+            err.contains("error: cannot write the standard output (No space left on device): the results "
+                         "are incomplete"),
+            err.constData());
+    }
+    const Run fine = cli({"summary", cfg, "--json"}); // (the same, written: exit 0, no such message)
+    QCOMPARE(fine.exitCode, 0);
+    QVERIFY(!fine.err.contains("cannot write"));
 }
 
 // A raw tensor with NaN and infinity in it still runs, but forward says how many values are not finite

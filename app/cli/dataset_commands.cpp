@@ -1,4 +1,5 @@
 // map, anchors and make-shapes: the detection data set tools.
+#include "cfg/document.h"
 #include "commands.h"
 #include "data/data_file.h"
 #if NETWRIGHT_WITH_OPENCV
@@ -8,6 +9,8 @@
 #include "detect/anchors.h"
 #include "detect/detector.h"
 #include "detect/map.h"
+#include "graph/network_spec.h"
+#include "layers/detection_heads.h"
 #include "net_loading.h"
 #include "util/counted.h"
 #include "util/json_text.h"
@@ -27,17 +30,21 @@ int map(const MapArgs& args)
     if (!data)
         return 1;
     std::string error;
+    // A classifier's cfg is said to be one before its weights are read (a classifier's weights with a
+    // detector's cfg, or the reverse, was answered by their sizes).
+    if (const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(args.cfg), {});
+        spec.ok() && maxTruthBoxes(spec.layers) == 0) {
+        std::cerr << "error: " << args.cfg
+                  << " has no detection head ([yolo] or [region]): map scores detectors (a classifier's "
+                     "top-1: netwright-cli valid)\n";
+        return 1;
+    }
     auto net = loadNet(args.cfg, args.weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;
     const auto runner = DeviceRunner::create(*net, args.device);
     if (!runner)
         return 1;
-    if (net->maxTruthBoxes() == 0) {
-        std::cerr << "error: " << args.cfg
-                  << " has no detection head ([yolo] or [region]): map scores detectors\n";
-        return 1;
-    }
     std::vector<std::string> warnings;
     auto set = openDetectionSet(*data, "valid", *net, error, warnings);
     for (const std::string& warning : warnings)

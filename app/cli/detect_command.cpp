@@ -23,6 +23,7 @@
 #include <cctype>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -635,6 +636,7 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
     if (!names)
         return 1;
     std::optional<bool> probabilities;
+    int unscored = 0; // images whose scores are NaN: said each, and the exit status 1
     for (const std::string& path : images) {
         std::string error;
         auto image = loadImage(path, input.c, error);
@@ -646,6 +648,14 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
         const Image prepared = centerCropResize(*image, input.w, input.h);
         runner->forward(prepared.data.data());
         const std::vector<float> scores = classScores(*net, 0);
+        // (NaN scores were printed as "-nan" and called raw scores of a network without a softmax)
+        if (!std::all_of(scores.begin(), scores.end(), [](float s) { return std::isfinite(s); })) {
+            std::cerr << "error: " << path
+                      << ": the network's scores are not numbers (NaN or infinite): the weights diverged in "
+                         "training, or were trained for another cfg\n";
+            ++unscored;
+            continue;
+        }
         std::vector<std::size_t> order(classes);
         std::iota(order.begin(), order.end(), 0);
         const std::size_t k = std::min<std::size_t>(std::size_t(std::max(1, top)), classes);
@@ -670,7 +680,7 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
     if (failures)
         std::cerr << "classify: " << failures << " of " << std::max(images.size(), asked)
                   << " images could not be read and were skipped\n";
-    return failures ? 1 : 0;
+    return failures || unscored ? 1 : 0;
 }
 
 } // namespace nw::cli

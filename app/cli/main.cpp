@@ -9,8 +9,10 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <new>
@@ -73,6 +75,27 @@ std::string singleDashAdvice(const CLI::App& app, int argc, char** argv, std::st
                " (options have two dashes here: see netwright-cli " + command->get_name() + " --help)";
     return std::string(arg) + ": options have two dashes here (--" + name +
            "; Darknet's single-dash flags are not read: see --help)";
+}
+
+// A command's results went to stdout: one that could not be written (a full disk behind `> out.json`, a
+// closed stdout) is a failure, not exit 0 with an empty file. (train says so itself and goes on: its
+// results are files.)
+int withStdoutChecked(int code)
+{
+    std::cout.flush();
+    errno = 0;
+    const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.fail();
+    if (!failed || code != 0)
+        return code;
+    int why = errno;
+    if (why == 0) { // (an earlier write failed: its reason is learnt by trying once more)
+        std::clearerr(stdout);
+        std::fputc('\n', stdout);
+        why = std::fflush(stdout) != 0 ? errno : 0;
+    }
+    std::fprintf(stderr, "error: cannot write the standard output (%s): the results are incomplete\n",
+                 why ? std::strerror(why) : "a full disk, or a closed output");
+    return 1;
 }
 
 bool commandIsKnown(const CLI::App& app, int argc, char** argv)
@@ -535,7 +558,7 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e) == 0 ? 0 : 2;
+        const int code = withStdoutChecked(app.exit(e) == 0 ? 0 : 2); // (--help > /dev/full)
         // "--thresh 0,25" from a German or French keyboard habit: CLI11 says only "not a number". (Only
         // for a value refused as a number: "--gpus 0,1" is a list.)
         const bool numberRefused =
@@ -606,7 +629,8 @@ int main(int argc, char** argv)
         return 2;
     };
     try {
-        return run();
+        const int code = run();
+        return *train ? code : withStdoutChecked(code);
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "error: out of memory: the network or its input is too large for this machine "
                              "(lower width/height/batch in [net])\n");

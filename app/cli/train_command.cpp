@@ -8,6 +8,7 @@
 #if NETWRIGHT_WITH_OPENCV
 #include "report/training_chart.h"
 #endif
+#include "train/run_folder_lock.h"
 #include "train/trainer.h"
 #include "util/counted.h"
 #include "util/file_check.h"
@@ -30,6 +31,7 @@
 #include <functional>
 #include <iostream>
 #include <poll.h>
+#include <sstream>
 #include <sys/prctl.h>
 #include <thread>
 #include <unistd.h>
@@ -44,6 +46,75 @@ std::atomic<int> stopSignal{0}; // the first stop: SIGINT, SIGTERM, SIGHUP (or S
 // A second stop quits at once only in a lone process: a rank gets Ctrl+C's SIGINT and its launcher's
 // SIGTERM together, and must still write its checkpoint.
 std::atomic<bool> quitOnSecondStop{false};
+std::atomic<bool> sayStop{false};        // this process speaks for the run (a lone one, or rank 0)
+std::atomic<bool> stderrTerminal{false}; // a progress bar may be on the line: start a new one first
+
+// What a stop signal makes this process say, at once (a large network's iteration takes seconds, and a
+// silent first Ctrl+C invites the second, which loses the iterations since the last checkpoint).
+// write() is safe in a handler; the texts are fixed.
+void sayInHandler(const char* text, std::size_t length)
+{
+    [[maybe_unused]] auto written = ::write(STDERR_FILENO, "\n", stderrTerminal ? 1 : 0);
+    written = ::write(STDERR_FILENO, text, length);
+}
+
+template <std::size_t N> void sayInHandler(const char (&text)[N])
+{
+    sayInHandler(text, N - 1);
+}
+
+void onStop(int signal)
+{
+    int none = 0;
+    stopSignal.compare_exchange_strong(none, signal);
+    if (interrupted.exchange(true) && quitOnSecondStop) {
+        sayInHandler("quit at once: no checkpoint for this stop (the last one written stays)\n");
+        std::_Exit(128 + signal);
+    }
+    if (!sayStop)
+        return;
+    if (!quitOnSecondStop) // a rank: its launcher stops the job at a second one
+        sayInHandler("stopping after this iteration, with a checkpoint\n");
+    else if (signal == SIGINT)
+        sayInHandler("stopping after this iteration, with a checkpoint (a second Ctrl+C quits at once, "
+                     "without it)\n");
+    else
+        sayInHandler("stopping after this iteration, with a checkpoint (a second stop signal quits at "
+                     "once, without it)\n");
+}
+
+// A rank other than 0 holds what it would say while the run starts: every rank reads the same files
+// and fails the same way, and rank 0 says it (two ranks' unbuffered lines came out as "error: error:").
+// Failing alone (a file only rank 0's machine has), it says its own after a grace period.
+class HeldStartMessages {
+public:
+    explicit HeldStartMessages(bool hold) : old_(hold ? std::cerr.rdbuf(held_.rdbuf()) : nullptr) {}
+    ~HeldStartMessages() { release(); }
+    HeldStartMessages(const HeldStartMessages&) = delete;
+    HeldStartMessages& operator=(const HeldStartMessages&) = delete;
+
+    void release()
+    {
+        if (old_)
+            std::cerr.rdbuf(old_);
+        old_ = nullptr;
+    }
+    // Before this rank ends the job: rank 0's abort of the same failure comes first, as a rule.
+    void sayAfterGrace(int rank)
+    {
+        if (!old_)
+            return;
+        release();
+        std::this_thread::sleep_for(std::chrono::seconds(3));
+        std::string line;
+        for (std::istringstream text(held_.str()); std::getline(text, line);)
+            std::cerr << "(rank " + std::to_string(rank) + ") " + line + "\n";
+    }
+
+private:
+    std::ostringstream held_;
+    std::streambuf* old_;
+};
 
 // Prints each iteration: a progress bar with ETA on a terminal, plain lines otherwise, or (--progress
 // json) one JSON object per line for a program following the run (the studio's multi-GPU runs).
@@ -249,20 +320,9 @@ int train(const TrainArgs& args)
     // First thing: a stop asked while the data loads (Ctrl+C, the launcher's SIGTERM, the studio's
     // Stop) ends the run at its first iteration with a checkpoint, not by the default action.
     // A second one quits a lone process at once (the checkpoint files are written atomically: the last
-    // whole one stays).
-    const auto onStop = [](int signal) {
-        int none = 0;
-        stopSignal.compare_exchange_strong(none, signal);
-        if (interrupted.exchange(true) && quitOnSecondStop)
-            std::_Exit(128 + signal);
-        // Said at once (a large network's iteration takes seconds, and a silent first Ctrl+C invites the
-        // second, which loses the iterations since the last checkpoint); write() is safe in a handler.
-        if (quitOnSecondStop) {
-            static constexpr char kSaid[] = "\nstopping after this iteration, with a checkpoint (a second "
-                                            "Ctrl+C quits at once, without it)\n";
-            [[maybe_unused]] const auto written = ::write(STDERR_FILENO, kSaid, sizeof kSaid - 1);
-        }
-    };
+    // whole one stays). (onStop)
+    stderrTerminal = isatty(STDERR_FILENO);
+    sayStop = !launchedByMpi() && !std::getenv(kNcclCliqueVariable);
     std::signal(SIGINT, onStop);
     std::signal(SIGTERM, onStop);
     // The terminal closed (a dropped ssh session): the same stop, unless started to ignore it (nohup).
@@ -279,11 +339,15 @@ int train(const TrainArgs& args)
     }
     quitOnSecondStop = !team && !std::getenv(kNcclCliqueVariable);
     const bool leader = !team || team->rank() == 0;
+    sayStop = leader;
     setCfgWarningsPrinted(leader);
+    HeldStartMessages held(!leader);
     // Any rank's early failure ends the job: the others would wait for it in their first exchange.
     const auto fail = [&] {
-        if (team && team->size() > 1)
+        if (team && team->size() > 1) {
+            held.sayAfterGrace(team->rank());
             team->abort(1);
+        }
         return 1;
     };
     // An exception in one rank must end the job too: unwinding would run MPI_Finalize, which waits for
@@ -374,7 +438,8 @@ int train(const TrainArgs& args)
         options.communicator = team.get();
         options.gpu = device->cuda ? device->index : -1;
         ConsoleObserver observer(!leader, args.progressJson, team != nullptr);
-        if (leader) {
+        // (a folder another run holds is refused by the trainer, naming it: no "training" line before)
+        if (leader && !folderInUse(options.outDir)) {
             char line[1024];
             std::snprintf(line, sizeof line, "training %s on %s; batch %d = %d × %d%s, output in %s",
                           args.cfg.c_str(), sets->describe().c_str(), net->spec().net.batch,
@@ -401,8 +466,10 @@ int train(const TrainArgs& args)
                 }
             });
 #endif
+        held.release(); // (from here on a rank's messages are its own: said at once)
         Trainer trainer(*net, *sets->train, sets->valid.get(), options, sets->detectionValid.get());
         const auto problem = trainer.run(observer);
+        quitOnSecondStop = sayStop = false; // (its checkpoint is written: a later signal changes nothing)
         observer.writeChart(); // where the run ended (stopped, or at its last iteration once more)
         if (problem) {
             observer.endBar();
@@ -417,11 +484,13 @@ int train(const TrainArgs& args)
     } catch (const std::exception& e) {
         if (!team || team->size() == 1)
             throw; // main's last net (with its out-of-memory advice)
+        held.sayAfterGrace(team->rank());
         std::cerr << "\nerror (rank " << team->rank() << "): " << e.what() << "\n";
         return fail();
     } catch (...) {
         if (!team || team->size() == 1)
             throw;
+        held.sayAfterGrace(team->rank());
         std::cerr << "\nerror (rank " << team->rank() << "): an unknown exception\n";
         return fail();
     }

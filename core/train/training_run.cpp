@@ -415,14 +415,14 @@ TrainingRun::Result TrainingRun::checkpoint()
     backend_->syncToHost();
     state_.velocity = backend_->solverState();
     state_.seen = net_.seen();
-    auto problem = net_.saveWeights(weightsPath_);
-    if (!problem)
-        problem = saveCheckpoint(statePath_, net_, state_);
-    if (!problem) {
-        checkpointed_ = state_.iteration;
-        return std::nullopt;
-    }
-    return *problem + "; " + lastCheckpoint();
+    if (auto problem = net_.saveWeights(weightsPath_))
+        return *problem + "; " + lastCheckpoint();
+    if (auto problem = saveCheckpoint(statePath_, net_, state_))
+        // (the weights file is whole and newer than the state: said, not left to look like a checkpoint)
+        return *problem + "; " + weightsPath_ + " holds the weights of iteration " +
+               std::to_string(state_.iteration) + " (without the state a resume needs); " + lastCheckpoint();
+    checkpointed_ = state_.iteration;
+    return std::nullopt;
 }
 
 void TrainingRun::warnUnreadable(const char* what, std::size_t unreadable, std::size_t total,
