@@ -451,13 +451,13 @@ void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()
 
 void TestEditor::graphShowsEveryLayerAndEdge()
 {
-    // A card whose own values are wrong says so beside the shape they make ("→ 0" looked like a
-    // shape), as the table shows it; the cards after it name the earlier error.
+    // A card whose own values are wrong says so, with "?" where they make no shape ("→ 0" looked like
+    // a shape), as the table shows it; the cards after it name the earlier error.
     const NetworkSpec broken = buildNetworkSpec(cfg::Document::parse(
         "[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=0\n[maxpool]\n[convolutional]\n"
         "filters=2\n"));
     QCOMPARE(ui::NodeItem(broken.layers[0], QRectF(0, 0, 200, 60)).shapeText(),
-             QString("→ 0   (this layer's error)"));
+             QString("→ ?   (this layer's error)"));
     QCOMPARE(ui::NodeItem(broken.layers[1], QRectF(0, 0, 200, 60)).shapeText(),
              QString("→ ?   (an earlier layer's error)"));
 

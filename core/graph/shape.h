@@ -28,6 +28,7 @@ struct Shape {
     static Shape image(int w, int h, int c) { return {w, h, c, std::int64_t(w) * h * c}; }
     static Shape flat(std::int64_t size) { return {0, 0, 0, size}; }
     bool isImage() const { return w > 0 && h > 0 && c > 0; }
+    bool empty() const { return w == 0 && h == 0 && c == 0 && size == 0; } // (no shape was made)
     bool operator==(const Shape&) const = default;
     // "416×416×3", or "1000" for a flat output.
     std::string text() const;

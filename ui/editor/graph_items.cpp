@@ -22,12 +22,14 @@ NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
     if (!layer.size.empty())
         detail << QString::fromStdString(layer.size);
     detail_ = detail.join("  ");
-    // A layer refused for its own values shows the shape they make, as the table does ("0" for
-    // filters=0 says why), marked as its error; behind it nothing is known.
+    // A layer refused for its own values shows the shape they make, as the table does ("13x13x0" for
+    // filters=0 says why), marked as its error; one that makes none (a [yolo] or [route] refused) shows
+    // "?" ("→ 0" looked like a shape); behind it nothing is known.
     if (!layer.inputKnown)
         shape_ = QString("→ ?   (an earlier layer's error)");
     else if (!layer.outputKnown)
-        shape_ = QString("→ %1   (this layer's error)").arg(QString::fromStdString(layer.output.text()));
+        shape_ = QString("→ %1   (this layer's error)")
+                     .arg(layer.output.empty() ? QString("?") : QString::fromStdString(layer.output.text()));
     else
         shape_ = QString("→ %1   %2 BFLOPs")
                      .arg(QString::fromStdString(layer.output.text()))

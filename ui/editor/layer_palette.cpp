@@ -7,6 +7,7 @@
 #include <QKeyEvent>
 #include <QListWidget>
 #include <QMimeData>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <functional>
@@ -50,6 +51,21 @@ protected:
         QListWidget::keyPressEvent(event);
     }
 
+    // A drag that starts on a category header carries nothing: Qt's drag takes the selected items,
+    // and the header's drag inserted whichever layer type was selected before.
+    void mousePressEvent(QMouseEvent* event) override
+    {
+        const QListWidgetItem* pressed = itemAt(event->position().toPoint());
+        pressedLayer_ = pressed && pressed->data(Qt::UserRole).isValid();
+        QListWidget::mousePressEvent(event);
+    }
+
+    void startDrag(Qt::DropActions actions) override
+    {
+        if (pressedLayer_)
+            QListWidget::startDrag(actions);
+    }
+
     QMimeData* mimeData(const QList<QListWidgetItem*>& items) const override
     {
         auto* mime = new QMimeData;
@@ -61,6 +77,7 @@ protected:
 
 private:
     std::function<void()> insert_;
+    bool pressedLayer_ = false; // the last press was on a layer type (not a category header)
     QElapsedTimer typed_;
     QString typedText_;
 };

@@ -136,8 +136,8 @@ QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role
         return toQ(layer.size);
     case Input:
         return toQ(layer.input.text());
-    case Output:
-        return toQ(layer.output.text());
+    case Output: // (a layer refused for its own values that makes no shape: "?", not "0")
+        return !layer.outputKnown && layer.output.empty() ? QStringLiteral("?") : toQ(layer.output.text());
     case Bflops:
         return QLocale().toString(layer.costs.bflops, 'f', 3);
     case Params:
