@@ -68,6 +68,7 @@ private slots:
     void oneMistakeGivesOneMessage();
     void aConvolutionFeedingAYoloHeadIsLinear();
     void unimplementedAlexeyAbKeysAreWarned();
+    void detectorMistakesOfAHandBuiltNetwork();
     void netValuesThatDivergeAreNamed();
     void headsWithOtherClassesAreNamed();
     void routesShowWhatTheyRead();
@@ -448,6 +449,42 @@ void TestNetworkSpec::aConvolutionFeedingAYoloHeadIsLinear()
                     "box overlaps it by 10 % at most (anchors are in input pixels; netwright-cli anchors "
                     "DATA --width 32 --height 32 computes them for this size)"});
     QCOMPARE(anchored("4,4,8,8,20,40"), QStringList());
+}
+
+// Two heads with one mask= (a head pasted with its convolution) predict the same anchors, and the
+// anchors of no mask train nothing: said at the later head's mask= line. A detector at a classifier's
+// rate without burn_in (File ▸ New's [net]: lr 0.01) diverged to NaN in its first iterations: said at
+// learning_rate=.
+void TestNetworkSpec::detectorMistakesOfAHandBuiltNetwork()
+{
+    const auto said = [](const std::string& netKeys, const std::string& secondMask) {
+        QStringList lines;
+        for (const Diagnostic& d :
+             test::specFromText("[net]\nwidth=32\nheight=32\nchannels=3\n" + netKeys + "\n" +
+                                    "[convolutional]\nfilters=18\nsize=1\nactivation=linear\n\n"
+                                    "[yolo]\nmask=3,4,5\nanchors=4,4,6,6,8,8,10,10,12,12,14,14\nnum=6\n"
+                                    "classes=1\n\n[route]\nlayers=-2\n\n"
+                                    "[convolutional]\nfilters=18\nsize=1\nactivation=linear\n\n"
+                                    "[yolo]\nmask=" +
+                                    secondMask +
+                                    "\nanchors=4,4,6,6,8,8,10,10,12,12,14,14\nnum=6\nclasses=1\n",
+                                "det.cfg")
+                 .diagnostics)
+            lines << QString::fromStdString(d.format());
+        return lines;
+    };
+    QCOMPARE(said("", "0,1,2"), QStringList());
+    QCOMPARE(said("", "3,4,5"),
+             QStringList{"det.cfg:26: warning: layer 4: mask=3,4,5 is also layer 1 [yolo]'s, and anchors "
+                         "0,1,2 are in no head's mask: both heads predict the same anchors (a pasted head?); "
+                         "give each head its own anchors of the list (Darknet's: 6,7,8 / 3,4,5 / 0,1,2)"});
+    QCOMPARE(
+        said("batch=64\nlearning_rate=0.01\n", "0,1,2"),
+        QStringList{"det.cfg:6: warning: a detector at learning_rate=0.01 without burn_in diverges in its "
+                    "first iterations: add burn_in=1000 to [net] (Darknet's detector cfgs: "
+                    "burn_in=1000, learning_rate 0.001 to 0.00261)"});
+    QCOMPARE(said("learning_rate=0.01\nburn_in=1000\n", "0,1,2"), QStringList());
+    QCOMPARE(said("learning_rate=0.00261\n", "0,1,2"), QStringList()); // (yolov4-tiny's rate)
 }
 
 void TestNetworkSpec::unimplementedAlexeyAbKeysAreWarned()

@@ -306,10 +306,13 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         return line ? line->number : layer.line;
     };
     const LayerSpec* firstHead = nullptr;
+    std::vector<LayerSpec*> yoloHeads; // (for a mask= taken twice, below)
     for (LayerSpec& layer : spec.layers) {
         const auto head = detectionHeadInfo(layer.config.get());
         if (!head)
             continue;
+        if (dynamic_cast<const YoloLayer*>(layer.config.get()))
+            yoloHeads.push_back(&layer);
         // A [yolo] head reads raw scores: Darknet's cfgs end with a linear convolution without batch
         // norm before it (logistic with new_coords=1). A network built from the palette kept leaky and
         // batch norm there, and trained badly without a word.
@@ -389,6 +392,57 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             layer.diagnostics.push_back(d);
             spec.diagnostics.push_back(d);
         }
+    }
+    // Two heads with one mask= while anchors of the list are in no mask: a head pasted with its
+    // convolution keeps the mask it was copied with; both predict the same anchors, and the others train
+    // nothing. (Heads that each take every anchor, on purpose, are left alone.)
+    const auto yoloOf = [](const LayerSpec* layer) {
+        return static_cast<const YoloLayer*>(layer->config.get());
+    };
+    std::vector<bool> masked;
+    for (const LayerSpec* head : yoloHeads)
+        for (int index : yoloOf(head)->mask)
+            if (index >= 0 && index < 4096) {
+                masked.resize(std::max(masked.size(), std::size_t(index) + 1));
+                masked[std::size_t(index)] = true;
+            }
+    std::string unmasked;
+    if (!yoloHeads.empty())
+        for (int index = 0; index < std::min(yoloOf(yoloHeads[0])->num, 4096); ++index)
+            if (std::size_t(index) >= masked.size() || !masked[std::size_t(index)])
+                unmasked += (unmasked.empty() ? "" : ",") + std::to_string(index);
+    for (std::size_t i = 1; i < yoloHeads.size() && !unmasked.empty(); ++i) {
+        LayerSpec& layer = *yoloHeads[i];
+        const std::vector<int>& mask = yoloOf(&layer)->mask;
+        for (std::size_t j = 0; j < i; ++j)
+            if (!mask.empty() && yoloOf(yoloHeads[j])->mask == mask) {
+                std::string text;
+                for (int index : mask)
+                    text += (text.empty() ? "" : ",") + std::to_string(index);
+                const Diagnostic d{Severity::Warning, spec.file, keyLine(layer, "mask"), layer.index,
+                                   "mask=" + text + " is also layer " + std::to_string(yoloHeads[j]->index) +
+                                       " [yolo]'s, and anchors " + unmasked +
+                                       " are in no head's mask: both heads predict the same anchors (a "
+                                       "pasted head?); give each head its own anchors of the list "
+                                       "(Darknet's: 6,7,8 / 3,4,5 / 0,1,2)"};
+                layer.diagnostics.push_back(d);
+                spec.diagnostics.push_back(d);
+                break;
+            }
+    }
+    // A detector trained at a classifier's rate without a warm-up diverges in its first iterations
+    // (a network built on File ▸ New's [net]: NaN at iteration 28). Darknet's detector cfgs all set
+    // burn_in=1000 with rates of 0.001-0.00261.
+    if (firstHead && spec.net.burnIn == 0 && spec.net.learningRate > 0.004f) {
+        const cfg::Line* rate = sections.front().find("learning_rate");
+        char text[300];
+        std::snprintf(text, sizeof text,
+                      "a detector at learning_rate=%g without burn_in diverges in its first iterations: "
+                      "add burn_in=1000 to [net] (Darknet's detector cfgs: burn_in=1000, learning_rate "
+                      "0.001 to 0.00261)",
+                      double(spec.net.learningRate));
+        spec.diagnostics.push_back(
+            {Severity::Warning, spec.file, rate ? rate->number : sections.front().headerLine(), -1, text});
     }
     if (!sizeRefused) { // what an inference pass holds, its buffers reused (runtime::Net does the same)
         const ActivationPlan plan = planActivations(spec, spec.batch);

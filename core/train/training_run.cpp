@@ -538,7 +538,11 @@ TrainingRun::Result TrainingRun::trainIteration(int iteration, IterationStats& s
     loss /= fullBatch_;
     if (!std::isfinite(loss))
         return "the loss became " + std::to_string(loss) + " at iteration " + std::to_string(iteration) +
-               " (learning rate too high?); " + lastCheckpoint();
+               (net_.maxTruthBoxes() > 0 && net_.spec().net.burnIn == 0
+                    ? " (learning rate too high? a detector starts with a warm-up: burn_in=1000 in [net], "
+                      "as Darknet's cfgs); "
+                    : " (learning rate too high?); ") +
+               lastCheckpoint();
     net_.setSeen(net_.seen() + std::uint64_t(fullBatch_));
     // Darknet's batch number (seen / batch) is the iteration here, as a fresh run counts from 0: a run
     // resumed with another rank count or batch keeps its schedule in iterations, as its end (max_batches)
