@@ -439,6 +439,30 @@ QString shapesImage(const QTemporaryDir& dir)
     return makeShapes(dir.path().toStdString(), options) ? QString() : dir.filePath("valid/000010.jpg");
 }
 
+// The cfg text with its first activation=leaky made linear (an edit that changes what is found).
+QString withLinearActivation(QString text)
+{
+    const qsizetype at = text.indexOf("activation=leaky");
+    return at < 0 ? QString()
+                  : text.replace(at, qsizetype(std::strlen("activation=leaky")), "activation=linear");
+}
+
+// The boxes a panel loaded from the start with `text` (and the cfg's weights) finds on `image`; none
+// when it did not load or detect in time.
+std::optional<QString> boxesFoundBy(const QString& cfg, const QString& text, const QString& image)
+{
+    ui::DetectPanel fresh;
+    fresh.setCfgTextSource([&] { return text; });
+    QSignalSpy loaded(&fresh, &ui::DetectPanel::detectorLoaded);
+    fresh.setNetwork(cfg);
+    if (!loaded.wait(60000))
+        return std::nullopt;
+    fresh.openImageFile(image);
+    if (!QTest::qWaitFor([&] { return fresh.framesReceived() == 1; }, 30000))
+        return std::nullopt;
+    return boxesText(fresh.boxes());
+}
+
 } // namespace
 
 // An edit in the editor after the weights were chosen reaches the next detection: the panel loads the
@@ -450,20 +474,10 @@ void TestDetectPanel::theEditorsNetworkIsTheOneThatRuns()
     QVERIFY(!image.isEmpty());
     const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
     QString text = QString::fromUtf8(test::readAll(cfg));
-    QString edited = text;
-    const qsizetype at = edited.indexOf("activation=leaky");
-    QVERIFY(at > 0);
-    edited.replace(at, int(std::strlen("activation=leaky")), "activation=linear");
-
-    // What the edited network finds, loaded from the start.
-    ui::DetectPanel fresh;
-    fresh.setCfgTextSource([&] { return edited; });
-    QSignalSpy freshLoaded(&fresh, &ui::DetectPanel::detectorLoaded);
-    fresh.setNetwork(cfg);
-    QVERIFY(freshLoaded.wait(60000));
-    fresh.openImageFile(image);
-    QTRY_COMPARE_WITH_TIMEOUT(fresh.framesReceived(), 1, 30000);
-    const QString expected = boxesText(fresh.boxes());
+    const QString edited = withLinearActivation(text);
+    const std::optional<QString> found = boxesFoundBy(cfg, edited, image); // loaded from the start
+    QVERIFY(found);
+    const QString expected = *found;
 
     ui::DetectPanel panel;
     panel.setCfgTextSource([&] { return text; });
@@ -483,6 +497,36 @@ void TestDetectPanel::theEditorsNetworkIsTheOneThatRuns()
     panel.openImageFile(image); // unchanged since: no load
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 3, 30000);
     QCOMPARE(loaded.size(), 2);
+
+    // In view, an edit runs the image on show again by itself (its boxes stayed the network's before
+    // the edit, under the same header); an edit its weights no longer fit clears them and says so on
+    // the detector line, with no dialog in the middle of editing.
+    const QString original = QString::fromUtf8(test::readAll(cfg));
+    panel.show();
+    text = original;
+    panel.networkEdited();
+    QVERIFY(loaded.wait(60000));
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 4, 30000);
+    QCOMPARE(boxesText(panel.boxes()), before);
+    text.replace("filters=16", "filters=24");
+    panel.networkEdited();
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(!loaded.last().first().toString().isEmpty());
+    QVERIFY(panel.boxes().empty() && panel.annotated().isNull());
+    QCoreApplication::processEvents();
+    QCOMPARE(panel.findChildren<QMessageBox*>().size(), 0);
+    // Hidden (another tab in front), an edit waits: the image runs when the panel comes into view.
+    text = edited;
+    panel.hide();
+    panel.openImageFile(image);
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 5, 30000);
+    text = original;
+    panel.networkEdited();
+    QTest::qWait(1200);
+    QCOMPARE(panel.framesReceived(), 5);
+    panel.show();
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 6, 30000);
+    QCOMPARE(boxesText(panel.boxes()), before);
 }
 
 // Other weights chosen while an image is on show run it again: the boxes on screen and in the exports

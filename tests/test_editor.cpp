@@ -1778,12 +1778,30 @@ void TestEditor::theCardLookedAtStaysPutAfterAnEdit()
              qPrintable(QString("%1,%2").arg(onScreen(20).x()).arg(onScreen(20).y())));
     model->insertLayer(5, "dropout", {}); // above it: it is layer 21 now
     QVERIFY(near(onScreen(21), start));
+    // (the edit is said in the status bar: a drop said nothing, and the last undo's words stayed)
+    QVERIFY2(window.statusBar()->currentMessage().startsWith("Insert [dropout] "),
+             qPrintable(window.statusBar()->currentMessage()));
     // Nothing selected: the card nearest the middle of the view is the one kept.
     window.layerTable()->selectionModel()->clear();
     graph->selectLayers({});
     const QPoint middle = onScreen(21);
     QVERIFY(model->removeLayer(1).isEmpty());
     QVERIFY(near(onScreen(20), middle));
+    // An edit that makes a route an error (layers=99) lays the graph out narrower than the view: the
+    // card stays put across too (the view centred the graph: 60 px sideways, cards cut at the edge).
+    int routed = 5;
+    while (window.layerModel()->spec().layers[std::size_t(routed)].type != "route")
+        ++routed;
+    window.selectLayer(routed);
+    graph->centreOnSelection();
+    const QPoint route = onScreen(routed);
+    model->setValue(routed + 1, "layers", "99");
+    QVERIFY(!window.layerModel()->spec().layers[std::size_t(routed)].valid());
+    QVERIFY2(near(onScreen(routed), route), qPrintable(QString("%1,%2 (was %3,%4)")
+                                                           .arg(onScreen(routed).x())
+                                                           .arg(onScreen(routed).y())
+                                                           .arg(route.x())
+                                                           .arg(route.y())));
 }
 
 // A dark desktop palette: the canvas, the cards and their text follow it (a bright block of light cards

@@ -98,6 +98,10 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     slideshow_ = button(this, tr("Slideshow"), sources);
     slideshow_->setCheckable(true);
     slideshow_->setToolTip(tr("Show the folder's images one after another, every 2 seconds"));
+    editedTimer_ = new QTimer(this);
+    editedTimer_->setSingleShot(true);
+    editedTimer_->setInterval(800);
+    connect(editedTimer_, &QTimer::timeout, this, &DetectPanel::runStillAgainIfEdited);
     slideTimer_ = new QTimer(this);
     slideTimer_->setInterval(2000);
     connect(slideTimer_, &QTimer::timeout, this, [this] {
@@ -610,7 +614,7 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, b
         else
             openImageFile(waiting.path);
     }
-    if (weightsRefused && !weightsPath_.isEmpty()) {
+    if (weightsRefused && !weightsPath_.isEmpty() && !quietRefusal_) {
         // Wrong weights (another network's, a damaged file) say so where the user looks, without
         // blocking: the panel stays usable to pick other weights. A network with errors is not the
         // weights' fault: the panel's line says it, as Problems does.
@@ -623,6 +627,7 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, b
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     }
+    quietRefusal_ = false;
     emit detectorLoaded(error);
 }
 
@@ -655,6 +660,33 @@ void DetectPanel::openImageFile(const QString& path)
     imageRequestedAt_ = QDateTime::currentMSecsSinceEpoch();
     QMetaObject::invokeMethod(worker_, "detectImage", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(bool, letterbox_->isChecked()));
+}
+
+void DetectPanel::networkEdited()
+{
+    if (isVisible())
+        editedTimer_->start(); // (each edit restarts it: typing a value reloads once)
+}
+
+void DetectPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    runStillAgainIfEdited();
+}
+
+void DetectPanel::runStillAgainIfEdited()
+{
+    const QString shown = showingStill_ && !stillAsked_.isEmpty() ? stillAsked_ : QString();
+    if (shown.isEmpty() || last_.source.isEmpty() || (weightsPath_.isEmpty() && !randomWeights_) ||
+        editorText() == loadedText_)
+        return;
+    if (!editorAllowsRunOrSaySo())
+        return;           // (the editor's problem is said, the old result cleared)
+    quietRefusal_ = true; // the detector line says it; a dialog in the middle of an edit would not
+    if (!weightsPath_.isEmpty())
+        setWeights(weightsPath_); // onLoaded runs the image on show again (weightsChanged_)
+    else
+        useRandomWeights();
 }
 
 void DetectPanel::openFolder(const QString& path)

@@ -49,6 +49,9 @@ public:
     // user has chosen nothing (names, weights), so a choice made here is never replaced.
     void suggest(const QString& weights, const QString& dataFile);
     void openImageFile(const QString& path);
+    // The editor's network changed: an image on show runs again with it (once the panel is in view,
+    // and a moment after the last edit), so its boxes are never the network's before the edit.
+    void networkEdited();
     void openFolder(const QString& path);
     void openVideoFile(const QString& path);
     void showNext(int step);
@@ -98,7 +101,13 @@ signals:
     // A file written at the user's request (the main window's status bar says it): "Saved …".
     void saved(const QString& message);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    // An image on show whose boxes came from the network before the editor's last edits runs again
+    // (its weights refused by the edited network: said on the detector line, the stale boxes cleared).
+    void runStillAgainIfEdited();
     // True when a detector is loaded (loading it again first when the editor's network changed since);
     // otherwise says in the status line what is missing.
     bool detectorReadyOrSaySo();
@@ -178,11 +187,13 @@ private:
     DetectWorker* worker_ = nullptr;
     std::function<QString()> cfgText_;
     std::function<QString()> editorCheck_;
-    bool showingStill_ = false;   // the last source asked for is an image (Letterbox runs it again)
-    QString stillAsked_;          // that image
-    QString loadedText_;          // the editor's text the detector was last loaded with
-    bool randomWeights_ = false;  // loaded without weights, on request
-    bool weightsChanged_ = false; // other weights asked for: what is on show must not stay
+    bool showingStill_ = false;     // the last source asked for is an image (Letterbox runs it again)
+    QString stillAsked_;            // that image
+    QString loadedText_;            // the editor's text the detector was last loaded with
+    bool randomWeights_ = false;    // loaded without weights, on request
+    bool weightsChanged_ = false;   // other weights asked for: what is on show must not stay
+    bool quietRefusal_ = false;     // a reload after an edit: weights the edit no longer fits open no dialog
+    QTimer* editedTimer_ = nullptr; // networkEdited's moment after the last edit
     QString suggestedNames_, suggestedWeights_; // taken from Training (replaced by its next suggestion)
     // Where the Image, Folder and Video dialogs open: the last input's folder, else the data set's
     // validation images (they opened on the working folder, far from any image).

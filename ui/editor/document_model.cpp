@@ -153,6 +153,7 @@ void DocumentModel::push(const QString& text, cfg::Document after, std::vector<i
     if (cfg::Document reread = after.reread(); !reread.readFailed())
         after = std::move(reread);
     undo_.push(new SnapshotCommand(*this, text, document_, std::move(after), std::move(undone)));
+    emit edited(text);
 }
 
 void DocumentModel::setValue(int section, const QString& key, const QString& value)

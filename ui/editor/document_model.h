@@ -79,6 +79,9 @@ signals:
     void changed();
     // An undo brought these layers back (a Delete of several): the window selects them all again.
     void layersRestored(const std::vector<int>& layers);
+    // A layer edit was made (its undo step's text, "Insert [maxpool] at 12"): said in the status bar,
+    // where the last undo's or refusal's words stayed after a drop.
+    void edited(const QString& text);
 
 private:
     friend class SnapshotCommand;

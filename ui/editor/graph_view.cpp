@@ -144,6 +144,7 @@ void GraphView::setSpec(const NetworkSpec& spec)
                                          .arg(kLargestDrawnGraph));
         note->setDefaultTextColor(graphColours().hint);
         scene_->setSceneRect(note->boundingRect().adjusted(-40, -40, 40, 40));
+        layoutRect_ = scene_->sceneRect();
         updatingSelection_ = false;
         placeMiniMap();
         miniMap_->refresh();
@@ -172,8 +173,16 @@ void GraphView::setSpec(const NetworkSpec& spec)
         scene_->setSceneRect(hint->boundingRect().adjusted(-40, -40, 40, 40));
     }
     updatingSelection_ = false;
+    layoutRect_ = scene_->sceneRect();
     if (anchor >= 0 && !drawnLayers_.empty()) {
         if (const auto centre = centreOf(followLayer(anchor, drawnBefore, drawnLayers_))) {
+            // Room to scroll to: a graph narrower than the view has none across, and the view centred
+            // it instead (the card moved 60 px sideways, cards at the edge were cut).
+            if (const double scale = transform().m11(); scale > 0) {
+                const QSizeF seen(viewport()->width() / scale, viewport()->height() / scale);
+                scene_->setSceneRect(
+                    scene_->sceneRect().united(QRectF(*centre - anchorOnScreen / scale, seen)));
+            }
             const QPointF moved = QPointF(mapFromScene(*centre)) - anchorOnScreen;
             horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(moved.x()));
             verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(moved.y()));
@@ -302,6 +311,7 @@ std::optional<QPointF> GraphView::edgePoint(int from, int to) const
 
 void GraphView::fitAll()
 {
+    scene_->setSceneRect(layoutRect_); // (without the room an edit kept the view in place with)
     fitInView(scene_->sceneRect(), Qt::KeepAspectRatio);
     placeMiniMap();
     miniMap_->refresh();
@@ -318,6 +328,7 @@ void GraphView::showStart()
 void GraphView::applyStart()
 {
     startPending_ = false;
+    scene_->setSceneRect(layoutRect_);
     const auto first = centreOf(0);
     if (!first)
         return;

@@ -102,6 +102,7 @@ private:
     MiniMap* miniMap_;
     bool updatingSelection_ = false;
     bool startPending_ = false;
+    QRectF layoutRect_; // the graph's own area; an edit may widen the scene to keep the view in place
     // A connection being dragged from an output port.
     NodeItem* connectFrom_ = nullptr;
     QGraphicsLineItem* connectLine_ = nullptr;

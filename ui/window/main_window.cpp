@@ -131,6 +131,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // (after the Source view's own connection: it shows the new text before problems and the selection
     // are put on its lines)
     connect(model_doc_, &DocumentModel::changed, this, &MainWindow::showSpec);
+    connect(model_doc_, &DocumentModel::edited, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 10000); });
     // An undone Delete selects every layer it brings back (one was, the rest lost their selection).
     connect(model_doc_, &DocumentModel::layersRestored, this, [this](const std::vector<int>& layers) {
         selectLayer(layers.front());
@@ -269,6 +271,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     detectPanel_ = new DetectPanel(this);
     connect(detectPanel_, &DetectPanel::saved, this,
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(model_doc_, &DocumentModel::changed, detectPanel_, &DetectPanel::networkEdited);
     auto* detectDock = new QDockWidget(tr("Detect"), this);
     detectDock->setObjectName("detectDock");
     detectDock->setWidget(scrollable(detectPanel_));

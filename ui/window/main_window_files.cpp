@@ -151,9 +151,16 @@ bool MainWindow::saveAs(const QString& path)
         const QString where = !folder.exists()  ? tr(" (the folder %1 does not exist)").arg(folder.filePath())
                               : !folder.isDir() ? tr(" (%1 is not a folder)").arg(folder.filePath())
                                                 : QString();
-        const QString error = problem + where +
-                              tr(". The network stays open with its edits: save it in another folder with "
-                                 "File ▸ Save As…");
+        // A read-only file (its refusal says "save it under another name"): another folder is not
+        // needed, and was the advice.
+        const bool fileRefused = problem.contains("save it under another name");
+        const QString error =
+            problem + where +
+            (fileRefused
+                 ? tr(". The network stays open with its edits (File ▸ Save As… saves it under another "
+                      "name)")
+                 : tr(". The network stays open with its edits: save it in another folder with "
+                      "File ▸ Save As…"));
         statusBar()->showMessage(error);
         if (isVisible())
             QMessageBox::warning(this, tr("Cannot save"), error);
