@@ -892,9 +892,17 @@ private slots:
         options.seed = 11;
         options.width = options.height = 96;
         QVERIFY(!makeShapes(a.path().toStdString(), options));
+        std::vector<std::pair<int, int>> progress; // (said as the images are made)
+        options.progress = [&](int made, int count) { progress.emplace_back(made, count); };
         QVERIFY(!makeShapes(b.path().toStdString(), options));
-        for (const char* file : {"train/000001.jpg", "train/000001.txt", "valid/000006.txt", "shapes.names"})
+        QCOMPARE(progress, (std::vector<std::pair<int, int>>{{6, 6}}));
+        for (const char* file : {"train/000001.jpg", "train/000001.txt", "train/000005.jpg",
+                                 "valid/000006.jpg", "valid/000006.txt", "shapes.names"})
             QCOMPARE(test::readAll(a.path() + "/" + file), test::readAll(b.path() + "/" + file));
+        const QList<QByteArray> listed = test::readAll(b.path() + "/train.txt").trimmed().split('\n');
+        QCOMPARE(listed.size(), 5);
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(listed[i].endsWith(QString("/train/00000%1.jpg").arg(i + 1).toUtf8()));
         options.seed = 12;
         QTemporaryDir c;
         QVERIFY(!makeShapes(c.path().toStdString(), options));
@@ -911,7 +919,9 @@ private slots:
         QVERIFY(set->summary().boxes >= 5);
         QCOMPARE(set->summary().missingLabels, std::size_t(0));
         QVERIFY(test::readAll(a.path() + "/shapes.data").contains("classes = 5"));
-        QVERIFY(makeShapes(a.path().toStdString(), {1, 1, 96, 96}).has_value()); // too few images
+        ShapesOptions tooFew = options;
+        tooFew.count = 1;
+        QVERIFY(makeShapes(a.path().toStdString(), tooFew).has_value()); // too few images
         // A folder with spaces: the .data names its files beside it (Darknet's reader drops spaces).
         const std::string spaced = c.path().toStdString() + "/my shapes";
         QVERIFY(!makeShapes(spaced, options));

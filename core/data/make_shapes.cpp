@@ -292,6 +292,8 @@ std::optional<std::string> makeShapes(const std::string& outDir, const ShapesOpt
         if (auto problem = writeFileInPlace(labelPath.string(), labels))
             return problem;
         (valid ? validList : trainList).push_back(image.string());
+        if (options.progress && ((i + 1) % 50 == 0 || i + 1 == options.count))
+            options.progress(i + 1, options.count);
     }
     // Absolute paths, so Darknet (which reads them from its working folder) takes the set too — unless
     // the folder's path has a space: Darknet's reader drops every space in a value, so then the names
