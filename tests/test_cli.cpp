@@ -783,6 +783,23 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QVERIFY2(beside.err.contains("note: class names from " + dir.filePath("pets.names").toUtf8() +
                                  " (beside the cfg; --names chooses others)"),
              beside.err.constData());
+    // --json (for scripts, as detect's): the same top classes, in order, and an unreadable image's error.
+    const Run json = cli({"classify", cfg, weights, "/usr/share/darknet/data/dog.jpg",
+                          dir.filePath("gone.jpg"), "--top", "2", "--json"});
+    QCOMPARE(json.exitCode, 1);
+    const QJsonArray results = QJsonDocument::fromJson(json.out).array();
+    QCOMPARE(results.size(), 2);
+    const QJsonArray top = results[0].toObject()["top"].toArray();
+    QCOMPARE(top.size(), 2);
+    QVERIFY(top[0].toObject()["score"].toDouble() >= top[1].toObject()["score"].toDouble());
+    for (const QJsonValue& entry : top) // as the text lists them: "  51.20%  kitten"
+        QVERIFY2(beside.out.contains(QString("%1%  %2")
+                                         .arg(entry.toObject()["score"].toDouble() * 100, 6, 'f', 2)
+                                         .arg(entry.toObject()["name"].toString())
+                                         .toUtf8()),
+                 beside.out.constData());
+    QVERIFY(results[0].toObject()["probabilities"].toBool());
+    QVERIFY(results[1].toObject()["error"].toString().contains("gone.jpg: no such file"));
     QVERIFY(QFile::remove(dir.filePath("pets.names")));
 
     const QString detector = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";

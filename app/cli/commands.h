@@ -98,7 +98,7 @@ int detect(const DetectArgs& args);
 // and weights then come next, and the .data gives the names (labels=, names=) and top= unless said.
 // Images may be folders and .txt/.list image lists. `top` < 1: the .data's top=, else 5.
 int classify(std::string cfg, std::string weights, std::vector<std::string> images, std::string names,
-             int top, const std::string& device);
+             int top, const std::string& device, bool json = false);
 int bench(const BenchArgs& args);
 int initWeights(const std::string& cfg, const std::string& out, unsigned seed);
 // partial: the first `layers` layers of trained weights, seen 0 — a backbone such as darknet53.conv.74.

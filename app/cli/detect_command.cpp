@@ -580,7 +580,7 @@ int detect(const DetectArgs& args)
 }
 
 int classify(std::string cfg, std::string weights, std::vector<std::string> images, std::string namesPath,
-             int top, const std::string& device)
+             int top, const std::string& device, bool json)
 {
     if (lowerExtension(cfg) == ".data") { // Darknet's order: DATA CFG WEIGHTS IMAGE...
         const std::string dataPath = std::exchange(cfg, std::exchange(weights, images.front()));
@@ -637,11 +637,15 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
         return 1;
     std::optional<bool> probabilities;
     int unscored = 0; // images whose scores are NaN: said each, and the exit status 1
+    // --json: [{"file","probabilities","top":[{"class","name","score"}]}], {"file","error"} for an
+    // image that could not be read or scored (as detect --json)
+    auto results = nlohmann::json::array();
     for (const std::string& path : images) {
         std::string error;
         auto image = loadImage(path, input.c, error);
         if (!image) {
             std::cerr << "error: " << error << "\n";
+            results.push_back({{"file", path}, {"error", error}});
             ++failures;
             continue;
         }
@@ -653,6 +657,8 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
             std::cerr << "error: " << path
                       << ": the network's scores are not numbers (NaN or infinite): the weights diverged in "
                          "training, or were trained for another cfg\n";
+            results.push_back(
+                {{"file", path}, {"error", "the network's scores are not numbers (NaN or infinite)"}});
             ++unscored;
             continue;
         }
@@ -666,6 +672,18 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
         if (!probabilities)
             probabilities =
                 std::all_of(scores.begin(), scores.end(), [](float s) { return s >= 0 && s <= 1; });
+        if (json) {
+            auto ranked = nlohmann::json::array();
+            for (std::size_t i = 0; i < k; ++i) {
+                const std::size_t c = order[i];
+                ranked.push_back({{"class", c},
+                                  {"name", c < names->size() ? (*names)[c] : "class " + std::to_string(c)},
+                                  {"score", scores[c]}});
+            }
+            results.push_back(
+                {{"file", path}, {"probabilities", *probabilities}, {"top", std::move(ranked)}});
+            continue;
+        }
         std::cout << path << (*probabilities ? "" : "  (raw scores: the network does not end in a softmax)")
                   << "\n";
         for (std::size_t i = 0; i < k; ++i) {
@@ -677,6 +695,8 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
                 std::printf("  %8.4f  %s\n", scores[c], name.c_str());
         }
     }
+    if (json)
+        std::cout << jsonText(results, 1) << "\n";
     if (failures)
         std::cerr << "classify: " << failures << " of " << std::max(images.size(), asked)
                   << " images could not be read and were skipped\n";

@@ -317,6 +317,9 @@ int main(int argc, char** argv)
         ->check(CLI::Range(1, 100000));
     std::string evaluationDevice = "cpu"; // classify's and valid's
     classify->add_option("--device", evaluationDevice, "cpu (default), cuda or cuda:N (see devices)");
+    bool classifyJson = false;
+    classify->add_flag("--json", classifyJson,
+                       "Print the top classes as JSON: [{file, probabilities, top: [{class, name, score}]}]");
     addPrecisionFlags(classify, halfHelp);
 
     nw::cli::BenchArgs benchArgs;
@@ -594,7 +597,8 @@ int main(int argc, char** argv)
         if (*detect)
             return nw::cli::detect(detectArgs);
         if (*classify)
-            return nw::cli::classify(cfg, weights, images, names, classifyTop, evaluationDevice);
+            return nw::cli::classify(cfg, weights, images, names, classifyTop, evaluationDevice,
+                                     classifyJson);
         if (*bench)
             return nw::cli::bench(benchArgs);
         if (*train) {
