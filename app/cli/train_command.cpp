@@ -410,7 +410,8 @@ int train(const TrainArgs& args)
             std::cerr << "note: " << args.data
                       << " has no valid= list: this detector's mAP is not measured (add valid=, or --map to "
                          "score it on the training list)\n";
-        // Darknet's -map: every 4 epochs, at least every 100 iterations (its figures at the same places).
+        // Darknet's -map: every 4 epochs, never more often than every 100 iterations (its figures at the
+        // same places).
         int mapEvery = args.mapEvery;
         if (args.mapAsDarknet && mapEvery == 0 && net->maxTruthBoxes() > 0) {
             const int fullBatch = std::max(1, net->spec().net.batch);
@@ -420,7 +421,7 @@ int train(const TrainArgs& args)
             if (leader)
                 std::cerr << "note: --map: mAP@0.5 every " << mapEvery << " iterations (4 epochs of "
                           << sets->train->size() << " images at batch " << fullBatch
-                          << ", at least 100: Darknet's -map)\n";
+                          << ", never more often than every 100: Darknet's -map)\n";
         }
         TrainOptions options;
         options.outDir = outDir;

@@ -401,6 +401,11 @@ TrainPanel::~TrainPanel()
 
 void TrainPanel::setNetwork(const QString& cfgPath)
 {
+    // Runs compared with another network's (a classifier's top-1 drawn on a detector's mAP axis, its
+    // 600 iterations squeezing the new run): not this one's comparisons. (The same cfg keeps them.)
+    if (!training_ && QFileInfo(cfgPath) != QFileInfo(cfgPath_))
+        for (const QString& id : curves_->comparisons())
+            curves_->removeComparison(id);
     cfgPath_ = cfgPath;
     if (!training_) {
         // Another network starts clean: its own .data (or none), no curves or log of the last one.
@@ -960,6 +965,7 @@ void TrainPanel::onFinished(const QString& error)
                 ? tr("Finished. Weights and checkpoint in %1").arg(output_->text())
                 : tr("Finished: %1. Weights and checkpoint in %2").arg(lastValidation_, output_->text()));
         appendLog(status_->text());
+        resume_->setChecked(false); // (a finished run has nothing to resume: Train said "Nothing to train")
     } else {
         status_->setText(tr("Stopped with an error: %1").arg(error));
         appendLog(tr("error: %1").arg(error));
@@ -974,6 +980,14 @@ void TrainPanel::appendLog(const QString& text)
 // Makes the synthetic shapes set once (2,000 images, seed 1) in the background, then selects it.
 void TrainPanel::useShapesDataSet()
 {
+    // A classifier on a detection set is refused at Train with a puzzle about labels in image paths,
+    // and the choice was remembered for it: said here, nothing chosen.
+    if (!detector_ && !dataNeeds_.isEmpty()) {
+        status_->setText(tr("The shapes data set is for detectors (a network with a [yolo] head); this "
+                            "network is a classifier. Open a detector to train on it: the bundled "
+                            "shapes-tiny.cfg is beside fashion-mnist.cfg."));
+        return;
+    }
     const QString existing = shapesFolder_ + "/shapes.data";
     if (QFileInfo::exists(existing)) {
         data_->setText(existing);

@@ -183,7 +183,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(graph_, &GraphView::layerSelected, this, [this](int layer) {
         if (layer >= 0) { // (a card the user chose: its keys come in front of Training or Detect)
             selectLayer(layer);
-            raiseProperties();
+            if (!trainPanel_->isTraining()) // (the live curves stay: the keys are read-only meanwhile)
+                raiseProperties();
         } else
             table_->selectionModel()->clear();
     });
