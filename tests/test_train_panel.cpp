@@ -52,6 +52,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
+#include <QWheelEvent>
 #include <qcustomplot.h>
 
 using namespace nw;
@@ -492,8 +493,10 @@ void TestTrainPanel::resumingAFinishedRunSaysThereIsNothingToTrain()
     QVERIFY2(announced >= 0, qPrintable(log));
     QVERIFY(announced < log.indexOf("Iteration 12 / 12"));
     for (QCheckBox* box : panel.findChildren<QCheckBox*>())
-        if (box->text().startsWith("Resume"))
+        if (box->text().startsWith("Resume")) {
+            QVERIFY(!box->isChecked()); // (a finished run has nothing to resume)
             box->setChecked(true);
+        }
     panel.trainButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
     QCOMPARE(panel.statusLabel()->text(),
@@ -575,6 +578,23 @@ void TestTrainPanel::tabFollowsTheRows()
     QCOMPARE(order, QStringList({"Train", "Pause", "Stop", "trainData", "…", "Shapes data set",
                                  "trainWeights", "…", "trainOutput", "…", "Iterations", "Validate every",
                                  "Learning rate", "Resume from the last checkpoint", "QComboBox"}));
+    // A wheel over a field not clicked into scrolls the panel, its value kept (scrolling the dock over
+    // "Validate every" changed 100 to 105); once focused, the wheel steps it.
+    QSpinBox* iterations = panel.maxBatchesSpin();
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    iterations->setValue(100);
+    const auto wheel = [&] {
+        QWheelEvent event(QPointF(5, 5), iterations->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, 120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(iterations, &event);
+    };
+    wheel();
+    QCOMPARE(iterations->value(), 100);
+    iterations->setFocus();
+    QTRY_VERIFY(iterations->hasFocus());
+    wheel();
+    QVERIFY(iterations->value() > 100);
 }
 
 // Save As gives the copy its own run folder unless one was chosen by hand (the copy trained into the
@@ -1545,6 +1565,20 @@ void TestTrainPanel::earlierRunsAreComparedBesideTheRun()
     QCOMPARE(panel.statusLabel()->text(), error);
     QVERIFY(panel.compareMenu()->compareWith(earlier + "/metrics.csv", error));
     QCOMPARE(panel.statusLabel()->text(), before);
+    // Another network: the comparisons were this one's runs (a classifier's top-1 stayed on a
+    // detector's mAP axis).
+    QCOMPARE(plot->graphCount(), 5);
+    panel.setNetwork(dir.filePath("other.cfg"));
+    QCOMPARE(plot->graphCount(), 3);
+    QVERIFY(panel.curves()->comparisons().isEmpty());
+    // The shapes data set is a detector's: with a classifier open it is refused in words, Data kept.
+    panel.setDetector(false);
+    panel.setDataNeeds("a classifier's");
+    panel.dataEdit()->setText("mine.data");
+    panel.shapesButton()->click();
+    QVERIFY2(panel.statusLabel()->text().startsWith("The shapes data set is for detectors"),
+             qPrintable(panel.statusLabel()->text()));
+    QCOMPARE(panel.dataEdit()->text(), QString("mine.data"));
 }
 
 // A dark desktop palette: the plots' background, axes and legend follow it (QCustomPlot painted three

@@ -12,6 +12,7 @@
 #include "detect/paint_detections.h"
 #include "detect/yolo_labels.h"
 #include "device/device_box.h"
+#include "window/wheel_guard.h"
 
 #include <qcustomplot.h>
 
@@ -375,6 +376,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             record_->setChecked(false);
     });
     refilter();
+    guardFieldsAgainstStrayWheel(this); // (the device and precision lists)
 }
 
 DetectPanel::~DetectPanel()

@@ -10,6 +10,7 @@
 #include "train/training_curves.h"
 #include "window/message_colours.h"
 #include "window/save_file_dialog.h"
+#include "window/wheel_guard.h"
 #include "window/whole_file.h"
 
 #include "data/data_file.h"
@@ -384,6 +385,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     });
     thread_->start();
     setTraining(false);
+    guardFieldsAgainstStrayWheel(this); // (the panel scrolls in its dock: a wheel there moved values)
 }
 
 TrainPanel::~TrainPanel()
@@ -403,7 +405,11 @@ void TrainPanel::setNetwork(const QString& cfgPath)
 {
     // Runs compared with another network's (a classifier's top-1 drawn on a detector's mAP axis, its
     // 600 iterations squeezing the new run): not this one's comparisons. (The same cfg keeps them.)
-    if (!training_ && QFileInfo(cfgPath) != QFileInfo(cfgPath_))
+    const bool sameNetwork =
+        cfgPath.isEmpty() || cfgPath_.isEmpty()
+            ? cfgPath.isEmpty() == cfgPath_.isEmpty()
+            : QFileInfo(cfgPath).absoluteFilePath() == QFileInfo(cfgPath_).absoluteFilePath();
+    if (!training_ && !sameNetwork)
         for (const QString& id : curves_->comparisons())
             curves_->removeComparison(id);
     cfgPath_ = cfgPath;
