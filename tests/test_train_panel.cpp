@@ -662,6 +662,22 @@ void TestTrainPanel::detectTakesTheDataNamesAndTheTrainedWeights()
     QVERIFY(again.openFile(dir.filePath("fresh.cfg")));
     QCOMPARE(again.trainPanel()->outputEdit()->text(), dir.filePath("backup"));
     QCOMPARE(again.findChild<ui::DetectPanel*>()->weightsPath(), dir.filePath("backup/fresh_final.weights"));
+
+    // Weights beside the cfg (a bundled network's) are a default, not a choice: the run trained here
+    // replaces them (the Detect panel kept the bundled shapes-tiny.weights after a run).
+    const QString bundled = dir.filePath("withweights/toy.cfg");
+    QVERIFY(QDir().mkpath(dir.filePath("withweights")));
+    QVERIFY(QFile::copy(dir.filePath("toy.cfg"), bundled));
+    QVERIFY(QFile::copy(dir.filePath("toy.data"), dir.filePath("withweights/toy.data")));
+    QVERIFY(QFile::copy(chosen, dir.filePath("withweights/toy.weights")));
+    ui::MainWindow third;
+    QVERIFY(third.openFile(bundled));
+    ui::DetectPanel* thirdDetect = third.findChild<ui::DetectPanel*>();
+    QCOMPARE(thirdDetect->weightsPath(), dir.filePath("withweights/toy.weights"));
+    third.trainPanel()->outputEdit()->setText(dir.filePath("run3"));
+    third.trainPanel()->trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!third.trainPanel()->isTraining(), 60000);
+    QCOMPARE(thirdDetect->weightsPath(), dir.filePath("run3/toy_final.weights"));
 }
 
 // The .data a cfg trains on, in the layouts Darknet users have: named after it; Darknet's tutorials'
@@ -885,6 +901,14 @@ void TestTrainPanel::detectorOnTheShapesDataSet()
     panel.shapesButton()->click();
     QTRY_COMPARE_WITH_TIMEOUT(panel.dataEdit()->text(), dir.filePath("shapes/shapes.data"), 30000);
     QVERIFY(QFileInfo::exists(dir.filePath("shapes/valid/000030.jpg")));
+    { // The bundled shapes detector, opened later, finds the set made here (its Data line stayed empty).
+        QVERIFY(QDir().mkpath(dir.filePath("bundled")));
+        test::writeFile(dir.filePath("bundled/shapes-tiny.cfg"), test::kTinyDetectorCfg);
+        ui::TrainPanel later;
+        later.setShapesFolder(dir.filePath("shapes"), 30);
+        later.setNetwork(dir.filePath("bundled/shapes-tiny.cfg"));
+        QCOMPARE(later.dataEdit()->text(), dir.filePath("shapes/shapes.data"));
+    }
     panel.outputEdit()->setText(dir.filePath("run"));
     panel.maxBatchesSpin()->setValue(20);
     panel.findChild<QSpinBox*>("validEvery")->setValue(10);
@@ -1011,6 +1035,13 @@ void TestTrainPanel::perClassPageShowsTheConfusionMatrix()
         QVERIFY(kept->headline()->text().contains(
             "Evaluate scores its weights.\nShown: Validation at iteration 6"));
     }
+    // A folder that holds no run: the run's figures, titled without their folder, go.
+    QVERIFY(QDir().mkpath(dir.filePath("empty")));
+    panel.outputEdit()->setText(dir.filePath("empty"));
+    QTRY_VERIFY2(perClass->headline()->text().startsWith("No validation yet"),
+                 qPrintable(perClass->headline()->text()));
+    QCOMPARE(perClass->matrixTable()->rowCount(), 0);
+    panel.outputEdit()->setText(dir.filePath("run"));
     // A new run clears it until its own first validation.
     panel.maxBatchesSpin()->setValue(2);
     panel.trainButton()->click();

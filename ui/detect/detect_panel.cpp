@@ -274,8 +274,10 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             openImageFile(last_.source); // the input changes: this one does need the network
     });
     connect(weights, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Weights"), QFileInfo(cfgPath_).path(),
-                                                          tr("Darknet weights (*.weights)"));
+        // (the folder of the weights in use: a run's folder once one has trained, else the cfg's)
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Weights"), QFileInfo(weightsPath_.isEmpty() ? cfgPath_ : weightsPath_).path(),
+            tr("Darknet weights (*.weights)"));
         if (!path.isEmpty())
             setWeights(path);
     });
@@ -422,6 +424,8 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     for (const QString& dir : {cfg.path(), cfg.path() + "/../resources/weights", cfg.path() + "/../weights"})
         if (QFileInfo::exists(dir + "/" + base + ".weights")) {
             setWeights(QDir::cleanPath(dir + "/" + base + ".weights"));
+            // (a default, not a choice: a run trained here replaces it, as it replaces no weights)
+            suggestedWeights_ = weightsPath_;
             break;
         }
 }

@@ -424,6 +424,11 @@ void TrainPanel::setNetwork(const QString& cfgPath)
                                        .toString();
         if (!cfgPath.isEmpty() && QFileInfo(remembered).isFile())
             data_->setText(remembered);
+        // The bundled shapes detector and the shapes set made here (in the user's data folder, not
+        // beside the cfg): found, where the Data line stayed empty after Shapes data set had made it.
+        else if (data_->text().isEmpty() && QFileInfo(cfgPath).fileName() == "shapes-tiny.cfg" &&
+                 QFileInfo::exists(shapesFolder_ + "/shapes.data"))
+            data_->setText(shapesFolder_ + "/shapes.data");
         // Its schedule as last trained here: a run stopped at 1337 of 3000 came back under the cfg's
         // max_batches of 1000, and Train then had nothing to train.
         const QVariantList schedule = QSettings()
@@ -487,6 +492,7 @@ void TrainPanel::showEarlierClassResults(const QString& base, int iteration)
         names << QString::fromStdString(name);
     classResults_->setClassNames(names);
     // (named by its folder: the figures stay on the page when another folder is chosen)
+    runResultsFolder_.clear();
     const QString source =
         tr("Validation at iteration %1 of the run in %2/").arg(results->iteration).arg(folder);
     if (results->confusion)
@@ -508,8 +514,15 @@ void TrainPanel::showEarlierRun()
     const QString base = output_->text() + "/" + QFileInfo(cfgPath_).completeBaseName();
     const QFileInfo state(base + "_last.state"), finalWeights(base + "_final.weights");
     const std::optional<TrainState> header = readCheckpointHeader(state.filePath().toStdString());
-    if (!header || header->iteration < 1)
+    if (!header || header->iteration < 1) {
+        // A folder without a run: figures per class of another folder's run go (they stayed, titled with
+        // its validation, under a folder that holds nothing); an evaluation's stay (they name weights).
+        if (!runResultsFolder_.isEmpty() && runResultsFolder_ != output_->text()) {
+            classResults_->clear();
+            runResultsFolder_.clear();
+        }
         return;
+    }
     const int iteration = header->iteration;
     earlierIteration_ = iteration; // the progress bar stands where that run stopped
     showEarlierClassResults(base, iteration);
@@ -896,6 +909,9 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
             pauseClock_.start();
     }
     curves_->add(s);
+    if (s.confusion || s.classAps)
+        runResultsFolder_ =
+            output_->text(); // (titled without it: gone when a folder without a run is chosen)
     if (s.confusion)
         classResults_->showConfusion(tr("Validation at iteration %1").arg(s.iteration), *s.confusion);
     if (s.classAps)

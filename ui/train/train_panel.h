@@ -157,6 +157,7 @@ private:
     QTabWidget* views_ = nullptr;
     QPushButton* shapes_ = nullptr;
     QString shapesFolder_;
+    QString runResultsFolder_; // the output folder of the run whose live validation Per class shows
     int shapesCount_ = 2000;
     QPointer<QThread> shapesThread_; // generating the shapes set; waited for on destruction
     QTimer* dataCheck_ = nullptr;    // checkData once the data path stops changing
