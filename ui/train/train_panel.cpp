@@ -209,8 +209,17 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     compare->setToolTip(tr("Draw earlier runs' curves beside this one's (the runs a fresh start set aside in "
                            "the output folder, or any metrics.csv)"));
     compare->setPopupMode(QToolButton::InstantPopup);
+    // The settings stay folded after a run (the curves and Per class were below the fold at 1280×720
+    // once they unfolded): this button shows them, and a run or another network folds or unfolds them.
+    settingsButton_ = new QToolButton(this);
+    settingsButton_->setObjectName("settingsButton");
+    settingsButton_->setText(tr("Settings"));
+    settingsButton_->setCheckable(true);
+    settingsButton_->setToolTip(tr("Show the run's settings (data, weights, output folder, iterations); they "
+                                   "fold away while a run trains and stay folded after it"));
+    connect(settingsButton_, &QToolButton::toggled, this, &TrainPanel::showSettings);
     auto* buttons = new QHBoxLayout;
-    for (QWidget* w : std::initializer_list<QWidget*>{train_, pause_, stop_})
+    for (QWidget* w : std::initializer_list<QWidget*>{train_, pause_, stop_, settingsButton_})
         buttons->addWidget(w);
     buttons->addStretch();
     auto* curveControls = new QWidget(this);
@@ -448,6 +457,7 @@ void TrainPanel::setNetwork(const QString& cfgPath)
         progress_->setValue(0);
         log_->clear();
         status_->setText(tr("Ready."));
+        showSettings(true); // (another network: its settings to choose)
     }
     output_->setText(autoOutput_ = runFolderFor(cfgPath, data_->text()));
     // The folder this network last trained into here, when chosen by hand: its run is found again.
@@ -654,11 +664,19 @@ void TrainPanel::setTraining(bool training)
                                       device_->currentText(), output_->text().trimmed()));
     }
     classResults_->evaluateButton()->setEnabled(!training);
-    settings_->setVisible(!training);
-    runSummary_->setVisible(training);
+    settingsButton_->setEnabled(!training);
+    showSettings(!training && runSummary_->text().isEmpty()); // (before any run: unfolded)
     if (!training)
-        dataCheck_->start(); // what the set holds now, under the settings shown again
+        dataCheck_->start(); // what the set holds now, under the settings
     emit trainingChanged(training);
+}
+
+void TrainPanel::showSettings(bool show)
+{
+    settings_->setVisible(show);
+    runSummary_->setVisible(!show && !runSummary_->text().isEmpty());
+    const QSignalBlocker quiet(settingsButton_);
+    settingsButton_->setChecked(show);
 }
 
 QStringList TrainPanel::weightsToEvaluate() const
@@ -849,6 +867,7 @@ void TrainPanel::start()
     ++evaluationGeneration_; // (what an evaluation sends from now on is not this run's)
     appendLog(
         tr("Training %1 on %2 → %3").arg(QFileInfo(cfgPath_).fileName(), request.dataPath, request.outDir));
+    views_->setCurrentIndex(0); // the curves (Per class, left open, showed an empty table)
     setTraining(true);
     worker_->prepareRun();
     QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(nw::ui::TrainRequest, request));
@@ -991,6 +1010,7 @@ void TrainPanel::onFinished(const QString& error)
     } else {
         status_->setText(tr("Stopped with an error: %1").arg(error));
         appendLog(tr("error: %1").arg(error));
+        showSettings(true); // (an error is mended there, as a rule)
     }
 }
 

@@ -24,6 +24,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QToolButton;
 class QSpinBox;
 class QDoubleSpinBox;
 class QThread;
@@ -156,6 +157,8 @@ private:
     int evaluationStarted_ = -1;   // the generation the running evaluation belongs to
     QTabWidget* views_ = nullptr;
     QPushButton* shapes_ = nullptr;
+    QToolButton* settingsButton_ = nullptr; // folds and unfolds settings_
+    void showSettings(bool show);           // settings_, or the run's summary line in their place
     QString shapesFolder_;
     QString runResultsFolder_; // the output folder of the run whose live validation Per class shows
     int shapesCount_ = 2000;
