@@ -1522,6 +1522,9 @@ void TestTrainPanel::curvesWriteFiguresTheSameInEveryLocale()
     QTemporaryDir dir;
     QCOMPARE(curves.savePng(dir.filePath("curves.png")), QString());
     QVERIFY(!QImage(dir.filePath("curves.png")).isNull());
+    // With a heading, the image is taller by it (and by the rate plot when it shows).
+    QCOMPARE(curves.savePng(dir.filePath("titled.png"), "toy.cfg · iteration 3 of 3"), QString());
+    QVERIFY(QImage(dir.filePath("titled.png")).height() > QImage(dir.filePath("curves.png")).height());
     const QString problem = curves.savePng(dir.filePath("gone/curves.png"));
     QVERIFY2(problem.startsWith("cannot write " + dir.filePath("gone/curves.png")), qPrintable(problem));
 }

@@ -2,8 +2,10 @@
 
 #include "window/whole_file.h"
 
+#include <QFontMetrics>
 #include <QLocale>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QStringList>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -277,9 +279,31 @@ void TrainingCurves::setLogScale(bool on)
     plot_->replot();
 }
 
-QString TrainingCurves::savePng(const QString& path)
+QString TrainingCurves::savePng(const QString& path, const QString& title)
 {
-    return saveWholeImage(plot_->toPixmap().toImage(), path);
+    // A heading (what, how far, the best figure), the losses and validation, then the learning rate and
+    // pace, as Darknet's chart.png has them on one image (the plot alone said none of it).
+    const QImage curves = plot_->toPixmap().toImage();
+    const QImage rates = rates_->isVisible() ? rates_->toPixmap().toImage() : QImage();
+    const int heading = title.isEmpty() ? 0 : 34;
+    QFont titleFont = plot_->font();
+    titleFont.setPixelSize(15);
+    titleFont.setBold(true);
+    const int titleWidth = heading > 0 ? QFontMetrics(titleFont).horizontalAdvance(title) + 20 : 0;
+    QImage whole(std::max({curves.width(), rates.width(), titleWidth}),
+                 heading + curves.height() + rates.height(), QImage::Format_RGB32);
+    whole.fill(curves.isNull() ? QColor(Qt::white) : curves.pixelColor(0, 0)); // (the plot's own background)
+    QPainter painter(&whole);
+    if (heading > 0) {
+        painter.setFont(titleFont);
+        painter.setPen(plot_->xAxis->labelColor());
+        painter.drawText(QRect(10, 0, whole.width() - 20, heading), Qt::AlignVCenter | Qt::AlignLeft, title);
+    }
+    painter.drawImage(0, heading, curves);
+    if (!rates.isNull())
+        painter.drawImage(0, heading + curves.height(), rates);
+    painter.end();
+    return saveWholeImage(whole, path);
 }
 
 void TrainingCurves::fitAxes(int iteration)

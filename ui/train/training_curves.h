@@ -38,8 +38,9 @@ public:
     // Axes fitted to the curves up to at least `iteration` and drawn now (an earlier run shown).
     void showUpTo(int iteration);
     void setLogScale(bool on);
-    // The loss curves as a PNG written whole; empty on success, else why not.
-    QString savePng(const QString& path);
+    // The curves as a PNG written whole, under `title` and above the rate plot; empty on success, else
+    // why not.
+    QString savePng(const QString& path, const QString& title = QString());
 
     QCustomPlot* plot() const { return plot_; }
     QCustomPlot* ratePlot() const { return rates_; }
