@@ -325,6 +325,13 @@ void TestTrainPanel::evaluateScoresWeightsOnTheValidationSet()
     QVERIFY2(detected.startsWith(QString("shapes-tiny.weights on the validation set: mAP@0.5 %1 % over ")
                                      .arg(expected * 100, 0, 'f', 2)),
              qPrintable(detected + " / map: " + QString::number(expected)));
+    // With map's other figures (the page gave mAP@0.5 alone).
+    const QJsonObject mapped = QJsonDocument::fromJson(map.out).object();
+    QVERIFY2(detected.endsWith(QString("; mAP@0.5:0.95 %1 %; at confidence 0.25: precision %2, recall %3")
+                                   .arg(mapped["map50_95"].toDouble() * 100, 0, 'f', 2)
+                                   .arg(mapped["precision"].toDouble(), 0, 'f', 2)
+                                   .arg(mapped["recall"].toDouble(), 0, 'f', 2)),
+             qPrintable(detected + " / map: " + QString::fromUtf8(map.out.left(300))));
     QCOMPARE(detector.classResults()->classTable()->rowCount(), 5);
 
     // Cancelled: 10,000 Fashion-MNIST images take longer than the click that follows.

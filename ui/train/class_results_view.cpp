@@ -269,18 +269,30 @@ void ClassResultsView::showConfusion(const QString& source, const nw::ConfusionM
 void ClassResultsView::showClassAps(const QString& source, const std::vector<nw::ClassAp>& aps)
 {
     shown_ = names_;
-    double sum = 0;
+    double sum = 0, sum50to95 = 0;
     int counted = 0;
-    for (const nw::ClassAp& a : aps)
+    long long truths = 0, found = 0, wrong = 0; // (at the confidence threshold, as map prints them)
+    for (const nw::ClassAp& a : aps) {
         if (a.truths > 0) {
             sum += a.ap50;
+            sum50to95 += a.ap50to95;
             ++counted;
         }
+        truths += a.truths;
+        found += a.truePositives;
+        wrong += a.falsePositives;
+    }
+    // The figures netwright-cli map prints beside mAP@0.5 (the page gave that one alone).
+    const double precision = found + wrong > 0 ? double(found) / double(found + wrong) : 0;
+    const double recall = truths > 0 ? double(found) / double(truths) : 0;
     headline_->setText(
-        tr("%1: mAP@0.5 %2 % over %3")
+        tr("%1: mAP@0.5 %2 % over %3; mAP@0.5:0.95 %4 %; at confidence 0.25: precision %5, recall %6")
             .arg(source)
             .arg(counted ? 100 * sum / counted : 0.0, 0, 'f', 2)
-            .arg(counted == 1 ? tr("the 1 class with boxes") : tr("%1 classes with boxes").arg(counted)));
+            .arg(counted == 1 ? tr("the 1 class with boxes") : tr("%1 classes with boxes").arg(counted))
+            .arg(counted ? 100 * sum50to95 / counted : 0.0, 0, 'f', 2)
+            .arg(precision, 0, 'f', 2)
+            .arg(recall, 0, 'f', 2));
     figuresHeadline_ = headline_->text();
     matrix_->clear();
     matrix_->hide();
