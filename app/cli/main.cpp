@@ -380,8 +380,9 @@ int main(int argc, char** argv)
     train->add_flag("--valid-optional", trainArgs.validOptional,
                     "A valid= list that cannot be scored is a warning and the run trains without validation "
                     "(the studio's choice); by default --valid-every and --map-every make it an error");
-    train->add_flag("--map", trainArgs.mapAsDarknet,
-                    "Detectors: mAP@0.5 every 4 epochs, never more often than every 100 iterations (AlexeyAB's -map)");
+    train->add_flag(
+        "--map", trainArgs.mapAsDarknet,
+        "Detectors: mAP@0.5 every 4 epochs, never more often than every 100 iterations (AlexeyAB's -map)");
     train
         ->add_option("--checkpoint-every", trainArgs.checkpointEvery,
                      "Checkpoint every N iterations (default 100)")
