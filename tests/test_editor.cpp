@@ -108,6 +108,7 @@ private slots:
     void theCardLookedAtStaysPutAfterAnEdit();
     void theGraphFollowsADarkPalette();
     void settingsThatCannotBeSavedAreSaid();
+    void aReadOnlyCfgIsSavedUnderAnotherName();
 };
 
 namespace {
@@ -1834,6 +1835,27 @@ void TestEditor::theGraphFollowsADarkPalette()
     QCoreApplication::processEvents();
     QVERIFY(graph->backgroundBrush().color().lightness() > 200);
     QVERIFY(cardPixel().lightness() > 200);
+}
+
+// A read-only cfg in a folder that takes files: the refusal's advice is another name (it said "another
+// folder", which the user did not need); a folder that does not exist still gets "another folder".
+void TestEditor::aReadOnlyCfgIsSavedUnderAnotherName()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("locked.cfg");
+    QVERIFY(QFile::copy(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", cfg));
+    QVERIFY(QFile::setPermissions(cfg, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
+    ui::MainWindow window;
+    QVERIFY(window.openFile(cfg));
+    window.documentModel()->setValue(1, "filters", "48");
+    QVERIFY(!window.save());
+    const QString said = window.statusBar()->currentMessage();
+    QVERIFY2(said.contains("(File ▸ Save As… saves it under another name)") &&
+                 !said.contains("another folder"),
+             qPrintable(said));
+    QVERIFY(!window.saveAs(dir.filePath("gone/locked.cfg")));
+    QVERIFY2(window.statusBar()->currentMessage().contains("save it in another folder"),
+             qPrintable(window.statusBar()->currentMessage()));
 }
 
 // A config folder that cannot be written (read-only, or a path through a file): said in the status bar

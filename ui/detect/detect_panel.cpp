@@ -682,9 +682,8 @@ void DetectPanel::showEvent(QShowEvent* event)
 
 void DetectPanel::runStillAgainIfEdited()
 {
-    const QString shown = showingStill_ && !stillAsked_.isEmpty() ? stillAsked_ : QString();
-    if (shown.isEmpty() || last_.source.isEmpty() || (weightsPath_.isEmpty() && !randomWeights_) ||
-        editorText() == loadedText_)
+    if (!showingStill_ || stillAsked_.isEmpty() || last_.source.isEmpty() ||
+        (weightsPath_.isEmpty() && !randomWeights_) || editorText() == loadedText_)
         return;
     if (!editorAllowsRunOrSaySo())
         return;           // (the editor's problem is said, the old result cleared)

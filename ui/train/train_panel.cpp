@@ -928,9 +928,9 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
             pauseClock_.start();
     }
     curves_->add(s);
+    // (titled without their folder: they go when a folder without a run is chosen)
     if (s.confusion || s.classAps)
-        runResultsFolder_ =
-            output_->text(); // (titled without it: gone when a folder without a run is chosen)
+        runResultsFolder_ = output_->text();
     if (s.confusion)
         classResults_->showConfusion(tr("Validation at iteration %1").arg(s.iteration), *s.confusion);
     if (s.classAps)

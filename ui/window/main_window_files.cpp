@@ -151,9 +151,13 @@ bool MainWindow::saveAs(const QString& path)
         const QString where = !folder.exists()  ? tr(" (the folder %1 does not exist)").arg(folder.filePath())
                               : !folder.isDir() ? tr(" (%1 is not a folder)").arg(folder.filePath())
                                                 : QString();
-        // A read-only file (its refusal says "save it under another name"): another folder is not
-        // needed, and was the advice.
-        const bool fileRefused = problem.contains("save it under another name");
+        // A read-only file in a folder that takes files: another name is enough (another folder was the
+        // advice). Read from the file, as the refusal decided it (no one may write it, or this user not).
+        const QFileInfo file(path);
+        const bool fileRefused =
+            file.isFile() &&
+            (!file.isWritable() ||
+             !(file.permissions() & (QFile::WriteOwner | QFile::WriteGroup | QFile::WriteOther)));
         const QString error =
             problem + where +
             (fileRefused
