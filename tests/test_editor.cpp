@@ -1011,7 +1011,25 @@ void TestEditor::undoFollowsItsStackAfterTraining()
         QVERIFY(!window.findChild<QUndoView*>("historyView")->isEnabled());
         QVERIFY(!undo->isEnabled());
     }
+    {
+        // The run's state comes back on the status line after a timed or cleared message (a menu's
+        // status tip clears it), and leaves with the run.
+        QStatusBar* bar = window.statusBar();
+        QVERIFY(bar->currentMessage().contains("read-only"));
+        bar->showMessage("Saved x.cfg", 20);
+        QCOMPARE(bar->currentMessage(), QString("Saved x.cfg"));
+        QTRY_VERIFY(bar->currentMessage().contains("read-only"));
+        bar->clearMessage();
+        QVERIFY(bar->currentMessage().contains("read-only"));
+        emit window.trainPanel()->pauseChanged(true);
+        QVERIFY(bar->currentMessage().startsWith("Paused"));
+        bar->clearMessage();
+        QVERIFY(bar->currentMessage().startsWith("Paused"));
+    }
     emit window.trainPanel()->trainingChanged(false);
+    QVERIFY(window.statusBar()->currentMessage().isEmpty());
+    emit window.trainPanel()->pauseChanged(false); // (none without a run)
+    QVERIFY(window.statusBar()->currentMessage().isEmpty());
     QVERIFY(window.findChild<QUndoView*>("historyView")->isEnabled());
     QVERIFY(undo->isEnabled());
     QVERIFY(!redo->isEnabled());

@@ -319,14 +319,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         setEditable(!training);
         if (training)
             findChild<QDockWidget*>("trainDock")->raise();
-        statusBar()->showMessage(training ? tr("Training — the network is read-only until the run ends")
-                                          : QString());
+        runStateMessage_ =
+            training ? tr("Training — the network is read-only until the run ends") : QString();
+        statusBar()->showMessage(runStateMessage_);
     });
     connect(trainPanel_, &TrainPanel::pauseChanged, this, [this](bool paused) {
-        statusBar()->showMessage(
-            paused ? tr("Paused — the network stays read-only until the run ends (Resume goes "
-                        "on, Stop ends it)")
-                   : tr("Training — the network is read-only until the run ends"));
+        if (runStateMessage_.isEmpty())
+            return; // (no run)
+        runStateMessage_ = paused ? tr("Paused — the network stays read-only until the run ends (Resume goes "
+                                       "on, Stop ends it)")
+                                  : tr("Training — the network is read-only until the run ends");
+        statusBar()->showMessage(runStateMessage_);
+    });
+    // While a run lasts its state comes back whenever the line empties: a menu's status tip, a timed
+    // message or a cleared one took it away for good, and the window looked editable again.
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
+        if (message.isEmpty() && !runStateMessage_.isEmpty())
+            statusBar()->showMessage(runStateMessage_);
     });
 
     totals_ = new QLabel(this);

@@ -129,6 +129,7 @@ private:
     QTableView* table_ = nullptr;
     QListWidget* problems_ = nullptr;
     QLabel* totals_ = nullptr;
+    QString runStateMessage_; // what the status line says while a run lasts (empty when none)
     TrainPanel* trainPanel_ = nullptr;
     bool shownOnce_ = false; // the canvas's room is made at the first show only
     QAction* openAction_ = nullptr;
