@@ -89,6 +89,7 @@ private slots:
     void shiftDragSelectsAnArea();
     void miniMapShowsAndMovesTheView();
     void propertyPanelHasTypedEditorsFromTheSchema();
+    void propertyPanelShowsValuesAsWritten();
     void recentFilesAreRememberedAndPruned();
     void everyDarknetAndSampleCfgOpensAndEdits();
     void undoFollowsItsStackAfterTraining();
@@ -743,6 +744,33 @@ void TestEditor::miniMapShowsAndMovesTheView()
         }
     }
     QVERIFY(hiddenForRoom);
+}
+
+// Properties shows a value with the spaces written inside it (anchors in pairs, not Darknet's
+// "17,17,23,23,…") and without a trailing comment; an edit keeps the comment.
+void TestEditor::propertyPanelShowsValuesAsWritten()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("a.cfg");
+    QFile file(cfg);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(
+        "[net]\nwidth=32\nheight=32\nchannels=3\n\n[convolutional]\nfilters=18  # 3*(1+5)\nsize=1\n"
+        "activation=linear\n\n[yolo]\nmask = 0,1,2\nanchors = 10,14,  23,27, 37,58\nclasses=1\nnum=3\n");
+    file.close();
+    ui::MainWindow window;
+    QVERIFY(window.openFile(cfg));
+    ui::PropertyPanel* panel = window.propertyPanel();
+    window.layerTable()->selectRow(1);
+    QCOMPARE(panel->section(), 2);
+    QCOMPARE(panel->table()->item(panel->rowOf("anchors"), 1)->text(), QString("10,14,  23,27, 37,58"));
+    QCOMPARE(panel->table()->item(panel->rowOf("mask"), 1)->text(), QString("0,1,2"));
+    window.layerTable()->selectRow(0);
+    QCOMPARE(panel->section(), 1);
+    QTableWidgetItem* filters = panel->table()->item(panel->rowOf("filters"), 1);
+    QCOMPARE(filters->text(), QString("18"));
+    filters->setText("24");
+    QVERIFY(window.documentModel()->document().toText().find("filters=24  # 3*(1+5)\n") != std::string::npos);
 }
 
 void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()

@@ -221,6 +221,13 @@ void TestLayerEdits::copyPasteAndRemoveSeveral()
     // A pasted section with a key twice keeps the first, as Darknet reads it.
     QCOMPARE(cfg::insertLayersText(doc, 6, "[convolutional]\nfilters=16\nfilters=32\nsize=1\n", error), 1);
     QCOMPARE(doc.sections()[7].find("filters")->value, std::string("16"));
+    // A paste keeps the spaces written inside a value (anchors in pairs), not a trailing comment.
+    QCOMPARE(cfg::insertLayersText(doc, 0, "[yolo]\nanchors = 10,14,  23,27 # tiny\nmask=0\n", error), 1);
+    const cfg::Line* anchors = doc.sections()[1].find("anchors");
+    QCOMPARE(anchors->text, std::string("anchors=10,14,  23,27"));
+    QCOMPARE(anchors->value, std::string("10,14,23,27"));
+    QCOMPARE(anchors->writtenValue(), std::string("10,14,  23,27"));
+    cfg::removeLayers(doc, {0});
     // A layer dropped into an empty file comes after a [net] (it became the file's [net]).
     cfg::Document empty = cfg::Document::parse("# nothing yet\n");
     cfg::insertLayer(empty, 0, "convolutional", {{"filters", "8"}});

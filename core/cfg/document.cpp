@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 namespace nw::cfg {
 
@@ -85,7 +86,27 @@ Line classify(std::string text, std::string eol, int number, const std::string& 
     return line;
 }
 
+// Where an entry's value is written: after '=' and its spaces, before a trailing comment and its spaces.
+std::pair<std::size_t, std::size_t> writtenValueSpan(std::string_view text)
+{
+    auto begin = text.find('=') + 1;
+    while (begin < text.size() && isSpace(text[begin]))
+        ++begin;
+    auto end = std::min(text.find_first_of("#;", begin), text.size());
+    while (end > begin && isSpace(text[end - 1]))
+        --end;
+    return {begin, end};
+}
+
 } // namespace
+
+std::string Line::writtenValue() const
+{
+    if (kind != Kind::Entry)
+        return std::string();
+    const auto [begin, end] = writtenValueSpan(text);
+    return text.substr(begin, end - begin);
+}
 
 const Line* Section::find(std::string_view key) const
 {
@@ -111,15 +132,9 @@ void Section::set(std::string_view key, std::string_view value, std::string_view
             continue;
         // Replace only the value's characters so the line's own spacing survives the edit, and a comment
         // after the value ("filters=255  # 3*(80+5)"; Darknet's number parsing stops there) stays.
-        const auto eq = line.text.find('=');
-        auto begin = eq + 1;
-        while (begin < line.text.size() && isSpace(line.text[begin]))
-            ++begin;
-        auto end = std::min(line.text.find_first_of("#;", begin), line.text.size());
-        while (end > begin && isSpace(line.text[end - 1]))
-            --end;
+        const auto [begin, end] = writtenValueSpan(line.text);
         line.text.replace(begin, end - begin, value);
-        line.value = darknetStrip(std::string_view(line.text).substr(eq + 1));
+        line.value = darknetStrip(std::string_view(line.text).substr(line.text.find('=') + 1));
         return;
     }
     std::size_t insertAt = 1;

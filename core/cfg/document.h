@@ -35,6 +35,10 @@ struct Line {
     std::string value; // Entry: value as Darknet sees it (stripped)
     // Blank: added by an edit to set a moved label apart, so it goes again when the label moves on.
     bool labelSeparator = false;
+
+    // Entry: the value with the spaces the user wrote inside it ("10,14,  23,27" where `value` has
+    // "10,14,23,27"), without a trailing comment; what an editor shows and a paste keeps.
+    std::string writtenValue() const;
 };
 
 struct Section {

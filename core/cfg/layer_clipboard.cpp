@@ -43,7 +43,7 @@ int insertLayersText(Document& document, int index, std::string_view text, std::
         for (const Line* line : section.entries()) // a repeated key: the first, which Darknet reads
             if (std::none_of(entries.begin(), entries.end(),
                              [&](const auto& e) { return e.first == line->key; }))
-                entries.emplace_back(line->key, line->value);
+                entries.emplace_back(line->key, line->writtenValue()); // (its spacing kept)
         insertLayer(document, index + inserted, section.type, entries);
         ++inserted;
     }

@@ -309,7 +309,11 @@ void PropertyPanel::refresh()
         const cfg::Line* line = section.find(spec.key);
         if (!line && spec.kind == Kind::Other)
             continue; // accepted but not used by Netwright (AlexeyAB extras): only shown when written
-        addRow(spec, line ? &line->value : nullptr);
+        // As written ("10,14,  23,27", not Darknet's "10,14,23,27"; "255" without its "# 3*(80+5)").
+        const std::string shown = !line                          ? std::string()
+                                  : line->writtenValue().empty() ? line->value
+                                                                 : line->writtenValue();
+        addRow(spec, line ? &shown : nullptr);
     }
     markProblems();
     table_->resizeColumnToContents(0);
