@@ -1263,6 +1263,8 @@ void TestEditor::aCfgWithoutNetSaysSoAndGetsOne()
     const NetworkSpec spec = buildNetworkSpec(window.documentModel()->document());
     QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
     QCOMPARE(spec.layers[1].output.w, 208); // 416 / 2: the [net] added holds the input
+    QCOMPARE(spec.net.maxBatches, 2000);    // and a schedule to train with, as File ▸ New's has
+    QCOMPARE(spec.net.burnIn, 100);
     QVERIFY(window.documentModel()->isModified());
     window.documentModel()->undoStack()->undo();
     QCOMPARE(window.graphView()->nodeCount(), 0);

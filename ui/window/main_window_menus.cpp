@@ -221,9 +221,20 @@ void MainWindow::createActions()
         raiseProperties();
     });
     // A cfg that starts with a layer (a fragment copied from another) has no input: one click adds the
-    // [net] section, with the input of Darknet's detectors to change in Properties.
+    // [net] section, with the input of Darknet's detectors to change in Properties, and a schedule that
+    // trains (as File ▸ New's does: without max_batches Train had nothing to run; lr 0.001 with a
+    // burn_in, as Darknet's detectors start).
     addNet_ = edit->addAction(tr("&Add [net] section"), this, [this] {
-        model_doc_->addNetSection({{"batch", "1"}, {"width", "416"}, {"height", "416"}, {"channels", "3"}});
+        model_doc_->addNetSection({{"batch", "16"},
+                                   {"subdivisions", "1"},
+                                   {"width", "416"},
+                                   {"height", "416"},
+                                   {"channels", "3"},
+                                   {"learning_rate", "0.001"},
+                                   {"burn_in", "100"},
+                                   {"momentum", "0.9"},
+                                   {"decay", "0.0005"},
+                                   {"max_batches", "2000"}});
         if (!cfg::startsWithNet(model_doc_->document()))
             return; // (refused: read-only while training)
         table_->selectionModel()->clear();
