@@ -234,6 +234,19 @@ void TestDetectPanel::classifierShowsTopClasses()
     for (int i = 1; i < 5; ++i) // sorted, best first
         QVERIFY(bars->data()->at(i)->value <= bars->data()->at(i - 1)->value);
     QVERIFY(panel.status()->text().contains("top: class "));
+    // Export JSON writes the top classes as `classify --json` does (it wrote an empty "detections"), and
+    // a classifier has no YOLO labels to export.
+    QVERIFY(panel.exportJson(dir.filePath("top.json")));
+    const QJsonArray json = QJsonDocument::fromJson(test::readAll(dir.filePath("top.json"))).array();
+    QCOMPARE(json.size(), 1);
+    const QJsonArray top = json[0].toObject()["top"].toArray();
+    QCOMPARE(top.size(), 5);
+    for (int i = 0; i < 5; ++i)
+        QVERIFY(qAbs(top[i].toObject()["score"].toDouble() * 100 - bars->data()->at(i)->value) < 1e-4);
+    QVERIFY(top[0].toObject()["name"].toString().startsWith("class "));
+    for (QPushButton* button : panel.findChildren<QPushButton*>())
+        if (button->text().startsWith("Export YOLO"))
+            QVERIFY(button->isHidden());
 }
 
 // The bundled detector out of the box: opening cfg/shapes-tiny.cfg loads its weights and names; a

@@ -179,7 +179,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     auto* exports = new QHBoxLayout;
     QPushButton* save = button(this, tr("Save image…"), exports);
     QPushButton* json = button(this, tr("Export JSON…"), exports);
-    QPushButton* yolo = button(this, tr("Export YOLO labels…"), exports);
+    QPushButton* yolo = yoloExport_ = button(this, tr("Export YOLO labels…"), exports);
     record_ = button(this, tr("Record video…"), exports);
     record_->setCheckable(true);
     exports->addStretch();
@@ -588,6 +588,7 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, b
     bars_->setVisible(classifier && error.isEmpty());
     for (QWidget* w : boxFilters_)
         w->setVisible(!classifier || !error.isEmpty());
+    yoloExport_->setVisible(!classifier || !error.isEmpty());
     detector_->setText(
         error.isEmpty()
             ? (classifier ? tr("Classifier: %1 with %2 (%3 classes)")
@@ -880,7 +881,7 @@ QString DetectPanel::framesPerSecondText() const
 }
 
 // A classifier: its five best classes as bars, instead of boxes.
-void DetectPanel::showTopClasses()
+std::vector<int> DetectPanel::topClasses() const
 {
     std::vector<int> order(last_.scores.size());
     for (std::size_t i = 0; i < order.size(); ++i)
@@ -889,6 +890,20 @@ void DetectPanel::showTopClasses()
     std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(top), order.end(), [&](int a, int b) {
         return last_.scores[std::size_t(a)] > last_.scores[std::size_t(b)];
     });
+    order.resize(top);
+    return order;
+}
+
+QString DetectPanel::className(int c) const
+{
+    return std::size_t(c) < names_.size() ? QString::fromStdString(names_[std::size_t(c)])
+                                          : tr("class %1").arg(c);
+}
+
+void DetectPanel::showTopClasses()
+{
+    const std::vector<int> order = topClasses();
+    const std::size_t top = order.size();
     bars_->clearPlottables();
     auto* bars = new QCPBars(bars_->xAxis, bars_->yAxis);
     bars->setBrush(QColor(70, 130, 200));
@@ -896,8 +911,7 @@ void DetectPanel::showTopClasses()
     QStringList lines;
     for (std::size_t i = 0; i < top; ++i) {
         const int c = order[i];
-        const QString name = std::size_t(c) < names_.size() ? QString::fromStdString(names_[std::size_t(c)])
-                                                            : tr("class %1").arg(c);
+        const QString name = className(c);
         bars->addData(double(i + 1), double(last_.scores[std::size_t(c)]) * 100);
         ticker->addTick(double(i + 1), name);
         lines << QString("%1 %2%").arg(name).arg(double(last_.scores[std::size_t(c)]) * 100, 0, 'f', 1);
@@ -1075,6 +1089,21 @@ bool DetectPanel::saveImage(const QString& path)
 
 bool DetectPanel::exportJson(const QString& path)
 {
+    if (classifier_) { // the top classes, as `netwright-cli classify --json` writes them
+        QJsonArray top;
+        for (const int c : topClasses())
+            top.append(QJsonObject{
+                {"class", c}, {"name", className(c)}, {"score", double(last_.scores[std::size_t(c)])}});
+        const QJsonObject root{{"file", last_.source}, {"frame", last_.frame}, {"top", top}};
+        const QString problem = writeWholeFile(path, QJsonDocument(QJsonArray{root}).toJson());
+        if (!problem.isEmpty())
+            saySaveProblem(tr("Cannot export the classes: %1").arg(problem));
+        else
+            sayWritten(path, tr("Exported the top %1 classes to %2")
+                                 .arg(top.size())
+                                 .arg(QFileInfo(path).absoluteFilePath()));
+        return problem.isEmpty();
+    }
     QJsonArray detections;
     for (const LabeledBox& b : boxes_)
         detections.append(QJsonObject{{"class", b.classId},

@@ -117,6 +117,8 @@ private:
     void onLoaded(const QString& error, int classes, bool classifier, bool letterBox, int generation,
                   bool weightsRefused);
     void showTopClasses();
+    std::vector<int> topClasses() const; // a classifier's five best classes, best first
+    QString className(int c) const;
     void saySaveProblem(const QString& text);
     void sayWritten(const QString& path, const QString& text); // emits saved(), keeps the folder
     void onFrame(const nw::ui::DetectFrame& frame);
@@ -171,6 +173,7 @@ private:
     QCustomPlot* bars_ = nullptr; // a classifier's top-5
     QLabel* legend_ = nullptr;
     QPushButton* record_ = nullptr;
+    QPushButton* yoloExport_ = nullptr; // (a detector's only: a classifier has no boxes to label)
     QPushButton* slideshow_ = nullptr;
     QPushButton* image_ = nullptr;
     QTimer* slideTimer_ = nullptr;      // advances the folder while the slideshow runs
