@@ -4,10 +4,13 @@
 // float central difference that inexact on a few entries, real bugs give errors of 10–100%.
 // The floor: float rounding in the forward pass makes the loss itself noisy by a few ulps, which gives
 // central differences an absolute error up to ≈ 4e-4 (seen with OpenBLAS's Haswell/Zen kernels; its
-// SkylakeX kernels round differently); a larger ε would cross leaky/max-pool kinks instead.
+// SkylakeX kernels round differently: there batch norm over 3 images amplified it to 3.2% on one
+// entry); networks without a kink take ε = 1e-2 (errors ≤ 0.3% on all three kernels), the others
+// keep 1e-3, as a larger ε would cross leaky/max-pool kinks.
 #include "runtime/net.h"
 #include "test_support.h"
 
+#include <QSet>
 #include <QTest>
 #include <algorithm>
 #include <cmath>
@@ -62,7 +65,7 @@ double loss(Case& c)
 
 // Returns the worst relative error over `samples` entries of every parameter array.
 // `floor`: below it, errors count as absolute (float rounding in the loss makes tiny gradients noisy).
-double worstRelativeError(Case& c, int samples, double floor = 2e-2)
+double worstRelativeError(Case& c, int samples, double floor = 2e-2, float eps = 1e-3f)
 {
     auto layers = c.net->trainableParameters();
     for (auto& layer : layers)
@@ -77,7 +80,6 @@ double worstRelativeError(Case& c, int samples, double floor = 2e-2)
             for (int s = 0; s < samples; ++s) {
                 const std::size_t i = pick() % p.values->size();
                 const float saved = (*p.values)[i];
-                const float eps = 1e-3f;
                 (*p.values)[i] = saved + eps;
                 const double plus = loss(c);
                 (*p.values)[i] = saved - eps;
@@ -247,7 +249,15 @@ void TestGradients::layersMatchFiniteDifferences()
     QFETCH(QString, layers);
     Case c = makeCase(layers.toStdString(), 3, 11);
     QVERIFY(c.net);
-    const double worst = worstRelativeError(c, 12);
+    // Networks without a kink (no leaky, relu or max-pool) take a larger step: its float rounding
+    // noise is ten times smaller, and the second-order error stays far below the tolerance.
+    static const QSet<QByteArray> smooth = {
+        "conv + batch norm, linear", "grouped conv, tanh",
+        "conv + batch norm, mish",   "conv + batch norm, swish",
+        "conv + batch norm, gelu",   "connected + batch norm, swish",
+        "batchnorm layer",           "deconvolutional + batch norm, swish"};
+    const float eps = smooth.contains(QTest::currentDataTag()) ? 1e-2f : 1e-3f;
+    const double worst = worstRelativeError(c, 12, 2e-2, eps);
     QVERIFY2(worst < 3e-2, qPrintable(QString("worst relative error %1").arg(worst)));
 }
 
