@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # toolchain (clang and its runtimes for the sanitizer and fuzzing build, scripts/sanitize.sh)
   build-essential cmake ninja-build pkg-config dpkg-dev clang-14 libclang-rt-14-dev libomp-14-dev
+  # the manual pages, written from each program's --help
+  help2man
   # libraries
   qt6-base-dev qt6-base-dev-tools qt6-qpa-plugins libgl-dev libegl-dev
   libqcustomplot-dev libqcustomplot2.1-qt6 libopencv-dev libopenblas-dev libgraphviz-dev
