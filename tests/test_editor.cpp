@@ -25,6 +25,7 @@
 #endif
 
 #include <QAbstractButton>
+#include <QAccessible>
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
@@ -59,6 +60,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyleOptionGraphicsItem>
+#include <QTabBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -110,6 +112,10 @@ private slots:
     void theGraphFollowsADarkPalette();
     void settingsThatCannotBeSavedAreSaid();
     void aReadOnlyCfgIsSavedUnderAnotherName();
+    void tabReachesOnlyWhatIsShown();
+    void eachMenuItemHasItsOwnMnemonic();
+    void theKeyboardStaysInView();
+    void everyControlHasAName();
 };
 
 namespace {
@@ -1104,8 +1110,8 @@ void TestEditor::viewMenuZoomsAndBringsDocksBack()
     QVERIFY(properties);
     properties->close();
     QVERIFY(!properties->isVisible());
-    QVERIFY(action("Properties"));
-    action("Properties")->trigger();
+    QVERIFY(action("&Properties"));
+    action("&Properties")->trigger();
     QVERIFY(properties->isVisible());
     auto* table = window.findChild<QDockWidget*>("tableDock");
     table->close();
@@ -1923,6 +1929,140 @@ void TestEditor::settingsThatCannotBeSavedAreSaid()
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
                        QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation));
     QCOMPARE(ui::MainWindow::settingsProblem(), QString());
+}
+
+// Tab goes through what a person sees: never into a dock behind another dock's tab (typing there
+// changed the hidden Source text).
+void TestEditor::tabReachesOnlyWhatIsShown()
+{
+    LinkedWindow w;
+    QVERIFY(w.exposed);
+    w.window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w.window));
+    for (const Qt::KeyboardModifiers direction : {Qt::NoModifier, Qt::ShiftModifier}) {
+        w.graph()->setFocus();
+        QStringList hidden;
+        QSet<QWidget*> seen;
+        for (int i = 0; i < 200; ++i) {
+            QWidget* focus = QApplication::focusWidget();
+            QVERIFY(focus);
+            if (seen.contains(focus))
+                break;
+            seen.insert(focus);
+            for (QWidget* up = focus; up; up = up->parentWidget())
+                if (auto* dock = qobject_cast<QDockWidget*>(up); dock && dock->visibleRegion().isEmpty())
+                    hidden << QString("%1 (%2) in %3")
+                                  .arg(focus->metaObject()->className(), focus->objectName(),
+                                       dock->windowTitle());
+            QTest::keyClick(focus, Qt::Key_Tab, direction);
+        }
+        QVERIFY2(hidden.isEmpty(), qPrintable(hidden.join("; ")));
+        // The docks in front are all reached: the palette's list, the layer table, Training's Train.
+        QVERIFY(seen.contains(w.window.findChild<QWidget*>("layerTable")));
+        QVERIFY(seen.contains(w.window.findChild<ui::TrainPanel*>()->trainButton()));
+        QVERIFY(std::any_of(seen.begin(), seen.end(), [](QWidget* widget) {
+            return qobject_cast<ui::LayerPalette*>(widget) ||
+                   qobject_cast<ui::LayerPalette*>(widget->parent());
+        }));
+    }
+}
+
+// Alt+E, C must choose one command: a letter two items share only moves between them.
+void TestEditor::eachMenuItemHasItsOwnMnemonic()
+{
+    ui::MainWindow window;
+    QStringList clashes, without;
+    for (QAction* top : window.menuBar()->actions()) {
+        QMenu* menu = top->menu();
+        if (!menu)
+            continue;
+        QMap<QChar, QString> taken;
+        for (QAction* action : menu->actions()) {
+            if (action->isSeparator() || action->text().isEmpty())
+                continue;
+            const QString text = action->text();
+            const qsizetype amp = text.indexOf('&');
+            if (amp < 0 || amp + 1 >= text.size()) {
+                without << menu->title() + " ▸ " + text;
+                continue;
+            }
+            const QChar key = text[amp + 1].toLower();
+            if (taken.contains(key))
+                clashes << QString("%1 ▸ %2 and %3 share %4").arg(menu->title(), taken[key], text, key);
+            taken[key] = text;
+        }
+    }
+    QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join("; ")));
+    QVERIFY2(without.isEmpty(), qPrintable(without.join("; ")));
+}
+
+// Where the keyboard goes when what holds it is hidden, with F6 and with View ▸ <dock>.
+void TestEditor::theKeyboardStaysInView()
+{
+    LinkedWindow w;
+    QVERIFY(w.exposed);
+    w.window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w.window));
+    auto* train = w.window.findChild<ui::TrainPanel*>();
+    auto* propertiesDock = w.window.findChild<QDockWidget*>("propertiesDock");
+    QVERIFY(train && propertiesDock);
+    // Properties' tab brought in front of Training: the keyboard leaves the hidden Train button.
+    w.window.findChild<QDockWidget*>("trainDock")->raise();
+    QTRY_VERIFY(!train->trainButton()->visibleRegion().isEmpty());
+    train->trainButton()->setFocus();
+    propertiesDock->raise();
+    QTRY_VERIFY(QApplication::focusWidget() != train->trainButton());
+    QVERIFY(propertiesDock->isAncestorOf(QApplication::focusWidget()));
+    // A control that held it deleted: the graph takes it.
+    auto* stray = new QLineEdit(w.window.statusBar());
+    stray->show();
+    stray->setFocus();
+    QTRY_COMPARE(QApplication::focusWidget(), stray);
+    delete stray;
+    QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.graph()));
+    QVERIFY(w.graph()->showsKeyboardFrame()); // (not given by the mouse: a frame says where it is)
+    QTest::mouseClick(w.canvas(), Qt::LeftButton, {}, QPoint(2, 2));
+    QVERIFY(!w.graph()->showsKeyboardFrame());
+    // F6 goes round the panes in view and back to the graph; Shift+F6 comes back.
+    QList<QWidget*> visited;
+    for (int i = 0; i < 10 && (visited.isEmpty() || QApplication::focusWidget() != w.graph()); ++i) {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_F6);
+        QWidget* focus = QApplication::focusWidget();
+        QVERIFY(focus);
+        QVERIFY2(focus->visibleRegion().isEmpty() == false, focus->metaObject()->className());
+        visited << focus;
+    }
+    QCOMPARE(visited.last(), static_cast<QWidget*>(w.graph()));
+    QVERIFY(visited.size() >= 4); // the palette, Properties, the layer table, the graph
+    QTest::keyClick(w.graph(), Qt::Key_F6, Qt::ShiftModifier);
+    QCOMPARE(QApplication::focusWidget(), visited.at(visited.size() - 2));
+    // View ▸ Layers, its dock behind History: the palette's list, where typing a name inserts.
+    w.window.findChild<QDockWidget*>("historyDock")->raise();
+    auto* palette = w.window.findChild<ui::LayerPalette*>();
+    QTRY_VERIFY(palette->list()->visibleRegion().isEmpty());
+    w.window.findChild<QAction*>("paletteDockAction")->trigger();
+    QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(palette->list()));
+}
+
+// A screen reader names every control the keyboard reaches (its own name, its text or its label's):
+// the graph, the lists, the tables and the plots were nameless.
+void TestEditor::everyControlHasAName()
+{
+    LinkedWindow w;
+    QVERIFY(w.exposed);
+    QStringList nameless;
+    for (QWidget* widget : w.window.findChildren<QWidget*>()) {
+        if (!(widget->focusPolicy() & Qt::TabFocus) || widget->focusProxy() || !widget->isEnabled() ||
+            widget->window() != &w.window || qobject_cast<QTabBar*>(widget))
+            continue; // (a combo box's popup list; the dock tabs, named by their titles)
+        QAccessibleInterface* accessible = QAccessible::queryAccessibleInterface(widget);
+        if (!accessible || accessible->text(QAccessible::Name).trimmed().isEmpty())
+            nameless << QString("%1 (%2) in %3")
+                            .arg(widget->metaObject()->className(), widget->objectName(),
+                                 widget->parentWidget() ? widget->parentWidget()->metaObject()->className()
+                                                        : "");
+    }
+    QVERIFY2(nameless.isEmpty(), qPrintable(nameless.join("; ")));
 }
 
 QTEST_MAIN(TestEditor)

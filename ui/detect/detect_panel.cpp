@@ -153,6 +153,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     filters->addWidget(showLabels_);
 
     picture_ = new DetectionView(this);
+    picture_->setAccessibleName(tr("Image with its detections"));
     picture_->setHint(tr("Open an image, a folder of images, a video or the camera with the buttons above: "
                          "what the network finds is drawn here."));
     auto* viewRow = new QHBoxLayout;

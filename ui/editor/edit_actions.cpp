@@ -51,7 +51,7 @@ EditActions::EditActions(DocumentModel& model, GraphView& graph, std::function<s
     paste_ = new QAction(tr("&Paste layers"), parent);
     paste_->setShortcut(QKeySequence::Paste);
     connect(paste_, &QAction::triggered, this, &EditActions::pasteLayers);
-    duplicate_ = new QAction(tr("D&uplicate layers"), parent);
+    duplicate_ = new QAction(tr("Dup&licate layers"), parent);
     duplicate_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     connect(duplicate_, &QAction::triggered, this, &EditActions::duplicateLayers);
     delete_ = new QAction(tr("&Delete"), parent);

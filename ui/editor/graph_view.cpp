@@ -7,16 +7,19 @@
 #include "editor/mini_map.h"
 
 #include <QDragEnterEvent>
+#include <QFocusEvent>
 #include <QGraphicsLineItem>
 #include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMimeData>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace nw::ui {
 
@@ -60,6 +63,36 @@ void GraphView::changeEvent(QEvent* event)
     setBackgroundBrush(graphColours().canvas);
     miniMap_->setBackgroundBrush(graphColours().miniMap);
     scene_->update();
+}
+
+void GraphView::focusInEvent(QFocusEvent* event)
+{
+    QGraphicsView::focusInEvent(event);
+    keyboardFrame_ = event->reason() != Qt::MouseFocusReason && event->reason() != Qt::PopupFocusReason &&
+                     event->reason() != Qt::ActiveWindowFocusReason;
+    viewport()->update();
+}
+
+void GraphView::focusOutEvent(QFocusEvent* event)
+{
+    QGraphicsView::focusOutEvent(event);
+    if (event->reason() == Qt::PopupFocusReason || event->reason() == Qt::ActiveWindowFocusReason)
+        return; // (a menu or another window: the keyboard comes back here)
+    keyboardFrame_ = false;
+    viewport()->update();
+}
+
+void GraphView::drawForeground(QPainter* painter, const QRectF& rect)
+{
+    QGraphicsView::drawForeground(painter, rect);
+    if (!keyboardFrame_ || !hasFocus())
+        return;
+    painter->save();
+    painter->resetTransform(); // (viewport pixels)
+    painter->setPen(QPen(palette().color(QPalette::Highlight), 2));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRect(QRectF(viewport()->rect()).adjusted(1, 1, -1, -1));
+    painter->restore();
 }
 
 GraphView::~GraphView()
@@ -406,6 +439,8 @@ void GraphView::setDropTarget(NodeItem* node, EdgeItem* edge)
 
 void GraphView::mousePressEvent(QMouseEvent* event)
 {
+    if (std::exchange(keyboardFrame_, false)) // (the mouse is here now)
+        viewport()->update();
     const QPoint at = event->position().toPoint();
     if (event->button() == Qt::LeftButton) {
         NodeItem* node = nodeAt(at);
@@ -550,6 +585,8 @@ void GraphView::resizeEvent(QResizeEvent* event)
 void GraphView::scrollContentsBy(int dx, int dy)
 {
     QGraphicsView::scrollContentsBy(dx, dy);
+    if (keyboardFrame_) // (the scroll moved the frame's pixels with the cards)
+        viewport()->update();
     if (QGuiApplication::mouseButtons() == Qt::NoButton) // never move the mini-map under a drag in it
         placeMiniMap();
     miniMap_->viewport()->update();

@@ -32,6 +32,8 @@ public:
     static constexpr int kLargestDrawnGraph = 4000;
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
+    // Whether the keyboard frame is drawn (focusInEvent).
+    bool showsKeyboardFrame() const { return keyboardFrame_ && hasFocus(); }
 
     void setSpec(const NetworkSpec& spec);
     void selectLayer(int layer);
@@ -87,6 +89,11 @@ protected:
     void scrollContentsBy(int dx, int dy) override;
     // A palette change (a dark desktop theme): the canvas, cards and edges follow it.
     void changeEvent(QEvent* event) override;
+    // A frame in the highlight colour while the keyboard is in the graph and came by keyboard (Tab, F6):
+    // the canvas showed no sign of having it until a card was selected.
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
     NodeItem* nodeAt(const QPoint& viewPosition) const;
@@ -101,6 +108,7 @@ private:
     QGraphicsScene* scene_;
     MiniMap* miniMap_;
     bool updatingSelection_ = false;
+    bool keyboardFrame_ = false;
     bool startPending_ = false;
     QRectF layoutRect_; // the graph's own area; an edit may widen the scene to keep the view in place
     // A connection being dragged from an output port.

@@ -91,6 +91,7 @@ LayerPalette::LayerPalette(QWidget* parent) : QWidget(parent)
             emit insertRequested(item->data(Qt::UserRole).toString());
     };
     list_ = new PaletteList(request, this);
+    list_->setAccessibleName(tr("Layer types"));
     list_->setDragEnabled(true);
     list_->setDragDropMode(QAbstractItemView::DragOnly);
     list_->setObjectName("layerPalette");

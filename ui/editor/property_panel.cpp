@@ -119,6 +119,7 @@ PropertyPanel::PropertyPanel(DocumentModel& model, QWidget* parent) : QWidget(pa
     title_ = new QLabel(tr("Select a layer to edit its keys."), this);
     table_ = new QTableWidget(0, 2, this);
     table_->setObjectName("propertyTable");
+    table_->setAccessibleName(tr("Keys and values of the selected section"));
     table_->setHorizontalHeaderLabels({tr("Key"), tr("Value")});
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->verticalHeader()->hide();
@@ -126,9 +127,11 @@ PropertyPanel::PropertyPanel(DocumentModel& model, QWidget* parent) : QWidget(pa
     table_->setItemDelegateForColumn(1, new ValueDelegate(table_));
     newKey_ = new QLineEdit(this);
     newKey_->setObjectName("newKey");
+    newKey_->setAccessibleName(tr("New key"));
     newKey_->setPlaceholderText(tr("key"));
     newValue_ = new QLineEdit(this);
     newValue_->setObjectName("newValue");
+    newValue_->setAccessibleName(tr("Value of the new key"));
     newValue_->setPlaceholderText(tr("value"));
     auto* add = new QPushButton(tr("Add"), this);
     add->setObjectName("addKey");

@@ -100,11 +100,13 @@ ClassResultsView::ClassResultsView(QWidget* parent) : QWidget(parent)
     headline_->setWordWrap(true);
     matrix_ = readOnlyTable(this);
     matrix_->setObjectName("confusionMatrix");
+    matrix_->setAccessibleName(tr("Confusion matrix"));
     matrix_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     matrix_->setToolTip(tr("A row per true class, a column per class the network chose: the diagonal holds "
                            "the images it got right"));
     classes_ = readOnlyTable(this);
     classes_->setObjectName("classFigures");
+    classes_->setAccessibleName(tr("Each class's figures"));
     classes_->verticalHeader()->hide();
     confused_ = new QLabel(this);
     confused_->setWordWrap(true);

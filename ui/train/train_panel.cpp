@@ -253,6 +253,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     });
 
     log_ = new QPlainTextEdit(this);
+    log_->setAccessibleName(tr("Training log"));
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(2000);
     log_->setMaximumHeight(110);

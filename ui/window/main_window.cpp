@@ -17,8 +17,10 @@
 #include "table/layer_sort_proxy.h"
 #include "table/layer_table_model.h"
 #include "train/train_panel.h"
+#include "window/keyboard_focus.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -73,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     proxy_->setSourceModel(model_);
     table_ = new QTableView(this);
     table_->setObjectName("layerTable");
+    table_->setAccessibleName(tr("Layer table"));
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
     table_->sortByColumn(LayerTableModel::Index, Qt::AscendingOrder);
@@ -84,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     table_->horizontalHeader()->setStretchLastSection(false);
     graph_ = new GraphView(this);
+    graph_->setAccessibleName(tr("Network graph"));
     setCentralWidget(graph_);
     auto* tableDock = new QDockWidget(tr("Layer table"), this);
     tableDock->setObjectName("tableDock");
@@ -157,6 +161,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(palette_, &LayerPalette::insertRequested, this, &MainWindow::insertLayer);
     auto* undoView = new QUndoView(model_doc_->undoStack(), this);
     undoView->setObjectName("historyView");
+    undoView->setAccessibleName(tr("Edit history"));
     // Steps wrap in the narrow dock ("Set filters = 24 in layer 149 [con" was all one saw).
     undoView->setWordWrap(true);
     undoView->setTextElideMode(Qt::ElideNone);
@@ -228,6 +233,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     problems_ = new QListWidget(this);
     problems_->setObjectName("problemList");
+    problems_->setAccessibleName(tr("Problems"));
     // Long messages wrap (their end — the fix — was cut off in a narrow dock) and are tooltips too.
     problems_->setWordWrap(true);
     problems_->setTextElideMode(Qt::ElideNone);
@@ -349,6 +355,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                             statusBar()->fontMetrics().horizontalAdvance(message) < room);
     });
     createActions();
+    keepKeyboardInView();
 
     QSettings settings;
     // A saved geometry that is garbage (a damaged settings file) still "restores": a 328×316 window, or
@@ -716,6 +723,50 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 // The graph keeps room for a card beside the docks: a layout saved on a large screen, restored on a
 // small one (or a HiDPI laptop at 200 %: 960 logical pixels), left the canvas 100 pixels wide.
+// The keyboard never stays where no one sees it: a dock sent behind another's tab hands it to the dock
+// now in front, and a window left with none (its focused control hidden or deleted, as after a
+// dialog) gives it to the graph. Typed keys went into hidden panels, or nowhere.
+void MainWindow::keepKeyboardInView()
+{
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+            if (visible || !dock->isAncestorOf(QApplication::focusWidget()))
+                return;
+            QTimer::singleShot(0, this, [this, dock] {
+                if (!isBehindAnotherTab(QApplication::focusWidget()))
+                    return;
+                QWidget* target = graph_;
+                for (QDockWidget* other : tabifiedDockWidgets(dock))
+                    if (!other->visibleRegion().isEmpty())
+                        if (QWidget* first = firstFocusableIn(other->widget()))
+                            target = first;
+                target->setFocus(Qt::OtherFocusReason);
+            });
+        });
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
+        if (now)
+            return;
+        QTimer::singleShot(0, this, [this] {
+            if (isActiveWindow() && !QApplication::focusWidget() && !QApplication::activePopupWidget())
+                graph_->setFocus(Qt::OtherFocusReason);
+        });
+    });
+}
+
+bool MainWindow::focusNextPrevChild(bool next)
+{
+    QWidget* start = QApplication::focusWidget();
+    // Each step is one Tab in Qt's focus chain; a hidden dock is passed over, never entered.
+    for (int step = 0; step < 1000; ++step) {
+        if (!QMainWindow::focusNextPrevChild(next))
+            return false;
+        QWidget* now = QApplication::focusWidget();
+        if (!now || now == start || !isBehindAnotherTab(now))
+            return true;
+    }
+    return true;
+}
+
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);

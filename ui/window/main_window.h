@@ -80,6 +80,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    // Tab and Shift+Tab pass over docks behind another dock's tab (keyboard_focus.h).
+    bool focusNextPrevChild(bool next) override;
 
 private:
     // Brings Properties in front of Training and Detect (the Source tab in front stays: it shows the
@@ -93,6 +95,7 @@ private:
     // "<outcome>: the text typed in Source is not a cfg (why); fix it …" — Save's and Train's refusal.
     QString unappliedSourceText(const QString& outcome) const;
     void createActions();
+    void keepKeyboardInView(); // (keyboard_focus.h)
     void showSpec();
     // The Problems list and the status bar's totals: the description's diagnostics and the data check.
     void showProblems();

@@ -10,6 +10,7 @@
 #include "editor/property_panel.h"
 #include "table/layer_table_model.h"
 #include "train/train_panel.h"
+#include "window/keyboard_focus.h"
 #include "window/save_file_dialog.h"
 #ifdef NETWRIGHT_WITH_ONNX
 #include "export/onnx_export_dialog.h"
@@ -20,6 +21,7 @@
 #include <QClipboard>
 #include <QDockWidget>
 #include <QGuiApplication>
+#include <QMap>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -79,7 +81,7 @@ void MainWindow::createActions()
             openFile(model_doc_->path());
         });
     reload->setShortcut(standardKey(QKeySequence::Refresh, Qt::Key_F5));
-    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    recentMenu_ = file->addMenu(tr("Open Recen&t"));
     recentMenu_->setObjectName("recentMenu");
     updateRecentMenu();
     QAction* newAction = file->addAction(tr("&New"), this, &MainWindow::newNetwork);
@@ -151,14 +153,14 @@ void MainWindow::createActions()
         }
         selectLayer(layer + step);
     };
-    QAction* up = edit->addAction(tr("Move layer &up"), this, [move] { move(-1); });
+    QAction* up = edit->addAction(tr("Move la&yer up"), this, [move] { move(-1); });
     up->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Up));
-    QAction* down = edit->addAction(tr("Move layer d&own"), this, [move] { move(1); });
+    QAction* down = edit->addAction(tr("Move layer do&wn"), this, [move] { move(1); });
     down->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Down));
     edit->addSeparator();
-    edit->addAction(tr("Copy table as &text"), this,
+    edit->addAction(tr("Copy table as te&xt"), this,
                     [this] { QGuiApplication::clipboard()->setText(model_->toText(false)); });
-    edit->addAction(tr("Copy table as &CSV"), this,
+    edit->addAction(tr("Copy table as CS&V"), this,
                     [this] { QGuiApplication::clipboard()->setText(model_->toText(true)); });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* fit = view->addAction(tr("&Fit the graph"), this, [this] { graph_->fitAll(); });
@@ -187,7 +189,13 @@ void MainWindow::createActions()
     // (Qt's own toggle closed it: it counts as visible there).
     for (QDockWidget* dock : findChildren<QDockWidget*>()) {
         QAction* toggle = dock->toggleViewAction();
-        auto* show = new QAction(toggle->text(), this);
+        // (a letter of its own for Alt+V and the letter)
+        static const QMap<QString, QString> withMnemonic = {
+            {"tableDock", tr("Layer &table")}, {"propertiesDock", tr("&Properties")},
+            {"sourceDock", tr("&Source")},     {"historyDock", tr("&History")},
+            {"paletteDock", tr("&Layers")},    {"problemsDock", tr("Pro&blems")},
+            {"trainDock", tr("Trai&ning")},    {"detectDock", tr("&Detect")}};
+        auto* show = new QAction(withMnemonic.value(dock->objectName(), toggle->text()), this);
         show->setCheckable(true);
         show->setObjectName(dock->objectName() + "Action");
         connect(toggle, &QAction::changed, show, [show, toggle] { show->setChecked(toggle->isChecked()); });
@@ -199,12 +207,27 @@ void MainWindow::createActions()
             } else {
                 dock->show();
                 dock->raise();
-                dock->widget()->setFocus(Qt::ShortcutFocusReason);
+                // Its first control, not the scroll area around a panel (typing then went nowhere).
+                if (QWidget* first = firstFocusableIn(dock->widget()))
+                    first->setFocus(Qt::ShortcutFocusReason);
             }
             show->setChecked(dock->isVisible());
         });
         view->addAction(show);
     }
+    view->addSeparator();
+    // The keyboard from pane to pane (the graph, each dock in view), as F6 does in most applications:
+    // the graph was fifty Tabs away from the docks.
+    const auto focusPane = [this](bool forward) {
+        QWidget* pane = neighbourPane(*this, QApplication::focusWidget(), forward);
+        QWidget* target = pane == graph_ ? pane : firstFocusableIn(pane);
+        if (target)
+            target->setFocus(forward ? Qt::TabFocusReason : Qt::BacktabFocusReason);
+    };
+    view->addAction(tr("Ne&xt pane"), this, [focusPane] { focusPane(true); })
+        ->setShortcut(QKeySequence(Qt::Key_F6));
+    view->addAction(tr("Pre&vious pane"), this, [focusPane] { focusPane(false); })
+        ->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F6));
     view->addSeparator();
     view->addAction(tr("&Reset layout"), this, [this] {
         restoreState(defaultState_);
@@ -246,7 +269,7 @@ void MainWindow::createActions()
     });
     addNet_->setObjectName("addNetAction");
     addNet_->setVisible(false);
-    QAction* setClasses = edit->addAction(tr("Set &classes..."), this, &MainWindow::showSetClasses);
+    QAction* setClasses = edit->addAction(tr("Set cla&sses..."), this, &MainWindow::showSetClasses);
     setClasses->setObjectName("setClassesAction");
     setClasses->setStatusTip(tr("Every detection head's classes= and the filters= before it, in one step"));
     undo_ = undo;
