@@ -354,9 +354,13 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
 
     // Tab follows the rows as they read (Shapes data set and the browse buttons came after the rows
     // below them: the widgets were made in another order than laid out).
-    QWidget* const tabOrder[] = {train_,      pause_,      stop_,           data_,   pathButtons_[0],
-                                 shapes_,     weights_,    pathButtons_[1], output_, pathButtons_[2],
-                                 maxBatches_, validEvery_, learningRate_,   resume_, device_};
+    // Then the curves' tabs and their controls on the right, left to right (Settings, on the top row,
+    // came last and Export before Log scale).
+    QWidget* const tabOrder[] = {
+        train_,          pause_,           stop_,       settingsButton_, data_,
+        pathButtons_[0], shapes_,          weights_,    pathButtons_[1], output_,
+        pathButtons_[2], maxBatches_,      validEvery_, learningRate_,   resume_,
+        device_,         views_->tabBar(), logScale_,   compare,         exportButton};
     for (std::size_t i = 0; i + 1 < std::size(tabOrder); ++i)
         setTabOrder(tabOrder[i], tabOrder[i + 1]);
 
