@@ -777,6 +777,17 @@ void TestEditor::propertyPanelShowsValuesAsWritten()
     QCOMPARE(filters->text(), QString("18"));
     filters->setText("24");
     QVERIFY(window.documentModel()->document().toText().find("filters=24  # 3*(1+5)\n") != std::string::npos);
+    // Space on a value with choices opens its list with the value as it is ("linear ", not a Space typed).
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    panel->table()->setFocus();
+    panel->table()->setCurrentCell(panel->rowOf("activation"), 1);
+    QTest::keyClick(panel->table(), Qt::Key_Space);
+    auto* combo = panel->table()->viewport()->findChild<QComboBox*>();
+    QVERIFY(combo);
+    QCOMPARE(combo->currentText(), QString("linear"));
+    QTRY_VERIFY(combo->view()->isVisible()); // (its list open)
+    combo->hidePopup();
 }
 
 void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
@@ -1947,7 +1958,7 @@ void TestEditor::tabReachesOnlyWhatIsShown()
             QWidget* focus = QApplication::focusWidget();
             QVERIFY(focus);
             if (seen.contains(focus))
-                break;
+                break; // (round once; a round that misses a dock in front is a trap)
             seen.insert(focus);
             for (QWidget* up = focus; up; up = up->parentWidget())
                 if (auto* dock = qobject_cast<QDockWidget*>(up); dock && dock->visibleRegion().isEmpty())
@@ -1957,13 +1968,12 @@ void TestEditor::tabReachesOnlyWhatIsShown()
             QTest::keyClick(focus, Qt::Key_Tab, direction);
         }
         QVERIFY2(hidden.isEmpty(), qPrintable(hidden.join("; ")));
-        // The docks in front are all reached: the palette's list, the layer table, Training's Train.
-        QVERIFY(seen.contains(w.window.findChild<QWidget*>("layerTable")));
-        QVERIFY(seen.contains(w.window.findChild<ui::TrainPanel*>()->trainButton()));
-        QVERIFY(std::any_of(seen.begin(), seen.end(), [](QWidget* widget) {
-            return qobject_cast<ui::LayerPalette*>(widget) ||
-                   qobject_cast<ui::LayerPalette*>(widget->parent());
-        }));
+        // Every dock in front is reached (the layout the earlier tests left may differ).
+        for (QDockWidget* dock : w.window.findChildren<QDockWidget*>())
+            if (dock->isVisible() && !dock->visibleRegion().isEmpty())
+                QVERIFY2(std::any_of(seen.begin(), seen.end(),
+                                     [dock](QWidget* widget) { return dock->isAncestorOf(widget); }),
+                         qPrintable(dock->windowTitle()));
     }
 }
 

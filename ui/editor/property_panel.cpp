@@ -7,6 +7,7 @@
 #include <QDoubleValidator>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -91,6 +92,31 @@ public:
     }
 };
 
+// Space on a value with choices opens its list, as on any combo box: the cell's editor took the Space
+// as typed text ("leaky ").
+class SpaceOpensChoices : public QObject {
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        auto* table = qobject_cast<QTableWidget*>(watched);
+        if (!table || event->type() != QEvent::KeyPress)
+            return false;
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const QModelIndex index = table->currentIndex();
+        if (key->key() != Qt::Key_Space || key->modifiers() != Qt::NoModifier || index.column() != 1 ||
+            index.data(kChoicesRole).toStringList().isEmpty() ||
+            Kind(index.data(kKindRole).toInt()) == Kind::Flag || !(index.flags() & Qt::ItemIsEditable))
+            return false;
+        table->edit(index);
+        if (auto* combo = table->viewport()->findChild<QComboBox*>())
+            combo->showPopup();
+        return true;
+    }
+};
+
 QString kindName(Kind kind)
 {
     switch (kind) {
@@ -125,6 +151,7 @@ PropertyPanel::PropertyPanel(DocumentModel& model, QWidget* parent) : QWidget(pa
     table_->verticalHeader()->hide();
     table_->setTabKeyNavigation(false); // Tab leaves the table (arrows move inside it)
     table_->setItemDelegateForColumn(1, new ValueDelegate(table_));
+    table_->installEventFilter(new SpaceOpensChoices(table_));
     newKey_ = new QLineEdit(this);
     newKey_->setObjectName("newKey");
     newKey_->setAccessibleName(tr("New key"));

@@ -254,6 +254,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
 
     log_ = new QPlainTextEdit(this);
     log_->setAccessibleName(tr("Training log"));
+    log_->setTabChangesFocus(true); // (read-only: Tab stayed in it, the controls after it out of reach)
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(2000);
     log_->setMaximumHeight(110);
@@ -283,6 +284,11 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     views_ = new QTabWidget(this);
     views_->setObjectName("trainViews");
     views_->setDocumentMode(true);
+    // Its tab bar takes Tab in its place (beside Device, below): the tab widget itself, after the log in
+    // the chain, sent Tab back up to its bar, and the keyboard went round the panel for ever.
+    views_->setFocusPolicy(Qt::NoFocus);
+    views_->setFocusProxy(nullptr);                 // (Tab on the tab widget went to its proxy, the bar)
+    views_->tabBar()->setFocusPolicy(Qt::TabFocus); // (NoFocus above was passed on to the bar)
     views_->addTab(curves_, tr("Curves"));
     views_->addTab(classResults_, tr("Per class"));
     views_->setCornerWidget(curveControls, Qt::TopRightCorner);
@@ -356,11 +362,11 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     // below them: the widgets were made in another order than laid out).
     // Then the curves' tabs and their controls on the right, left to right (Settings, on the top row,
     // came last and Export before Log scale).
+    QWidget* const curveTabs = views_->tabBar();
     QWidget* const tabOrder[] = {
-        train_,          pause_,           stop_,       settingsButton_, data_,
-        pathButtons_[0], shapes_,          weights_,    pathButtons_[1], output_,
-        pathButtons_[2], maxBatches_,      validEvery_, learningRate_,   resume_,
-        device_,         views_->tabBar(), logScale_,   compare,         exportButton};
+        train_,   pause_,          stop_,     settingsButton_, data_,       pathButtons_[0], shapes_,
+        weights_, pathButtons_[1], output_,   pathButtons_[2], maxBatches_, validEvery_,     learningRate_,
+        resume_,  device_,         curveTabs, logScale_,       compare,     exportButton,    log_};
     for (std::size_t i = 0; i + 1 < std::size(tabOrder); ++i)
         setTabOrder(tabOrder[i], tabOrder[i + 1]);
 
