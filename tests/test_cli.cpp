@@ -742,6 +742,18 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QVERIFY2(moreNames.err.contains(
                  "has 3 names but the network has 2 classes (the names file of another data set?)"),
              moreNames.err.constData());
+    // A named pipe nothing writes to, as the image or the weights: refused at once (the readers waited on
+    // it for ever, past SIGTERM).
+    const QString pipe = dir.filePath("pipe.jpg");
+    QCOMPARE(::mkfifo(pipe.toLocal8Bit().constData(), 0600), 0);
+    const Run pipedImage = cli({"classify", cfg, weights, pipe});
+    QCOMPARE(pipedImage.exitCode, 1);
+    QVERIFY2(pipedImage.err.contains(pipe.toUtf8() + ": a named pipe, not an image"),
+             pipedImage.err.constData());
+    const Run pipedWeights = cli({"classify", cfg, pipe, "/usr/share/darknet/data/dog.jpg"});
+    QCOMPARE(pipedWeights.exitCode, 1);
+    QVERIFY2(pipedWeights.err.contains(pipe.toUtf8() + ": a named pipe, not a .weights file"),
+             pipedWeights.err.constData());
     // Darknet's order, classifier predict DATA CFG WEIGHTS IMAGE: the .data's labels= name the classes
     // and its top= says how many; an image list runs every image on it.
     test::writeFile(dir.filePath("pets.data"), "classes=2\nlabels=labels.txt\ntop=1\n");

@@ -38,7 +38,7 @@ std::optional<Pixels> readPixels(const std::string& path, int channels, std::str
         error = path + ": the network wants " + std::to_string(channels) + " channels; images give 1 or 3";
         return std::nullopt;
     }
-    if (auto reason = unreadableFileReason(path, "an image")) {
+    if (auto reason = notAFileReason(path, "an image")) {
         error = *reason;
         return std::nullopt;
     }

@@ -120,7 +120,7 @@ std::optional<std::string> writeImageFile(const std::string& path, const cv::Mat
 
 bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::string& error)
 {
-    if (auto reason = unreadableFileReason(path, "an image")) {
+    if (auto reason = notAFileReason(path, "an image")) {
         error = *reason;
         return false;
     }

@@ -426,7 +426,7 @@ void Net::initialize(unsigned seed)
 std::optional<std::string> Net::loadWeights(const std::string& path, std::vector<std::string>* warnings,
                                             WeightsFit fit)
 {
-    if (auto reason = unreadableFileReason(path, "a .weights file"))
+    if (auto reason = notAFileReason(path, "a .weights file"))
         return *reason;
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in)

@@ -55,6 +55,17 @@ std::optional<std::string> unreadableFileReason(const std::string& path, std::st
     return std::nullopt;
 }
 
+std::optional<std::string> notAFileReason(const std::string& path, std::string_view what)
+{
+    if (auto reason = unreadableFileReason(path, what))
+        return reason;
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && S_ISFIFO(info.st_mode))
+        return path + ": a named pipe, not " + std::string(what) +
+               ": it is read from a file (save what the " + "pipe gives into one first)";
+    return std::nullopt;
+}
+
 std::optional<std::string> emptyFileReason(const std::string& path, std::string_view what)
 {
     std::error_code ec;

@@ -12,6 +12,10 @@ namespace nw {
 // "PATH: no such file (the .cfg file)", "PATH: is a directory, not a .weights file", ...
 // `what` names the expected kind with its article: "a cfg file", "an image".
 std::optional<std::string> unreadableFileReason(const std::string& path, std::string_view what);
+// unreadableFileReason, and for a named pipe "PATH: a named pipe, not an image: …": readers that need a
+// file they can seek in and read twice (images through OpenCV, .weights) waited on one for ever when
+// nothing wrote to it, past SIGTERM.
+std::optional<std::string> notAFileReason(const std::string& path, std::string_view what);
 // "PATH: the file is empty (0 bytes), not an image; …" for a regular file of 0 bytes (an interrupted
 // copy or download), where a decoder would only say it cannot read it; otherwise nullopt.
 std::optional<std::string> emptyFileReason(const std::string& path, std::string_view what);
