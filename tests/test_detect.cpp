@@ -68,6 +68,7 @@ private slots:
     void letterboxCorrectionByHand();
     void candidatesMatchOpenCvDnn();
     void detectCommandOnImagesAndVideo();
+    void outputsThatAreNotNumbersAreSaid();
     void detectStoppedKeepsWhatItDid();
     void labelsStayInsideAndTheBestIsOnTop();
     void yolo9000HierarchyByHand();
@@ -585,6 +586,47 @@ void TestDetect::detectCommandOnImagesAndVideo()
     }
     const Run classifier = cli({"detect", QString(DARKNET_CFG_DIR) + "/darknet.cfg", weights, video});
     QCOMPARE(classifier.exitCode, 1);
+}
+
+// Weights that diverged (finite, but 1e30 everywhere) make the heads' outputs infinite or NaN: detect,
+// forward and map said "0 objects", wrote NaN, or gave mAP 0 %, each with exit status 0.
+void TestDetect::outputsThatAreNotNumbersAreSaid()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("tiny.cfg"), weights = dir.filePath("diverged.weights");
+    test::writeFile(cfg,
+                    "[net]\nwidth=16\nheight=16\nchannels=3\n\n[convolutional]\nfilters=4\nsize=3\n"
+                    "pad=1\nactivation=leaky\n\n[convolutional]\nfilters=18\nsize=1\nactivation=linear\n\n"
+                    "[yolo]\nmask=0,1,2\nanchors=2,2, 4,4, 8,8\nclasses=1\nnum=3\n");
+    QCOMPARE(cli({"init", cfg, weights}).exitCode, 0);
+    QByteArray bytes = test::readAll(weights);
+    for (qsizetype at = 20; at + 4 <= bytes.size(); at += 4) { // after the header: every float 1e30
+        const float huge = 1e30f;
+        std::memcpy(bytes.data() + at, &huge, 4);
+    }
+    test::writeFile(weights, bytes);
+    const QString image = dir.filePath("dog.jpg");
+    QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", image));
+    const Run detect = cli({"detect", cfg, weights, image, "--json"});
+    QCOMPARE(detect.exitCode, 1);
+    QVERIFY2(detect.err.contains(image.toUtf8() + ": the network's outputs are not numbers ("),
+             detect.err.constData());
+    const QJsonArray json = QJsonDocument::fromJson(detect.out).array();
+    QCOMPARE(json.size(), 1);
+    QVERIFY(json[0].toObject()["error"].toString().startsWith("the network's outputs are not numbers"));
+    const Run forward = cli({"forward", cfg, weights, "--input", image, "--out", dir.filePath("out.f32")});
+    QCOMPARE(forward.exitCode, 1);
+    QVERIFY2(forward.err.contains("output values are not numbers (NaN or infinite), written as computed"),
+             forward.err.constData());
+    QVERIFY(QFileInfo(dir.filePath("out.f32")).size() > 0);
+    test::writeFile(dir.filePath("dog.txt"), "0 0.5 0.5 0.2 0.2\n");
+    test::writeFile(dir.filePath("valid.txt"), image.toUtf8() + "\n");
+    test::writeFile(dir.filePath("tiny.data"),
+                    "classes=1\nvalid=" + dir.filePath("valid.txt").toUtf8() + "\n");
+    const Run map = cli({"map", dir.filePath("tiny.data"), cfg, weights});
+    QCOMPARE(map.exitCode, 1);
+    QVERIFY2(map.err.contains("1 of 1 images gave outputs that are not numbers, so no mAP can be measured"),
+             map.err.constData());
 }
 
 void TestDetect::labelsStayInsideAndTheBestIsOnTop()

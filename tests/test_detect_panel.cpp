@@ -53,6 +53,7 @@ class TestDetectPanel : public QObject {
 private slots:
     void videoFramesThresholdAndExports();
     void classifierShowsTopClasses();
+    void divergedWeightsAreSaid();
     void bundledDetectorOnAShapesVideo();
     void anotherNetworksWeightsAreRefusedInADialog();
     void stopBeforeTheStreamStartsHolds();
@@ -252,6 +253,34 @@ void TestDetectPanel::classifierShowsTopClasses()
 // The bundled detector out of the box: opening cfg/shapes-tiny.cfg loads its weights and names; a
 // video of fresh make-shapes images yields every frame, the last frame's shapes are found, the legend
 // names them, zoom scales the view, and the recording has every annotated frame.
+// Weights that diverged (every value 1e30): the line says the outputs are not numbers, where it said
+// "0 objects" (a detector) or showed empty bars and "nan%" (a classifier).
+void TestDetectPanel::divergedWeightsAreSaid()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("tiny.cfg"), weights = dir.filePath("diverged.weights");
+    test::writeFile(cfg,
+                    "[net]\nwidth=16\nheight=16\nchannels=3\n\n[convolutional]\nfilters=4\nsize=3\n"
+                    "pad=1\nactivation=leaky\n\n[convolutional]\nfilters=18\nsize=1\nactivation=linear\n\n"
+                    "[yolo]\nmask=0,1,2\nanchors=2,2, 4,4, 8,8\nclasses=1\nnum=3\n");
+    QCOMPARE(test::cli({"init", cfg, weights}).exitCode, 0);
+    QByteArray bytes = test::readAll(weights);
+    for (qsizetype at = 20; at + 4 <= bytes.size(); at += 4) {
+        const float huge = 1e30f;
+        std::memcpy(bytes.data() + at, &huge, 4);
+    }
+    test::writeFile(weights, bytes);
+    ui::DetectPanel panel;
+    panel.setNetwork(cfg);
+    QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
+    panel.setWeights(weights);
+    QVERIFY(loaded.wait(60000));
+    panel.openImageFile("/usr/share/darknet/data/dog.jpg");
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 60000);
+    QVERIFY2(panel.status()->text().contains("dog.jpg: the network's outputs are not numbers ("),
+             qPrintable(panel.status()->text()));
+}
+
 void TestDetectPanel::bundledDetectorOnAShapesVideo()
 {
     QTemporaryDir dir;

@@ -59,6 +59,12 @@ int map(const MapArgs& args)
     options.points = args.points;
     const MapResult r = evaluateMap(*net, *set, args.letterbox || net->spec().net.letterBox, options, {},
                                     [&](const float* input) { runner->forward(input); });
+    if (r.notNumbers > 0) { // (mAP 0.00 % and exit status 0 before)
+        std::cerr << "error: " << r.notNumbers << " of " << set->size()
+                  << " images gave outputs that are not numbers, so no mAP can be measured; the first: "
+                  << r.notNumbersProblem << "\n";
+        return 1;
+    }
     if (!reportUnreadable(r.warnings, r.unreadable, r.images, set->size(), data->get("valid"), "; left out"))
         return 1;
     std::vector<std::string> names(r.classes.size());

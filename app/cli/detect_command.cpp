@@ -462,6 +462,12 @@ int detect(const DetectArgs& args)
                     continue;
                 }
                 const auto boxes = detector.detect(imageFromMat(frame, channels), options);
+                if (auto problem = detector.outputProblem()) { // ("0 objects" and exit 0 before)
+                    std::cerr << "error: " << input << ": " << *problem << "\n";
+                    results.push_back({{"file", input}, {"error", *problem}});
+                    ++failures;
+                    continue;
+                }
                 results.push_back({{"file", input}, {"frame", 0}, {"detections", boxesJson(boxes)}});
                 if (!args.json)
                     printBoxes(input, -1, boxes);
@@ -494,9 +500,15 @@ int detect(const DetectArgs& args)
             cv::Mat frame;
             int index = 0;
             VideoProgress progress(input, capture->frameCount());
+            bool notNumbers = false; // (said once per video, at the first such frame)
             while (!detectStop && capture->read(frame) && !frame.empty()) {
                 progress.show(index);
                 const auto boxes = detector.detect(imageFromMat(frame, channels), options);
+                if (auto problem = detector.outputProblem(); problem && !std::exchange(notNumbers, true)) {
+                    progress.clear();
+                    std::cerr << "error: " << input << ": frame " << index << ": " << *problem << "\n";
+                    ++failures;
+                }
                 results.push_back({{"file", input}, {"frame", index}, {"detections", boxesJson(boxes)}});
                 if (!args.json)
                     printBoxes(input, index, boxes);
@@ -552,6 +564,12 @@ int detect(const DetectArgs& args)
                 continue;
             }
             const auto boxes = detector.detect(*image, options);
+            if (auto problem = detector.outputProblem()) {
+                std::cerr << "error: " << input << ": " << *problem << "\n";
+                results.push_back({{"file", input}, {"error", *problem}});
+                ++failures;
+                continue;
+            }
             results.push_back({{"file", input}, {"frame", 0}, {"detections", boxesJson(boxes)}});
             if (!args.json)
                 printBoxes(input, -1, boxes);

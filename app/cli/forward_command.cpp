@@ -5,6 +5,8 @@
 #include "util/file_check.h"
 #include "util/float_file.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -79,6 +81,16 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
     }
     if (outPath.empty() && allLayersDir.empty())
         std::cerr << "forward: ran, but wrote nothing: add --out OUT.f32 or --all-layers DIR\n";
+    // Written as computed, but not called a success: an output of NaN is what diverged weights (or
+    // another network's) give, and exit status 0 hid it from scripts.
+    const auto values = output.span();
+    if (const auto bad =
+            std::count_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); })) {
+        std::cerr << "error: " << bad << " of " << values.size()
+                  << " output values are not numbers (NaN or infinite), written as computed: the weights "
+                     "diverged in training, or belong to another network\n";
+        return 1;
+    }
     return 0;
 }
 

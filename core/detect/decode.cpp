@@ -5,6 +5,7 @@
 #include "layers/region.h"
 #include "layers/yolo.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace nw {
@@ -167,6 +168,25 @@ void undoLetterbox(std::vector<Detection>& dets, int imageWidth, int imageHeight
         d.box.w /= sx;
         d.box.h /= sy;
     }
+}
+
+std::optional<std::string> nonFiniteHeadOutputs(const Net& net, int item)
+{
+    std::size_t bad = 0, total = 0;
+    const NetworkSpec& spec = net.spec();
+    for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+        if (!detectionHeadInfo(spec.layers[i].config.get()))
+            continue;
+        const Tensor& out = net.output(int(i));
+        const float* data = out.item(item);
+        const std::size_t size = out.itemSize();
+        total += size;
+        bad += std::size_t(std::count_if(data, data + size, [](float v) { return !std::isfinite(v); }));
+    }
+    if (bad == 0)
+        return std::nullopt;
+    return "the network's outputs are not numbers (" + std::to_string(bad) + " of " + std::to_string(total) +
+           " values NaN or infinite): the weights diverged in training, or belong to another network";
 }
 
 std::vector<Detection> decodeDetections(const Net& net, int item, const DecodeOptions& options)

@@ -4,6 +4,7 @@
 #include "detect/detection.h"
 #include "runtime/net.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct DecodeOptions {
 
 // Detections of every head in the net (batch item `item`), boxes relative to the original image.
 std::vector<Detection> decodeDetections(const Net& net, int item, const DecodeOptions& options);
+// "the network's outputs are not numbers (N of M values NaN or infinite): …" when a detection head's
+// output (batch item `item`) holds NaN or infinity after a forward pass — weights that diverged, or
+// another network's —, where decoding would quietly find no box; nullopt otherwise.
+std::optional<std::string> nonFiniteHeadOutputs(const Net& net, int item);
 // Number of classes of the net's detection heads; 0 when the net has none.
 int detectionClasses(const NetworkSpec& spec);
 // The NMS rule of the network's last detection head (AlexeyAB's detector reads the last layer's).

@@ -2,6 +2,7 @@
 // Detector: one image (or video frame) in, labelled boxes in pixels out — preprocessing as Darknet
 // does it, forward, decoding, NMS and the threshold.
 #include "data/class_names.h" // loadNames, for the names of the classes detected
+#include "detect/decode.h"
 #include "detect/detection.h"
 #include "image/image.h"
 #include "runtime/net.h"
@@ -40,6 +41,9 @@ public:
     // Forward and decoding only, keeping every candidate above `floor`: threshold and NMS can then be
     // changed at once with labelBoxes(), without running the network again.
     std::vector<Detection> candidates(const Image& image, bool letterbox, float floor = 0.005f);
+    // After detect() or candidates(): why the last image's boxes mean nothing (its head outputs NaN or
+    // infinite: nonFiniteHeadOutputs), or nullopt.
+    std::optional<std::string> outputProblem() const { return nonFiniteHeadOutputs(net_, 0); }
     // Threshold + NMS over candidates (on a copy), labelled boxes in pixels of a width × height image.
     std::vector<LabeledBox> labelBoxes(std::vector<Detection> candidates, int width, int height,
                                        const DetectOptions& options) const;

@@ -177,7 +177,8 @@ MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, co
     std::vector<ScoredBox> predictions;
     std::vector<std::vector<TruthBox>> truths;
     std::vector<std::string> unreadable;
-    std::size_t unreadableCount = 0;
+    std::size_t unreadableCount = 0, notNumbers = 0;
+    std::string notNumbersProblem;
     for (std::size_t start = 0; start < data.size(); start += std::size_t(batch)) {
         const std::size_t count = std::min<std::size_t>(std::size_t(batch), data.size() - start);
         std::vector<std::pair<int, int>> sizes(count, {0, 0});
@@ -204,6 +205,11 @@ MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, co
         for (std::size_t b = 0; b < count; ++b) {
             if (!readable[b])
                 continue;
+            if (auto problem = nonFiniteHeadOutputs(net, int(b))) {
+                if (notNumbers++ == 0)
+                    notNumbersProblem = data.item(start + b).image + ": " + *problem;
+                continue;
+            }
             DecodeOptions decode;
             decode.threshold = 0.005f;
             decode.letterbox = letterbox;
@@ -223,6 +229,8 @@ MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, co
     MapResult result = computeMap(predictions, truths, classes, options);
     result.unreadable = unreadableCount;
     result.warnings = std::move(unreadable);
+    result.notNumbers = notNumbers;
+    result.notNumbersProblem = std::move(notNumbersProblem);
     return result;
 }
 

@@ -813,6 +813,8 @@ void DetectPanel::refilter()
             .arg(last_.milliseconds, 0, 'f', 1)
             .arg(fps_ > 0 && last_.frame > 0 ? framesPerSecondText() : QString())
             .arg(labels);
+    if (!last_.problem.isEmpty()) // ("0 objects" before)
+        resultLine_ = tr("%1: %2").arg(sourceName(), last_.problem);
     status_->setText(resultLine_);
     saveProblemShown_ = false;
 }
@@ -922,6 +924,8 @@ void DetectPanel::showTopClasses()
     bars_->replot();
     resultLine_ =
         tr("%1 · top: %2 · %3 ms").arg(sourceName(), lines.join(", ")).arg(last_.milliseconds, 0, 'f', 1);
+    if (!last_.problem.isEmpty()) // (bars of NaN drew nothing, and the line said "nan%")
+        resultLine_ = tr("%1: %2").arg(sourceName(), last_.problem);
     status_->setText(resultLine_);
     saveProblemShown_ = false;
 }

@@ -14,6 +14,7 @@
 #include <QImageReader>
 #include <QThread>
 #include <algorithm>
+#include <cmath>
 #include <opencv2/imgproc.hpp>
 
 namespace nw::ui {
@@ -166,10 +167,17 @@ bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int 
         const Shape shape = net_->inputShape();
         forward(centerCropResize(input, shape.w, shape.h).data.data());
         result.scores = classScores(*net_, 0);
+        if (!std::all_of(result.scores.begin(), result.scores.end(),
+                         [](float s) { return std::isfinite(s); }))
+            result.problem =
+                tr("the network's scores are not numbers (NaN or infinite): the weights diverged "
+                   "in training, or belong to another network");
     } else {
         Detector detector(*net_, {});
         detector.setForward(forward);
         result.candidates = detector.candidates(input, letterbox);
+        if (auto problem = detector.outputProblem())
+            result.problem = QString::fromStdString(*problem);
     }
     result.milliseconds = double(timer.nsecsElapsed()) / 1e6;
     result.image = image;

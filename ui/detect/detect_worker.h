@@ -23,6 +23,8 @@ struct DetectFrame {
     QImage image; // RGB888, original size
     std::vector<Detection> candidates;
     std::vector<float> scores; // a classifier's output (one score per class); empty for detectors
+    // Why the output means nothing (NaN or infinite: weights that diverged), said instead of results.
+    QString problem;
     QString source;
     int frame = 0;       // frame number for videos, 0 for images
     double videoFps = 0; // the rate the video file declares (0: images, cameras, a file without one)
