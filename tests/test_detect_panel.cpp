@@ -259,17 +259,7 @@ void TestDetectPanel::divergedWeightsAreSaid()
 {
     QTemporaryDir dir;
     const QString cfg = dir.filePath("tiny.cfg"), weights = dir.filePath("diverged.weights");
-    test::writeFile(cfg,
-                    "[net]\nwidth=16\nheight=16\nchannels=3\n\n[convolutional]\nfilters=4\nsize=3\n"
-                    "pad=1\nactivation=leaky\n\n[convolutional]\nfilters=18\nsize=1\nactivation=linear\n\n"
-                    "[yolo]\nmask=0,1,2\nanchors=2,2, 4,4, 8,8\nclasses=1\nnum=3\n");
-    QCOMPARE(test::cli({"init", cfg, weights}).exitCode, 0);
-    QByteArray bytes = test::readAll(weights);
-    for (qsizetype at = 20; at + 4 <= bytes.size(); at += 4) {
-        const float huge = 1e30f;
-        std::memcpy(bytes.data() + at, &huge, 4);
-    }
-    test::writeFile(weights, bytes);
+    QVERIFY(test::writeDivergedDetector(cfg, weights));
     ui::DetectPanel panel;
     panel.setNetwork(cfg);
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);

@@ -210,6 +210,22 @@ QByteArray pngDeclaring(std::uint32_t width, std::uint32_t height)
            chunk("IDAT", qCompress(QByteArray(10, 0)).mid(4)) + chunk("IEND", {});
 }
 
+bool writeDivergedDetector(const QString& cfg, const QString& weights)
+{
+    writeFile(cfg, "[net]\nwidth=16\nheight=16\nchannels=3\n\n[convolutional]\nfilters=4\nsize=3\npad=1\n"
+                   "activation=leaky\n\n[convolutional]\nfilters=18\nsize=1\nactivation=linear\n\n[yolo]\n"
+                   "mask=0,1,2\nanchors=2,2, 4,4, 8,8\nclasses=1\nnum=3\n");
+    if (cli({"init", cfg, weights}).exitCode != 0)
+        return false;
+    QByteArray bytes = readAll(weights);
+    for (qsizetype at = 20; at + 4 <= bytes.size(); at += 4) { // after the header
+        const float huge = 1e30f;
+        std::memcpy(bytes.data() + at, &huge, 4);
+    }
+    writeFile(weights, bytes);
+    return true;
+}
+
 void writeFile(const QString& path, const QByteArray& bytes)
 {
     QFile file(path);

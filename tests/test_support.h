@@ -58,6 +58,9 @@ std::string allText(const Diagnostics& diagnostics);
 QByteArray pngDeclaring(std::uint32_t width, std::uint32_t height);
 // Writes bytes to a file; fails the calling test when it cannot.
 void writeFile(const QString& path, const QByteArray& bytes);
+// A tiny [yolo] detector (16×16) and weights that diverged: every value 1e30, so its heads' outputs are
+// infinite or NaN. True when both were written.
+bool writeDivergedDetector(const QString& cfg, const QString& weights);
 
 // IDX files for tests: `magic` 0x803 (images) or 0x801 (labels), big-endian dims, gzip optional.
 void writeIdx(const QString& path, std::uint32_t magic, const std::vector<std::uint32_t>& dims,
