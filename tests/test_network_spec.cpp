@@ -429,6 +429,28 @@ void TestNetworkSpec::aConvolutionFeedingAYoloHeadIsLinear()
     QCOMPARE(warnings("activation=linear\n", ""), QStringList());
     QCOMPARE(warnings("activation=logistic\n", "new_coords=1\nscale_x_y=2\n"), QStringList());
     QCOMPARE(warnings("activation=mish\n", "new_coords=1\n").size(), 1);
+    // new_coords=1 reads probabilities: a linear convolution before it gave confidences of 155 %.
+    QCOMPARE(warnings("activation=linear\n", "new_coords=1\n"),
+             QStringList{"det.cfg:9: warning: layer 0: this convolution feeds the [yolo] head (layer 1) "
+                         "through activation=linear: with new_coords=1 the head reads probabilities "
+                         "(scaled-YOLOv4's cfgs set activation=logistic and no batch_normalize there)"});
+    // Values no cfg means, on their lines: errors where the head cannot work, warnings otherwise
+    // (each was taken without a word; max=0 made train and map take the detector for a classifier).
+    QCOMPARE(warnings("activation=linear\n", "max=0\n"),
+             QStringList{"det.cfg:16: error: layer 1: max (the most boxes of an image's labels the head "
+                         "reads) must be at least 1; AlexeyAB's Darknet takes 90 when it is left out"});
+    QVERIFY(warnings("activation=linear\n", "scale_x_y=0\n")
+                .join("")
+                .contains("det.cfg:16: error: layer 1: scale_x_y must be positive"));
+    for (const char* key :
+         {"jitter=10", "ignore_thresh=2", "label_smooth_eps=-1", "beta_nms=-1", "nms_kind=foo"}) {
+        const QStringList said = warnings("activation=linear\n", std::string(key) + "\n");
+        QCOMPARE(said.size(), 1);
+        QVERIFY2(said[0].startsWith("det.cfg:16: warning: layer 1: "), qPrintable(said[0]));
+    }
+    QCOMPARE(warnings("activation=linear\n", "jitter=.3\nignore_thresh=.7\nlabel_smooth_eps=0.1\n"
+                                             "beta_nms=0.6\nnms_kind=diounms\nmax=200\n"),
+             QStringList());
     // An anchor far larger than the input (a head pasted from a 416×416 cfg) is said; one a little
     // taller than the input still overlaps a box well, and is not.
     const auto anchored = [](const std::string& anchors) {

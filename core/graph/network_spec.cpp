@@ -347,8 +347,19 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             }
         // (Darknet's default, logistic, is left alone: minimal cfgs omit the key; one mistake, one message)
         const bool convFails = before && std::ranges::any_of(before->diagnostics, &Diagnostic::isError);
-        if (yoloHead && conv && !convFails &&
-            (conv->batchNormalize || (conv->activation != "linear" && conv->activation != "logistic"))) {
+        // With new_coords=1 the head applies no logistic: it reads probabilities, so a linear convolution
+        // gave confidences of 155 % and boxes anywhere.
+        const bool activationFits =
+            conv && (yoloHead && yoloHead->newCoords
+                         ? conv->activation == "logistic"
+                         : conv->activation == "linear" || conv->activation == "logistic");
+        if (yoloHead && conv && !convFails && (conv->batchNormalize || !activationFits)) {
+            const std::string reads =
+                yoloHead->newCoords
+                    ? ": with new_coords=1 the head reads probabilities (scaled-YOLOv4's cfgs set "
+                      "activation=logistic and no batch_normalize there)"
+                    : ": the head reads raw scores (Darknet's cfgs set activation=linear and no "
+                      "batch_normalize there; logistic with new_coords=1)";
             const Diagnostic d{Severity::Warning, spec.file,
                                keyLine(*before, conv->batchNormalize ? "batch_normalize" : "activation"),
                                before->index,
@@ -356,9 +367,7 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
                                    std::to_string(layer.index) + ") " +
                                    (conv->batchNormalize ? "with batch_normalize=1"
                                                          : "through activation=" + conv->activation) +
-                                   ": the head reads raw scores (Darknet's cfgs set activation=linear and no "
-                                   "batch_normalize "
-                                   "there; logistic with new_coords=1)"};
+                                   reads};
             before->diagnostics.push_back(d);
             spec.diagnostics.push_back(d);
         }

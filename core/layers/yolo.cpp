@@ -82,6 +82,27 @@ std::unique_ptr<YoloLayer> parseHead(cfg::SectionReader& r, bool gaussian)
                                std::to_string(2 * l->num) + " (w,h pairs)");
     if (auto problem = anchorsProblem(l->anchors))
         r.error("anchors", *problem);
+    // Values no cfg means (each trained or detected without a word): max=0 took the head for a classifier's.
+    if (l->maxBoxes < 1)
+        r.error("max", "max (the most boxes of an image's labels the head reads) must be at least 1; "
+                       "AlexeyAB's Darknet takes " +
+                           std::to_string(gaussian ? 200 : 90) + " when it is left out");
+    if (!(l->scaleXY > 0))
+        r.error("scale_x_y", "scale_x_y must be positive (1: none; scaled-YOLOv4's cfgs use 1.05 to 2)");
+    if (!(l->jitter >= 0 && l->jitter < 1))
+        r.warning("jitter", "jitter is the share of the image a random crop moves by: from 0 to below 1 "
+                            "(Darknet's cfgs use 0.1 to 0.3)");
+    if (!(l->ignoreThresh >= 0 && l->ignoreThresh <= 1))
+        r.warning("ignore_thresh", "ignore_thresh is an IoU, from 0 to 1 (Darknet's cfgs use 0.7)");
+    if (!(l->labelSmoothEps >= 0 && l->labelSmoothEps < 1))
+        r.warning("label_smooth_eps", "label_smooth_eps is a share of the class targets, from 0 to below 1");
+    if (!(l->betaNms >= 0))
+        r.warning("beta_nms", "beta_nms (DIoU-NMS's penalty) cannot be negative");
+    if (l->nmsKind != "default" && l->nmsKind != "greedynms" && l->nmsKind != "diounms" &&
+        l->nmsKind != "cornersnms")
+        r.warning("nms_kind",
+                  "unknown nms_kind '" + l->nmsKind +
+                      "': AlexeyAB's Darknet takes the default (known: default, greedynms, diounms)");
     if (l->iouLoss != "mse" && l->iouLoss != "iou" && l->iouLoss != "giou" && l->iouLoss != "diou" &&
         l->iouLoss != "ciou")
         r.warning("iou_loss", "unknown iou_loss '" + l->iouLoss +
