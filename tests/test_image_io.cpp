@@ -383,6 +383,18 @@ void TestImageIo::damagedAndHugeFilesAreRefusedByName()
     QVERIFY2(error.find("huge.png: cannot read the image: its header declares 100000x100000 pixels") !=
                  std::string::npos,
              error.c_str());
+    // A PGM 2,000,000,000 pixels wide: OpenCV's assertion on one side (its own words were the message).
+    const QString wide = dir.filePath("wide.pgm");
+    {
+        QFile file(wide);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("P5\n2000000000 2\n255\n" + QByteArray(64, '\x7f'));
+    }
+    cv::Mat frame;
+    QVERIFY(!readImageFile(wide.toStdString(), 3, frame, error));
+    QVERIFY2(error.find("wide.pgm: cannot read the image: its header declares more pixels than OpenCV "
+                        "accepts") != std::string::npos,
+             error.c_str());
 }
 
 // The augmentation's crop/scale/flip: OpenCV interpolates in fixed point (1/32 pixel, 15-bit weights),

@@ -1017,12 +1017,12 @@ void TestTraining::aNetworkThatCannotLearnIsRefusedByName()
     QCOMPARE(
         refusal("[connected]\noutput=128\n\n[dropout]\n\n[softmax]\n"),
         std::string("the network ends with 128 outputs but the data has 3 classes: set output= of layer 0 "
-                    "[connected] to 3"));
+                    "[connected] (design.cfg:9) to 3"));
     QCOMPARE(
         refusal(
             "[convolutional]\nfilters=10\nsize=1\n\n[avgpool]\n\n[softmax]\n\n[cost]\n"), // cifar_small's end
         std::string("the network ends with 10 outputs but the data has 3 classes: set filters= of layer 0 "
-                    "[convolutional] to 3"));
+                    "[convolutional] (design.cfg:9) to 3"));
     QCOMPARE(refusal("[connected]\noutput=3\n\n[softmax]\n"), std::string("trained"));
 }
 

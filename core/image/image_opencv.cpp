@@ -137,11 +137,13 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
     try {
         frame = codecs->readImage(path, channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
     } catch (const cv::Exception& e) {
-        // OpenCV asserts on sizes it refuses (CV_IO_MAX_IMAGE_PIXELS, 2^30) instead of returning empty.
+        // OpenCV asserts on sizes it refuses (CV_IO_MAX_IMAGE_PIXELS, 2^30; a side past
+        // CV_IO_MAX_IMAGE_WIDTH or _HEIGHT, 2^20) instead of returning empty.
+        const bool tooLarge = e.err.find("CV_IO_MAX_IMAGE_") != std::string::npos;
         error = path + ": cannot read the image: " +
-                (e.err.find("CV_IO_MAX_IMAGE_PIXELS") != std::string::npos
-                     ? std::string("its header declares more pixels than OpenCV accepts (2^30)")
-                     : shortened(e.err, 200));
+                (tooLarge ? std::string("its header declares more pixels than OpenCV accepts (2^30 in all, "
+                                        "2^20 a side)")
+                          : shortened(e.err, 200));
         frame.release();
         return false;
     } catch (const std::bad_alloc&) {

@@ -108,9 +108,19 @@ namespace {
 // "output= of layer 4 [connected]": the key and layer that give the network its number of outputs.
 std::string outputSetter(const Net& net)
 {
-    if (const LayerSpec* layer = outputSizeLayer(net.spec()))
-        return outputSizeKey(net.spec(), *layer) + "= of layer " + std::to_string(layer->index) + " [" +
-               layer->type + "]";
+    const NetworkSpec& spec = net.spec();
+    if (const LayerSpec* layer = outputSizeLayer(spec)) {
+        const std::string key = outputSizeKey(spec, *layer);
+        // Where to change it: the key's line, else the section's (the message named no file).
+        const cfg::Line* line = spec.document && layer->section < spec.document->sections().size()
+                                    ? spec.document->sections()[layer->section].find(key)
+                                    : nullptr;
+        const std::string where =
+            spec.file.empty()
+                ? std::string()
+                : " (" + spec.file + ":" + std::to_string(line ? line->number : layer->line) + ")";
+        return key + "= of layer " + std::to_string(layer->index) + " [" + layer->type + "]" + where;
+    }
     return "output= (or filters=) of the last layer";
 }
 
