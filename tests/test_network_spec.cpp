@@ -10,6 +10,7 @@
 
 #include <QProcess>
 #include <QTest>
+#include <sstream>
 
 using namespace nw;
 
@@ -327,6 +328,19 @@ void TestNetworkSpec::brokenLayersAreReported()
     if (leftOut > 0)
         QVERIFY(summaryTable(spec).find(std::to_string(leftOut) + (leftOut == 1 ? " layer" : " layers") +
                                         " behind an error left out (?)") != std::string::npos);
+    // No row shows an error's shape as one ("0", or "-256" for channels=-1): "?" instead.
+    std::istringstream rows(summaryTable(spec));
+    std::string row;
+    std::getline(rows, row); // (the header)
+    while (std::getline(rows, row) && !row.starts_with("Total")) {
+        if (row.size() < 79)
+            continue;
+        for (const std::size_t column : {45, 63}) { // input, output (16 wide: summary.cpp's format)
+            std::string shape = row.substr(column, 16);
+            shape.erase(0, shape.find_first_not_of(' '));
+            QVERIFY2(shape != "0" && !shape.starts_with('-'), row.c_str());
+        }
+    }
 }
 
 // A header without ']' or a line without '=' inside a layer is that layer's problem: the studio marks its

@@ -48,11 +48,13 @@ std::string summaryTable(const NetworkSpec& spec)
         out += formatted("%5d%s %-16s %9s %9s  %16s  %16s %9s %12s %10s\n", layer.index,
                          layer.valid() ? " " : "!", layer.type.c_str(), layer.filters.c_str(),
                          layer.size.c_str(),
-                         // (the row above's output: "?" there, "?" here, as the studio's table)
-                         layer.index > 0 && !spec.layers[std::size_t(layer.index) - 1].inputKnown
+                         // (the row above's output: "?" there, "?" here, as the studio's table; a
+                         // shape of no size, an error's, is "?" too: it read 0, and -256 for channels=-1)
+                         (layer.index > 0 && !spec.layers[std::size_t(layer.index) - 1].inputKnown) ||
+                                 layer.input.size <= 0
                              ? "?"
                              : layer.input.text().c_str(),
-                         known ? layer.output.text().c_str() : "?",
+                         known && layer.output.size > 0 ? layer.output.text().c_str() : "?",
                          known ? formatted("%.3f", layer.costs.bflops).c_str() : "?",
                          known ? std::to_string(layer.costs.params).c_str() : "?",
                          !known                       ? "?"
