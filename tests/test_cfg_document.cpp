@@ -234,6 +234,18 @@ void TestCfgDocument::listsAndNamesFilesAreNamedOnce()
     const cfg::Document stray = cfg::Document::parse("width=8\nhello\n", "bad.cfg");
     QVERIFY(!stray.readFailed());
     QCOMPARE(stray.diagnostics().size(), std::size_t(2));
+    // Millions of sections (7 million [empty] took 6.5 GB and 85 s): refused past 100,000, on the line
+    // of the first one past it; 100,000 are read.
+    std::string many = "[net]\nwidth=8\nheight=8\nchannels=1\n";
+    for (std::size_t i = 1; i < cfg::Document::kMaxSections; ++i)
+        many += "[empty]\n";
+    QVERIFY(!cfg::Document::parse(many, "many.cfg").readFailed());
+    many += "[empty]\n";
+    const cfg::Document tooMany = cfg::Document::parse(many, "many.cfg");
+    QVERIFY(tooMany.readFailed());
+    QCOMPARE(tooMany.diagnostics()[0].format(),
+             std::string("many.cfg:100004: error: more than 100000 sections: no network Darknet runs has so "
+                         "many (the largest have about 1,000 layers); is it the right file?"));
 }
 
 void TestCfgDocument::missingFileIsAnError()

@@ -238,6 +238,12 @@ Document Document::parse(std::string_view text, std::string fileName)
             section.type = line.key;
             section.lines.push_back(std::move(line));
             doc.sections_.push_back(std::move(section));
+            // Millions of sections (a generated or damaged file) took gigabytes before any check.
+            if (doc.sections_.size() > kMaxSections)
+                return failedRead(doc.fileName_, number,
+                                  "more than " + std::to_string(kMaxSections) +
+                                      " sections: no network Darknet runs has so many (the largest have "
+                                      "about 1,000 layers); is it the right file?");
         } else if (!doc.sections_.empty()) {
             doc.sections_.back().lines.push_back(std::move(line));
         } else {

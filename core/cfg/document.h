@@ -61,6 +61,8 @@ public:
     // Parses cfg text. Syntax problems (a key outside any section, a line without '=', an empty value,
     // text after a section header) are reported in diagnostics() with file:line; the text is kept.
     static Document parse(std::string_view text, std::string fileName = {});
+    // More sections than this end the read with an error on the first one past it.
+    static constexpr std::size_t kMaxSections = 100000;
     // Reads and parses a file; a read failure is an error diagnostic naming the file.
     static Document load(const std::string& path);
     // This document's text parsed again (the line numbers of the text Save writes, its syntax checked
