@@ -69,6 +69,7 @@ private slots:
     void candidatesMatchOpenCvDnn();
     void detectCommandOnImagesAndVideo();
     void outputsThatAreNotNumbersAreSaid();
+    void mapSaysANamesFileWithoutNames();
     void detectStoppedKeepsWhatItDid();
     void labelsStayInsideAndTheBestIsOnTop();
     void yolo9000HierarchyByHand();
@@ -617,6 +618,26 @@ void TestDetect::outputsThatAreNotNumbersAreSaid()
     QCOMPARE(map.exitCode, 1);
     QVERIFY2(map.err.contains("1 of 1 images gave outputs that are not numbers, so no mAP can be measured"),
              map.err.constData());
+}
+
+// A names file without one name: map says so and shows the classes as numbers (it said nothing).
+void TestDetect::mapSaysANamesFileWithoutNames()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("tiny.cfg"), weights = dir.filePath("tiny.weights");
+    QVERIFY(test::writeDivergedDetector(cfg, weights));
+    QCOMPARE(cli({"init", cfg, weights}).exitCode, 0); // (sane weights over the diverged ones)
+    const QString image = dir.filePath("dog.jpg");
+    QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", image));
+    test::writeFile(dir.filePath("dog.txt"), "0 0.5 0.5 0.2 0.2\n");
+    test::writeFile(dir.filePath("valid.txt"), image.toUtf8() + "\n");
+    test::writeFile(dir.filePath("empty.names"), "");
+    test::writeFile(dir.filePath("tiny.data"), "classes=1\nvalid=" + dir.filePath("valid.txt").toUtf8() +
+                                                   "\nnames=" + dir.filePath("empty.names").toUtf8() + "\n");
+    const Run map = cli({"map", dir.filePath("tiny.data"), cfg, weights});
+    QCOMPARE(map.exitCode, 0);
+    QVERIFY2(map.err.contains("empty.names has 0 names but the network has 1 classes"), map.err.constData());
+    QVERIFY2(map.out.contains("class  0 class 0"), map.out.constData());
 }
 
 void TestDetect::labelsStayInsideAndTheBestIsOnTop()

@@ -73,6 +73,8 @@ int map(const MapArgs& args)
         if (!loaded->empty()) {
             warnNameCount(namesPath, loaded->size(), int(r.classes.size()));
             names = *loaded;
+        } else if (!namesPath.empty()) { // (a names file without a name was taken in silence)
+            warnNameCount(namesPath, 0, int(r.classes.size()));
         }
     } else {
         std::cerr << "warning: " << error << "; classes are shown as numbers\n";
