@@ -721,8 +721,6 @@ void MainWindow::closeEvent(QCloseEvent* event)
     event->accept();
 }
 
-// The graph keeps room for a card beside the docks: a layout saved on a large screen, restored on a
-// small one (or a HiDPI laptop at 200 %: 960 logical pixels), left the canvas 100 pixels wide.
 // The keyboard never stays where no one sees it: a dock sent behind another's tab hands it to the dock
 // now in front, and a window left with none (its focused control hidden or deleted, as after a
 // dialog) gives it to the graph. Typed keys went into hidden panels, or nowhere.
@@ -767,6 +765,8 @@ bool MainWindow::focusNextPrevChild(bool next)
     return true;
 }
 
+// The graph keeps room for a card beside the docks: a layout saved on a large screen, restored on a
+// small one (or a HiDPI laptop at 200 %: 960 logical pixels), left the canvas 100 pixels wide.
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
