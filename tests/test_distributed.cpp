@@ -233,8 +233,9 @@ void TestDistributed::detectorEqualsDoubledBatch()
     const double difference = relativeDifference(b, a);
     qInfo("detector: %zu weights, largest difference %.2g of the largest weight", a.size(), difference);
     // Summed in another order, the gradients differ in their last bits; three steps at the full rate
-    // carry that to ~3e-5 (without the gradient sum the difference is 0.35).
-    QVERIFY2(difference <= 1e-4, qPrintable(QString::number(difference)));
+    // carry that to ~3e-5, and to 1.1e-4 under the sanitizers with OpenBLAS's SkylakeX kernels (an
+    // AVX-512 machine); without the gradient sum the difference is 0.35.
+    QVERIFY2(difference <= 1e-3, qPrintable(QString::number(difference)));
     // The three steps moved the weights far more than that.
     QVERIFY(
         cli({"init", dir.filePath("single.cfg"), dir.filePath("start.weights"), "--seed", "0"}).exitCode ==
