@@ -467,6 +467,16 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
     QCOMPARE(pass["batch"].toInt(), 128);
     QVERIFY(pass["images_per_s"].toDouble() > 0);
     QVERIFY(pass["layers"].toArray()[0].toObject()["backward_ms"].toDouble() > 0);
+    // A recurrent network runs one sequence of time_steps items (batch 1 was refused: "use a multiple
+    // of 3", and bench has no batch option).
+    QTemporaryDir dir;
+    const QString rnn = dir.filePath("rnn.cfg");
+    test::writeFile(rnn, "[net]\ninputs=4\ntime_steps=3\n\n[connected]\noutput=4\n\n[gru]\noutput=4\n");
+    const Run sequence = cli({"bench", rnn, "--runs", "2"});
+    QVERIFY2(sequence.exitCode == 0, sequence.err.constData());
+    QVERIFY2(sequence.out.contains("one sequence of 3 items"), sequence.out.constData());
+    const Run sequenceJson = cli({"bench", rnn, "--runs", "2", "--json"});
+    QCOMPARE(QJsonDocument::fromJson(sequenceJson.out).object()["time_steps"].toInt(), 3);
 }
 
 // init: the same seed gives the same bytes, another seed other weights; the file loads (bench runs
