@@ -509,6 +509,9 @@ void TestDetect::detectCommandOnImagesAndVideo()
     const Run json = cli({"detect", cfg, weights, "/usr/share/darknet/data/dog.jpg", "--json", "--names",
                           latin1, "--thresh", "0.001"});
     QVERIFY2(json.exitCode == 0, json.err.constData());
+    // Said once, on the first such line (81 of them): the letters show as U+FFFD.
+    QVERIFY2(json.err.contains(latin1.toUtf8() + ":1: 81 names (the first here) are not UTF-8 text"),
+             json.err.constData());
     const QJsonArray parsed = QJsonDocument::fromJson(json.out).array();
     QCOMPARE(parsed.size(), 1);
     const QJsonArray found = parsed[0].toObject()["detections"].toArray();

@@ -271,10 +271,13 @@ std::optional<std::vector<std::string>> namesFor(const std::string& path, int cl
     }
     std::string error;
     auto names = loadNames(path, error);
-    if (!names)
+    if (!names) {
         std::cerr << "error: " << error << "\n";
-    else
-        warnNameCount(path, names->size(), classes);
+        return names;
+    }
+    warnNameCount(path, names->size(), classes);
+    if (auto warning = namesEncodingWarning(*names, path))
+        std::cerr << "warning: " << *warning << "\n";
     return names;
 }
 

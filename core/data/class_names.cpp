@@ -62,6 +62,53 @@ std::optional<std::vector<std::string>> loadNames(const std::string& path, std::
     return names;
 }
 
+namespace {
+
+// Well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF).
+bool isUtf8(std::string_view text)
+{
+    for (std::size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        const std::size_t length = byte < 0x80           ? 1
+                                   : (byte >> 5) == 0x6  ? 2
+                                   : (byte >> 4) == 0xE  ? 3
+                                   : (byte >> 3) == 0x1E ? 4
+                                                         : 0;
+        if (length == 0 || i + length > text.size())
+            return false;
+        char32_t code = length == 1 ? byte : byte & (0x7F >> length);
+        for (std::size_t k = 1; k < length; ++k) {
+            const auto next = static_cast<unsigned char>(text[i + k]);
+            if ((next >> 6) != 0x2)
+                return false;
+            code = (code << 6) | (next & 0x3F);
+        }
+        const char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+            return false;
+        i += length;
+    }
+    return true;
+}
+
+} // namespace
+
+std::optional<std::string> namesEncodingWarning(const std::vector<std::string>& names,
+                                                const std::string& path)
+{
+    std::size_t first = names.size(), count = 0;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (!isUtf8(names[i]) && count++ == 0)
+            first = i;
+    if (count == 0)
+        return std::nullopt;
+    return path + ":" + std::to_string(first + 1) + ": " +
+           (count == 1 ? std::string("this name is")
+                       : std::to_string(count) + " names (the first here) are") +
+           " not UTF-8 text (Latin-1, or another old encoding?): " + (count == 1 ? "its" : "their") +
+           " letters show as \xEF\xBF\xBD in labels and JSON; save the file as UTF-8";
+}
+
 std::optional<std::string> namesBesideCfg(const std::string& cfgPath)
 {
     const std::filesystem::path beside = std::filesystem::path(cfgPath).replace_extension(".names");

@@ -14,6 +14,12 @@ namespace nw {
 std::optional<std::vector<std::string>> loadNames(const std::string& path, std::string& error,
                                                   const char* what = "a names file");
 
+// "PATH:N: line N is not UTF-8 text (…): its letters show as �; save the file as UTF-8" for the first
+// name that is not UTF-8 (a Latin-1 file from an old Windows editor: "caf\xe9"), with how many are;
+// nullopt when all are. Darknet passes the bytes on; JSON output and drawn labels need UTF-8.
+std::optional<std::string> namesEncodingWarning(const std::vector<std::string>& names,
+                                                const std::string& path);
+
 // The cfg's own names file beside it (yolov4.cfg → yolov4.names), when it exists: what detect, classify
 // and the studio's Detect panel take when no names were chosen (the bundled networks ship that way).
 std::optional<std::string> namesBesideCfg(const std::string& cfgPath);

@@ -551,6 +551,8 @@ void DetectPanel::setNames(const QString& path)
         names_ = *names;
         namesPath_ = path;
         sayIfNamesDoNotFit();
+        if (auto warning = namesEncodingWarning(*names, path.toStdString())) // (drawn as � before)
+            status_->setText(QString::fromStdString(*warning));
     } else {
         status_->setText(QString::fromStdString(error));
     }
