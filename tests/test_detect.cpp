@@ -542,7 +542,8 @@ void TestDetect::detectCommandOnImagesAndVideo()
                  "huge.png: cannot read the image: its header declares more pixels than OpenCV accepts"),
              skipped.err.constData());
     QVERIFY2(skipped.err.contains("empty: a folder without images or videos"), skipped.err.constData());
-    QVERIFY(skipped.err.contains("detect: 3 of 4 inputs could not be read (or their --out file written)"));
+    QVERIFY(skipped.err.contains(
+        "detect: 3 of 4 inputs could not be read or scored (or their --out file written)"));
     // In the JSON too, each with its error (a program reading it could not tell which inputs failed).
     const QJsonArray skippedJson = QJsonDocument::fromJson(skipped.out).array();
     QCOMPARE(skippedJson.size(), 3);

@@ -783,7 +783,8 @@ void TestEditor::propertyPanelShowsValuesAsWritten()
     panel->table()->setFocus();
     panel->table()->setCurrentCell(panel->rowOf("activation"), 1);
     QTest::keyClick(panel->table(), Qt::Key_Space);
-    auto* combo = panel->table()->viewport()->findChild<QComboBox*>();
+    auto* combo = qobject_cast<QComboBox*>(
+        panel->table()->indexWidget(panel->table()->model()->index(panel->rowOf("activation"), 1)));
     QVERIFY(combo);
     QCOMPARE(combo->currentText(), QString("linear"));
     QTRY_VERIFY(combo->view()->isVisible()); // (its list open)

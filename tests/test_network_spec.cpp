@@ -332,15 +332,18 @@ void TestNetworkSpec::brokenLayersAreReported()
     std::istringstream rows(summaryTable(spec));
     std::string row;
     std::getline(rows, row); // (the header)
+    std::size_t checked = 0;
     while (std::getline(rows, row) && !row.starts_with("Total")) {
         if (row.size() < 79)
             continue;
+        ++checked;
         for (const std::size_t column : {45, 63}) { // input, output (16 wide: summary.cpp's format)
             std::string shape = row.substr(column, 16);
             shape.erase(0, shape.find_first_not_of(' '));
             QVERIFY2(shape != "0" && !shape.starts_with('-'), row.c_str());
         }
     }
+    QCOMPARE(checked, spec.layers.size()); // (every row has the table's width)
 }
 
 // A header without ']' or a line without '=' inside a layer is that layer's problem: the studio marks its
@@ -452,7 +455,7 @@ void TestNetworkSpec::aConvolutionFeedingAYoloHeadIsLinear()
     // (each was taken without a word; max=0 made train and map take the detector for a classifier).
     QCOMPARE(warnings("activation=linear\n", "max=0\n"),
              QStringList{"det.cfg:16: error: layer 1: max (the most boxes of an image's labels the head "
-                         "reads) must be at least 1; AlexeyAB's Darknet takes 90 when it is left out"});
+                         "reads) must be at least 1; leave it out for the default, 90"});
     QVERIFY(warnings("activation=linear\n", "scale_x_y=0\n")
                 .join("")
                 .contains("det.cfg:16: error: layer 1: scale_x_y must be positive"));

@@ -166,7 +166,7 @@ int bench(const BenchArgs& args)
             const LayerSpec& layer = net->spec().layers[l];
             std::printf("%5zu  %-16s %18s %10.3f %10.3f %9.1f\n", l, layer.type.c_str(),
                         layer.output.text().c_str(), layer.costs.bflops, ms,
-                        ms > 0 ? layer.costs.bflops / ms * 1000 : 0.0);
+                        ms > 0 ? layer.costs.bflops * steps / ms * 1000 : 0.0); // (per item: × the sequence)
         }
     }
     std::sort(times.begin(), times.end());

@@ -510,6 +510,7 @@ int detect(const DetectArgs& args)
                 if (auto problem = detector.outputProblem(); problem && !std::exchange(notNumbers, true)) {
                     progress.clear();
                     std::cerr << "error: " << input << ": frame " << index << ": " << *problem << "\n";
+                    results.push_back({{"file", input}, {"frame", index}, {"error", *problem}});
                     ++failures;
                 }
                 results.push_back({{"file", input}, {"frame", index}, {"detections", boxesJson(boxes)}});
@@ -590,8 +591,9 @@ int detect(const DetectArgs& args)
         labels.report();
     if (failures)
         std::cerr << "detect: " << failures << " of " << inputs.size() + std::size_t(notExpanded)
-                  << (args.saveLabels ? " inputs could not be read, or their --out or label file written\n"
-                                      : " inputs could not be read (or their --out file written)\n");
+                  << (args.saveLabels
+                          ? " inputs could not be read or scored, or their --out or label file written\n"
+                          : " inputs could not be read or scored (or their --out file written)\n");
     if (const int signal = detectStop) {
         std::cerr << "detect: stopped (" << (signal == SIGINT ? "Ctrl+C" : "SIGTERM") << ") after " << done
                   << " of " << inputs.size() << " inputs; the results so far are written\n";

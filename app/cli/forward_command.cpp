@@ -39,14 +39,17 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
     if (!runner)
         return 1;
     std::vector<float> input;
+    bool inputNotFinite = false;
     const Shape shape = net->inputShape();
     if (endsWith(inputPath, ".f32")) {
         if (auto problem = readFloatFile(inputPath, std::size_t(shape.size), input)) {
             std::cerr << "error: " << *problem << "\n";
             return 1;
         }
-        if (auto warning = nonFiniteWarning(inputPath, input))
+        if (auto warning = nonFiniteWarning(inputPath, input)) {
             std::cerr << "warning: " << *warning << "\n";
+            inputNotFinite = true;
+        }
     } else {
         std::string error;
         auto image = loadImage(inputPath, shape.c, error);
@@ -86,9 +89,13 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
     const auto values = output.span();
     if (const auto bad =
             std::count_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); })) {
+        const bool written = !outPath.empty() || !allLayersDir.empty();
         std::cerr << "error: " << bad << " of " << values.size()
-                  << " output values are not numbers (NaN or infinite), written as computed: the weights "
-                     "diverged in training, or belong to another network\n";
+                  << " output values are not numbers (NaN or infinite)"
+                  << (written ? ", written as computed" : "")
+                  << (inputNotFinite ? ": the input holds values that are not numbers (said above)"
+                                     : ": the weights diverged in training, or belong to another network")
+                  << "\n";
         return 1;
     }
     return 0;

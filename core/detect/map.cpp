@@ -206,8 +206,11 @@ MapResult evaluateMap(Net& net, const DetectionDataset& data, bool letterbox, co
             if (!readable[b])
                 continue;
             if (auto problem = nonFiniteHeadOutputs(net, int(b))) {
+                // Scored as finding nothing (its truths count as missed): left out, the mAP came out
+                // higher than the weights deserve.
                 if (notNumbers++ == 0)
                     notNumbersProblem = data.item(start + b).image + ": " + *problem;
+                truths.push_back(data.item(start + b).boxes);
                 continue;
             }
             DecodeOptions decode;

@@ -38,8 +38,8 @@ struct MapResult {
     std::size_t images = 0;     // scored (the readable ones)
     std::size_t unreadable = 0; // left out, each named in `warnings` (the first 20)
     std::vector<std::string> warnings;
-    // Images whose head outputs were NaN or infinite (weights that diverged): left out of the figures,
-    // which then mean nothing; the first is named in `notNumbersProblem`.
+    // Images whose head outputs were NaN or infinite (weights that diverged): scored as finding
+    // nothing; the first is named in `notNumbersProblem`.
     std::size_t notNumbers = 0;
     std::string notNumbersProblem;
 };

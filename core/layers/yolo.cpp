@@ -85,8 +85,8 @@ std::unique_ptr<YoloLayer> parseHead(cfg::SectionReader& r, bool gaussian)
     // Values no cfg means (each trained or detected without a word): max=0 took the head for a classifier's.
     if (l->maxBoxes < 1)
         r.error("max", "max (the most boxes of an image's labels the head reads) must be at least 1; "
-                       "AlexeyAB's Darknet takes " +
-                           std::to_string(gaussian ? 200 : 90) + " when it is left out");
+                       "leave it out for the default, " +
+                           std::to_string(gaussian ? 200 : 90));
     if (!(l->scaleXY > 0))
         r.error("scale_x_y", "scale_x_y must be positive (1: none; scaled-YOLOv4's cfgs use 1.05 to 2)");
     if (!(l->jitter >= 0 && l->jitter < 1))
@@ -100,9 +100,10 @@ std::unique_ptr<YoloLayer> parseHead(cfg::SectionReader& r, bool gaussian)
         r.warning("beta_nms", "beta_nms (DIoU-NMS's penalty) cannot be negative");
     if (l->nmsKind != "default" && l->nmsKind != "greedynms" && l->nmsKind != "diounms" &&
         l->nmsKind != "cornersnms")
-        r.warning("nms_kind",
-                  "unknown nms_kind '" + l->nmsKind +
-                      "': AlexeyAB's Darknet takes the default (known: default, greedynms, diounms)");
+        r.warning(
+            "nms_kind",
+            "unknown nms_kind '" + l->nmsKind +
+                "': AlexeyAB's Darknet takes the default (known: default, greedynms, diounms, cornersnms)");
     if (l->iouLoss != "mse" && l->iouLoss != "iou" && l->iouLoss != "giou" && l->iouLoss != "diou" &&
         l->iouLoss != "ciou")
         r.warning("iou_loss", "unknown iou_loss '" + l->iouLoss +

@@ -68,16 +68,26 @@ void GraphView::changeEvent(QEvent* event)
 void GraphView::focusInEvent(QFocusEvent* event)
 {
     QGraphicsView::focusInEvent(event);
-    keyboardFrame_ = event->reason() != Qt::MouseFocusReason && event->reason() != Qt::PopupFocusReason &&
-                     event->reason() != Qt::ActiveWindowFocusReason;
+    switch (event->reason()) {
+    case Qt::MouseFocusReason:
+        keyboardFrame_ = false;
+        break;
+    case Qt::PopupFocusReason: // (back from a menu, another window or the menu bar: as it was)
+    case Qt::ActiveWindowFocusReason:
+    case Qt::MenuBarFocusReason:
+        break;
+    default: // Tab, Shift+Tab, F6, a shortcut, the window handing it on
+        keyboardFrame_ = true;
+    }
     viewport()->update();
 }
 
 void GraphView::focusOutEvent(QFocusEvent* event)
 {
     QGraphicsView::focusOutEvent(event);
-    if (event->reason() == Qt::PopupFocusReason || event->reason() == Qt::ActiveWindowFocusReason)
-        return; // (a menu or another window: the keyboard comes back here)
+    if (event->reason() == Qt::PopupFocusReason || event->reason() == Qt::ActiveWindowFocusReason ||
+        event->reason() == Qt::MenuBarFocusReason)
+        return; // (a menu, another window or the menu bar: the keyboard comes back here)
     keyboardFrame_ = false;
     viewport()->update();
 }

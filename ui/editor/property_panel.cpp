@@ -111,8 +111,10 @@ protected:
             Kind(index.data(kKindRole).toInt()) == Kind::Flag || !(index.flags() & Qt::ItemIsEditable))
             return false;
         table->edit(index);
-        if (auto* combo = table->viewport()->findChild<QComboBox*>())
-            combo->showPopup();
+        auto* combo = qobject_cast<QComboBox*>(table->indexWidget(index)); // (its open editor)
+        if (!combo)
+            return false; // (not opened: the Space goes on as before)
+        combo->showPopup();
         return true;
     }
 };

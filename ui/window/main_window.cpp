@@ -753,16 +753,25 @@ void MainWindow::keepKeyboardInView()
 
 bool MainWindow::focusNextPrevChild(bool next)
 {
+    // Qt's own rule for a Tab stop, with a dock behind another's tab passed over. The chain is walked
+    // without giving each control the keyboard on the way (that announced hidden controls to screen
+    // readers and committed or selected their text).
     QWidget* start = QApplication::focusWidget();
-    // Each step is one Tab in Qt's focus chain; a hidden dock is passed over, never entered.
-    for (int step = 0; step < 1000; ++step) {
-        if (!QMainWindow::focusNextPrevChild(next))
+    if (!start || start->window() != this)
+        return QMainWindow::focusNextPrevChild(next);
+    for (QWidget* w = start;;) {
+        w = next ? w->nextInFocusChain() : w->previousInFocusChain();
+        if (!w || w == start)
             return false;
-        QWidget* now = QApplication::focusWidget();
-        if (!now || now == start || !isBehindAnotherTab(now))
-            return true;
+        if (w->window() != this || (w->focusPolicy() & Qt::TabFocus) != Qt::TabFocus || w->focusProxy() ||
+            !w->isVisibleTo(this) || !w->isEnabled() || isBehindAnotherTab(w))
+            continue;
+        w->setFocus(next ? Qt::TabFocusReason : Qt::BacktabFocusReason);
+        for (QWidget* up = w->parentWidget(); up; up = up->parentWidget()) // (a panel scrolled past it)
+            if (auto* area = qobject_cast<QScrollArea*>(up))
+                area->ensureWidgetVisible(w);
+        return true;
     }
-    return true;
 }
 
 // The graph keeps room for a card beside the docks: a layout saved on a large screen, restored on a
