@@ -477,6 +477,17 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
     QVERIFY2(sequence.out.contains("one sequence of 3 items"), sequence.out.constData());
     const Run sequenceJson = cli({"bench", rnn, "--runs", "2", "--json"});
     QCOMPARE(QJsonDocument::fromJson(sequenceJson.out).object()["time_steps"].toInt(), 3);
+    // forward likewise: a .f32 of 3 × 4 floats in, 3 × 4 out; an image is no sequence.
+    const QString weights = dir.filePath("rnn.weights"), in = dir.filePath("in.f32");
+    QCOMPARE(cli({"init", rnn, weights}).exitCode, 0);
+    test::writeFile(in, QByteArray(12 * 4, 0));
+    const Run stepped = cli({"forward", rnn, weights, "--input", in, "--out", dir.filePath("out.f32")});
+    QVERIFY2(stepped.exitCode == 0, stepped.err.constData());
+    QCOMPARE(test::readAll(dir.filePath("out.f32")).size(), 12 * 4);
+    const Run image = cli({"forward", rnn, weights, "--input", "/usr/share/darknet/data/dog.jpg"});
+    QCOMPARE(image.exitCode, 1);
+    QVERIFY2(image.err.contains("reads a sequence, not an image: give --input a .f32 file of 3 × 4 floats"),
+             image.err.constData());
 }
 
 // init: the same seed gives the same bytes, another seed other weights; the file loads (bench runs

@@ -30,9 +30,11 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
         std::cerr << "error: " << *problem << "\n";
         return 1;
     }
-    // Every layer's output stays readable only when --all-layers asks for them.
-    auto net =
-        loadNet(cfg, weights, 1, {}, allLayersDir.empty() ? Net::Use::InferenceOnly : Net::Use::Everything);
+    // Every layer's output stays readable only when --all-layers asks for them. A recurrent network
+    // reads one sequence of its time_steps items (batch 1 was refused: "use a multiple of 576").
+    const int steps = timeSteps(cfg);
+    auto net = loadNet(cfg, weights, steps, {},
+                       allLayersDir.empty() ? Net::Use::InferenceOnly : Net::Use::Everything);
     if (!net)
         return 1;
     auto runner = DeviceRunner::create(*net, device);
@@ -42,7 +44,7 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
     bool inputNotFinite = false;
     const Shape shape = net->inputShape();
     if (endsWith(inputPath, ".f32")) {
-        if (auto problem = readFloatFile(inputPath, std::size_t(shape.size), input)) {
+        if (auto problem = readFloatFile(inputPath, std::size_t(shape.size) * std::size_t(steps), input)) {
             std::cerr << "error: " << *problem << "\n";
             return 1;
         }
@@ -50,6 +52,11 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
             std::cerr << "warning: " << *warning << "\n";
             inputNotFinite = true;
         }
+    } else if (steps > 1) {
+        std::cerr << "error: " << cfg << ": a recurrent network (time_steps=" << steps
+                  << ") reads a sequence, not an image: give --input a .f32 file of " << steps << " × "
+                  << shape.size << " floats\n";
+        return 1;
     } else {
         std::string error;
         auto image = loadImage(inputPath, shape.c, error);
