@@ -15,6 +15,7 @@
 #include "net_loading.h"
 #include "util/atomic_file.h"
 #include "util/file_check.h"
+#include "util/float_file.h"
 #include "util/json_text.h"
 #include "util/text_columns.h"
 
@@ -676,7 +677,7 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
         runner->forward(prepared.data.data());
         const std::vector<float> scores = classScores(*net, 0);
         // (NaN scores were printed as "-nan" and called raw scores of a network without a softmax)
-        if (!std::all_of(scores.begin(), scores.end(), [](float s) { return std::isfinite(s); })) {
+        if (countNonFinite(scores) > 0) {
             std::cerr << "error: " << path
                       << ": the network's scores are not numbers (NaN or infinite): the weights diverged in "
                          "training, or were trained for another cfg\n";

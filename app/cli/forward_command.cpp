@@ -5,8 +5,6 @@
 #include "util/file_check.h"
 #include "util/float_file.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -93,15 +91,13 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
         std::cerr << "forward: ran, but wrote nothing: add --out OUT.f32 or --all-layers DIR\n";
     // Written as computed, but not called a success: an output of NaN is what diverged weights (or
     // another network's) give, and exit status 0 hid it from scripts.
-    const auto values = output.span();
-    if (const auto bad =
-            std::count_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); })) {
+    if (const std::size_t bad = countNonFinite(output.span())) {
         const bool written = !outPath.empty() || !allLayersDir.empty();
-        std::cerr << "error: " << bad << " of " << values.size()
+        std::cerr << "error: " << bad << " of " << output.span().size()
                   << " output values are not numbers (NaN or infinite)"
                   << (written ? ", written as computed" : "")
                   << (inputNotFinite ? ": the input holds values that are not numbers (said above)"
-                                     : ": the weights diverged in training, or belong to another network")
+                                     : ": " + std::string(kNotNumbersCause))
                   << "\n";
         return 1;
     }

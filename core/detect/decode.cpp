@@ -4,8 +4,8 @@
 #include "layers/detection_heads.h"
 #include "layers/region.h"
 #include "layers/yolo.h"
+#include "util/float_file.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace nw {
@@ -178,15 +178,14 @@ std::optional<std::string> nonFiniteHeadOutputs(const Net& net, int item)
         if (!detectionHeadInfo(spec.layers[i].config.get()))
             continue;
         const Tensor& out = net.output(int(i));
-        const float* data = out.item(item);
         const std::size_t size = out.itemSize();
         total += size;
-        bad += std::size_t(std::count_if(data, data + size, [](float v) { return !std::isfinite(v); }));
+        bad += countNonFinite({out.item(item), size});
     }
     if (bad == 0)
         return std::nullopt;
     return "the network's outputs are not numbers (" + std::to_string(bad) + " of " + std::to_string(total) +
-           " values NaN or infinite): the weights diverged in training, or belong to another network";
+           " values NaN or infinite): " + std::string(kNotNumbersCause);
 }
 
 std::vector<Detection> decodeDetections(const Net& net, int item, const DecodeOptions& options)

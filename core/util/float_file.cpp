@@ -2,6 +2,7 @@
 
 #include "util/atomic_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -24,6 +25,12 @@ std::optional<std::string> readFloatFile(const std::string& path, std::size_t ex
     values.resize(expected);
     std::memcpy(values.data(), bytes.data(), bytes.size());
     return std::nullopt;
+}
+
+std::size_t countNonFinite(std::span<const float> values)
+{
+    return std::size_t(
+        std::count_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); }));
 }
 
 std::optional<std::string> nonFiniteWarning(const std::string& path, std::span<const float> values)

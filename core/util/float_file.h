@@ -3,6 +3,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nw {
@@ -15,5 +16,12 @@ std::optional<std::string> writeFloatFile(const std::string& path, std::span<con
 // A warning when values read from `path` hold NaN or ±infinity (how many, and the first's index): the
 // network runs on them, and its outputs come out NaN or quietly wrong (a max pool drops a NaN).
 std::optional<std::string> nonFiniteWarning(const std::string& path, std::span<const float> values);
+
+// How many of `values` are NaN or ±infinity.
+std::size_t countNonFinite(std::span<const float> values);
+// Why a network's outputs are not numbers when its input was fine: said by detect, forward, map and
+// the studio alike.
+inline constexpr std::string_view kNotNumbersCause =
+    "the weights diverged in training, or belong to another network";
 
 } // namespace nw

@@ -8,13 +8,13 @@
 #include "image/image_opencv.h"
 #include "image/jpeg_truncation.h"
 #include "util/file_check.h"
+#include "util/float_file.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QThread>
 #include <algorithm>
-#include <cmath>
 #include <opencv2/imgproc.hpp>
 
 namespace nw::ui {
@@ -167,11 +167,10 @@ bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int 
         const Shape shape = net_->inputShape();
         forward(centerCropResize(input, shape.w, shape.h).data.data());
         result.scores = classScores(*net_, 0);
-        if (!std::all_of(result.scores.begin(), result.scores.end(),
-                         [](float s) { return std::isfinite(s); }))
+        if (countNonFinite(result.scores) > 0)
             result.problem =
-                tr("the network's scores are not numbers (NaN or infinite): the weights diverged "
-                   "in training, or belong to another network");
+                tr("the network's scores are not numbers (NaN or infinite): %1")
+                    .arg(QString::fromUtf8(kNotNumbersCause.data(), qsizetype(kNotNumbersCause.size())));
     } else {
         Detector detector(*net_, {});
         detector.setForward(forward);

@@ -15,13 +15,18 @@ bool isBehindAnotherTab(const QWidget* widget)
     return false;
 }
 
+bool isTabStop(const QWidget* widget, const QWidget* within)
+{
+    return (widget->focusPolicy() & Qt::TabFocus) == Qt::TabFocus && !widget->focusProxy() &&
+           widget->isEnabled() && widget->isVisibleTo(within);
+}
+
 QWidget* firstFocusableIn(QWidget* pane)
 {
     if (!pane)
         return nullptr;
     for (QWidget* next = pane->nextInFocusChain(); next && next != pane; next = next->nextInFocusChain())
-        if (pane->isAncestorOf(next) && (next->focusPolicy() & Qt::TabFocus) && next->isVisibleTo(pane) &&
-            next->isEnabled() && !next->focusProxy())
+        if (pane->isAncestorOf(next) && isTabStop(next, pane))
             return next;
     return (pane->focusPolicy() & Qt::TabFocus) ? pane : nullptr;
 }

@@ -12,6 +12,9 @@ namespace nw::ui {
 // True when `widget` sits in a docked QDockWidget that another dock's tab covers.
 bool isBehindAnotherTab(const QWidget* widget);
 
+// Qt's rule for a Tab stop: takes Tab focus, enabled, shown within `within`, no focus proxy of its own.
+bool isTabStop(const QWidget* widget, const QWidget* within);
+
 // The first control inside `pane` that takes Tab focus and is shown, in Tab order; `pane` itself when
 // it takes focus and nothing inside does, or nullptr.
 QWidget* firstFocusableIn(QWidget* pane);

@@ -763,8 +763,7 @@ bool MainWindow::focusNextPrevChild(bool next)
         w = next ? w->nextInFocusChain() : w->previousInFocusChain();
         if (!w || w == start)
             return false;
-        if (w->window() != this || (w->focusPolicy() & Qt::TabFocus) != Qt::TabFocus || w->focusProxy() ||
-            !w->isVisibleTo(this) || !w->isEnabled() || isBehindAnotherTab(w))
+        if (w->window() != this || !isTabStop(w, this) || isBehindAnotherTab(w))
             continue;
         w->setFocus(next ? Qt::TabFocusReason : Qt::BacktabFocusReason);
         for (QWidget* up = w->parentWidget(); up; up = up->parentWidget()) // (a panel scrolled past it)

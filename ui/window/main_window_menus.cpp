@@ -201,7 +201,7 @@ void MainWindow::createActions()
         connect(toggle, &QAction::changed, show, [show, toggle] { show->setChecked(toggle->isChecked()); });
         show->setChecked(toggle->isChecked());
         connect(show, &QAction::triggered, dock, [dock, show] {
-            const bool behind = dock->isVisible() && dock->visibleRegion().isEmpty() && !dock->isFloating();
+            const bool behind = isBehindAnotherTab(dock);
             if (dock->isVisible() && !behind) {
                 dock->hide();
             } else {
