@@ -74,6 +74,7 @@ private slots:
     void initWritesWeightsThatLoad();
     void hostileInputsGetClearErrors();
     void unreadableImagesAreNamedNotScored();
+    void namesNotInUtf8AreSaidByEveryCommand();
     void anotherNetworksWeightsAreRefused();
     void nonFiniteInputIsNamed();
     void unwritableResultsFail();
@@ -1067,6 +1068,49 @@ void TestCli::hostileInputsGetClearErrors()
 
 // shapes-tiny.weights (about 5 MB) into the Fashion-MNIST cfg gave NaN scores when the rest was
 // ignored: now refused, unless asked for with --allow-extra.
+// A names or labels file saved as Latin-1 (an old Windows editor) shows its letters as U+FFFD in JSON
+// and in the studio: valid, map and train say so with the file and line, as detect does (they were
+// silent).
+void TestCli::namesNotInUtf8AreSaidByEveryCommand()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("pets.cfg"), weights = dir.filePath("pets.weights");
+    test::writeFile(cfg, "[net]\nbatch=1\nwidth=8\nheight=8\nchannels=3\n[connected]\noutput=2\n"
+                         "activation=linear\n[softmax]\n");
+    QCOMPARE(cli({"init", cfg, weights}).exitCode, 0);
+    test::writeFile(dir.filePath("labels.txt"), "dog\n\xe9t\xe9\n"); // "été" in Latin-1
+    test::writeFile(dir.filePath("pets.list"), "/usr/share/darknet/data/dog.jpg\n");
+    test::writeFile(dir.filePath("pets.data"),
+                    "classes=2\ntrain=pets.list\nvalid=pets.list\nlabels=labels.txt\n");
+    const QByteArray said = dir.filePath("labels.txt").toUtf8() + ":2: this name is not UTF-8 text";
+    const Run valid = cli({"valid", dir.filePath("pets.data"), cfg, weights});
+    QVERIFY2(valid.exitCode == 0 && valid.err.contains(said), valid.err.constData());
+    const Run train =
+        cli({"train", dir.filePath("pets.data"), cfg, "--max-batches", "1", "--out", dir.filePath("run")});
+    QVERIFY2(train.exitCode == 0 && train.err.contains(said), train.err.constData());
+    // A UTF-8 file is not warned about.
+    test::writeFile(dir.filePath("labels.txt"), "dog\n\xc3\xa9t\xc3\xa9\n");
+    const Run utf8 = cli({"valid", dir.filePath("pets.data"), cfg, weights});
+    QVERIFY2(utf8.exitCode == 0 && !utf8.err.contains("UTF-8"), utf8.err.constData());
+
+    // A detector's names: map, and train (which reads the names only to check them).
+    QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", dir.filePath("dog.jpg")));
+    test::writeFile(dir.filePath("dog.txt"), "0 0.5 0.5 0.2 0.2\n");
+    test::writeFile(dir.filePath("boxes.list"), dir.filePath("dog.jpg").toUtf8() + "\n");
+    test::writeFile(dir.filePath("shapes.names"), "circle\nsquare\ntriangle\nstar\nc\xe6ur\n");
+    test::writeFile(dir.filePath("boxes.data"),
+                    "classes=5\ntrain=boxes.list\nvalid=boxes.list\nnames=shapes.names\n");
+    const QByteArray saidNames = dir.filePath("shapes.names").toUtf8() + ":5: this name is not UTF-8 text";
+    const QString detector = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const Run map = cli({"map", dir.filePath("boxes.data"), detector,
+                         QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights"});
+    QVERIFY2(map.exitCode == 0 && map.err.contains(saidNames), map.err.constData());
+    const Run trainDetector = cli({"train", dir.filePath("boxes.data"), detector, "--max-batches", "1",
+                                   "--out", dir.filePath("run-boxes")});
+    QVERIFY2(trainDetector.exitCode == 0 && trainDetector.err.contains(saidNames),
+             trainDetector.err.constData());
+}
+
 void TestCli::anotherNetworksWeightsAreRefused()
 {
     QTemporaryDir dir;
@@ -1522,6 +1566,15 @@ void TestCli::anchorsLeaveOutWhatTrainingDrops()
                               root.toUtf8() + "/images/0.txt): training drops such boxes"),
              two.err.constData());
     QVERIFY2(!two.err.contains("max="), two.err.constData());
+    // --json: the same anchors as pairs and as the cfg's value, for a script that writes the cfg.
+    const Run json = cli({"anchors", root + "/obj.data", "--num", "2", "--json"});
+    QVERIFY2(json.exitCode == 0, json.err.constData());
+    const QJsonObject parsed = QJsonDocument::fromJson(json.out).object();
+    QCOMPARE(parsed["cfg_value"].toString(), QString("42,42, 208,104"));
+    QCOMPARE(parsed["anchors"].toArray(), (QJsonArray{QJsonArray{42, 42}, QJsonArray{208, 104}}));
+    QCOMPARE(parsed["average_iou"].toDouble(), 1.0);
+    QCOMPARE(parsed["boxes"].toInt(), 12);
+    QCOMPARE(parsed["width"].toInt(), 416);
     const Run three = cli({"anchors", root + "/obj.data", "--num", "3", "--width", "416", "--height", "416"});
     QCOMPARE(three.exitCode, 0);
     QVERIFY2(three.err.contains("the boxes have only 2 different sizes (in whole pixels at 416x416), so 3 "

@@ -53,6 +53,7 @@ struct AnchorsArgs {
     int count = 6, width = 416, height = 416;
     unsigned seed = 1;
     int restarts = 10; // k-means runs, the best kept (AlexeyAB's calc_anchors runs one)
+    bool json = false;
 };
 
 struct CheckDeviceArgs {

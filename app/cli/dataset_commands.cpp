@@ -71,7 +71,7 @@ int map(const MapArgs& args)
     std::string namesPath;
     if (auto loaded = classNamesOf(*data, true, error, &namesPath)) {
         if (!loaded->empty()) {
-            warnNameCount(namesPath, loaded->size(), int(r.classes.size()));
+            warnAboutNames(namesPath, *loaded, int(r.classes.size()));
             names = *loaded;
         } else if (!namesPath.empty()) { // (a names file without a name was taken in silence)
             warnNameCount(namesPath, 0, int(r.classes.size()));
@@ -185,13 +185,23 @@ int anchors(const AnchorsArgs& args)
                   << args.width << "x" << args.height << "), so " << args.count
                   << " anchors repeat some: --num " << distinct.size() << " says as much\n";
     const AnchorResult result = computeAnchors(sizes, args.count, args.seed, args.restarts);
-    std::printf("anchors = ");
     // Whole pixels, at least 1: an anchor of 0 would be refused by the cfg (and give boxes of no size).
-    const auto pixels = [](float v) { return std::max(1.0, std::round(double(v))); };
-    for (std::size_t k = 0; k < result.anchors.size(); ++k)
-        std::printf("%s%.0f,%.0f", k ? ", " : "", pixels(result.anchors[k].first),
-                    pixels(result.anchors[k].second));
-    std::printf("\naverage IoU = %.2f%% over %zu boxes\n", result.averageIou * 100, sizes.size());
+    const auto pixels = [](float v) { return long(std::max(1.0, std::round(double(v)))); };
+    std::string line; // the cfg's anchors= value
+    nlohmann::json pairs = nlohmann::json::array();
+    for (const auto& [w, h] : result.anchors) {
+        line += (line.empty() ? "" : ", ") + std::to_string(pixels(w)) + "," + std::to_string(pixels(h));
+        pairs.push_back({pixels(w), pixels(h)});
+    }
+    if (args.json) {
+        const nlohmann::json out = {
+            {"anchors", pairs},      {"cfg_value", line},   {"average_iou", result.averageIou},
+            {"boxes", sizes.size()}, {"width", args.width}, {"height", args.height}};
+        std::printf("%s\n", jsonText(out, 2).c_str());
+        return 0;
+    }
+    std::printf("anchors = %s\naverage IoU = %.2f%% over %zu boxes\n", line.c_str(), result.averageIou * 100,
+                sizes.size());
     return 0;
 }
 

@@ -276,9 +276,7 @@ std::optional<std::vector<std::string>> namesFor(const std::string& path, int cl
         std::cerr << "error: " << error << "\n";
         return names;
     }
-    warnNameCount(path, names->size(), classes);
-    if (auto warning = namesEncodingWarning(*names, path))
-        std::cerr << "warning: " << *warning << "\n";
+    warnAboutNames(path, *names, classes);
     return names;
 }
 

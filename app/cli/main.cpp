@@ -453,6 +453,9 @@ int main(int argc, char** argv)
                      "k-means runs from different starts, the best average IoU kept (default 10; AlexeyAB's "
                      "calc_anchors runs 1)")
         ->check(CLI::Range(1, 1000));
+    anchors->add_flag(
+        "--json", anchorsArgs.json,
+        "Print {\"anchors\":[[w,h],...],\"cfg_value\",\"average_iou\",\"boxes\",\"width\",\"height\"}");
 
     nw::cli::ExportOnnxArgs exportArgs;
     auto* exportOnnx =

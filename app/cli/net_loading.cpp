@@ -1,6 +1,7 @@
 #include "net_loading.h"
 
 #include "cfg/document.h"
+#include "data/class_names.h"
 #include "util/counted.h"
 
 #include <algorithm>
@@ -129,6 +130,13 @@ void warnNameCount(const std::string& path, std::size_t names, int classes)
     else if (names > std::size_t(classes))
         std::cerr << "warning: " << path << " has " << names << " names but the network has " << classes
                   << " classes (the names file of another data set?)\n";
+}
+
+void warnAboutNames(const std::string& path, const std::vector<std::string>& names, int classes)
+{
+    warnNameCount(path, names.size(), classes);
+    if (auto warning = namesEncodingWarning(names, path))
+        std::cerr << "warning: " << *warning << "\n";
 }
 
 int timeSteps(const std::string& cfg)

@@ -81,4 +81,7 @@ bool reportUnreadable(const std::vector<std::string>& named, std::size_t unreada
 // likely another data set's file).
 void warnNameCount(const std::string& path, std::size_t names, int classes);
 
+// warnNameCount, and a warning when names are not UTF-8 text (they would print as \xEF\xBF\xBD in JSON).
+void warnAboutNames(const std::string& path, const std::vector<std::string>& names, int classes);
+
 } // namespace nw::cli

@@ -25,7 +25,7 @@ std::vector<std::string> classNames(const DataFile& data, int matrixClasses)
     std::vector<std::string> names;
     if (auto loaded = classNamesOf(data, false, error, &path)) {
         if (!loaded->empty())
-            warnNameCount(path, loaded->size(), data.classes());
+            warnAboutNames(path, *loaded, data.classes());
         names = std::move(*loaded);
     } else {
         std::cerr << "warning: " << error << "; classes are shown as numbers\n";

@@ -212,6 +212,8 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
                 " labels but classes=" + std::to_string(classes);
         return nullptr;
     }
+    if (auto warning = namesEncodingWarning(labels, labelsPath)) // (paths still match byte for byte)
+        warnings.push_back(*warning);
     std::vector<std::string> kept;
     std::vector<int> classOf;
     std::vector<std::size_t> perClass(labels.size(), 0);

@@ -108,6 +108,8 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Network
                                        data.path + " has classes=" + std::to_string(classes) +
                                        " (the names file of another data set?): detect and map would label "
                                        "boxes with the wrong names");
+                if (auto warning = namesEncodingWarning(*names, *path))
+                    warnings.push_back(*warning);
             } else {
                 warnings.push_back(namesError + " (detect and map would show class numbers)");
             }
