@@ -51,6 +51,17 @@ bool opens(const QByteArray& log, const char* library)
     return log.contains(QByteArray("file=") + library) || log.contains(QByteArray("/") + library);
 }
 
+// A two-class classifier of 8×8 images (dir/pets.cfg) with random weights (dir/pets.weights).
+std::pair<QString, QString> tinyClassifier(const QTemporaryDir& dir)
+{
+    const QString cfg = dir.filePath("pets.cfg"), weights = dir.filePath("pets.weights");
+    test::writeFile(cfg, "[net]\nbatch=1\nwidth=8\nheight=8\nchannels=3\n[connected]\noutput=2\n"
+                         "activation=linear\n[softmax]\n");
+    if (test::cli({"init", cfg, weights}).exitCode != 0)
+        qFatal("netwright-cli init %s failed", qPrintable(cfg));
+    return {cfg, weights};
+}
+
 } // namespace
 
 class TestCli : public QObject {
@@ -725,10 +736,7 @@ void TestCli::initWritesWeightsThatLoad()
 void TestCli::unreadableImagesAreNamedNotScored()
 {
     QTemporaryDir dir;
-    const QString cfg = dir.filePath("pets.cfg"), weights = dir.filePath("pets.weights");
-    test::writeFile(cfg, "[net]\nbatch=1\nwidth=8\nheight=8\nchannels=3\n[connected]\noutput=2\n"
-                         "activation=linear\n[softmax]\n");
-    QCOMPARE(cli({"init", cfg, weights}).exitCode, 0);
+    const auto [cfg, weights] = tinyClassifier(dir);
     test::writeFile(dir.filePath("labels.txt"), "cat\ndog\n");
     test::writeFile(dir.filePath("cat-broken.jpg"), "not an image");
     test::writeFile(dir.filePath("some.list"), "/usr/share/darknet/data/dog.jpg\n" +
@@ -1074,10 +1082,7 @@ void TestCli::hostileInputsGetClearErrors()
 void TestCli::namesNotInUtf8AreSaidByEveryCommand()
 {
     QTemporaryDir dir;
-    const QString cfg = dir.filePath("pets.cfg"), weights = dir.filePath("pets.weights");
-    test::writeFile(cfg, "[net]\nbatch=1\nwidth=8\nheight=8\nchannels=3\n[connected]\noutput=2\n"
-                         "activation=linear\n[softmax]\n");
-    QCOMPARE(cli({"init", cfg, weights}).exitCode, 0);
+    const auto [cfg, weights] = tinyClassifier(dir);
     test::writeFile(dir.filePath("labels.txt"), "dog\n\xe9t\xe9\n"); // "été" in Latin-1
     test::writeFile(dir.filePath("pets.list"), "/usr/share/darknet/data/dog.jpg\n");
     test::writeFile(dir.filePath("pets.data"),
