@@ -65,6 +65,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoView>
@@ -83,6 +84,7 @@ private slots:
     void paletteInsertCreatesDefaultsAndKeepsReferences();
     void savingUnmodifiedWritesTheSameBytes();
     void eachPropertyEditIsAStepAndRederivesShapes();
+    void shortcutsDialogFitsTheScreen();
     void graphShowsEveryLayerAndEdge();
     void aCardPaintsOnlyInsideItsBounds();
     void draggingAPortConnectsLayers();
@@ -342,6 +344,36 @@ void TestEditor::savingUnmodifiedWritesTheSameBytes()
     QVERIFY(window.saveAs(dir.filePath("other.cfg")));
     QCOMPARE(window.trainPanel()->outputEdit()->text(), ui::defaultRunFolder("other.cfg"));
     QCOMPARE(window.trainPanel()->dataEdit()->text(), dir.filePath("mine.data"));
+}
+
+// Help ▸ Keyboard shortcuts scrolls within the screen (a message box grew with the table: on a
+// 720-pixel screen, and on this 600-pixel offscreen one, its OK button was below the edge).
+void TestEditor::shortcutsDialogFitsTheScreen()
+{
+    ui::MainWindow window;
+    window.show();
+    QAction* shortcuts = nullptr;
+    for (QAction* menu : window.menuBar()->actions())
+        for (QAction* action : menu->menu() ? menu->menu()->actions() : QList<QAction*>())
+            if (action->text() == "&Keyboard shortcuts")
+                shortcuts = action;
+    QVERIFY(shortcuts);
+    shortcuts->trigger();
+    QDialog* dialog = window.findChild<QDialog*>();
+    QVERIFY(dialog && dialog->isVisible());
+    QCOMPARE(dialog->windowTitle(), QString("Keyboard shortcuts"));
+    auto* text = dialog->findChild<QTextBrowser*>();
+    QVERIFY(text && text->toPlainText().contains("Duplicate layers"));
+    const QRect screen = window.screen()->availableGeometry();
+    QVERIFY2(dialog->height() <= screen.height() && dialog->width() <= screen.width(),
+             qPrintable(QString("%1×%2 on a %3×%4 screen")
+                            .arg(dialog->width())
+                            .arg(dialog->height())
+                            .arg(screen.width())
+                            .arg(screen.height())));
+    QVERIFY(text->verticalScrollBar()->maximum() > 0); // (the rest is a scroll away)
+    dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Close)->click();
+    QTRY_VERIFY(!window.findChild<QDialog*>());
 }
 
 void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()

@@ -12,6 +12,7 @@
 #include "detect/paint_detections.h"
 #include "detect/yolo_labels.h"
 #include "device/device_box.h"
+#include "widgets/flow_layout.h"
 #include "window/wheel_guard.h"
 
 #include <qcustomplot.h>
@@ -52,7 +53,7 @@ QString objectCount(std::size_t n)
     return n == 1 ? QObject::tr("1 object") : QObject::tr("%1 objects").arg(n);
 }
 
-QPushButton* button(QWidget* parent, const QString& text, QHBoxLayout* row)
+QPushButton* button(QWidget* parent, const QString& text, QLayout* row)
 {
     auto* b = new QPushButton(text, parent);
     row->addWidget(b);
@@ -65,15 +66,15 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
 {
     detector_ = new QLabel(tr("No detector loaded."), this);
     detector_->setWordWrap(true);
-    auto* files = new QHBoxLayout;
+    // Rows of controls that wrap in a narrow dock (one line each made the panel 600 px wide).
+    auto* files = new FlowLayout;
     QPushButton* weights = button(this, tr("Weights…"), files);
     QPushButton* random = button(this, tr("Random weights"), files);
     random->setToolTip(tr("Run the network untrained (random weights): to see its outputs, not real boxes"));
     QPushButton* names = button(this, tr("Names…"), files);
     // Where the detector runs, beside what it is made of (the rows below are full).
     device_ = makeDeviceBox(tr("Where the network runs"), this);
-    files->addWidget(new QLabel(tr("Device"), this));
-    files->addWidget(device_);
+    files->addWidget(labelled(new QLabel(tr("Device"), this), device_, this));
     precision_ = new QComboBox(this);
     precision_->addItem(tr("FP32"), DetectWorker::fp32);
     precision_->addItem(tr("TF32"), DetectWorker::tf32);
@@ -84,8 +85,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
                               "their outputs differ slightly. A GPU only."));
     precision_->setEnabled(false);
     files->addWidget(precision_);
-    files->addStretch();
-    auto* sources = new QHBoxLayout;
+    auto* sources = new FlowLayout;
     QPushButton* image = image_ = button(this, tr("Image…"), sources);
     QPushButton* folder = button(this, tr("Folder…"), sources);
     QPushButton* previous = button(this, tr("◀"), sources);
@@ -123,7 +123,6 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     QPushButton* video = button(this, tr("Video…"), sources);
     QPushButton* camera = button(this, tr("Camera"), sources);
     QPushButton* stop = button(this, tr("Stop"), sources);
-    sources->addStretch();
 
     threshold_ = new QSlider(Qt::Horizontal, this);
     threshold_->setRange(1, 99);
@@ -143,12 +142,12 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         tr("Draw the image's own YOLO label file (found as training finds it) as dashed boxes under the "
            "detections, and count the labels a box of their class found (IoU > 0.5). Images only; saved "
            "and exported pictures hold the detections alone."));
-    auto* filters = new QHBoxLayout;
-    boxFilters_ = {new QLabel(tr("Threshold"), this), threshold_, new QLabel(tr("NMS"), this), nms_,
-                   thresholdValue_};
+    auto* filters = new FlowLayout;
+    auto* nmsPair = labelled(new QLabel(tr("NMS"), this), nms_, this);
+    nmsPair->layout()->addWidget(thresholdValue_); // ("0.25 / 0.45": the two values, after both sliders)
+    boxFilters_ = {labelled(new QLabel(tr("Threshold"), this), threshold_, this), nmsPair};
     for (QWidget* w : boxFilters_)
         filters->addWidget(w);
-    filters->addStretch();
     filters->addWidget(letterbox_);
     filters->addWidget(showLabels_);
 
@@ -177,13 +176,12 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     bars_->setVisible(false);
     bars_->yAxis->setRange(0, 100);
     bars_->yAxis->setLabel(tr("%"));
-    auto* exports = new QHBoxLayout;
+    auto* exports = new FlowLayout;
     QPushButton* save = button(this, tr("Save image…"), exports);
     QPushButton* json = button(this, tr("Export JSON…"), exports);
     QPushButton* yolo = yoloExport_ = button(this, tr("Export YOLO labels…"), exports);
     record_ = button(this, tr("Record video…"), exports);
     record_->setCheckable(true);
-    exports->addStretch();
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(detector_);

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace nw::ui {
@@ -42,16 +43,22 @@ SetClassesDialog::SetClassesDialog(const NetworkSpec& spec, int suggested, const
     classes_->setValue(suggested > 0 ? suggested : std::max(current, 1));
     form->addRow(tr("&Classes:"), classes_);
     layout->addLayout(form);
-    schedule_ =
-        new QCheckBox(tr("Also set max_batches to 2000 per class (at least 6000) and steps at 80 % and "
-                         "90 % of it (AlexeyAB's rule for a detector)"),
-                      this);
+    // A short box and a note that wraps (the whole rule as the box's text made the dialog wider than a
+    // 1280×720 screen at 150 % scaling: a check box's text never wraps).
+    schedule_ = new QCheckBox(tr("Also set the training schedule (max_batches, steps)"), this);
     layout->addWidget(schedule_);
+    auto* rule = scheduleRule_ =
+        new QLabel(tr("AlexeyAB's rule for a detector: max_batches 2000 per class (at least 6000), "
+                      "steps at 80 % and 90 % of it."),
+                   this);
+    rule->setWordWrap(true);
+    rule->setIndent(schedule_->style()->pixelMetric(QStyle::PM_IndicatorWidth) + 4);
+    layout->addWidget(rule);
 
     preview_ = new QLabel(this);
     preview_->setWordWrap(true);
     preview_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    preview_->setMinimumWidth(460);
+    preview_->setMinimumWidth(360);
     layout->addWidget(preview_);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -70,6 +77,7 @@ void SetClassesDialog::replan()
 {
     plan_ = planClasses(spec_, classes_->value(), schedule_->isChecked());
     schedule_->setEnabled(plan_.detector); // AlexeyAB's rule is a detector's
+    scheduleRule_->setEnabled(plan_.detector);
     ok_->setEnabled(plan_.error.empty() && !plan_.edits.empty());
     if (!plan_.error.empty()) {
         preview_->setText("<span style='color:" + errorTextColour(this).name() + "'>" +

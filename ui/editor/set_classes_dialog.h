@@ -36,6 +36,7 @@ private:
     ClassesPlan plan_;
     QSpinBox* classes_ = nullptr;
     QCheckBox* schedule_ = nullptr;
+    QLabel* scheduleRule_ = nullptr; // the rule the box applies, in words that wrap
     QLabel* preview_ = nullptr;
     QPushButton* ok_ = nullptr;
 };

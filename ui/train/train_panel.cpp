@@ -96,6 +96,8 @@ QLineEdit* pathEdit(QWidget* parent, QHBoxLayout*& row, const QString& title, co
 TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
 {
     auto* form = new QFormLayout;
+    // In a narrow dock (a 1024-pixel screen, or 150 % scaling) a field goes below its label.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     QHBoxLayout* dataRow = nullptr;
     QHBoxLayout* outputRow = nullptr;
     QHBoxLayout* weightsRow = nullptr;
@@ -170,24 +172,20 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     maxBatches_->setAccessibleName(tr("Iterations"));
     validEvery_->setAccessibleName(tr("Validate every"));
     learningRate_->setAccessibleName(tr("Learning rate"));
-    // Two short rows rather than one long one, so the panel fits a docked width (about 600 px).
-    auto* schedule = new QHBoxLayout;
-    schedule->addWidget(maxBatches_);
-    schedule->addWidget(new QLabel(tr("Validate every"), this));
-    schedule->addWidget(validEvery_);
-    schedule->addStretch();
-    form->addRow(tr("Iterations"), schedule);
-    auto* rateRow = new QHBoxLayout;
-    rateRow->addWidget(learningRate_);
-    rateRow->addWidget(resume_);
-    rateRow->addStretch();
-    form->addRow(tr("Learning rate"), rateRow);
+    // A row each, at their own width (two to a row made the panel too wide for a small screen's dock).
+    const auto atOwnWidth = [](QWidget* field) {
+        auto* row = new QHBoxLayout;
+        row->addWidget(field);
+        row->addStretch();
+        return row;
+    };
+    form->addRow(tr("Iterations"), atOwnWidth(maxBatches_));
+    form->addRow(tr("Validate every"), atOwnWidth(validEvery_));
+    form->addRow(tr("Learning rate"), atOwnWidth(learningRate_));
+    form->addRow(QString(), resume_);
     device_ = makeDeviceBox(tr("Where training runs"), this, true);
     device_->setAccessibleName(tr("Device"));
-    auto* deviceRow = new QHBoxLayout;
-    deviceRow->addWidget(device_);
-    deviceRow->addStretch();
-    form->addRow(tr("Device"), deviceRow);
+    form->addRow(tr("Device"), atOwnWidth(device_));
 
     train_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Train"), this);
     pause_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPause), tr("Pause"), this);
@@ -224,7 +222,8 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     buttons->addStretch();
     auto* curveControls = new QWidget(this);
     auto* curveRow = new QHBoxLayout(curveControls);
-    curveRow->setContentsMargins(0, 0, 0, 2);
+    curveRow->setContentsMargins(0, 2, 0, 0);
+    curveRow->addStretch();
     curveRow->addWidget(logScale_);
     curveRow->addWidget(compare);
     curveRow->addWidget(exportButton);
@@ -289,11 +288,16 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     views_->setFocusPolicy(Qt::NoFocus);
     views_->setFocusProxy(nullptr);                 // (Tab on the tab widget went to its proxy, the bar)
     views_->tabBar()->setFocusPolicy(Qt::TabFocus); // (NoFocus above was passed on to the bar)
-    views_->addTab(curves_, tr("Curves"));
+    // The curves' controls above them, not beside the tabs: there the tabs were squeezed to "Pe◂▸" and
+    // the two together set the panel's smallest width.
+    auto* curvesPage = new QWidget(this);
+    auto* curvesLayout = new QVBoxLayout(curvesPage);
+    curvesLayout->setContentsMargins(0, 0, 0, 0);
+    curvesLayout->setSpacing(0);
+    curvesLayout->addWidget(curveControls);
+    curvesLayout->addWidget(curves_, 1);
+    views_->addTab(curvesPage, tr("Curves"));
     views_->addTab(classResults_, tr("Per class"));
-    views_->setCornerWidget(curveControls, Qt::TopRightCorner);
-    connect(views_, &QTabWidget::currentChanged, curveControls,
-            [this, curveControls] { curveControls->setVisible(views_->currentWidget() == curves_); });
     views_->setTabToolTip(1,
                           tr("Each class at the latest validation: a classifier's confusion matrix, recall "
                              "and precision; a detector's AP per class"));

@@ -12,6 +12,7 @@
 #include "train/train_panel.h"
 #include "window/keyboard_focus.h"
 #include "window/save_file_dialog.h"
+#include "window/text_dialog.h"
 #ifdef NETWRIGHT_WITH_ONNX
 #include "export/onnx_export_dialog.h"
 #endif
@@ -324,7 +325,7 @@ void MainWindow::createActions()
                "<p>The same work without a window: <tt>netwright-cli --help</tt>.</p>"));
     });
     help->addAction(tr("&Keyboard shortcuts"), this,
-                    [this] { QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText()); });
+                    [this] { showTextDialog(this, tr("Keyboard shortcuts"), shortcutsText()); });
     help->addAction(tr("&About Netwright"), this, [this] {
         QMessageBox::about(this, tr("About Netwright"),
                            tr("<b>Netwright %1</b><p>Design, train and test Darknet networks.</p>")
