@@ -417,6 +417,23 @@ void TestCli::usageErrorsExitWithTwo()
                  run.err.constData());
     }
     QCOMPARE(cli({"train", "a.data", cfg, "--learning-rate", "nan"}).exitCode, 2);
+    // An empty weights path ("$WEIGHTS" unset) ran the network on random weights with exit status 0.
+    const QString image = "/usr/share/darknet/data/dog.jpg";
+    for (const QStringList& arguments :
+         {QStringList{"detect", cfg, "", image}, QStringList{"classify", cfg, "", image},
+          QStringList{"forward", cfg, "", "--input", image}, QStringList{"export-onnx", cfg, "", "o.onnx"},
+          QStringList{"map", "a.data", cfg, ""}, QStringList{"valid", "a.data", cfg, ""},
+          QStringList{"partial", cfg, "", "o.weights", "3"}}) {
+        const Run run = cli(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("weights: an empty path where a .weights file was expected"),
+                 run.err.constData());
+    }
+    const Run emptyStart = cli({"train", "a.data", cfg, ""});
+    QCOMPARE(emptyStart.exitCode, 2);
+    QVERIFY2(emptyStart.err.contains("leave it out to start from random weights"),
+             emptyStart.err.constData());
+    QCOMPARE(cli({"bench", cfg, "--weights", ""}).exitCode, 2);
     for (const char* size : {"0x0", "-32x32", "32x32x3", "100000x100000"}) {
         const Run run = cli({"bench", cfg, "--size", size});
         QCOMPARE(run.exitCode, 2);

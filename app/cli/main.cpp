@@ -38,6 +38,21 @@ CLI::Validator finiteRange(double low, double high)
         "FLOAT in " + range);
 }
 
+// A weights path that is empty ("$WEIGHTS" of an unset shell variable) ran the network on random
+// weights, with results and exit status 0: refused, saying how to ask for random weights when they can be.
+CLI::Validator weightsPath(bool optional)
+{
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            if (!text.empty())
+                return {};
+            return std::string(
+                       "an empty path where a .weights file was expected (an unset shell variable?)") +
+                   (optional ? ": leave it out to start from random weights" : "");
+        },
+        "");
+}
+
 // The first word that is no option must be a command: CLI11 alone says "A subcommand is required" for
 // `netwright-cli summry x.cfg`, naming neither the word nor the commands.
 // What to write instead of a single-dash flag (Darknet's habit): the two-dash option, or for Darknet's
@@ -256,7 +271,7 @@ int main(int argc, char** argv)
 
     auto* forward = app.add_subcommand("forward", "Run the network once and write outputs as raw float32");
     forward->add_option("cfg", cfg, "Darknet .cfg file")->required();
-    forward->add_option("weights", weights, "Darknet .weights file")->required();
+    forward->add_option("weights", weights, "Darknet .weights file")->required()->check(weightsPath(false));
     forward->add_option("--input", in, "An image, or a raw float32 CHW tensor (.f32, exactly w·h·c floats)")
         ->required();
     forward->add_option("--out", out, "Write the network's output here");
@@ -275,7 +290,9 @@ int main(int argc, char** argv)
     auto* partial = app.add_subcommand(
         "partial", "Write the first N layers' weights: a backbone to train from (Darknet's partial)");
     partial->add_option("cfg", cfg, "Darknet .cfg file")->required();
-    partial->add_option("weights", weights, "Trained .weights for that cfg")->required();
+    partial->add_option("weights", weights, "Trained .weights for that cfg")
+        ->required()
+        ->check(weightsPath(false));
     partial->add_option("out", out, "The .weights file to write (seen 0)")->required();
     partial->add_option("layers", partialLayers, "How many layers, from layer 0 (74 for darknet53.conv.74)")
         ->required()
@@ -283,7 +300,9 @@ int main(int argc, char** argv)
 
     auto* detect = app.add_subcommand("detect", "Detect objects in images and videos");
     detect->add_option("cfg", detectArgs.cfg, "Darknet .cfg file")->required();
-    detect->add_option("weights", detectArgs.weights, "Darknet .weights file")->required();
+    detect->add_option("weights", detectArgs.weights, "Darknet .weights file")
+        ->required()
+        ->check(weightsPath(false));
     detect->add_option("inputs", detectArgs.inputs,
                        "Images, video files, folders of them, or .txt image lists (none: paths on stdin, one "
                        "per line)");
@@ -308,7 +327,7 @@ int main(int argc, char** argv)
     classify
         ->add_option("cfg", cfg, "Darknet .cfg file (or first its .data, as Darknet's classifier predict)")
         ->required();
-    classify->add_option("weights", weights, "Darknet .weights file")->required();
+    classify->add_option("weights", weights, "Darknet .weights file")->required()->check(weightsPath(false));
     classify->add_option("images", images, "Images, folders of images, .txt/.list image lists")->required();
     classify->add_option("--names", names,
                          "Class names, one per line (default: the .data's names=, else its labels=)");
@@ -325,7 +344,8 @@ int main(int argc, char** argv)
     nw::cli::BenchArgs benchArgs;
     auto* bench = app.add_subcommand("bench", "Measure forward latency and peak memory");
     bench->add_option("cfg", benchArgs.cfg, "Darknet .cfg file")->required();
-    bench->add_option("--weights", benchArgs.weights, "Darknet .weights (default: random weights)");
+    bench->add_option("--weights", benchArgs.weights, "Darknet .weights (default: random weights)")
+        ->check(weightsPath(true));
     bench->add_option("--size", benchArgs.size, "Input size WxH instead of the cfg's (e.g. 416x416)")
         ->check(imageSize(16384));
     bench->add_option("--runs", benchArgs.runs, "Timed runs after 2 warm-up runs (default 20)")
@@ -348,7 +368,8 @@ int main(int argc, char** argv)
         app.add_subcommand("train", "Train a classifier or detector (metrics.csv, checkpoints, resume)");
     train->add_option("data", trainArgs.data, "Darknet .data file (classes, train, valid, ...)")->required();
     train->add_option("cfg", trainArgs.cfg, "Darknet .cfg file")->required();
-    train->add_option("weights", trainArgs.weights, "Starting .weights (default: random initialisation)");
+    train->add_option("weights", trainArgs.weights, "Starting .weights (default: random initialisation)")
+        ->check(weightsPath(true));
     train->add_option("--out", trainArgs.outDir, "Output folder (default: the .data file's backup=)");
     train->add_option("--max-batches", trainArgs.maxBatches, "Stop after N iterations (default: max_batches)")
         ->check(CLI::Range(1, 1 << 30));
@@ -399,7 +420,9 @@ int main(int argc, char** argv)
                                               "precision, the classes it mixes up");
     valid->add_option("data", validArgs.data, "Darknet .data file")->required();
     valid->add_option("cfg", validArgs.cfg, "Darknet .cfg file")->required();
-    valid->add_option("weights", validArgs.weights, "Darknet .weights file")->required();
+    valid->add_option("weights", validArgs.weights, "Darknet .weights file")
+        ->required()
+        ->check(weightsPath(false));
     valid->add_flag("--confusion", validArgs.confusion,
                     "Also the confusion matrix: a row per true class, a column per class chosen");
     valid->add_flag("--json", validArgs.json,
@@ -414,7 +437,9 @@ int main(int argc, char** argv)
         app.add_subcommand("map", "Detector accuracy on the .data file's valid set: AP per class, mAP");
     map->add_option("data", mapArgs.data, "Darknet .data file")->required();
     map->add_option("cfg", mapArgs.cfg, "Darknet .cfg file")->required();
-    map->add_option("weights", mapArgs.weights, "Darknet .weights file")->required();
+    map->add_option("weights", mapArgs.weights, "Darknet .weights file")
+        ->required()
+        ->check(weightsPath(false));
     map->add_option("--iou", mapArgs.iou, "IoU threshold of a true positive (default 0.5)")
         ->check(finiteRange(0.0, 1.0));
     map->add_option("--thresh", mapArgs.threshold,
@@ -461,7 +486,9 @@ int main(int argc, char** argv)
     auto* exportOnnx =
         app.add_subcommand("export-onnx", "Write the network and its weights as an ONNX model");
     exportOnnx->add_option("cfg", exportArgs.cfg, "Darknet .cfg file")->required();
-    exportOnnx->add_option("weights", exportArgs.weights, "Darknet .weights file")->required();
+    exportOnnx->add_option("weights", exportArgs.weights, "Darknet .weights file")
+        ->required()
+        ->check(weightsPath(false));
     exportOnnx->add_option("out", exportArgs.out, "The .onnx file to write")->required();
     exportOnnx->add_option("--opset", exportArgs.opset, "ONNX opset, 11 to 17 (default 11)")
         ->check(CLI::Range(1, 1000));
