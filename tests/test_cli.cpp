@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <sys/stat.h>
 
 using namespace nw;
@@ -79,6 +81,7 @@ private slots:
     void brokenCfgExitsNonZeroWithFileAndLine();
     void missingFileIsReported();
     void roundtripWritesTheSameBytes();
+    void filesWrittenToStdoutHoldNoReport();
     void setClassesWritesEveryHead();
     void usageErrorsExitWithTwo();
     void benchReportsLatencyMemoryAndBlasKernels();
@@ -290,6 +293,37 @@ void TestCli::missingFileIsReported()
                      "shapes-tiny.cfg"});
     QVERIFY(installed.waitForFinished(60000));
     QVERIFY(!installed.readAllStandardError().contains("bundled"));
+}
+
+// OUT given as /dev/stdout (`set-classes a.cfg 3 /dev/stdout > b.cfg`): the file alone on stdout, the
+// report on stderr (it was appended to the cfg, the weights and the ONNX model, which no longer loaded).
+void TestCli::filesWrittenToStdoutHoldNoReport()
+{
+    QTemporaryDir dir;
+    const QString cfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg";
+    const QString weights = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    const Run classes = cli({"set-classes", cfg, "3", "/dev/stdout"});
+    QVERIFY2(classes.exitCode == 0, classes.err.constData());
+    QVERIFY2(classes.err.contains("wrote /dev/stdout (3 classes)"), classes.err.constData());
+    QVERIFY(!classes.out.contains("wrote"));
+    test::writeFile(dir.filePath("three.cfg"), classes.out);
+    const Run summary = cli({"summary", dir.filePath("three.cfg")});
+    QVERIFY2(summary.exitCode == 0, summary.err.constData());
+    // partial: the bytes of the same cut written to a file.
+    const Run toStdout = cli({"partial", cfg, weights, "/dev/stdout", "5"});
+    QVERIFY2(toStdout.exitCode == 0, toStdout.err.constData());
+    QVERIFY2(toStdout.err.contains("/dev/stdout: layers 0..4 of"), toStdout.err.constData());
+    QCOMPARE(cli({"partial", cfg, weights, dir.filePath("five.weights"), "5"}).exitCode, 0);
+    QCOMPARE(toStdout.out, test::readAll(dir.filePath("five.weights")));
+    // NaN in the weights a backbone is cut from is said (it passed on unsaid).
+    QByteArray nan = test::readAll(weights);
+    const float notANumber = std::numeric_limits<float>::quiet_NaN();
+    for (int i = 0; i < 4; ++i) // layer 0's first biases, after the 20-byte header
+        std::memcpy(nan.data() + 20 + i * 4, &notANumber, 4);
+    test::writeFile(dir.filePath("nan.weights"), nan);
+    const Run fromNan = cli({"partial", cfg, dir.filePath("nan.weights"), dir.filePath("nan5.weights"), "5"});
+    QVERIFY2(fromNan.exitCode == 0 && fromNan.err.contains("4 of 16 values of 'biases' are NaN or infinite"),
+             fromNan.err.constData());
 }
 
 void TestCli::roundtripWritesTheSameBytes()

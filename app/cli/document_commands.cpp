@@ -143,17 +143,18 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
         std::cerr << "error: " << in << ": " << plan.error << "\n";
         return 1;
     }
+    std::ostream& report = reportStreamFor(out);
     for (const KeyEdit& edit : plan.edits) {
         const cfg::Section& section = document.sections()[edit.section];
         const cfg::Line* line = section.find(edit.key);
-        std::cout << in << ":" << (line ? line->number : section.headerLine()) << ": " << edit.where << ": "
-                  << edit.key << "=" << edit.value
-                  << (line ? " (was " + std::string(cfg::valueBeforeComment(line->value)) + ")"
-                           : std::string(" (added)"))
-                  << "\n";
+        report << in << ":" << (line ? line->number : section.headerLine()) << ": " << edit.where << ": "
+               << edit.key << "=" << edit.value
+               << (line ? " (was " + std::string(cfg::valueBeforeComment(line->value)) + ")"
+                        : std::string(" (added)"))
+               << "\n";
     }
     if (plan.edits.empty())
-        std::cout << in << " already has " << classes << " classes; written unchanged\n";
+        report << in << " already has " << classes << " classes; written unchanged\n";
     applyEdits(document, plan.edits);
     if (auto error = document.save(out)) {
         std::cerr << "error: " << *error << "\n";
@@ -163,7 +164,7 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
     document.setFileName(out);
     const NetworkSpec edited = buildNetworkSpec(document.reread());
     printDiagnostics(edited.diagnostics);
-    std::cout << "wrote " << out << " (" << classes << (classes == 1 ? " class" : " classes") << ")\n";
+    report << "wrote " << out << " (" << classes << (classes == 1 ? " class" : " classes") << ")\n";
     if (!edited.ok() && !spec.ok()) // not set-classes' doing: say so, or OUT looks broken by it
         std::cerr << "note: " << in << " had errors before; set-classes changed only the lines it printed\n";
     return edited.ok() ? 0 : 1;

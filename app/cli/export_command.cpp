@@ -41,10 +41,11 @@ int exportOnnx(const ExportOnnxArgs& args)
         std::cerr << "error: " << *error << "\n";
         return 1;
     }
-    std::cout << "Wrote " << args.out << " (opset " << options.opset << ", " << report.nodes << " nodes, "
-              << (report.bytes + 512 * 1024) / (1024 * 1024) << " MB)\n";
+    std::ostream& said = reportStreamFor(args.out);
+    said << "Wrote " << args.out << " (opset " << options.opset << ", " << report.nodes << " nodes, "
+         << (report.bytes + 512 * 1024) / (1024 * 1024) << " MB)\n";
     for (const std::string& output : report.outputs)
-        std::cout << "  output " << output << "\n";
+        said << "  output " << output << "\n";
     return 0;
 #else
     (void)args;

@@ -2,6 +2,7 @@
 
 #include "cfg/document.h"
 #include "data/class_names.h"
+#include "util/atomic_file.h"
 #include "util/counted.h"
 
 #include <algorithm>
@@ -130,6 +131,11 @@ void warnNameCount(const std::string& path, std::size_t names, int classes)
     else if (names > std::size_t(classes))
         std::cerr << "warning: " << path << " has " << names << " names but the network has " << classes
                   << " classes (the names file of another data set?)\n";
+}
+
+std::ostream& reportStreamFor(const std::string& out)
+{
+    return isStandardOutput(out) ? std::cerr : std::cout;
 }
 
 void warnAboutNames(const std::string& path, const std::vector<std::string>& names, int classes)

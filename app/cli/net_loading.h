@@ -4,6 +4,7 @@
 #include "graph/network_spec.h"
 #include "runtime/net.h"
 
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <random>
@@ -76,6 +77,10 @@ std::optional<DataFile> loadDataFileOrReport(const std::string& path);
 // `suffix` after each), then false with an error when none could be scored.
 bool reportUnreadable(const std::vector<std::string>& named, std::size_t unreadable, std::size_t scored,
                       std::size_t setSize, const std::string& list, const std::string& suffix = "");
+
+// Where a command that writes the file `out` prints what it did: stdout, or stderr when `out` is the
+// standard output (`set-classes a.cfg 3 /dev/stdout > b.cfg` put the report at the end of the cfg).
+std::ostream& reportStreamFor(const std::string& out);
 
 // Warns when a names file does not have one name per class (fewer: the rest show as numbers; more:
 // likely another data set's file).

@@ -54,6 +54,20 @@ std::optional<int> descriptorNamed(std::string_view path)
     return std::nullopt;
 }
 
+} // namespace
+
+bool isStandardOutput(const std::string& path)
+{
+    if (const auto fd = descriptorNamed(path))
+        return *fd == 1;
+    struct stat out {
+    }, target{};
+    return ::fstat(1, &out) == 0 && ::stat(path.c_str(), &target) == 0 && out.st_dev == target.st_dev &&
+           out.st_ino == target.st_ino;
+}
+
+namespace {
+
 // A device or a pipe (/dev/null, a FIFO, or a link to one): written into, never replaced nor removed
 // — a rename over it put a regular file in place of the device node (as root: /dev/full). A disk
 // (a block device) or a socket is refused.

@@ -16,6 +16,9 @@ namespace nw {
 // replaces atomically (a re-run's thousands of images: whole, not worth a disk flush each).
 std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view content,
                                                bool durable = true);
+// True when writing `path` writes the standard output (/dev/stdout, /dev/fd/1, or the file or terminal
+// descriptor 1 is): a command writing its file there prints its report on stderr, not into the file.
+bool isStandardOutput(const std::string& path);
 // Writes a file in place, for the many small files of a data set (no fsync, no rename): a message
 // naming it with the system's reason ("No space left on device") when it cannot, and then no cut-off
 // file is left to pass for a whole one.
