@@ -1249,6 +1249,22 @@ void TestCli::nonFiniteInputIsNamed()
     const Run quiet =
         cli({"forward", cfg, weights, "--input", clean, "--out", dir.filePath("clean-out.f32")});
     QCOMPARE(quiet.exitCode, 0);
+    // An input of another size is refused before it is read whole: /dev/zero (it filled memory), a
+    // short file; a folder is named as one (the message named no file).
+    const QByteArray tensor = "the network's input is 110592 floats (442368 bytes, CHW float32)";
+    QVERIFY(QFile::link("/dev/zero", dir.filePath("zero.f32")));
+    const Run endless = cli({"forward", cfg, weights, "--input", dir.filePath("zero.f32")});
+    QVERIFY2(endless.exitCode == 1 &&
+                 endless.err.contains("zero.f32: holds more than 442368 bytes but " + tensor),
+             endless.err.constData());
+    test::writeFile(dir.filePath("short.f32"), QByteArray(8, 0));
+    const Run tooShort = cli({"forward", cfg, weights, "--input", dir.filePath("short.f32")});
+    QVERIFY2(tooShort.exitCode == 1 && tooShort.err.contains("short.f32: holds 8 bytes but " + tensor),
+             tooShort.err.constData());
+    QVERIFY(QDir(dir.path()).mkpath("folder.f32"));
+    const Run folder = cli({"forward", cfg, weights, "--input", dir.filePath("folder.f32")});
+    QVERIFY2(folder.exitCode == 1 && folder.err.contains("folder.f32: is a directory"),
+             folder.err.constData());
     QVERIFY2(!quiet.err.contains("warning"), quiet.err.constData());
     const Run warned = cli({"forward", cfg, weights, "--input", dirty, "--out", dir.filePath("out.f32")});
     QCOMPARE(warned.exitCode, 1); // (its output is NaN too: said, and written, blaming the input)

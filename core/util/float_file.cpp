@@ -1,11 +1,13 @@
 #include "util/float_file.h"
 
 #include "util/atomic_file.h"
+#include "util/file_check.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -14,16 +16,29 @@ namespace nw {
 std::optional<std::string> readFloatFile(const std::string& path, std::size_t expected,
                                          std::vector<float>& values)
 {
+    // (a folder gave "basic_filebuf::underflow error reading the file", naming no file)
+    if (auto reason = unreadableFileReason(path, "a float32 tensor file (.f32)"))
+        return reason;
+    const std::size_t bytes = expected * sizeof(float);
+    const auto wrongSize = [&](const std::string& held) {
+        return path + ": holds " + held + " bytes but the network's input is " + std::to_string(expected) +
+               " floats (" + std::to_string(bytes) + " bytes, CHW float32)";
+    };
+    // A file's size is known before reading (a 2 GB one was read whole first); a pipe or a device is
+    // read up to one byte past the tensor, so /dev/zero ends in this message, not in memory filling up.
+    std::error_code error;
+    if (std::filesystem::is_regular_file(path, error))
+        if (const auto size = std::filesystem::file_size(path, error); !error && size != bytes)
+            return wrongSize(std::to_string(size));
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return path + ": cannot open: " + std::strerror(errno);
-    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (bytes.size() != expected * sizeof(float))
-        return path + ": holds " + std::to_string(bytes.size()) + " bytes but the network's input is " +
-               std::to_string(expected) + " floats (" + std::to_string(expected * sizeof(float)) +
-               " bytes, CHW float32)";
+    values.resize(expected + 1);
+    in.read(reinterpret_cast<char*>(values.data()), std::streamsize(bytes + 1));
+    const auto got = std::size_t(in.gcount());
     values.resize(expected);
-    std::memcpy(values.data(), bytes.data(), bytes.size());
+    if (got != bytes)
+        return wrongSize(got > bytes ? "more than " + std::to_string(bytes) : std::to_string(got));
     return std::nullopt;
 }
 
