@@ -289,10 +289,12 @@ void TestCli::missingFileIsReported()
              err.constData());
     // Only where such a file is expected: not for an image, nor for a file to be written.
     installed.start(prefix.filePath("bin/netwright-cli"),
-                    {"forward", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg", "", "--input",
-                     "shapes-tiny.cfg"});
+                    {"forward", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
+                     QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights",
+                     "--input", "shapes-tiny.cfg"});
     QVERIFY(installed.waitForFinished(60000));
-    QVERIFY(!installed.readAllStandardError().contains("bundled"));
+    const QByteArray imageErr = installed.readAllStandardError();
+    QVERIFY2(imageErr.contains("shapes-tiny.cfg") && !imageErr.contains("bundled"), imageErr.constData());
 }
 
 // OUT given as /dev/stdout (`set-classes a.cfg 3 /dev/stdout > b.cfg`): the file alone on stdout, the
@@ -806,6 +808,11 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QVERIFY2(some.err.contains("warning: " + dir.filePath("some.list").toUtf8() + ":3: " +
                                dir.filePath("missing/cat.jpg").toUtf8() + " does not exist: left out"),
              some.err.constData());
+    // classify counts the list's three lines, the missing one included (it said "2 of 2").
+    const Run classified = cli({"classify", cfg, weights, dir.filePath("some.list")});
+    QCOMPARE(classified.exitCode, 1);
+    QVERIFY2(classified.err.contains("classify: 2 of 3 images could not be read and were skipped"),
+             classified.err.constData());
     const Run none = cli({"valid", dir.filePath("none.data"), cfg, weights});
     QCOMPARE(none.exitCode, 1);
     QVERIFY2(none.err.contains("none.list:1: " + dir.filePath("missing/cat.jpg").toUtf8() +

@@ -530,9 +530,19 @@ void TestOnnxExport::commandLine()
     run = cli({"export-onnx", cfgPath("darknet19.cfg"), weights, dir.filePath("x.onnx")});
     QCOMPARE(run.exitCode, 1); // another network's weights
     QVERIFY(!QFile::exists(dir.filePath("x.onnx")));
-    run = cli({"export-onnx", cfgPath("fashion-mnist.cfg"), "", dir.filePath("x.onnx"), "--with-decode"});
+    const QString classifierWeights = dir.filePath("fashion.weights");
+    QCOMPARE(cli({"init", cfgPath("fashion-mnist.cfg"), classifierWeights}).exitCode, 0);
+    run = cli({"export-onnx", cfgPath("fashion-mnist.cfg"), classifierWeights, dir.filePath("x.onnx"),
+               "--with-decode"});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains("fashion-mnist.cfg has no [yolo] or [region] head"), run.err.constData());
+    // A recurrent network is refused for its layer (it was refused for its batch of 1 image, with advice
+    // that did not help: "use a multiple of 576").
+    const QString rnn = "/usr/share/darknet/cfg/rnn.train.cfg", rnnWeights = dir.filePath("rnn.weights");
+    QCOMPARE(cli({"init", rnn, rnnWeights}).exitCode, 0);
+    run = cli({"export-onnx", rnn, rnnWeights, dir.filePath("x.onnx")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("rnn.train.cfg:14: layer 0 [rnn] has no ONNX form"), run.err.constData());
 }
 
 // Every cfg Debian's Darknet ships, AlexeyAB's samples and the bundled ones (up to 30 M parameters,

@@ -639,8 +639,8 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
     if (top < 1)
         top = 5;
     int failures = 0;
-    const std::size_t asked = images.size();
     images = expandInputs(images, failures, false);
+    const int notExpanded = failures; // (a list's missing images: "2 of 2" for 2 read and 2 missing)
     auto net = loadNet(cfg, weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;
@@ -720,7 +720,7 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
     if (json)
         std::cout << jsonText(results, 1) << "\n";
     if (failures)
-        std::cerr << "classify: " << failures << " of " << std::max(images.size(), asked)
+        std::cerr << "classify: " << failures << " of " << images.size() + std::size_t(notExpanded)
                   << " images could not be read and were skipped\n";
     return failures || unscored ? 1 : 0;
 }

@@ -33,7 +33,9 @@ int exportOnnx(const ExportOnnxArgs& args)
         std::cerr << "error: " << *problem << "\n";
         return 1;
     }
-    auto net = loadNet(args.cfg, args.weights, 1, {}, Net::Use::InferenceOnly);
+    // (a recurrent network's batch is one sequence: at 1 it was refused for its batch, not as having no
+    // ONNX form)
+    auto net = loadNet(args.cfg, args.weights, timeSteps(args.cfg), {}, Net::Use::InferenceOnly);
     if (!net)
         return 1;
     OnnxExportReport report;
