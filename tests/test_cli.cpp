@@ -432,6 +432,21 @@ void TestCli::setClassesWritesEveryHead()
     QCOMPARE(tree.exitCode, 1);
     QVERIFY2(tree.err.contains("layer 24 [region] takes its classes from its tree= file"),
              tree.err.constData());
+    // Classes that make the network invalid (its heads' convolutions over 1,048,576 channels): said, and
+    // nothing written (a cfg that summary refuses was written, then exit status 1).
+    const Run tooMany = cli({"set-classes", in, "1000000", dir.filePath("huge.cfg")});
+    QCOMPARE(tooMany.exitCode, 1);
+    QVERIFY2(tooMany.err.contains("1000000 classes make " + in.toUtf8() + " invalid (above); " +
+                                  dir.filePath("huge.cfg").toUtf8() + " was not written"),
+             tooMany.err.constData());
+    QVERIFY(!QFileInfo::exists(dir.filePath("huge.cfg")));
+    // --schedule is a detector's rule: a classifier's schedule stays, and that is said.
+    const Run classifier = cli({"set-classes", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", "3",
+                                dir.filePath("c.cfg"), "--schedule"});
+    QVERIFY2(classifier.exitCode == 0 &&
+                 classifier.err.contains("is a classifier, so its schedule is kept") &&
+                 !classifier.out.contains("max_batches"),
+             classifier.err.constData());
 }
 
 void TestCli::usageErrorsExitWithTwo()
@@ -524,6 +539,12 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
     QCOMPARE(rows.size(), layers);
     QCOMPARE(rows[0].toObject()["type"].toString(), QString("convolutional"));
     QCOMPARE(rows[0].toObject()["output"].toString(), QString("192x192x16"));
+    // Each layer's BFLOPs as the description has them (three decimals gave the max-pool 0.001).
+    const NetworkSpec described = buildNetworkSpec(cfg::Document::load(cfg.toStdString()));
+    for (int l = 0; l < layers; ++l)
+        QVERIFY2(std::abs(rows[l].toObject()["bflops"].toDouble() - described.layers[l].costs.bflops) <=
+                     1e-8 * std::max(1.0, described.layers[l].costs.bflops),
+                 qPrintable(QString("layer %1").arg(l)));
     const Run training = cli({"bench", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", "--train",
                               "--runs", "1", "--per-layer", "--json"});
     QCOMPARE(training.exitCode, 0);

@@ -71,7 +71,7 @@ int benchTraining(const BenchArgs& args, const SpecOptions& options)
         if (args.perLayer) {
             std::printf(", \"layers\": [");
             for (std::size_t l = 0; l < layers; ++l)
-                std::printf("%s{\"index\": %zu, \"type\": \"%s\", \"output\": \"%s\", \"bflops\": %.3f, "
+                std::printf("%s{\"index\": %zu, \"type\": \"%s\", \"output\": \"%s\", \"bflops\": %.9g, "
                             "\"forward_ms\": %.3f, \"backward_ms\": %.3f}",
                             l ? ", " : "", l, net->spec().layers[l].type.c_str(),
                             net->spec().layers[l].output.text().c_str(), net->spec().layers[l].costs.bflops,
@@ -184,7 +184,7 @@ int bench(const BenchArgs& args)
             std::printf(", \"layers\": [");
             for (std::size_t l = 0; l < layerTimes.size(); ++l) {
                 const LayerSpec& layer = net->spec().layers[l];
-                std::printf("%s{\"index\": %zu, \"type\": \"%s\", \"output\": \"%s\", \"bflops\": %.3f, "
+                std::printf("%s{\"index\": %zu, \"type\": \"%s\", \"output\": \"%s\", \"bflops\": %.9g, "
                             "\"median_ms\": %.3f}",
                             l ? ", " : "", l, layer.type.c_str(), layer.output.text().c_str(),
                             layer.costs.bflops, nw::cli::median(layerTimes[l]));

@@ -155,15 +155,22 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
     }
     if (plan.edits.empty())
         report << in << " already has " << classes << " classes; written unchanged\n";
+    if (schedule && !plan.detector)
+        std::cerr << "warning: --schedule sets a detector's max_batches and steps (AlexeyAB's rule): " << in
+                  << " is a classifier, so its schedule is kept\n";
     applyEdits(document, plan.edits);
+    // The edited network is checked as a whole: what else stands in the way of training it is said now.
+    const NetworkSpec edited = buildNetworkSpec(document.reread());
+    printDiagnostics(edited.diagnostics);
+    if (!edited.ok() && spec.ok()) { // errors of set-classes' making: nothing written (it wrote them)
+        std::cerr << "error: " << classes << (classes == 1 ? " class makes " : " classes make ") << in
+                  << " invalid (above); " << out << " was not written\n";
+        return 1;
+    }
     if (auto error = document.save(out)) {
         std::cerr << "error: " << *error << "\n";
         return 1;
     }
-    // The edited network is checked as a whole: what else stands in the way of training it is said now.
-    document.setFileName(out);
-    const NetworkSpec edited = buildNetworkSpec(document.reread());
-    printDiagnostics(edited.diagnostics);
     report << "wrote " << out << " (" << classes << (classes == 1 ? " class" : " classes") << ")\n";
     if (!edited.ok() && !spec.ok()) // not set-classes' doing: say so, or OUT looks broken by it
         std::cerr << "note: " << in << " had errors before; set-classes changed only the lines it printed\n";
