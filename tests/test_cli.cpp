@@ -875,6 +875,14 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QCOMPARE(lines[0], QString("/usr/share/darknet/data/dog.jpg"));
     QVERIFY2(lines[1].endsWith("%  cat") || lines[1].endsWith("%  dog"), predict.out.constData());
     QCOMPARE(lines[2], QString("/usr/share/darknet/data/person.jpg"));
+    QVERIFY2(!predict.err.contains("classes="), predict.err.constData());
+    // A .data file of another class count than the network's outputs is said (valid refuses it).
+    test::writeFile(dir.filePath("three.data"), "classes=3\n");
+    const Run other =
+        cli({"classify", dir.filePath("three.data"), cfg, weights, "/usr/share/darknet/data/dog.jpg"});
+    QVERIFY2(other.exitCode == 0 && other.err.contains("warning: the .data file has classes=3 but " +
+                                                       cfg.toUtf8() + " scores 2 classes"),
+             other.err.constData());
     // With both, names= are the names shown (as imagenet1k.data's short names beside its synset ids in
     // labels=): Darknet's predict_classifier reads names= first, labels= only without it.
     test::writeFile(dir.filePath("shown.names"), "tabby\nterrier\n");

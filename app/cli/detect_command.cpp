@@ -604,6 +604,7 @@ int detect(const DetectArgs& args)
 int classify(std::string cfg, std::string weights, std::vector<std::string> images, std::string namesPath,
              int top, const std::string& device, bool json)
 {
+    int dataClasses = 0;                  // a .data file's classes=, checked against the network's outputs
     if (lowerExtension(cfg) == ".data") { // Darknet's order: DATA CFG WEIGHTS IMAGE...
         const std::string dataPath = std::exchange(cfg, std::exchange(weights, images.front()));
         images.erase(images.begin());
@@ -615,6 +616,7 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
         auto data = loadDataFileOrReport(dataPath);
         if (!data)
             return 1;
+        dataClasses = data->classes();
         std::string error;
         // Darknet's predict_classifier: names= (the names to show), else labels= (what training matched).
         const char* namesKey = data->get("names").empty() ? "labels" : "names";
@@ -653,6 +655,9 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
         return 1;
     const Shape input = net->inputShape();
     const std::size_t classes = std::size_t(net->output().itemSize());
+    if (dataClasses > 0 && std::size_t(dataClasses) != classes) // (valid refuses; the scores still show)
+        std::cerr << "warning: the .data file has classes=" << dataClasses << " but " << cfg << " scores "
+                  << classes << " classes: the network of another data set?\n";
     namesPath = namesOrBesideCfg(namesPath, cfg); // neither --names nor a .data file's: the cfg's own
     auto names = namesFor(namesPath, int(classes));
     if (!names)
