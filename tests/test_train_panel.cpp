@@ -22,6 +22,7 @@
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
@@ -121,9 +122,15 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QSignalSpy paused(panel, &ui::TrainPanel::pausedAt);
     QElapsedTimer running;
     running.start();
+    QApplication::setActiveWindow(&window);
+    panel->trainButton()->setFocus();
+    QTRY_VERIFY(panel->trainButton()->hasFocus());
     panel->trainButton()->click();
     QVERIFY(panel->isTraining());
     QVERIFY(!panel->trainButton()->isEnabled());
+    // The keyboard goes from Train to Pause beside it (it went down to the curves' tabs, and the dock
+    // scrolled there: Pause and Stop out of view).
+    QVERIFY(panel->pauseButton()->hasFocus());
     QVERIFY(!panel->weightsEdit()->isEnabled()); // what the run uses stays as it started
     // The settings fold away for the curves, one line saying what the run uses in their place.
     auto* runSummary = panel->findChild<QLabel*>("runSummary");
