@@ -20,6 +20,7 @@
 #include "train/run_folders.h"
 #include "train/train_panel.h"
 #include "window/main_window.h"
+#include "window/text_dialog.h"
 #ifdef NETWRIGHT_WITH_ONNX
 #include "export/onnx_export_dialog.h"
 #endif
@@ -371,9 +372,19 @@ void TestEditor::shortcutsDialogFitsTheScreen()
                             .arg(dialog->height())
                             .arg(screen.width())
                             .arg(screen.height())));
-    QVERIFY(text->verticalScrollBar()->maximum() > 0); // (the rest is a scroll away)
+    // Wide enough for its two columns on one line each (measured at the browser's own unknown width,
+    // the table was 90 px wide, a word a line), and the rows it holds in view or a scroll away.
+    QVERIFY2(dialog->width() >= 300, qPrintable(QString::number(dialog->width())));
     dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Close)->click();
     QTRY_VERIFY(!window.findChild<QDialog*>());
+    // Text taller than any screen: the dialog keeps within it, the rest a scroll away.
+    QString rows;
+    for (int i = 0; i < 300; ++i)
+        rows += QString("<p>line %1</p>").arg(i);
+    QDialog* tall = ui::showTextDialog(&window, "Tall", rows);
+    QVERIFY(tall->height() <= screen.height() * 85 / 100);
+    QTRY_VERIFY(tall->findChild<QTextBrowser*>()->verticalScrollBar()->maximum() > 0);
+    tall->close();
 }
 
 void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()

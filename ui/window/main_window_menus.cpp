@@ -310,7 +310,7 @@ void MainWindow::createActions()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Getting started"), this, [this] {
-        QMessageBox::information(
+        showTextDialog( // (scrolls: as a message box it just fitted a 600-pixel screen)
             this, tr("Getting started"),
             tr("<ol><li><b>A network</b>: File ▸ Open a Darknet .cfg, or File ▸ New and drag layer types "
                "from "

@@ -3,7 +3,9 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QScreen>
+#include <QScrollBar>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -23,13 +25,20 @@ QDialog* showTextDialog(QWidget* parent, const QString& title, const QString& ht
     auto* layout = new QVBoxLayout(dialog);
     layout->addWidget(text, 1);
     layout->addWidget(buttons);
-    // As large as the text (it scrolls beyond), within the screen the parent is on.
+    // As large as the text (it scrolls beyond), within the screen the parent is on: measured in a
+    // document of its own (the browser's lays its text out at its own, not yet known, width).
     const QRect screen = (parent ? parent->screen() : dialog->screen())->availableGeometry();
-    text->document()->setTextWidth(std::min(560, screen.width() * 85 / 100 - 40));
-    const QSize content = text->document()->size().toSize() + QSize(40, 40);
-    const int buttonsHeight = buttons->sizeHint().height() + 2 * layout->contentsMargins().top();
-    dialog->resize(std::min(content.width(), screen.width() * 85 / 100),
-                   std::min(content.height() + buttonsHeight, screen.height() * 85 / 100));
+    QTextDocument measure;
+    measure.setDefaultFont(text->font());
+    measure.setHtml(html);
+    const int frame =
+        2 * layout->contentsMargins().left() + text->verticalScrollBar()->sizeHint().width() + 8;
+    const qreal widest = qreal(std::min(640, screen.width() * 85 / 100 - frame));
+    measure.setTextWidth(widest);
+    measure.setTextWidth(std::min(measure.idealWidth(), widest));
+    const int buttonsHeight = buttons->sizeHint().height() + 3 * layout->contentsMargins().top();
+    dialog->resize(int(measure.textWidth()) + frame,
+                   std::min(int(measure.size().height()) + buttonsHeight + 8, screen.height() * 85 / 100));
     dialog->open();
     return dialog;
 }
