@@ -492,6 +492,12 @@ private slots:
         QVERIFY(QDir(dir.path()).mkpath("drawn/labels"));
         std::ofstream(root + "/drawn/labels/d.txt") << "0 0.5 0.5 0.2 0.2\n";
         QCOMPARE(labelPathFor(root + "/drawn/images/d.jpg"), root + "/drawn/labels/d.txt");
+        // Ultralytics' layout under a folder whose name holds "images": pj's first "images" is the
+        // parent's (my_labels_2024/…), the labels are where the last /images/ becomes /labels/.
+        QVERIFY(QDir(dir.path()).mkpath("my_images_2024/ds/labels/val"));
+        std::ofstream(root + "/my_images_2024/ds/labels/val/e.txt") << "0 0.5 0.5 0.2 0.2\n";
+        QCOMPARE(labelPathFor(root + "/my_images_2024/ds/images/val/e.jpg"),
+                 root + "/my_images_2024/ds/labels/val/e.txt");
 
         const std::string labels = root + "/bad.txt";
         std::ofstream(labels) << "0 0.5 0.5 0.2 0.2\n"

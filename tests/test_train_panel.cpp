@@ -182,8 +182,11 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     panel->pauseButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(panel->progressBar()->value() > pausedAt, 20000);
 
+    panel->stopButton()->setFocus();
     panel->stopButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 20000);
+    // The keyboard goes back to Train, without passing down the chain (the dock scrolled after it).
+    QVERIFY(panel->trainButton()->hasFocus());
     // The settings are back, and under the Data field what the set holds: the read that fell in the
     // run (Train came within its 400 ms) had left it blank.
     QTRY_VERIFY_WITH_TIMEOUT(panel->findChild<QLabel*>("trainDataCheck")->text().startsWith("Data: "), 30000);

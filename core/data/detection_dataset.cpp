@@ -63,6 +63,15 @@ std::string labelPathFor(const std::string& imagePath)
     plain = withTxtExtension(plain);
     if (isRegularFile(plain))
         return plain;
+    // Ultralytics' layout (YOLOv5/v8 exports, Label Studio): the last /images/ folder becomes /labels/
+    // (pj's first "images" hit a parent folder's name: data/my_images/ds/images/val/a.jpg).
+    if (const auto at = imagePath.rfind("/images/"); at != std::string::npos) {
+        std::string last = imagePath;
+        last.replace(at, 8, "/labels/");
+        last = withTxtExtension(last);
+        if (isRegularFile(last))
+            return last;
+    }
     const std::string ab = newLabelPathFor(imagePath);
     return isRegularFile(ab) ? ab : pj;
 }

@@ -22,8 +22,8 @@ struct TruthBox {
 inline constexpr float kSmallestBoxSide = 0.001f;
 
 // The label file of an image: pjreddie's rule (images→labels, JPEGImages→labels, raw→labels, then the
-// image extension → .txt) when that file exists, else AlexeyAB's (labels next to the image, or
-// /JPEGImages/ → /labels/).
+// image extension → .txt) when that file exists, else Ultralytics' (the last /images/ → /labels/),
+// else AlexeyAB's (labels next to the image, or /JPEGImages/ → /labels/).
 std::string labelPathFor(const std::string& imagePath);
 // Where a label file for an image that has none is written (detect --save-labels): AlexeyAB's place
 // (beside the image; /JPEGImages/ → /labels/, COCO's /images/train2017/ → /labels/train2017/), which

@@ -7,9 +7,12 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QStyle>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace nw::ui {
 
@@ -55,11 +58,18 @@ SetClassesDialog::SetClassesDialog(const NetworkSpec& spec, int suggested, const
     rule->setIndent(schedule_->style()->pixelMetric(QStyle::PM_IndicatorWidth) + 4);
     layout->addWidget(rule);
 
+    // The edits in a scroll area: a network of many heads lists many, and the dialog keeps within a
+    // small screen (a label of its own height overlapped the buttons once the dialog was narrow).
     preview_ = new QLabel(this);
     preview_->setWordWrap(true);
     preview_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    preview_->setMinimumWidth(360);
-    layout->addWidget(preview_);
+    preview_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    auto* previewArea = new QScrollArea(this);
+    previewArea->setWidget(preview_);
+    previewArea->setWidgetResizable(true);
+    previewArea->setFrameShape(QFrame::NoFrame);
+    previewArea->setMinimumHeight(6 * fontMetrics().lineSpacing());
+    layout->addWidget(previewArea, 1);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     ok_ = buttons->button(QDialogButtonBox::Ok);
@@ -71,6 +81,9 @@ SetClassesDialog::SetClassesDialog(const NetworkSpec& spec, int suggested, const
     connect(classes_, &QSpinBox::valueChanged, this, &SetClassesDialog::replan);
     connect(schedule_, &QCheckBox::toggled, this, &SetClassesDialog::replan);
     replan();
+    // Room for the edits' rows, within the screen (the smallest size cut them off).
+    const QRect screen = (parent ? parent->screen() : this->screen())->availableGeometry();
+    resize(std::min(560, screen.width() * 9 / 10), std::min(440, screen.height() * 85 / 100));
 }
 
 void SetClassesDialog::replan()

@@ -660,16 +660,22 @@ void TrainPanel::renameNetwork(const QString& cfgPath)
 void TrainPanel::setTraining(bool training)
 {
     training_ = training;
-    // The keyboard stays on the buttons: a disabled Train passed it down the chain to the curves' tabs,
-    // and the dock scrolled there, Pause and Stop out of view.
+    // The keyboard stays on the buttons, moved before the button it is on is disabled: a disabled Train
+    // (or Stop) passed it down the chain, to the curves' tabs, and the dock scrolled there.
     const bool buttonFocused = train_->hasFocus() || pause_->hasFocus() || stop_->hasFocus();
-    pause_->setEnabled(training);
-    stop_->setEnabled(training);
-    if (training && buttonFocused)
-        pause_->setFocus(Qt::OtherFocusReason);
-    train_->setEnabled(!training && !makingShapes_);
-    if (!training && buttonFocused && train_->isEnabled())
-        train_->setFocus(Qt::OtherFocusReason);
+    if (training) {
+        pause_->setEnabled(true);
+        stop_->setEnabled(true);
+        if (buttonFocused)
+            pause_->setFocus(Qt::OtherFocusReason);
+        train_->setEnabled(false);
+    } else {
+        train_->setEnabled(!makingShapes_);
+        if (buttonFocused && train_->isEnabled())
+            train_->setFocus(Qt::OtherFocusReason);
+        pause_->setEnabled(false);
+        stop_->setEnabled(false);
+    }
     for (QWidget* w : std::initializer_list<QWidget*>{data_, weights_, output_, maxBatches_, validEvery_,
                                                       learningRate_, resume_, device_})
         w->setEnabled(!training);
