@@ -840,6 +840,23 @@ private slots:
         QVERIFY2(error.find("list3.txt: no image has a box: 1 of 1 images have no label file (looked for " +
                             root + "/c.txt") != std::string::npos,
                  error.c_str());
+        // Label files among the images (`find -type f`): left out with a warning, their boxes counted
+        // once (they were read as images that failed, and as their own labels: every box twice).
+        std::ofstream(root + "/found.txt") << root + "/a.png\n" << root + "/a.txt\n" << root + "/b.txt\n";
+        warnings.clear();
+        set = loadDetectionDataset(root + "/found.txt", 2, 32, 32, 3, 4, {}, error, warnings);
+        QVERIFY2(set, error.c_str());
+        QCOMPARE(set->summary().images, std::size_t(1));
+        QCOMPARE(set->summary().boxes, std::size_t(2));
+        QVERIFY2(std::any_of(warnings.begin(), warnings.end(),
+                             [&](const std::string& w) {
+                                 return w ==
+                                        root + "/found.txt:2: " + root +
+                                            "/a.txt is a label file (and 1 more), not an image: left out "
+                                            "(a list names images; each label file is found beside its "
+                                            "image)";
+                             }),
+                 std::accumulate(warnings.begin(), warnings.end(), std::string()).c_str());
         // A list of the label files instead of the images is refused by its first line.
         std::ofstream(root + "/labels-list.txt") << root + "/a.txt\n" << root + "/b.txt\n";
         QVERIFY(!loadDetectionDataset(root + "/labels-list.txt", 2, 32, 32, 3, 4, {}, error, warnings));

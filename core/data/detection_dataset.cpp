@@ -362,7 +362,7 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
             "detection data needs channels=1 (grey) or 3 (colour) in [net], not " + std::to_string(channels);
         return nullptr;
     }
-    const ImageListFile listed = readImageListFile(list, imagesNeeded); // missing images left out, counted
+    ImageListFile listed = readImageListFile(list, imagesNeeded); // missing images left out, counted
     if (!listed.opened) {
         const bool idxSet = listed.binaryKind.starts_with("IDX") || listed.binaryKind.starts_with("a gzip");
         error = listed.error + (idxSet ? "; a detector trains on a list of images with YOLO label files (IDX "
@@ -382,6 +382,20 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
                 ": the list names label files, not images: list the images (each label file is found beside "
                 "its image, as Darknet finds it)";
         return nullptr;
+    }
+    // Label files among the images (`find train -type f`, a Roboflow export's folder): each was read as
+    // an image that failed, and its boxes, as its own label file, counted twice in the summary.
+    const auto isText = [](const ListedImage& image) { return image.path.ends_with(".txt"); };
+    if (const auto labelFiles =
+            std::size_t(std::count_if(listed.images.begin(), listed.images.end(), isText));
+        labelFiles > 0) {
+        const ListedImage& first = *std::find_if(listed.images.begin(), listed.images.end(), isText);
+        warnings.push_back(list + ":" + std::to_string(first.line) + ": " + first.written +
+                           " is a label file" +
+                           (labelFiles > 1 ? " (and " + std::to_string(labelFiles - 1) + " more)" : "") +
+                           ", not an image: left out (a list names images; each label file is found beside "
+                           "its image)");
+        std::erase_if(listed.images, isText);
     }
     std::vector<DetectionDataset::Item> items;
     DetectionDataset::Summary summary;
