@@ -529,6 +529,12 @@ void TestDetect::detectCommandOnImagesAndVideo()
     const QString empty = dir.filePath("empty");
     QVERIFY(QDir().mkpath(empty));
     test::writeFile(empty + "/notes.md", "not an image\n");
+    // A GIF (OpenCV 4.6 reads none): said, in a folder and given itself (a folder left it out unsaid; as an
+    // input it was called damaged).
+    const QByteArray gif("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00,\x00\x00\x00\x00\x01\x00"
+                         "\x01\x00\x00\x02\x02\x44\x01\x00;",
+                         35);
+    test::writeFile(empty + "/anim.gif", gif);
     // A JPEG cut short: refused by name (it gave "0 objects" over a grey half, exit 0).
     QFile dog("/usr/share/darknet/data/dog.jpg");
     QVERIFY(dog.open(QIODevice::ReadOnly));
@@ -542,6 +548,13 @@ void TestDetect::detectCommandOnImagesAndVideo()
                  "huge.png: cannot read the image: its header declares more pixels than OpenCV accepts"),
              skipped.err.constData());
     QVERIFY2(skipped.err.contains("empty: a folder without images or videos"), skipped.err.constData());
+    QVERIFY2(
+        skipped.err.contains("empty: 1 GIF image is not read (OpenCV has no GIF decoder): convert it to PNG"),
+        skipped.err.constData());
+    const Run gifRun = cli({"detect", cfg, weights, empty + "/anim.gif"});
+    QVERIFY2(gifRun.exitCode == 1 &&
+                 gifRun.err.contains("anim.gif: cannot read the image: GIF is not read here"),
+             gifRun.err.constData());
     QVERIFY(skipped.err.contains(
         "detect: 3 of 4 inputs could not be read or scored (or their --out file written)"));
     // In the JSON too, each with its error (a program reading it could not tell which inputs failed).

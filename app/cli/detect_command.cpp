@@ -91,6 +91,7 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
         std::error_code ec;
         if (std::filesystem::is_directory(input, ec)) {
             std::vector<std::string> found, subfolders;
+            std::size_t gifs = 0; // (left out in silence: OpenCV reads none)
             for (const auto& entry : std::filesystem::directory_iterator(input, ec)) {
                 // (a link to a file that is gone is taken too, so its reader names it: it was skipped
                 // without a word)
@@ -101,8 +102,15 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
                     found.push_back(entry.path().string());
                 else if (entry.is_directory(entryError) && hasImages(entry.path()))
                     subfolders.push_back(entry.path().filename().string());
+                else
+                    gifs += lowerExtension(entry.path().string()) == ".gif";
             }
             std::sort(found.begin(), found.end());
+            if (gifs > 0)
+                std::cerr << "note: " << input << ": " << gifs
+                          << (gifs == 1 ? " GIF image is" : " GIF images are")
+                          << " not read (OpenCV has no GIF decoder): convert " << (gifs == 1 ? "it" : "them")
+                          << " to PNG (ImageMagick: mogrify -format png *.gif)\n";
             if (!subfolders.empty()) { // (Darknet's lists name every image; a folder here is one level)
                 std::sort(subfolders.begin(), subfolders.end());
                 std::cerr << "note: " << input << ": the images in its subfolders (" << subfolders.front()

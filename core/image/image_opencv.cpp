@@ -6,6 +6,7 @@
 #include "util/file_check.h"
 #include "util/memory_info.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -152,9 +153,16 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
         return false;
     }
     if (frame.empty()) { // (an empty file, an interrupted copy, is said as such)
-        error =
-            emptyFileReason(path, "an image")
-                .value_or(path + ": cannot read the image (damaged, or not an image format OpenCV knows)");
+        std::string extension = std::filesystem::path(path).extension().string();
+        std::transform(extension.begin(), extension.end(), extension.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
+        error = emptyFileReason(path, "an image")
+                    .value_or(extension == ".gif" // (OpenCV 4.6 has no GIF decoder; Darknet's stb reads one)
+                                  ? path + ": cannot read the image: GIF is not read here (OpenCV has no GIF "
+                                           "decoder); convert it to PNG (ImageMagick: mogrify -format png "
+                                           "*.gif)"
+                                  : path + ": cannot read the image (damaged, or not an image format OpenCV "
+                                           "knows)");
         return false;
     }
     // Cut short: libjpeg filled the rest with grey, saying so on stderr without the file's name.
