@@ -26,6 +26,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <random>
 #include <set>
+#include <sys/stat.h>
 
 using namespace nw;
 
@@ -524,6 +525,34 @@ private slots:
         QVERIFY(warnings[3].find(labels + ":6:") == 0);
         readLabelFile(root + "/none.txt", 3, warnings, missing);
         QVERIFY(missing);
+        // What labelling tools write instead, each said in words: a confidence column, a YOLOv8
+        // segmentation polygon, a class written as a real number.
+        const std::string other = root + "/other.txt";
+        std::ofstream(other) << "0 0.5 0.5 0.2 0.2 0.93\n"
+                                "1 0.1 0.1 0.3 0.1 0.2 0.3\n"
+                                "1.0 0.5 0.5 0.2 0.2\n";
+        warnings.clear();
+        QVERIFY(readLabelFile(other, 3, warnings, missing).empty());
+        QCOMPARE(warnings.size(), std::size_t(3));
+        QVERIFY2(warnings[0].find("(a sixth column: a confidence") != std::string::npos, warnings[0].c_str());
+        QVERIFY2(warnings[1].find("(a polygon, as YOLOv8 segmentation labels are") != std::string::npos,
+                 warnings[1].c_str());
+        QVERIFY2(warnings[2].find("(the class is a whole number: 1, not 1.0)") != std::string::npos,
+                 warnings[2].c_str());
+        // UTF-16 (PowerShell's `>`): named as such, not as lines ending in a lone CR.
+        std::ofstream(root + "/wide.txt") << std::string("\xff\xfe"
+                                                         "0\0 \0"
+                                                         "0\0.\0"
+                                                         "5\0",
+                                                         12);
+        warnings.clear();
+        QVERIFY(readLabelFile(root + "/wide.txt", 3, warnings, missing).empty());
+        QCOMPARE(warnings.size(), std::size_t(1));
+        QVERIFY2(warnings[0].find("wide.txt: UTF-16 text") != std::string::npos, warnings[0].c_str());
+        // A named pipe where a label file goes is not opened (nothing writes it: the read waited for ever).
+        QCOMPARE(mkfifo((root + "/pipe.txt").c_str(), 0600), 0);
+        readLabelFile(root + "/pipe.txt", 3, warnings, missing);
+        QVERIFY(missing);
     }
 
     // An image with more boxes than the heads' max= loses some each iteration: said, with the fix.
@@ -582,6 +611,24 @@ private slots:
         QVERIFY2(warnings[12].starts_with(root + "/list.txt: no box of class 0 (of classes 0..2)") &&
                      warnings[12].ends_with("were they numbered from 1?"),
                  warnings[12].c_str());
+
+        // A hint makes a kind of its own: decimal commas after a dozen other bad lines are still shown
+        // with theirs (they were folded into "N more bad label lines like those above").
+        {
+            std::ofstream b(root + "/b.txt");
+            for (int i = 0; i < 12; ++i)
+                b << "1 0.5 0.5\n";
+            b << "1 0,5 0,5 0,2 0,2\n2 0.5 0.5 0.2 0.2\n";
+        }
+        warnings.clear();
+        QVERIFY(loadDetectionDataset(root + "/list.txt", 3, 32, 32, 3, 4, {}, error, warnings));
+        QVERIFY2(std::any_of(warnings.begin(), warnings.end(),
+                             [&](const std::string& w) {
+                                 return w.starts_with(root + "/b.txt:13: expected") &&
+                                        w.find("decimal commas") != std::string::npos;
+                             }),
+                 std::accumulate(warnings.begin(), warnings.end(), std::string("\n")).c_str());
+        std::ofstream(root + "/b.txt") << "1 0.5 0.5\n2 0.5 0.5 0.2 0.2\n";
 
         // Cancelled (the studio's check of a large set, abandoned for another .data): stops at once.
         const std::atomic<bool> cancelled{true};

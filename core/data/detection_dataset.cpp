@@ -128,7 +128,44 @@ std::string labelWarningKind(const std::string& warning, const std::string& labe
     for (i += 2; i < warning.size() && warning[i] != '\''; ++i)
         if (!std::isdigit(static_cast<unsigned char>(warning[i])))
             kind += warning[i];
+    // With what follows the quoted line: its hint (decimal commas, a polygon) makes a kind of its own,
+    // shown once rather than folded into "67 more bad label lines like those above".
+    if (const auto last = warning.rfind('\''); last != std::string::npos && last > i)
+        for (std::size_t k = last; k < warning.size(); ++k)
+            if (!std::isdigit(static_cast<unsigned char>(warning[k])))
+                kind += warning[k];
     return kind;
+}
+
+// Why a label line is not 'class x y w h', in words, for what labelling tools write: "" when unknown.
+std::string labelLineHint(const std::string& line)
+{
+    if (line.find('\r') != std::string::npos)
+        return " (lines end in a lone CR, as old Mac files: convert them to LF)";
+    if (line.find(',') != std::string::npos && line.find('.') == std::string::npos)
+        return " (decimal commas, as a spreadsheet in a German or French locale writes them: numbers take a "
+               "dot, 0.5 not 0,5)";
+    std::istringstream words(line);
+    std::vector<double> numbers;
+    for (std::string word; words >> word;) {
+        char* end = nullptr;
+        const double value = std::strtod(word.c_str(), &end);
+        if (*end != '\0')
+            return {};
+        numbers.push_back(value);
+    }
+    if (numbers.size() == 6)
+        return " (a sixth column: a confidence, as detectors write their results? a label line has five)";
+    if (numbers.size() >= 7 && numbers.size() % 2 == 1)
+        return " (a polygon, as YOLOv8 segmentation labels are: class x1 y1 x2 y2 …; a detector learns "
+               "boxes: export the labels as boxes, or convert each polygon to its bounding box)";
+    std::istringstream firstWord(line);
+    std::string first;
+    firstWord >> first;
+    if (numbers.size() == 5 && numbers[0] == std::floor(numbers[0]) &&
+        first != std::to_string(long(numbers[0])))
+        return " (the class is a whole number: " + std::to_string(long(numbers[0])) + ", not " + first + ")";
+    return {};
 }
 
 } // namespace
@@ -137,13 +174,24 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
                                     bool& missing, std::size_t* skipped)
 {
     std::vector<TruthBox> boxes;
+    // (a directory opens, and reads as no lines; a named pipe opened waits for a writer for ever)
+    missing = !isRegularFile(path);
+    if (missing)
+        return boxes;
     std::ifstream in(path);
-    missing = !in || !isRegularFile(path); // (a directory opens, and reads as no lines)
+    missing = !in;
     int number = 0;
     std::size_t skippedLines = 0;
     for (std::string line; std::getline(in, line);) {
         if (++number == 1 && line.starts_with(kUtf8ByteOrderMark))
             line.erase(0, kUtf8ByteOrderMark.size());
+        if (line.find('\0') != std::string::npos) { // UTF-16 (PowerShell's `>`) or no text at all
+            warnings.push_back(path + ": " + binaryKindOf(line).value_or("a binary file") +
+                               ", not a label file of text lines 'class x_center y_center width height': "
+                               "its boxes are not read");
+            ++skippedLines;
+            break;
+        }
         if (line.ends_with('\r')) // a Windows line end (CRLF): the CR belongs to it, not to the line
             line.pop_back();
         std::istringstream fields(line);
@@ -157,14 +205,7 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
         std::string extra;
         if (*end != '\0' || !(fields >> box.x >> box.y >> box.w >> box.h) || (fields >> extra)) {
             warnings.push_back(where + "expected 'class x_center y_center width height', found '" +
-                               printableExcerpt(line) + "'" +
-                               (line.find('\r') != std::string::npos
-                                    ? " (lines end in a lone CR, as old Mac files: convert them to LF)"
-                                : line.find(',') != std::string::npos && line.find('.') == std::string::npos
-                                    ? " (decimal commas, as a spreadsheet in a German or French locale "
-                                      "writes them: numbers take a dot, 0.5 not 0,5)"
-                                    : "") +
-                               "; line skipped");
+                               printableExcerpt(line) + "'" + labelLineHint(line) + "; line skipped");
             ++skippedLines;
             continue;
         }
