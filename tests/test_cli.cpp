@@ -1091,6 +1091,13 @@ void TestCli::hostileInputsGetClearErrors()
     const Run bomData = cli({"anchors", dir.filePath("bom.data")});
     QCOMPARE(bomData.exitCode, 1);
     QVERIFY2(bomData.err.contains("bom.data:2: train=bom.list: no such file"), bomData.err.constData());
+    // A Windows path in a .data file (CRLF too): the separator is named, as in image lists.
+    test::writeFile(dir.filePath("win.data"), "classes=5\r\ntrain = C:\\darknet\\data\\train.txt\r\n");
+    const Run winData = cli({"anchors", dir.filePath("win.data")});
+    QCOMPARE(winData.exitCode, 1);
+    QVERIFY2(winData.err.contains("win.data:2: train=C:\\darknet\\data\\train.txt: no such file") &&
+                 winData.err.contains("written with '\\', Windows' separator: write '/'"),
+             winData.err.constData());
 
     // A cfg's warnings reach every command that loads it, once (only summary printed them: a typo
     // trained silently with the default).

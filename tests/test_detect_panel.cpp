@@ -232,6 +232,9 @@ void TestDetectPanel::classifierShowsTopClasses()
     auto* bars = qobject_cast<QCPBars*>(panel.topClassesPlot()->plottable(0));
     QVERIFY(bars);
     QCOMPARE(bars->dataCount(), 5);
+    // Across, a class to a row, the best on top (side by side, the names overlapped on small screens).
+    QCOMPARE(bars->keyAxis(), panel.topClassesPlot()->yAxis);
+    QVERIFY(panel.topClassesPlot()->yAxis->rangeReversed());
     for (int i = 1; i < 5; ++i) // sorted, best first
         QVERIFY(bars->data()->at(i)->value <= bars->data()->at(i - 1)->value);
     QVERIFY(panel.status()->text().contains("top: class "));

@@ -1183,6 +1183,15 @@ private slots:
                  1L);
         QCOMPARE(sets->detectionValid->size(), sets->train->size()); // the training list, unaugmented
         QVERIFY(said(warnings, "has no valid= list: mAP is measured on the training list"));
+        QVERIFY(!said(warnings, "valid= is the training list"));
+        // valid= naming the training list itself: said too (an export's habit; it went unsaid).
+        std::ofstream(root + "/samelist.data")
+            << "classes=5\ntrain=" << root << "/train.txt\nvalid=" << root << "/train.txt\n";
+        warnings.clear();
+        sets = open("samelist.data", Validation::Required, warnings);
+        QVERIFY2(sets && sets->detectionValid, error.c_str());
+        QVERIFY(said(warnings, "samelist.data: valid= is the training list (train=" + root +
+                                   "/train.txt): mAP is measured on images the network learns from"));
 
         // A names= file that is not there is said at once (training goes on: it needs no names).
         std::ofstream(root + "/nonames.data")

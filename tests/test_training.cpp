@@ -1653,7 +1653,12 @@ void TestTraining::imageListsAsDarknetReadsThem()
         std::vector<std::string> once;
         const auto sets = openTrainingData(*bothFile, classifier, 7, error, once);
         QVERIFY2(sets && sets->valid, error.c_str());
-        QCOMPARE(once.size(), std::size_t(1));
+        // The missing image once, and that the accuracy is measured on the training images.
+        QCOMPARE(once.size(), std::size_t(2));
+        QVERIFY(once[0].find("missing.png does not exist") != std::string::npos);
+        QVERIFY2(once[1].find("valid= is the training list (train=train.list): accuracy is measured on "
+                              "images the network learns from") != std::string::npos,
+                 once[1].c_str());
         // …however valid= spells it.
         QVERIFY(both.open(QIODevice::WriteOnly));
         both.write("classes=1\ntrain=train.list\nvalid=" + dir.filePath("train.list").toUtf8() +
@@ -1663,7 +1668,7 @@ void TestTraining::imageListsAsDarknetReadsThem()
         QVERIFY2(spelled, error.c_str());
         once.clear();
         QVERIFY2(openTrainingData(*spelled, classifier, 7, error, once), error.c_str());
-        QCOMPARE(once.size(), std::size_t(1));
+        QCOMPARE(once.size(), std::size_t(2));
     }
     QCOMPARE(cats->label(0), 0);  // images/cat/0.png
     QCOMPARE(cats->label(1), -1); // images/dog/0.png

@@ -89,6 +89,10 @@ std::optional<std::string> DataFile::existingFile(const std::string& key, std::s
             "), in the working folder (" + (here.empty() ? value : here + "/" + value) +
             ") nor in the three folders above the .data file: write the path from one of them, or absolute";
     }
+    if (value.find('\\') != std::string::npos) // (as image lists say it)
+        error +=
+            "; the path is written with '\\', Windows' separator: write '/' (Darknet on Linux reads '\\' "
+            "as part of a name too)";
     const auto raw = written.find(key);
     if (raw != written.end() && raw->second != value)
         error += "; Darknet's .data format removes spaces, so \"" + raw->second + "\" reads as \"" + value +

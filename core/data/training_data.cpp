@@ -142,6 +142,13 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Network
     const bool sameList = validData.get("valid") == data.get("train") ||
                           std::filesystem::equivalent(validData.resolve(validData.get("valid")),
                                                       data.resolve(data.get("train")), ec);
+    // valid= naming the training list itself (many exports do): said as the fallback above says it.
+    if (sameList && !data.get("valid").empty())
+        warnings.push_back(
+            data.path + ": valid= is the training list (train=" + data.get("train") +
+            "): " + (detector ? "mAP" : "accuracy") +
+            " is measured on images the network learns from, and says little about new ones; a "
+            "list of images kept out of training gives a truer figure");
     if (detector)
         opened =
             bool(result.detectionValid = openDetectionSet(validData, "valid", spec, validError,

@@ -174,8 +174,10 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     bars_ = new QCustomPlot(this);
     bars_->setFixedHeight(170);
     bars_->setVisible(false);
-    bars_->yAxis->setRange(0, 100);
-    bars_->yAxis->setLabel(tr("%"));
+    // Bars across, a class name to a row: side by side, five names overlapped at 150 % scaling.
+    bars_->xAxis->setRange(0, 100);
+    bars_->xAxis->setLabel(tr("%"));
+    bars_->yAxis->setRangeReversed(true); // the best class on top
     auto* exports = new FlowLayout;
     QPushButton* save = button(this, tr("Save image…"), exports);
     QPushButton* json = button(this, tr("Export JSON…"), exports);
@@ -908,7 +910,7 @@ void DetectPanel::showTopClasses()
     const std::vector<int> order = topClasses();
     const std::size_t top = order.size();
     bars_->clearPlottables();
-    auto* bars = new QCPBars(bars_->xAxis, bars_->yAxis);
+    auto* bars = new QCPBars(bars_->yAxis, bars_->xAxis); // (key axis: the classes, down the left)
     bars->setBrush(QColor(70, 130, 200));
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     QStringList lines;
@@ -919,8 +921,8 @@ void DetectPanel::showTopClasses()
         ticker->addTick(double(i + 1), name);
         lines << QString("%1 %2%").arg(name).arg(double(last_.scores[std::size_t(c)]) * 100, 0, 'f', 1);
     }
-    bars_->xAxis->setTicker(ticker);
-    bars_->xAxis->setRange(0.4, double(top) + 0.6);
+    bars_->yAxis->setTicker(ticker);
+    bars_->yAxis->setRange(0.4, double(top) + 0.6);
     bars_->replot();
     resultLine_ =
         tr("%1 · top: %2 · %3 ms").arg(sourceName(), lines.join(", ")).arg(last_.milliseconds, 0, 'f', 1);
