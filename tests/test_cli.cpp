@@ -436,8 +436,8 @@ void TestCli::setClassesWritesEveryHead()
     // nothing written (a cfg that summary refuses was written, then exit status 1).
     const Run tooMany = cli({"set-classes", in, "1000000", dir.filePath("huge.cfg")});
     QCOMPARE(tooMany.exitCode, 1);
-    QVERIFY2(tooMany.err.contains("1000000 classes make " + in.toUtf8() + " invalid (above); " +
-                                  dir.filePath("huge.cfg").toUtf8() + " was not written"),
+    QVERIFY2(tooMany.err.contains("1000000 classes make " + in.toUtf8() + " invalid (above, with the lines " +
+                                  dir.filePath("huge.cfg").toUtf8() + " would have); it was not written"),
              tooMany.err.constData());
     QVERIFY(!QFileInfo::exists(dir.filePath("huge.cfg")));
     // --schedule is a detector's rule: a classifier's schedule stays, and that is said.
@@ -480,6 +480,10 @@ void TestCli::usageErrorsExitWithTwo()
         QVERIFY2(run.err.contains("weights: an empty path where a .weights file was expected"),
                  run.err.constData());
     }
+    // …classify's Darknet order too, where the weights come fourth.
+    const Run dataOrder = cli({"classify", "a.data", cfg, "", image});
+    QCOMPARE(dataOrder.exitCode, 2);
+    QVERIFY2(dataOrder.err.contains("weights: an empty path"), dataOrder.err.constData());
     const Run emptyStart = cli({"train", "a.data", cfg, ""});
     QCOMPARE(emptyStart.exitCode, 2);
     QVERIFY2(emptyStart.err.contains("leave it out to start from random weights"),
@@ -1168,8 +1172,6 @@ void TestCli::hostileInputsGetClearErrors()
     }
 }
 
-// shapes-tiny.weights (about 5 MB) into the Fashion-MNIST cfg gave NaN scores when the rest was
-// ignored: now refused, unless asked for with --allow-extra.
 // A names or labels file saved as Latin-1 (an old Windows editor) shows its letters as U+FFFD in JSON
 // and in the studio: valid, map and train say so with the file and line, as detect does (they were
 // silent).
@@ -1210,6 +1212,8 @@ void TestCli::namesNotInUtf8AreSaidByEveryCommand()
              trainDetector.err.constData());
 }
 
+// shapes-tiny.weights (about 5 MB) into the Fashion-MNIST cfg gave NaN scores when the rest was
+// ignored: now refused, unless asked for with --allow-extra.
 void TestCli::anotherNetworksWeightsAreRefused()
 {
     QTemporaryDir dir;

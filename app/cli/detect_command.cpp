@@ -103,7 +103,8 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
                 else if (entry.is_directory(entryError) && hasImages(entry.path()))
                     subfolders.push_back(entry.path().filename().string());
                 else
-                    gifs += lowerExtension(entry.path().string()) == ".gif";
+                    gifs +=
+                        entry.is_regular_file(entryError) && lowerExtension(entry.path().string()) == ".gif";
             }
             std::sort(found.begin(), found.end());
             if (gifs > 0)
@@ -619,6 +620,11 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
         if (images.empty()) {
             std::cerr << "error: classify " << dataPath << " " << cfg << " " << weights
                       << ": no image given (classify [DATA] CFG WEIGHTS IMAGE...)\n";
+            return 2;
+        }
+        if (weights.empty()) { // (CLI11 checked the word in the weights' place: here, the cfg)
+            std::cerr << "weights: an empty path where a .weights file was expected (an unset shell "
+                         "variable?)\n";
             return 2;
         }
         auto data = loadDataFileOrReport(dataPath);

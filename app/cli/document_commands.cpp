@@ -159,12 +159,14 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
         std::cerr << "warning: --schedule sets a detector's max_batches and steps (AlexeyAB's rule): " << in
                   << " is a classifier, so its schedule is kept\n";
     applyEdits(document, plan.edits);
-    // The edited network is checked as a whole: what else stands in the way of training it is said now.
+    // The edited network is checked as a whole: what else stands in the way of training it is said now,
+    // by OUT's name and lines (an added key moves the lines below it).
+    document.setFileName(out);
     const NetworkSpec edited = buildNetworkSpec(document.reread());
     printDiagnostics(edited.diagnostics);
     if (!edited.ok() && spec.ok()) { // errors of set-classes' making: nothing written (it wrote them)
         std::cerr << "error: " << classes << (classes == 1 ? " class makes " : " classes make ") << in
-                  << " invalid (above); " << out << " was not written\n";
+                  << " invalid (above, with the lines " << out << " would have); it was not written\n";
         return 1;
     }
     if (auto error = document.save(out)) {

@@ -51,15 +51,13 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
     }
     // The file must be this network's (or its first layers': a backbone cut shorter, yolov4-tiny.conv.29
     // to 20, as Darknet's partial does); a larger network's weights stay refused.
-    std::vector<std::string> warnings; // (NaN weights went into a backbone unsaid)
+    std::vector<std::string> warnings; // (said of the layers written, below)
     if (auto problem = net->loadWeights(
             weights, &warnings,
             {extraWeightsAllowed(), true, "--allow-extra loads the first part on purpose"})) {
         std::cerr << "error: " << *problem << "\n";
         return 1;
     }
-    for (const std::string& warning : warnings)
-        std::cerr << "warning: " << warning << "\n";
     // Only the layers written need to be in the file: the network up to them reads it.
     cfg::Document front = cfg::Document::load(cfg);
     while (front.sections().size() > std::size_t(layers) + 1)
@@ -73,12 +71,17 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
         std::cerr << cfg << ": error: " << error << "\n";
         return 1;
     }
-    std::vector<std::string> saidAbove;
-    if (auto problem = head->loadWeights(weights, &saidAbove, {true, false, {}})) {
+    std::vector<std::string> headWarnings;
+    if (auto problem = head->loadWeights(weights, &headWarnings, {true, false, {}})) {
         std::cerr << "error: " << *problem << " (partial " << layers << " needs layers 0.." << layers - 1
                   << ")\n";
         return 1;
     }
+    // NaN in the layers written (they went into a backbone unsaid); not what the whole network's load
+    // says of the layers left out (a backbone's "start from random weights", --allow-extra's bytes).
+    for (const std::string& warning : headWarnings)
+        if (warning.find("are NaN or infinite") != std::string::npos)
+            std::cerr << "warning: " << warning << "\n";
     if (auto problem = head->saveWeights(out, layers)) {
         std::cerr << "error: " << *problem << "\n";
         return 1;

@@ -162,7 +162,7 @@ std::string labelLineHint(const std::string& line)
     std::istringstream firstWord(line);
     std::string first;
     firstWord >> first;
-    if (numbers.size() == 5 && numbers[0] == std::floor(numbers[0]) &&
+    if (numbers.size() == 5 && std::fabs(numbers[0]) < 1e9 && numbers[0] == std::floor(numbers[0]) &&
         first != std::to_string(long(numbers[0])))
         return " (the class is a whole number: " + std::to_string(long(numbers[0])) + ", not " + first + ")";
     return {};
@@ -190,6 +190,7 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
                                ", not a label file of text lines 'class x_center y_center width height': "
                                "its boxes are not read");
             ++skippedLines;
+            boxes.clear(); // (lines before a run of zero bytes: a file padded after a crash)
             break;
         }
         if (line.ends_with('\r')) // a Windows line end (CRLF): the CR belongs to it, not to the line

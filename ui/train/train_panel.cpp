@@ -8,6 +8,7 @@
 #include "train/run_folders.h"
 #include "train/train_worker.h"
 #include "train/training_curves.h"
+#include "widgets/flow_layout.h"
 #include "window/message_colours.h"
 #include "window/save_file_dialog.h"
 #include "window/wheel_guard.h"
@@ -216,10 +217,9 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     settingsButton_->setToolTip(tr("Show the run's settings (data, weights, output folder, iterations); they "
                                    "fold away while a run trains and stay folded after it"));
     connect(settingsButton_, &QToolButton::toggled, this, &TrainPanel::showSettings);
-    auto* buttons = new QHBoxLayout;
+    auto* buttons = new FlowLayout; // (Settings goes to a line of its own in a narrow dock)
     for (QWidget* w : std::initializer_list<QWidget*>{train_, pause_, stop_, settingsButton_})
         buttons->addWidget(w);
-    buttons->addStretch();
     auto* curveControls = new QWidget(this);
     auto* curveRow = new QHBoxLayout(curveControls);
     curveRow->setContentsMargins(0, 2, 0, 0);
@@ -662,16 +662,17 @@ void TrainPanel::setTraining(bool training)
     training_ = training;
     // The keyboard stays on the buttons, moved before the button it is on is disabled: a disabled Train
     // (or Stop) passed it down the chain, to the curves' tabs, and the dock scrolled there.
-    const bool buttonFocused = train_->hasFocus() || pause_->hasFocus() || stop_->hasFocus();
+    // (the window's focus widget, not hasFocus(): a run ending while another program is active)
+    QWidget* const focused = window()->focusWidget();
     if (training) {
         pause_->setEnabled(true);
         stop_->setEnabled(true);
-        if (buttonFocused)
+        if (focused && isAncestorOf(focused)) // (a settings field, or Train, about to be disabled)
             pause_->setFocus(Qt::OtherFocusReason);
         train_->setEnabled(false);
     } else {
         train_->setEnabled(!makingShapes_);
-        if (buttonFocused && train_->isEnabled())
+        if ((focused == pause_ || focused == stop_) && train_->isEnabled())
             train_->setFocus(Qt::OtherFocusReason);
         pause_->setEnabled(false);
         stop_->setEnabled(false);

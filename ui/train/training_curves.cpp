@@ -85,6 +85,9 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent)
     heads_->plotLayout()->addElement(0, 1, heads_->legend); // moves it out of the axes' inset
     heads_->plotLayout()->setColumnStretchFactor(1, 0.001);
     heads_->setVisible(false); // shown when a detector reports its heads
+    // Narrower than their legends need: resizeEvent wraps the legends to fit.
+    for (QCustomPlot* p : {plot_, rates_, heads_})
+        p->setMinimumWidth(200);
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), heads_->xAxis,
             qOverload<const QCPRange&>(&QCPAxis::setRange));
     connect(plot_, &QCustomPlot::mouseMove, this, &TrainingCurves::showReadout);
@@ -119,6 +122,17 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent)
     layout->addWidget(plot_, 1);
     layout->addWidget(rates_);
     layout->addWidget(heads_);
+}
+
+void TrainingCurves::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    const int perRow = width() >= 380 ? 3 : width() >= 260 ? 2 : 1;
+    for (QCustomPlot* p : {plot_, rates_})
+        if (p->legend->wrap() != perRow) {
+            p->legend->setWrap(perRow);
+            p->replot(QCustomPlot::rpQueuedReplot);
+        }
 }
 
 void TrainingCurves::changeEvent(QEvent* event)

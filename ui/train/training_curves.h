@@ -49,6 +49,9 @@ public:
 protected:
     // A palette change (a dark desktop theme): the plots' background, axes, grid and legend follow.
     void changeEvent(QEvent* event) override;
+    // A narrow dock: the loss legend two entries to a row, or one (three to a row set the panel's
+    // smallest width, wider than its dock at 150 % scaling).
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void followPalette();

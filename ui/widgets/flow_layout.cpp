@@ -85,18 +85,25 @@ void FlowLayout::setGeometry(const QRect& rect)
 
 int FlowLayout::horizontalGap() const
 {
-    if (spacing() >= 0)
-        return spacing();
-    const QWidget* widget = parentWidget();
-    return widget ? widget->style()->pixelMetric(QStyle::PM_LayoutHorizontalSpacing, nullptr, widget) : 6;
+    return gap(Qt::Horizontal);
 }
 
 int FlowLayout::verticalGap() const
 {
+    return gap(Qt::Vertical);
+}
+
+int FlowLayout::gap(Qt::Orientation orientation) const
+{
     if (spacing() >= 0)
         return spacing();
+    // The style's spacing between two buttons (a style may answer -1: "no opinion", then 6 pixels).
     const QWidget* widget = parentWidget();
-    return widget ? widget->style()->pixelMetric(QStyle::PM_LayoutVerticalSpacing, nullptr, widget) : 6;
+    const int styled = widget
+                           ? widget->style()->layoutSpacing(QSizePolicy::PushButton, QSizePolicy::PushButton,
+                                                            orientation, nullptr, widget)
+                           : -1;
+    return styled >= 0 ? styled : 6;
 }
 
 int FlowLayout::arrange(const QRect& rect, bool place) const

@@ -27,6 +27,7 @@ public:
 private:
     int horizontalGap() const;
     int verticalGap() const;
+    int gap(Qt::Orientation orientation) const;
     // Lays the items out in `rect` (moving them when `place`); returns the height used.
     int arrange(const QRect& rect, bool place) const;
 

@@ -394,7 +394,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     }
     // The right-hand panels get about half the window (at most ~680 px: each fits in 640, tested).
     resizeDocks({paletteDock, propertiesDock}, {200, std::min(680, width() * 55 / 100)}, Qt::Horizontal);
-    resizeDocks({tableDock}, {std::min(250, height() * 2 / 9)}, Qt::Vertical);
+    // The table shows its header and three rows at least (at 150 % on a 1280×720 screen, 2/9 of the
+    // window left half of one row).
+    const int threeRows = 10 * fontMetrics().lineSpacing(); // title, tabs, header, rows and scroll bar
+    resizeDocks({tableDock}, {std::min(250, std::max(threeRows, height() * 2 / 9))}, Qt::Vertical);
     defaultState_ = saveState(); // View ▸ Reset layout goes back to this
     restoreState(settings.value("window/state").toByteArray());
 }
