@@ -47,15 +47,6 @@ namespace nw::cli {
 
 namespace {
 
-// The file name's ending, lower case (".jpg" for "a.JPG").
-std::string lowerExtension(const std::string& path)
-{
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return ext;
-}
-
 bool isVideo(const std::string& path)
 {
     static const std::set<std::string> videos = {".mp4", ".avi",  ".mkv", ".mov", ".webm",

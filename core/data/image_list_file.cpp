@@ -79,9 +79,7 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
         // A list, a .data or a cfg named as an image (its label file is itself: its lines were read as
         // "54 bad label lines"). A label file (its first line a class number) is left to the loaders,
         // which say a whole list of them is one.
-        std::string extension = std::filesystem::path(path).extension().string();
-        std::transform(extension.begin(), extension.end(), extension.begin(),
-                       [](unsigned char c) { return char(std::tolower(c)); });
+        const std::string extension = lowerExtension(path);
         const bool textFile =
             (extension == ".txt" || extension == ".list" || extension == ".data" || extension == ".cfg") &&
             isRegularFile(path) && !startsWithANumber(path);

@@ -153,11 +153,9 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
         return false;
     }
     if (frame.empty()) { // (an empty file, an interrupted copy, is said as such)
-        std::string extension = std::filesystem::path(path).extension().string();
-        std::transform(extension.begin(), extension.end(), extension.begin(),
-                       [](unsigned char c) { return char(std::tolower(c)); });
         error = emptyFileReason(path, "an image")
-                    .value_or(extension == ".gif" // (OpenCV 4.6 has no GIF decoder; Darknet's stb reads one)
+                    .value_or(lowerExtension(path) ==
+                                      ".gif" // (OpenCV 4.6 has no GIF decoder; Darknet's stb reads one)
                                   ? path + ": cannot read the image: GIF is not read here (OpenCV has no GIF "
                                            "decoder); convert it to PNG (ImageMagick: mogrify -format png "
                                            "*.gif)"

@@ -1,5 +1,7 @@
 #include "util/file_check.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -184,6 +186,14 @@ std::string shortened(std::string_view text, std::size_t limit)
         return std::string(text);
     return std::string(text.substr(0, limit)) + "... (" + std::to_string(text.size() - limit) +
            " more characters)";
+}
+
+std::string lowerExtension(const std::string& path)
+{
+    std::string extension = std::filesystem::path(path).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return extension;
 }
 
 } // namespace nw

@@ -45,6 +45,9 @@ std::optional<std::string> binaryKindOf(std::string_view head);
 // it gives would be lost to the reader after).
 std::optional<std::string> binaryFileKind(const std::string& path);
 
+// A file name's ending in lower case, with its dot (".jpg" for "a.JPG"; "" without one).
+std::string lowerExtension(const std::string& path);
+
 // What Windows editors put before UTF-8 text; read past by the cfg, .data, names and label readers.
 inline constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
 
