@@ -70,7 +70,7 @@ QSize FlowLayout::sizeHint() const
     for (const QLayoutItem* item : items_) {
         if (item->isEmpty())
             continue;
-        width += item->sizeHint().width() + (shown++ > 0 ? horizontalGap() : 0);
+        width += item->sizeHint().width() + (shown++ > 0 ? gap(Qt::Horizontal) : 0);
         height = std::max(height, item->sizeHint().height());
     }
     const QMargins margins = contentsMargins();
@@ -81,16 +81,6 @@ void FlowLayout::setGeometry(const QRect& rect)
 {
     QLayout::setGeometry(rect);
     arrange(rect, true);
-}
-
-int FlowLayout::horizontalGap() const
-{
-    return gap(Qt::Horizontal);
-}
-
-int FlowLayout::verticalGap() const
-{
-    return gap(Qt::Vertical);
 }
 
 int FlowLayout::gap(Qt::Orientation orientation) const
@@ -118,11 +108,11 @@ int FlowLayout::arrange(const QRect& rect, bool place) const
             for (QLayoutItem* item : line) {
                 const QSize size(std::min(item->sizeHint().width(), area.width()), item->sizeHint().height());
                 item->setGeometry(QRect(QPoint(x, y + (lineHeight - size.height()) / 2), size));
-                x += size.width() + horizontalGap();
+                x += size.width() + gap(Qt::Horizontal);
             }
         }
         if (!line.isEmpty())
-            y += lineHeight + verticalGap();
+            y += lineHeight + gap(Qt::Vertical);
         line.clear();
         lineWidth = lineHeight = 0;
     };
@@ -130,14 +120,14 @@ int FlowLayout::arrange(const QRect& rect, bool place) const
         if (item->isEmpty()) // (hidden widgets and stretches take no room)
             continue;
         const QSize size = item->sizeHint();
-        if (!line.isEmpty() && lineWidth + horizontalGap() + size.width() > area.width())
+        if (!line.isEmpty() && lineWidth + gap(Qt::Horizontal) + size.width() > area.width())
             finishLine();
-        lineWidth += (line.isEmpty() ? 0 : horizontalGap()) + size.width();
+        lineWidth += (line.isEmpty() ? 0 : gap(Qt::Horizontal)) + size.width();
         lineHeight = std::max(lineHeight, size.height());
         line.append(item);
     }
     finishLine();
-    const int used = y > area.y() ? y - verticalGap() - area.y() : 0;
+    const int used = y > area.y() ? y - gap(Qt::Vertical) - area.y() : 0;
     return used + contentsMargins().top() + contentsMargins().bottom();
 }
 

@@ -25,9 +25,7 @@ public:
     void setGeometry(const QRect& rect) override;
 
 private:
-    int horizontalGap() const;
-    int verticalGap() const;
-    int gap(Qt::Orientation orientation) const;
+    int gap(Qt::Orientation orientation) const; // between items (across) or lines (down)
     // Lays the items out in `rect` (moving them when `place`); returns the height used.
     int arrange(const QRect& rect, bool place) const;
 
