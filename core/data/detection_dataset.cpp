@@ -147,21 +147,21 @@ std::string labelLineHint(const std::string& line)
                "dot, 0.5 not 0,5)";
     std::istringstream words(line);
     std::vector<double> numbers;
+    std::string first;
     for (std::string word; words >> word;) {
         char* end = nullptr;
         const double value = std::strtod(word.c_str(), &end);
         if (*end != '\0')
             return {};
         numbers.push_back(value);
+        if (first.empty())
+            first = word;
     }
     if (numbers.size() == 6)
         return " (a sixth column: a confidence, as detectors write their results? a label line has five)";
     if (numbers.size() >= 7 && numbers.size() % 2 == 1)
         return " (a polygon, as YOLOv8 segmentation labels are: class x1 y1 x2 y2 …; a detector learns "
                "boxes: export the labels as boxes, or convert each polygon to its bounding box)";
-    std::istringstream firstWord(line);
-    std::string first;
-    firstWord >> first;
     if (numbers.size() == 5 && std::fabs(numbers[0]) < 1e9 && numbers[0] == std::floor(numbers[0]) &&
         first != std::to_string(long(numbers[0])))
         return " (the class is a whole number: " + std::to_string(long(numbers[0])) + ", not " + first + ")";
@@ -414,11 +414,8 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
     }
     // A list of the label files themselves (a `find -name '*.txt'` gone wrong): each would be read as an
     // image and fail, one sample after another, with the run already started.
-    if (!listed.images.empty() &&
-        std::all_of(listed.images.begin(), listed.images.end(), [](const ListedImage& image) {
-            const std::string& path = image.path;
-            return path.size() > 4 && path.compare(path.size() - 4, 4, ".txt") == 0;
-        })) {
+    const auto isText = [](const ListedImage& image) { return lowerExtension(image.path) == ".txt"; };
+    if (!listed.images.empty() && std::all_of(listed.images.begin(), listed.images.end(), isText)) {
         error = list + ":" + std::to_string(listed.images.front().line) + ": " +
                 listed.images.front().written +
                 ": the list names label files, not images: list the images (each label file is found beside "
@@ -427,7 +424,6 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
     }
     // Label files among the images (`find train -type f`, a Roboflow export's folder): each was read as
     // an image that failed, and its boxes, as its own label file, counted twice in the summary.
-    const auto isText = [](const ListedImage& image) { return image.path.ends_with(".txt"); };
     if (const auto labelFiles =
             std::size_t(std::count_if(listed.images.begin(), listed.images.end(), isText));
         labelFiles > 0) {

@@ -6,7 +6,6 @@
 #include "util/file_check.h"
 #include "util/memory_info.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>

@@ -55,7 +55,8 @@ SetClassesDialog::SetClassesDialog(const NetworkSpec& spec, int suggested, const
                       "steps at 80 % and 90 % of it."),
                    this);
     rule->setWordWrap(true);
-    rule->setIndent(schedule_->style()->pixelMetric(QStyle::PM_IndicatorWidth) + 4);
+    rule->setIndent(schedule_->style()->pixelMetric(QStyle::PM_IndicatorWidth) +
+                    schedule_->style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing)); // under the box's text
     layout->addWidget(rule);
 
     // The edits in a scroll area: a network of many heads lists many, and the dialog keeps within a
