@@ -669,6 +669,21 @@ private slots:
         QCOMPARE(warnings.size(), std::size_t(1)); // as written, not as strtol clamps it
         QVERIFY2(warnings[0].find(":1: class 99999999999999999999 is outside 0..2") != std::string::npos,
                  warnings[0].c_str());
+        // An object labelled twice (same class, same place as written to six decimals) is kept once: a
+        // second truth could never be matched and would lower mAP. Another class at that place, or the
+        // same class a pixel away, is another object.
+        std::ofstream(root + "/twice.txt") << "0 0.5 0.5 0.2 0.2\n"
+                                              "1 0.5 0.5 0.2 0.2\n"
+                                              "0 0.500000 0.500000 0.200000 0.200000\n"
+                                              "0 0.502 0.5 0.2 0.2\n";
+        warnings.clear();
+        std::size_t skipped = 0;
+        QCOMPARE(readLabelFile(root + "/twice.txt", 3, warnings, missing, &skipped).size(), std::size_t(3));
+        QCOMPARE(skipped, std::size_t(1));
+        QCOMPARE(warnings.size(), std::size_t(1));
+        QVERIFY2(warnings[0].find("twice.txt:3: repeats the box of line 1 (same class, same place); line "
+                                  "skipped") != std::string::npos,
+                 warnings[0].c_str());
     }
 
     void letterboxAndFlipMoveBoxes()

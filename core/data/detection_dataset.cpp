@@ -8,10 +8,12 @@
 #include "util/uniform_float.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -182,6 +184,9 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
     missing = !in;
     int number = 0;
     std::size_t skippedLines = 0;
+    // The line of each box kept, by class and place to a ten-thousandth: an object labelled twice (a
+    // double click in a labelling tool, a converter run twice into the same file) is one object.
+    std::map<std::array<long, 5>, int> lineOfBox;
     for (std::string line; std::getline(in, line);) {
         if (++number == 1 && line.starts_with(kUtf8ByteOrderMark))
             line.erase(0, kUtf8ByteOrderMark.size());
@@ -236,6 +241,16 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
             continue;
         }
         box.classId = int(id);
+        const auto at = [](float v) { return std::lround(double(v) * 1e4); };
+        const auto [kept, added] =
+            lineOfBox.try_emplace({id, at(box.x), at(box.y), at(box.w), at(box.h)}, number);
+        if (!added) { // (mAP matches each detection to one truth: a copy would count as a missed object)
+            warnings.push_back(where + "repeats the box of line " + std::to_string(kept->second) +
+                               " (same class, same place); line skipped: a second copy of an object "
+                               "is never matched by a detection and would lower recall and mAP");
+            ++skippedLines;
+            continue;
+        }
         boxes.push_back(box);
     }
     if (skipped)

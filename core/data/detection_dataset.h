@@ -31,8 +31,9 @@ std::string labelPathFor(const std::string& imagePath);
 std::string newLabelPathFor(const std::string& imagePath);
 
 // Reads a label file. A bad line (not five numbers, a class outside 0..classes−1, a box outside the
-// image) is skipped with a warning "file:line: ..." and counted in `skipped`; a width or height over 1 is
-// taken as 1 (warned beyond rounding). A missing file means no objects: `missing` is set.
+// image, a repeat of an earlier line's box) is skipped with a warning "file:line: ..." and counted in
+// `skipped`; a width or height over 1 is taken as 1 (warned beyond rounding). A missing file means no
+// objects: `missing` is set.
 std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::vector<std::string>& warnings,
                                     bool& missing, std::size_t* skipped = nullptr);
 
