@@ -295,6 +295,10 @@ void TestEditor::paletteInsertCreatesDefaultsAndKeepsReferences()
     QCOMPARE(lines[56], QString("[convolutional]"));
     QCOMPARE(lines[54], QString("activation=leaky")); // the end of layer 4, the convolution it follows
     QCOMPARE(ui::LayerPalette::defaults("maxpool").size(), std::size_t(2));
+    // The palette fits its dock on a 1280×720 screen at 150 % (about 130 px of the 853 the window has):
+    // "Insert after selection" needed 150 and the palette scrolled sideways, its button cut.
+    const int paletteWidth = window.findChild<ui::LayerPalette*>()->minimumSizeHint().width();
+    QVERIFY2(paletteWidth <= 130, qPrintable(QString("the palette needs %1 px").arg(paletteWidth)));
 }
 
 void TestEditor::savingUnmodifiedWritesTheSameBytes()

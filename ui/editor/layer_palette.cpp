@@ -112,7 +112,11 @@ LayerPalette::LayerPalette(QWidget* parent) : QWidget(parent)
                                  .arg(QString::fromStdString(name)));
         }
     }
-    auto* insert = new QPushButton(tr("Insert after selection"), this);
+    // (a short word: "Insert after selection" made the palette scroll sideways in a 200-pixel dock)
+    auto* insert = new QPushButton(tr("Insert"), this);
+    insert->setObjectName("paletteInsert");
+    insert->setToolTip(tr("Insert the chosen layer type after the selected layer (at the end when none is "
+                          "selected)"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(list_);
     layout->addWidget(insert);

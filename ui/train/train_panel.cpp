@@ -99,6 +99,12 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     auto* form = new QFormLayout;
     // In a narrow dock (a 1024-pixel screen, or 150 % scaling) a field goes below its label.
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    const auto atOwnWidth = [](QWidget* field) {
+        auto* row = new QHBoxLayout;
+        row->addWidget(field);
+        row->addStretch();
+        return row;
+    };
     QHBoxLayout* dataRow = nullptr;
     QHBoxLayout* outputRow = nullptr;
     QHBoxLayout* weightsRow = nullptr;
@@ -125,7 +131,6 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
         });
     shapes_ = new QPushButton(tr("Shapes data set"), this);
     shapes_->setToolTip(tr("Generate (once) the synthetic shapes detection set and train on it"));
-    dataRow->addWidget(shapes_);
     shapesFolder_ =
         QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/netwright/shapes";
     connect(shapes_, &QPushButton::clicked, this, &TrainPanel::useShapesDataSet);
@@ -133,6 +138,8 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     for (QHBoxLayout* row : {dataRow, weightsRow, outputRow})
         pathButtons_.push_back(row->itemAt(1)->widget());
     form->addRow(tr("Data (.data)"), dataRow);
+    // A row of its own: beside the field it left the path six letters wide in a docked panel.
+    form->addRow(QString(), atOwnWidth(shapes_));
     // What the data set holds, before Train: its bad label lines, classes without a box, lists that
     // cannot be read (the warnings came only in the run's log, the first of them scrolled away).
     dataCheckLabel_ = new QLabel(this);
@@ -174,12 +181,6 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     validEvery_->setAccessibleName(tr("Validate every"));
     learningRate_->setAccessibleName(tr("Learning rate"));
     // A row each, at their own width (two to a row made the panel too wide for a small screen's dock).
-    const auto atOwnWidth = [](QWidget* field) {
-        auto* row = new QHBoxLayout;
-        row->addWidget(field);
-        row->addStretch();
-        return row;
-    };
     form->addRow(tr("Iterations"), atOwnWidth(maxBatches_));
     form->addRow(tr("Validate every"), atOwnWidth(validEvery_));
     form->addRow(tr("Learning rate"), atOwnWidth(learningRate_));
