@@ -1007,6 +1007,15 @@ private slots:
         ShapesOptions tooFew = options;
         tooFew.count = 1;
         QVERIFY(makeShapes(a.path().toStdString(), tooFew).has_value()); // too few images
+        // A smaller set made again in the same folder: the earlier set's other images and labels go;
+        // a file of another name stays.
+        std::ofstream((a.path() + "/train/mine.jpg").toStdString()) << "kept";
+        ShapesOptions fewer = options;
+        fewer.count = 3;
+        QVERIFY(!makeShapes(a.path().toStdString(), fewer));
+        QCOMPARE(QDir(a.path() + "/train").entryList(QDir::Files),
+                 QStringList({"000001.jpg", "000001.txt", "000002.jpg", "000002.txt", "mine.jpg"}));
+        QCOMPARE(QDir(a.path() + "/valid").entryList(QDir::Files), QStringList({"000003.jpg", "000003.txt"}));
         // A folder with spaces: the .data names its files beside it (Darknet's reader drops spaces).
         const std::string spaced = c.path().toStdString() + "/my shapes";
         QVERIFY(!makeShapes(spaced, options));

@@ -11,6 +11,7 @@
 #include <opencv2/imgcodecs.hpp> // (IMWRITE_ constants; writing goes through image_opencv.h)
 #include <opencv2/imgproc.hpp>
 #include <random>
+#include <set>
 #include <sstream>
 
 namespace nw {
@@ -254,6 +255,36 @@ std::string joinLines(const std::vector<std::string>& lines)
     return text;
 }
 
+// A set made again in the folder of a larger one: the earlier images this one did not write (and their
+// labels) go, so the folders hold the set the lists name (detect on valid/ showed images of both).
+// Only names make-shapes writes (six digits, .jpg or .txt) in its own train/ and valid/ are touched.
+void removeEarlierImages(const std::filesystem::path& root, const std::vector<std::string>& trainList,
+                         const std::vector<std::string>& validList)
+{
+    namespace fs = std::filesystem;
+    std::set<std::string> written;
+    for (const std::vector<std::string>* list : {&trainList, &validList})
+        for (const std::string& image : *list) {
+            written.insert(image);
+            written.insert(fs::path(image).replace_extension(".txt").string());
+        }
+    const auto madeByUs = [](const fs::path& file) {
+        const std::string stem = file.stem().string(), extension = file.extension().string();
+        return stem.size() == 6 &&
+               std::all_of(stem.begin(), stem.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+               (extension == ".jpg" || extension == ".txt");
+    };
+    for (const char* folder : {"train", "valid"}) {
+        std::error_code ec;
+        std::vector<fs::path> stale;
+        for (const fs::directory_entry& entry : fs::directory_iterator(root / folder, ec))
+            if (entry.is_regular_file(ec) && madeByUs(entry.path()) && !written.count(entry.path().string()))
+                stale.push_back(entry.path());
+        for (const fs::path& file : stale)
+            fs::remove(file, ec); // (one that cannot go stays, as before: the lists do not name it)
+    }
+}
+
 } // namespace
 
 const std::vector<std::string>& shapeClassNames()
@@ -276,6 +307,7 @@ std::optional<std::string> makeShapes(const std::string& outDir, const ShapesOpt
         if (ec)
             return "cannot create " + (root / folder).string() + ": " + ec.message();
     }
+    const bool earlierSet = fs::exists(root / "shapes.data", ec);
     const int validCount = std::max(1, options.count / 10);
     std::vector<std::string> trainList, validList;
     for (int i = 0; i < options.count; ++i) {
@@ -295,6 +327,8 @@ std::optional<std::string> makeShapes(const std::string& outDir, const ShapesOpt
         if (options.progress && ((i + 1) % 50 == 0 || i + 1 == options.count))
             options.progress(i + 1, options.count);
     }
+    if (earlierSet)
+        removeEarlierImages(root, trainList, validList);
     // Absolute paths, so Darknet (which reads them from its working folder) takes the set too — unless
     // the folder's path has a space: Darknet's reader drops every space in a value, so then the names
     // are written relative, as Netwright resolves them beside the .data file.
