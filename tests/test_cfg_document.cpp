@@ -389,6 +389,21 @@ void TestCfgDocument::savingWritesThroughLinksAndKeepsPermissions()
     QVERIFY(::stat(target.toUtf8().constData(), &info) == 0);
     QCOMPARE(info.st_mode & 07777, 0600u);
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System).size(), 2); // no temporary left
+    // A link to a file not made yet (a dangling link): the file is made where it points, the link stays.
+    const QString dangling = dir.filePath("dangling.cfg");
+    QVERIFY(::symlink("made.cfg", dangling.toUtf8().constData()) == 0);
+    QCOMPARE(document.save(dangling.toStdString()), std::nullopt);
+    QVERIFY(QFileInfo(dangling).isSymLink());
+    QCOMPARE(test::readAll(dir.filePath("made.cfg")), QByteArray("[net]\nwidth=16\n"));
+    QVERIFY(::unlink(dangling.toUtf8().constData()) == 0 && QFile::remove(dir.filePath("made.cfg")));
+    QVERIFY(::symlink("no-folder/made.cfg", dangling.toUtf8().constData()) == 0); // where nothing can be
+    const auto nowhere = document.save(dangling.toStdString());
+    QVERIFY(nowhere);
+    QVERIFY2(nowhere->find("dangling.cfg (a link to " + dir.filePath("no-folder/made.cfg").toStdString() +
+                           "): the folder " + dir.filePath("no-folder").toStdString() + " does not exist") !=
+                 std::string::npos,
+             nowhere->c_str());
+    QVERIFY(::unlink(dangling.toUtf8().constData()) == 0);
 
     QVERIFY(::chmod(target.toUtf8().constData(), 0444) == 0);
     document.section(0).set("width", "32");

@@ -14,9 +14,10 @@ namespace nw {
 namespace {
 
 // The user's file and a reason they can act on; the temporary name is ours, not theirs.
-std::string cannotWrite(const std::string& path, int error)
+// `path` as the user named it; `file`, when another, the file it names (through a link).
+std::string cannotWrite(const std::string& path, int error, const std::string& file = {})
 {
-    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    const std::filesystem::path folder = std::filesystem::path(file.empty() ? path : file).parent_path();
     std::error_code ec;
     if (error == ENOENT && !std::filesystem::exists(folder.empty() ? "." : folder, ec))
         return "cannot write " + path + ": the folder " + (folder.empty() ? "." : folder.string()) +
@@ -104,6 +105,24 @@ writeUnlessOrdinary(const std::string& userPath, const std::string& path, std::s
     return std::nullopt;
 }
 
+// The file a path names through its links. A dangling link names the file it points to, to be made
+// there as a shell's `>` makes it (the link used to be replaced by a file, and the target never made).
+std::string linkTarget(const std::string& userPath)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (const fs::path resolved = fs::canonical(userPath, ec); !ec)
+        return resolved.string();
+    fs::path path = userPath;
+    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(path, ec)); ++hops) {
+        const fs::path next = fs::read_symlink(path, ec);
+        if (ec)
+            break;
+        path = next.is_absolute() ? next : path.parent_path() / next;
+    }
+    return path.string();
+}
+
 } // namespace
 
 std::optional<std::string> writeFileAtomically(const std::string& userPath, std::string_view content,
@@ -111,9 +130,7 @@ std::optional<std::string> writeFileAtomically(const std::string& userPath, std:
 {
     // A link is written through: the rename replaces its target, not the link (which would become a
     // copy while the file it named stayed as it was).
-    std::error_code ec;
-    const std::filesystem::path resolved = std::filesystem::canonical(userPath, ec);
-    const std::string path = ec ? userPath : resolved.string();
+    const std::string path = linkTarget(userPath);
     if (auto outcome = writeUnlessOrdinary(userPath, path, content))
         return *outcome;
     // An existing file keeps its permissions and group (a private 0600 cfg stayed private only until
@@ -140,8 +157,13 @@ std::optional<std::string> writeFileAtomically(const std::string& userPath, std:
         ::unlink(temp.c_str());
         fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     }
-    if (fd < 0)
-        return cannotWrite(userPath, errno);
+    if (fd < 0) { // (through a link, where it points: "No such file or directory" was about the target)
+        const int reason = errno;
+        std::error_code ec;
+        const bool link = std::filesystem::is_symlink(std::filesystem::symlink_status(userPath, ec));
+        return link ? cannotWrite(userPath + " (a link to " + path + ")", reason, path)
+                    : cannotWrite(userPath, reason);
+    }
     if (exists) {
         // The owner too where allowed (root); else the group, when it is one of the writer's.
         [[maybe_unused]] const bool kept = ::fchown(fd, existing.st_uid, existing.st_gid) == 0 ||
