@@ -855,6 +855,16 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QVERIFY2(moreNames.err.contains(
                  "has 3 names but the network has 2 classes (the names file of another data set?)"),
              moreNames.err.constData());
+    // Darknet's ImageNet names (21842, the 1000 ImageNet-1k classes first), as its imagenet1k.data pairs
+    // them with a 1000-class network: no warning (it said "the names file of another data set?").
+    test::writeFile(dir.filePath("thousand.cfg"),
+                    "[net]\nwidth=8\nheight=8\nchannels=3\n[connected]\noutput=1000\n[softmax]\n");
+    QCOMPARE(cli({"init", dir.filePath("thousand.cfg"), dir.filePath("thousand.weights")}).exitCode, 0);
+    const Run imagenet = cli({"classify", dir.filePath("thousand.cfg"), dir.filePath("thousand.weights"),
+                              "/usr/share/darknet/data/dog.jpg", "--names",
+                              "/usr/share/darknet/data/imagenet.shortnames.list"});
+    QCOMPARE(imagenet.exitCode, 0);
+    QVERIFY2(!imagenet.err.contains("warning"), imagenet.err.constData());
     // A named pipe nothing writes to, as the image or the weights: refused at once (the readers waited on
     // it for ever, past SIGTERM).
     const QString pipe = dir.filePath("pipe.jpg");

@@ -128,7 +128,7 @@ void warnNameCount(const std::string& path, std::size_t names, int classes)
     if (names < std::size_t(classes))
         std::cerr << "warning: " << path << " has " << names << " names but the network has " << classes
                   << " classes; the rest are shown as numbers\n";
-    else if (names > std::size_t(classes))
+    else if (!namesFitClasses(names, classes))
         std::cerr << "warning: " << path << " has " << names << " names but the network has " << classes
                   << " classes (the names file of another data set?)\n";
 }

@@ -565,7 +565,7 @@ void DetectPanel::sayIfNamesDoNotFit()
     QString line = detector_->text();
     if (const auto at = line.indexOf(mark); at >= 0)
         line.truncate(at); // the last names file's remark
-    if (classes_ > 0 && !names_.empty() && names_.size() != std::size_t(classes_))
+    if (classes_ > 0 && !names_.empty() && !namesFitClasses(names_.size(), classes_))
         line += mark + tr("%1 has %2 for %3 classes (another data set's?)")
                            .arg(QFileInfo(namesPath_).fileName())
                            .arg(names_.size())
