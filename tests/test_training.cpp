@@ -178,6 +178,8 @@ private slots:
     void oneRunPerOutputFolder();
     void freshRunSetsThePreviousRunAside();
     void learningRateScheduleCountsIterations();
+    void scheduleFollowsTheRunsLength();
+    void scheduleKeysAreChecked();
     void resumeBringsTheWeightsFileBackToTheState();
     void resumingPastTheEndChangesNoFile();
     void freshRunOfAnotherCfgSaysWhatItMoved();
@@ -956,6 +958,62 @@ void TestTraining::learningRateScheduleCountsIterations()
     for (const IterationStats& s : rest.seen)
         QVERIFY2(s.learningRate == expected(s.iteration),
                  qPrintable(QString("iteration %1: rate %2").arg(s.iteration).arg(s.learningRate)));
+}
+
+// --max-batches (the studio's Iterations) sets the schedule's length: poly reaches 0 at the run's end.
+// It stayed on the cfg's max_batches, so iterations past it trained at a rate of 0.
+void TestTraining::scheduleFollowsTheRunsLength()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 40);
+    QVERIFY(set);
+    const NetworkSpec spec =
+        test::specFromText("[net]\nbatch=8\nwidth=6\nheight=6\nchannels=1\nlearning_rate=0.1\n"
+                           "policy=poly\npower=1\nmax_batches=4\n\n[connected]\noutput=3\n"
+                           "activation=linear\n\n[softmax]\n",
+                           "poly.cfg");
+    std::string error;
+    auto net = Net::create(spec, spec.net.layerBatch(), error);
+    QVERIFY2(net, error.c_str());
+    net->initialize(4);
+    TrainOptions options = toyOptions(dir);
+    options.maxBatches = 8;
+    Quiet quiet;
+    const auto problem = Trainer(*net, *set, nullptr, options).run(quiet);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    QCOMPARE(quiet.seen.size(), std::size_t(8));
+    for (const IterationStats& s : quiet.seen) // update k at batch_num k: 0.1 · (1 − k/8)
+        QVERIFY2(std::fabs(s.learningRate - 0.1f * (1 - float(s.iteration) / 8)) < 1e-7f,
+                 qPrintable(QString("iteration %1: rate %2").arg(s.iteration).arg(s.learningRate)));
+}
+
+// Schedule keys that would hang (sgdr_mult below 1), divide by zero (step=0) or make every weight
+// infinite (Adam's B1=1) are errors on their lines; steps out of order are warned; a steps list with a
+// bad number has its own error, not a second one calling it missing.
+void TestTraining::scheduleKeysAreChecked()
+{
+    const std::string head = "[net]\nbatch=1\nwidth=8\nheight=8\nchannels=1\nmax_batches=10\n";
+    const std::string tail = "\n[connected]\noutput=2\n[softmax]\n";
+    const auto said = [&](const std::string& keys) {
+        return test::allText(test::specFromText(head + keys + tail, "s.cfg").diagnostics);
+    };
+    QVERIFY(said("policy=sgdr\nsgdr_cycle=4\nsgdr_mult=2\n").empty());
+    const std::string mult = said("policy=sgdr\nsgdr_mult=0\n");
+    QVERIFY2(mult.find("s.cfg:8: error: sgdr_mult must be at least 1") != std::string::npos, mult.c_str());
+    QVERIFY(said("policy=sgdr\nsgdr_mult=1.5\n").find("s.cfg:8: error: bad number for 'sgdr_mult'") !=
+            std::string::npos);
+    QVERIFY(said("policy=step\nstep=0\n").find("s.cfg:8: error: step must be at least 1") !=
+            std::string::npos);
+    QVERIFY(said("policy=sigmoid\nstep=0\n").empty()); // (sigmoid's midpoint: any iteration)
+    QVERIFY(said("adam=1\nB1=1\n").find("s.cfg:8: error: B1 must be at least 0 and below 1") !=
+            std::string::npos);
+    QVERIFY(said("adam=1\neps=0\n").find("s.cfg:8: error: eps must be above 0") != std::string::npos);
+    QVERIFY(said("B1=1\n").empty()); // (read by Adam alone)
+    QVERIFY(said("policy=steps\nsteps=8,4\nscales=.1,.1\n")
+                .find("s.cfg:8: warning: steps are not in increasing order") != std::string::npos);
+    const std::string bad = said("policy=steps\nsteps=4,2o\nscales=.1,.1\n");
+    QVERIFY2(bad.find("s.cfg:8: error:") != std::string::npos && bad.find("needs both") == std::string::npos,
+             bad.c_str());
 }
 
 // The state is the commit point of a checkpoint: a run killed after writing _last.weights but before

@@ -47,6 +47,13 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     n.b1 = r.getFloat("B1", 0.9f);
     n.b2 = r.getFloat("B2", 0.999f);
     n.eps = r.getFloat("eps", 1e-7f);
+    // (B1 = 1 zeroes Adam's bias correction: every weight became infinite at the first step)
+    if (n.adam && !(n.b1 >= 0 && n.b1 < 1))
+        r.error("B1", "B1 must be at least 0 and below 1 (Adam's first-moment decay; 0.9 is usual)");
+    if (n.adam && !(n.b2 >= 0 && n.b2 < 1))
+        r.error("B2", "B2 must be at least 0 and below 1 (Adam's second-moment decay; 0.999 is usual)");
+    if (n.adam && !(n.eps > 0))
+        r.error("eps", "eps must be above 0 (it keeps Adam's division finite; 1e-7 is Darknet's)");
     n.height = r.getInt("height", 0);
     n.width = r.getInt("width", 0);
     n.channels = r.getInt("channels", 0);
@@ -102,15 +109,25 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     n.burnIn = r.getInt("burn_in", 0);
     n.power = r.getFloat("power", 4);
     n.step = r.getInt("step", 1);
+    if (n.policy == "step" && n.step < 1) // (Darknet divides by it)
+        r.error("step", "step must be at least 1 (policy=step scales the rate every `step` iterations)");
     n.scale = r.getFloat("scale", 1);
     n.gamma = r.getFloat("gamma", 1);
     n.steps = r.getIntList("steps");
     n.scales = r.getFloatList("scales");
-    if (n.policy == "steps" && (n.steps.empty() || n.scales.empty()))
+    // (a list with a bad number has its own error on its line: not said again as missing)
+    const auto missingList = [&](const auto& list, const char* key) {
+        return list.empty() && r.peek(key).empty();
+    };
+    if (n.policy == "steps" && (missingList(n.steps, "steps") || missingList(n.scales, "scales")))
         r.error("policy", "policy=steps needs both steps= and scales= lists");
     else if (n.policy == "steps" && n.steps.size() != n.scales.size())
         r.warning("scales", "steps has " + std::to_string(n.steps.size()) + " values but scales has " +
-                                std::to_string(n.scales.size()) + ": they are used in pairs");
+                                std::to_string(n.scales.size()) +
+                                ": they are used in pairs (a step without a scale changes nothing)");
+    if (n.policy == "steps" && !std::is_sorted(n.steps.begin(), n.steps.end()))
+        r.warning("steps", "steps are not in increasing order: a step is applied only once every step "
+                           "before it has been reached (Darknet's rule), so the rate drops late");
     n.maxBatches = r.getInt("max_batches", 0);
     if (n.maxBatches < 0)
         r.error("max_batches", "max_batches must not be negative (the number of training iterations)");
@@ -133,8 +150,15 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
                                listed({int(n.maxBatches * 8LL / 10), int(n.maxBatches * 9LL / 10)}) + ")");
     }
     n.learningRateMin = r.getFloat("learning_rate_min", 1e-5f);
-    n.sgdrCycle = r.getInt("sgdr_cycle", n.maxBatches);
-    n.sgdrMult = r.getFloat("sgdr_mult", 2);
+    n.sgdrCycle = r.getInt("sgdr_cycle", 0); // (0: max_batches, the run's length when it is overridden)
+    if (n.policy == "sgdr" && n.sgdrCycle < 0)
+        r.error("sgdr_cycle", "sgdr_cycle must not be negative (the first cycle's iterations; 0 or none: "
+                              "max_batches)");
+    // An integer, as AlexeyAB's Darknet reads it; below 1 the cycles never reached the iteration (a hang).
+    n.sgdrMult = r.getInt("sgdr_mult", 2);
+    if (n.policy == "sgdr" && n.sgdrMult < 1)
+        r.error("sgdr_mult",
+                "sgdr_mult must be at least 1 (each cycle is this many times as long as the last)");
     n.maxChartLoss = r.getFloat("max_chart_loss", 0);
     if (n.maxChartLoss < 0)
         r.warning("max_chart_loss",

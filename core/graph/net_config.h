@@ -23,7 +23,7 @@ struct NetConfig {
     float b1 = 0.9f, b2 = 0.999f, eps = 1e-7f;
     float learningRateMin = 1e-5f; // sgdr (AB)
     int sgdrCycle = 0;             // 0: max_batches
-    float sgdrMult = 2;
+    int sgdrMult = 2;
     int maxCrop = 0, minCrop = 0;
     float angle = 0, aspect = 1, saturation = 1, exposure = 1, hue = 0;
     bool flip = true;       // AB: random horizontal flips while training

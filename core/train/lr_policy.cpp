@@ -1,5 +1,6 @@
 #include "train/lr_policy.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace nw {
@@ -35,7 +36,7 @@ float learningRate(const NetConfig& n, int batchNumber, std::mt19937* random)
         double start = 0, cycle = n.sgdrCycle > 0 ? n.sgdrCycle : std::max(1, n.maxBatches);
         while (start + cycle < b) {
             start += cycle;
-            cycle *= n.sgdrMult;
+            cycle *= std::max(1, n.sgdrMult); // (the description refuses less than 1: it never ended)
         }
         const double low = n.learningRateMin;
         return float(low + 0.5 * (lr - low) * (1 + std::cos(M_PI * (b - start) / cycle)));

@@ -163,6 +163,9 @@ TrainingRun::TrainingRun(Net& net, const TrainingSet& train, const Classificatio
     fullBatch_ = rankBatch_ * team_.size();
     subdivisions_ = std::max(1, cfg_.subdivisions);
     maxBatches_ = options_.maxBatches > 0 ? options_.maxBatches : cfg_.maxBatches;
+    // The schedule follows the run's length (poly's end, sgdr's first cycle): with --max-batches past
+    // the cfg's the rate stayed 0 from there on, and with max_batches=0 in the cfg it was 0 throughout.
+    cfg_.maxBatches = maxBatches_;
     combineRolling_ = team_.size() > 1 && options_.gpu < 0;
     base_ = options_.outDir + "/" + options_.name;
     statePath_ = base_ + "_last.state";
