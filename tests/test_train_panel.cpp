@@ -1104,11 +1104,29 @@ void TestTrainPanel::trainsWhatTheEditorShows()
     QVERIFY(window.documentModel()->isModified());
     ui::TrainPanel* panel = window.trainPanel();
     panel->outputEdit()->setText(dir.filePath("run"));
+    // Unsaved edits: Train asks first (the weights would fit no file); Cancel starts nothing, "Train
+    // without saving" trains them, and the run's folder keeps the network it trained.
+    window.show();
+    const auto answer = [&](const QString& button) {
+        QTimer::singleShot(0, &window, [&window, button] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            QVERIFY(box && box->text() == "toy.cfg has unsaved changes.");
+            for (QAbstractButton* choice : box->buttons())
+                if (choice->text() == button)
+                    choice->click();
+        });
+    };
+    answer("Cancel");
+    panel->trainButton()->click();
+    QVERIFY(!panel->isTraining());
+    QVERIFY(!QFile::exists(dir.filePath("run/metrics.csv")));
+    answer("Train without saving");
     panel->trainButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isTraining(), 30000);
     QVERIFY2(panel->statusLabel()->text().startsWith("Finished"), qPrintable(panel->log()->toPlainText()));
     QCOMPARE(panel->progressBar()->maximum(), 3);
     QVERIFY(test::readAll(cfg).contains("max_batches=12")); // trained from the editor, not the file
+    QVERIFY(test::readAll(dir.filePath("run/toy_trained.cfg")).contains("max_batches=3"));
     // Saving the network keeps what the panel holds (Ctrl+S after a run used to clear it).
     const int points = panel->plot()->graph(1)->dataCount();
     QVERIFY(points > 0);

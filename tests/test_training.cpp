@@ -405,11 +405,34 @@ void TestTraining::resumeContinuesTheSameRun()
     options.outDir = dir.filePath("data").toStdString();
     options.resume = false;
     options.data = "/projects/a/obj.data";
+    options.cfgText = kToyCfg; // the network as trained, kept beside its weights
     auto onA = toyNet(adam);
     Quiet firstPart;
     firstPart.stopAfter = 2;
     QVERIFY(!Trainer(*onA, *set, nullptr, options).run(firstPart));
     QCOMPARE(test::readAll(dir.filePath("data/toy_data.txt")), QByteArray("/projects/a/obj.data\n"));
+    QCOMPARE(test::readAll(dir.filePath("data/toy_trained.cfg")), QByteArray(kToyCfg));
+    // Resumed with the network edited since (the studio trains unsaved edits): the error names the cfg
+    // the checkpoint fits, and the way to start afresh.
+    {
+        std::string edited = kToyCfg;
+        edited.replace(edited.find("filters=4"), 9, "filters=5");
+        const NetworkSpec spec = test::specFromText(edited, "toy.cfg");
+        std::string error;
+        auto other = Net::create(spec, spec.net.layerBatch(), error);
+        QVERIFY2(other, error.c_str());
+        TrainOptions editedOptions = options;
+        editedOptions.resume = true;
+        editedOptions.cfgText = edited;
+        Quiet refused;
+        const auto mismatch = Trainer(*other, *set, nullptr, editedOptions).run(refused);
+        QVERIFY(mismatch);
+        QVERIFY2(
+            mismatch->find("? The run trained " + dir.filePath("data/toy_trained.cfg").toStdString() +
+                           ", the network as it was then: to resume, put it back in place of toy.cfg; or "
+                           "start a fresh run of this one") != std::string::npos,
+            mismatch->c_str());
+    }
     options.resume = true;
     options.data = "/projects/b/obj.data";
     auto onB = toyNet(adam);

@@ -28,8 +28,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
+#include <iterator>
 #include <poll.h>
 #include <sstream>
 #include <sys/prctl.h>
@@ -427,6 +429,8 @@ int train(const TrainArgs& args)
         options.outDir = outDir;
         options.name = std::filesystem::path(args.cfg).stem().string();
         options.data = std::filesystem::absolute(args.data).lexically_normal().string();
+        if (std::ifstream cfgFile(args.cfg, std::ios::binary); cfgFile) // (read whole before: a text file)
+            options.cfgText.assign(std::istreambuf_iterator<char>(cfgFile), {});
         options.maxBatches = args.maxBatches;
         options.learningRate = args.learningRate;
         options.seed = args.seed;

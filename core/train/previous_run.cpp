@@ -17,14 +17,9 @@ namespace {
 // snapshots (<name>_<N>.weights).
 std::vector<std::string> runFiles(const std::string& folder, const std::string& name)
 {
-    std::vector<std::string> files = {name + "_last.weights",
-                                      name + "_last.state",
-                                      name + "_final.weights",
-                                      name + "_best.weights",
-                                      name + "_data.txt",
-                                      "metrics.csv",
-                                      "chart.png",
-                                      name + "_classes.json"};
+    std::vector<std::string> files = {name + "_last.weights", name + "_last.state", name + "_final.weights",
+                                      name + "_best.weights", name + "_data.txt",   name + "_trained.cfg",
+                                      "metrics.csv",          "chart.png",          name + "_classes.json"};
     const std::string prefix = name + "_", suffix = ".weights";
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(folder, ec)) {

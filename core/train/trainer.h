@@ -24,6 +24,9 @@ struct TrainOptions {
     // What the run trains on (the .data file, absolute), kept in <name>_data.txt: a resume on other
     // data is said (two projects sharing a folder resumed each other's checkpoints without a word).
     std::string data;
+    // The network's cfg as trained (the editor's text, unsaved edits included), kept in
+    // <name>_trained.cfg: the weights of the run always have the cfg they fit. Empty: none written.
+    std::string cfgText;
     int maxBatches = 0;     // 0: the cfg's max_batches
     float learningRate = 0; // 0: the cfg's learning_rate
     unsigned seed = 1;

@@ -300,6 +300,15 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
                                     ".cfg: a checkpoint is named after its cfg, so resume it with that cfg";
                         break;
                     }
+        } else if (std::ifstream trained(base_ + "_trained.cfg", std::ios::binary);
+                   trained && !options_.cfgText.empty() &&
+                   std::string(std::istreambuf_iterator<char>(trained), {}) != options_.cfgText) {
+            // (the checkpoint of another version of the network: edited since it trained)
+            *problem += (problem->ends_with('?') ? " " : ". ") + std::string("The run trained ") + base_ +
+                        "_trained.cfg, the network as it was then: to resume, put it back in place of " +
+                        options_.name +
+                        ".cfg; or start a fresh run of this one (without --resume; in the "
+                        "studio, untick Resume)";
         }
         return problem;
     }
@@ -320,6 +329,8 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
     if (auto problem = keepOnlyOwnMetrics(options_.outDir, metricsPath_, state_, observer_))
         return problem;
     if (auto problem = trimMetrics(metricsPath_, state_.iteration))
+        return problem;
+    if (auto problem = writeTrainedCfg()) // (a resumed network may differ in what has no weights: rates)
         return problem;
     observer_.message("resuming from " + statePath_ + " at iteration " + std::to_string(state_.iteration));
     if (std::ifstream recorded(base_ + "_data.txt"); recorded && !options_.data.empty()) {
@@ -385,7 +396,14 @@ TrainingRun::Result TrainingRun::setAsideEarlierRun()
     if (!options_.data.empty())
         if (auto problem = writeFileAtomically(base_ + "_data.txt", options_.data + "\n"))
             return problem;
-    return std::nullopt;
+    return writeTrainedCfg();
+}
+
+TrainingRun::Result TrainingRun::writeTrainedCfg()
+{
+    if (options_.cfgText.empty() || !leader_)
+        return std::nullopt;
+    return writeFileAtomically(base_ + "_trained.cfg", options_.cfgText);
 }
 
 TrainingRun::Result TrainingRun::resizeNet(InputSize size)

@@ -837,6 +837,8 @@ void TrainPanel::start()
         appendLog(status_->text());
         return;
     }
+    if (startQuestion_ && !startQuestion_())
+        return;
     QVariantMap dataFiles = QSettings().value("training/dataFiles").toMap();
     dataFiles.insert(QFileInfo(cfgPath_).absoluteFilePath(),
                      QFileInfo(data_->text().trimmed()).absoluteFilePath());

@@ -54,6 +54,8 @@ public:
     // Why the editor's network cannot be trained as it is shown (text in Source that is no cfg), or
     // empty; asked before a run starts.
     void setEditorCheck(std::function<QString()> check) { editorCheck_ = std::move(check); }
+    // Asked last before a run starts (the question about unsaved edits): false, and Train does nothing.
+    void setStartQuestion(std::function<bool()> question) { startQuestion_ = std::move(question); }
     bool isTraining() const { return training_; }
     // Whether the network has detection heads: its validation curve is then mAP@0.5, not top-1.
     void setDetector(bool detector);
@@ -187,6 +189,7 @@ private:
     int firstIteration_ = -1;
     std::function<QString()> cfgText_;
     std::function<QString()> editorCheck_;
+    std::function<bool()> startQuestion_;
     bool stopRequested_ = false; // the user pressed Stop (the run ends without an error)
     std::vector<QWidget*> pathButtons_;
     int lastLoggedIteration_ = 0;

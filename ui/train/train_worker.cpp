@@ -9,6 +9,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QTemporaryDir>
@@ -195,6 +196,10 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
     options.outDir = request.outDir.toStdString();
     options.name = QFileInfo(request.cfgPath).completeBaseName().toStdString();
     options.data = QDir::cleanPath(QFileInfo(request.dataPath.trimmed()).absoluteFilePath()).toStdString();
+    if (!request.cfgText.isEmpty())
+        options.cfgText = request.cfgText.toStdString();
+    else if (QFile cfgFile(request.cfgPath); cfgFile.open(QIODevice::ReadOnly))
+        options.cfgText = cfgFile.readAll().toStdString();
     options.maxBatches = request.maxBatches;
     options.learningRate = float(request.learningRate);
     options.validEvery = request.validEvery;

@@ -33,6 +33,7 @@
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QResizeEvent>
 #include <QScreen>
 #include <QScrollArea>
@@ -296,6 +297,26 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     trainPanel_->setCfgTextSource([this] {
         commitPendingEdits();
         return QString::fromStdString(model_doc_->document().toText());
+    });
+    // Unsaved edits train too, but the weights then fit no file on disk (the run folder keeps the cfg it
+    // trained): saving first is offered.
+    trainPanel_->setStartQuestion([this] {
+        if (!model_doc_->isModified() || model_doc_->path().isEmpty() || !isVisible())
+            return true;
+        QMessageBox question(QMessageBox::Question, tr("Unsaved changes"),
+                             tr("%1 has unsaved changes.").arg(QFileInfo(model_doc_->path()).fileName()),
+                             QMessageBox::Save | QMessageBox::Cancel, this);
+        question.setInformativeText(
+            tr("Training uses the network as the editor shows it. Save it first, so that the weights fit the "
+               "file? (Without saving, the run's folder keeps the network it trained, as %1_trained.cfg.)")
+                .arg(QFileInfo(model_doc_->path()).completeBaseName()));
+        question.button(QMessageBox::Save)->setText(tr("Save and train"));
+        QPushButton* without = question.addButton(tr("Train without saving"), QMessageBox::AcceptRole);
+        question.setDefaultButton(QMessageBox::Save);
+        question.exec();
+        if (question.clickedButton() == without)
+            return true;
+        return question.clickedButton() == question.button(QMessageBox::Save) && save();
     });
     detectPanel_->setEditorCheck([this] {
         properties_->commitPendingEdit();
