@@ -38,6 +38,7 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileDialog>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QImage>
@@ -331,6 +332,31 @@ void TestEditor::savingUnmodifiedWritesTheSameBytes()
     QCOMPARE(ui::withCfgSuffix("/tmp/net"), QString("/tmp/net.cfg"));
     QCOMPARE(ui::withCfgSuffix("/tmp/net.cfg"), QString("/tmp/net.cfg"));
     QCOMPARE(ui::withCfgSuffix("/tmp/yolo.v4.txt"), QString("/tmp/yolo.v4.txt"));
+
+    // A bundled network is kept as shipped: Save asks where to save a copy (Ctrl+S replaced the default
+    // network every launch opens), and the copy is what stays open.
+    {
+        QTemporaryDir bundled;
+        const QString shipped = bundled.filePath("shipped.cfg");
+        QVERIFY(QFile::copy(copy, shipped));
+        ui::MainWindow studio;
+        studio.setBundledNetworkFolders({bundled.path()});
+        QVERIFY(studio.openFile(shipped));
+        studio.documentModel()->setValue(1, "filters", "24");
+        QString title;
+        QTimer::singleShot(0, &studio, [&] {
+            auto* chooser = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            QVERIFY(chooser);
+            title = chooser->windowTitle();
+            chooser->selectFile(dir.filePath("mine-from-shipped.cfg"));
+            QMetaObject::invokeMethod(chooser, "accept"); // (protected: the dialog's own checks run)
+        });
+        QVERIFY(studio.save());
+        QCOMPARE(title, QString("Save your copy of the bundled network"));
+        QCOMPARE(test::readAll(shipped), test::readAll(copy));
+        QVERIFY(test::readAll(dir.filePath("mine-from-shipped.cfg")).contains("filters=24"));
+        QCOMPARE(studio.documentModel()->path(), dir.filePath("mine-from-shipped.cfg"));
+    }
 
     // A new network, saved: Train writes to its own runs/<name> and reads the .data beside it (it wrote
     // into runs/ itself, where it set every other network's files aside).

@@ -25,14 +25,18 @@
 
 namespace {
 
-// The bundled default network: next to an installed binary, else the source tree's cfg/.
+// Where the bundled networks are: next to an installed binary, else the source tree's cfg/.
+QStringList bundledNetworkFolders()
+{
+    return {QCoreApplication::applicationDirPath() + "/../share/netwright/cfg",
+            QStringLiteral(NETWRIGHT_INSTALLED_CFG_DIR), QStringLiteral(NETWRIGHT_SOURCE_CFG_DIR)};
+}
+
+// The bundled default network.
 QString defaultNetwork()
 {
     const QString name = QStringLiteral("fashion-mnist.cfg");
-    const QStringList dirs = {QCoreApplication::applicationDirPath() + "/../share/netwright/cfg",
-                              QStringLiteral(NETWRIGHT_INSTALLED_CFG_DIR),
-                              QStringLiteral(NETWRIGHT_SOURCE_CFG_DIR)};
-    for (const QString& dir : dirs)
+    for (const QString& dir : bundledNetworkFolders())
         if (QFileInfo::exists(dir + "/" + name))
             return QDir::cleanPath(dir + "/" + name);
     return {};
@@ -162,6 +166,7 @@ int main(int argc, char** argv)
 
     const QString file = parser.positionalArguments().value(0, defaultNetwork());
     nw::ui::MainWindow window;
+    window.setBundledNetworkFolders(bundledNetworkFolders());
     if (parser.positionalArguments().size() > 1)
         std::fprintf(stderr, "netwright: opening %s only (the studio shows one network at a time)\n",
                      qPrintable(file));

@@ -66,6 +66,9 @@ public:
     void insertLayer(const QString& type);
     bool save();
     bool saveAs(const QString& path);
+    // The folders of the networks Netwright ships: Save on one of them asks where to save a copy (Ctrl+S
+    // replaced the bundled default, which every launch then opened as it was left).
+    void setBundledNetworkFolders(const QStringList& folders) { bundledFolders_ = folders; }
     // Files opened or saved, newest first (at most 10), kept in QSettings.
     QStringList recentFiles() const;
     // Help ▸ Keyboard shortcuts: every menu command with a shortcut, read from the menus themselves.
@@ -84,6 +87,7 @@ protected:
     bool focusNextPrevChild(bool next) override;
 
 private:
+    QStringList bundledFolders_;
     // Brings Properties in front of Training and Detect (the Source tab in front stays: it shows the
     // same section, as text).
     void raiseProperties();

@@ -9,6 +9,7 @@
 #include "train/train_panel.h"
 #include "window/save_file_dialog.h"
 
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -20,6 +21,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
+#include <algorithm>
 
 namespace nw::ui {
 
@@ -119,6 +121,16 @@ bool MainWindow::save()
     if (model_doc_->path().isEmpty()) {
         const QString path = chooseFileToSave(this, tr("Save network"), tr("untitled.cfg"),
                                               tr("Darknet networks (*.cfg)"), "cfg");
+        return !path.isEmpty() && saveAs(withCfgSuffix(path));
+    }
+    const QString folder = QFileInfo(model_doc_->path()).canonicalPath();
+    if (std::ranges::any_of(bundledFolders_, [&](const QString& bundled) {
+            return !folder.isEmpty() && QFileInfo(bundled).canonicalFilePath() == folder;
+        })) {
+        const QString path =
+            chooseFileToSave(this, tr("Save your copy of the bundled network"),
+                             QDir::homePath() + "/" + QFileInfo(model_doc_->path()).fileName(),
+                             tr("Darknet networks (*.cfg)"), "cfg");
         return !path.isEmpty() && saveAs(withCfgSuffix(path));
     }
     // Another program (a teammate's edit, a git checkout) changed the file since it was read or saved:
