@@ -90,6 +90,7 @@ private slots:
     void progressLinesParse();
     void fitsADockedWidth();
     void panelsFitTheirDocksOnASmallScreen();
+    void aRefusalScrollsIntoView();
     void earlierRunsAreComparedBesideTheRun();
     void plotsFollowADarkPalette();
 };
@@ -1696,9 +1697,6 @@ void TestTrainPanel::plotsFollowADarkPalette()
     QVERIFY(QColor(image.pixel(150, 120)).lightness() < 100); // inside the axes
 }
 
-QTEST_MAIN(TestTrainPanel)
-#include "test_train_panel.moc"
-
 // The panel shares the main window with the graph and the palette: at its smallest it must fit a
 // docked width (every field and button reachable without a horizontal scroll bar): 640 px, the right
 // dock of a 1280-pixel-wide window.
@@ -1736,3 +1734,48 @@ void TestTrainPanel::panelsFitTheirDocksOnASmallScreen()
         QVERIFY(area->horizontalScrollBar()->maximum() == 0);
     }
 }
+
+// A refusal written under the fold shows: on a small screen Train (a network without a data set) and
+// Detect's Image… (no network) seemed to do nothing, their words below the panel's visible part.
+void TestTrainPanel::aRefusalScrollsIntoView()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("alone.cfg"); // no .data beside it
+    test::writeFile(cfg, test::kToyCfg);
+    ui::MainWindow window;
+    window.resize(1024, 560);
+    window.show();
+    QVERIFY(window.openFile(cfg));
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto inView = [](QWidget* widget) {
+        auto* area = qobject_cast<QScrollArea*>(widget->parentWidget()->parentWidget()->parentWidget());
+        if (!area)
+            return false;
+        const QRect shown(widget->mapTo(area->viewport(), QPoint(0, 0)), widget->size());
+        return area->viewport()->rect().contains(shown);
+    };
+    ui::TrainPanel* train = window.trainPanel();
+    train->dataEdit()->clear();
+    auto* trainArea = qobject_cast<QScrollArea*>(train->parentWidget()->parentWidget());
+    QVERIFY(trainArea);
+    trainArea->verticalScrollBar()->setValue(0);
+    QTRY_VERIFY(trainArea->verticalScrollBar()->maximum() > 0); // (else the test shows nothing)
+    QTRY_VERIFY(!inView(train->statusLabel()));
+    train->trainButton()->click();
+    QVERIFY(train->statusLabel()->text().startsWith("Choose the data set first"));
+    QTRY_VERIFY(inView(train->statusLabel()));
+
+    ui::DetectPanel* detect = window.detectPanel();
+    detect->parentWidget()->parentWidget()->parentWidget()->raise(); // its dock, tabbed with Training
+    auto* detectArea = qobject_cast<QScrollArea*>(detect->parentWidget()->parentWidget());
+    QVERIFY(detectArea);
+    QTRY_VERIFY(detectArea->verticalScrollBar()->maximum() > 0);
+    detectArea->verticalScrollBar()->setValue(0);
+    QTRY_VERIFY(!inView(detect->status()));
+    detect->openImageFile("/usr/share/darknet/data/dog.jpg");
+    QVERIFY2(detect->status()->text().contains("has no weights yet"), qPrintable(detect->status()->text()));
+    QTRY_VERIFY(inView(detect->status()));
+}
+
+QTEST_MAIN(TestTrainPanel)
+#include "test_train_panel.moc"

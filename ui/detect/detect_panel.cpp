@@ -12,6 +12,7 @@
 #include "detect/paint_detections.h"
 #include "detect/yolo_labels.h"
 #include "device/device_box.h"
+#include "widgets/bring_into_view.h"
 #include "widgets/flow_layout.h"
 #include "window/wheel_guard.h"
 
@@ -505,6 +506,7 @@ bool DetectPanel::editorAllowsRunOrSaySo()
         slideshow_->setChecked(false); // (it went on through the folder, refused every 2 s)
         clearResult();                 // (the last result stayed in view, as if it were this source's)
         status_->setText(problem);
+        bringIntoView(status_);
     }
     return problem.isEmpty();
 }
@@ -529,6 +531,7 @@ bool DetectPanel::detectorReadyOrSaySo()
                          : tr("%1 has no weights yet: choose them with Weights…, or Random weights to run it "
                               "untrained.")
                                .arg(QFileInfo(cfgPath_).fileName()));
+    bringIntoView(status_);
     return false;
 }
 

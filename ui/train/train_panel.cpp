@@ -8,6 +8,7 @@
 #include "train/run_folders.h"
 #include "train/train_worker.h"
 #include "train/training_curves.h"
+#include "widgets/bring_into_view.h"
 #include "widgets/flow_layout.h"
 #include "window/message_colours.h"
 #include "window/save_file_dialog.h"
@@ -738,6 +739,7 @@ void TrainPanel::evaluateWeights(const QString& weights)
     const auto refuse = [this](const QString& text) {
         status_->setText(text);
         appendLog(text);
+        bringIntoView(status_);
     };
     if (training_ || evaluation_->isRunning())
         return;
@@ -811,6 +813,7 @@ void TrainPanel::start()
     if (const QString problem = editorCheck_ ? editorCheck_() : QString(); !problem.isEmpty()) {
         status_->setText(problem); // (it trained the last network that was a cfg, not what is shown)
         appendLog(problem);
+        bringIntoView(status_);
         return;
     }
     if (cfgPath_.isEmpty()) { // (Train was greyed out without a word)
@@ -818,6 +821,7 @@ void TrainPanel::start()
             tr("Save the network first (File ▸ Save As…): a run names its weights and checkpoints "
                "after the cfg file."));
         appendLog(status_->text());
+        bringIntoView(status_);
         return;
     }
     if (data_->text().trimmed().isEmpty()) { // say what to do rather than start a run that cannot load
@@ -825,6 +829,7 @@ void TrainPanel::start()
                             "set\" to train a detector on synthetic shapes."));
         appendLog(status_->text());
         data_->setFocus();
+        bringIntoView(status_);
         return;
     }
     // A network with errors is said before anything of the last run is cleared (it started, failed at
@@ -835,6 +840,7 @@ void TrainPanel::start()
             networkRefusal_ =
                 tr("Not started: the network has errors (see Problems). The first: %1").arg(error));
         appendLog(status_->text());
+        bringIntoView(status_);
         return;
     }
     if (startQuestion_ && !startQuestion_())
