@@ -1722,6 +1722,26 @@ void TestEditor::aDamagedSavedGeometryIsNotUsed()
     QVERIFY(
         ui::MainWindow::isUsablePlace(QRect(1600, 0, 1400, 800), {screen[0], QRect(1480, 0, 1920, 1080)}));
     // A window saved on a larger screen comes back inside this one; one that fits stays where it was.
+    // A window shrunk below a usable size is not saved (its squashed docks came back in the full-size
+    // window of the next start); nor is a saved layout restored with a geometry dropped as unusable.
+    QSettings().remove("window");
+    {
+        ui::MainWindow small;
+        small.resize(310, 280);
+        small.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&small));
+        QVERIFY(small.close());
+    }
+    QVERIFY(!QSettings().contains("window/state"));
+    {
+        ui::MainWindow usable;
+        usable.resize(780, 560);
+        usable.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&usable));
+        QVERIFY(usable.close());
+    }
+    QVERIFY(QSettings().contains("window/state"));
+    QSettings().remove("window");
     QCOMPARE(ui::MainWindow::placeInside(QRect(37, 40, 1406, 828), QRect(0, 0, 1280, 720)),
              QRect(0, 0, 1280, 720));
     QCOMPARE(ui::MainWindow::placeInside(QRect(600, 300, 900, 600), QRect(0, 0, 1280, 720)),

@@ -420,7 +420,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     const int threeRows = 10 * fontMetrics().lineSpacing(); // title, tabs, header, rows and scroll bar
     resizeDocks({tableDock}, {std::min(250, std::max(threeRows, height() * 2 / 9))}, Qt::Vertical);
     defaultState_ = saveState(); // View ▸ Reset layout goes back to this
-    restoreState(settings.value("window/state").toByteArray());
+    // The docks' sizes belong to the window they were saved with: one dropped as unusable (too small)
+    // had squashed them, and they stayed 110 px wide in the full-size window that replaced it.
+    if (!restored || usable())
+        restoreState(settings.value("window/state").toByteArray());
 }
 
 QString MainWindow::settingsProblem()
@@ -739,9 +742,15 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
-    QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
+    // A window shrunk too small to use is not the one to open next time: the last usable one is.
+    QList<QRect> screens;
+    for (const QScreen* screen : QGuiApplication::screens())
+        screens << screen->availableGeometry();
+    if (isUsablePlace(frameGeometry(), screens)) {
+        QSettings settings;
+        settings.setValue("window/geometry", saveGeometry());
+        settings.setValue("window/state", saveState());
+    }
     event->accept();
 }
 
