@@ -397,6 +397,22 @@ void TestDetectPanel::anotherNetworksWeightsAreRefusedInADialog()
                              60000);
     QCoreApplication::processEvents();
     QCOMPARE(edited.findChildren<QMessageBox*>().size(), 0);
+
+    // Weights the Training panel offers (a run's, of the network before an edit) are not the user's
+    // choice: refused, they are named on the detector line without a dialog (one popped up on Train).
+    ui::DetectPanel offered;
+    QSignalSpy offeredLoaded(&offered, &ui::DetectPanel::detectorLoaded);
+    offered.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    offered.suggest(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights",
+                    QString());
+    QVERIFY(offeredLoaded.wait(60000));
+    QVERIFY(offeredLoaded.last().first().toString().contains("it belongs to a larger network"));
+    QCoreApplication::processEvents();
+    QCOMPARE(offered.findChildren<QMessageBox*>().size(), 0);
+    bool named = false;
+    for (const QLabel* label : offered.findChildren<QLabel*>())
+        named |= label->text().startsWith("Cannot load the classifier:");
+    QVERIFY(named);
 }
 
 // A Stop sent before the worker picks a stream up stops that stream; the next stream still plays.
@@ -550,17 +566,26 @@ void TestDetectPanel::theEditorsNetworkIsTheOneThatRuns()
     QVERIFY(panel.boxes().empty() && panel.annotated().isNull());
     QCoreApplication::processEvents();
     QCOMPARE(panel.findChildren<QMessageBox*>().size(), 0);
+    // The result's line goes with its boxes (it still said "… · 10 objects · 55.6 ms"), and the edit
+    // undone runs the image again (the refusal stayed until another image was opened).
+    QVERIFY2(!panel.status()->text().contains(" ms"), qPrintable(panel.status()->text()));
+    text = original;
+    panel.networkEdited();
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(loaded.last().first().toString(), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 5, 30000);
+    QCOMPARE(boxesText(panel.boxes()), before);
     // Hidden (another tab in front), an edit waits: the image runs when the panel comes into view.
     text = edited;
     panel.hide();
     panel.openImageFile(image);
-    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 5, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 6, 30000);
     text = original;
     panel.networkEdited();
     QTest::qWait(1200);
-    QCOMPARE(panel.framesReceived(), 5);
+    QCOMPARE(panel.framesReceived(), 6);
     panel.show();
-    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 6, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 7, 30000);
     QCOMPARE(boxesText(panel.boxes()), before);
 }
 

@@ -461,6 +461,7 @@ void DetectPanel::suggest(const QString& weights, const QString& dataFile)
     // (the same path again is loaded again: a run that went on rewrote the file)
     if ((weightsPath_.isEmpty() || weightsPath_ == suggestedWeights_) && !randomWeights_ &&
         !weights.isEmpty() && QFileInfo::exists(weights)) {
+        quietRefusal_ = true; // (not the user's choice: the detector line says it, no dialog)
         setWeights(weights);
         suggestedWeights_ = weights;
     }
@@ -468,6 +469,9 @@ void DetectPanel::suggest(const QString& weights, const QString& dataFile)
 
 void DetectPanel::clearResult()
 {
+    if (!resultLine_.isEmpty() && status_->text() == resultLine_)
+        status_->clear(); // ("000037.jpg · 10 objects · 55.6 ms" stayed over an empty view)
+    resultLine_.clear();
     status_->setToolTip(QString()); // (a label file's reasons belong to the result that goes)
     last_ = DetectFrame{};
     boxes_.clear();
@@ -689,8 +693,9 @@ void DetectPanel::showEvent(QShowEvent* event)
 
 void DetectPanel::runStillAgainIfEdited()
 {
-    if (!showingStill_ || stillAsked_.isEmpty() || last_.source.isEmpty() ||
-        (weightsPath_.isEmpty() && !randomWeights_) || editorText() == loadedText_)
+    // (also when a refused reload cleared the result: the edit undone shows the image again)
+    if (!showingStill_ || !QFileInfo(stillAsked_).isFile() || (weightsPath_.isEmpty() && !randomWeights_) ||
+        editorText() == loadedText_)
         return;
     if (!editorAllowsRunOrSaySo())
         return;           // (the editor's problem is said, the old result cleared)
