@@ -810,6 +810,12 @@ void TestTrainPanel::theDataANetworkTrainedOnIsRemembered()
     ui::TrainPanel reopened;
     reopened.setNetwork(dir.filePath("design.cfg"));
     QCOMPARE(reopened.dataEdit()->text(), dir.filePath("sets/chosen.data"));
+    // Saved as another network (a folder without a .data), it keeps that data set when opened again.
+    QVERIFY(QDir(dir.path()).mkdir("mine"));
+    reopened.renameNetwork(dir.filePath("mine/copy.cfg"));
+    reopened.setNetwork(dir.filePath("design.cfg"));
+    reopened.setNetwork(dir.filePath("mine/copy.cfg"));
+    QCOMPARE(reopened.dataEdit()->text(), dir.filePath("sets/chosen.data"));
     QFile::remove(dir.filePath("sets/chosen.data")); // gone: not offered
     reopened.setNetwork(dir.filePath("design.cfg"));
     QCOMPARE(reopened.dataEdit()->text(), QString());

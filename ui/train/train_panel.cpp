@@ -93,6 +93,14 @@ QLineEdit* pathEdit(QWidget* parent, QHBoxLayout*& row, const QString& title, co
     return edit;
 }
 
+// A setting kept per network (its .data, schedule, run folder), under its cfg's absolute path.
+void rememberForNetwork(const QString& key, const QString& cfgPath, const QVariant& value)
+{
+    QVariantMap values = QSettings().value(key).toMap();
+    values.insert(QFileInfo(cfgPath).absoluteFilePath(), value);
+    QSettings().setValue(key, values);
+}
+
 } // namespace
 
 TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
@@ -644,6 +652,10 @@ void TrainPanel::renameNetwork(const QString& cfgPath)
     const QString oldName = QFileInfo(cfgPath_).completeBaseName(),
                   newName = QFileInfo(cfgPath).completeBaseName();
     cfgPath_ = cfgPath;
+    // The data set goes with the saved copy: reopened, its Data line was empty (no .data beside it).
+    if (!training_ && QFileInfo(data_->text().trimmed()).isFile())
+        rememberForNetwork("training/dataFiles", cfgPath_,
+                           QFileInfo(data_->text().trimmed()).absoluteFilePath());
     if (!training_ && output_->text() != oldOutput) { // what the new folder holds, shown now
         earlierRun_->stop();
         showEarlierRun();
@@ -845,18 +857,10 @@ void TrainPanel::start()
     }
     if (startQuestion_ && !startQuestion_())
         return;
-    QVariantMap dataFiles = QSettings().value("training/dataFiles").toMap();
-    dataFiles.insert(QFileInfo(cfgPath_).absoluteFilePath(),
-                     QFileInfo(data_->text().trimmed()).absoluteFilePath());
-    QSettings().setValue("training/dataFiles", dataFiles);
-    QVariantMap schedules = QSettings().value("training/schedules").toMap();
-    schedules.insert(QFileInfo(cfgPath_).absoluteFilePath(),
-                     QVariantList{maxBatches_->value(), validEvery_->value(), learningRate_->value()});
-    QSettings().setValue("training/schedules", schedules);
-    QVariantMap outputFolders = QSettings().value("training/outputFolders").toMap();
-    outputFolders.insert(QFileInfo(cfgPath_).absoluteFilePath(),
-                         QFileInfo(output_->text()).absoluteFilePath());
-    QSettings().setValue("training/outputFolders", outputFolders);
+    rememberForNetwork("training/dataFiles", cfgPath_, QFileInfo(data_->text().trimmed()).absoluteFilePath());
+    rememberForNetwork("training/schedules", cfgPath_,
+                       QVariantList{maxBatches_->value(), validEvery_->value(), learningRate_->value()});
+    rememberForNetwork("training/outputFolders", cfgPath_, QFileInfo(output_->text()).absoluteFilePath());
     TrainRequest request;
     request.cfgPath = cfgPath_;
     request.dataPath = data_->text();
