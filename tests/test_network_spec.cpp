@@ -74,6 +74,7 @@ private slots:
     void headsWithOtherClassesAreNamed();
     void routesShowWhatTheyRead();
     void commentsAfterNumbersReadAsDarknet();
+    void unreadableValuesMakeNoFigures();
     void syntaxProblemsBelongToTheirLayer();
     void setClassesRetargetsEveryHead_data();
     void setClassesRetargetsEveryHead();
@@ -344,6 +345,27 @@ void TestNetworkSpec::brokenLayersAreReported()
         }
     }
     QCOMPARE(checked, spec.layers.size()); // (every row has the table's width)
+}
+
+// A value that is not a number (filters=abc) makes no figures: the shape and costs its default would
+// give (28x28x1, 10 params) looked like the layer's own in the table, the graph and the summary.
+void TestNetworkSpec::unreadableValuesMakeNoFigures()
+{
+    const NetworkSpec spec = test::specFromText(
+        net(28, 28, 1) + "[convolutional]\nfilters=abc\nsize=3\npad=1\n\n[maxpool]\nsize=2\nstride=2\n",
+        "abc.cfg");
+    QVERIFY(test::findDiagnostic(spec.diagnostics, "bad number for 'filters'"));
+    const LayerSpec& conv = spec.layers[0];
+    QVERIFY(!conv.valid() && conv.inputKnown && !conv.outputKnown);
+    QCOMPARE(conv.output.size, std::int64_t(0));
+    QCOMPARE(conv.costs.params, std::int64_t(0));
+    QCOMPARE(conv.filters, std::string("?"));
+    std::istringstream rows(summaryTable(spec));
+    std::string header, row;
+    std::getline(rows, header);
+    std::getline(rows, row);
+    QVERIFY2(row.find(" 28x28x1 ") != std::string::npos, row.c_str());    // its input is known
+    QCOMPARE(std::count(row.begin(), row.end(), '?'), std::ptrdiff_t(5)); // filters, output and costs
 }
 
 // A header without ']' or a line without '=' inside a layer is that layer's problem: the studio marks its

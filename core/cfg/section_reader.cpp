@@ -54,6 +54,12 @@ void SectionReader::error(std::string_view key, std::string message)
     diagnostics_.push_back({Severity::Error, file_, lineOf(key), layer_, std::move(message)});
 }
 
+void SectionReader::unreadableValue(std::string_view key, std::string message)
+{
+    unreadable_.emplace(key);
+    error(key, std::move(message));
+}
+
 void SectionReader::warning(std::string_view key, std::string message)
 {
     diagnostics_.push_back({Severity::Warning, file_, lineOf(key), layer_, std::move(message)});
@@ -91,8 +97,8 @@ int SectionReader::getInt(std::string_view key, int fallback)
         return fallback;
     if (auto value = parseInt(valueBeforeComment(line->value)))
         return *value;
-    error(key, "bad number for '" + std::string(key) + "': expected an integer, found '" +
-                   shortened(line->value) + "'");
+    unreadableValue(key, "bad number for '" + std::string(key) + "': expected an integer, found '" +
+                             shortened(line->value) + "'");
     return fallback;
 }
 
@@ -104,8 +110,8 @@ bool SectionReader::getFlag(std::string_view key, bool fallback)
         return fallback;
     if (auto value = parseInt(valueBeforeComment(line->value)))
         return *value != 0;
-    error(key, "bad value for '" + std::string(key) + "': expected 0 or 1, found '" + shortened(line->value) +
-                   "'");
+    unreadableValue(key, "bad value for '" + std::string(key) + "': expected 0 or 1, found '" +
+                             shortened(line->value) + "'");
     return fallback;
 }
 
@@ -117,8 +123,8 @@ float SectionReader::getFloat(std::string_view key, float fallback)
         return fallback;
     if (auto value = parseFloat(valueBeforeComment(line->value)))
         return *value;
-    error(key, "bad number for '" + std::string(key) + "': expected a number, found '" +
-                   shortened(line->value) + "'");
+    unreadableValue(key, "bad number for '" + std::string(key) + "': expected a number, found '" +
+                             shortened(line->value) + "'");
     return fallback;
 }
 
@@ -144,9 +150,9 @@ std::vector<T> parseList(SectionReader& reader, std::string_view key, const std:
         if (auto value = parse(item)) {
             values.push_back(*value);
         } else {
-            reader.error(key, "bad list for '" + std::string(key) + "': element " +
-                                  std::to_string(values.size() + 1) + " is '" + shortened(item) +
-                                  "', expected " + expected + " (write values as 1,2,3)");
+            reader.unreadableValue(key, "bad list for '" + std::string(key) + "': element " +
+                                            std::to_string(values.size() + 1) + " is '" + shortened(item) +
+                                            "', expected " + expected + " (write values as 1,2,3)");
             return {};
         }
         if (comma == std::string::npos)

@@ -50,6 +50,11 @@ public:
     int lineOf(std::string_view key) const;
     int headerLine() const { return section_.headerLine(); }
     void error(std::string_view key, std::string message);
+    // An error for a value that is not of its kind ("filters=abc"): the layer's shape is then made from
+    // the default in its place, which says nothing (hasUnreadableValue tells so).
+    void unreadableValue(std::string_view key, std::string message);
+    bool hasUnreadableValue() const { return !unreadable_.empty(); }
+    bool unreadable(std::string_view key) const { return unreadable_.contains(key); }
     void warning(std::string_view key, std::string message);
     // One warning per entry that was never read, like Darknet's "Unused field", and per key given again
     // (Darknet reads the first).
@@ -70,6 +75,7 @@ private:
     Diagnostics& diagnostics_;
     std::set<std::string, std::less<>> used_;
     std::vector<KeyInfo>* schema_ = nullptr;
+    std::set<std::string, std::less<>> unreadable_; // keys whose values are not of their kind
 };
 
 // Strict number parsing (the whole text must be the number); nullopt when it is not one.

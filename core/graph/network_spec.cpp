@@ -261,13 +261,19 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             LayerContext context(spec.net, layer.index, layer.input, inputValid, spec.layers, section,
                                  spec.file, layer.diagnostics);
             LayerResult result = layer.config->infer(context);
-            layer.output = result.output;
-            layer.costs = result.costs;
+            // (made from a default standing in for a value that could not be read: "28x28x1" and 10
+            // params for filters=abc looked like the layer's own; shown as unknown instead)
+            if (!reader.hasUnreadableValue()) {
+                layer.output = result.output;
+                layer.costs = result.costs;
+            }
             layer.sources = std::move(result.sources);
             layer.outputKnown = !context.readInput() || inputValid;
             for (int source : layer.sources)
                 layer.outputKnown = layer.outputKnown && spec.layers[std::size_t(source)].outputKnown;
-            layer.filters = layer.config->filtersText();
+            layer.filters = reader.unreadable("filters") || reader.unreadable("output")
+                                ? std::string("?")
+                                : layer.config->filtersText();
             layer.size = layer.config->sizeText();
             describeRoute(layer, spec.layers);
         }

@@ -43,8 +43,9 @@ std::string summaryTable(const NetworkSpec& spec)
     std::string out = formatted("%5s  %-16s %9s %9s  %16s  %16s %9s %12s %10s\n", "layer", "type", "filters",
                                 "size", "input", "output", "BFLOPs", "params", "workspace");
     for (const LayerSpec& layer : spec.layers) {
-        // Behind an error, a layer's input is meaningless: its figures would be made up from it.
-        const bool known = layer.inputKnown;
+        // Behind an error, a layer's input is meaningless: its figures would be made up from it; a layer
+        // whose own values could not be read (filters=abc) has none.
+        const bool known = layer.inputKnown && (layer.outputKnown || layer.output.size > 0);
         out += formatted("%5d%s %-16s %9s %9s  %16s  %16s %9s %12s %10s\n", layer.index,
                          layer.valid() ? " " : "!", layer.type.c_str(), layer.filters.c_str(),
                          layer.size.c_str(),

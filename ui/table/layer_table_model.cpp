@@ -122,6 +122,9 @@ QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role
     // After an error that leaves an input meaningless, this layer's figures would be made up from it.
     if (!layer.inputKnown && column >= Output)
         return QStringLiteral("?");
+    // Refused without a shape (a value that is not a number, a [yolo] refused): no figures of its own.
+    if (!layer.outputKnown && layer.output.empty() && column >= Output)
+        return QStringLiteral("?");
     // Its input is the row above's output: "?" there, "?" here.
     if (column == Input && layer.index > 0 && !spec_.layers[std::size_t(layer.index) - 1].inputKnown)
         return QStringLiteral("?");
