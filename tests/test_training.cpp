@@ -179,6 +179,7 @@ private slots:
     void freshRunSetsThePreviousRunAside();
     void learningRateScheduleCountsIterations();
     void scheduleFollowsTheRunsLength();
+    void aStopEndsAValidationUnderWay();
     void scheduleKeysAreChecked();
     void resumeBringsTheWeightsFileBackToTheState();
     void resumingPastTheEndChangesNoFile();
@@ -1008,6 +1009,39 @@ void TestTraining::scheduleFollowsTheRunsLength()
     for (const IterationStats& s : quiet.seen) // update k at batch_num k: 0.1 · (1 − k/8)
         QVERIFY2(std::fabs(s.learningRate - 0.1f * (1 - float(s.iteration) / 8)) < 1e-7f,
                  qPrintable(QString("iteration %1: rate %2").arg(s.iteration).arg(s.learningRate)));
+}
+
+// A stop asked for while the validation set is scored ends that pass after its batch and then the run,
+// its checkpoint written: the whole pass stood between Stop (or quitting the studio) and the end.
+void TestTraining::aStopEndsAValidationUnderWay()
+{
+    class StopsWhileValidating : public Quiet {
+    public:
+        void message(const std::string& text) override
+        {
+            Quiet::message(text);
+            if (text.starts_with("evaluating at iteration 2"))
+                stopAfter = 0; // (asked from now on)
+        }
+    };
+    QTemporaryDir dir;
+    const auto set = toySet(dir);
+    QVERIFY(set);
+    QVERIFY(set->size() > std::size_t(4 * 2)); // several batches of the net's 4 images
+    TrainOptions options = toyOptions(dir);
+    options.validEvery = 1;
+    auto net = toyNet();
+    StopsWhileValidating observer;
+    const auto problem = Trainer(*net, *set, set.get(), options).run(observer);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    QCOMPARE(observer.seen.size(), std::size_t(2));
+    QVERIFY(observer.seen[0].validTop1.has_value());
+    QVERIFY(!observer.seen[1].validTop1.has_value());
+    QVERIFY(std::find(observer.messages.begin(), observer.messages.end(),
+                      "top-1 at iteration 2 left unfinished: a stop was asked") != observer.messages.end());
+    TrainState state;
+    QVERIFY(!loadCheckpoint(dir.filePath("out/toy_last.state").toStdString(), *toyNet(), state));
+    QCOMPARE(state.iteration, 2);
 }
 
 // Schedule keys that would hang (sgdr_mult below 1), divide by zero (step=0) or make every weight

@@ -593,9 +593,26 @@ TrainingRun::Result TrainingRun::evaluate(int iteration, IterationStats& stats)
         leader_ && valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last);
     const bool mapping =
         leader_ && mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last);
+    // A stop asked for during a validation ends it after its batch: a whole pass (seconds, minutes for a
+    // large set) stood between Stop, or quitting, and the checkpoint. The iteration then has no figure.
+    struct Stopped {};
+    const auto stopWhenAsked = [this](std::size_t) {
+        if (observer_.stopRequested())
+            throw Stopped{};
+    };
+    const auto sayStopped = [&](const char* measure) {
+        observer_.message(std::string(measure) + " at iteration " + std::to_string(iteration) +
+                          " left unfinished: a stop was asked");
+    };
     if (validating) {
         observer_.message(evaluatingMessage(iteration, "top-1", valid_->size()));
-        const Accuracy accuracy = nw::evaluate(net_, *valid_, backend_->evaluationPass());
+        Accuracy accuracy;
+        try {
+            accuracy = nw::evaluate(net_, *valid_, backend_->evaluationPass(), 5, stopWhenAsked);
+        } catch (const Stopped&) {
+            sayStopped("top-1");
+            return std::nullopt;
+        }
         if (accuracy.images > 0) {
             stats.validTop1 = accuracy.top1;
             stats.confusion = std::make_shared<const ConfusionMatrix>(accuracy.confusion);
@@ -606,8 +623,14 @@ TrainingRun::Result TrainingRun::evaluate(int iteration, IterationStats& stats)
         observer_.message(evaluatingMessage(iteration, "mAP@0.5", mapSet_->size()));
         if (auto problem = resizeNet(ownSize_)) // mAP at the size the net is used at
             return problem;
-        const MapResult map =
-            evaluateMap(net_, *mapSet_, options_.letterbox, {}, {}, backend_->evaluationPass());
+        MapResult map;
+        try {
+            map = evaluateMap(net_, *mapSet_, options_.letterbox, {}, stopWhenAsked,
+                              backend_->evaluationPass());
+        } catch (const Stopped&) {
+            sayStopped("mAP@0.5");
+            return resizeNet(current_);
+        }
         if (map.images > 0) {
             stats.map50 = map.map50;
             stats.classAps = std::make_shared<const std::vector<ClassAp>>(map.classes);
