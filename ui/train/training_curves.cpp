@@ -66,6 +66,10 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent)
     rates_->addGraph(rates_->xAxis, rates_->yAxis2)->setName(tr("images/s"));
     rates_->graph(1)->setPen(QPen(QColor(40, 150, 90), 1));
     legendAbove(rates_);
+    // About 70 pixels of axis: three ticks each side (QCustomPlot's five came out as seven labels,
+    // "6e-7" to "0", written over one another).
+    for (QCPAxis* axis : {rates_->yAxis, rates_->yAxis2})
+        axis->ticker()->setTickCount(3);
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), rates_->xAxis,
             qOverload<const QCPRange&>(&QCPAxis::setRange));
 
