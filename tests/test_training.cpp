@@ -28,6 +28,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <csignal>
 #include <fcntl.h>
@@ -180,6 +181,8 @@ private slots:
     void learningRateScheduleCountsIterations();
     void scheduleFollowsTheRunsLength();
     void aStopEndsAValidationUnderWay();
+    void aResumeGoesOnWithTheRunsSeed();
+    void dataThatVanishesKeepsTheIterationsDone();
     void scheduleKeysAreChecked();
     void resumeBringsTheWeightsFileBackToTheState();
     void resumingPastTheEndChangesNoFile();
@@ -1042,6 +1045,101 @@ void TestTraining::aStopEndsAValidationUnderWay()
     TrainState state;
     QVERIFY(!loadCheckpoint(dir.filePath("out/toy_last.state").toStdString(), *toyNet(), state));
     QCOMPARE(state.iteration, 2);
+}
+
+// A resume goes on with the seed the run started with (a resume without --seed went on with seed 1
+// and drew other batches): the weights equal the uninterrupted run's.
+void TestTraining::aResumeGoesOnWithTheRunsSeed()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 40);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir.filePath("straight"));
+    options.seed = 7;
+    auto straight = toyNet();
+    Quiet all;
+    QVERIFY(!Trainer(*straight, *set, nullptr, options).run(all));
+    options.outDir = dir.filePath("resumed").toStdString();
+    Quiet firstPart;
+    firstPart.stopAfter = 5;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, options).run(firstPart));
+    options.resume = true;
+    options.seed = 1; // (the default: --seed not given again)
+    auto resumed = toyNet();
+    Quiet rest;
+    const auto problem = Trainer(*resumed, *set, nullptr, options).run(rest);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    QVERIFY(
+        std::find(rest.messages.begin(), rest.messages.end(),
+                  "note: this run was started with --seed 7: it goes on with that seed (--seed 1 is for a "
+                  "fresh run)") != rest.messages.end());
+    QVERIFY(allWeights(*resumed) == allWeights(*straight));
+}
+
+// Images that can no longer be read mid-run (a network share gone) end the run with a checkpoint of the
+// last whole iteration: the iterations since the last checkpoint were lost (up to --checkpoint-every − 1).
+void TestTraining::dataThatVanishesKeepsTheIterationsDone()
+{
+    class Vanishing : public TrainingSet {
+    public:
+        explicit Vanishing(const TrainingSet& set) : set_(set) {}
+        std::size_t size() const override { return set_.size(); }
+        int width() const override { return set_.width(); }
+        int height() const override { return set_.height(); }
+        int channels() const override { return set_.channels(); }
+        std::size_t truthFloats() const override { return set_.truthFloats(); }
+        bool sample(std::size_t index, std::mt19937& random, int width, int height, float* image,
+                    float* truth, std::string& warning) const override
+        {
+            if (gone) {
+                warning = "image " + std::to_string(index) + ": gone";
+                return false;
+            }
+            return set_.sample(index, random, width, height, image, truth, warning);
+        }
+        std::atomic<bool> gone{false};
+
+    private:
+        const TrainingSet& set_;
+    };
+    class GoneAfterThree : public Quiet {
+    public:
+        explicit GoneAfterThree(Vanishing& set) : set_(set) {}
+        void iteration(const IterationStats& s) override
+        {
+            Quiet::iteration(s);
+            if (s.iteration == 3)
+                set_.gone = true;
+        }
+
+    private:
+        Vanishing& set_;
+    };
+    QTemporaryDir dir;
+    auto set = toySet(dir, 40);
+    QVERIFY(set);
+    Vanishing vanishing(*set);
+    TrainOptions options = toyOptions(dir); // a checkpoint every 100 iterations: none before the end
+    // (the temporaries of a killed run's small files go too, as its checkpoints' do)
+    QVERIFY(QDir().mkpath(dir.filePath("out")));
+    for (const char* left : {"out/toy_data.txt.tmp-99-0", "out/toy_trained.cfg.tmp-99-1"})
+        test::writeFile(dir.filePath(left), "left by a killed run");
+    auto net = toyNet();
+    GoneAfterThree observer(vanishing);
+    const auto problem = Trainer(*net, vanishing, nullptr, options).run(observer);
+    QVERIFY(problem);
+    QVERIFY2(problem->find("samples in a row could not be read") != std::string::npos, problem->c_str());
+    const int done = observer.seen.back().iteration;
+    QVERIFY(done >= 3);
+    QVERIFY2(problem->ends_with("the last checkpoint (iteration " + std::to_string(done) + ") is kept in " +
+                                options.outDir),
+             problem->c_str());
+    TrainState state;
+    QVERIFY(!loadCheckpoint(dir.filePath("out/toy_last.state").toStdString(), *toyNet(), state));
+    QCOMPARE(state.iteration, done);
+    QCOMPARE(state.seed, std::optional<unsigned>(1));
+    QVERIFY(!QFile::exists(dir.filePath("out/toy_data.txt.tmp-99-0")));
+    QVERIFY(!QFile::exists(dir.filePath("out/toy_trained.cfg.tmp-99-1")));
 }
 
 // Schedule keys that would hang (sgdr_mult below 1), divide by zero (step=0) or make every weight

@@ -12,9 +12,17 @@ namespace nw {
 
 namespace {
 
-// Version 2 ends with a CRC-32 of everything before it; version 1 (no checksum) still loads.
-constexpr char kMagic[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '2'};
+// Version 3 holds the run's seed after the header's figures (a resume without --seed went on with seed
+// 1, and drew other batches); version 2 ends with a CRC-32 of everything before it (so does 3); version
+// 1 (no checksum) still loads.
+constexpr char kMagic[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '3'};
+constexpr char kMagicV2[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '2'};
 constexpr char kMagicV1[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '1'};
+
+bool startsWith(const std::vector<char>& bytes, const char (&magic)[8])
+{
+    return bytes.size() >= sizeof magic && std::memcmp(bytes.data(), magic, sizeof magic) == 0;
+}
 
 std::uint32_t checksum(const char* data, std::size_t size)
 {
@@ -93,6 +101,7 @@ std::optional<std::string> saveCheckpoint(const std::string& path, Net& net, con
     put(out, state.seen);
     put(out, state.averageLoss);
     put(out, state.elapsedSeconds);
+    put(out, std::uint32_t(state.seed.value_or(0)));
     const auto arrays = allArrays(net);
     put(out, std::uint64_t(arrays.size()));
     for (const auto* array : arrays)
@@ -116,7 +125,9 @@ std::optional<TrainState> readCheckpointHeader(const std::string& path)
     if (!in.read(magic, sizeof magic) || !read(iteration) || !read(state.seen) || !read(state.averageLoss) ||
         !read(state.elapsedSeconds))
         return std::nullopt;
-    if (std::memcmp(magic, kMagic, sizeof kMagic) != 0 && std::memcmp(magic, kMagicV1, sizeof kMagicV1) != 0)
+    if (std::memcmp(magic, kMagic, sizeof kMagic) != 0 &&
+        std::memcmp(magic, kMagicV2, sizeof kMagicV2) != 0 &&
+        std::memcmp(magic, kMagicV1, sizeof kMagicV1) != 0)
         return std::nullopt;
     if (iteration < 0)
         return std::nullopt;
@@ -130,12 +141,11 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
     if (!in)
         return path + ": cannot open the training state (nothing to resume?)";
     std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    const bool v2 = bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0;
-    const bool v1 =
-        bytes.size() >= sizeof kMagicV1 && std::memcmp(bytes.data(), kMagicV1, sizeof kMagicV1) == 0;
-    if (!v1 && !v2)
+    const bool v3 = startsWith(bytes, kMagic), v2 = startsWith(bytes, kMagicV2),
+               v1 = startsWith(bytes, kMagicV1);
+    if (!v1 && !v2 && !v3)
         return path + ": not a Netwright training state";
-    if (v2) {
+    if (v2 || v3) {
         std::uint32_t stored = 0;
         if (bytes.size() < sizeof kMagic + sizeof stored)
             return path + ": the training state is truncated";
@@ -149,9 +159,12 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
     TrainState loaded;
     std::int32_t iteration = 0;
     std::uint64_t count = 0;
+    std::uint32_t seed = 0;
     if (!reader.get(iteration) || !reader.get(loaded.seen) || !reader.get(loaded.averageLoss) ||
-        !reader.get(loaded.elapsedSeconds) || !reader.get(count))
+        !reader.get(loaded.elapsedSeconds) || (v3 && !reader.get(seed)) || !reader.get(count))
         return path + ": the training state is truncated";
+    if (v3)
+        loaded.seed = seed;
     loaded.iteration = iteration;
     const auto arrays = allArrays(net);
     if (count != arrays.size())

@@ -15,6 +15,7 @@ struct TrainState {
     std::uint64_t seen = 0;
     double averageLoss = -1;
     double elapsedSeconds = 0;
+    std::optional<unsigned> seed; // the run's --seed (states before version 3 have none)
     std::vector<std::vector<float>> velocity;
 };
 

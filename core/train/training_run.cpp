@@ -163,6 +163,7 @@ TrainingRun::TrainingRun(Net& net, const TrainingSet& train, const Classificatio
     fullBatch_ = rankBatch_ * team_.size();
     subdivisions_ = std::max(1, cfg_.subdivisions);
     maxBatches_ = options_.maxBatches > 0 ? options_.maxBatches : cfg_.maxBatches;
+    seed_ = options_.seed;
     // The schedule follows the run's length (poly's end, sgdr's first cycle): with --max-batches past
     // the cfg's the rate stayed 0 from there on, and with max_batches=0 in the cfg it was 0 throughout.
     cfg_.maxBatches = maxBatches_;
@@ -250,7 +251,7 @@ TrainingRun::Result TrainingRun::takeFolder()
         return lockError;
     for (const std::string& file :
          {statePath_, weightsPath_, metricsPath_, base_ + "_final.weights", base_ + "_best.weights",
-          classResultsPath(options_.outDir, options_.name)})
+          base_ + "_data.txt", base_ + "_trained.cfg", classResultsPath(options_.outDir, options_.name)})
         removeLeftTemporaries(file);
     if (options_.resume)
         return resumeFromCheckpoint();
@@ -332,6 +333,20 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
         return problem;
     if (auto problem = writeTrainedCfg()) // (a resumed network may differ in what has no weights: rates)
         return problem;
+    // The run goes on with its own seed: another one draws other batches than the run would have.
+    if (state_.seed && *state_.seed != seed_) {
+        if (team_.size() == 1) {
+            observer_.message("note: this run was started with --seed " + std::to_string(*state_.seed) +
+                              ": it goes on with that seed (--seed " + std::to_string(seed_) +
+                              " is for a fresh run)");
+            seed_ = *state_.seed;
+        } else {
+            observer_.message("warning: this run was started with --seed " + std::to_string(*state_.seed) +
+                              " and resumes with --seed " + std::to_string(seed_) +
+                              ": its batches differ from the run's; resume it with --seed " +
+                              std::to_string(*state_.seed) + " to go on as it would have");
+        }
+    }
     observer_.message("resuming from " + statePath_ + " at iteration " + std::to_string(state_.iteration));
     if (std::ifstream recorded(base_ + "_data.txt"); recorded && !options_.data.empty()) {
         std::string trainedOn;
@@ -436,6 +451,7 @@ TrainingRun::Result TrainingRun::checkpoint()
     backend_->syncToHost();
     state_.velocity = backend_->solverState();
     state_.seen = net_.seen();
+    state_.seed = seed_;
     if (auto problem = net_.saveWeights(weightsPath_))
         return *problem + "; " + lastCheckpoint();
     if (auto problem = saveCheckpoint(statePath_, net_, state_))
@@ -513,8 +529,7 @@ TrainingRun::Result TrainingRun::trainIteration(int iteration, IterationStats& s
 {
     const auto iterationStart = std::chrono::steady_clock::now();
     if (multiScale_.enabled())
-        if (const InputSize size = multiScale_.sizeAt(iteration, maxBatches_, options_.seed);
-            size != current_) {
+        if (const InputSize size = multiScale_.sizeAt(iteration, maxBatches_, seed_); size != current_) {
             if (auto problem = resizeNet(size))
                 return "iteration " + std::to_string(iteration) + ": " + *problem + "; " + lastCheckpoint();
             loader_->setInputSize(size.width, size.height);
@@ -522,9 +537,9 @@ TrainingRun::Result TrainingRun::trainIteration(int iteration, IterationStats& s
             leaderSays("multi-scale training: input " + std::to_string(size.width) + "x" +
                        std::to_string(size.height) + " from iteration " + std::to_string(iteration));
         }
-    std::mt19937 random(options_.seed * 7919u + unsigned(iteration));
+    std::mt19937 random(seed_ * 7919u + unsigned(iteration));
     // Dropout draws differ per rank; the learning rate's draws (policy=random) are the same on all.
-    std::mt19937 rankRandom(options_.seed * 7919u + unsigned(iteration) + 104729u * unsigned(team_.rank()));
+    std::mt19937 rankRandom(seed_ * 7919u + unsigned(iteration) + 104729u * unsigned(team_.rank()));
     std::mt19937& passRandom = team_.size() > 1 ? rankRandom : random;
     if (combineRolling_)
         rolling_.remember(net_);
@@ -536,8 +551,17 @@ TrainingRun::Result TrainingRun::trainIteration(int iteration, IterationStats& s
             return "internal error: a training batch of " + std::to_string(batch.images.size()) +
                    " floats for a network that reads " +
                    std::to_string(std::size_t(net_.batch()) * net_.inputShape().size);
-        if (!batch.failed.empty())
-            return "iteration " + std::to_string(iteration) + ": " + batch.failed + "; " + lastCheckpoint();
+        if (!batch.failed.empty()) {
+            // The iterations done since the last checkpoint are kept (a network share that dropped lost
+            // up to --checkpoint-every − 1 of them): the weights are those of the last whole iteration.
+            // Its batch norm's running statistics include this one's passes before the failure, if any.
+            const std::string failed = "iteration " + std::to_string(iteration) + ": " + batch.failed + "; ";
+            if (state_.iteration > std::max(checkpointed_, 0))
+                if (auto problem = checkpoint()) // (it ends with where the last checkpoint is)
+                    return failed + "its checkpoint of iteration " + std::to_string(state_.iteration) +
+                           " failed: " + *problem;
+            return failed + lastCheckpoint();
+        }
         // Each unreadable image named once: it comes up again every epoch.
         for (const std::string& warning : batch.warnings)
             if (unreadableShown_.insert(warning).second)
@@ -756,7 +780,7 @@ std::optional<std::string> TrainingRun::run()
             : (options_.gpu >= 0 ? std::max(1, int(std::thread::hardware_concurrency()) /
                                                    std::max(1, team_.ranksOnThisHost()))
                                  : 1);
-    loader_ = std::make_unique<BatchLoader>(train_, net_.batch(), options_.seed, state_.seen,
+    loader_ = std::make_unique<BatchLoader>(train_, net_.batch(), seed_, state_.seen,
                                             Shard{team_.rank(), team_.size(), subdivisions_}, loaderThreads,
                                             backend_->batchMemory());
     // The caller gets the net back at its own size however the run ends.
