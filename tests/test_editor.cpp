@@ -100,6 +100,7 @@ private slots:
     void everyDarknetAndSampleCfgOpensAndEdits();
     void undoFollowsItsStackAfterTraining();
     void deleteKeyActsWhereLayersAreSelected();
+    void layerKeysWorkAfterTheOpenDialog();
     void viewMenuZoomsAndBringsDocksBack();
     void undoAndRedoSayWhatTheyDid();
     void newFilesStartCleanAndNewSaysHowToStart();
@@ -1037,6 +1038,46 @@ void TestEditor::everyDarknetAndSampleCfgOpensAndEdits()
         }
         QVERIFY2(window.documentModel()->document().toText() == before, qPrintable(path));
     }
+}
+
+// A path typed in File ▸ Open's name field (its completer's list open) left Del, Ctrl+C/V/X/D dead in the
+// graph and the table for the rest of the session; the menu's Delete still worked.
+void TestEditor::layerKeysWorkAfterTheOpenDialog()
+{
+    QTemporaryDir dir;
+    const QString first = dir.filePath("first.cfg"), second = dir.filePath("second.cfg");
+    QVERIFY(QFile::copy(QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg", first));
+    QVERIFY(QFile::copy(QString(DARKNET_CFG_DIR) + "/yolov3-tiny.cfg", second));
+    ui::MainWindow window;
+    QVERIFY(window.openFile(first));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    bool typed = false;
+    QTimer::singleShot(100, &window, [&] {
+        auto* chooser = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        QVERIFY(chooser);
+        auto* name = chooser->findChild<QLineEdit*>("fileNameEdit");
+        QVERIFY(name);
+        name->setFocus();
+        QTest::keyClicks(name, dir.filePath("sec"));
+        QTest::keyClicks(name, "ond.cfg");
+        QTest::keyClick(name, Qt::Key_Return);
+        typed = true;
+    });
+    QAction* open = nullptr;
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->shortcut() == QKeySequence(QKeySequence::Open))
+            open = action;
+    QVERIFY(open);
+    open->trigger();
+    QVERIFY(typed);
+    QTRY_COMPARE(window.documentModel()->path(), second);
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.selectLayer(5);
+    window.graphView()->setFocus();
+    const int layers = int(window.layerModel()->spec().layers.size());
+    QTest::keyClick(window.graphView(), Qt::Key_Delete);
+    QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 1);
 }
 
 // Del deletes the selected layer from the graph, not from the Properties table (where a person means

@@ -17,6 +17,7 @@
 #include "table/layer_sort_proxy.h"
 #include "table/layer_table_model.h"
 #include "train/train_panel.h"
+#include "window/dialog_activation.h"
 #include "window/keyboard_focus.h"
 
 #include <QAction>
@@ -759,6 +760,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 // dialog) gives it to the graph. Typed keys went into hidden panels, or nowhere.
 void MainWindow::keepKeyboardInView()
 {
+    activateAfterDialogs(this);
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
             if (visible || !dock->isAncestorOf(QApplication::focusWidget()))
