@@ -538,6 +538,13 @@ void TestSourceView::findGoesThroughTheMatches()
     QCOMPARE(w.view()->textCursor().blockNumber() + 1, 7);
     QTest::keyClick(bar->field(), Qt::Key_Return, Qt::ShiftModifier); // back, around the start
     QCOMPARE(w.view()->textCursor().blockNumber() + 1, 16);
+    // The count follows the text: an edit that adds a match, and its undo (it kept the count of the text
+    // the term was typed over).
+    w.model()->insertLayer(1, "convolutional", {{"filters", "8"}});
+    QCOMPARE(bar->countText(), QString("3 matches"));
+    w.model()->undoStack()->undo();
+    QCOMPARE(bar->countText(), QString("2 matches"));
+    QCOMPARE(w.text(), std::string(kNet));
     QTest::keyClicks(bar->field(), "x");
     QCOMPARE(bar->countText(), QString("no match"));
     QTest::keyClick(bar->field(), Qt::Key_Escape);

@@ -41,6 +41,12 @@ SourceFindBar::SourceFindBar(SourceView& view, QWidget* parent) : QWidget(parent
     connect(previous, &QToolButton::clicked, this, [this] { findNext(true); });
     connect(next, &QToolButton::clicked, this, [this] { findNext(); });
     connect(closeButton, &QToolButton::clicked, this, &SourceFindBar::close);
+    // The count follows the text (another file opened, a layer deleted, an undo): it kept the count of
+    // the text the term was typed over.
+    connect(&view_, &QPlainTextEdit::textChanged, this, [this] {
+        if (isVisible() && !field_->text().isEmpty())
+            showCount(view_.setFoundTerm(field_->text()));
+    });
     hide();
 }
 
@@ -71,6 +77,19 @@ void SourceFindBar::termChanged()
 {
     const QString term = field_->text();
     const int matches = view_.setFoundTerm(term);
+    showCount(matches);
+    // Typing finds from where the text's cursor is (its selection's start: the match so far stays).
+    if (!term.isEmpty() && matches > 0) {
+        QTextCursor from = view_.textCursor();
+        from.setPosition(from.selectionStart());
+        view_.setTextCursor(from);
+        findNext();
+    }
+}
+
+void SourceFindBar::showCount(int matches)
+{
+    const QString term = field_->text();
     count_->setText(term.isEmpty() ? QString()
                     : matches == 0 ? tr("no match")
                     : matches == 1 ? tr("1 match")
@@ -79,13 +98,6 @@ void SourceFindBar::termChanged()
     colours.setColor(QPalette::Text, !term.isEmpty() && matches == 0 ? errorTextColour(field_)
                                                                      : palette().color(QPalette::Text));
     field_->setPalette(colours);
-    // Typing finds from where the text's cursor is (its selection's start: the match so far stays).
-    if (!term.isEmpty() && matches > 0) {
-        QTextCursor from = view_.textCursor();
-        from.setPosition(from.selectionStart());
-        view_.setTextCursor(from);
-        findNext();
-    }
 }
 
 bool SourceFindBar::findNext(bool backwards)

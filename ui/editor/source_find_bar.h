@@ -28,6 +28,7 @@ protected:
 
 private:
     void termChanged();
+    void showCount(int matches); // "3 matches", the field red for none
     void close();
 
     SourceView& view_;
