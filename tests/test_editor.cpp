@@ -807,6 +807,13 @@ void TestEditor::miniMapShowsAndMovesTheView()
                                                                         .arg(all.center().x())
                                                                         .arg(all.center().y())));
     QVERIFY(map->visibleArea().contains(all.center()));
+    // After a click in it, wherever the view went, it takes a corner that covers no card again (it stayed
+    // over the cards the view had moved to).
+    for (double at : {0.05, 0.3, 0.55, 0.8, 0.97}) {
+        QTest::mouseClick(map->viewport(), Qt::LeftButton, {},
+                          map->mapFromScene(QPointF(all.center().x(), all.top() + at * all.height())));
+        QVERIFY2(!map->isVisible() || coveredCards() == 0, qPrintable(QString::number(at)));
+    }
     // A canvas so narrow that every corner holds a card: no corner is taken (it covered the top card at
     // 1280×720).
     QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));

@@ -44,6 +44,10 @@ GraphView::GraphView(QWidget* parent)
     miniMap_ = new MiniMap(this);
     miniMap_->setFocusPolicy(Qt::NoFocus); // (a mouse aid: the keyboard moves through the cards)
     miniMap_->hide();
+    connect(miniMap_, &MiniMap::released, this, [this] {
+        placeMiniMap();
+        miniMap_->refresh();
+    });
     connect(scene_, &QGraphicsScene::selectionChanged, this, [this] {
         if (updatingSelection_)
             return;

@@ -68,6 +68,12 @@ void MiniMap::mouseMoveEvent(QMouseEvent* event)
         mousePressEvent(event);
 }
 
+void MiniMap::mouseReleaseEvent(QMouseEvent* event)
+{
+    QGraphicsView::mouseReleaseEvent(event);
+    emit released();
+}
+
 void MiniMap::resizeEvent(QResizeEvent* event)
 {
     QGraphicsView::resizeEvent(event);

@@ -17,10 +17,16 @@ public:
     // The scene rectangle the canvas shows.
     QRectF visibleArea() const;
 
+signals:
+    // A click or drag in it ended: the canvas places it again (it stays put under the pointer while the
+    // view moves, and was left over the cards it had moved to).
+    void released();
+
 protected:
     void drawForeground(QPainter* painter, const QRectF& rect) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
 
