@@ -183,6 +183,7 @@ private slots:
     void aStopEndsAValidationUnderWay();
     void aResumeGoesOnWithTheRunsSeed();
     void dataThatVanishesKeepsTheIterationsDone();
+    void aDeletedRunFolderIsMadeAgainOrLetGo();
     void scheduleKeysAreChecked();
     void resumeBringsTheWeightsFileBackToTheState();
     void resumingPastTheEndChangesNoFile();
@@ -1140,6 +1141,69 @@ void TestTraining::dataThatVanishesKeepsTheIterationsDone()
     QCOMPARE(state.seed, std::optional<unsigned>(1));
     QVERIFY(!QFile::exists(dir.filePath("out/toy_data.txt.tmp-99-0")));
     QVERIFY(!QFile::exists(dir.filePath("out/toy_trained.cfg.tmp-99-1")));
+}
+
+// The output folder deleted mid-run (rm -rf): the run made nothing again and its end was lost, and a
+// second run started there took the lock and the two wrote into each other's files. Now the folder is
+// made again and locked; taken by another run meanwhile, this run stops without writing there.
+void TestTraining::aDeletedRunFolderIsMadeAgainOrLetGo()
+{
+    class DeletesTheFolder : public Quiet {
+    public:
+        DeletesTheFolder(QString folder, bool takenMeanwhile)
+            : folder_(std::move(folder)), taken_(takenMeanwhile)
+        {
+        }
+        void iteration(const IterationStats& s) override
+        {
+            Quiet::iteration(s);
+            if (s.iteration != 3)
+                return;
+            QDir(folder_).removeRecursively();
+            if (taken_) { // a second run, started into the same --out
+                QDir().mkpath(folder_);
+                std::string error;
+                other.emplace(folder_.toStdString(), "training other", error);
+            }
+        }
+        std::optional<RunFolderLock> other;
+
+    private:
+        QString folder_;
+        bool taken_;
+    };
+    QTemporaryDir dir;
+    auto set = toySet(dir, 40);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir.filePath("made-again"));
+    options.checkpointEvery = 2;
+    options.cfgText = kToyCfg;
+    DeletesTheFolder deleting(dir.filePath("made-again"), false);
+    const auto problem = Trainer(*toyNet(), *set, nullptr, options).run(deleting);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    QVERIFY(
+        std::find(deleting.messages.begin(), deleting.messages.end(),
+                  "warning: " + options.outDir +
+                      " was deleted during the run: made again; the earlier checkpoints and metrics.csv rows "
+                      "went with it") != deleting.messages.end());
+    TrainState state;
+    QVERIFY(!loadCheckpoint(options.outDir + "/toy_last.state", *toyNet(), state));
+    QCOMPARE(state.iteration, 12);
+    QVERIFY(QFile::exists(dir.filePath("made-again/toy_final.weights")));
+    QVERIFY(test::readAll(dir.filePath("made-again/metrics.csv")).startsWith("iteration,loss"));
+    QCOMPARE(test::readAll(dir.filePath("made-again/toy_trained.cfg")), QByteArray(kToyCfg));
+
+    options.outDir = dir.filePath("taken").toStdString();
+    DeletesTheFolder taken(dir.filePath("taken"), true);
+    const auto stopped = Trainer(*toyNet(), *set, nullptr, options).run(taken);
+    QVERIFY(stopped);
+    QVERIFY2(stopped->find("iteration 3: " + options.outDir +
+                           " (or its lock file) was deleted during the run, and " + options.outDir +
+                           " is in use by another training run (pid ") != std::string::npos &&
+                 stopped->find("now: this run stops without writing there") != std::string::npos,
+             stopped->c_str());
+    QCOMPARE(QDir(dir.filePath("taken")).entryList(QDir::Files | QDir::Hidden),
+             QStringList{".netwright-train.lock"}); // the other run's, alone
 }
 
 // Schedule keys that would hang (sgdr_mult below 1), divide by zero (step=0) or make every weight

@@ -4,7 +4,9 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace nw {
@@ -24,12 +26,19 @@ std::string holderText(int fd)
 } // namespace
 
 RunFolderLock::RunFolderLock(const std::string& folder, const std::string& description, std::string& error)
+    : folder_(folder), description_(description)
 {
+    take(error);
+}
+
+bool RunFolderLock::take(std::string& error)
+{
+    const std::string& folder = folder_;
     const std::string path = folder + "/.netwright-train.lock";
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
         error = "cannot create the lock file " + path + ": " + std::strerror(errno);
-        return;
+        return false;
     }
     // (a reader's look — folderInUse, `runs`, the studio's Compare — holds a shared lock for a moment:
     // tried again before the folder is called in use)
@@ -43,12 +52,12 @@ RunFolderLock::RunFolderLock(const std::string& folder, const std::string& descr
             error = "cannot lock " + path + ": " + std::strerror(errno) +
                     " (the folder's file system may not support locks): train into a local folder (--out)";
             ::close(fd);
-            return;
+            return false;
         }
         error = folder + " is in use by another training run (" + holderText(fd) +
                 "): wait for it to finish or stop it, or train into another folder (--out)";
         ::close(fd);
-        return;
+        return false;
     }
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
@@ -58,11 +67,39 @@ RunFolderLock::RunFolderLock(const std::string& folder, const std::string& descr
     ::localtime_r(&now, &local);
     std::strftime(since, sizeof since, "%Y-%m-%d %H:%M:%S", &local);
     const std::string holder =
-        "pid " + std::to_string(::getpid()) + " on " + host + ", " + description + ", since " + since + "\n";
+        "pid " + std::to_string(::getpid()) + " on " + host + ", " + description_ + ", since " + since + "\n";
     if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, holder.data(), holder.size(), 0) < 0) {
         // The lock holds without the note; only the message a second run prints is poorer.
     }
+    if (fd_ >= 0)
+        ::close(fd_);
     fd_ = fd;
+    return true;
+}
+
+std::optional<std::string> RunFolderLock::keep(std::string& note)
+{
+    if (fd_ < 0)
+        return std::nullopt;
+    const std::string path = folder_ + "/.netwright-train.lock";
+    struct stat held {
+    }, named{};
+    if (::fstat(fd_, &held) == 0 && ::stat(path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+        held.st_ino == named.st_ino)
+        return std::nullopt; // (the file this run locked is still the folder's lock)
+    std::error_code ec;
+    const bool folderGone = !std::filesystem::is_directory(folder_, ec);
+    if (folderGone)
+        std::filesystem::create_directories(folder_, ec);
+    std::string error;
+    if (!take(error))
+        return folder_ + " (or its lock file) was deleted during the run, and " +
+               error.substr(0, error.find(": wait for it")) +
+               " now: this run stops without writing there (its files would mix with that run's)";
+    note = folderGone ? folder_ + " was deleted during the run: made again; the earlier checkpoints and "
+                                  "metrics.csv rows went with it"
+                      : folder_ + "'s lock file was deleted during the run: locked again";
+    return std::nullopt;
 }
 
 RunFolderLock::~RunFolderLock()

@@ -18,7 +18,15 @@ public:
 
     bool locked() const { return fd_ >= 0; }
 
+    // Whether the folder is still this run's: its lock file deleted, or the whole folder (an `rm -rf`
+    // mid-run), let a second run take it and the two wrote into one another's files. Made again (and
+    // locked) when it is gone; `note` then says so. An error when another run holds it now.
+    std::optional<std::string> keep(std::string& note);
+
 private:
+    bool take(std::string& error);
+
+    std::string folder_, description_;
     int fd_ = -1;
 };
 

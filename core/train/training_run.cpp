@@ -710,6 +710,26 @@ void TrainingRun::keepClassResults(int iteration, const IterationStats& stats)
 
 TrainingRun::Result TrainingRun::writeDueFiles(int iteration)
 {
+    // (each iteration: a second run let in by a deleted folder or lock file would mix its rows and
+    // checkpoints with this one's from its first iteration)
+    if (lock_) {
+        std::string note;
+        if (auto lost = lock_->keep(note))
+            return "iteration " + std::to_string(iteration) + ": " + *lost;
+        if (!note.empty()) {
+            observer_.message("warning: " + note);
+            // A folder made again gets the run's own small files back (metrics.csv's header first: the rows
+            // that follow are appended to it).
+            std::error_code ec;
+            if (!std::filesystem::exists(metricsPath_, ec))
+                if (auto problem = writeFileAtomically(metricsPath_, kMetricsHeader))
+                    observer_.message("warning: " + *problem);
+            if (!options_.data.empty() && !std::filesystem::exists(base_ + "_data.txt", ec))
+                writeFileAtomically(base_ + "_data.txt", options_.data + "\n");
+            if (!std::filesystem::exists(base_ + "_trained.cfg", ec))
+                writeTrainedCfg();
+        }
+    }
     const bool last = iteration == maxBatches_;
     if (iteration % std::max(1, options_.checkpointEvery) == 0 || last)
         if (auto problem = checkpoint()) {
