@@ -530,6 +530,16 @@ void TestTrainPanel::resumingAFinishedRunSaysThereIsNothingToTrain()
                      "to go on, or untick Resume to start afresh."));
     QCOMPARE(panel.progressBar()->maximum(), 12);
     QCOMPARE(panel.progressBar()->value(), 12);
+    // Killed between its last checkpoint and its final weights: a resume writes them from the checkpoint
+    // (it said "nothing to train" and they never came).
+    const QByteArray last = test::readAll(dir.filePath("run/toy_last.weights"));
+    QVERIFY(QFile::remove(dir.filePath("run/toy_final.weights")));
+    panel.trainButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
+    QCOMPARE(test::readAll(dir.filePath("run/toy_final.weights")), last);
+    QVERIFY2(panel.log()->toPlainText().contains("without its final weights: " + dir.filePath("run/toy") +
+                                                 "_final.weights written from it"),
+             qPrintable(panel.log()->toPlainText()));
 }
 
 // A stopped run's schedule comes back with its network (Iterations 50000 returned as the cfg's max_batches,

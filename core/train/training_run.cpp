@@ -315,6 +315,18 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
     }
     // At or past the end already: the run trains nothing, so it changes no file either (it wrote
     // _final.weights, and the studio then took a stopped run for a finished one and set it aside).
+    std::error_code noFinal;
+    if (state_.iteration == maxBatches_ && leader_ &&
+        !std::filesystem::exists(base_ + "_final.weights", noFinal)) {
+        // Stopped between its last checkpoint and its final weights (killed, or stopped at the end): they
+        // are the checkpoint's, written now (a resume said "nothing more to train" and they never came).
+        if (auto problem = net_.saveWeights(base_ + "_final.weights"))
+            return problem;
+        observer_.message("the checkpoint is at the run's last iteration (" +
+                          std::to_string(state_.iteration) + ") without its final weights: " + base_ +
+                          "_final.weights written from it");
+        return std::nullopt;
+    }
     if (state_.iteration >= maxBatches_) {
         observer_.message("the checkpoint is at iteration " + std::to_string(state_.iteration) +
                           ", already at max_batches=" + std::to_string(maxBatches_) +
