@@ -2337,6 +2337,15 @@ void TestTraining::aCheckpointThatCannotBeWrittenIsTriedAgain()
     TrainState state;
     QVERIFY(!loadCheckpoint(options.outDir + "/toy_last.state", *net, state));
     QCOMPARE(state.iteration, 6);
+    // Refused at the last iteration (a disk full at the end): the run ends with the error, but the final
+    // weights, smaller than a checkpoint, are still written (they were not tried).
+    options.outDir = dir.filePath("end").toStdString();
+    Blocking atTheEnd(dir.filePath("end/toy_last.state"), 6);
+    const auto ended = Trainer(*toyNet(), *set, nullptr, options).run(atTheEnd);
+    QVERIFY(ended);
+    QVERIFY2(ended->ends_with("; the final weights are in " + options.outDir + "/toy_final.weights"),
+             ended->c_str());
+    QVERIFY(QFileInfo(dir.filePath("end/toy_final.weights")).size() > 0);
 }
 
 // _best.weights refused (a full disk; here a folder in its place) is a warning, as a checkpoint is: the

@@ -745,8 +745,12 @@ TrainingRun::Result TrainingRun::writeDueFiles(int iteration)
     const bool last = iteration == maxBatches_;
     if (iteration % std::max(1, options_.checkpointEvery) == 0 || last)
         if (auto problem = checkpoint()) {
-            if (last)
-                return problem;
+            if (last) { // (the final weights are smaller than a checkpoint: on a full disk they may still
+                        // fit)
+                if (!leader_ || net_.saveWeights(base_ + "_final.weights"))
+                    return problem;
+                return *problem + "; the final weights are in " + base_ + "_final.weights";
+            }
             // A full disk or a folder that refuses writes for a while: what is learnt is still in memory,
             // so the run goes on and the next checkpoint tries again.
             observer_.message(
