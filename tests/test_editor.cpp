@@ -1790,6 +1790,26 @@ void TestEditor::aDamagedSavedGeometryIsNotUsed()
     }
     QVERIFY(QSettings().contains("window/state"));
     QSettings().remove("window");
+    // Settings saved so by an earlier version: the squashed layout is not restored with the window size
+    // that replaces the unusable geometry (the palette stayed a sliver beside a full-size canvas).
+    {
+        ui::MainWindow small;
+        small.resize(310, 280);
+        small.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&small));
+        small.resizeDocks({small.findChild<QDockWidget*>("paletteDock")}, {40}, Qt::Horizontal);
+        QCoreApplication::processEvents();
+        QSettings().setValue("window/geometry", small.saveGeometry());
+        QSettings().setValue("window/state", small.saveState());
+    }
+    {
+        ui::MainWindow next;
+        next.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&next));
+        QTRY_VERIFY2(next.findChild<QDockWidget*>("paletteDock")->width() >= 150,
+                     qPrintable(QString::number(next.findChild<QDockWidget*>("paletteDock")->width())));
+    }
+    QSettings().remove("window");
     QCOMPARE(ui::MainWindow::placeInside(QRect(37, 40, 1406, 828), QRect(0, 0, 1280, 720)),
              QRect(0, 0, 1280, 720));
     QCOMPARE(ui::MainWindow::placeInside(QRect(600, 300, 900, 600), QRect(0, 0, 1280, 720)),

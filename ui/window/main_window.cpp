@@ -389,6 +389,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         return isUsablePlace(frameGeometry(), screens);
     };
     const bool restored = restoreGeometry(settings.value("window/geometry").toByteArray());
+    const bool droppedAsUnusable = restored && !usable(); // (asked before the window is resized below)
     if (restored && usable() && !(windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))) {
         // Saved on a larger screen (1406×828 on a 1280×720 one hid the status bar and the panels' right
         // edge): brought inside the screen it is most on.
@@ -423,7 +424,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     defaultState_ = saveState(); // View ▸ Reset layout goes back to this
     // The docks' sizes belong to the window they were saved with: one dropped as unusable (too small)
     // had squashed them, and they stayed 110 px wide in the full-size window that replaced it.
-    if (!restored || usable())
+    if (!droppedAsUnusable)
         restoreState(settings.value("window/state").toByteArray());
 }
 
