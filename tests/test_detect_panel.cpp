@@ -413,6 +413,16 @@ void TestDetectPanel::anotherNetworksWeightsAreRefusedInADialog()
     for (const QLabel* label : offered.findChildren<QLabel*>())
         named |= label->text().startsWith("Cannot load the classifier:");
     QVERIFY(named);
+    // The user's own choice right after an offer is refused in a dialog again (the offer's quiet stayed
+    // on when its answer was overtaken).
+    ui::DetectPanel chosen;
+    QSignalSpy chosenLoaded(&chosen, &ui::DetectPanel::detectorLoaded);
+    chosen.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    chosen.suggest(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights",
+                   QString());
+    chosen.setWeights(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights");
+    QTRY_VERIFY_WITH_TIMEOUT(
+        chosen.findChild<QMessageBox*>() && chosen.findChild<QMessageBox*>()->isVisible(), 60000);
 }
 
 // A Stop sent before the worker picks a stream up stops that stream; the next stream still plays.

@@ -23,6 +23,7 @@ private slots:
     void windowListsProblemsWithLines();
     void sortingKeepsTotalsLast();
     void numbersFollowTheLocaleAndCopyPlain();
+    void anUnreadableValueShowsNoFigures();
     void unreadableFileKeepsCurrentNetwork();
 };
 
@@ -199,6 +200,27 @@ void TestLayerTable::numbersFollowTheLocaleAndCopyPlain()
     QLocale::setDefault(QLocale::c());
     QCOMPARE(rows[13].split('\t')[ui::LayerTableModel::Bflops], QString("1.595"));
     QCOMPARE(rows[13].split('\t')[ui::LayerTableModel::Params], QString("4719616"));
+}
+
+// A layer whose value is not a number (filters=abc) shows "?" for its output and costs, and so does the
+// copied text (it wrote 0.000 and 0 where the table showed "?").
+void TestLayerTable::anUnreadableValueShowsNoFigures()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("abc.cfg");
+    QByteArray text = test::readAll(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    text.replace("filters=32", "filters=abc");
+    test::writeFile(cfg, text);
+    ui::MainWindow window;
+    QVERIFY(window.openFile(cfg));
+    ui::LayerTableModel* model = window.layerModel();
+    for (int column : {ui::LayerTableModel::Filters, ui::LayerTableModel::Output, ui::LayerTableModel::Bflops,
+                       ui::LayerTableModel::Params})
+        QCOMPARE(model->index(0, column).data().toString(), QString("?"));
+    QCOMPARE(model->index(0, ui::LayerTableModel::Input).data().toString(), QString("28x28x1"));
+    const QStringList row = model->toText(false).split('\n')[1].split('\t');
+    QCOMPARE(row[ui::LayerTableModel::Bflops], QString("?"));
+    QCOMPARE(row[ui::LayerTableModel::Params], QString("?"));
 }
 
 void TestLayerTable::unreadableFileKeepsCurrentNetwork()

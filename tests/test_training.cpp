@@ -1197,7 +1197,7 @@ void TestTraining::aDeletedRunFolderIsMadeAgainOrLetGo()
     DeletesTheFolder taken(dir.filePath("taken"), true);
     const auto stopped = Trainer(*toyNet(), *set, nullptr, options).run(taken);
     QVERIFY(stopped);
-    QVERIFY2(stopped->find("iteration 3: " + options.outDir +
+    QVERIFY2(stopped->find("iteration 4: " + options.outDir +
                            " (or its lock file) was deleted during the run, and " + options.outDir +
                            " is in use by another training run (pid ") != std::string::npos &&
                  stopped->find("now: this run stops without writing there") != std::string::npos,

@@ -374,6 +374,11 @@ int train(const TrainArgs& args)
         auto net = loadNetAtCfgBatch(args.cfg, leader && !args.resume ? args.weights : std::string());
         if (!net)
             return fail();
+        // The network as built (read now, not after the data set: an edit meanwhile would be kept as the
+        // trained one); the cfg is a regular file by now, never a pipe that would wait.
+        std::string cfgText;
+        if (std::ifstream cfgFile(args.cfg, std::ios::binary); cfgFile)
+            cfgText.assign(std::istreambuf_iterator<char>(cfgFile), {});
         if (auto problem = batchProblem(net->spec().net)) { // before the data set is read
             std::cerr << "error: " << args.cfg << ": " << *problem << "\n";
             return fail();
@@ -429,8 +434,7 @@ int train(const TrainArgs& args)
         options.outDir = outDir;
         options.name = std::filesystem::path(args.cfg).stem().string();
         options.data = std::filesystem::absolute(args.data).lexically_normal().string();
-        if (std::ifstream cfgFile(args.cfg, std::ios::binary); cfgFile) // (read whole before: a text file)
-            options.cfgText.assign(std::istreambuf_iterator<char>(cfgFile), {});
+        options.cfgText = std::move(cfgText);
         options.maxBatches = args.maxBatches;
         options.learningRate = args.learningRate;
         options.seed = args.seed;
@@ -475,7 +479,8 @@ int train(const TrainArgs& args)
         Trainer trainer(*net, *sets->train, sets->valid.get(), options, sets->detectionValid.get());
         const auto problem = trainer.run(observer);
         quitOnSecondStop = sayStop = false; // (its checkpoint is written: a later signal changes nothing)
-        observer.writeChart(); // where the run ended (stopped, or at its last iteration once more)
+        if (!folderInUse(options.outDir))   // (another run's now: its folder was deleted under this one)
+            observer.writeChart(); // where the run ended (stopped, or at its last iteration once more)
         if (problem) {
             observer.endBar();
             std::cerr << "error" << (team ? " (rank " + std::to_string(team->rank()) + ")" : std::string())

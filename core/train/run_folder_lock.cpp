@@ -92,10 +92,14 @@ std::optional<std::string> RunFolderLock::keep(std::string& note)
     if (folderGone)
         std::filesystem::create_directories(folder_, ec);
     std::string error;
-    if (!take(error))
+    if (!take(error)) {
+        if (!error.starts_with(folder_ + " is in use by another training run"))
+            return folder_ +
+                   " (or its lock file) was deleted during the run and cannot be made again: " + error;
         return folder_ + " (or its lock file) was deleted during the run, and " +
                error.substr(0, error.find(": wait for it")) +
                " now: this run stops without writing there (its files would mix with that run's)";
+    }
     note = folderGone ? folder_ + " was deleted during the run: made again; the earlier checkpoints and "
                                   "metrics.csv rows went with it"
                       : folder_ + "'s lock file was deleted during the run: locked again";

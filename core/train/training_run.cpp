@@ -420,6 +420,14 @@ TrainingRun::Result TrainingRun::setAsideEarlierRun()
     }
     if (auto problem = writeFileAtomically(metricsPath_, kMetricsHeader))
         return problem;
+    return writeRunNotes();
+}
+
+// What the run trains on and the network it trains: <name>_data.txt and <name>_trained.cfg.
+TrainingRun::Result TrainingRun::writeRunNotes()
+{
+    if (!leader_)
+        return std::nullopt;
     if (!options_.data.empty())
         if (auto problem = writeFileAtomically(base_ + "_data.txt", options_.data + "\n"))
             return problem;
@@ -568,6 +576,8 @@ TrainingRun::Result TrainingRun::trainIteration(int iteration, IterationStats& s
             // up to --checkpoint-every − 1 of them): the weights are those of the last whole iteration.
             // Its batch norm's running statistics include this one's passes before the failure, if any.
             const std::string failed = "iteration " + std::to_string(iteration) + ": " + batch.failed + "; ";
+            if (auto lost = keepFolder(iteration))
+                return failed + *lost;
             if (state_.iteration > std::max(checkpointed_, 0))
                 if (auto problem = checkpoint()) // (it ends with where the last checkpoint is)
                     return failed + "its checkpoint of iteration " + std::to_string(state_.iteration) +
@@ -720,28 +730,31 @@ void TrainingRun::keepClassResults(int iteration, const IterationStats& stats)
                           ": the figures per class could not be written: " + *problem + "; training goes on");
 }
 
+// Each iteration, before it writes anything: a second run let in by a deleted folder or lock file would
+// mix its rows and checkpoints with this one's.
+TrainingRun::Result TrainingRun::keepFolder(int iteration)
+{
+    if (!lock_)
+        return std::nullopt;
+    std::string note;
+    if (auto lost = lock_->keep(note))
+        return "iteration " + std::to_string(iteration) + ": " + *lost;
+    if (note.empty())
+        return std::nullopt;
+    observer_.message("warning: " + note);
+    // A folder made again gets the run's own small files back (metrics.csv's header first: the rows that
+    // follow are appended to it).
+    std::error_code ec;
+    if (!std::filesystem::exists(metricsPath_, ec))
+        if (auto problem = writeFileAtomically(metricsPath_, kMetricsHeader))
+            observer_.message("warning: " + *problem);
+    if (auto problem = writeRunNotes())
+        observer_.message("warning: " + *problem);
+    return std::nullopt;
+}
+
 TrainingRun::Result TrainingRun::writeDueFiles(int iteration)
 {
-    // (each iteration: a second run let in by a deleted folder or lock file would mix its rows and
-    // checkpoints with this one's from its first iteration)
-    if (lock_) {
-        std::string note;
-        if (auto lost = lock_->keep(note))
-            return "iteration " + std::to_string(iteration) + ": " + *lost;
-        if (!note.empty()) {
-            observer_.message("warning: " + note);
-            // A folder made again gets the run's own small files back (metrics.csv's header first: the rows
-            // that follow are appended to it).
-            std::error_code ec;
-            if (!std::filesystem::exists(metricsPath_, ec))
-                if (auto problem = writeFileAtomically(metricsPath_, kMetricsHeader))
-                    observer_.message("warning: " + *problem);
-            if (!options_.data.empty() && !std::filesystem::exists(base_ + "_data.txt", ec))
-                writeFileAtomically(base_ + "_data.txt", options_.data + "\n");
-            if (!std::filesystem::exists(base_ + "_trained.cfg", ec))
-                writeTrainedCfg();
-        }
-    }
     const bool last = iteration == maxBatches_;
     if (iteration % std::max(1, options_.checkpointEvery) == 0 || last)
         if (auto problem = checkpoint()) {
@@ -857,6 +870,8 @@ std::optional<std::string> TrainingRun::run()
             if (auto problem = trainIteration(iteration, stats))
                 return problem;
             if (auto problem = evaluate(iteration, stats))
+                return problem;
+            if (auto problem = keepFolder(iteration))
                 return problem;
             state_.elapsedSeconds = elapsedBefore_ + secondsSince(started_) - pausedSeconds_;
             stats.elapsedSeconds = state_.elapsedSeconds;

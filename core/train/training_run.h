@@ -42,7 +42,9 @@ private:
     Result startBackend();
     // A fresh run: an earlier run's files moved aside, metrics.csv begun.
     Result setAsideEarlierRun();
-    Result writeTrainedCfg(); // <name>_trained.cfg: the network the run trains
+    Result writeTrainedCfg();         // <name>_trained.cfg: the network the run trains
+    Result writeRunNotes();           // <name>_data.txt and _trained.cfg
+    Result keepFolder(int iteration); // the folder's lock still this run's (made again when deleted)
     // A stop asked on any rank: the run's end (its result), or nullopt to go on.
     std::optional<Result> stopIfAsked();
     // Iteration `iteration`'s passes, the ranks' sums and the solver's step; its figures in `stats`.

@@ -461,8 +461,8 @@ void DetectPanel::suggest(const QString& weights, const QString& dataFile)
     // (the same path again is loaded again: a run that went on rewrote the file)
     if ((weightsPath_.isEmpty() || weightsPath_ == suggestedWeights_) && !randomWeights_ &&
         !weights.isEmpty() && QFileInfo::exists(weights)) {
-        quietRefusal_ = true; // (not the user's choice: the detector line says it, no dialog)
         setWeights(weights);
+        quietRefusal_ = true; // (not the user's choice: the detector line says it, no dialog)
         suggestedWeights_ = weights;
     }
 }
@@ -541,6 +541,9 @@ bool DetectPanel::detectorReadyOrSaySo()
 
 void DetectPanel::setWeights(const QString& path)
 {
+    // (a load the user asks for is refused in a dialog: a quiet one before, whose answer never came back
+    // to clear it, made this one quiet too)
+    quietRefusal_ = false;
     stopStream(); // a video or camera would hold the worker: the new network would never load
     randomWeights_ = false;
     weightsPath_ = path;
@@ -698,12 +701,12 @@ void DetectPanel::runStillAgainIfEdited()
         editorText() == loadedText_)
         return;
     if (!editorAllowsRunOrSaySo())
-        return;           // (the editor's problem is said, the old result cleared)
-    quietRefusal_ = true; // the detector line says it; a dialog in the middle of an edit would not
+        return; // (the editor's problem is said, the old result cleared)
     if (!weightsPath_.isEmpty())
         setWeights(weightsPath_); // onLoaded runs the image on show again (weightsChanged_)
     else
         useRandomWeights();
+    quietRefusal_ = true; // the detector line says it; a dialog in the middle of an edit would not
 }
 
 void DetectPanel::openFolder(const QString& path)

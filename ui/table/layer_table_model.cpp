@@ -178,7 +178,8 @@ QString LayerTableModel::toText(bool csv) const
         cells.clear();
         for (int column = 0; column < ColumnCount; ++column) {
             QString cell = index(r, column).data().toString();
-            if (layer && !layer->inputKnown) // ("?", as shown)
+            if (layer &&
+                (!layer->inputKnown || (!layer->outputKnown && layer->output.empty()))) // ("?", as shown)
                 ;
             else if (column == Bflops)
                 cell = QString::number(totals ? spec_.totalBflops : layer->costs.bflops, 'f', 3);
