@@ -107,6 +107,7 @@ public:
     void iteration(const IterationStats& s) override { seen.push_back(s); }
     void message(const std::string& text) override { messages.push_back(text); }
     bool stopRequested() override { return stopAfter >= 0 && int(seen.size()) >= stopAfter; }
+    bool stopPending() override { return stopRequested(); }
 };
 
 // From iteration `from` (after its writes) a folder takes `file`'s place, until iteration `until` (0: to
@@ -1046,6 +1047,35 @@ void TestTraining::aStopEndsAValidationUnderWay()
     TrainState state;
     QVERIFY(!loadCheckpoint(dir.filePath("out/toy_last.state").toStdString(), *toyNet(), state));
     QCOMPARE(state.iteration, 2);
+
+    // The pass asks stopPending, never stopRequested, where the studio's Pause waits: a pause in a
+    // validation held the run there without the checkpoint a pause writes.
+    class CountsWhereAsked : public Quiet {
+    public:
+        void message(const std::string& text) override
+        {
+            Quiet::message(text);
+            validating = validating || text.starts_with("evaluating at iteration");
+        }
+        void iteration(const IterationStats& s) override
+        {
+            Quiet::iteration(s);
+            validating = false;
+        }
+        bool stopRequested() override
+        {
+            askedWhileValidating += validating;
+            return false;
+        }
+        bool stopPending() override { return false; }
+        bool validating = false;
+        int askedWhileValidating = 0;
+    };
+    options.outDir = dir.filePath("counted").toStdString();
+    CountsWhereAsked counting;
+    QVERIFY(!Trainer(*toyNet(), *set, set.get(), options).run(counting));
+    QCOMPARE(counting.seen.size(), std::size_t(12));
+    QCOMPARE(counting.askedWhileValidating, 0);
 }
 
 // A resume goes on with the seed the run started with (a resume without --seed went on with seed 1

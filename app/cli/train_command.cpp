@@ -229,6 +229,7 @@ public:
         }
     }
     bool stopRequested() override { return interrupted.load() || readerGone.load(); }
+    bool stopPending() override { return stopRequested(); }
     // Draws chart.png (train_command's writer) every 100 iterations at most every 10 s, at each validation
     // and at the last iteration.
     void setChart(std::function<void(int maxBatches)> write) { chart_ = std::move(write); }

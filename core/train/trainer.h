@@ -75,8 +75,12 @@ public:
     virtual ~TrainObserver() = default;
     virtual void iteration(const IterationStats&) {}
     virtual void message(const std::string&) {}
-    // Polled between iterations: true stops the run after a checkpoint.
+    // Polled between iterations: true stops the run after a checkpoint. (It may wait there: the studio's
+    // Pause holds the run inside it.)
     virtual bool stopRequested() { return false; }
+    // Polled during a validation or mAP pass, after each batch: true ends the pass (its figure is not
+    // taken). Never waits.
+    virtual bool stopPending() { return false; }
     // Polled between iterations, before stopRequested: true writes a checkpoint first (the studio's
     // Pause, so that a run paused overnight is on disk).
     virtual bool checkpointWanted() { return false; }

@@ -643,7 +643,7 @@ TrainingRun::Result TrainingRun::evaluate(int iteration, IterationStats& stats)
     // large set) stood between Stop, or quitting, and the checkpoint. The iteration then has no figure.
     struct Stopped {};
     const auto stopWhenAsked = [this](std::size_t) {
-        if (observer_.stopRequested())
+        if (observer_.stopPending()) // (not stopRequested: a pause waits inside it, without its checkpoint)
             throw Stopped{};
     };
     const auto sayStopped = [&](const char* measure) {

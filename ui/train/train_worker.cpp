@@ -52,6 +52,11 @@ public:
         std::lock_guard lock(worker_.mutex_);
         return worker_.paused_ && !worker_.stop_;
     }
+    bool stopPending() override
+    {
+        std::lock_guard lock(worker_.mutex_);
+        return worker_.stop_;
+    }
     bool stopRequested() override
     {
         std::unique_lock lock(worker_.mutex_);
