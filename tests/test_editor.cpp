@@ -1061,17 +1061,34 @@ void TestEditor::layerKeysWorkAfterTheOpenDialog()
     window.show();
     QVERIFY(QTest::qWaitForWindowActive(&window));
     bool typed = false;
-    QTimer::singleShot(100, &window, [&] {
+    // (polled until the dialog shows: on a loaded machine, under the sanitizers, it took longer than a
+    // fixed delay, and a dialog nobody closed held the test until its timeout)
+    QTimer poll;
+    QElapsedTimer waited;
+    waited.start();
+    QObject::connect(&poll, &QTimer::timeout, &window, [&] {
         auto* chooser = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-        QVERIFY(chooser);
-        auto* name = chooser->findChild<QLineEdit*>("fileNameEdit");
-        QVERIFY(name);
-        name->setFocus();
-        QTest::keyClicks(name, dir.filePath("sec"));
-        QTest::keyClicks(name, "ond.cfg");
+        auto* name = chooser ? chooser->findChild<QLineEdit*>("fileNameEdit") : nullptr;
+        if (!name || !chooser->isVisible()) {
+            if (typed) // (closed: done)
+                poll.stop();
+            return;
+        }
+        if (waited.elapsed() > 20000) {
+            poll.stop();
+            chooser->reject(); // (the test fails below instead of hanging)
+            return;
+        }
+        if (!typed) {
+            name->setFocus();
+            QTest::keyClicks(name, dir.filePath("sec"));
+            QTest::keyClicks(name, "ond.cfg");
+            typed = true;
+        }
+        // (again while it stays open: the completer's list, shown late, takes the first Return)
         QTest::keyClick(name, Qt::Key_Return);
-        typed = true;
     });
+    poll.start(50);
     QAction* open = nullptr;
     for (QAction* action : window.findChildren<QAction*>())
         if (action->shortcut() == QKeySequence(QKeySequence::Open))
