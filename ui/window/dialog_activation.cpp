@@ -20,7 +20,10 @@ public:
             auto* dialog = qobject_cast<QDialog*>(watched);
             if (dialog && dialog->isWindow() && ownedByWindow(dialog))
                 QTimer::singleShot(0, window_, [window = QPointer<QWidget>(window_)] {
-                    if (window && window->isVisible() && !QApplication::activeWindow() &&
+                    // (the closed dialog may still be called active for a moment: the platform's word
+                    // that it is not comes later, on a loaded machine after this)
+                    const QWidget* active = QApplication::activeWindow();
+                    if (window && window->isVisible() && (!active || !active->isVisible()) &&
                         !QApplication::activeModalWidget() && !QApplication::activePopupWidget())
                         window->activateWindow();
                 });
