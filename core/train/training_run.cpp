@@ -313,8 +313,6 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
         }
         return problem;
     }
-    // At or past the end already: the run trains nothing, so it changes no file either (it wrote
-    // _final.weights, and the studio then took a stopped run for a finished one and set it aside).
     std::error_code noFinal;
     if (state_.iteration == maxBatches_ && leader_ &&
         !std::filesystem::exists(base_ + "_final.weights", noFinal)) {
@@ -327,6 +325,8 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
                           "_final.weights written from it");
         return std::nullopt;
     }
+    // At or past the end already: the run trains nothing, so it changes no file either (it wrote
+    // _final.weights, and the studio then took a stopped run for a finished one and set it aside).
     if (state_.iteration >= maxBatches_) {
         observer_.message("the checkpoint is at iteration " + std::to_string(state_.iteration) +
                           ", already at max_batches=" + std::to_string(maxBatches_) +
