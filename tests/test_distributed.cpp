@@ -127,6 +127,7 @@ private slots:
     void classifierEqualsDoubledBatch_data();
     void classifierEqualsDoubledBatch();
     void detectorEqualsDoubledBatch();
+    void resumedRanksGoOnWithTheRunsSeed();
     void killedRankEndsTheJobAndTheCheckpointResumes();
     void ctrlCStopsEveryRankWithOneCheckpoint();
 };
@@ -243,6 +244,35 @@ void TestDistributed::detectorEqualsDoubledBatch()
     const double moved = relativeDifference(b, weightsOf(dir.filePath("start.weights")));
     qInfo("detector: the weights moved by %.2g of the largest weight", moved);
     QVERIFY(moved > 1e-3);
+}
+
+// A run resumed without its --seed goes on with the one it started with on every rank (only rank 0
+// reads the checkpoint; the ranks went on with seed 1, other batches than the doubled-batch process).
+void TestDistributed::resumedRanksGoOnWithTheRunsSeed()
+{
+    QTemporaryDir dir;
+    writeToySet(dir.path(), 96);
+    writeFile(dir.filePath("ranks.cfg"), kToyCfg);
+    writeFile(dir.filePath("single.cfg"),
+              replaced(QString(kToyCfg), "batch=8\nsubdivisions=2", "batch=16\nsubdivisions=4").toUtf8());
+    const QString data = dir.filePath("toy.data");
+    const Run ranks = mpirun(2, {"train", data, dir.filePath("ranks.cfg"), "--out", dir.filePath("ranks"),
+                                 "--max-batches", "2", "--seed", "3"});
+    QVERIFY2(ranks.exitCode == 0, (ranks.out + ranks.err).constData());
+    const Run ranksResumed = mpirun(2, {"train", data, dir.filePath("ranks.cfg"), "--out",
+                                        dir.filePath("ranks"), "--max-batches", "5", "--resume"});
+    QVERIFY2(ranksResumed.exitCode == 0, (ranksResumed.out + ranksResumed.err).constData());
+    QVERIFY2(ranksResumed.err.contains("note: this run was started with --seed 3: it goes on with that seed"),
+             ranksResumed.err.constData());
+    QVERIFY(cli({"train", data, dir.filePath("single.cfg"), "--out", dir.filePath("single"), "--max-batches",
+                 "2", "--seed", "3"})
+                .exitCode == 0);
+    QVERIFY(cli({"train", data, dir.filePath("single.cfg"), "--out", dir.filePath("single"), "--max-batches",
+                 "5", "--resume"})
+                .exitCode == 0);
+    const double difference = relativeDifference(weightsOf(dir.filePath("single/single_final.weights")),
+                                                 weightsOf(dir.filePath("ranks/ranks_final.weights")));
+    QVERIFY2(difference <= 1e-5, qPrintable(QString::number(difference)));
 }
 
 void TestDistributed::killedRankEndsTheJobAndTheCheckpointResumes()

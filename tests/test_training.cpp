@@ -1100,11 +1100,26 @@ void TestTraining::aResumeGoesOnWithTheRunsSeed()
     Quiet rest;
     const auto problem = Trainer(*resumed, *set, nullptr, options).run(rest);
     QVERIFY2(!problem, problem ? problem->c_str() : "");
-    QVERIFY(
-        std::find(rest.messages.begin(), rest.messages.end(),
-                  "note: this run was started with --seed 7: it goes on with that seed (--seed 1 is for a "
-                  "fresh run)") != rest.messages.end());
+    // (without a word of a --seed 1 it was not given)
+    QVERIFY(std::find(rest.messages.begin(), rest.messages.end(),
+                      "note: this run was started with --seed 7: it goes on with that seed") !=
+            rest.messages.end());
     QVERIFY(allWeights(*resumed) == allWeights(*straight));
+    // A --seed given to the resume is answered.
+    options.outDir = dir.filePath("resumed-with-seed").toStdString();
+    options.resume = false;
+    options.seed = 7;
+    Quiet again;
+    again.stopAfter = 5;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, options).run(again));
+    options.resume = true;
+    options.seed = 4;
+    Quiet told;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, options).run(told));
+    QVERIFY(
+        std::find(told.messages.begin(), told.messages.end(),
+                  "note: this run was started with --seed 7: it goes on with that seed (--seed 4 is for a "
+                  "fresh run)") != told.messages.end());
 }
 
 // Images that can no longer be read mid-run (a network share gone) end the run with a checkpoint of the

@@ -18,16 +18,20 @@ std::vector<ParamArray*> rollingArrays(Net& net)
 
 } // namespace
 
-std::optional<std::string> shareStart(Communicator& communicator, Net& net, TrainState& state,
+std::optional<std::string> shareStart(Communicator& communicator, Net& net, TrainState& state, unsigned& seed,
                                       bool leaderFailed)
 {
     if (communicator.size() == 1)
         return std::nullopt;
     const bool leader = communicator.rank() == 0;
     // Counters and the solver state's shape first: the other ranks size their arrays from them.
-    std::vector<double> header{leaderFailed ? 1.0 : 0.0, double(state.iteration),
-                               double(state.seen),       state.averageLoss,
-                               state.elapsedSeconds,     double(state.velocity.size())};
+    std::vector<double> header{leaderFailed ? 1.0 : 0.0,
+                               double(state.iteration),
+                               double(state.seen),
+                               state.averageLoss,
+                               state.elapsedSeconds,
+                               double(state.velocity.size()),
+                               double(seed)}; // (a double holds every unsigned exactly)
     if (auto problem = communicator.broadcast(header.data(), header.size(), 0))
         return problem;
     if (header[0] != 0)
@@ -38,6 +42,7 @@ std::optional<std::string> shareStart(Communicator& communicator, Net& net, Trai
         state.averageLoss = header[3];
         state.elapsedSeconds = header[4];
         state.velocity.resize(std::size_t(header[5]));
+        seed = unsigned(header[6]);
     }
     std::vector<double> sizes;
     for (const auto& v : state.velocity)

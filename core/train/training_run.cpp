@@ -345,19 +345,14 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
         return problem;
     if (auto problem = writeTrainedCfg()) // (a resumed network may differ in what has no weights: rates)
         return problem;
-    // The run goes on with its own seed: another one draws other batches than the run would have.
+    // The run goes on with its own seed: another one draws other batches than the run would have
+    // (shareStart gives it to the other ranks).
     if (state_.seed && *state_.seed != seed_) {
-        if (team_.size() == 1) {
-            observer_.message("note: this run was started with --seed " + std::to_string(*state_.seed) +
-                              ": it goes on with that seed (--seed " + std::to_string(seed_) +
-                              " is for a fresh run)");
-            seed_ = *state_.seed;
-        } else {
-            observer_.message("warning: this run was started with --seed " + std::to_string(*state_.seed) +
-                              " and resumes with --seed " + std::to_string(seed_) +
-                              ": its batches differ from the run's; resume it with --seed " +
-                              std::to_string(*state_.seed) + " to go on as it would have");
-        }
+        // (the default seed, 1, is what a resume without --seed has: no --seed to answer then)
+        observer_.message("note: this run was started with --seed " + std::to_string(*state_.seed) +
+                          ": it goes on with that seed" +
+                          (seed_ != 1 ? " (--seed " + std::to_string(seed_) + " is for a fresh run)" : ""));
+        seed_ = *state_.seed;
     }
     observer_.message("resuming from " + statePath_ + " at iteration " + std::to_string(state_.iteration));
     if (std::ifstream recorded(base_ + "_data.txt"); recorded && !options_.data.empty()) {
@@ -791,7 +786,7 @@ std::optional<std::string> TrainingRun::run()
         return *problem;
     // Rank 0 tells the others when it could not start, so no rank waits for it forever.
     const Result leaderProblem = leader_ ? takeFolder() : std::nullopt;
-    if (auto problem = shareStart(team_, net_, state_, leaderProblem.has_value()))
+    if (auto problem = shareStart(team_, net_, state_, seed_, leaderProblem.has_value()))
         return leaderProblem ? leaderProblem : problem;
     if (leaderProblem)
         return leaderProblem;
