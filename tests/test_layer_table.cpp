@@ -142,9 +142,10 @@ void TestLayerTable::windowListsProblemsWithLines()
                 ->index(window.layerModel()->totalsRow(), ui::LayerTableModel::Type)
                 .data(Qt::ToolTipRole)
                 .toString()
-                .startsWith("Without the 2 layers behind an error (shown as ?)"));
-    QVERIFY2(window.findChild<QLabel*>("totals")->text().endsWith(" · 2 layers behind an error left out"),
-             qPrintable(window.findChild<QLabel*>("totals")->text()));
+                .startsWith("Without the 2 layers at or behind an error (shown as ?)"));
+    QVERIFY2(
+        window.findChild<QLabel*>("totals")->text().endsWith(" · 2 layers at or behind an error left out"),
+        qPrintable(window.findChild<QLabel*>("totals")->text()));
 }
 
 void TestLayerTable::sortingKeepsTotalsLast()

@@ -8,6 +8,9 @@
 #include "report/summary.h"
 #include "test_support.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTest>
 #include <sstream>
@@ -324,11 +327,13 @@ void TestNetworkSpec::brokenLayersAreReported()
     QVERIFY2(spec.inferenceMemoryBytes <= spec.totalMemoryBytes,
              qPrintable(QString("%1 > %2").arg(spec.inferenceMemoryBytes).arg(spec.totalMemoryBytes)));
     const int leftOut = spec.layersLeftOutOfTotals();
-    QCOMPARE(leftOut, int(std::count_if(spec.layers.begin(), spec.layers.end(),
-                                        [](const LayerSpec& l) { return !l.inputKnown; })));
+    // (those behind it, and itself when its error left it without a shape)
+    QCOMPARE(leftOut, int(std::count_if(spec.layers.begin(), spec.layers.end(), [](const LayerSpec& l) {
+                 return !l.inputKnown || (!l.valid() && l.output.size <= 0);
+             })));
     if (leftOut > 0)
         QVERIFY(summaryTable(spec).find(std::to_string(leftOut) + (leftOut == 1 ? " layer" : " layers") +
-                                        " behind an error left out (?)") != std::string::npos);
+                                        " at or behind an error left out (?)") != std::string::npos);
     // No row shows an error's shape as one ("0", or "-256" for channels=-1): "?" instead.
     std::istringstream rows(summaryTable(spec));
     std::string row;
@@ -366,6 +371,16 @@ void TestNetworkSpec::unreadableValuesMakeNoFigures()
     std::getline(rows, row);
     QVERIFY2(row.find(" 28x28x1 ") != std::string::npos, row.c_str());    // its input is known
     QCOMPARE(std::count(row.begin(), row.end(), '?'), std::ptrdiff_t(5)); // filters, output and costs
+    // Left out of the totals and said so, itself and the layer behind it; --json gives its costs as
+    // null, as its output (they read 0 BFLOPs and 0 params there, and the totals claimed them all).
+    QCOMPARE(spec.layersLeftOutOfTotals(), 2);
+    QVERIFY2(summaryTable(spec).find("; 2 layers at or behind an error left out (?)") != std::string::npos,
+             summaryTable(spec).c_str());
+    const QJsonObject first =
+        QJsonDocument::fromJson(QByteArray::fromStdString(summaryJson(spec, -1)))["layers"][0].toObject();
+    QVERIFY(first["output"].isNull());
+    for (const char* key : {"bflops", "params", "workspace_bytes", "memory_bytes", "inference_bytes"})
+        QVERIFY2(first[key].isNull(), key);
 }
 
 // A header without ']' or a line without '=' inside a layer is that layer's problem: the studio marks its

@@ -52,6 +52,9 @@ struct LayerSpec {
     // meaningless input, and editors show them as unknown.
     bool inputKnown = true;
 
+    // Its output shape and costs mean something: not made up behind an error, nor missing because a
+    // value of its own could not be read (filters=abc leaves a refused layer without a shape).
+    bool figuresKnown() const { return inputKnown && (outputKnown || output.size > 0); }
     bool valid() const { return !hasErrors(diagnostics); }             // no error of its own
     bool isLossOnly() const { return config && config->isLossOnly(); } // [cost]
 };

@@ -189,7 +189,8 @@ std::vector<Diagnostics> takeSyntaxProblemsOfLayers(const std::vector<cfg::Secti
 
 int NetworkSpec::layersLeftOutOfTotals() const
 {
-    return int(std::count_if(layers.begin(), layers.end(), [](const LayerSpec& l) { return !l.inputKnown; }));
+    return int(
+        std::count_if(layers.begin(), layers.end(), [](const LayerSpec& l) { return !l.figuresKnown(); }));
 }
 
 NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& options)
@@ -285,8 +286,8 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         layer.inputKnown = layer.outputKnown;
         layer.outputKnown = layer.outputKnown && layer.valid();
         inputValid = layer.outputKnown;
-        if (!sizeRefused && layer.inputKnown) { // totals of refused sizes would only overflow, and figures
-                                                // made up behind an error are left out (shown as "?")
+        if (!sizeRefused && layer.figuresKnown()) { // totals of refused sizes would only overflow, and
+                                                    // unknown figures are left out (shown as "?")
             spec.totalBflops += layer.costs.bflops;
             spec.totalParams += layer.costs.params;
             spec.maxWorkspaceBytes = std::max(spec.maxWorkspaceBytes, layer.costs.workspaceBytes);
@@ -464,7 +465,7 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
         spec.inferenceMemoryBytes = 0;
         for (std::size_t i = 0; i < spec.layers.size(); ++i) {
             spec.layers[i].inferenceBytes = plan.addedBytes[i];
-            if (spec.layers[i].inputKnown) // (as the other totals: figures behind an error left out)
+            if (spec.layers[i].figuresKnown()) // (as the other totals: unknown figures left out)
                 spec.inferenceMemoryBytes += plan.addedBytes[i];
         }
     }

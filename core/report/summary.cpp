@@ -45,7 +45,7 @@ std::string summaryTable(const NetworkSpec& spec)
     for (const LayerSpec& layer : spec.layers) {
         // Behind an error, a layer's input is meaningless: its figures would be made up from it; a layer
         // whose own values could not be read (filters=abc) has none.
-        const bool known = layer.inputKnown && (layer.outputKnown || layer.output.size > 0);
+        const bool known = layer.figuresKnown();
         out += formatted("%5d%s %-16s %9s %9s  %16s  %16s %9s %12s %10s\n", layer.index,
                          layer.valid() ? " " : "!", layer.type.c_str(), layer.filters.c_str(),
                          layer.size.c_str(),
@@ -70,7 +70,8 @@ std::string summaryTable(const NetworkSpec& spec)
         humanBytes(spec.maxWorkspaceBytes).c_str(), humanBytes(spec.totalMemoryBytes).c_str(), spec.batch,
         humanBytes(spec.inferenceMemoryBytes).c_str(),
         leftOut
-            ? formatted("; %d layer%s behind an error left out (?)", leftOut, leftOut == 1 ? "" : "s").c_str()
+            ? formatted("; %d layer%s at or behind an error left out (?)", leftOut, leftOut == 1 ? "" : "s")
+                  .c_str()
             : "");
     return out;
 }
@@ -107,6 +108,10 @@ std::string summaryJson(const NetworkSpec& spec, int indent)
         const auto known = [](bool isKnown, const Shape& shape) {
             return isKnown ? shapeJson(shape) : nlohmann::json(nullptr);
         };
+        // (and its costs: a layer whose filters=abc could not be read read 0 BFLOPs and 0 params)
+        const auto figure = [&](auto value) {
+            return layer.figuresKnown() ? nlohmann::json(value) : nlohmann::json(nullptr);
+        };
         layers.push_back({{"index", layer.index},
                           {"type", layer.type},
                           {"line", layer.line},
@@ -116,11 +121,11 @@ std::string summaryJson(const NetworkSpec& spec, int indent)
                           {"output", known(layer.inputKnown && layer.outputKnown, layer.output)},
                           {"shape_known", layer.inputKnown && layer.outputKnown},
                           {"outputs", layer.output.size},
-                          {"bflops", layer.costs.bflops},
-                          {"params", layer.costs.params},
-                          {"workspace_bytes", layer.costs.workspaceBytes},
-                          {"memory_bytes", layer.memoryBytes},
-                          {"inference_bytes", layer.inferenceBytes},
+                          {"bflops", figure(layer.costs.bflops)},
+                          {"params", figure(layer.costs.params)},
+                          {"workspace_bytes", figure(layer.costs.workspaceBytes)},
+                          {"memory_bytes", figure(layer.memoryBytes)},
+                          {"inference_bytes", figure(layer.inferenceBytes)},
                           {"receptive_field", layer.receptiveField},
                           {"sources", layer.sources},
                           {"valid", layer.valid()}});

@@ -119,11 +119,9 @@ QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role
     }
     if (role != Qt::DisplayRole)
         return {};
-    // After an error that leaves an input meaningless, this layer's figures would be made up from it.
-    if (!layer.inputKnown && column >= Output)
-        return QStringLiteral("?");
-    // Refused without a shape (a value that is not a number, a [yolo] refused): no figures of its own.
-    if (!layer.outputKnown && layer.output.empty() && column >= Output)
+    // After an error that leaves an input meaningless, this layer's figures would be made up from it;
+    // refused without a shape (a value that is not a number, a [yolo] refused), it has none of its own.
+    if (!layer.figuresKnown() && column >= Output)
         return QStringLiteral("?");
     // Its input is the row above's output: "?" there, "?" here.
     if (column == Input && layer.index > 0 && !spec_.layers[std::size_t(layer.index) - 1].inputKnown)
@@ -178,8 +176,7 @@ QString LayerTableModel::toText(bool csv) const
         cells.clear();
         for (int column = 0; column < ColumnCount; ++column) {
             QString cell = index(r, column).data().toString();
-            if (layer &&
-                (!layer->inputKnown || (!layer->outputKnown && layer->output.empty()))) // ("?", as shown)
+            if (layer && !layer->figuresKnown()) // ("?", as shown)
                 ;
             else if (column == Bflops)
                 cell = QString::number(totals ? spec_.totalBflops : layer->costs.bflops, 'f', 3);
@@ -196,8 +193,8 @@ QVariant LayerTableModel::totalsData(int column, int role) const
 {
     if (role == Qt::ToolTipRole && spec_.layersLeftOutOfTotals())
         return (spec_.layersLeftOutOfTotals() == 1
-                    ? tr("Without the 1 layer behind an error")
-                    : tr("Without the %1 layers behind an error").arg(spec_.layersLeftOutOfTotals())) +
+                    ? tr("Without the 1 layer at or behind an error")
+                    : tr("Without the %1 layers at or behind an error").arg(spec_.layersLeftOutOfTotals())) +
                tr(" (shown as ?): their figures would be made up");
     if (role == Qt::FontRole) {
         QFont bold;

@@ -622,8 +622,8 @@ void MainWindow::showProblems()
             .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))) +
         (spec.layersLeftOutOfTotals()
              ? (spec.layersLeftOutOfTotals() == 1
-                    ? tr(" · 1 layer behind an error left out")
-                    : tr(" · %1 layers behind an error left out").arg(spec.layersLeftOutOfTotals()))
+                    ? tr(" · 1 layer at or behind an error left out")
+                    : tr(" · %1 layers at or behind an error left out").arg(spec.layersLeftOutOfTotals()))
              : QString()));
 }
 
