@@ -526,19 +526,37 @@ private slots:
         readLabelFile(root + "/none.txt", 3, warnings, missing);
         QVERIFY(missing);
         // What labelling tools write instead, each said in words: a confidence column, a YOLOv8
-        // segmentation polygon, a class written as a real number.
+        // segmentation polygon whose coordinates are not pairs, a class written as a real number.
         const std::string other = root + "/other.txt";
         std::ofstream(other) << "0 0.5 0.5 0.2 0.2 0.93\n"
-                                "1 0.1 0.1 0.3 0.1 0.2 0.3\n"
+                                "1 0.1 0.1 0.3 0.1 0.2 0.3 0.4\n"
                                 "1.0 0.5 0.5 0.2 0.2\n";
         warnings.clear();
         QVERIFY(readLabelFile(other, 3, warnings, missing).empty());
         QCOMPARE(warnings.size(), std::size_t(3));
         QVERIFY2(warnings[0].find("(a sixth column: a confidence") != std::string::npos, warnings[0].c_str());
-        QVERIFY2(warnings[1].find("(a polygon, as YOLOv8 segmentation labels are") != std::string::npos,
+        QVERIFY2(warnings[1].find("(a polygon, as YOLOv8 segmentation labels are, but its coordinates do not "
+                                  "come in x y pairs)") != std::string::npos,
                  warnings[1].c_str());
         QVERIFY2(warnings[2].find("(the class is a whole number: 1, not 1.0)") != std::string::npos,
                  warnings[2].c_str());
+        // A YOLOv8 segmentation polygon (three points or more) is its bounding box, as Ultralytics trains
+        // a detector on it (it was skipped, and a set of them had no box at all); points past the edge
+        // are cut to it. Counted, not warned line by line.
+        std::ofstream(other) << "1 0.1 0.2 0.5 0.2 0.3 0.6\n"
+                                "2 0.8 0.7 1.05 0.9 0.9 0.95 0.85 0.6\n";
+        warnings.clear();
+        LabelLineCounts polygonCounts;
+        const auto outlines = readLabelFile(other, 3, warnings, missing, &polygonCounts);
+        QVERIFY(warnings.empty());
+        QCOMPARE(polygonCounts.polygons, std::size_t(2));
+        QCOMPARE(outlines.size(), std::size_t(2));
+        QCOMPARE(outlines[0].classId, 1);
+        QVERIFY(qFuzzyCompare(outlines[0].x, 0.3f) && qFuzzyCompare(outlines[0].y, 0.4f) &&
+                qFuzzyCompare(outlines[0].w, 0.4f) && qFuzzyCompare(outlines[0].h, 0.4f));
+        QCOMPARE(outlines[1].classId, 2);
+        QVERIFY(qFuzzyCompare(outlines[1].x, 0.9f) && qFuzzyCompare(outlines[1].y, 0.775f) &&
+                qFuzzyCompare(outlines[1].w, 0.2f) && qFuzzyCompare(outlines[1].h, 0.35f));
         // UTF-16 (PowerShell's `>`): named as such, not as lines ending in a lone CR.
         std::ofstream(root + "/wide.txt") << std::string("\xff\xfe"
                                                          "0\0 \0"
@@ -628,6 +646,23 @@ private slots:
                                         w.find("decimal commas") != std::string::npos;
                              }),
                  std::accumulate(warnings.begin(), warnings.end(), std::string("\n")).c_str());
+        // A repeated box is skipped too, but is no sign of ids numbered from 1: no hint then.
+        std::ofstream(root + "/b.txt") << "1 0.5 0.5 0.2 0.2\n1 0.5 0.5 0.2 0.2\n2 0.3 0.3 0.2 0.2\n";
+        std::ofstream(root + "/one.txt") << "b.png\n";
+        warnings.clear();
+        QVERIFY(loadDetectionDataset(root + "/one.txt", 3, 32, 32, 3, 4, {}, error, warnings));
+        QCOMPARE(warnings.size(), std::size_t(2));
+        QVERIFY2(warnings[0].find(":2: repeats the box of line 1") != std::string::npos, warnings[0].c_str());
+        QCOMPARE(warnings[1], root + "/one.txt: no box of class 0 (of classes 0..2): nothing to learn or "
+                                     "measure it by");
+        // Polygons are said once for the set, with their count.
+        std::ofstream(root + "/b.txt")
+            << "0 0.1 0.2 0.5 0.2 0.3 0.6\n1 0.5 0.5 0.2 0.2\n0 0.3 0.3 0.4 0.3 0.4 0.4\n";
+        warnings.clear();
+        QVERIFY(loadDetectionDataset(root + "/one.txt", 2, 32, 32, 3, 4, {}, error, warnings));
+        QCOMPARE(warnings.size(), std::size_t(1));
+        QCOMPARE(warnings[0], root + "/one.txt: 2 label lines are polygons (YOLOv8 segmentation labels): "
+                                     "taken as their bounding boxes");
         std::ofstream(root + "/b.txt") << "1 0.5 0.5\n2 0.5 0.5 0.2 0.2\n";
 
         // Cancelled (the studio's check of a large set, abandoned for another .data): stops at once.
@@ -677,9 +712,10 @@ private slots:
                                               "0 0.500000 0.500000 0.200000 0.200000\n"
                                               "0 0.502 0.5 0.2 0.2\n";
         warnings.clear();
-        std::size_t skipped = 0;
-        QCOMPARE(readLabelFile(root + "/twice.txt", 3, warnings, missing, &skipped).size(), std::size_t(3));
-        QCOMPARE(skipped, std::size_t(1));
+        LabelLineCounts counts;
+        QCOMPARE(readLabelFile(root + "/twice.txt", 3, warnings, missing, &counts).size(), std::size_t(3));
+        QCOMPARE(counts.skipped, std::size_t(1));
+        QCOMPARE(counts.classOutside, std::size_t(0));
         QCOMPARE(warnings.size(), std::size_t(1));
         QVERIFY2(warnings[0].find("twice.txt:3: repeats the box of line 1 (same class, same place); line "
                                   "skipped") != std::string::npos,
@@ -885,7 +921,7 @@ private slots:
         QCOMPARE(set->summary().images, std::size_t(3));
         QCOMPARE(set->summary().boxes, std::size_t(2));
         QCOMPARE(set->summary().missingLabels, std::size_t(1));
-        QCOMPARE(set->summary().badLines, std::size_t(1));
+        QCOMPARE(set->summary().lines.skipped, std::size_t(1));
         QCOMPARE(set->summary().emptyImages, std::size_t(2));
         // c.png has no label file: a warning naming where it was looked for (it trains as background).
         QVERIFY2(

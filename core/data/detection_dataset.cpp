@@ -4,6 +4,7 @@
 
 #include "image/image.h"
 #include "image/pixel_ops.h"
+#include "util/counted.h"
 #include "util/file_check.h"
 #include "util/uniform_float.h"
 
@@ -139,6 +140,33 @@ std::string labelWarningKind(const std::string& warning, const std::string& labe
     return kind;
 }
 
+// The bounding box of a polygon line "class x1 y1 x2 y2 x3 y3 …" (YOLOv8 segmentation labels: three
+// points or more, relative coordinates), cut to the image; nullopt for any other line.
+std::optional<TruthBox> polygonBox(const std::string& line)
+{
+    std::istringstream words(line);
+    std::string word;
+    words >> word; // the class, read by the caller
+    std::vector<float> xy;
+    for (; words >> word;) {
+        char* end = nullptr;
+        const float value = std::strtof(word.c_str(), &end);
+        if (*end != '\0' || !std::isfinite(value))
+            return std::nullopt;
+        xy.push_back(value);
+    }
+    if (xy.size() < 6 || xy.size() % 2 != 0)
+        return std::nullopt;
+    float left = 1, top = 1, right = 0, bottom = 0;
+    for (std::size_t i = 0; i < xy.size(); i += 2) {
+        left = std::min(left, std::clamp(xy[i], 0.0f, 1.0f));
+        right = std::max(right, std::clamp(xy[i], 0.0f, 1.0f));
+        top = std::min(top, std::clamp(xy[i + 1], 0.0f, 1.0f));
+        bottom = std::max(bottom, std::clamp(xy[i + 1], 0.0f, 1.0f));
+    }
+    return TruthBox{(left + right) / 2, (top + bottom) / 2, right - left, bottom - top};
+}
+
 // Why a label line is not 'class x y w h', in words, for what labelling tools write: "" when unknown.
 std::string labelLineHint(const std::string& line)
 {
@@ -161,9 +189,9 @@ std::string labelLineHint(const std::string& line)
     }
     if (numbers.size() == 6)
         return " (a sixth column: a confidence, as detectors write their results? a label line has five)";
-    if (numbers.size() >= 7 && numbers.size() % 2 == 1)
-        return " (a polygon, as YOLOv8 segmentation labels are: class x1 y1 x2 y2 …; a detector learns "
-               "boxes: export the labels as boxes, or convert each polygon to its bounding box)";
+    if (numbers.size() >= 8 && numbers.size() % 2 == 0)
+        return " (a polygon, as YOLOv8 segmentation labels are, but its coordinates do not come in x y "
+               "pairs)";
     if (numbers.size() == 5 && std::fabs(numbers[0]) < 1e9 && numbers[0] == std::floor(numbers[0]) &&
         first != std::to_string(long(numbers[0])))
         return " (the class is a whole number: " + std::to_string(long(numbers[0])) + ", not " + first + ")";
@@ -173,8 +201,10 @@ std::string labelLineHint(const std::string& line)
 } // namespace
 
 std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::vector<std::string>& warnings,
-                                    bool& missing, std::size_t* skipped)
+                                    bool& missing, LabelLineCounts* counts)
 {
+    LabelLineCounts none;
+    LabelLineCounts& tally = counts ? *counts : none;
     std::vector<TruthBox> boxes;
     // (a directory opens, and reads as no lines; a named pipe opened waits for a writer for ever)
     missing = !isRegularFile(path);
@@ -209,7 +239,11 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
         char* end = nullptr;
         const long id = std::strtol(first.c_str(), &end, 10);
         std::string extra;
-        if (*end != '\0' || !(fields >> box.x >> box.y >> box.w >> box.h) || (fields >> extra)) {
+        // (Ultralytics trains a detector on segmentation labels so too)
+        if (const auto outline = *end == '\0' ? polygonBox(line) : std::nullopt) {
+            box = *outline;
+            ++tally.polygons;
+        } else if (*end != '\0' || !(fields >> box.x >> box.y >> box.w >> box.h) || (fields >> extra)) {
             warnings.push_back(where + "expected 'class x_center y_center width height', found '" +
                                printableExcerpt(line) + "'" + labelLineHint(line) + "; line skipped");
             ++skippedLines;
@@ -220,6 +254,7 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
                                std::to_string(classes - 1) + " (classes=" + std::to_string(classes) +
                                " in the .data file); line skipped");
             ++skippedLines;
+            ++tally.classOutside;
             continue;
         }
         // A width or height over 1 (a converter's rounding on a full-image object) is cut to 1, as
@@ -253,8 +288,7 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
         }
         boxes.push_back(box);
     }
-    if (skipped)
-        *skipped += skippedLines;
+    tally.skipped += skippedLines;
     return boxes;
 }
 
@@ -463,7 +497,7 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
         bool missing = false;
         const std::string labels = labelPathFor(image.path);
         DetectionDataset::Item item{image.path,
-                                    readLabelFile(labels, classes, fileWarnings, missing, &summary.badLines)};
+                                    readLabelFile(labels, classes, fileWarnings, missing, &summary.lines)};
         for (std::string& warning : fileWarnings) {
             std::string kind = labelWarningKind(warning, labels);
             labelWarnings.emplace_back(std::move(warning), std::move(kind));
@@ -477,6 +511,12 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
         items.push_back(std::move(item));
     }
     keepSomeLabelWarnings(labelWarnings, warnings);
+    if (summary.lines.polygons > 0)
+        warnings.push_back(
+            list + ": " +
+            counted(summary.lines.polygons, "label line is a polygon", "label lines are polygons") +
+            " (YOLOv8 segmentation labels): taken as " +
+            (summary.lines.polygons == 1 ? "its bounding box" : "their bounding boxes"));
     const std::string& missingText = listed.missingText;
     const std::size_t missingImages = listed.missing;
     if (items.empty()) {
@@ -491,18 +531,19 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
                               "; labels go in a labels/ folder beside images/, as Darknet looks for them, or "
                               "next to each image)";
     if (summary.boxes == 0) { // a detector would learn that there is never anything to find
-        error =
-            list + ": no image has a box: " +
-            (summary.missingLabels > 0
-                 ? std::to_string(summary.missingLabels) + " of " + std::to_string(summary.images) +
-                       " images have no label file " + where
-             : summary.badLines > 0 ? "every label line was skipped (" + std::to_string(summary.badLines) +
-                                          " bad lines, each named above)"
-                                    : std::string("every label file is empty"));
+        error = list + ": no image has a box: " +
+                (summary.missingLabels > 0
+                     ? std::to_string(summary.missingLabels) + " of " + std::to_string(summary.images) +
+                           " images have no label file " + where
+                 : summary.lines.skipped > 0
+                     ? "every label line was skipped (" + std::to_string(summary.lines.skipped) +
+                           " bad lines, each named above)"
+                     : std::string("every label file is empty"));
         return nullptr;
     }
     // A class without a single box: the network cannot learn it. Most often the ids were numbered from
-    // 1 (then class 0 is empty and the last class's lines are out of range).
+    // 1 (then class 0 is empty and the last class's lines are out of range; other bad lines, a repeated
+    // box say, are no sign of it).
     std::vector<std::size_t> perClass(std::size_t(std::max(classes, 0)));
     for (const DetectionDataset::Item& item : items)
         for (const TruthBox& box : item.boxes)
@@ -515,7 +556,7 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
         warnings.push_back(list + ": no box of class " + unseen + " (of classes 0.." +
                            std::to_string(classes - 1) + "): nothing to learn or measure " +
                            (unseen.find(',') == std::string::npos ? "it" : "them") + " by" +
-                           (perClass.front() == 0 && summary.badLines > 0
+                           (perClass.front() == 0 && summary.lines.classOutside > 0
                                 ? "; class ids count from 0: were they numbered from 1?"
                                 : ""));
     if (summary.missingLabels > 0)

@@ -30,12 +30,19 @@ std::string labelPathFor(const std::string& imagePath);
 // labelPathFor and AlexeyAB's Darknet both read.
 std::string newLabelPathFor(const std::string& imagePath);
 
+struct LabelLineCounts {
+    std::size_t skipped = 0;      // bad lines left out, each warned
+    std::size_t classOutside = 0; // of them, those whose class is outside 0..classes−1
+    std::size_t polygons = 0;     // polygons (YOLOv8 segmentation labels) taken as their bounding box
+};
+
 // Reads a label file. A bad line (not five numbers, a class outside 0..classes−1, a box outside the
-// image, a repeat of an earlier line's box) is skipped with a warning "file:line: ..." and counted in
-// `skipped`; a width or height over 1 is taken as 1 (warned beyond rounding). A missing file means no
-// objects: `missing` is set.
+// image, a repeat of an earlier line's box) is skipped with a warning "file:line: ..." and counted; a
+// polygon line "class x1 y1 x2 y2 x3 y3 …" is taken as its bounding box (counted, not warned: the data
+// set says it once); a width or height over 1 is taken as 1 (warned beyond rounding). A missing file
+// means no objects: `missing` is set.
 std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::vector<std::string>& warnings,
-                                    bool& missing, std::size_t* skipped = nullptr);
+                                    bool& missing, LabelLineCounts* counts = nullptr);
 
 struct DetectionAugmentation {
     bool enabled = false;
@@ -54,7 +61,8 @@ public:
         std::vector<TruthBox> boxes;
     };
     struct Summary {
-        std::size_t images = 0, boxes = 0, missingLabels = 0, badLines = 0, emptyImages = 0;
+        std::size_t images = 0, boxes = 0, missingLabels = 0, emptyImages = 0;
+        LabelLineCounts lines;
     };
 
     DetectionDataset(std::vector<Item> items, int classes, int width, int height, int channels, int maxBoxes,

@@ -17,7 +17,9 @@ std::string TrainingData::describe() const
                counted(detection->classes(), "class", "classes") + "; " +
                counted(s.emptyImages, "image", "images") + " without objects (" +
                std::to_string(s.missingLabels) + " without a label file), " +
-               counted(s.badLines, "bad label line", "bad label lines") + " skipped";
+               counted(s.lines.skipped, "bad label line", "bad label lines") + " skipped" +
+               (s.lines.polygons ? ", " + counted(s.lines.polygons, "polygon", "polygons") + " taken as boxes"
+                                 : "");
     }
     const auto* classification = dynamic_cast<const ClassificationDataset*>(train.get());
     return counted(train->size(), "image", "images") +

@@ -850,8 +850,9 @@ QString DetectPanel::showImageLabels()
     const std::string labelPath = labelPathFor(last_.source.toStdString());
     std::vector<std::string> warnings;
     bool missing = false;
-    std::size_t skipped = 0;
-    const std::vector<TruthBox> truth = readLabelFile(labelPath, classes_, warnings, missing, &skipped);
+    LabelLineCounts counts;
+    const std::vector<TruthBox> truth = readLabelFile(labelPath, classes_, warnings, missing, &counts);
+    const std::size_t skipped = counts.skipped;
     QStringList reasons; // the skipped lines and why, on the status line's tooltip
     for (const std::string& warning : warnings)
         reasons << QString::fromStdString(warning);
