@@ -221,6 +221,8 @@ void TestGradients::layersMatchFiniteDifferences_data()
            "alpha=4\nbeta=0.75\nkappa=0.05\n\n" +
                head;
     QTest::newRow("local, tanh") << "[local]\nfilters=3\nsize=3\nstride=1\npad=1\nactivation=tanh\n\n" + head;
+    QTest::newRow("local 5x5, pad 2 pixels")
+        << "[local]\nfilters=2\nsize=5\nstride=1\npad=2\nactivation=tanh\n\n" + head;
     QTest::newRow("local stride 2, no pad")
         << "[local]\nfilters=2\nsize=3\nstride=2\npad=0\nactivation=logistic\n\n" + head;
     QTest::newRow("deconvolutional, tanh")

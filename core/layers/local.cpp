@@ -23,17 +23,19 @@ std::unique_ptr<LayerConfig> LocalLayer::parse(cfg::SectionReader& r)
     l->filters = r.getInt("filters", 1);
     l->size = r.getInt("size", 1);
     l->stride = r.getInt("stride", 1);
-    l->pad = r.getFlag("pad", false);
+    l->pad = r.getInt("pad", 0);
     l->activation = readActivation(r, "logistic");
     if (l->filters < 1 || l->size < 1 || l->stride < 1)
         r.error("filters", "filters, size and stride must be at least 1");
+    else if (l->pad < 0)
+        r.error("pad", "pad is the padding in pixels: 0 or more, found " + std::to_string(l->pad));
     return l;
 }
 
 LayerResult LocalLayer::infer(LayerContext& ctx) const
 {
     LayerResult result;
-    if (filters < 1 || size < 1 || stride < 1 || !ctx.requireImage("local"))
+    if (filters < 1 || size < 1 || stride < 1 || pad < 0 || !ctx.requireImage("local"))
         return result;
     const Shape& in = ctx.input();
     const int outW = (pad ? in.w - 1 : in.w - size) / stride + 1;
@@ -62,8 +64,7 @@ class LocalRuntime final : public RuntimeLayer {
 public:
     LocalRuntime(const LocalLayer& config, const Shape& in, const Shape& out)
         : config_(config), activation_(activationFromName(config.activation)),
-          geometry_{in.c, in.h,  in.w, config.size, config.stride, config.stride, config.pad ? 1 : 0,
-                    1,    out.h, out.w},
+          geometry_{in.c, in.h, in.w, config.size, config.stride, config.stride, config.pad, 1, out.h, out.w},
           biases_(std::size_t(out.size), 0.0f),
           weights_(std::size_t(out.w) * std::size_t(out.h) * std::size_t(config.filters) * rows(), 0.0f)
     {

@@ -4,11 +4,12 @@
 namespace nw {
 
 // [local]: a locally connected layer (a convolution whose weights differ at each output location).
-// `pad` is a flag: output (in − 1)/stride + 1 with it, (in − size)/stride + 1 without.
+// `pad` is Darknet's: the padding in pixels, and when it is not 0 the output is (in − 1)/stride + 1, else
+// (in − size)/stride + 1 (size=5 pad=2 keeps the size; it was read as a flag, one pixel).
 class LocalLayer final : public LayerConfig {
 public:
     int filters = 1, size = 1, stride = 1;
-    bool pad = false;
+    int pad = 0;
     std::string activation = "logistic";
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
