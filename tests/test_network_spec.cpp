@@ -577,6 +577,22 @@ void TestNetworkSpec::unimplementedAlexeyAbKeysAreWarned()
              spec.diagnostics[0].message.c_str());
     QCOMPARE(spec.diagnostics[1].line, 16);
     QVERIFY(spec.diagnostics[1].message.find("maxpool_zero_nonmax=1") == 0);
+    // pjreddie's binary and XNOR convolutions were read and computed in full precision without a word
+    // (1.7 of 1.71 off its output).
+    const NetworkSpec xnor = test::specFromText(
+        net(8, 8, 3) +
+            "[convolutional]\nfilters=4\nsize=3\nxnor=1\n\n[convolutional]\nfilters=4\nsize=3\nbinary=1\n",
+        "xnor.cfg");
+    QVERIFY(xnor.ok());
+    QCOMPARE(xnor.diagnostics.size(), std::size_t(2));
+    QCOMPARE(xnor.diagnostics[0].line, 9);
+    QVERIFY2(xnor.diagnostics[0].message.find("xnor=1 (XNOR-Net: weights and inputs binarised) is not "
+                                              "implemented: this convolution computes in full precision") !=
+                 std::string::npos,
+             xnor.diagnostics[0].message.c_str());
+    QCOMPARE(xnor.diagnostics[1].line, 14);
+    QVERIFY(xnor.diagnostics[1].message.find("binary=1 (weights binarised) is not implemented") !=
+            std::string::npos);
     // Training features of AlexeyAB's (augmentations, EMA, bad-label rejection in [net]; focal loss and
     // the like in [yolo]) were read and left out in silence: each one set is said on its line, and the
     // four bad-label keys are no longer called typos. max_delta is computed (no word).
@@ -682,6 +698,10 @@ void TestNetworkSpec::netValuesThatDivergeAreNamed()
         QCOMPARE(found->line, line);
         QCOMPARE(found->isError(), line == 10);
     }
+    const NetworkSpec one = test::specFromText(
+        "[net]\nwidth=8\nheight=8\nchannels=3\nmomentum=1\n[connected]\noutput=2\n", "one.cfg");
+    QVERIFY2(test::findDiagnostic(one.diagnostics, "momentum=1 never forgets a gradient"),
+             test::allText(one.diagnostics).c_str());
     // A key given twice: Darknet reads the first, and the second line is named as ignored.
     const NetworkSpec twice = test::specFromText(
         "[net]\nwidth=8\nheight=8\nchannels=3\n[connected]\noutput=2\noutput=3\n", "net.cfg");

@@ -40,7 +40,11 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     if (!(n.learningRate >= 0))
         r.warning("learning_rate", "a negative learning rate climbs the loss instead of descending it");
     if (!(n.momentum >= 0 && n.momentum < 1))
-        r.warning("momentum", "momentum outside 0..1 makes the updates grow without bound (0.9 is usual)");
+        r.warning("momentum",
+                  n.momentum == 1 // (it read "outside 0..1" of a 1)
+                      ? "momentum=1 never forgets a gradient: the updates grow without bound "
+                        "(below 1: 0.9 is usual)"
+                      : "momentum outside 0..1 makes the updates grow without bound (0.9 is usual)");
     if (!(n.decay >= 0))
         r.warning("decay", "a negative decay grows the weights instead of shrinking them (0.0005 is usual)");
     n.adam = r.getFlag("adam", false);

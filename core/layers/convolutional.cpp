@@ -52,6 +52,12 @@ std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
     l->batchNormalize = r.getFlag("batch_normalize", false);
     l->binary = r.getFlag("binary", false);
     l->xnor = r.getFlag("xnor", false);
+    if (l->binary || l->xnor) // (read, and applied in silence by nothing: said, as AlexeyAB's keys are)
+        r.warning(l->xnor ? "xnor" : "binary",
+                  std::string(l->xnor ? "xnor=1 (XNOR-Net: weights and inputs binarised)"
+                                      : "binary=1 (weights binarised)") +
+                      " is not implemented: this convolution computes in full precision, so its outputs "
+                      "differ from Darknet's (pjreddie's applies xnor on the CPU, both on a GPU)");
     l->flipped = r.getFlag("flipped", false);
     r.accept({"dot", "dilation", "cbn", "grad_centr", "stream", "wait_stream", "bin_output"});
     r.warnUnimplemented(
