@@ -2051,6 +2051,15 @@ void TestTraining::classifierListsSayWhatTheyLeaveOut()
                               ":2: imgs/bobcat/0.png contains 2 of the labels ('cat' and 'bobcat'; a label "
                               "that is part of another, or of a folder name, matches both) (exactly one is "
                               "needed); skipped");
+    // Every image left is a cat: training refuses (it learnt nothing and scored "valid top-1 100.00%").
+    const NetworkSpec classifier = test::specFromText(
+        "[net]\nwidth=8\nheight=8\nchannels=3\n\n[connected]\noutput=2\n\n[softmax]\n", "pets.cfg");
+    std::vector<std::string> trainWarnings;
+    QVERIFY(!openTrainingData(*file, classifier, 1, error, trainWarnings));
+    QCOMPARE(error,
+             "train.list: every training image is of class 0 ('cat'), of 2: a classifier learns nothing "
+             "from one class (and would score 100 % on a list alike); the warnings above say why the "
+             "other images were left out");
 
     // Thirteen lines skipped: ten named, the rest counted in one line; a label found only when
     // case is ignored (Darknet matches as written) says so.
@@ -2078,6 +2087,16 @@ void TestTraining::classifierListsSayWhatTheyLeaveOut()
         windows.missingText.ends_with("; 2 of the missing paths are written with '\\', Windows' separator: "
                                       "write '/' (Darknet on Linux reads '\\' as part of a name too)"),
         windows.missingText.c_str());
+
+    // A label given twice: named with its lines (each path with it was said to contain 2 of the labels).
+    test::writeFile(dir.filePath("labels.txt"), "cat\nbobcat\ncat\n");
+    test::writeFile(dir.filePath("pets.data"), "classes=3\ntrain=train.list\nlabels=labels.txt\n");
+    file = loadDataFile(dir.filePath("pets.data").toStdString(), error);
+    QVERIFY2(file, error.c_str());
+    QVERIFY(!openClassificationSet(*file, "train", net, 1, error));
+    QCOMPARE(error, dir.filePath("labels.txt").toStdString() +
+                        ":3: the label 'cat' is line 1's too: each class needs a name of its own (an image's "
+                        "class is the label its path contains)");
 
     net.channels = 4;
     QVERIFY(!openClassificationSet(*file, "train", net, 1, error));

@@ -214,6 +214,16 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
     }
     if (auto warning = namesEncodingWarning(labels, labelsPath)) // (paths still match byte for byte)
         warnings.push_back(*warning);
+    // (every path with it then matched two labels, and was called "a label that is part of another")
+    for (std::size_t c = 1; c < labels.size(); ++c)
+        if (const auto same = std::find(labels.begin(), labels.begin() + std::ptrdiff_t(c), labels[c]);
+            same != labels.begin() + std::ptrdiff_t(c)) {
+            error = labelsPath + ":" + std::to_string(c + 1) + ": the label '" + labels[c] + "' is line " +
+                    std::to_string(same - labels.begin() + 1) +
+                    "'s too: each class needs a name of its own (an image's class is the label its path "
+                    "contains)";
+            return nullptr;
+        }
     std::vector<std::string> kept;
     std::vector<int> classOf;
     std::vector<std::size_t> perClass(labels.size(), 0);

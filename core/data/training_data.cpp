@@ -80,6 +80,31 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
                                 maxTruthBoxes(spec.layers), augmentation, error, warnings, true, cancelled);
 }
 
+namespace {
+
+// A classifier of several classes whose training images all fall in one (the others' paths skipped, or
+// a folder name that contains a label): it learns nothing, and scored 100 % on a list alike.
+std::optional<std::string> oneClassOnly(const DataFile& data, const TrainingSet* train)
+{
+    const auto* set = dynamic_cast<const ClassificationDataset*>(train);
+    if (!set || set->classes() < 2 || set->size() == 0)
+        return std::nullopt;
+    const int first = set->label(0);
+    for (std::size_t i = 1; i < set->size(); ++i)
+        if (set->label(i) != first)
+            return std::nullopt;
+    std::string nameError, name;
+    if (const auto names = classNamesOf(data, false, nameError);
+        names && first >= 0 && std::size_t(first) < names->size())
+        name = " ('" + (*names)[std::size_t(first)] + "')";
+    return data.get("train") + ": every training image is of class " + std::to_string(first) + name +
+           ", of " + std::to_string(set->classes()) +
+           ": a classifier learns nothing from one class (and would score 100 % on a list alike); the "
+           "warnings above say why the other images were left out";
+}
+
+} // namespace
+
 std::optional<TrainingData> openTrainingData(const DataFile& data, const Net& net, unsigned seed,
                                              std::string& error, std::vector<std::string>& warnings,
                                              Validation validation)
@@ -99,6 +124,10 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Network
         result.train = openClassificationSet(data, "train", spec.net, seed, error, &warnings);
     if (!result.train)
         return std::nullopt;
+    if (auto problem = oneClassOnly(data, result.train.get())) {
+        error = *problem;
+        return std::nullopt;
+    }
     // A detector trains without its names; said now rather than when detect or map shows numbers. A
     // names file of another count is another data set's: every box would be labelled wrong.
     if (std::string namesError; detector && !data.get("names").empty()) {
