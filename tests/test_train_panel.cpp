@@ -807,8 +807,22 @@ void TestTrainPanel::theDataANetworkTrainedOnIsRemembered()
     test::writeFile(dir.filePath("design.cfg"), test::kToyCfg); // no design.data beside it
     QVERIFY(QDir(dir.path()).mkdir("sets"));                    // (its paths found in the folder above)
     QVERIFY(QFile::rename(dir.filePath("toy.data"), dir.filePath("sets/chosen.data")));
+    // A .data the run refused is not the network's: it was offered again at the next opening.
+    test::writeFile(dir.filePath("sets/refused.data"), "classes=0\ntrain=toy-images.gz\n");
     {
         ui::TrainPanel panel;
+        panel.setNetwork(dir.filePath("design.cfg"));
+        panel.dataEdit()->setText(dir.filePath("sets/refused.data"));
+        panel.outputEdit()->setText(dir.filePath("refused-run"));
+        panel.trainButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 30000);
+        QVERIFY2(panel.log()->toPlainText().contains("classes= is missing or not a positive number"),
+                 qPrintable(panel.log()->toPlainText()));
+    }
+    {
+        ui::TrainPanel panel;
+        panel.setNetwork(dir.filePath("design.cfg"));
+        QCOMPARE(panel.dataEdit()->text(), QString());
         panel.setNetwork(dir.filePath("design.cfg"));
         QCOMPARE(panel.dataEdit()->text(), QString());
         panel.dataEdit()->setText(dir.filePath("sets/chosen.data"));

@@ -857,7 +857,7 @@ void TrainPanel::start()
     }
     if (startQuestion_ && !startQuestion_())
         return;
-    rememberForNetwork("training/dataFiles", cfgPath_, QFileInfo(data_->text().trimmed()).absoluteFilePath());
+    startingData_ = QFileInfo(data_->text().trimmed()).absoluteFilePath(); // (remembered in onStarted)
     rememberForNetwork("training/schedules", cfgPath_,
                        QVariantList{maxBatches_->value(), validEvery_->value(), learningRate_->value()});
     rememberForNetwork("training/outputFolders", cfgPath_, QFileInfo(output_->text()).absoluteFilePath());
@@ -947,6 +947,10 @@ void TrainPanel::stop()
 
 void TrainPanel::onStarted(int maxBatches, int batch)
 {
+    // The worker starts after the data opened: a .data it refused (3 labels but classes=4) was still
+    // offered for the network the next time it was opened.
+    if (!startingData_.isEmpty())
+        rememberForNetwork("training/dataFiles", cfgPath_, startingData_);
     progress_->setFormat(iterationsFormat());
     progress_->setRange(0, maxBatches);
     progress_->setValue(0);

@@ -127,7 +127,8 @@ private:
     void checkData();
 
     QString cfgPath_;
-    QString autoOutput_;           // the output folder last set for the user; another choice stays
+    QString startingData_; // the .data of the run being started: remembered for the network once it trains
+    QString autoOutput_;   // the output folder last set for the user; another choice stays
     QTimer* earlierRun_ = nullptr; // showEarlierRun once the data or folder stops changing
     int earlierIteration_ = 0;     // the iteration of the run found in the output folder (0: none)
     int cfgMaxBatches_ = -1;       // (-1: not told yet)
