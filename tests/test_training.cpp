@@ -1754,6 +1754,22 @@ void TestTraining::backupIsBesideTheDataOrInTheWorkingFolder()
     QVERIFY2(project, error.c_str());
     QCOMPARE(QDir::cleanPath(QString::fromStdString(project->outputFolder("backup", "backup"))),
              dir.filePath("ab/backup"));
+    // A list found beside the .data while the working folder holds another of that name (Darknet's
+    // choice): said, since the run silently trained on 40 images where Darknet reads 600.
+    test::writeFile(dir.filePath("a/b/c/list.txt"), "a.png\n");
+    test::writeFile(dir.filePath("cwd/list.txt"), "b.png\n");
+    test::writeFile(dir.filePath("a/b/c/e.data"), "classes=2\ntrain=list.txt\nvalid=/usr/share/list.txt\n");
+    const auto both = loadDataFile(dir.filePath("a/b/c/e.data").toStdString(), error);
+    QVERIFY2(both, error.c_str());
+    QCOMPARE(both->workingFolderNote("train"),
+             dir.filePath("a/b/c/e.data").toStdString() +
+                 ":2: train=list.txt is read beside the .data file (" +
+                 dir.filePath("a/b/c/list.txt").toStdString() +
+                 "); the working folder holds another list.txt, which Darknet would read: write the path of "
+                 "the one you mean from the .data file's folder, or absolute");
+    QCOMPARE(both->workingFolderNote("valid"), std::nullopt); // (absolute)
+    QVERIFY(QDir::setCurrent(dir.filePath("a/b/c")));         // the same file both ways: nothing to say
+    QCOMPARE(both->workingFolderNote("train"), std::nullopt);
 }
 
 // chart.png from a hand-made metrics.csv: iterations 0..100 on 860 pixels from x = 70, the average loss

@@ -64,6 +64,25 @@ std::string DataFile::outputFolder(const std::string& key, const std::string& fa
     return value;
 }
 
+std::optional<std::string> DataFile::workingFolderNote(const std::string& key) const
+{
+    namespace fs = std::filesystem;
+    const std::string value = get(key);
+    std::error_code ec;
+    if (value.empty() || fs::path(value).is_absolute())
+        return std::nullopt;
+    const fs::path beside = fs::path(path).parent_path() / value;
+    if (!fs::is_regular_file(beside, ec) || !fs::is_regular_file(value, ec) ||
+        fs::equivalent(beside, value, ec) || ec)
+        return std::nullopt;
+    const auto line = lines.find(key);
+    return path + (line == lines.end() ? std::string() : ":" + std::to_string(line->second)) + ": " + key +
+           "=" + value + " is read beside the .data file (" + beside.lexically_normal().string() +
+           "); the working folder holds another " + value +
+           ", which Darknet would read: write the path of the "
+           "one you mean from the .data file's folder, or absolute";
+}
+
 std::optional<std::string> DataFile::existingFile(const std::string& key, std::string& error) const
 {
     const std::string value = get(key);

@@ -23,6 +23,9 @@ struct DataFile {
     // The file `key` names, resolved; or nullopt, with `error` naming the line, the two places looked
     // in and, when the value had spaces, that Darknet's format removed them.
     std::optional<std::string> existingFile(const std::string& key, std::string& error) const;
+    // A note when the relative path `key` names is found beside the .data file while the working folder
+    // (where Darknet reads it) holds another file of that name; nullopt otherwise.
+    std::optional<std::string> workingFolderNote(const std::string& key) const;
     // The output folder `key` names (backup=, else `fallback`): as written when absolute; beside the .data
     // file, or in the working folder, when that folder exists there; in the project folder above the
     // .data that its train= list was found from, when it exists there; else in the working folder, as

@@ -118,6 +118,9 @@ std::optional<TrainingData> openTrainingData(const DataFile& data, const Network
 {
     TrainingData result;
     const bool detector = maxTruthBoxes(spec.layers) > 0;
+    for (const char* key : {"train", "valid"})
+        if (auto note = data.workingFolderNote(key))
+            warnings.push_back(*note);
     if (detector)
         result.train = openDetectionSet(data, "train", spec, error, warnings, cancelled);
     else
