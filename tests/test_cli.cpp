@@ -15,6 +15,7 @@
 #include <QTest>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <sys/stat.h>
 
@@ -1190,7 +1191,11 @@ void TestCli::namesNotInUtf8AreSaidByEveryCommand()
     QTemporaryDir dir;
     const auto [cfg, weights] = tinyClassifier(dir);
     test::writeFile(dir.filePath("labels.txt"), "dog\n\xe9t\xe9\n"); // "été" in Latin-1
-    test::writeFile(dir.filePath("pets.list"), "/usr/share/darknet/data/dog.jpg\n");
+    // (an image of each class: a list of one class only is refused for training)
+    const std::string latin1 = dir.path().toStdString() + "/\xe9t\xe9.jpg";
+    std::filesystem::copy_file("/usr/share/darknet/data/horses.jpg", latin1);
+    test::writeFile(dir.filePath("pets.list"),
+                    "/usr/share/darknet/data/dog.jpg\n" + QByteArray::fromStdString(latin1) + "\n");
     test::writeFile(dir.filePath("pets.data"),
                     "classes=2\ntrain=pets.list\nvalid=pets.list\nlabels=labels.txt\n");
     const QByteArray said = dir.filePath("labels.txt").toUtf8() + ":2: this name is not UTF-8 text";
