@@ -1768,7 +1768,16 @@ void TestTraining::backupIsBesideTheDataOrInTheWorkingFolder()
                  "); the working folder holds another list.txt, which Darknet would read: write the path of "
                  "the one you mean from the .data file's folder, or absolute");
     QCOMPARE(both->workingFolderNote("valid"), std::nullopt); // (absolute)
-    QVERIFY(QDir::setCurrent(dir.filePath("a/b/c")));         // the same file both ways: nothing to say
+    // The bundled network's data, not installed (a Recommends left out): the package is named.
+    DataFile fashion = *both;
+    fashion.values["train"] = "/usr/share/datasets/fashion-mnist/not-there.gz";
+    fashion.written.erase("train");
+    QVERIFY(!fashion.existingFile("train", error));
+    QVERIFY2(
+        error.ends_with(": no such file (Debian's dataset-fashion-mnist package holds it: sudo apt install "
+                        "dataset-fashion-mnist)"),
+        error.c_str());
+    QVERIFY(QDir::setCurrent(dir.filePath("a/b/c"))); // the same file both ways: nothing to say
     QCOMPARE(both->workingFolderNote("train"), std::nullopt);
 }
 

@@ -12,6 +12,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileInfo>
 #include <QIcon>
 #include <QLineEdit>
@@ -25,11 +26,16 @@
 
 namespace {
 
-// Where the bundled networks are: next to an installed binary, else the source tree's cfg/.
+// Where the bundled networks are: next to an installed binary, else the source tree's cfg/ (named by a
+// file the build writes beside the binary).
 QStringList bundledNetworkFolders()
 {
-    return {QCoreApplication::applicationDirPath() + "/../share/netwright/cfg",
-            QStringLiteral(NETWRIGHT_INSTALLED_CFG_DIR), QStringLiteral(NETWRIGHT_SOURCE_CFG_DIR)};
+    QStringList folders{QCoreApplication::applicationDirPath() + "/../share/netwright/cfg",
+                        QStringLiteral(NETWRIGHT_INSTALLED_CFG_DIR)};
+    if (QFile pointer(QCoreApplication::applicationDirPath() + "/netwright-source-cfg");
+        pointer.open(QIODevice::ReadOnly))
+        folders << QString::fromUtf8(pointer.readAll()).trimmed();
+    return folders;
 }
 
 // The bundled default network.

@@ -108,6 +108,8 @@ std::optional<std::string> DataFile::existingFile(const std::string& key, std::s
             "), in the working folder (" + (here.empty() ? value : here + "/" + value) +
             ") nor in the three folders above the .data file: write the path from one of them, or absolute";
     }
+    if (value.starts_with("/usr/share/datasets/fashion-mnist/")) // (the bundled network's data)
+        error += " (Debian's dataset-fashion-mnist package holds it: sudo apt install dataset-fashion-mnist)";
     if (value.find('\\') != std::string::npos) // (as image lists say it)
         error +=
             "; the path is written with '\\', Windows' separator: write '/' (Darknet on Linux reads '\\' "
