@@ -1777,6 +1777,13 @@ void TestTraining::backupIsBesideTheDataOrInTheWorkingFolder()
         error.ends_with(": no such file (Debian's dataset-fashion-mnist package holds it: sudo apt install "
                         "dataset-fashion-mnist)"),
         error.c_str());
+    // A quoted path is said to be one (it read "neither beside the .data file (…/\"/data/list.txt\")").
+    fashion.values["train"] = "\"/data/list.txt\"";
+    QVERIFY(!fashion.existingFile("train", error));
+    QVERIFY2(error.ends_with(
+                 ":2: train=\"/data/list.txt\": no such file: the quotes are read as part of the path, "
+                 "as Darknet reads them: write it without quotes"),
+             error.c_str());
     QVERIFY(QDir::setCurrent(dir.filePath("a/b/c"))); // the same file both ways: nothing to say
     QCOMPARE(both->workingFolderNote("train"), std::nullopt);
 }

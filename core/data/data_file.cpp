@@ -100,7 +100,12 @@ std::optional<std::string> DataFile::existingFile(const std::string& key, std::s
     }
     const std::filesystem::path relative(value);
     error = where + ": " + key + "=" + value + ": no such file";
-    if (!relative.is_absolute()) {
+    // (a quoted path read as a relative one: "beside the .data file (data/\"/home/…\")" said nothing)
+    const bool quoted =
+        value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front();
+    if (quoted)
+        error += ": the quotes are read as part of the path, as Darknet reads them: write it without quotes";
+    else if (!relative.is_absolute()) {
         const std::string here = std::filesystem::current_path(ec).string();
         error +=
             ", neither beside the .data file (" +
