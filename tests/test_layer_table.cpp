@@ -146,6 +146,21 @@ void TestLayerTable::windowListsProblemsWithLines()
     QVERIFY2(
         window.findChild<QLabel*>("totals")->text().endsWith(" · 2 layers at or behind an error left out"),
         qPrintable(window.findChild<QLabel*>("totals")->text()));
+
+    // A value that cannot be read leaves the layer without a shape: the row below takes "?" as its input
+    // (it showed "0"), and the layer itself is counted out.
+    file.remove();
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("[net]\nwidth=28\nheight=28\nchannels=1\n\n[convolutional]\nfilters=abc\nsize=3\npad=1\n\n"
+               "[maxpool]\nsize=2\nstride=2\n");
+    file.close();
+    QVERIFY(window.openFile(path));
+    QCOMPARE(cell(0, ui::LayerTableModel::Input), QString("28x28x1"));
+    QCOMPARE(cell(0, ui::LayerTableModel::Output), QString("?"));
+    QCOMPARE(cell(1, ui::LayerTableModel::Input), QString("?"));
+    QVERIFY2(
+        window.findChild<QLabel*>("totals")->text().endsWith(" · 2 layers at or behind an error left out"),
+        qPrintable(window.findChild<QLabel*>("totals")->text()));
 }
 
 void TestLayerTable::sortingKeepsTotalsLast()

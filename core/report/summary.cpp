@@ -51,7 +51,7 @@ std::string summaryTable(const NetworkSpec& spec)
                          layer.size.c_str(),
                          // (the row above's output: "?" there, "?" here, as the studio's table; a
                          // shape of no size, an error's, is "?" too: it read 0, and -256 for channels=-1)
-                         (layer.index > 0 && !spec.layers[std::size_t(layer.index) - 1].inputKnown) ||
+                         (layer.index > 0 && !spec.layers[std::size_t(layer.index) - 1].figuresKnown()) ||
                                  layer.input.size <= 0
                              ? "?"
                              : layer.input.text().c_str(),

@@ -124,7 +124,7 @@ QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role
     if (!layer.figuresKnown() && column >= Output)
         return QStringLiteral("?");
     // Its input is the row above's output: "?" there, "?" here.
-    if (column == Input && layer.index > 0 && !spec_.layers[std::size_t(layer.index) - 1].inputKnown)
+    if (column == Input && layer.index > 0 && !spec_.layers[std::size_t(layer.index) - 1].figuresKnown())
         return QStringLiteral("?");
     switch (column) {
     case Index:
