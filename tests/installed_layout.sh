@@ -32,8 +32,10 @@ if grep -Eq '^(NETWRIGHT_SANITIZE:BOOL=ON|CMAKE_BUILD_TYPE:STRING=Debug)$' "$bui
 fi
 for program in "$prefix"/bin/*; do
   strip --strip-debug -o "$prefix/stripped" "$program"
-  # (in UTF-16 too: QStringLiteral's)
-  if grep -aqF "$source" "$prefix/stripped" || strings -a -el "$prefix/stripped" | grep -qF "$source"; then
+  # (in UTF-16 too: QStringLiteral's; through a file, as grep -q ending a pipe early fails it under
+  # pipefail)
+  strings -a -el "$prefix/stripped" >"$prefix/utf16"
+  if grep -aqF "$source" "$prefix/stripped" || grep -qF "$source" "$prefix/utf16"; then
     echo "FAIL: $program holds the source folder's path $source"
     exit 1
   fi

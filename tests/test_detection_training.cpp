@@ -540,16 +540,25 @@ private slots:
                  warnings[1].c_str());
         QVERIFY2(warnings[2].find("(the class is a whole number: 1, not 1.0)") != std::string::npos,
                  warnings[2].c_str());
-        // A YOLOv8 segmentation polygon (three points or more) is its bounding box, as Ultralytics trains
+        // A YOLOv8 segmentation polygon (four points or more) is its bounding box, as Ultralytics trains
         // a detector on it (it was skipped, and a set of them had no box at all); points past the edge
-        // are cut to it. Counted, not warned line by line.
-        std::ofstream(other) << "1 0.1 0.2 0.5 0.2 0.3 0.6\n"
-                                "2 0.8 0.7 1.05 0.9 0.9 0.95 0.85 0.6\n";
+        // are cut to it. Counted when kept, not warned line by line. Seven columns are a tracker's
+        // results (confidence, track id), not a triangle; a polygon of a class out of range is a bad
+        // line, not counted as a polygon.
+        std::ofstream(other) << "1 0.1 0.2 0.5 0.2 0.3 0.6 0.2 0.4\n"
+                                "2 0.8 0.7 1.05 0.9 0.9 0.95 0.85 0.6\n"
+                                "2 0.5 0.5 0.2 0.2 0.91 7\n"
+                                "5 0.1 0.2 0.5 0.2 0.3 0.6 0.2 0.4\n";
         warnings.clear();
         LabelLineCounts polygonCounts;
         const auto outlines = readLabelFile(other, 3, warnings, missing, &polygonCounts);
-        QVERIFY(warnings.empty());
+        QCOMPARE(warnings.size(), std::size_t(2));
+        QVERIFY2(warnings[0].find(":3: expected") != std::string::npos &&
+                     warnings[0].find("(seven columns: a confidence and a track id") != std::string::npos,
+                 warnings[0].c_str());
+        QVERIFY2(warnings[1].find(":4: class 5 is outside 0..2") != std::string::npos, warnings[1].c_str());
         QCOMPARE(polygonCounts.polygons, std::size_t(2));
+        QCOMPARE(polygonCounts.skipped, std::size_t(2));
         QCOMPARE(outlines.size(), std::size_t(2));
         QCOMPARE(outlines[0].classId, 1);
         QVERIFY(qFuzzyCompare(outlines[0].x, 0.3f) && qFuzzyCompare(outlines[0].y, 0.4f) &&
@@ -657,7 +666,7 @@ private slots:
                                      "measure it by");
         // Polygons are said once for the set, with their count.
         std::ofstream(root + "/b.txt")
-            << "0 0.1 0.2 0.5 0.2 0.3 0.6\n1 0.5 0.5 0.2 0.2\n0 0.3 0.3 0.4 0.3 0.4 0.4\n";
+            << "0 0.1 0.2 0.5 0.2 0.3 0.6 0.2 0.4\n1 0.5 0.5 0.2 0.2\n0 0.3 0.3 0.4 0.3 0.4 0.4 0.3 0.4\n";
         warnings.clear();
         QVERIFY(loadDetectionDataset(root + "/one.txt", 2, 32, 32, 3, 4, {}, error, warnings));
         QCOMPARE(warnings.size(), std::size_t(1));

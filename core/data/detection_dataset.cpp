@@ -140,7 +140,7 @@ std::string labelWarningKind(const std::string& warning, const std::string& labe
     return kind;
 }
 
-// The bounding box of a polygon line "class x1 y1 x2 y2 x3 y3 …" (YOLOv8 segmentation labels: three
+// The bounding box of a polygon line "class x1 y1 x2 y2 x3 y3 x4 y4 …" (YOLOv8 segmentation labels: four
 // points or more, relative coordinates), cut to the image; nullopt for any other line.
 std::optional<TruthBox> polygonBox(const std::string& line)
 {
@@ -155,7 +155,8 @@ std::optional<TruthBox> polygonBox(const std::string& line)
             return std::nullopt;
         xy.push_back(value);
     }
-    if (xy.size() < 6 || xy.size() % 2 != 0)
+    // (four points at least: "class x y w h confidence track_id", a tracker's results, has six numbers)
+    if (xy.size() < 8 || xy.size() % 2 != 0)
         return std::nullopt;
     float left = 1, top = 1, right = 0, bottom = 0;
     for (std::size_t i = 0; i < xy.size(); i += 2) {
@@ -189,6 +190,9 @@ std::string labelLineHint(const std::string& line)
     }
     if (numbers.size() == 6)
         return " (a sixth column: a confidence, as detectors write their results? a label line has five)";
+    if (numbers.size() == 7)
+        return " (seven columns: a confidence and a track id, as trackers write their results? a label line "
+               "has five, a polygon four points or more)";
     if (numbers.size() >= 8 && numbers.size() % 2 == 0)
         return " (a polygon, as YOLOv8 segmentation labels are, but its coordinates do not come in x y "
                "pairs)";
@@ -240,9 +244,9 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
         const long id = std::strtol(first.c_str(), &end, 10);
         std::string extra;
         // (Ultralytics trains a detector on segmentation labels so too)
-        if (const auto outline = *end == '\0' ? polygonBox(line) : std::nullopt) {
+        const auto outline = *end == '\0' ? polygonBox(line) : std::nullopt;
+        if (outline) {
             box = *outline;
-            ++tally.polygons;
         } else if (*end != '\0' || !(fields >> box.x >> box.y >> box.w >> box.h) || (fields >> extra)) {
             warnings.push_back(where + "expected 'class x_center y_center width height', found '" +
                                printableExcerpt(line) + "'" + labelLineHint(line) + "; line skipped");
@@ -287,6 +291,7 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
             continue;
         }
         boxes.push_back(box);
+        tally.polygons += outline.has_value(); // (counted as kept: a refused one is a bad line)
     }
     tally.skipped += skippedLines;
     return boxes;

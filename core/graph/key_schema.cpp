@@ -45,7 +45,7 @@ const std::map<std::string, std::string, std::less<>>& descriptions()
         {"filters", "output channels"},
         {"size", "kernel size"},
         {"stride", "step between kernel positions (2 halves the size)"},
-        {"pad", "1: pad by size/2 so stride 1 keeps the size"},
+        {"pad", "1: pad by size/2 so stride 1 keeps the size ([local]: the padding in pixels)"},
         {"padding", "explicit padding in pixels (used when pad=0)"},
         {"groups", "grouped convolution: channels split in this many groups"},
         {"dilation", "spacing of the kernel taps"},

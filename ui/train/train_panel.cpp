@@ -857,7 +857,8 @@ void TrainPanel::start()
     }
     if (startQuestion_ && !startQuestion_())
         return;
-    startingData_ = QFileInfo(data_->text().trimmed()).absoluteFilePath(); // (remembered in onStarted)
+    // (remembered at the run's first iteration, for this network)
+    startingData_ = {cfgPath_, QFileInfo(data_->text().trimmed()).absoluteFilePath()};
     rememberForNetwork("training/schedules", cfgPath_,
                        QVariantList{maxBatches_->value(), validEvery_->value(), learningRate_->value()});
     rememberForNetwork("training/outputFolders", cfgPath_, QFileInfo(output_->text()).absoluteFilePath());
@@ -947,10 +948,6 @@ void TrainPanel::stop()
 
 void TrainPanel::onStarted(int maxBatches, int batch)
 {
-    // The worker starts after the data opened: a .data it refused (3 labels but classes=4) was still
-    // offered for the network the next time it was opened.
-    if (!startingData_.isEmpty())
-        rememberForNetwork("training/dataFiles", cfgPath_, startingData_);
     progress_->setFormat(iterationsFormat());
     progress_->setRange(0, maxBatches);
     progress_->setValue(0);
@@ -959,6 +956,12 @@ void TrainPanel::onStarted(int maxBatches, int batch)
 
 void TrainPanel::onProgress(const nw::IterationStats& s)
 {
+    // A run that trains has opened its data: a .data it refused (3 labels but classes=4) was still
+    // offered for the network the next time it was opened. (Another network may be open by now.)
+    if (!startingData_.first.isEmpty()) {
+        rememberForNetwork("training/dataFiles", startingData_.first, startingData_.second);
+        startingData_ = {};
+    }
     progress_->setRange(0, s.maxBatches);
     progress_->setValue(s.iteration);
     evaluating_ = false;

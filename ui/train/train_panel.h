@@ -13,6 +13,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 class QCheckBox;
@@ -127,8 +128,9 @@ private:
     void checkData();
 
     QString cfgPath_;
-    QString startingData_; // the .data of the run being started: remembered for the network once it trains
-    QString autoOutput_;   // the output folder last set for the user; another choice stays
+    // The network and .data of the run being started: remembered together once it trains.
+    std::pair<QString, QString> startingData_;
+    QString autoOutput_;           // the output folder last set for the user; another choice stays
     QTimer* earlierRun_ = nullptr; // showEarlierRun once the data or folder stops changing
     int earlierIteration_ = 0;     // the iteration of the run found in the output folder (0: none)
     int cfgMaxBatches_ = -1;       // (-1: not told yet)
