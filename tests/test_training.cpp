@@ -1952,7 +1952,9 @@ void TestTraining::imageListsAsDarknetReadsThem()
     broken.close();
     file = loadDataFile(broken.fileName().toStdString(), error);
     QVERIFY(!openClassificationSet(*file, "train", net, 7, error));
-    QVERIFY(error.find("2 labels but classes=3") != std::string::npos);
+    QCOMPARE(error, dir.filePath("labels.txt").toStdString() + ": 2 labels but classes=3 in " +
+                        broken.fileName().toStdString() +
+                        " (line 1): one label per line for each class, or classes= set to the labels' count");
     // A blank line among the labels: Darknet counts it as a class, so it is named rather than dropped
     // (train dropped it while classify kept it: names one off); trailing blank lines and spaces are fine.
     // A misspelt classes= is named with its line (it read as none at all).
@@ -2090,8 +2092,8 @@ void TestTraining::classifierListsSayWhatTheyLeaveOut()
     QVERIFY(!openTrainingData(*file, classifier, 1, error, trainWarnings));
     QCOMPARE(error,
              "train.list: every training image is of class 0 ('cat'), of 2: a classifier learns nothing "
-             "from one class (and would score 100 % on a list alike); the warnings above say why the "
-             "other images were left out");
+             "from one class (and would score 100 % on a list alike); the warnings above name the "
+             "classes without images (and the lines skipped, if any)");
 
     // Thirteen lines skipped: ten named, the rest counted in one line; a label found only when
     // case is ignored (Darknet matches as written) says so.
@@ -2109,6 +2111,24 @@ void TestTraining::classifierListsSayWhatTheyLeaveOut()
     QCOMPARE(warnings[11], dir.filePath("train.list").toStdString() +
                                ": and 3 more lines skipped alike (none or several of the labels in their "
                                "paths); 13 of 25 in all");
+
+    // A label written with a space before it (" cat") matches no path: the space is named.
+    test::writeFile(dir.filePath("labels.txt"), " cat\nbobcat\n");
+    test::writeFile(dir.filePath("train.list"), list.toUtf8());
+    warnings.clear();
+    QVERIFY2(openClassificationSet(*file, "train", net, 1, error, &warnings), error.c_str());
+    QCOMPARE(warnings.size(), std::size_t(4)); // ' cat' without images, its three lines
+    QCOMPARE(warnings[0], dir.filePath("labels.txt").toStdString() + ": 1 of 2 classes has no image in " +
+                              dir.filePath("train.list").toStdString() +
+                              ": ' cat' (line 1, a space before it); nothing of them is learnt (train=) or "
+                              "scored (valid=) from this list");
+    QCOMPARE(warnings[1], dir.filePath("train.list").toStdString() +
+                              ":1: imgs/cat/0.png contains 0 of the labels ('cat' only without the space "
+                              "before it on line 1 of " +
+                              dir.filePath("labels.txt").toStdString() +
+                              ": labels match as written, spaces too, as Darknet's do) (exactly one is "
+                              "needed); skipped");
+    test::writeFile(dir.filePath("labels.txt"), "cat\nbobcat\n");
 
     // A list written on Windows names its separator as the reason its images are missing.
     test::writeFile(dir.filePath("windows.list"),

@@ -254,7 +254,14 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
                 why += " ('" + labels[matched[0]] + "' and '" + labels[matched[1]] +
                        "'; a label that is part of another, or of a folder name, matches both)";
             for (std::size_t c = 0; c < labels.size() && matched.empty(); ++c)
-                if (lower(image.written).find(lower(labels[c])) != std::string::npos) {
+                if (const auto text = labels[c].find_first_not_of(" \t");
+                    text > 0 && text != std::string::npos &&
+                    image.written.find(labels[c].substr(text)) != std::string::npos) {
+                    why += " ('" + labels[c].substr(text) + "' only without the space before it on line " +
+                           std::to_string(c + 1) + " of " + labelsPath +
+                           ": labels match as written, spaces too, as Darknet's do)";
+                    break;
+                } else if (lower(image.written).find(lower(labels[c])) != std::string::npos) {
                     why += " ('" + labels[c] +
                            "' only when case is ignored: labels match as written, as Darknet's do)";
                     break;
@@ -286,7 +293,9 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
     for (std::size_t c = 0; c < labels.size(); ++c)
         if (perClass[c] == 0 && emptyCount++ < 5)
             empty +=
-                (empty.empty() ? "" : ", ") + ("'" + labels[c] + "' (line " + std::to_string(c + 1) + ")");
+                (empty.empty() ? "" : ", ") +
+                ("'" + labels[c] + "' (line " + std::to_string(c + 1) +
+                 (labels[c].starts_with(' ') || labels[c].starts_with('\t') ? ", a space before it)" : ")"));
     if (emptyCount > 0)
         warnings.insert(warnings.begin() + std::ptrdiff_t(lineWarnings),
                         labelsPath + ": " + std::to_string(emptyCount) + " of " +

@@ -100,7 +100,7 @@ std::optional<std::string> oneClassOnly(const DataFile& data, const TrainingSet*
     return data.get("train") + ": every training image is of class " + std::to_string(first) + name +
            ", of " + std::to_string(set->classes()) +
            ": a classifier learns nothing from one class (and would score 100 % on a list alike); the "
-           "warnings above say why the other images were left out";
+           "warnings above name the classes without images (and the lines skipped, if any)";
 }
 
 } // namespace
