@@ -13,6 +13,7 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <omp.h>
 #include <thread>
 #include <utility>
 
@@ -92,6 +93,7 @@ private slots:
     void aDirectoryIsNotAWeightsFile();
     void threadCountDoesNotChangeResults();
     void batchItemsAreIndependent();
+    void defaultThreadsFollowOmpNumThreads();
     void threadCountIsPerNetAndScopedToThePass();
     void standaloneBatchnormByHand();
     void layersWithoutForwardAreNamed();
@@ -379,6 +381,24 @@ void TestRuntime::threadCountDoesNotChangeResults()
     const std::vector<float> reference(one.begin(), one.end());
     setComputeThreads(2);
     QVERIFY(relativeError(reference, net->forward(input.data()).span()) < 1e-5);
+}
+
+// The default thread count is OMP_NUM_THREADS's when set (a count that is not one is ignored), else
+// every core.
+void TestRuntime::defaultThreadsFollowOmpNumThreads()
+{
+    qputenv("OMP_NUM_THREADS", "1");
+    setComputeThreads(0);
+    QCOMPARE(computeThreads(), 1);
+    qputenv("OMP_NUM_THREADS", "3,1");
+    setComputeThreads(0);
+    QCOMPARE(computeThreads(), 3);
+    qputenv("OMP_NUM_THREADS", "many");
+    setComputeThreads(0);
+    QCOMPARE(computeThreads(), omp_get_num_procs());
+    qunsetenv("OMP_NUM_THREADS");
+    setComputeThreads(0);
+    QCOMPARE(computeThreads(), omp_get_num_procs());
 }
 
 // Net::setThreads: each net's passes use its own count on the thread that runs them (a training worker

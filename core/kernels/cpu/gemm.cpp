@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cblas.h>
+#include <cstdlib>
 #include <omp.h>
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
@@ -58,9 +59,27 @@ void gemm(bool transposeA, bool transposeB, int m, int n, int k, float alpha, co
     }
 }
 
+namespace {
+
+// OMP_NUM_THREADS, when it holds a positive count (its first, for a nested list "4,2"); else 0.
+int threadsFromEnvironment()
+{
+    const char* value = std::getenv("OMP_NUM_THREADS");
+    if (!value)
+        return 0;
+    char* end = nullptr;
+    const long count = std::strtol(value, &end, 10);
+    return end != value && (*end == '\0' || *end == ',') && count > 0 && count <= 4096 ? int(count) : 0;
+}
+
+} // namespace
+
 void setComputeThreads(int threads)
 {
     configured = true;
+    // (the variable was set aside for every core: a user sharing a server with it got all of them)
+    if (threads < 1)
+        threads = threadsFromEnvironment();
     if (threads < 1)
         threads = omp_get_num_procs();
     // Our loops split the work across cores and call sgemm on cache-sized tiles from each thread, so

@@ -4,7 +4,7 @@ namespace nw {
 
 void gemm(bool transposeA, bool transposeB, int m, int n, int k, float alpha, const float* a, int lda,
           const float* b, int ldb, float beta, float* c, int ldc);
-// Threads OpenBLAS and the parallel loops may use (both cores by default).
+// Threads OpenBLAS and the parallel loops may use (0: OMP_NUM_THREADS when set, else every core).
 void setComputeThreads(int threads);
 int computeThreads();
 // The most threads a forward pass may use (workspaces are sized for it): the number of cores.
