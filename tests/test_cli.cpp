@@ -878,6 +878,19 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QCOMPARE(pipedWeights.exitCode, 1);
     QVERIFY2(pipedWeights.err.contains(pipe.toUtf8() + ": a named pipe, not a .weights file"),
              pipedWeights.err.constData());
+    // A named pipe nothing writes to, as an image list or a .f32 input, reads as empty: refused in two
+    // seconds (open() waited for a writer for ever, past Ctrl+C).
+    const QString pipedList = dir.filePath("pipe.txt"), pipedTensor = dir.filePath("pipe.f32");
+    QCOMPARE(::mkfifo(pipedList.toLocal8Bit().constData(), 0600), 0);
+    QCOMPARE(::mkfifo(pipedTensor.toLocal8Bit().constData(), 0600), 0);
+    const Run listRun = cli({"classify", cfg, weights, pipedList});
+    QCOMPARE(listRun.exitCode, 1);
+    QVERIFY2(
+        listRun.err.contains(pipedList.toUtf8() + ": a pipe with nothing written to it, not an image list"),
+        listRun.err.constData());
+    const Run tensorRun = cli({"forward", cfg, weights, "--input", pipedTensor});
+    QCOMPARE(tensorRun.exitCode, 1);
+    QVERIFY2(tensorRun.err.contains(pipedTensor.toUtf8() + ": holds 0 bytes"), tensorRun.err.constData());
     // Darknet's order, classifier predict DATA CFG WEIGHTS IMAGE: the .data's labels= name the classes
     // and its top= says how many; an image list runs every image on it.
     test::writeFile(dir.filePath("pets.data"), "classes=2\nlabels=labels.txt\ntop=1\n");

@@ -1,6 +1,11 @@
 #include "data/dataset.h"
 
+#include "util/file_check.h"
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
 #include <zlib.h>
 
 namespace nw {
@@ -10,9 +15,13 @@ namespace {
 // Reads a whole file through zlib (which also reads uncompressed files as they are).
 std::optional<std::vector<unsigned char>> readMaybeGzip(const std::string& path, std::string& error)
 {
-    gzFile file = gzopen(path.c_str(), "rb");
+    // (a named pipe nobody writes to held gzopen for good, past Ctrl+C: it reads as empty now)
+    const int fd = openWithoutWaiting(path);
+    gzFile file = fd >= 0 ? gzdopen(fd, "rb") : nullptr;
     if (!file) {
-        error = path + ": cannot open";
+        error = path + ": cannot open: " + std::strerror(errno);
+        if (fd >= 0)
+            ::close(fd);
         return std::nullopt;
     }
     std::vector<unsigned char> bytes;
@@ -75,11 +84,13 @@ loadIdxDataset(const std::string& imagesPath, const std::string& labelsPath, int
     if (!labels)
         return nullptr;
     if (images->size() < 16 || bigEndian(images->data()) != 0x803) {
-        error = imagesPath + ": not an IDX image file (expected magic 0x00000803)";
+        error = imagesPath + (images->empty() ? ": empty, not" : ": not") +
+                " an IDX image file (expected magic 0x00000803)";
         return nullptr;
     }
     if (labels->size() < 8 || bigEndian(labels->data()) != 0x801) {
-        error = labelsPath + ": not an IDX label file (expected magic 0x00000801)";
+        error = labelsPath + (labels->empty() ? ": empty, not" : ": not") +
+                " an IDX label file (expected magic 0x00000801)";
         return nullptr;
     }
     const std::uint32_t count = bigEndian(images->data() + 4);

@@ -40,23 +40,20 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
         result.error = *reason; // (a directory opens, and reads as an empty list)
         return result;
     }
-    std::ifstream in(list, std::ios::binary);
-    if (!in) {
-        result.error = list + ": cannot open the image list (one image path per line)";
+    // (a named pipe nobody wrote to held the command past Ctrl+C: it reads as empty now; one with a
+    // writer, <(find …), is read as a file)
+    constexpr std::size_t kListLimit = std::size_t(1) << 30; // tens of millions of paths
+    const auto text =
+        readSmallTextFile(list, kListLimit, "an image list (one image path per line)", result.error);
+    if (!text)
         return result;
-    }
-    // The first 4 KB tell a binary file (an IDX set given as a list) before it is read as lines; read
-    // from the stream itself, so a list given as a pipe loses none of its lines.
-    std::string text(4096, '\0');
-    in.read(text.data(), std::streamsize(text.size()));
-    text.resize(std::size_t(in.gcount()));
-    if (const auto kind = binaryKindOf(text)) {
+    // (the first 4 KB tell a binary file: an IDX set given as a list)
+    if (const auto kind = binaryKindOf(*text)) {
         result.binaryKind = *kind;
         result.error = list + ": " + *kind + ", not an image list (one image path per line)";
         return result;
     }
-    text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    std::istringstream lines(text);
+    std::istringstream lines(*text);
     std::error_code ec;
     result.opened = true;
     const std::filesystem::path folder = std::filesystem::path(list).parent_path();

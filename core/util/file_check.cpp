@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -114,19 +115,34 @@ std::optional<std::string> outputIsAnInput(const std::string& out,
     return std::nullopt;
 }
 
+int openWithoutWaiting(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return fd;
+    // A pipe's writer may come a moment later (a producer started after the command): it gets two
+    // seconds. A read then waits only while a writer holds the pipe; without one it reads as empty.
+    struct stat info {};
+    if (::fstat(fd, &info) == 0 && S_ISFIFO(info.st_mode)) {
+        pollfd ready{fd, POLLIN, 0};
+        ::poll(&ready, 1, 2000);
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
 std::optional<std::string> readSmallTextFile(const std::string& path, std::size_t limit,
                                              std::string_view what, std::string& error)
 {
     // Opened without waiting: a named pipe nobody writes to blocked the studio's File ▸ Open for good.
     // A pipe with a writer (`cat a.cfg | netwright-cli summary /dev/stdin`) is then read as usual.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    const int fd = openWithoutWaiting(path);
     if (fd < 0) {
         error = path + ": cannot open it (" + std::string(what) + "): " + std::strerror(errno);
         return std::nullopt;
     }
     struct stat info {};
     const bool pipe = ::fstat(fd, &info) == 0 && S_ISFIFO(info.st_mode);
-    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     std::string text;
     char chunk[1 << 16];
     ssize_t got = 0;

@@ -33,6 +33,11 @@ std::optional<std::string> outputIsAnInput(const std::string& out,
 // so /dev/zero or a multi-GB file named by mistake ends in a message, not in memory filling up. Devices
 // and pipes (<(...)) are read like files. nullopt with `error` ("PATH: more than 64 MB: too large for
 // a cfg file; is it the right file?") when the file cannot be read or is too large.
+// Opens `path` read-only without waiting in open() for a writer (a named pipe nobody wrote to held the
+// command for good, past Ctrl+C); a pipe's writer gets two seconds to come, and without one the pipe
+// reads as empty. Reads then block as usual. -1 with errno set when it cannot be opened.
+int openWithoutWaiting(const std::string& path);
+
 std::optional<std::string> readSmallTextFile(const std::string& path, std::size_t limit,
                                              std::string_view what, std::string& error);
 inline constexpr std::size_t kSmallTextFileLimit = std::size_t(64) << 20;

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
+#include <unistd.h>
 
 namespace nw {
 
@@ -30,12 +30,27 @@ std::optional<std::string> readFloatFile(const std::string& path, std::size_t ex
     if (std::filesystem::is_regular_file(path, error))
         if (const auto size = std::filesystem::file_size(path, error); !error && size != bytes)
             return wrongSize(std::to_string(size));
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    // (a named pipe nobody writes to held the command for good, past Ctrl+C: it reads as empty now)
+    const int fd = openWithoutWaiting(path);
+    if (fd < 0)
         return path + ": cannot open: " + std::strerror(errno);
     values.resize(expected + 1);
-    in.read(reinterpret_cast<char*>(values.data()), std::streamsize(bytes + 1));
-    const auto got = std::size_t(in.gcount());
+    auto* into = reinterpret_cast<char*>(values.data());
+    std::size_t got = 0;
+    while (got < bytes + 1) {
+        const ssize_t n = ::read(fd, into + got, bytes + 1 - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            const std::string reason = std::strerror(errno);
+            ::close(fd);
+            return path + ": read error: " + reason;
+        }
+        if (n == 0)
+            break;
+        got += std::size_t(n);
+    }
+    ::close(fd);
     values.resize(expected);
     if (got != bytes)
         return wrongSize(got > bytes ? "more than " + std::to_string(bytes) : std::to_string(got));
