@@ -183,6 +183,7 @@ private slots:
     void scheduleFollowsTheRunsLength();
     void aStopEndsAValidationUnderWay();
     void aResumeGoesOnWithTheRunsSeed();
+    void aResumeGoesOnAtTheRunsLearningRate();
     void dataThatVanishesKeepsTheIterationsDone();
     void aDeletedRunFolderIsMadeAgainOrLetGo();
     void scheduleKeysAreChecked();
@@ -1125,6 +1126,40 @@ void TestTraining::aResumeGoesOnWithTheRunsSeed()
         std::find(told.messages.begin(), told.messages.end(),
                   "note: this run was started with --seed 7: it goes on with that seed (--seed 4 is for a "
                   "fresh run)") != told.messages.end());
+}
+
+// A resume goes on at the run's --learning-rate (it went on at the cfg's, ten times higher, unsaid):
+// the weights equal the uninterrupted run's; a rate given to the resume is the one used.
+void TestTraining::aResumeGoesOnAtTheRunsLearningRate()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 40);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir.filePath("straight"));
+    options.learningRate = 0.001f;
+    auto straight = toyNet();
+    Quiet all;
+    QVERIFY(!Trainer(*straight, *set, nullptr, options).run(all));
+    options.outDir = dir.filePath("resumed").toStdString();
+    Quiet firstPart;
+    firstPart.stopAfter = 5;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, options).run(firstPart));
+    options.resume = true;
+    options.learningRate = 0; // (not given again)
+    auto resumed = toyNet();
+    Quiet rest;
+    const auto problem = Trainer(*resumed, *set, nullptr, options).run(rest);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    const float cfgRate = toyNet()->spec().net.learningRate;
+    char said[160];
+    std::snprintf(said, sizeof said,
+                  "note: this run was trained with --learning-rate 0.001: it goes on at that rate (the cfg "
+                  "says %g; give --learning-rate to change it)",
+                  double(cfgRate));
+    QVERIFY2(std::find(rest.messages.begin(), rest.messages.end(), said) != rest.messages.end(), said);
+    QVERIFY(allWeights(*resumed) == allWeights(*straight));
+    QVERIFY(!rest.seen.empty());
+    QCOMPARE(rest.seen.front().learningRate, 0.001f); // (iteration 6: before the toy cfg's step at 8)
 }
 
 // Images that can no longer be read mid-run (a network share gone) end the run with a checkpoint of the

@@ -374,7 +374,13 @@ int main(int argc, char** argv)
     train->add_option("--max-batches", trainArgs.maxBatches, "Stop after N iterations (default: max_batches)")
         ->check(CLI::Range(1, 1 << 30));
     train->add_option("--learning-rate", trainArgs.learningRate, "Override [net] learning_rate")
-        ->check(finiteRange(0.0, 100.0));
+        ->check(finiteRange(0.0, 100.0))
+        ->check([](const std::string& text) -> std::string { // (0 was taken as "the cfg's", unsaid)
+            double value = 0;
+            return CLI::detail::lexical_cast(text, value) && value == 0
+                       ? "a rate of 0 learns nothing: leave --learning-rate out for the cfg's learning_rate"
+                       : "";
+        });
     train->add_flag("--resume", trainArgs.resume, "Continue from the output folder's last checkpoint");
     std::string progress = "text";
     train

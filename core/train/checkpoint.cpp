@@ -15,7 +15,8 @@ namespace {
 // Version 3 holds the run's seed after the header's figures (a resume without --seed went on with seed
 // 1, and drew other batches); version 2 ends with a CRC-32 of everything before it (so does 3); version
 // 1 (no checksum) still loads.
-constexpr char kMagic[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '3'};
+constexpr char kMagic[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '4'};
+constexpr char kMagicV3[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '3'};
 constexpr char kMagicV2[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '2'};
 constexpr char kMagicV1[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '1'};
 
@@ -102,6 +103,7 @@ std::optional<std::string> saveCheckpoint(const std::string& path, Net& net, con
     put(out, state.averageLoss);
     put(out, state.elapsedSeconds);
     put(out, std::uint32_t(state.seed.value_or(0)));
+    put(out, state.learningRate);
     const auto arrays = allArrays(net);
     put(out, std::uint64_t(arrays.size()));
     for (const auto* array : arrays)
@@ -126,6 +128,7 @@ std::optional<TrainState> readCheckpointHeader(const std::string& path)
         !read(state.elapsedSeconds))
         return std::nullopt;
     if (std::memcmp(magic, kMagic, sizeof kMagic) != 0 &&
+        std::memcmp(magic, kMagicV3, sizeof kMagicV3) != 0 &&
         std::memcmp(magic, kMagicV2, sizeof kMagicV2) != 0 &&
         std::memcmp(magic, kMagicV1, sizeof kMagicV1) != 0)
         return std::nullopt;
@@ -141,8 +144,8 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
     if (!in)
         return path + ": cannot open the training state (nothing to resume?)";
     std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    const bool v3 = startsWith(bytes, kMagic), v2 = startsWith(bytes, kMagicV2),
-               v1 = startsWith(bytes, kMagicV1);
+    const bool v4 = startsWith(bytes, kMagic), v3 = v4 || startsWith(bytes, kMagicV3),
+               v2 = startsWith(bytes, kMagicV2), v1 = startsWith(bytes, kMagicV1);
     if (!v1 && !v2 && !v3)
         return path + ": not a Netwright training state";
     if (v2 || v3) {
@@ -161,7 +164,8 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
     std::uint64_t count = 0;
     std::uint32_t seed = 0;
     if (!reader.get(iteration) || !reader.get(loaded.seen) || !reader.get(loaded.averageLoss) ||
-        !reader.get(loaded.elapsedSeconds) || (v3 && !reader.get(seed)) || !reader.get(count))
+        !reader.get(loaded.elapsedSeconds) || (v3 && !reader.get(seed)) ||
+        (v4 && !reader.get(loaded.learningRate)) || !reader.get(count))
         return path + ": the training state is truncated";
     if (v3)
         loaded.seed = seed;

@@ -16,6 +16,7 @@ struct TrainState {
     double averageLoss = -1;
     double elapsedSeconds = 0;
     std::optional<unsigned> seed; // the run's --seed (states before version 3 have none)
+    float learningRate = 0;       // the run's --learning-rate (0: the cfg's; states before version 4)
     std::vector<std::vector<float>> velocity;
 };
 

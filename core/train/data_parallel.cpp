@@ -31,7 +31,8 @@ std::optional<std::string> shareStart(Communicator& communicator, Net& net, Trai
                                state.averageLoss,
                                state.elapsedSeconds,
                                double(state.velocity.size()),
-                               double(seed)}; // (a double holds every unsigned exactly)
+                               double(seed), // (a double holds every unsigned exactly)
+                               double(state.learningRate)};
     if (auto problem = communicator.broadcast(header.data(), header.size(), 0))
         return problem;
     if (header[0] != 0)
@@ -43,6 +44,7 @@ std::optional<std::string> shareStart(Communicator& communicator, Net& net, Trai
         state.elapsedSeconds = header[4];
         state.velocity.resize(std::size_t(header[5]));
         seed = unsigned(header[6]);
+        state.learningRate = float(header[7]);
     }
     std::vector<double> sizes;
     for (const auto& v : state.velocity)

@@ -12,9 +12,9 @@
 
 namespace nw {
 
-// Rank 0's weights, solver state, counters and seed on every rank (rank 0 loaded them; the others may
-// not even see its files; a resumed run goes on with the seed it started with, which only rank 0 read).
-// `leaderFailed`: rank 0 could not load; every rank then returns an error.
+// Rank 0's weights, solver state, counters, seed and --learning-rate (state.learningRate) on every rank (rank
+// 0 loaded them; the others may not even see its files; a resumed run goes on with the seed it started with,
+// which only rank 0 read). `leaderFailed`: rank 0 could not load; every rank then returns an error.
 std::optional<std::string> shareStart(Communicator& communicator, Net& net, TrainState& state, unsigned& seed,
                                       bool leaderFailed);
 

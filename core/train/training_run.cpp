@@ -149,6 +149,14 @@ double secondsSince(std::chrono::steady_clock::time_point start)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// A rate as a cfg writes it: 0.001, 1e-05.
+std::string formatRate(float rate)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", double(rate));
+    return text;
+}
+
 } // namespace
 
 TrainingRun::TrainingRun(Net& net, const TrainingSet& train, const ClassificationDataset* valid,
@@ -157,7 +165,7 @@ TrainingRun::TrainingRun(Net& net, const TrainingSet& train, const Classificatio
       cfg_(net.spec().net), team_(options.communicator ? *options.communicator : alone_)
 {
     if (options_.learningRate > 0)
-        cfg_.learningRate = options_.learningRate;
+        cfg_.learningRate = rateOverride_ = options_.learningRate;
     leader_ = team_.rank() == 0;
     rankBatch_ = cfg_.batch;
     fullBatch_ = rankBatch_ * team_.size();
@@ -354,6 +362,13 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
                           (seed_ != 1 ? " (--seed " + std::to_string(seed_) + " is for a fresh run)" : ""));
         seed_ = *state_.seed;
     }
+    // Its --learning-rate likewise, unless another is given now (it went on at the cfg's, 10x higher).
+    if (state_.learningRate > 0 && options_.learningRate <= 0) {
+        observer_.message("note: this run was trained with --learning-rate " +
+                          formatRate(state_.learningRate) + ": it goes on at that rate (the cfg says " +
+                          formatRate(cfg_.learningRate) + "; give --learning-rate to change it)");
+        cfg_.learningRate = rateOverride_ = state_.learningRate;
+    }
     observer_.message("resuming from " + statePath_ + " at iteration " + std::to_string(state_.iteration));
     if (std::ifstream recorded(base_ + "_data.txt"); recorded && !options_.data.empty()) {
         std::string trainedOn;
@@ -467,6 +482,7 @@ TrainingRun::Result TrainingRun::checkpoint()
     state_.velocity = backend_->solverState();
     state_.seen = net_.seen();
     state_.seed = seed_;
+    state_.learningRate = rateOverride_;
     if (auto problem = net_.saveWeights(weightsPath_))
         return *problem + "; " + lastCheckpoint();
     if (auto problem = saveCheckpoint(statePath_, net_, state_))
@@ -786,8 +802,11 @@ std::optional<std::string> TrainingRun::run()
         return *problem;
     // Rank 0 tells the others when it could not start, so no rank waits for it forever.
     const Result leaderProblem = leader_ ? takeFolder() : std::nullopt;
+    state_.learningRate = rateOverride_; // (rank 0's, a resumed run's own included, for every rank)
     if (auto problem = shareStart(team_, net_, state_, seed_, leaderProblem.has_value()))
         return leaderProblem ? leaderProblem : problem;
+    if (state_.learningRate > 0)
+        cfg_.learningRate = rateOverride_ = state_.learningRate;
     if (leaderProblem)
         return leaderProblem;
     if (options_.resume && state_.iteration >= maxBatches_) // said by resumeFromCheckpoint

@@ -80,7 +80,8 @@ private:
     int fullBatch_ = 0;  // B: images per weight update
     int subdivisions_ = 1;
     int maxBatches_ = 0;
-    unsigned seed_ = 1; // --seed, or a resumed run's own
+    unsigned seed_ = 1;      // --seed, or a resumed run's own
+    float rateOverride_ = 0; // --learning-rate, or a resumed run's own (0: the cfg's)
     // Batch norm's rolling statistics combined across ranks as one process would have them (the CPU
     // path); GPU ranks keep their own (rank 0's are saved), as Darknet's -gpus does.
     bool combineRolling_ = false;
