@@ -469,6 +469,12 @@ void TestCli::usageErrorsExitWithTwo()
                  run.err.constData());
     }
     QCOMPARE(cli({"train", "a.data", cfg, "--learning-rate", "nan"}).exitCode, 2);
+    // (0 was taken as "the cfg's rate", unsaid)
+    const Run zeroRate = cli({"train", "a.data", cfg, "--learning-rate", "0"});
+    QCOMPARE(zeroRate.exitCode, 2);
+    QVERIFY2(zeroRate.err.contains("a rate of 0 learns nothing: leave --learning-rate out for the cfg's "
+                                   "learning_rate"),
+             zeroRate.err.constData());
     // An empty weights path ("$WEIGHTS" unset) ran the network on random weights with exit status 0.
     const QString image = "/usr/share/darknet/data/dog.jpg";
     for (const QStringList& arguments :
@@ -866,6 +872,26 @@ void TestCli::unreadableImagesAreNamedNotScored()
                               "/usr/share/darknet/data/imagenet.shortnames.list"});
     QCOMPARE(imagenet.exitCode, 0);
     QVERIFY2(!imagenet.err.contains("warning"), imagenet.err.constData());
+    // Raw scores or probabilities, by the network's last layer (guessed from the first image's scores, a
+    // linear layer's were shown as percentages, "153.18%" and "-3.41%"); a [cost] after it is passed by.
+    // Weights 0 and biases 0.2, 0.3: the linear scores, 0.2 and 0.3, look like probabilities.
+    QByteArray endsWeights(20, 0); // header 0.2.0, seen 0 (64 bits)
+    endsWeights[4] = 2;
+    for (const float value : {0.2f, 0.3f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f})
+        endsWeights.append(reinterpret_cast<const char*>(&value), sizeof value);
+    test::writeFile(dir.filePath("ends.weights"), endsWeights);
+    for (const auto& [ending, probabilities] :
+         {std::pair{"activation=linear\n", false}, std::pair{"activation=logistic\n[cost]\n", true},
+          std::pair{"activation=linear\n[softmax]\n[cost]\n", true}}) {
+        test::writeFile(
+            dir.filePath("ends.cfg"),
+            QByteArray("[net]\nwidth=8\nheight=8\nchannels=3\n[avgpool]\n[connected]\noutput=2\n") + ending);
+        const Run scored = cli({"classify", dir.filePath("ends.cfg"), dir.filePath("ends.weights"),
+                                "/usr/share/darknet/data/dog.jpg"});
+        QVERIFY2(scored.exitCode == 0, scored.err.constData());
+        QVERIFY2(scored.out.contains("(raw scores: the network does not end in a softmax)") != probabilities,
+                 (ending + scored.out).constData());
+    }
     // A named pipe nothing writes to, as the image or the weights: refused at once (the readers waited on
     // it for ever, past SIGTERM).
     const QString pipe = dir.filePath("pipe.jpg");

@@ -1061,6 +1061,19 @@ private slots:
         QCOMPARE(QDir(a.path() + "/train").entryList(QDir::Files),
                  QStringList({"000001.jpg", "000001.txt", "000002.jpg", "000002.txt", "mine.jpg"}));
         QCOMPARE(QDir(a.path() + "/valid").entryList(QDir::Files), QStringList({"000003.jpg", "000003.txt"}));
+        // Another data set's folder (train.txt and train/ of AlexeyAB's layout, no shapes.data) is refused,
+        // its files as they were.
+        const QString other = c.path() + "/other";
+        QVERIFY(QDir().mkpath(other + "/train"));
+        test::writeFile(other + "/train.txt", "data/obj/1.jpg\n");
+        test::writeFile(other + "/train/000001.jpg", "mine");
+        const auto refused = makeShapes(other.toStdString(), fewer);
+        QVERIFY(refused);
+        QCOMPARE(*refused, other.toStdString() +
+                               " already holds train.txt, train/ without a shapes.data: another data set's "
+                               "files, which make-shapes would write over; give a new or empty folder");
+        QCOMPARE(test::readAll(other + "/train.txt"), QByteArray("data/obj/1.jpg\n"));
+        QCOMPARE(test::readAll(other + "/train/000001.jpg"), QByteArray("mine"));
         // A folder with spaces: the .data names its files beside it (Darknet's reader drops spaces).
         const std::string spaced = c.path().toStdString() + "/my shapes";
         QVERIFY(!makeShapes(spaced, options));

@@ -667,7 +667,9 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
     auto names = namesFor(namesPath, int(classes));
     if (!names)
         return 1;
-    std::optional<bool> probabilities;
+    // Percentages for a network that ends in a softmax (or logistic); raw scores otherwise, said so.
+    // (Guessed from the first image's scores, a linear layer's 1.53 was "153.18 %".)
+    const bool probabilities = scoresAreProbabilities(net->spec());
     int unscored = 0; // images whose scores are NaN: said each, and the exit status 1
     // --json: [{"file","probabilities","top":[{"class","name","score"}]}], {"file","error"} for an
     // image that could not be read or scored (as detect --json)
@@ -699,11 +701,6 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
         const std::size_t k = std::min<std::size_t>(std::size_t(std::max(1, top)), classes);
         std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(k), order.end(),
                           [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
-        // Probabilities as percentages; a network without a softmax (or logistic) gives raw scores —
-        // decided on the first image, so every image is shown alike.
-        if (!probabilities)
-            probabilities =
-                std::all_of(scores.begin(), scores.end(), [](float s) { return s >= 0 && s <= 1; });
         if (json) {
             auto ranked = nlohmann::json::array();
             for (std::size_t i = 0; i < k; ++i) {
@@ -712,16 +709,15 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
                                   {"name", c < names->size() ? (*names)[c] : "class " + std::to_string(c)},
                                   {"score", scores[c]}});
             }
-            results.push_back(
-                {{"file", path}, {"probabilities", *probabilities}, {"top", std::move(ranked)}});
+            results.push_back({{"file", path}, {"probabilities", probabilities}, {"top", std::move(ranked)}});
             continue;
         }
-        std::cout << path << (*probabilities ? "" : "  (raw scores: the network does not end in a softmax)")
+        std::cout << path << (probabilities ? "" : "  (raw scores: the network does not end in a softmax)")
                   << "\n";
         for (std::size_t i = 0; i < k; ++i) {
             const std::size_t c = order[i];
             const std::string name = c < names->size() ? (*names)[c] : "class " + std::to_string(c);
-            if (*probabilities)
+            if (probabilities)
                 std::printf("  %6.2f%%  %s\n", scores[c] * 100, name.c_str());
             else
                 std::printf("  %8.4f  %s\n", scores[c], name.c_str());

@@ -302,12 +302,31 @@ std::optional<std::string> makeShapes(const std::string& outDir, const ShapesOpt
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::path root = fs::absolute(outDir, ec);
+    const bool earlierSet = fs::exists(root / "shapes.data", ec);
+    // Another data set's folder (AlexeyAB's layout has data/train.txt too) is not written over: its
+    // lists and images were replaced without a word. An earlier set (its shapes.data) is renewed.
+    if (!earlierSet) {
+        std::vector<std::string> held;
+        for (const char* name : {"train.txt", "valid.txt", "shapes.names"})
+            if (fs::exists(root / name, ec))
+                held.push_back(name);
+        for (const char* folder : {"train", "valid"})
+            if (fs::is_directory(root / folder, ec) && !fs::is_empty(root / folder, ec))
+                held.push_back(std::string(folder) + "/");
+        if (!held.empty()) {
+            std::string names;
+            for (const std::string& name : held)
+                names += (names.empty() ? "" : ", ") + name;
+            return root.string() + " already holds " + names +
+                   " without a shapes.data: another data set's files, which make-shapes would write over; "
+                   "give a new or empty folder";
+        }
+    }
     for (const char* folder : {"train", "valid"}) {
         fs::create_directories(root / folder, ec);
         if (ec)
             return "cannot create " + (root / folder).string() + ": " + ec.message();
     }
-    const bool earlierSet = fs::exists(root / "shapes.data", ec);
     const int validCount = std::max(1, options.count / 10);
     std::vector<std::string> trainList, validList;
     for (int i = 0; i < options.count; ++i) {

@@ -20,4 +20,19 @@ std::vector<float> classScores(const Net& net, int item)
     return scores;
 }
 
+bool scoresAreProbabilities(const NetworkSpec& spec)
+{
+    for (auto layer = spec.layers.rbegin(); layer != spec.layers.rend(); ++layer) {
+        if (layer->isLossOnly() || layer->type == "dropout")
+            continue; // (they pass their input on at inference)
+        if (layer->type == "softmax" || layer->type == "logistic")
+            return true;
+        const cfg::Line* activation = spec.document && layer->section < spec.document->sections().size()
+                                          ? spec.document->sections()[layer->section].find("activation")
+                                          : nullptr;
+        return activation && activation->value == "logistic";
+    }
+    return false;
+}
+
 } // namespace nw
