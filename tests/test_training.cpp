@@ -1084,6 +1084,23 @@ void TestTraining::aStopEndsAValidationUnderWay()
     QCOMPARE(counting.askedWhileValidating, 0);
 }
 
+// The weights of `options`' run straight through; then the same run into DIR/resumed, stopped after 5
+// iterations, with `options` set to resume it. Empty when a run failed.
+std::vector<float> straightThenStopped(const QTemporaryDir& dir, const TrainingSet& set,
+                                       TrainOptions& options)
+{
+    auto straight = toyNet();
+    Quiet all, firstPart;
+    firstPart.stopAfter = 5;
+    if (Trainer(*straight, set, nullptr, options).run(all))
+        return {};
+    options.outDir = dir.filePath("resumed").toStdString();
+    if (Trainer(*toyNet(), set, nullptr, options).run(firstPart))
+        return {};
+    options.resume = true;
+    return allWeights(*straight);
+}
+
 // A resume goes on with the seed the run started with (a resume without --seed went on with seed 1
 // and drew other batches): the weights equal the uninterrupted run's.
 void TestTraining::aResumeGoesOnWithTheRunsSeed()
@@ -1093,14 +1110,8 @@ void TestTraining::aResumeGoesOnWithTheRunsSeed()
     QVERIFY(set);
     TrainOptions options = toyOptions(dir.filePath("straight"));
     options.seed = 7;
-    auto straight = toyNet();
-    Quiet all;
-    QVERIFY(!Trainer(*straight, *set, nullptr, options).run(all));
-    options.outDir = dir.filePath("resumed").toStdString();
-    Quiet firstPart;
-    firstPart.stopAfter = 5;
-    QVERIFY(!Trainer(*toyNet(), *set, nullptr, options).run(firstPart));
-    options.resume = true;
+    const std::vector<float> straight = straightThenStopped(dir, *set, options);
+    QVERIFY(!straight.empty());
     options.seed = 1; // (the default: --seed not given again)
     auto resumed = toyNet();
     Quiet rest;
@@ -1110,7 +1121,7 @@ void TestTraining::aResumeGoesOnWithTheRunsSeed()
     QVERIFY(std::find(rest.messages.begin(), rest.messages.end(),
                       "note: this run was started with --seed 7: it goes on with that seed") !=
             rest.messages.end());
-    QVERIFY(allWeights(*resumed) == allWeights(*straight));
+    QVERIFY(allWeights(*resumed) == straight);
     // A --seed given to the resume is answered.
     options.outDir = dir.filePath("resumed-with-seed").toStdString();
     options.resume = false;
@@ -1137,14 +1148,8 @@ void TestTraining::aResumeGoesOnAtTheRunsLearningRate()
     QVERIFY(set);
     TrainOptions options = toyOptions(dir.filePath("straight"));
     options.learningRate = 0.001f;
-    auto straight = toyNet();
-    Quiet all;
-    QVERIFY(!Trainer(*straight, *set, nullptr, options).run(all));
-    options.outDir = dir.filePath("resumed").toStdString();
-    Quiet firstPart;
-    firstPart.stopAfter = 5;
-    QVERIFY(!Trainer(*toyNet(), *set, nullptr, options).run(firstPart));
-    options.resume = true;
+    const std::vector<float> straight = straightThenStopped(dir, *set, options);
+    QVERIFY(!straight.empty());
     options.learningRate = 0; // (not given again)
     auto resumed = toyNet();
     Quiet rest;
@@ -1157,7 +1162,7 @@ void TestTraining::aResumeGoesOnAtTheRunsLearningRate()
                   "says %g; give --learning-rate to change it)",
                   double(cfgRate));
     QVERIFY2(std::find(rest.messages.begin(), rest.messages.end(), said) != rest.messages.end(), said);
-    QVERIFY(allWeights(*resumed) == allWeights(*straight));
+    QVERIFY(allWeights(*resumed) == straight);
     QVERIFY(!rest.seen.empty());
     QCOMPARE(rest.seen.front().learningRate, 0.001f); // (iteration 6: before the toy cfg's step at 8)
 }
