@@ -1464,6 +1464,45 @@ private slots:
         QCOMPARE(connected->inputShape().w, 64);
     }
 
+    // A size multi-scale training can draw that the network cannot take (resize_step=8 where its route
+    // joins layers 32 and 16 times smaller) is refused before the first iteration: the run died at
+    // iteration 11, advising to route layers of one size.
+    void multiScaleSizesTheNetworkCannotTakeAreRefusedFirst()
+    {
+        std::string cfg = test::readAll(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg").toStdString();
+        for (const auto& [from, to] :
+             {std::pair{"batch=16", "batch=4"}, std::pair{"width=192", "width=64"},
+              std::pair{"height=192", "height=64"}, std::pair{"channels=3", "channels=3\nresize_step=8"},
+              std::pair{"random=0", "random=1"}, std::pair{"random=0", "random=1"}})
+            cfg.replace(cfg.find(from), std::string(from).size(), to);
+        const NetworkSpec spec = test::specFromText(cfg, "steps.cfg");
+        QVERIFY(!hasErrors(spec.diagnostics));
+        std::string error;
+        auto net = Net::create(spec, spec.net.layerBatch(), error);
+        QVERIFY2(net, error.c_str());
+        QTemporaryDir dir;
+        auto sets = openTinyShapes(dir.path(), *net, 5, error);
+        QVERIFY2(sets, error.c_str());
+        TrainOptions train;
+        train.outDir = dir.path().toStdString() + "/out";
+        class Counting : public TrainObserver {
+        public:
+            int iterations = 0;
+            void iteration(const IterationStats&) override { ++iterations; }
+            void message(const std::string&) override {}
+        } observer;
+        const auto problem = Trainer(*net, *sets->train, nullptr, train).run(observer);
+        QVERIFY(problem);
+        QVERIFY2(problem->starts_with("multi-scale training (random= in the detection head) draws input "
+                                      "sizes in steps of resize_step=8 (up to 96x96): the network cannot "
+                                      "take a "),
+                 problem->c_str());
+        QVERIFY2(problem->ends_with(". Set resize_step to a multiple of 32 (the network shrinks its input 32 "
+                                    "times), or random=0"),
+                 problem->c_str());
+        QCOMPARE(observer.iterations, 0);
+    }
+
     void multiScaleTrainingChangesTheInputSize()
     {
         std::string cfg = test::kTinyDetectorCfg;

@@ -126,6 +126,22 @@ void Net::sizeWorkspace()
     workspace_.assign(workspace, 0.0f);
 }
 
+std::optional<std::string> Net::inputSizeProblem(int width, int height) const
+{
+    if (!spec_.document || (width == spec_.input.w && height == spec_.input.h))
+        return std::nullopt;
+    SpecOptions options;
+    options.batch = spec_.batch;
+    options.width = width;
+    options.height = height;
+    const NetworkSpec spec = buildNetworkSpec(*spec_.document, options);
+    for (const Diagnostic& d : spec.diagnostics)
+        if (d.isError())
+            return "the network cannot take a " + std::to_string(width) + "x" + std::to_string(height) +
+                   " input: " + d.format();
+    return std::nullopt;
+}
+
 std::optional<std::string> Net::resizeInput(int width, int height)
 {
     if (width == spec_.input.w && height == spec_.input.h)

@@ -44,6 +44,9 @@ public:
     // multi-scale training); the message names the layer when the network cannot take that size
     // (a [connected] or [local] layer's weights depend on it).
     std::optional<std::string> resizeInput(int width, int height);
+    // Why the network's shapes do not work out at width × height (a layer's error there: a route of
+    // layers that no longer have one size); nullopt when they do. Nothing is built or allocated.
+    std::optional<std::string> inputSizeProblem(int width, int height) const;
     int batch() const { return batch_; }
     const NetworkSpec& spec() const { return spec_; }
     Shape inputShape() const { return spec_.input; }

@@ -6,6 +6,8 @@
 // (round(k·init/step + 1)·step); never below one step.
 #include "graph/network_spec.h"
 
+#include <vector>
+
 namespace nw {
 
 struct InputSize {
@@ -24,7 +26,10 @@ struct MultiScale {
     // The size for 1-based `iteration`: one draw per block of 10, seeded by (seed, block), so a resumed
     // run trains at the sizes an uninterrupted one would.
     InputSize sizeAt(int iteration, int maxBatches, unsigned seed) const;
+    InputSize sizeFor(float r) const; // the size of a drawn factor r
     InputSize largest() const;
+    // Every size sizeAt can give, the largest first.
+    std::vector<InputSize> drawableSizes() const;
 };
 
 } // namespace nw

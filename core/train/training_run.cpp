@@ -451,6 +451,33 @@ TrainingRun::Result TrainingRun::writeTrainedCfg()
     return writeFileAtomically(base_ + "_trained.cfg", options_.cfgText);
 }
 
+// A size multi-scale training can draw that the network cannot take, said before the first iteration
+// (the run died at iteration 11, at its first new size, advising what did not apply).
+TrainingRun::Result TrainingRun::multiScaleProblem() const
+{
+    if (!multiScale_.enabled())
+        return std::nullopt;
+    for (const InputSize size : multiScale_.drawableSizes()) {
+        auto problem = net_.inputSizeProblem(size.width, size.height);
+        if (!problem)
+            continue;
+        // How far the network shrinks its input: sizes must be multiples of it.
+        const NetworkSpec& spec = net_.spec();
+        int smallest = spec.input.w;
+        for (const LayerSpec& layer : spec.layers)
+            if (layer.figuresKnown() && layer.output.w > 1 && layer.output.h > 1)
+                smallest = std::min(smallest, layer.output.w);
+        const int shrink = std::max(1, spec.input.w / std::max(1, smallest));
+        return "multi-scale training (random= in the detection head) draws input sizes in steps of "
+               "resize_step=" +
+               std::to_string(multiScale_.step) + " (up to " + std::to_string(multiScale_.largest().width) +
+               "x" + std::to_string(multiScale_.largest().height) + "): " + *problem +
+               ". Set resize_step to a multiple of " + std::to_string(shrink) +
+               " (the network shrinks its input " + std::to_string(shrink) + " times), or random=0";
+    }
+    return std::nullopt;
+}
+
 TrainingRun::Result TrainingRun::resizeNet(InputSize size)
 {
     if (size.width == net_.inputShape().w && size.height == net_.inputShape().h)
@@ -848,6 +875,8 @@ std::optional<std::string> TrainingRun::run()
                                             backend_->batchMemory());
     // The caller gets the net back at its own size however the run ends.
     multiScale_ = train_.resizable() ? MultiScale::of(net_.spec()) : MultiScale{};
+    if (auto problem = multiScaleProblem())
+        return problem;
     ownSize_ = current_ = InputSize{net_.inputShape().w, net_.inputShape().h};
     struct RestoreSize {
         std::function<void()> restore;

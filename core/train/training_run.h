@@ -58,6 +58,7 @@ private:
     Result writeDueFiles(int iteration);
     Result checkpoint();
     Result resizeNet(InputSize size);
+    Result multiScaleProblem() const;
     std::string lastCheckpoint() const;
     void reportSkipped();
     void warnUnreadable(const char* what, std::size_t unreadable, std::size_t total,
