@@ -91,6 +91,23 @@ std::optional<TrainingData> openTinyShapes(const QString& dir, const Net& net, u
     return data ? openTrainingData(*data, net, 1, error, warnings) : std::nullopt;
 }
 
+// A detector built from `cfg`, ten 64 × 64 make-shapes images in `dir` for it, and options that write
+// into dir/out; `sets` empty (and `error` saying why) when either could not be made.
+struct TinyShapesRun {
+    TinyShapesRun(const std::string& cfg, const QString& dir)
+    {
+        const NetworkSpec spec = test::specFromText(cfg, "ms.cfg");
+        net = Net::create(spec, spec.net.layerBatch(), error);
+        if (net)
+            sets = openTinyShapes(dir, *net, 5, error);
+        train.outDir = dir.toStdString() + "/out";
+    }
+    std::unique_ptr<Net> net;
+    std::optional<TrainingData> sets;
+    TrainOptions train;
+    std::string error;
+};
+
 // Trains `cfg` (a tiny detector) for 300 iterations on 10 make-shapes images: the average loss must
 // fall below half the first loss and the head's IoU rise by more than 0.1.
 void trainOnShapesAndCheck(std::string cfg, const std::string& name)
@@ -1475,23 +1492,20 @@ private slots:
               std::pair{"height=192", "height=64"}, std::pair{"channels=3", "channels=3\nresize_step=8"},
               std::pair{"random=0", "random=1"}, std::pair{"random=0", "random=1"}})
             cfg.replace(cfg.find(from), std::string(from).size(), to);
-        const NetworkSpec spec = test::specFromText(cfg, "steps.cfg");
-        QVERIFY(!hasErrors(spec.diagnostics));
-        std::string error;
-        auto net = Net::create(spec, spec.net.layerBatch(), error);
-        QVERIFY2(net, error.c_str());
         QTemporaryDir dir;
-        auto sets = openTinyShapes(dir.path(), *net, 5, error);
-        QVERIFY2(sets, error.c_str());
-        TrainOptions train;
-        train.outDir = dir.path().toStdString() + "/out";
+        TinyShapesRun run(cfg, dir.path());
+        QVERIFY2(run.sets, run.error.c_str());
+        QVERIFY(!hasErrors(run.net->spec().diagnostics));
+        Net& net = *run.net;
+        const auto& sets = run.sets;
+        TrainOptions& train = run.train;
         class Counting : public TrainObserver {
         public:
             int iterations = 0;
             void iteration(const IterationStats&) override { ++iterations; }
             void message(const std::string&) override {}
         } observer;
-        const auto problem = Trainer(*net, *sets->train, nullptr, train).run(observer);
+        const auto problem = Trainer(net, *sets->train, nullptr, train).run(observer);
         QVERIFY(problem);
         QVERIFY2(problem->starts_with("multi-scale training (random= in the detection head) draws input "
                                       "sizes in steps of resize_step=8 (up to 96x96): the network cannot "
@@ -1510,15 +1524,12 @@ private slots:
         cfg.replace(cfg.find("max_batches=500"), 15, "max_batches=140");
         // At 128 × 128 (the largest size) this tiny net diverges at 0.01 with or without resizing.
         cfg.replace(cfg.find("learning_rate=0.01"), 18, "learning_rate=0.002");
-        const NetworkSpec spec = test::specFromText(cfg, "ms.cfg");
-        std::string error;
-        auto net = Net::create(spec, spec.net.layerBatch(), error);
-        QVERIFY2(net, error.c_str());
         QTemporaryDir dir;
-        auto sets = openTinyShapes(dir.path(), *net, 5, error);
-        QVERIFY2(sets, error.c_str());
-        TrainOptions train;
-        train.outDir = dir.path().toStdString() + "/out";
+        TinyShapesRun run(cfg, dir.path());
+        QVERIFY2(run.sets, run.error.c_str());
+        Net& net = *run.net;
+        const auto& sets = run.sets;
+        TrainOptions& train = run.train;
         train.checkpointEvery = 1000;
         train.mapEvery = 70;
         class Sizes : public TrainObserver {
@@ -1548,7 +1559,7 @@ private slots:
             }
         } observer;
         const auto problem =
-            Trainer(*net, *sets->train, nullptr, train, sets->detectionValid.get()).run(observer);
+            Trainer(net, *sets->train, nullptr, train, sets->detectionValid.get()).run(observer);
         QVERIFY2(!problem, problem ? problem->c_str() : "");
         QCOMPARE(observer.losses.size(), std::size_t(140));
         for (double loss : observer.losses)
@@ -1584,8 +1595,8 @@ private slots:
         QCOMPARE(announced, 2);
         const double first = observer.losses.front(), last = observer.losses.back();
         QVERIFY2(last < 0.2 * first, qPrintable(QString("loss %1 → %2").arg(first).arg(last)));
-        QCOMPARE(net->inputShape().w, 64); // the caller gets the net back at its own size
-        QCOMPARE(net->inputShape().h, 64);
+        QCOMPARE(net.inputShape().w, 64); // the caller gets the net back at its own size
+        QCOMPARE(net.inputShape().h, 64);
     }
 
     void classificationDataForADetectorIsRefused()
