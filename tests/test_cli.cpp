@@ -892,6 +892,18 @@ void TestCli::unreadableImagesAreNamedNotScored()
         QVERIFY2(scored.out.contains("(raw scores: the network does not end in a softmax)") != probabilities,
                  (ending + scored.out).constData());
     }
+    // A glob over a data set's folder (train/*) names each image's label file too: left out with a note
+    // (each was read as a list whose lines did not exist, and the run failed).
+    QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", dir.filePath("a.jpg")));
+    test::writeFile(dir.filePath("a.txt"), "0 0.5 0.5 0.2 0.2\n");
+    const Run globbed = cli({"classify", dir.filePath("ends.cfg"), dir.filePath("ends.weights"),
+                             dir.filePath("a.jpg"), dir.filePath("a.txt")});
+    QVERIFY2(globbed.exitCode == 0, globbed.err.constData());
+    QVERIFY2(globbed.err.contains("note: 1 label file left out (" + dir.filePath("a.txt").toUtf8() +
+                                  " holds the boxes of " + dir.filePath("a.jpg").toUtf8() +
+                                  " beside it, not a list of images)"),
+             globbed.err.constData());
+    QCOMPARE(globbed.out.count(".jpg"), 1);
     // A named pipe nothing writes to, as the image or the weights: refused at once (the readers waited on
     // it for ever, past SIGTERM).
     const QString pipe = dir.filePath("pipe.jpg");

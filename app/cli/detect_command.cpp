@@ -71,6 +71,18 @@ bool hasImages(const std::filesystem::path& folder)
     return false;
 }
 
+// The image whose YOLO label file `txt` is (a.jpg beside a.txt), or "" when none is beside it.
+std::string imageBeside(const std::string& txt)
+{
+    std::error_code ec;
+    for (const char* extension : {".jpg", ".jpeg", ".png", ".bmp", ".JPG", ".JPEG", ".PNG"}) {
+        const std::string image = std::filesystem::path(txt).replace_extension(extension).string();
+        if (std::filesystem::is_regular_file(image, ec))
+            return image;
+    }
+    return {};
+}
+
 // The inputs as files: a folder gives its images and videos (by name), a .txt list its lines (Darknet's
 // train.txt and valid.txt; relative paths as the data sets read them). What cannot be expanded is
 // said and counted in `failures`.
@@ -78,6 +90,9 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
                                       bool videos = true)
 {
     std::vector<std::string> files;
+    // (a glob over a data set's folder, train/*, named every label file "a list" whose lines were missing)
+    std::size_t labelFiles = 0;
+    std::string firstLabelFile, itsImage;
     for (const std::string& input : inputs) {
         std::error_code ec;
         if (std::filesystem::is_directory(input, ec)) {
@@ -123,6 +138,11 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
             files.push_back(input);
             continue;
         }
+        if (std::string image = imageBeside(input); !image.empty()) {
+            if (labelFiles++ == 0)
+                firstLabelFile = input, itsImage = std::move(image);
+            continue;
+        }
         const ImageListFile list = readImageListFile(input, true);
         if (!list.opened) {
             std::cerr << "error: " << list.error << "; skipped\n";
@@ -141,6 +161,10 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
         for (const ListedImage& image : list.images)
             files.push_back(image.path);
     }
+    if (labelFiles > 0)
+        std::cerr << "note: " << labelFiles << (labelFiles == 1 ? " label file" : " label files")
+                  << " left out (" << firstLabelFile << " holds the boxes of " << itsImage
+                  << " beside it, not a list of images)\n";
     return files;
 }
 
