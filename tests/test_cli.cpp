@@ -383,6 +383,19 @@ void TestCli::setClassesWritesEveryHead()
                                   ":23: [net]: steps=9600,10800 (was 1600000,1800000)\n")
                                      .toUtf8()),
              many.out.constData());
+    // A warm-up in the steps (scales above 1) is kept before the new decays: it was reset to .1,.1, the
+    // peak rate 20 times lower (yolov1-tiny), or a ramp lost (yolov2-tiny-voc's .1 then 10).
+    for (const auto& [cfg, line, steps] :
+         {std::tuple{"yolov1-tiny.cfg",
+                     ":20:", "steps=200,400,600,800,4800,5400 (was 200,400,600,800,20000,30000)"},
+          std::tuple{"yolov2-tiny-voc.cfg", ":21:", "steps=-1,100,4800,5400 (was -1,100,20000,30000)"}}) {
+        const QString darknetCfg = QString(DARKNET_CFG_DIR) + "/" + cfg;
+        const Run warm = cli({"set-classes", darknetCfg, "3", dir.filePath("warm.cfg"), "--schedule"});
+        QVERIFY2(warm.exitCode == 0, warm.err.constData());
+        QVERIFY2(warm.out.contains((darknetCfg + line + " [net]: " + steps + "\n").toUtf8()),
+                 warm.out.constData());
+        QVERIFY2(!warm.out.contains("scales="), warm.out.constData());
+    }
 
     const Run over = cli({"set-classes", out, "3", out});
     QCOMPARE(over.exitCode, 1);

@@ -115,8 +115,26 @@ ClassesPlan planClassifier(const NetworkSpec& spec, int classes)
     return plan;
 }
 
+// The comma-separated items of [net]'s `key` as written (".1" stays ".1").
+std::vector<std::string> writtenItems(const cfg::Section& net, std::string_view key)
+{
+    std::vector<std::string> items;
+    if (const cfg::Line* line = net.find(key)) {
+        std::string item;
+        for (char c : line->value + ",")
+            if (c == ',') {
+                items.push_back(item);
+                item.clear();
+            } else {
+                item += c;
+            }
+    }
+    return items;
+}
+
 // AlexeyAB's README: max_batches = classes·2000, not less than the training images nor 6000; steps at
-// 80 % and 90 % of it.
+// 80 % and 90 % of it. A warm-up in the steps (yolov1-tiny's scales 2.5,2,2 at 200,400,600) is kept
+// before them: it was dropped, the peak rate 20 times lower, unsaid.
 void planSchedule(const NetworkSpec& spec, int classes, long long trainingImages, std::vector<KeyEdit>& edits)
 {
     const cfg::Section& net = spec.document->sections().front();
@@ -125,10 +143,25 @@ void planSchedule(const NetworkSpec& spec, int classes, long long trainingImages
     setIfDifferent(edits, net, 0, "max_batches", std::to_string(maxBatches), "[net]");
     if (spec.net.policy != "steps")
         return;
+    const long long firstDecay = maxBatches * 8 / 10;
+    // The leading steps up to the last that raises the rate, all before the first decay.
+    std::size_t warmUp = 0;
+    const std::size_t known = std::min(spec.net.steps.size(), spec.net.scales.size());
+    for (std::size_t i = 0; i < known && spec.net.steps[i] < firstDecay; ++i)
+        if (spec.net.scales[i] > 1)
+            warmUp = i + 1;
+    const std::vector<std::string> writtenSteps = writtenItems(net, "steps"),
+                                   writtenScales = writtenItems(net, "scales");
+    std::string steps, scales;
+    for (std::size_t i = 0; i < warmUp && i < writtenSteps.size() && i < writtenScales.size(); ++i) {
+        steps += writtenSteps[i] + ",";
+        scales += writtenScales[i] + ",";
+    }
     setIfDifferent(edits, net, 0, "steps",
-                   std::to_string(maxBatches * 8 / 10) + "," + std::to_string(maxBatches * 9 / 10), "[net]");
-    if (spec.net.steps.size() != 2 || spec.net.scales.size() != 2) // one scale a step
-        setIfDifferent(edits, net, 0, "scales", ".1,.1", "[net]");
+                   steps + std::to_string(firstDecay) + "," + std::to_string(maxBatches * 9 / 10), "[net]");
+    // (one scale a step; two decays of .1 after the warm-up)
+    if (warmUp > 0 || spec.net.steps.size() != 2 || spec.net.scales.size() != 2)
+        setIfDifferent(edits, net, 0, "scales", scales + ".1,.1", "[net]");
 }
 
 } // namespace
