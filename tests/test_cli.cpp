@@ -917,6 +917,19 @@ void TestCli::unreadableImagesAreNamedNotScored()
                                   " beside it, not a list of images)"),
              globbed.err.constData());
     QCOMPARE(globbed.out.count(".jpg"), 1);
+    // A video given to classify is named as one (it was "damaged, or not an image format OpenCV knows"),
+    // and a folder of videos is not said to be read for its .mp4 files.
+    QVERIFY(QDir(dir.path()).mkpath("clips"));
+    test::writeFile(dir.filePath("clips/clip.mp4"), "not read");
+    const Run clip = cli({"classify", dir.filePath("ends.cfg"), dir.filePath("ends.weights"),
+                          dir.filePath("clips/clip.mp4"), dir.filePath("clips")});
+    QCOMPARE(clip.exitCode, 1);
+    QVERIFY2(clip.err.contains("error: " + dir.filePath("clips/clip.mp4").toUtf8() +
+                               ": a video: classify reads images (detect reads a video frame by frame)"),
+             clip.err.constData());
+    QVERIFY2(clip.err.contains("a folder without images (by their names' endings: .jpg, .png, …; classify "
+                               "reads no videos)"),
+             clip.err.constData());
     // A named pipe nothing writes to, as the image or the weights: refused at once (the readers waited on
     // it for ever, past SIGTERM).
     const QString pipe = dir.filePath("pipe.jpg");

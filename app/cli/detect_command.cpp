@@ -127,7 +127,11 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
             if (found.empty()) {
                 std::cerr << "error: " << input << ": a folder without images" << (videos ? " or videos" : "")
                           << " ("
-                          << (ec ? ec.message() : std::string("by their names' endings: .jpg, .png, .mp4, …"))
+                          << (ec ? ec.message()
+                              : videos
+                                  ? std::string("by their names' endings: .jpg, .png, .mp4, …")
+                                  : std::string("by their names' endings: .jpg, .png, …; classify reads no "
+                                                "videos"))
                           << "); skipped\n";
                 ++failures;
             }
@@ -700,7 +704,10 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
     auto results = nlohmann::json::array();
     for (const std::string& path : images) {
         std::string error;
-        auto image = loadImage(path, input.c, error);
+        // (a video was called "damaged, or not an image format OpenCV knows")
+        auto image = isVideo(path) ? std::nullopt : loadImage(path, input.c, error);
+        if (isVideo(path))
+            error = path + ": a video: classify reads images (detect reads a video frame by frame)";
         if (!image) {
             std::cerr << "error: " << error << "\n";
             results.push_back({{"file", path}, {"error", error}});
