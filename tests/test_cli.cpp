@@ -1859,6 +1859,20 @@ void TestCli::runsComparesAFoldersRuns()
     const auto curveRow = std::ranges::find_if(
         lines, [](const QByteArray& row) { return row.startsWith("previous-20200101-000000"); });
     QVERIFY2(curveRow != lines.end() && curveRow->contains(" curve "), listing.out.constData());
+    QCOMPARE(three[2].toObject()["state"].toString(), QString("curve"));
+    // A run that ended before its first checkpoint (a NaN loss) is its network's, said so (it was a
+    // "curve" of no network).
+    const QString early = out + "/previous-20200101-000002";
+    QVERIFY(QDir().mkpath(early));
+    test::writeFile(early + "/metrics.csv", "1,nan,nan,0.1,9,9,,\n1,2,2,0.1,9,9,,\n");
+    test::writeFile(early + "/toy_trained.cfg", test::kToyCfg);
+    const QJsonArray four = QJsonDocument::fromJson(cli({"runs", out, "--json"}).out).array();
+    QCOMPARE(four.size(), 4);
+    const QJsonObject ended = four[2].toObject();
+    QCOMPARE(ended["name"].toString(), QString("previous-20200101-000002"));
+    QCOMPARE(ended["state"].toString(), QString("no checkpoint"));
+    QCOMPARE(ended["networks"].toArray().first().toString(), QString("toy"));
+    QCOMPARE(four[0].toObject()["state"].toString(), QString("training"));
     const Run missing = cli({"runs", dir.filePath("nothing-here")});
     QCOMPARE(missing.exitCode, 1);
     QVERIFY2(missing.err.contains("nothing-here: no such folder"), missing.err.constData());

@@ -38,6 +38,16 @@ std::string networks(const RunSummary& run)
 
 } // namespace
 
+// What became of a run, in a word.
+const char* runState(const RunSummary& run)
+{
+    return run.training            ? "training"
+           : run.finished          ? "finished"
+           : run.withoutCheckpoint ? "no checkpoint" // (it ended before its first: a NaN loss, an error)
+           : run.networks.empty()  ? "curve"         // (metrics.csv alone: another cfg's, set aside)
+                                   : "stopped";
+}
+
 int runs(const std::string& folder, bool json)
 {
     std::error_code ec;
@@ -62,7 +72,8 @@ int runs(const std::string& folder, bool json)
                                    {"avg_loss", run.averageLoss},
                                    {"elapsed_s", run.elapsedSeconds},
                                    {"finished", run.finished},
-                                   {"training", run.training}};
+                                   {"training", run.training},
+                                   {"state", runState(run)}};
             if (run.best) {
                 item["best"] = {{"measure", run.bestIsMap ? "map50" : "valid_top1"},
                                 {"value", *run.best},
@@ -81,7 +92,7 @@ int runs(const std::string& folder, bool json)
     for (const RunSummary& run : found)
         nameWidth = std::max(nameWidth, terminalColumns(run.name == "." ? "(this folder)" : run.name));
     char header[160];
-    std::snprintf(header, sizeof header, "  %10s  %9s  %-24s  %-10s  %-8s  %s", "iterations", "avg loss",
+    std::snprintf(header, sizeof header, "  %10s  %9s  %-24s  %-10s  %-13s  %s", "iterations", "avg loss",
                   "best", "time", "state", "network");
     std::cout << paddedToColumns("run", nameWidth) << header << "\n";
     for (const RunSummary& run : found) {
@@ -92,12 +103,8 @@ int runs(const std::string& folder, bool json)
         char loss[32];
         std::snprintf(loss, sizeof loss, run.averageLoss < 1e5 ? "%.4f" : "%.3e", run.averageLoss);
         char row[200];
-        std::snprintf(row, sizeof row, "  %10d  %9s  %-24s  %-10s  %-8s  ", run.iterations, loss, best,
-                      duration(run.elapsedSeconds).c_str(),
-                      run.training           ? "training"
-                      : run.finished         ? "finished"
-                      : run.networks.empty() ? "curve" // (metrics.csv alone: another cfg's, set aside)
-                                             : "stopped");
+        std::snprintf(row, sizeof row, "  %10d  %9s  %-24s  %-10s  %-13s  ", run.iterations, loss, best,
+                      duration(run.elapsedSeconds).c_str(), runState(run));
         std::cout << paddedToColumns(run.name == "." ? "(this folder)" : run.name, nameWidth) << row
                   << networks(run) << "\n";
     }

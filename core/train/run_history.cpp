@@ -156,6 +156,14 @@ std::optional<RunSummary> summarizeRun(const std::string& folder, const std::str
             if (const std::string file = entry->path().filename().string();
                 file.size() > suffix.size() && file.ends_with(suffix))
                 networks.insert(file.substr(0, file.size() - suffix.size()));
+    // (a run that died before its first checkpoint was taken for another cfg's curve set aside)
+    const bool checkpointed = !networks.empty();
+    if (!checkpointed)
+        for (fs::directory_iterator entry(folder, ec), end; !ec && entry != end; entry.increment(ec))
+            if (const std::string file = entry->path().filename().string();
+                file.size() > std::string_view("_trained.cfg").size() && file.ends_with("_trained.cfg"))
+                networks.insert(file.substr(0, file.size() - std::string_view("_trained.cfg").size()));
+    run.withoutCheckpoint = !checkpointed && !networks.empty();
     run.networks.assign(networks.begin(), networks.end());
     for (const std::string& network : run.networks)
         run.finished = run.finished || runFinished(folder, network);

@@ -36,6 +36,8 @@ struct RunSummary {
     int bestIteration = 0;
     bool finished = false; // a _final.weights as new as its checkpoint
     bool training = false; // a run holds the folder's lock now
+    // It ended before its first checkpoint (a NaN loss, an error): its networks are its _trained.cfg's.
+    bool withoutCheckpoint = false;
 };
 
 // What `metricsPath`'s rows say of a run (nullopt without rows; `problem` says why when the file could
