@@ -1517,6 +1517,10 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     QVERIFY2(tf32Cpu.err.contains("--tf32 needs --device cuda: TF32 runs on a GPU's tensor cores"),
              tf32Cpu.err.constData());
     QVERIFY(!QFileInfo::exists(outputs.filePath("boxes")));
+    // --no-graph on the CPU likewise (it was ignored in silence).
+    const Run graphCpu = cli({"bench", cfg, "--no-graph", "--runs", "1"});
+    QCOMPARE(graphCpu.exitCode, 1);
+    QVERIFY2(graphCpu.err.contains("error: --no-graph needs --device cuda"), graphCpu.err.constData());
     const Run tf32Training = cli({"check-device", cfg, "--tf32", "--train"});
     QCOMPARE(tf32Training.exitCode, 1);
     QVERIFY2(tf32Training.err.contains("--tf32 with --train: training runs in exact FP32"),

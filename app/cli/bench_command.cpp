@@ -127,6 +127,11 @@ int bench(const BenchArgs& args)
         return args.training ? benchTrainingOnGpu(args, options, device->index)
                              : benchOnGpu(args, options, device->index);
     }
+    if (args.noGraph) { // (as --half: it was ignored in silence)
+        std::cerr << "error: --no-graph needs --device cuda: CUDA graphs are a GPU's; the CPU runs layer by "
+                     "layer already\n";
+        return 1;
+    }
     setComputeThreads(args.threads);
     setWinogradEnabled(!args.noWinograd);
     if (args.training)
