@@ -584,7 +584,8 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
     test::writeFile(rnn, "[net]\ninputs=4\ntime_steps=3\n\n[connected]\noutput=4\n\n[gru]\noutput=4\n");
     const Run sequence = cli({"bench", rnn, "--runs", "2"});
     QVERIFY2(sequence.exitCode == 0, sequence.err.constData());
-    QVERIFY2(sequence.out.contains("one sequence of 3 items"), sequence.out.constData());
+    QVERIFY2(sequence.out.contains(rnn.toUtf8() + " 4 inputs, one sequence of 3 items"),
+             sequence.out.constData()); // (a flat input was "0x0")
     const Run sequenceJson = cli({"bench", rnn, "--runs", "2", "--json"});
     QCOMPARE(QJsonDocument::fromJson(sequenceJson.out).object()["time_steps"].toInt(), 3);
     // forward likewise: a .f32 of 3 × 4 floats in, 3 × 4 out; an image is no sequence.

@@ -198,9 +198,12 @@ int bench(const BenchArgs& args)
         }
         std::printf("}\n");
     } else
-        std::printf("%s %dx%d, %s, %d threads, %zu runs: median %.2f ms, min %.2f ms, peak RSS %.1f MB "
+        // (a flat input, inputs=N, was "0x0")
+        std::printf("%s %s, %s, %d threads, %zu runs: median %.2f ms, min %.2f ms, peak RSS %.1f MB "
                     "(%.1f MB before the network was built), OpenBLAS %s\n",
-                    args.cfg.c_str(), in.w, in.h,
+                    args.cfg.c_str(),
+                    in.isImage() ? (std::to_string(in.w) + "x" + std::to_string(in.h)).c_str()
+                                 : (std::to_string(in.size) + " inputs").c_str(),
                     steps > 1 ? ("one sequence of " + std::to_string(steps) + " items").c_str() : "batch 1",
                     computeThreads(), times.size(), median, times.front(), peakRssMb(), baseline,
                     blasCoreName());
