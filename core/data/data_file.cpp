@@ -233,17 +233,13 @@ std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& dat
     const auto namesPath = data.existingFile(data.values.count("labels") ? "labels" : "names", error);
     if (!namesPath)
         return nullptr;
-    auto set = loadImageListDataset(*imagesPath, *namesPath, data.classes(), net.width, net.height,
-                                    net.channels, augmentation, seed, error, warnings ? *warnings : ignored);
-    // (the labels file's message named no .data: which classes= it disagreed with, and where, was a guess)
-    const std::string disagreement = " labels but classes=" + std::to_string(data.classes());
-    if (!set && error.ends_with(disagreement)) {
-        const auto line = data.lines.find("classes");
-        error += " in " + data.path +
-                 (line != data.lines.end() ? " (line " + std::to_string(line->second) + ")" : std::string()) +
-                 ": one label per line for each class, or classes= set to the labels' count";
-    }
-    return set;
+    // (a labels count that differs named no .data: which classes= it disagreed with, and where, was a guess)
+    const auto line = data.lines.find("classes");
+    const std::string classesFrom =
+        data.path +
+        (line != data.lines.end() ? " (line " + std::to_string(line->second) + ")" : std::string());
+    return loadImageListDataset(*imagesPath, *namesPath, data.classes(), net.width, net.height, net.channels,
+                                augmentation, seed, error, warnings ? *warnings : ignored, classesFrom);
 }
 
 std::optional<std::vector<std::string>> classNamesOf(const DataFile& data, bool detector, std::string& error,

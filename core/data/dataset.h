@@ -43,11 +43,12 @@ struct Augmentation {
 // Darknet's classification data: `list` has one image path per line; `labels` one class name per
 // line, and an image's class is the one label its path contains (paths with none or several are
 // skipped with a warning naming the list line). Images are scaled to width × height × channels;
-// with augmentation enabled, randomly as Darknet's classifier training does.
+// with augmentation enabled, randomly as Darknet's classifier training does. `classesFrom` says where
+// `classes` was given ("pets.data (line 1)"), for the message when the labels' count differs.
 std::unique_ptr<ClassificationDataset>
 loadImageListDataset(const std::string& list, const std::string& labels, int classes, int width, int height,
                      int channels, const Augmentation& augmentation, unsigned seed, std::string& error,
-                     std::vector<std::string>& warnings);
+                     std::vector<std::string>& warnings, const std::string& classesFrom = {});
 
 // IDX files (MNIST, Fashion-MNIST), plain or gzip-compressed: images (magic 0x803, N×rows×cols bytes)
 // and labels (magic 0x801). Errors name the file and what was wrong.

@@ -179,7 +179,7 @@ private:
 std::unique_ptr<ClassificationDataset>
 loadImageListDataset(const std::string& listPath, const std::string& labelsPath, int classes, int width,
                      int height, int channels, const Augmentation& augmentation, unsigned seed,
-                     std::string& error, std::vector<std::string>& warnings)
+                     std::string& error, std::vector<std::string>& warnings, const std::string& classesFrom)
 {
     if (channels != 1 && channels != 3) {
         error = "image lists need channels=1 (grey) or 3 (colour) in [net], not " + std::to_string(channels);
@@ -209,7 +209,11 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
     }
     if (int(labels.size()) != classes) {
         error = labelsPath + ": " + std::to_string(labels.size()) +
-                " labels but classes=" + std::to_string(classes);
+                " labels but classes=" + std::to_string(classes) +
+                (classesFrom.empty() ? std::string()
+                                     : " in " + classesFrom +
+                                           ": one label per line for each class, or classes= set to the "
+                                           "labels' count");
         return nullptr;
     }
     if (auto warning = namesEncodingWarning(labels, labelsPath)) // (paths still match byte for byte)
