@@ -896,6 +896,7 @@ void TestCli::unreadableImagesAreNamedNotScored()
     test::writeFile(dir.filePath("ends.weights"), endsWeights);
     for (const auto& [ending, probabilities] :
          {std::pair{"activation=linear\n", false}, std::pair{"activation=logistic\n[cost]\n", true},
+          std::pair{"", true}, // (a [connected]'s default activation: logistic, as in Darknet)
           std::pair{"activation=linear\n[softmax]\n[cost]\n", true}}) {
         test::writeFile(
             dir.filePath("ends.cfg"),

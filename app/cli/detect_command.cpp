@@ -705,9 +705,11 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
     for (const std::string& path : images) {
         std::string error;
         // (a video was called "damaged, or not an image format OpenCV knows")
-        auto image = isVideo(path) ? std::nullopt : loadImage(path, input.c, error);
+        std::optional<Image> image;
         if (isVideo(path))
             error = path + ": a video: classify reads images (detect reads a video frame by frame)";
+        else
+            image = loadImage(path, input.c, error);
         if (!image) {
             std::cerr << "error: " << error << "\n";
             results.push_back({{"file", path}, {"error", error}});

@@ -27,10 +27,9 @@ bool scoresAreProbabilities(const NetworkSpec& spec)
             continue; // (they pass their input on at inference)
         if (layer->type == "softmax" || layer->type == "logistic")
             return true;
-        const cfg::Line* activation = spec.document && layer->section < spec.document->sections().size()
-                                          ? spec.document->sections()[layer->section].find("activation")
-                                          : nullptr;
-        return activation && activation->value == "logistic";
+        // (as read, with its default: a [connected] without activation= is logistic, as in Darknet)
+        const std::string* activation = layer->config ? layer->config->outputActivation() : nullptr;
+        return activation && *activation == "logistic";
     }
     return false;
 }

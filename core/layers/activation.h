@@ -7,6 +7,7 @@ namespace nw {
 class ActivationLayer final : public LayerConfig {
 public:
     std::string activation = "linear";
+    const std::string* outputActivation() const override { return &activation; }
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;

@@ -10,6 +10,7 @@ public:
     int outputs = 1;
     bool batchNormalize = false;
     std::string activation = "logistic";
+    const std::string* outputActivation() const override { return &activation; }
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;

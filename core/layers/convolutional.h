@@ -12,6 +12,7 @@ public:
     int filters = 1, size = 1, strideX = 1, strideY = 1, padding = 0, groups = 1, dilation = 1;
     bool batchNormalize = false, binary = false, xnor = false, flipped = false;
     std::string activation = "logistic";
+    const std::string* outputActivation() const override { return &activation; }
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;

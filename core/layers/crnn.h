@@ -10,6 +10,7 @@ public:
     int hidden = 1, outputs = 1;
     bool batchNormalize = false;
     std::string activation = "logistic";
+    const std::string* outputActivation() const override { return &activation; }
     bool shortcut = false;
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);

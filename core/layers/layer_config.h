@@ -113,6 +113,9 @@ public:
     virtual const SoftmaxTree* classTree() const { return nullptr; }
     // Whether its runtime reads the batch as sequences of [net] time_steps items ([rnn], [gru], …).
     virtual bool isRecurrent() const { return false; }
+    // The activation applied to its output as read, its default included ("logistic" for a [connected]
+    // without activation=); null for a layer without one.
+    virtual const std::string* outputActivation() const { return nullptr; }
     // Output shape, costs and sources for this layer's input; problems go to the context.
     virtual LayerResult infer(LayerContext& context) const = 0;
     // Short texts for summary tables: "16" filters, "3×3/1" size and stride.

@@ -9,6 +9,7 @@ public:
     int outputs = 1;
     bool batchNormalize = false;
     std::string activation = "logistic";
+    const std::string* outputActivation() const override { return &activation; }
     bool shortcut = false;
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     bool isRecurrent() const override { return true; }

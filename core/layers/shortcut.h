@@ -11,6 +11,7 @@ class ShortcutLayer final : public LayerConfig {
 public:
     std::vector<int> from;
     std::string activation = "linear";
+    const std::string* outputActivation() const override { return &activation; }
     float alpha = 1, beta = 1;
     std::string weightsType = "none", weightsNormalization = "none";
 
