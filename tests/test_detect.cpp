@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <limits>
 #include <opencv2/dnn.hpp>
@@ -404,6 +405,27 @@ void TestDetect::detectStoppedKeepsWhatItDid()
     cv::VideoCapture annotated((out + "/long.avi").toStdString());
     QVERIFY(annotated.isOpened());
     QCOMPARE(int(annotated.get(cv::CAP_PROP_FRAME_COUNT)), int(results.size()));
+
+    // stdout's reader went away (`detect … | head -1`): the same stop, the video closed whole (SIGPIPE
+    // ended the process mid-video, its .avi without the index that holds the frame count).
+    const QString piped = dir.filePath("piped");
+    detect.start("bash", {"-c",
+                          "\"$0\" detect \"$1\" \"$2\" \"$3\" --out \"$4\" | head -c 1 >/dev/null; "
+                          "exit ${PIPESTATUS[0]}",
+                          NETWRIGHT_CLI, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
+                          QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights",
+                          video, piped});
+    QVERIFY(detect.waitForFinished(120000));
+    QCOMPARE(detect.exitCode(), 128 + SIGPIPE);
+    const QByteArray pipedErrors = detect.readAllStandardError();
+    QVERIFY2(pipedErrors.contains("the standard output cannot be written (its reader went away): stopping"),
+             pipedErrors.constData());
+    QVERIFY2(pipedErrors.contains("detect: stopped (stdout's reader went away) after 1 of 1 inputs"),
+             pipedErrors.constData());
+    cv::VideoCapture pipedVideo((piped + "/long.avi").toStdString());
+    QVERIFY(pipedVideo.isOpened());
+    const int pipedFrames = int(pipedVideo.get(cv::CAP_PROP_FRAME_COUNT));
+    QVERIFY2(pipedFrames > 0 && pipedFrames < 3000, qPrintable(QString::number(pipedFrames)));
 }
 
 void TestDetect::detectCommandOnImagesAndVideo()

@@ -22,11 +22,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -266,6 +268,38 @@ private:
     bool videoNoted_ = false;
 };
 
+// Ctrl+C (or a TERM from a job system) during detect: the input under way ends at its current frame, its
+// annotated video is closed whole and the results so far printed; a second one quits at once.
+std::atomic<int> detectStop{0};
+
+void onDetectStop(int signal)
+{
+    if (detectStop.exchange(signal) != 0)
+        std::_Exit(128 + signal);
+}
+
+// What was printed goes out now. A reader of stdout that went away (`detect … | head`) is a stop as
+// Ctrl+C is, with SIGPIPE's status: SIGPIPE itself (ignored) ended the process mid-video, its --out .avi
+// without the index that holds the frame count.
+void flushOrStop()
+{
+    static bool failed = false;
+    if (std::fflush(stdout) == 0 || std::exchange(failed, true))
+        return;
+    if (errno == EPIPE) {
+        int none = 0;
+        detectStop.compare_exchange_strong(none, SIGPIPE);
+        std::cerr << "the standard output cannot be written (its reader went away): stopping\n";
+    } else {
+        std::cerr << "warning: the standard output cannot be written (" << std::strerror(errno) << ")\n";
+    }
+}
+
+const char* stopName(int signal)
+{
+    return signal == SIGINT ? "Ctrl+C" : signal == SIGPIPE ? "stdout's reader went away" : "SIGTERM";
+}
+
 void printBoxes(const std::string& file, int frame, const std::vector<LabeledBox>& boxes)
 {
     std::cout << file;
@@ -275,6 +309,7 @@ void printBoxes(const std::string& file, int frame, const std::vector<LabeledBox
     for (const LabeledBox& b : boxes)
         std::printf("  %s %5.1f%%  x %.0f y %.0f w %.0f h %.0f\n", paddedToColumns(b.name, 16).c_str(),
                     b.confidence * 100, b.left, b.top, b.width, b.height);
+    flushOrStop();
 }
 
 // `chosen`, or else the names file beside the cfg (yolov4.cfg → yolov4.names), said on stderr: detect
@@ -306,16 +341,6 @@ std::optional<std::vector<std::string>> namesFor(const std::string& path, int cl
     }
     warnAboutNames(path, *names, classes);
     return names;
-}
-
-// Ctrl+C (or a TERM from a job system) during detect: the input under way ends at its current frame, its
-// annotated video is closed whole and the results so far printed; a second one quits at once.
-std::atomic<int> detectStop{0};
-
-void onDetectStop(int signal)
-{
-    if (detectStop.exchange(signal) != 0)
-        std::_Exit(128 + signal);
 }
 
 // On a terminal, a video's progress on one stderr line, twice a second: "clip.mp4: frame 120 of 810,
@@ -439,6 +464,7 @@ int detect(const DetectArgs& args)
     int failures = 0;
     std::signal(SIGINT, onDetectStop);
     std::signal(SIGTERM, onDetectStop);
+    std::signal(SIGPIPE, SIG_IGN); // (flushOrStop)
     const std::vector<std::string> inputs = expandInputs(given, failures);
     const int notExpanded = failures; // (a folder without images, a list's missing images)
 #if NETWRIGHT_WITH_OPENCV
@@ -612,8 +638,10 @@ int detect(const DetectArgs& args)
             ++failures;
         }
     }
-    if (args.json)
+    if (args.json) {
         std::cout << jsonText(results, 1) << "\n";
+        flushOrStop();
+    }
     if (args.saveLabels)
         labels.report();
     if (failures)
@@ -622,8 +650,8 @@ int detect(const DetectArgs& args)
                           ? " inputs could not be read or scored, or their --out or label file written\n"
                           : " inputs could not be read or scored (or their --out file written)\n");
     if (const int signal = detectStop) {
-        std::cerr << "detect: stopped (" << (signal == SIGINT ? "Ctrl+C" : "SIGTERM") << ") after " << done
-                  << " of " << inputs.size() << " inputs; the results so far are written\n";
+        std::cerr << "detect: stopped (" << stopName(signal) << ") after " << done << " of " << inputs.size()
+                  << " inputs; the results so far are written\n";
         return 128 + signal;
     }
     return failures ? 1 : 0;
