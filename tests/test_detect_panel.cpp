@@ -802,6 +802,16 @@ void TestDetectPanel::noWeightsIsSaidAndRandomWeightsAreAChoice()
     panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"); // bundled weights
     QVERIFY(loaded.wait(60000));
     panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"); // none
+    // A classifier from its cfg, before any weights: no box controls (they showed until weights loaded).
+    QVERIFY(!panel.thresholdSlider()->isVisibleTo(&panel));
+    for (QCheckBox* box : panel.findChildren<QCheckBox*>())
+        QVERIFY2(!(box->text() == "Letterbox" || box->text() == "Labels") || !box->isVisibleTo(&panel),
+                 qPrintable(box->text()));
+    QStringList texts;
+    for (QLabel* label : panel.findChildren<QLabel*>())
+        texts << label->text();
+    QVERIFY2(texts.contains("Classifier: fashion-mnist.cfg — choose its weights."),
+             qPrintable(texts.join('|')));
     panel.openImageFile("/usr/share/darknet/data/dog.jpg");
     QCOMPARE(panel.status()->text(),
              QString("fashion-mnist.cfg has no weights yet: choose them with Weights…, "

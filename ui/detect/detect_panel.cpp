@@ -8,10 +8,12 @@
 #include "data/detection_dataset.h"
 #include "data/image_list_file.h"
 #include "detect/annotate.h"
+#include "detect/decode.h"
 #include "detect/label_check.h"
 #include "detect/paint_detections.h"
 #include "detect/yolo_labels.h"
 #include "device/device_box.h"
+#include "graph/network_spec.h"
 #include "widgets/bring_into_view.h"
 #include "widgets/flow_layout.h"
 #include "window/wheel_guard.h"
@@ -146,11 +148,10 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     auto* filters = new FlowLayout;
     auto* nmsPair = labelled(new QLabel(tr("NMS"), this), nms_, this);
     nmsPair->layout()->addWidget(thresholdValue_); // ("0.25 / 0.45": the two values, after both sliders)
-    boxFilters_ = {labelled(new QLabel(tr("Threshold"), this), threshold_, this), nmsPair};
-    for (QWidget* w : boxFilters_)
+    detectorOnly_ = {labelled(new QLabel(tr("Threshold"), this), threshold_, this), nmsPair, letterbox_,
+                     showLabels_};
+    for (QWidget* w : detectorOnly_)
         filters->addWidget(w);
-    filters->addWidget(letterbox_);
-    filters->addWidget(showLabels_);
 
     picture_ = new DetectionView(this);
     picture_->setAccessibleName(tr("Image with its detections"));
@@ -411,11 +412,17 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     randomWeights_ = false;
     QMetaObject::invokeMethod(worker_, "unload", Qt::QueuedConnection); // the old network must not run
     bars_->setVisible(false);
-    for (QWidget* w : boxFilters_) // (hidden for a classifier; the next network may be a detector)
-        w->show();
+    // A classifier as read from its cfg, before its weights load (or never do): no box controls.
+    bool classifier = false;
+    if (!cfgPath.isEmpty()) {
+        const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(cfgPath.toStdString()));
+        classifier = spec.ok() && !spec.layers.empty() && detectionClasses(spec) == 0;
+    }
+    showControlsFor(classifier);
     status_->clear();
-    detector_->setText(cfgPath.isEmpty()
-                           ? tr("No detector loaded (an unsaved new network).")
+    detector_->setText(cfgPath.isEmpty() ? tr("No detector loaded (an unsaved new network).")
+                       : classifier
+                           ? tr("Classifier: %1 — choose its weights.").arg(QFileInfo(cfgPath).fileName())
                            : tr("Detector: %1 — choose its weights.").arg(QFileInfo(cfgPath).fileName()));
     // Bundled networks come with their weights (resources/weights in the source tree, weights/ when
     // installed) and their class names beside the cfg.
@@ -599,9 +606,7 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, b
     classes_ = error.isEmpty() ? classes : 0;
     classifier_ = classifier && error.isEmpty(); // (with an error it only names what failed)
     bars_->setVisible(classifier && error.isEmpty());
-    for (QWidget* w : boxFilters_)
-        w->setVisible(!classifier || !error.isEmpty());
-    yoloExport_->setVisible(!classifier || !error.isEmpty());
+    showControlsFor(classifier && error.isEmpty());
     detector_->setText(
         error.isEmpty()
             ? (classifier ? tr("Classifier: %1 with %2 (%3 classes)")
@@ -790,6 +795,13 @@ void DetectPanel::showFilterValues()
 bool DetectPanel::filteringDeferred() const
 {
     return slowFilterTimer_->isActive();
+}
+
+void DetectPanel::showControlsFor(bool classifier)
+{
+    for (QWidget* w : detectorOnly_)
+        w->setVisible(!classifier);
+    yoloExport_->setVisible(!classifier);
 }
 
 void DetectPanel::refilter()

@@ -167,7 +167,10 @@ private:
     QComboBox* device_ = nullptr;     // CPU, then each GPU (data: -1, or the CUDA index)
     QComboBox* precision_ = nullptr;  // FP32, TF32 or FP16 convolutions (DetectWorker::Precision): a GPU only
     QLabel* thresholdValue_ = nullptr;
-    std::vector<QWidget*> boxFilters_; // threshold and NMS: hidden for a classifier, which has no boxes
+    // Threshold, NMS, Letterbox and Labels: hidden for a classifier, which has no boxes (and is center-
+    // cropped, not letterboxed).
+    std::vector<QWidget*> detectorOnly_;
+    void showControlsFor(bool classifier);
     DetectionView* picture_ = nullptr;
     QLabel* status_ = nullptr;
     QCustomPlot* bars_ = nullptr; // a classifier's top-5
