@@ -355,8 +355,9 @@ int main(int argc, char** argv)
     bench->add_flag("--per-layer", benchArgs.perLayer, "Also print each layer's median time and GFLOP/s");
     bench->add_flag("--train", benchArgs.training,
                     "Time training passes (forward + loss + backward) at the cfg's batch instead");
-    bench->add_flag("--no-winograd", benchArgs.noWinograd,
-                    "Run 3x3 convolutions through im2col + GEMM only (to compare kernels)");
+    bench->add_flag(
+        "--no-winograd", benchArgs.noWinograd,
+        "Turn the Winograd kernel off: its 3x3 layers go through im2col + GEMM (to compare kernels)");
     bench->add_option("--device", benchArgs.device, "cpu (default), cuda or cuda:N (see devices)");
     addPrecisionFlags(bench, halfHelp);
     bench->add_flag("--no-graph", benchArgs.noGraph,

@@ -9,6 +9,7 @@
 #include "layers/convolutional.h"
 #include "layers/cost.h"
 #include "layers/dropout.h"
+#include "layers/empty.h"
 #include "layers/logistic.h"
 #include "layers/maxpool.h"
 #include "layers/reorg.h"
@@ -304,11 +305,12 @@ Emitted emitLayer(LayerExport& e)
         return activated(e, e.input, a->activation);
     if (dynamic_cast<const LogisticLayer*>(config))
         return {e.g.node("Sigmoid", {e.input}), std::nullopt};
-    if (dynamic_cast<const DropoutLayer*>(config) || dynamic_cast<const CostLayer*>(config))
+    if (dynamic_cast<const DropoutLayer*>(config) || dynamic_cast<const CostLayer*>(config) ||
+        dynamic_cast<const EmptyLayer*>(config))
         return {e.input, std::nullopt}; // identities at inference
     return refuse("has no ONNX form (exported: convolutional, connected, batchnorm, maxpool, avgpool, route, "
                   "shortcut, upsample, reorg, scale_channels, sam, softmax, activation, logistic, dropout, "
-                  "yolo, region)");
+                  "cost, empty, silence, yolo, region)");
 }
 
 } // namespace nw::onnx_export
