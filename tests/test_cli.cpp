@@ -114,6 +114,7 @@ void TestCli::summaryJsonDescribesEveryLayer()
     QCOMPARE(first["type"].toString(), QString("convolutional"));
     QCOMPARE(first["input"].toArray(), QJsonArray({416, 416, 3}));
     QCOMPARE(first["output"].toArray(), QJsonArray({416, 416, 16}));
+    QCOMPARE(root["inputs"].toInteger(), 416 * 416 * 3);
     QCOMPARE(QString::number(first["bflops"].toDouble(), 'f', 3), QString("0.150"));
     QCOMPARE(first["params"].toInteger(), 16 * 3 * 9 + 16);
     QCOMPARE(first["workspace_bytes"].toInteger(), 416LL * 416 * 9 * 3 * 4);
@@ -599,6 +600,22 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
     QCOMPARE(image.exitCode, 1);
     QVERIFY2(image.err.contains("reads a sequence, not an image: give --input a .f32 file of 3 × 4 floats"),
              image.err.constData());
+    // A flat input ([net] inputs=10) reads no image: said once, by its size (each image was "the network
+    // wants 0 channels; images give 1 or 3", and classify counted them as unreadable).
+    const QString flat = dir.filePath("flat.cfg"), flatWeights = dir.filePath("flat.weights");
+    test::writeFile(flat, "[net]\ninputs=10\n\n[connected]\noutput=3\n\n[softmax]\n");
+    QCOMPARE(cli({"init", flat, flatWeights}).exitCode, 0);
+    const Run flatImage = cli({"forward", flat, flatWeights, "--input", "/usr/share/darknet/data/dog.jpg"});
+    QCOMPARE(flatImage.exitCode, 1);
+    QCOMPARE(flatImage.err, "error: " + flat.toUtf8() +
+                                ": the network reads 10 numbers ([net] inputs=), not an image: give "
+                                "--input a .f32 file of 10 floats\n");
+    const Run flatClassified = cli({"classify", flat, flatWeights, "/usr/share/darknet/data/dog.jpg"});
+    QCOMPARE(flatClassified.exitCode, 1);
+    QVERIFY2(flatClassified.err.contains(flat.toUtf8() +
+                                         ": the network reads 10 numbers ([net] inputs=), not an "
+                                         "image: classify needs a network of width="),
+             flatClassified.err.constData());
 }
 
 // init: the same seed gives the same bytes, another seed other weights; the file loads (bench runs
@@ -1635,6 +1652,13 @@ void TestCli::detectLetterboxesWhenTheCfgSays()
              fromCfg.err.constData());
     QCOMPARE(fromCfg.out.replace(letterboxed.toUtf8(), shapes.toUtf8()), fromFlag.out);
     QVERIFY(stretched.out != fromFlag.out);
+    // forward too: the raw outputs are those detect decodes (it stretched the image whatever the cfg said).
+    QCOMPARE(
+        cli({"forward", letterboxed, weights, "--input", dog, "--out", dir.filePath("boxed.f32")}).exitCode,
+        0);
+    QCOMPARE(cli({"forward", shapes, weights, "--input", dog, "--out", dir.filePath("plain.f32")}).exitCode,
+             0);
+    QVERIFY(test::readAll(dir.filePath("boxed.f32")) != test::readAll(dir.filePath("plain.f32")));
 }
 
 // detect --save-labels (AlexeyAB's -save_labels) writes each image's boxes as the label file training

@@ -239,6 +239,7 @@ private slots:
     void decodedBoxesMatchDecode();
     void dynamicBatch();
     void unsavedNetworkExports();
+    void flatInputExports();
     void everyOpsetIsChecked_data();
     void everyOpsetIsChecked();
     void refusalsNameTheLayer_data();
@@ -417,6 +418,40 @@ void TestOnnxExport::unsavedNetworkExports()
     const std::string bytes = exportOrFail(*net, {});
     QCOMPARE(checkerComplaint(bytes), QString());
     QVERIFY(bytes.find("netwright") != std::string::npos);
+}
+
+// [net] inputs=10 (no image): the model's input is [1, 10] and OpenCV's output equals Netwright's. It
+// was declared [1, 0, 0, 0], which the checker passed and no runtime could feed.
+void TestOnnxExport::flatInputExports()
+{
+    const NetworkSpec spec = test::specFromText("[net]\ninputs=10\n[connected]\noutput=4\nactivation=tanh\n"
+                                                "[connected]\noutput=3\nactivation=linear\n[softmax]\n",
+                                                "flat.cfg");
+    QVERIFY2(spec.ok(), test::allText(spec.diagnostics).c_str());
+    auto net = randomNet(spec, 1, 5);
+    const std::string bytes = exportOrFail(*net, {});
+    QTemporaryDir dir;
+    writeFile(dir.filePath("flat.onnx"), QByteArray(bytes.data(), qsizetype(bytes.size())));
+    QProcess python;
+    python.start("/usr/bin/python3",
+                 {"-c",
+                  "import onnx, sys\n"
+                  "m = onnx.load(sys.argv[1])\n"
+                  "print([d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim])",
+                  dir.filePath("flat.onnx")});
+    QVERIFY(python.waitForFinished(120000));
+    QCOMPARE(python.readAllStandardOutput().trimmed(), QByteArray("[1, 10]"));
+#ifndef NETWRIGHT_SANITIZE
+    const std::vector<float> input = randomInput(10, 6);
+    net->forward(input.data());
+    cv::Mat blob(1, 10, CV_32F);
+    std::memcpy(blob.ptr<float>(), input.data(), input.size() * sizeof(float));
+    const PeerRun peer = runOpenCv(bytes, blob);
+    QVERIFY2(peer.error.empty(), peer.error.c_str());
+    QCOMPARE(std::size_t(peer.outputs.at(0).total()), std::size_t(3));
+    const Difference d = compare(net->output().data(), peer.outputs[0].ptr<float>(), 3);
+    QVERIFY2(d.worst <= 1e-5, qPrintable(QString::number(d.worst)));
+#endif
 }
 
 // batch=dynamic: one file runs batches of 1 and 3.

@@ -715,6 +715,12 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
     if (!runner)
         return 1;
     const Shape input = net->inputShape();
+    if (!input.isImage()) { // (each image was "could not be read": "the network wants 0 channels")
+        std::cerr << "error: " << cfg << ": the network reads " << input.size
+                  << " numbers ([net] inputs=), not an image: classify needs a network of width=, height= "
+                     "and channels= (forward runs it on a .f32 file)\n";
+        return 1;
+    }
     const std::size_t classes = std::size_t(net->output().itemSize());
     if (dataClasses > 0 && std::size_t(dataClasses) != classes) // (valid refuses; the scores still show)
         std::cerr << "warning: the .data file has classes=" << dataClasses << " but " << cfg << " scores "

@@ -55,6 +55,11 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
                   << ") reads a sequence, not an image: give --input a .f32 file of " << steps << " × "
                   << shape.size << " floats\n";
         return 1;
+    } else if (!shape.isImage()) { // ("the network wants 0 channels; images give 1 or 3")
+        std::cerr << "error: " << cfg << ": the network reads " << shape.size
+                  << " numbers ([net] inputs=), not an image: give --input a .f32 file of " << shape.size
+                  << " floats\n";
+        return 1;
     } else {
         std::string error;
         auto image = loadImage(inputPath, shape.c, error);
@@ -62,7 +67,10 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
             std::cerr << "error: " << error << "\n";
             return 1;
         }
-        input = resizeDarknet(*image, shape.w, shape.h).data;
+        // The cfg's letter_box=1 letterboxes, as detect and map do: the tensor they decode.
+        input = (net->spec().net.letterBox ? letterbox(*image, shape.w, shape.h)
+                                           : resizeDarknet(*image, shape.w, shape.h))
+                    .data;
     }
     runner->forward(input.data());
     const Tensor& output = net->output();

@@ -111,21 +111,28 @@ std::optional<std::string> buildOnnxModel(Net& net, const OnnxExportOptions& opt
         return "the batch must be a positive number, or dynamic";
     const NetworkSpec& spec = net.spec();
     // An editor's new network has no file yet: messages still say which network they mean.
-    const std::string cfgName = spec.file.empty() ? std::string("the unsaved network")
-                                                  : std::filesystem::path(spec.file).filename().string();
+    // (the path as given, as every other message names a cfg)
+    const std::string cfgName = spec.file.empty() ? std::string("the unsaved network") : spec.file;
     OnnxExportReport report;
 
     onnx::ModelProto model;
     model.set_ir_version(irVersionFor(options.opset));
     model.set_producer_name("Netwright");
     model.set_producer_version("0.1.0");
-    model.set_doc_string("Exported from " + cfgName + " by Netwright");
+    model.set_doc_string(
+        "Exported from " +
+        (spec.file.empty() ? cfgName : std::filesystem::path(spec.file).filename().string()) +
+        " by Netwright");
     model.add_opset_import()->set_version(options.opset);
     onnx::GraphProto& graph = *model.mutable_graph();
     // The checker requires a name; an unsaved network (the studio's File ▸ New) has no file to name it.
     const std::string stem = std::filesystem::path(spec.file).stem().string();
     graph.set_name(stem.empty() ? "netwright" : stem);
-    declare(graph.add_input(), "input", options.batch, {spec.input.c, spec.input.h, spec.input.w});
+    // [net] inputs=N (a flat input, no image): [batch, N]; it was declared [batch, 0, 0, 0].
+    const std::vector<std::int64_t> inputDims =
+        spec.input.isImage() ? std::vector<std::int64_t>{spec.input.c, spec.input.h, spec.input.w}
+                             : std::vector<std::int64_t>{spec.input.size};
+    declare(graph.add_input(), "input", options.batch, inputDims);
 
     GraphBuilder g(graph, options.opset);
     std::vector<std::string> tensors;
@@ -148,9 +155,7 @@ std::optional<std::string> buildOnnxModel(Net& net, const OnnxExportOptions& opt
         tensors.push_back(result.tensor);
         const Shape out = layer.output;
         if (passesShapeOn(layer))
-            dims.push_back(layer.index > 0
-                               ? dims.back()
-                               : std::vector<std::int64_t>{spec.input.c, spec.input.h, spec.input.w});
+            dims.push_back(layer.index > 0 ? dims.back() : inputDims);
         else if (layer.type == "route" && layer.sources.size() == 1 &&
                  dims[std::size_t(layer.sources[0])].size() == 1)
             dims.push_back({out.size}); // a flat source, whole (groups of a flat input are refused)

@@ -100,6 +100,7 @@ std::string summaryJson(const NetworkSpec& spec, int indent)
     nlohmann::json root;
     root["file"] = spec.file;
     root["input"] = shapeJson(spec.input);
+    root["inputs"] = spec.input.size; // (a flat input, [net] inputs=N, has no w, h, c: [0,0,0] above)
     root["batch"] = spec.batch;
     auto layers = nlohmann::json::array();
     for (const LayerSpec& layer : spec.layers) {
