@@ -293,6 +293,14 @@ void TestCfgDocument::directoriesAndBinaryFilesAreRefusedOnce()
     QVERIFY(cfg::Document::parse(elf.toStdString(), "ls")
                 .diagnostics()[0]
                 .message.find("did you mean to open a .cfg file?") != std::string::npos);
+    // A cfg saved as UTF-16 (Notepad's "Unicode") is named as such: it was "damaged, or other data".
+    const std::string utf16("\xFF\xFE[\0n\0e\0t\0]\0\n\0", 14);
+    const cfg::Document wide = cfg::Document::parse(utf16, "wide.cfg");
+    QVERIFY(wide.readFailed());
+    QCOMPARE(
+        QString::fromStdString(wide.diagnostics()[0].format()),
+        QString("wide.cfg:1: error: this cfg is UTF-16 text (Windows' \"Unicode\"): save it as UTF-8 (or "
+                "ANSI), as Darknet reads it"));
     const std::string weights = "[net]\nwidth=8\n" + std::string("\x00\x00\x00\x02", 4) + "junk";
     const cfg::Document mixed = cfg::Document::parse(weights, "mixed.cfg");
     QCOMPARE(mixed.diagnostics().size(), std::size_t(1));

@@ -1304,6 +1304,24 @@ void TestCli::namesNotInUtf8AreSaidByEveryCommand()
     test::writeFile(dir.filePath("labels.txt"), "dog\n\xc3\xa9t\xc3\xa9\n");
     const Run utf8 = cli({"valid", dir.filePath("pets.data"), cfg, weights});
     QVERIFY2(utf8.exitCode == 0 && !utf8.err.contains("UTF-8"), utf8.err.constData());
+    // Weights of NaN: the figures are printed, the images counted as wrong, and the exit status is 1
+    // (it was 0: diverged weights passed a script's valid gate).
+    QByteArray diverged = test::readAll(weights);
+    for (qsizetype at = 20; at + 4 <= diverged.size(); at += 4) {
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        std::memcpy(diverged.data() + at, &nan, 4);
+    }
+    test::writeFile(dir.filePath("nan.weights"), diverged);
+    for (const QStringList& json : {QStringList{}, QStringList{"--json"}}) {
+        const Run nan =
+            cli(QStringList{"valid", dir.filePath("pets.data"), cfg, dir.filePath("nan.weights")} + json);
+        QCOMPARE(nan.exitCode, 1);
+        QVERIFY2(nan.err.contains("error: 1 of 1 image has scores that are not numbers (NaN): the weights "
+                                  "diverged in training, or belong to another network"),
+                 nan.err.constData());
+        QVERIFY2(nan.out.contains(json.isEmpty() ? "1 images: top-1 0.00%" : "\"undecided\": 1"),
+                 nan.out.constData());
+    }
 
     // A detector's names: map, and train (which reads the names only to check them).
     QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", dir.filePath("dog.jpg")));

@@ -96,6 +96,7 @@ private slots:
     void defaultThreadsFollowOmpNumThreads();
     void threadCountIsPerNetAndScopedToThePass();
     void standaloneBatchnormByHand();
+    void initialWeightsFollowDarknet();
     void layersWithoutForwardAreNamed();
     void reorg3dIsATrueSpaceToDepth();
     void parameterStoreIsTheWeightsFileLayout_data();
@@ -478,6 +479,54 @@ void TestRuntime::standaloneBatchnormByHand()
     const Tensor& out = net->forward(input);
     QCOMPARE(out.data()[0], 2 * (5 - 1) / std::sqrt(4 + 1e-5f));
     QCOMPARE(out.data()[1], 3 * (1 + 1) / std::sqrt(0.25f + 1e-5f));
+}
+
+// Random initial weights of Darknet's spread (make_*_layer): a convolution's sqrt(2/fan_in)·normal is
+// drawn uniformly with its variance; [connected], [local] and the recurrent layers draw uniformly in
+// ±sqrt(2/fan_in) as Darknet does (they drew √3 wider), [deconvolutional] has Darknet's 0.02·normal
+// variance (it had the convolution's, 0.16 here).
+void TestRuntime::initialWeightsFollowDarknet()
+{
+    auto net = makeNetFromText("[net]\nwidth=8\nheight=8\nchannels=3\n"
+                               "[convolutional]\nfilters=64\nsize=3\npad=1\nactivation=leaky\n"
+                               "[local]\nfilters=16\nsize=3\nstride=1\npad=1\nactivation=leaky\n"
+                               "[deconvolutional]\nfilters=32\nsize=2\nstride=2\nactivation=leaky\n"
+                               "[connected]\noutput=100\nactivation=leaky\n"
+                               "[rnn]\noutput=50\nhidden=50\nactivation=leaky\n");
+    QVERIFY(net);
+    net->initialize(11);
+    // The bound of each uniform draw (so a standard deviation of bound / √3).
+    const double bounds[] = {
+        std::sqrt(2.0 / 27) * std::sqrt(3.0), // convolution: 3·3·3 inputs per filter, normal's variance
+        std::sqrt(2.0 / (9 * 64)),            // local: 3·3·64
+        0.02 * std::sqrt(3.0),                // deconvolution: 0.02·normal's variance
+        std::sqrt(2.0 / (16 * 16 * 32)),      // connected: 16×16×32 inputs
+    };
+    for (int layer = 0; layer < 4; ++layer) {
+        const double bound = bounds[layer];
+        for (const WeightArray& array : net->layerWeightArrays(layer)) {
+            if (std::string(array.name) != "weights")
+                continue;
+            double largest = 0, squares = 0;
+            for (float w : *array.data) {
+                largest = std::max(largest, double(std::abs(w)));
+                squares += double(w) * w;
+            }
+            const double deviation = std::sqrt(squares / double(array.data->size()));
+            QVERIFY2(
+                largest <= bound * 1.0001 && largest > 0.95 * bound,
+                qPrintable(QString("layer %1: largest %2, bound %3").arg(layer).arg(largest).arg(bound)));
+            QVERIFY2(std::abs(deviation - bound / std::sqrt(3.0)) < 0.05 * bound / std::sqrt(3.0),
+                     qPrintable(QString("layer %1: deviation %2").arg(layer).arg(deviation)));
+        }
+    }
+    // The rnn's blocks (input, self, output), each a [connected] of its inputs: 100, 50 and 50.
+    for (const WeightArray& array : net->layerWeightArrays(4))
+        if (std::string(array.name) == "weights") {
+            const double bound = std::sqrt(2.0 / double(array.data->size() / 50));
+            for (float w : *array.data)
+                QVERIFY2(std::abs(w) <= bound * 1.0001, qPrintable(QString::number(w)));
+        }
 }
 
 void TestRuntime::layersWithoutForwardAreNamed()

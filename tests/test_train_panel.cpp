@@ -816,7 +816,7 @@ void TestTrainPanel::theDataANetworkTrainedOnIsRemembered()
         panel.outputEdit()->setText(dir.filePath("refused-run"));
         panel.trainButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 30000);
-        QVERIFY2(panel.log()->toPlainText().contains("classes= is missing or not a positive number"),
+        QVERIFY2(panel.log()->toPlainText().contains("classes=0 is not a whole number from 1 to 2147483647"),
                  qPrintable(panel.log()->toPlainText()));
     }
     {

@@ -2010,8 +2010,12 @@ void TestTraining::imageListsAsDarknetReadsThem()
                         "classes?)");
     test::writeFile(dir.filePath("typo.data"), "classes=0\n");
     QVERIFY(!loadDataFile(dir.filePath("typo.data").toStdString(), error));
-    QCOMPARE(error,
-             dir.filePath("typo.data").toStdString() + ":1: classes= is missing or not a positive number");
+    QCOMPARE(error, dir.filePath("typo.data").toStdString() +
+                        ":1: classes=0 is not a whole number from 1 to 2147483647");
+    test::writeFile(dir.filePath("typo.data"), "classes=99999999999\n"); // (positive, but no int)
+    QVERIFY(!loadDataFile(dir.filePath("typo.data").toStdString(), error));
+    QCOMPARE(error, dir.filePath("typo.data").toStdString() +
+                        ":1: classes=99999999999 is not a whole number from 1 to 2147483647");
     test::writeFile(dir.filePath("blank.data"), "classes=2\ntrain=train.list\nlabels=blank.txt\n");
     test::writeFile(dir.filePath("blank.txt"), "cat\n\ndog\n");
     file = loadDataFile(dir.filePath("blank.data").toStdString(), error);

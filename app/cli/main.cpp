@@ -497,8 +497,8 @@ int main(int argc, char** argv)
         ->required()
         ->check(weightsPath(false));
     exportOnnx->add_option("out", exportArgs.out, "The .onnx file to write")->required();
-    exportOnnx->add_option("--opset", exportArgs.opset, "ONNX opset, 11 to 17 (default 11)")
-        ->check(CLI::Range(1, 1000));
+    // (no CLI11 range: its help read "INT in [1 - 1000]"; the exporter names the opsets it writes)
+    exportOnnx->add_option("--opset", exportArgs.opset, "ONNX opset, 11 to 17 (default 11)");
     exportOnnx->add_option("--batch", exportArgs.batch, "Batch size of the graph, or dynamic (default 1)");
     exportOnnx->add_flag(
         "--every-layer", exportArgs.everyLayer,

@@ -5,6 +5,7 @@
 #include "net_loading.h"
 #include "train/trainer.h"
 #include "util/counted.h"
+#include "util/float_file.h"
 #include "util/json_text.h"
 #include "util/text_columns.h"
 
@@ -94,6 +95,18 @@ nlohmann::json jsonShare(std::optional<double> share)
     return share ? nlohmann::json(*share) : nlohmann::json(nullptr);
 }
 
+// Scores of NaN are counted as wrong and the figures printed, but not called a success: diverged weights
+// passed a script's `valid` gate with exit status 0 (detect, classify, map and forward say 1).
+bool scoresWereNumbers(std::size_t undecided, std::size_t images)
+{
+    if (undecided == 0)
+        return true;
+    std::fflush(stdout);
+    std::cerr << "error: " << undecided << " of " << images << (images == 1 ? " image has" : " images have")
+              << " scores that are not numbers (NaN): " << kNotNumbersCause << "\n";
+    return false;
+}
+
 } // namespace
 
 int valid(const ValidArgs& args)
@@ -172,7 +185,7 @@ int valid(const ValidArgs& args)
             out["confusion"] = std::move(rows);
         }
         std::cout << jsonText(out, 2) << "\n";
-        return 0;
+        return scoresWereNumbers(matrix.undecided(), accuracy.images) ? 0 : 1;
     }
     char figure[32];
     std::snprintf(figure, sizeof figure, "%.2f%%", accuracy.topK * 100);
@@ -187,7 +200,7 @@ int valid(const ValidArgs& args)
     else if (args.confusion)
         std::printf("(no matrix: over %d classes only each class's figures are kept)\n",
                     ConfusionMatrix::kLargestWithCells);
-    return 0;
+    return scoresWereNumbers(matrix.undecided(), accuracy.images) ? 0 : 1;
 }
 
 } // namespace nw::cli

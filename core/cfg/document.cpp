@@ -192,6 +192,11 @@ std::optional<int> binaryLine(std::string_view text)
 
 Document Document::parse(std::string_view text, std::string fileName)
 {
+    // A cfg saved as "Unicode" (Notepad's UTF-16): its text is there, in another encoding.
+    if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF"))
+        return failedRead(fileName, 1,
+                          "this cfg is UTF-16 text (Windows' \"Unicode\"): save it as UTF-8 (or ANSI), as "
+                          "Darknet reads it");
     if (auto line = binaryLine(text)) {
         // A .cfg holding binary data is damaged or misnamed; another file was likely opened by mistake.
         std::string suffix = fileName.size() >= 4 ? fileName.substr(fileName.size() - 4) : std::string();

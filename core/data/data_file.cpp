@@ -175,8 +175,11 @@ std::optional<DataFile> loadDataFile(const std::string& path, std::string& error
     }
     if (data.classes() <= 0) {
         const auto line = data.lines.find("classes");
-        error = path + (line == data.lines.end() ? std::string() : ":" + std::to_string(line->second)) +
-                ": classes= is missing or not a positive number";
+        // (a present value is quoted: classes=99999999999 is positive, but too large for Darknet's int)
+        error = line == data.lines.end() ? path + ": classes= is missing or not a positive number"
+                                         : path + ":" + std::to_string(line->second) +
+                                               ": classes=" + shortened(data.get("classes")) +
+                                               " is not a whole number from 1 to 2147483647";
         // A misspelt key is named with its line (clases=5 read as no classes at all).
         if (line == data.lines.end())
             for (const auto& [key, keyLine] : data.lines)

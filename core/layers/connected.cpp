@@ -78,7 +78,8 @@ public:
 
     void initialize(std::mt19937& random) override
     {
-        const float scale = std::sqrt(2.0f / float(inputs_)) * std::sqrt(3.0f);
+        // Darknet's: uniform in ±sqrt(2 / inputs) (not the convolution's normal draw; √3 wider before).
+        const float scale = std::sqrt(2.0f / float(inputs_));
         for (float& w : weights_)
             w = uniformFloat(random, -scale, scale);
         std::fill(biases_.begin(), biases_.end(), 0.0f);

@@ -96,7 +96,8 @@ public:
     }
     void initialize(std::mt19937& random) override
     {
-        const float scale = std::sqrt(2.0f / float(in_.c)) * std::sqrt(3.0f);
+        // Darknet's: 0.02 · normal, drawn uniformly with the same variance (as the convolution's).
+        const float scale = 0.02f * std::sqrt(3.0f);
         for (float& w : weights_)
             w = uniformFloat(random, -scale, scale);
     }

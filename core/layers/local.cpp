@@ -75,7 +75,9 @@ public:
     }
     void initialize(std::mt19937& random) override
     {
-        const float scale = std::sqrt(2.0f / float(rows())) * std::sqrt(3.0f);
+        // Darknet's: uniform in ±sqrt(2 / (size·size·c)), every location's weights (Darknet's own loop
+        // stops after the first location's, leaving the others at zero).
+        const float scale = std::sqrt(2.0f / float(rows()));
         for (float& w : weights_)
             w = uniformFloat(random, -scale, scale);
     }

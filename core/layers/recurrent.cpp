@@ -64,7 +64,8 @@ void ConnectedBlock::appendWeightArrays(std::vector<WeightArray>& arrays)
 
 void ConnectedBlock::initialize(std::mt19937& random)
 {
-    const float scale = std::sqrt(2.0f / float(inputs)) * std::sqrt(3.0f);
+    // Darknet's recurrent layers are made of [connected] ones: uniform in ±sqrt(2 / inputs).
+    const float scale = std::sqrt(2.0f / float(inputs));
     for (float& w : weights)
         w = uniformFloat(random, -scale, scale);
 }
