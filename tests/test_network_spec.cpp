@@ -254,8 +254,26 @@ void TestNetworkSpec::brokenLayersAreReported_data()
     QTest::newRow("zero region anchor")
         << n + "[convolutional]\nfilters=6\n[region]\nclasses=1\nnum=1\nanchors=0,1\n"
         << 1 << 11 << "anchor value 1 is 0.000000";
-    QTest::newRow("detection inputs") << n + "[connected]\noutput=100\n[detection]\nside=7\nclasses=20\n"
-                                      << 1 << 9 << "needs 1078 input values";
+    QTest::newRow("detection inputs")
+        << n + "[connected]\noutput=100\n[detection]\nside=7\nclasses=20\ncoords=4\n"
+        << 1 << 9 << "needs 1225 input values";
+    // Box layouts the decoders cannot read (they read past the output: a heap overflow, a segfault), and
+    // values no head or pooling means (8 GB of truth buffers; windows wholly in the padding; NaN outputs).
+    QTest::newRow("region coords 0")
+        << n + "[convolutional]\nfilters=2\n[region]\nclasses=1\nnum=1\ncoords=0\nanchors=1,1\n"
+        << 1 << 11 << "coords=0: a [region] box has 4 (x, y, w, h)";
+    QTest::newRow("detection coords default")
+        << n + "[connected]\noutput=98\n[detection]\nside=7\nclasses=0\nnum=1\n"
+        << 1 << 8 << "coords=1: a [detection] box has 4 (x, y, w, h): set coords=4";
+    QTest::newRow("max 1e8")
+        << n + "[convolutional]\nfilters=6\n[region]\nclasses=1\nnum=1\nanchors=1,1\n"
+               "max=100000000\n"
+        << 1 << 12 << "max (the most boxes of an image's labels the head reads) must be from 1 to 10000";
+    QTest::newRow("maxpool padding") << n + "[maxpool]\nsize=2\npadding=1000\n"
+                                     << 0 << 8
+                                     << "padding=1000 with size=2 puts whole windows outside the image";
+    QTest::newRow("softmax temperature 0") << n + "[softmax]\ntemperature=0\n"
+                                           << 0 << 7 << "temperature must be a positive number";
     QTest::newRow("second net") << n + "[net]\nwidth=3\n" << 0 << 6 << "a second [net] section";
     // Sizes no machine could hold are refused on their layer's line, without overflowing on the way.
     QTest::newRow("filters 2e9") << n + "[convolutional]\nfilters=2000000000\n"
@@ -281,13 +299,15 @@ void TestNetworkSpec::brokenLayersAreReported_data()
         << 0 << 8 << "is larger than the 13x13x8 input: make crop_width and crop_height at most";
     QTest::newRow("reorg extra negative") << n + "[reorg]\nextra=-5\n"
                                           << 0 << 7 << "extra must not be negative (found -5)";
-    QTest::newRow("window beyond the side limit") << n + "[maxpool]\nsize=1\nstride=1\npadding=2000000000\n"
-                                                  << 0 << 9 << "beyond the limit of 1048576";
+    QTest::newRow("window beyond the side limit")
+        << n + "[maxpool]\nsize=2000000\nstride=1\npadding=3999998\n"
+        << 0 << 9 << "beyond the limit of 1048576";
     // Behind a layer with an error, the layers that read a flat input said it held nothing (the studio
     // showed three errors for one negative filters=).
     for (const char* type : {"connected", "rnn", "gru", "lstm", "detection"})
         QTest::newRow(qPrintable(QString("negative filters before [%1]").arg(type)))
-            << n + "[convolutional]\nfilters=-5\n[" + type + "]\n[connected]\noutput=2\n"
+            << n + "[convolutional]\nfilters=-5\n[" + type + "]\n" +
+                   (type == std::string("detection") ? "coords=4\n" : "") + "[connected]\noutput=2\n"
             << 0 << 7 << "filters must be at least 1 (found -5)";
     // [net]: each problem on its key's line, once.
     const QString batch = "[net]\nbatch=4\n";
@@ -492,7 +512,7 @@ void TestNetworkSpec::aConvolutionFeedingAYoloHeadIsLinear()
     // (each was taken without a word; max=0 made train and map take the detector for a classifier).
     QCOMPARE(warnings("activation=linear\n", "max=0\n"),
              QStringList{"det.cfg:16: error: layer 1: max (the most boxes of an image's labels the head "
-                         "reads) must be at least 1; leave it out for the default, 90"});
+                         "reads) must be from 1 to 10000; leave it out for the default, 90"});
     QVERIFY(warnings("activation=linear\n", "scale_x_y=0\n")
                 .join("")
                 .contains("det.cfg:16: error: layer 1: scale_x_y must be positive"));
@@ -798,6 +818,25 @@ void TestNetworkSpec::routesShowWhatTheyRead()
                                   "the routed layers have different sizes (layer 1 is 4x4x2 but "
                                   "layer 0 is 8x8x2), so the output is a flat vector of 160 values"),
              test::allText(flat.diagnostics).c_str());
+    // A flat vector beside an image is not blamed on the input size (8x6 is no multiple of 32, but no
+    // input size lines a [softmax] up with an image).
+    const NetworkSpec flatBesideImage =
+        test::specFromText(net(8, 6, 1) + "[convolutional]\nfilters=5\nsize=1\n[avgpool]\n[softmax]\n"
+                                          "[route]\nlayers=-1,-2\n",
+                           "net.cfg");
+    QVERIFY2(test::findDiagnostic(flatBesideImage.diagnostics,
+                                  "the routed layers have different sizes (layer 2 is "
+                                  "5 but layer 1 is 1x1x5)"),
+             test::allText(flatBesideImage.diagnostics).c_str());
+    QVERIFY2(test::allText(flatBesideImage.diagnostics).find("multiples of 32") == std::string::npos,
+             test::allText(flatBesideImage.diagnostics).c_str());
+    const NetworkSpec oddInput =
+        test::specFromText(net(40, 40, 1) + "[convolutional]\nfilters=2\nsize=1\n"
+                                            "[maxpool]\nsize=2\nstride=2\n[route]\nlayers=-1,-2\n",
+                           "net.cfg");
+    QVERIFY2(test::allText(oddInput.diagnostics)
+                     .find("(the input is 40x40: with width and height multiples of 32") != std::string::npos,
+             test::allText(oddInput.diagnostics).c_str());
     // A convolution after it is pointed at the route, not told to move before the flat layers.
     const NetworkSpec convAfter =
         test::specFromText(net(8, 8, 1) + "[convolutional]\nfilters=2\nsize=1\n[maxpool]\nsize=2\n"

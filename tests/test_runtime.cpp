@@ -604,6 +604,22 @@ void TestRuntime::stride1MaxpoolMatchesWindowsByHand()
                     QCOMPARE(out.data()[(k * outH + y) * outW + x], best);
                 }
     }
+    // A window far larger than the image (size=2147483647: its default padding keeps the output 5x4) is
+    // the plane's maximum everywhere, found over the image alone: the loops stepped through every window
+    // position outside it, for hours.
+    auto huge =
+        makeNetFromText("[net]\nwidth=9\nheight=7\nchannels=2\n[maxpool]\nsize=2147483647\nstride=2\n");
+    QVERIFY(huge);
+    std::vector<float> image(9 * 7 * 2);
+    for (float& v : image)
+        v = uniform(random);
+    const Tensor& out = huge->forward(image.data());
+    QCOMPARE(int(out.itemSize()), 5 * 4 * 2);
+    for (int k = 0; k < 2; ++k) {
+        const float planeMax = *std::max_element(image.begin() + k * 63, image.begin() + (k + 1) * 63);
+        for (int i = 0; i < 20; ++i)
+            QCOMPARE(out.data()[k * 20 + i], planeMax);
+    }
 }
 
 void TestRuntime::inferenceOnlyNetSharesBuffersAndGivesTheSameHeads_data()

@@ -1562,6 +1562,17 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QVERIFY2(refused.err.contains("novalid.data has no valid= list, which the validation asked for needs"),
              refused.err.constData());
     QVERIFY(!QFileInfo::exists(dir.filePath("refused/metrics.csv")));
+    // A schedule whose rate becomes infinite (poly with power < 0, at max_batches): warned about, and the
+    // run fails at that iteration instead of saving NaN weights as its final ones with exit status 0.
+    test::writeFile(dir.filePath("poly.cfg"), QByteArray(kToyCfg).replace("policy=steps\nsteps=8\nscales=0.5",
+                                                                          "policy=poly\npower=-1"));
+    const test::Run exploding =
+        test::cli({"train", data.fileName(), dir.filePath("poly.cfg"), "--out", dir.filePath("poly")});
+    QCOMPARE(exploding.exitCode, 1);
+    QVERIFY2(exploding.err.contains("power < 0 makes policy=poly's rate grow to infinity at max_batches") &&
+                 exploding.err.contains("the learning rate became inf at iteration 12"),
+             exploding.err.constData());
+    QVERIFY(!QFileInfo::exists(dir.filePath("poly/poly_final.weights")));
     // A batch that subdivisions does not divide is refused before the data is read (the list here is
     // missing: its error came first, after the data loaded on a real set), with the batches that work.
     test::writeFile(dir.filePath("nolist.data"), "classes=3\ntrain=missing.list\nlabels=labels.txt\n");

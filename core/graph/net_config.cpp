@@ -115,8 +115,16 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     n.step = r.getInt("step", 1);
     if (n.policy == "step" && n.step < 1) // (Darknet divides by it)
         r.error("step", "step must be at least 1 (policy=step scales the rate every `step` iterations)");
+    // Rates that grow without bound: poly's (1 − i/max)^power is infinite at the end for power < 0,
+    // exp's gamma^i explodes for gamma > 1 (the run ended with NaN weights saved as its final ones).
+    if (n.policy == "poly" && n.power < 0)
+        r.warning("power", "power < 0 makes policy=poly's rate grow to infinity at max_batches (Darknet's "
+                           "cfgs use 4)");
     n.scale = r.getFloat("scale", 1);
     n.gamma = r.getFloat("gamma", 1);
+    if (n.policy == "exp" && n.gamma > 1)
+        r.warning("gamma", "gamma > 1 makes policy=exp's rate grow every iteration (Darknet's cfgs use "
+                           "0.99 or so)");
     n.steps = r.getIntList("steps");
     n.scales = r.getFloatList("scales");
     // (a list with a bad number has its own error on its line: not said again as missing)

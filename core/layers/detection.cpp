@@ -2,6 +2,7 @@
 
 #include "graph/layer_spec.h"
 #include "kernels/cpu/softmax.h"
+#include "layers/detection_heads.h"
 #include "layers/detection_loss.h"
 #include "runtime/layer_runtime.h"
 
@@ -33,10 +34,15 @@ std::unique_ptr<LayerConfig> DetectionLayer::parse(cfg::SectionReader& r)
     l->maxBoxes = r.getInt("max", 90);
     l->jitter = r.getFloat("jitter", 0.2f);
     r.accept({"reorg"});
-    if (l->side < 1 || l->num < 1 || l->classes < 0 || l->coords < 0)
-        r.error("side", "side and num must be at least 1");
-    if (l->maxBoxes < 1)
-        r.error("max", "max (truth boxes per image) must be at least 1");
+    if (l->side < 1 || l->num < 1 || l->classes < 0)
+        r.error("side", "side and num must be at least 1, and classes not negative");
+    // Darknet's default is 1, but its decoder and loss read 4 per box (x, y, w, h) whatever coords
+    // says: another value read past the output. YOLOv1's cfgs set coords=4.
+    if (l->coords != 4)
+        r.error("coords", "coords=" + std::to_string(l->coords) +
+                              ": a [detection] box has 4 (x, y, w, h): set coords=4, as YOLOv1's cfgs do");
+    if (auto problem = maxBoxesProblem(l->maxBoxes, 90))
+        r.error("max", *problem);
     return l;
 }
 
@@ -44,7 +50,9 @@ LayerResult DetectionLayer::infer(LayerContext& ctx) const
 {
     LayerResult result;
     const std::int64_t inputs = ctx.input().size;
-    const std::int64_t needed = std::int64_t(side) * side * ((1 + coords) * num + classes);
+    // (held at INT64_MAX rather than wrapping: side=2147483647 said "needs -4611686082851897329")
+    const std::int64_t needed = saturatingProduct(
+        {side, side, saturatingSum({saturatingProduct({1LL + coords, num}), std::int64_t(classes)})});
     if (inputs != needed) {
         if (!ctx.inputKnown()) // (behind a layer with an error: that one message is enough)
             return result;

@@ -27,6 +27,19 @@ inline int maxTruthBoxes(const std::vector<LayerSpec>& layers)
     return boxes;
 }
 
+// max= of a head (the most truth boxes of an image it reads), when it is no number a head can use: below 1
+// (max=0 took the head for a classifier's) or above kMostTruthBoxes (each batch holds batch × max × 5
+// truth floats, several batches at once: max=100000000 held 8 GB for a network of 500 weights).
+inline constexpr int kMostTruthBoxes = 10000;
+inline std::optional<std::string> maxBoxesProblem(int maxBoxes, int defaultValue)
+{
+    if (maxBoxes >= 1 && maxBoxes <= kMostTruthBoxes)
+        return std::nullopt;
+    return "max (the most boxes of an image's labels the head reads) must be from 1 to " +
+           std::to_string(kMostTruthBoxes) + "; leave it out for the default, " +
+           std::to_string(defaultValue);
+}
+
 // A [yolo] or [region] head's anchors= must be sizes: a zero or negative one gives boxes of no or
 // negative size (and an infinite loss once training). The message, or nullopt when all are positive.
 inline std::optional<std::string> anchorsProblem(const std::vector<float>& anchors)

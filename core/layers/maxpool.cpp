@@ -34,6 +34,12 @@ std::unique_ptr<LayerConfig> MaxpoolLayer::parse(cfg::SectionReader& r)
                         "this maxpool computes without it, so its outputs differ from AlexeyAB's Darknet");
     if (l->size < 1 || l->strideX < 1 || l->strideY < 1)
         r.error("size", "size and stride must be at least 1");
+    // A window wholly in the padding has no maximum: its −3.4e38 made the layers after it NaN, blamed on
+    // the weights.
+    else if (!l->depth && (l->padding < 0 || l->padding > 2LL * l->size - 2))
+        r.error("padding", "padding=" + std::to_string(l->padding) + " with size=" + std::to_string(l->size) +
+                               " puts whole windows outside the image: from 0 to 2·size − 2 = " +
+                               std::to_string(2LL * l->size - 2) + " (leave it out for size − 1)");
     if (l->depth && l->outChannels < 1)
         r.error("out_channels", "out_channels must be at least 1");
     return l;
@@ -358,22 +364,29 @@ public:
                 for (int y = 0; y < out_.h; ++y)
                     for (int x = 0; x < out_.w; ++x) {
                         float best = -FLT_MAX;
-                        for (int dy = 0; dy < config_.size; ++dy) {
-                            const int iy = offset + y * config_.strideY + dy;
-                            if (iy < 0 || iy >= in_.h)
-                                continue;
-                            for (int dx = 0; dx < config_.size; ++dx) {
-                                const int ix = offset + x * config_.strideX + dx;
-                                if (ix >= 0 && ix < in_.w)
-                                    best = std::max(best, in[iy * in_.w + ix]);
-                            }
-                        }
+                        const Span rows = clipped(offset + y * config_.strideY, in_.h);
+                        const Span columns = clipped(offset + x * config_.strideX, in_.w);
+                        for (int iy = rows.first; iy < rows.end; ++iy)
+                            for (int ix = columns.first; ix < columns.end; ++ix)
+                                best = std::max(best, in[iy * in_.w + ix]);
                         out[y * out_.w + x] = best;
                     }
             }
     }
 
 private:
+    // The input rows (or columns) a window starting at `start` covers: its size clipped to the image, in
+    // the order the window visits them. (Stepping through the whole window, size=2147483647 — whose
+    // default padding keeps the output's size — ran for hours.)
+    struct Span {
+        int first, end;
+    };
+    Span clipped(int start, int side) const
+    {
+        const long long end = std::min<long long>(side, static_cast<long long>(start) + config_.size);
+        return {std::max(start, 0), int(std::max<long long>(end, std::max(start, 0)))};
+    }
+
     // Training: the same window rule, remembering which input won each output for the backward pass.
     void forwardRecordingIndexes(ForwardArgs& args)
     {
@@ -395,19 +408,16 @@ private:
                     for (int x = 0; x < out_.w; ++x) {
                         float best = -FLT_MAX;
                         long bestIndex = -1;
-                        for (int dy = 0; dy < config_.size; ++dy) {
-                            const int iy = offset + y * config_.strideY + dy;
-                            for (int dx = 0; dx < config_.size; ++dx) {
-                                const int ix = offset + x * config_.strideX + dx;
-                                if (iy < 0 || iy >= in_.h || ix < 0 || ix >= in_.w)
-                                    continue;
+                        const Span rows = clipped(offset + y * config_.strideY, in_.h);
+                        const Span columns = clipped(offset + x * config_.strideX, in_.w);
+                        for (int iy = rows.first; iy < rows.end; ++iy)
+                            for (int ix = columns.first; ix < columns.end; ++ix) {
                                 const long index = inBase + long(iy) * in_.w + ix;
                                 if (args.input.data()[index] > best) {
                                     best = args.input.data()[index];
                                     bestIndex = index;
                                 }
                             }
-                        }
                         const long out = outBase + long(y) * out_.w + x;
                         args.output.data()[out] = best;
                         indexes_[std::size_t(out)] = bestIndex;

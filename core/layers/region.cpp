@@ -43,11 +43,20 @@ std::unique_ptr<LayerConfig> RegionLayer::parse(cfg::SectionReader& r)
             r.error("tree", error);
     }
     r.accept({"log", "sqrt", "background", "classfix", "absolute", "mask_scale", "map"});
-    if (l->classes < 0 || l->coords < 0 || l->num < 1)
-        r.error("num", "num must be at least 1 and classes, coords not negative");
-    if (!l->anchors.empty() && l->anchors.size() < std::size_t(2 * l->num))
+    if (l->num < 1)
+        r.error("num", "num (the number of anchors) must be at least 1");
+    if (l->classes < 0)
+        r.error("classes", "classes must not be negative");
+    // A box is x, y, w, h: fewer coords read the objectness and classes as coordinates (the decoder
+    // read past the output); more (pjreddie's masks) are not decoded here.
+    if (l->coords != 4)
+        r.error("coords", "coords=" + std::to_string(l->coords) +
+                              ": a [region] box has 4 (x, y, w, h); leave coords out for Darknet's 4");
+    if (!l->anchors.empty() && l->num >= 1 && l->anchors.size() < 2 * std::size_t(l->num))
         r.error("anchors", "anchors has " + std::to_string(l->anchors.size()) + " numbers but num=" +
-                               std::to_string(l->num) + " needs " + std::to_string(2 * l->num));
+                               std::to_string(l->num) + " needs " + std::to_string(2 * std::int64_t(l->num)));
+    if (auto problem = maxBoxesProblem(l->maxBoxes, 30))
+        r.error("max", *problem);
     if (auto problem = anchorsProblem(l->anchors))
         r.error("anchors", *problem);
     return l;

@@ -51,7 +51,7 @@ LayerResult RouteLayer::infer(LayerContext& ctx) const
     // pjreddie's rule, kept exactly: sizes are compared with the first input; a mismatch zeroes w/h/c.
     const Shape& first = ctx.outputOf(result.sources.front());
     Shape out = first;
-    bool mismatch = false;
+    bool mismatch = false, imagesMismatch = false; // (not a flat vector beside an image)
     std::string sizes; // "layer 149 is 13x13x512 but layer 5 is 208x208x64": what to line up
     for (std::size_t i = 1; i < result.sources.size(); ++i) {
         const Shape& next = ctx.outputOf(result.sources[i]);
@@ -59,17 +59,20 @@ LayerResult RouteLayer::infer(LayerContext& ctx) const
         if (next.w == first.w && next.h == first.h) {
             out.c += next.c;
         } else {
-            if (!mismatch)
+            if (!mismatch) {
                 sizes = "layer " + std::to_string(result.sources.front()) + " is " + first.text() +
                         " but layer " + std::to_string(result.sources[i]) + " is " + next.text();
+                imagesMismatch = first.isImage() && next.isImage();
+            }
             out.w = out.h = out.c = 0;
             mismatch = true;
         }
     }
     if (mismatch) {
-        // The usual cause: an input side that the network's strides do not divide (YOLO's: 32).
+        // The usual cause: an input side that the network's strides do not divide (YOLO's: 32). Not
+        // when a flat vector (a [softmax], a [connected]) meets an image: no input size lines those up.
         const NetConfig& net = ctx.net();
-        const bool odd = net.width % 32 != 0 || net.height % 32 != 0;
+        const bool odd = imagesMismatch && (net.width % 32 != 0 || net.height % 32 != 0);
         ctx.warning(
             "the routed layers have different sizes (" + sizes + "), so the output is a flat vector of " +
                 std::to_string(out.size) + " values; only [connected]-like layers can follow" +

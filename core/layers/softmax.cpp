@@ -31,6 +31,8 @@ std::unique_ptr<LayerConfig> SoftmaxLayer::parse(cfg::SectionReader& r)
             r.error("tree", error);
     }
     r.accept({"spatial", "noloss"});
+    if (!(l->temperature > 0) || !std::isfinite(l->temperature)) // (0 made every output NaN)
+        r.error("temperature", "temperature must be a positive number (1: plain softmax; above 1 softer)");
     if (l->groups < 1)
         r.error("groups", "groups must be at least 1 (found " + std::to_string(l->groups) + ")");
     return l;

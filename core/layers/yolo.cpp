@@ -76,17 +76,15 @@ std::unique_ptr<YoloLayer> parseHead(cfg::SectionReader& r, bool gaussian)
                                 " anchors are numbered 0.." + std::to_string(l->num - 1));
             break;
         }
-    if (!l->anchors.empty() && l->anchors.size() < std::size_t(2 * l->num))
+    if (!l->anchors.empty() && l->num >= 1 && l->anchors.size() < 2 * std::size_t(l->num))
         r.error("anchors", "anchors has " + std::to_string(l->anchors.size()) +
                                " numbers but num=" + std::to_string(l->num) + " needs " +
-                               std::to_string(2 * l->num) + " (w,h pairs)");
+                               std::to_string(2 * std::int64_t(l->num)) + " (w,h pairs)");
     if (auto problem = anchorsProblem(l->anchors))
         r.error("anchors", *problem);
     // Values no cfg means (each trained or detected without a word): max=0 took the head for a classifier's.
-    if (l->maxBoxes < 1)
-        r.error("max", "max (the most boxes of an image's labels the head reads) must be at least 1; "
-                       "leave it out for the default, " +
-                           std::to_string(gaussian ? 200 : 90));
+    if (auto problem = maxBoxesProblem(l->maxBoxes, gaussian ? 200 : 90))
+        r.error("max", *problem);
     if (!(l->scaleXY > 0))
         r.error("scale_x_y", "scale_x_y must be positive (1: none; scaled-YOLOv4's cfgs use 1.05 to 2)");
     if (!(l->jitter >= 0 && l->jitter < 1))

@@ -653,6 +653,10 @@ TrainingRun::Result TrainingRun::trainIteration(int iteration, IterationStats& s
     // resumed with another rank count or batch keeps its schedule in iterations, as its end (max_batches)
     // is.
     const float rate = learningRate(cfg_, iteration, &random);
+    if (!std::isfinite(rate)) // (the step would make every weight NaN, saved as the final ones)
+        return "the learning rate became " + std::to_string(rate) + " at iteration " +
+               std::to_string(iteration) + " (the cfg's policy=" + net_.spec().net.policy +
+               " schedule: its warning says why); " + lastCheckpoint();
     backend_->step(parameters_, rate, fullBatch_);
     state_.iteration = iteration;
     state_.averageLoss = state_.averageLoss < 0 ? loss : 0.9 * state_.averageLoss + 0.1 * loss;

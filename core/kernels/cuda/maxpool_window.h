@@ -23,14 +23,14 @@ NW_HOST_DEVICE inline MaxpoolWinner maxpoolWindow(const float* in, std::size_t i
     const int y = int(i / std::size_t(outW) % std::size_t(outH));
     const std::size_t base = i / (std::size_t(outW) * std::size_t(outH)) * std::size_t(w) * std::size_t(h);
     MaxpoolWinner winner{-FLT_MAX, -1};
-    for (int dy = 0; dy < size; ++dy) {
-        const int iy = y * strideY + offset + dy;
-        if (iy < 0 || iy >= h)
-            continue;
-        for (int dx = 0; dx < size; ++dx) {
-            const int ix = x * strideX + offset + dx;
-            if (ix < 0 || ix >= w)
-                continue;
+    // The window clipped to the image, visited in its order (a huge size= stepped through every
+    // position outside the image).
+    const int y0 = y * strideY + offset, x0 = x * strideX + offset;
+    const int firstY = y0 > 0 ? y0 : 0, firstX = x0 > 0 ? x0 : 0;
+    const long long endY = (long long)y0 + size < h ? (long long)y0 + size : h;
+    const long long endX = (long long)x0 + size < w ? (long long)x0 + size : w;
+    for (int iy = firstY; iy < endY; ++iy) {
+        for (int ix = firstX; ix < endX; ++ix) {
             const std::size_t at = base + std::size_t(iy) * std::size_t(w) + std::size_t(ix);
             if (in[at] > winner.value) {
                 winner.value = in[at];
