@@ -352,15 +352,15 @@ public:
         const int groups = config_.groups, perGroup = filters / groups, K = int(perFilter());
         const std::size_t inPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
         const int chunk = chunkImages(batch);
-        scratch_.resize(std::size_t(std::max(omp_get_max_threads(), maxComputeThreads())));
+        std::vector<ThreadScratch>& pool = scratchPool(args.context);
         // Chunks of images in parallel, as in the forward pass, each thread summing its own weight gradient.
         // The same images go to the same threads and their sums are added in thread order, so a run is
         // repeatable to the bit (dynamic chunks added as threads finished differed from run to run).
         int team = 1;
 #pragma omp parallel
         {
-            Scratch& mine = scratch(std::size_t(K) * std::size_t(plane) * std::size_t(chunk),
-                                    std::size_t(perGroup) * std::size_t(plane) * std::size_t(chunk));
+            ThreadScratch& mine = scratch(pool, std::size_t(K) * std::size_t(plane) * std::size_t(chunk),
+                                          std::size_t(perGroup) * std::size_t(plane) * std::size_t(chunk));
             std::vector<float>& columns = mine.columns;
             std::vector<float>& gathered = mine.other;
             std::vector<float>& local = mine.weightGradient;
@@ -404,7 +404,7 @@ public:
         if (gradients)
             for (int t = 0; t < team; ++t)
                 for (std::size_t i = 0; i < weightGradient_.size(); ++i)
-                    weightGradient_[i] += scratch_[std::size_t(t)].weightGradient[i];
+                    weightGradient_[i] += pool[std::size_t(t)].weightGradient[i];
         if (args.inputDelta && winograd_.servesInputGradient())
             winograd_.addInputGradient(weights_, batch, args.outputDelta.data(), args.inputDelta->data());
     }
@@ -446,14 +446,21 @@ private:
     }
 
     // Per-thread training buffers, kept between iterations (allocating megabytes per pass costs page
-    // faults every time). Called inside the parallel region; the vector of threads is sized before it.
-    struct Scratch {
-        std::vector<float> columns, other, weightGradient;
-    };
-    std::vector<Scratch> scratch_;
-    Scratch& scratch(std::size_t columns, std::size_t other)
+    // faults every time): the net's set, shared by its layers in turn (ExecContext::threadScratch), or
+    // this layer's own in a pass run without one. Sized for the threads before the parallel region.
+    std::vector<ThreadScratch> ownScratch_;
+    std::vector<ThreadScratch>& scratchPool(ExecContext& context)
     {
-        Scratch& mine = scratch_[std::size_t(omp_get_thread_num())];
+        std::vector<ThreadScratch>& pool = context.threadScratch ? *context.threadScratch : ownScratch_;
+        const auto threads = std::size_t(std::max(omp_get_max_threads(), maxComputeThreads()));
+        if (pool.size() < threads)
+            pool.resize(threads);
+        return pool;
+    }
+    // This thread's buffers, grown to the sizes asked (inside the parallel region).
+    static ThreadScratch& scratch(std::vector<ThreadScratch>& pool, std::size_t columns, std::size_t other)
+    {
+        ThreadScratch& mine = pool[std::size_t(omp_get_thread_num())];
         if (mine.columns.size() < columns)
             mine.columns.resize(columns);
         if (mine.other.size() < other)
@@ -493,11 +500,11 @@ private:
         const std::size_t inPlane = std::size_t(geometry_.height) * std::size_t(geometry_.width);
         const bool bn = config_.batchNormalize;
         const int chunk = chunkImages(batch);
-        scratch_.resize(std::size_t(std::max(omp_get_max_threads(), maxComputeThreads())));
+        std::vector<ThreadScratch>& pool = scratchPool(args.context);
 #pragma omp parallel
         {
-            Scratch& mine = scratch(std::size_t(K) * std::size_t(plane) * std::size_t(chunk),
-                                    std::size_t(perGroup) * std::size_t(plane) * std::size_t(chunk));
+            ThreadScratch& mine = scratch(pool, std::size_t(K) * std::size_t(plane) * std::size_t(chunk),
+                                          std::size_t(perGroup) * std::size_t(plane) * std::size_t(chunk));
             std::vector<float>& columns = mine.columns;
             std::vector<float>& product = mine.other;
 #pragma omp for schedule(dynamic)

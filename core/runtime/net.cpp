@@ -310,6 +310,7 @@ double Net::forwardTraining(const float* input, const float* truth, std::mt19937
     context.truthStride = truthFloats();
     context.seen = header_.seen;
     context.random = &random;
+    context.threadScratch = &threadScratch_;
     headStats_.clear();
     context.heads = &headStats_;
     run(input, layerMilliseconds, context);
@@ -326,6 +327,7 @@ void Net::backward(std::vector<double>* layerMilliseconds)
     context.training = true;
     context.workspace = workspace_.data();
     context.workspaceFloats = workspace_.size();
+    context.threadScratch = &threadScratch_;
     std::vector<const Tensor*> sources;
     std::vector<Tensor*> sourceDeltas;
     const int first = firstTrainedLayer();

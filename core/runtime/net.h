@@ -51,6 +51,14 @@ public:
     const NetworkSpec& spec() const { return spec_; }
     Shape inputShape() const { return spec_.input; }
     std::size_t workspaceBytes() const { return workspace_.size() * sizeof(float); }
+    // What the training passes' per-thread buffers hold (ThreadScratch): the largest layer's need.
+    std::size_t threadScratchBytes() const
+    {
+        std::size_t floats = 0;
+        for (const ThreadScratch& t : threadScratch_)
+            floats += t.columns.capacity() + t.other.capacity() + t.weightGradient.capacity();
+        return floats * sizeof(float);
+    }
 
     // Runs every layer on batch × inputShape().size floats; returns the network's output.
     const Tensor& forward(const float* input);
@@ -154,6 +162,7 @@ private:
     std::vector<Tensor> deltas_;
     bool training_ = false;
     std::vector<float> workspace_;
+    std::vector<ThreadScratch> threadScratch_; // training passes' per-thread buffers, shared by the layers
     WeightsHeader header_;
     std::vector<HeadStats> headStats_;
     std::vector<bool> reachesLoss_; // layersReachingLoss(), set when training starts
