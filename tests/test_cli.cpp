@@ -1183,18 +1183,29 @@ void TestCli::hostileInputsGetClearErrors()
     QCOMPARE(binary.exitCode, 1);
     QVERIFY2(binary.err.contains("binary.list: a binary file, not an image list"), binary.err.constData());
 
-    // /dev/zero named as a cfg, a .data or a names file: refused at 64 MB (they were read whole, memory
-    // filling until the machine gave out).
+    // /dev/zero named as a cfg, a .data file or an image list: named as binary from its first bytes
+    // (they were read whole, memory filling until the machine gave out; then up to the size limit, 2 GB
+    // for a list).
     const Run zeroCfg = cli({"summary", "/dev/zero"});
     QCOMPARE(zeroCfg.exitCode, 1);
-    QVERIFY2(
-        zeroCfg.err.contains("/dev/zero: error: more than 64 MB: too large for a cfg file; is it the right "
-                             "file?"),
-        zeroCfg.err.constData());
+    QVERIFY2(zeroCfg.err.contains("/dev/zero:1: error: this is not a text cfg (binary data on this line)"),
+             zeroCfg.err.constData());
     const Run zeroData = cli({"anchors", "/dev/zero"});
     QCOMPARE(zeroData.exitCode, 1);
-    QVERIFY2(zeroData.err.contains("/dev/zero: more than 64 MB: too large for a .data file"),
-             zeroData.err.constData());
+    QVERIFY2(zeroData.err.contains("/dev/zero: a binary file, not a .data file"), zeroData.err.constData());
+    test::writeFile(dir.filePath("zero.data"), "classes=1\ntrain=/dev/zero\n");
+    const Run zeroList = cli({"anchors", dir.filePath("zero.data")});
+    QCOMPARE(zeroList.exitCode, 1);
+    QVERIFY2(zeroList.err.contains("/dev/zero: a binary file, not an image list"), zeroList.err.constData());
+    // A large text file is still read to its limit and refused by size.
+    QByteArray large(65 << 20, 'a');
+    test::writeFile(dir.filePath("large.cfg"), large);
+    large.clear();
+    const Run largeCfg = cli({"summary", dir.filePath("large.cfg")});
+    QFile::remove(dir.filePath("large.cfg"));
+    QCOMPARE(largeCfg.exitCode, 1);
+    QVERIFY2(largeCfg.err.contains("more than 64 MB: too large for a cfg file; is it the right file?"),
+             largeCfg.err.constData());
 
     // A .data file saved with a UTF-8 BOM reads as without it (classes= was not found behind the BOM).
     test::writeFile(dir.filePath("bom.data"), "\xEF\xBB\xBF"

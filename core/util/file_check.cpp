@@ -131,6 +131,10 @@ int openWithoutWaiting(const std::string& path)
     return fd;
 }
 
+namespace {
+constexpr std::size_t kBinaryHead = std::size_t(64) << 10; // what is read of a binary file
+}
+
 std::optional<std::string> readSmallTextFile(const std::string& path, std::size_t limit,
                                              std::string_view what, std::string& error)
 {
@@ -155,6 +159,11 @@ std::optional<std::string> readSmallTextFile(const std::string& path, std::size_
             return std::nullopt;
         }
         text.append(chunk, std::size_t(got));
+        // A binary file (a zero byte in its first 4 KB) is read no further than its head: the callers
+        // name it from there (/dev/zero as an image list filled 2 GB on its way to the size limit).
+        if (text.size() >= kBinaryHead &&
+            std::string_view(text).substr(0, 4096).find('\0') != std::string::npos)
+            break;
         if (text.size() > limit) {
             error = path + ": more than " + std::to_string(limit >> 20) + " MB: too large for " +
                     std::string(what) + "; is it the right file?";

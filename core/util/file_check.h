@@ -32,7 +32,8 @@ std::optional<std::string> outputIsAnInput(const std::string& out,
 // The whole of a small text file (a cfg, a .data or names file), at most `limit` bytes: more is refused,
 // so /dev/zero or a multi-GB file named by mistake ends in a message, not in memory filling up. Devices
 // and pipes (<(...)) are read like files. nullopt with `error` ("PATH: more than 64 MB: too large for
-// a cfg file; is it the right file?") when the file cannot be read or is too large.
+// a cfg file; is it the right file?") when the file cannot be read or is too large. A binary file (a
+// zero byte in its first 4 KB) is read no further than 64 KB, which names it (binaryKindOf).
 // Opens `path` read-only without waiting in open() for a writer (a named pipe nobody wrote to held the
 // command for good, past Ctrl+C); a pipe's writer gets two seconds to come, and without one the pipe
 // reads as empty. Reads then block as usual. -1 with errno set when it cannot be opened.
