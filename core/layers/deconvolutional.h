@@ -11,6 +11,10 @@ public:
     bool batchNormalize = false;
     std::string activation = "logistic";
     const std::string* outputActivation() const override { return &activation; }
+    int trainingOutputCopies() const override
+    {
+        return LayerConfig::trainingOutputCopies() + (batchNormalize ? 2 : 0);
+    }
 
     static std::unique_ptr<LayerConfig> parse(cfg::SectionReader& reader);
     LayerResult infer(LayerContext& context) const override;

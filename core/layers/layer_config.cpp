@@ -1,6 +1,7 @@
 #include "layers/layer_config.h"
 
 #include "graph/layer_spec.h"
+#include "kernels/cpu/activations.h"
 #include "runtime/layer_runtime.h"
 #include "util/closest_name.h"
 
@@ -83,6 +84,12 @@ void LayerContext::warning(std::string message, std::string_view key)
     const cfg::Line* line = key.empty() ? nullptr : section_.find(key);
     diagnostics_.push_back(
         {Severity::Warning, file_, line ? line->number : section_.headerLine(), index_, std::move(message)});
+}
+
+int LayerConfig::trainingOutputCopies() const
+{
+    const std::string* activation = outputActivation();
+    return activation && !gradientFromOutput(activationFromName(*activation)) ? 1 : 0;
 }
 
 std::unique_ptr<RuntimeLayer> LayerConfig::createRuntime(const LayerSpec&) const

@@ -116,6 +116,10 @@ public:
     // The activation applied to its output as read, its default included ("logistic" for a [connected]
     // without activation=); null for a layer without one.
     virtual const std::string* outputActivation() const { return nullptr; }
+    // Output-sized arrays a training pass keeps beside the output and its delta, for the memory check:
+    // an activation's input where its derivative needs it (here), batch norm's raw and normalised
+    // values (the layers with batch_normalize add 2).
+    virtual int trainingOutputCopies() const;
     // Output shape, costs and sources for this layer's input; problems go to the context.
     virtual LayerResult infer(LayerContext& context) const = 0;
     // Short texts for summary tables: "16" filters, "3×3/1" size and stride.

@@ -265,8 +265,15 @@ std::optional<std::string> Net::setTraining(bool training)
         // On top of inference: a gradient per output, and per weight a gradient and solver state
         // (m and v for Adam).
         const SpecBytes need = specBytes(spec_, batch_);
+        // (the copies counted too: yolov4-tiny at 832 was let through a 310 MB limit and peaked at 2.1 GB)
+        double copies = 0;
+        for (const LayerSpec& layer : spec_.layers)
+            if (layer.config)
+                copies += double(layer.config->trainingOutputCopies()) * double(layer.output.size) *
+                          std::max(1, batch_) * sizeof(float);
         if (auto shortfall =
-                memoryShortfall(need.outputs + 3 * need.params, "gradients and solver state for training",
+                memoryShortfall(need.outputs + copies + 3 * need.params,
+                                "gradients, batch-norm and activation copies and solver state for training",
                                 "lower batch (or raise subdivisions) or width/height in [net]"))
             return "training " + *shortfall;
     }
