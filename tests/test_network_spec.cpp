@@ -14,6 +14,7 @@
 #include <QProcess>
 #include <QTest>
 #include <sstream>
+#include <tuple>
 
 using namespace nw;
 
@@ -269,6 +270,13 @@ void TestNetworkSpec::brokenLayersAreReported_data()
         << n + "[convolutional]\nfilters=6\n[region]\nclasses=1\nnum=1\nanchors=1,1\n"
                "max=100000000\n"
         << 1 << 12 << "max (the most boxes of an image's labels the head reads) must be from 1 to 10000";
+    // The key at fault, on its line (said as "size and stride must be at least 1" on size='s line).
+    QTest::newRow("maxpool stride 0") << n + "[maxpool]\nsize=2\nstride=0\n"
+                                      << 0 << 8 << "stride=0: must be at least 1";
+    QTest::newRow("maxpool stride_y 0") << n + "[maxpool]\nsize=2\nstride=2\nstride_y=0\n"
+                                        << 0 << 9 << "stride_y=0: must be at least 1";
+    QTest::newRow("local stride 0") << n + "[local]\nfilters=2\nsize=3\nstride=0\n"
+                                    << 0 << 9 << "stride=0: must be at least 1";
     QTest::newRow("maxpool padding") << n + "[maxpool]\nsize=2\npadding=1000\n"
                                      << 0 << 8
                                      << "padding=1000 with size=2 puts whole windows outside the image";
@@ -717,6 +725,23 @@ void TestNetworkSpec::netValuesThatDivergeAreNamed()
         QVERIFY2(found, (message + " among:\n" + test::allText(spec.diagnostics)).c_str());
         QCOMPARE(found->line, line);
         QCOMPARE(found->isError(), line == 10);
+    }
+    // Schedules whose rate turns negative or grows without bound, named on the key's line.
+    for (const auto& [policy, line, message] :
+         {std::tuple{"policy=steps\nsteps=3,6\nscales=.5,-1\n", 7,
+                     "a negative scale makes the learning rate "
+                     "negative from its step on"},
+          std::tuple{"policy=step\nstep=3\nscale=-1\n", 7,
+                     "a negative factor makes the learning rate negative"},
+          std::tuple{"policy=exp\ngamma=-0.9\n", 6, "a negative factor makes the learning rate negative"},
+          std::tuple{"policy=exp\ngamma=1.5\n", 6, "gamma > 1 makes policy=exp's rate grow every iteration"},
+          std::tuple{"policy=poly\npower=-1\n", 6, "power < 0 makes policy=poly's rate grow to infinity"}}) {
+        const NetworkSpec schedule = test::specFromText("[net]\nwidth=8\nheight=8\nchannels=3\n" +
+                                                            std::string(policy) + "[connected]\noutput=2\n",
+                                                        "s.cfg");
+        const Diagnostic* said = test::findDiagnostic(schedule.diagnostics, message);
+        QVERIFY2(said && said->line == line,
+                 (std::string(policy) + test::allText(schedule.diagnostics)).c_str());
     }
     const NetworkSpec one = test::specFromText(
         "[net]\nwidth=8\nheight=8\nchannels=3\nmomentum=1\n[connected]\noutput=2\n", "one.cfg");

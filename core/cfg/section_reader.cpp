@@ -54,6 +54,17 @@ void SectionReader::error(std::string_view key, std::string message)
     diagnostics_.push_back({Severity::Error, file_, lineOf(key), layer_, std::move(message)});
 }
 
+bool SectionReader::requirePositive(std::initializer_list<std::pair<std::string_view, int>> values)
+{
+    bool all = true;
+    for (const auto& [key, value] : values)
+        if (value < 1) {
+            error(key, std::string(key) + "=" + std::to_string(value) + ": must be at least 1");
+            all = false;
+        }
+    return all;
+}
+
 void SectionReader::unreadableValue(std::string_view key, std::string message)
 {
     unreadable_.emplace(key);

@@ -122,6 +122,11 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
                            "cfgs use 4)");
     n.scale = r.getFloat("scale", 1);
     n.gamma = r.getFloat("gamma", 1);
+    // A negative factor turns the rate negative from there on (the loss then climbs), as a negative
+    // learning_rate does; exp's gamma < 0 flips its sign every iteration.
+    if ((n.policy == "step" && n.scale < 0) || (n.policy == "exp" && n.gamma < 0))
+        r.warning(n.policy == "step" ? "scale" : "gamma",
+                  "a negative factor makes the learning rate negative: the loss then climbs");
     if (n.policy == "exp" && n.gamma > 1)
         r.warning("gamma", "gamma > 1 makes policy=exp's rate grow every iteration (Darknet's cfgs use "
                            "0.99 or so)");
@@ -137,6 +142,9 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
         r.warning("scales", "steps has " + std::to_string(n.steps.size()) + " values but scales has " +
                                 std::to_string(n.scales.size()) +
                                 ": they are used in pairs (a step without a scale changes nothing)");
+    if (n.policy == "steps" && std::any_of(n.scales.begin(), n.scales.end(), [](float f) { return f < 0; }))
+        r.warning("scales", "a negative scale makes the learning rate negative from its step on: the loss "
+                            "then climbs");
     if (n.policy == "steps" && !std::is_sorted(n.steps.begin(), n.steps.end()))
         r.warning("steps", "steps are not in increasing order: a step is applied only once every step "
                            "before it has been reached (Darknet's rule), so the rate drops late");

@@ -34,8 +34,7 @@ std::unique_ptr<LayerConfig> DeconvolutionalLayer::parse(cfg::SectionReader& r)
     l->padding = r.getInt("padding", 0);
     if (pad)
         l->padding = l->size / 2;
-    if (l->filters < 1 || l->size < 1 || l->stride < 1)
-        r.error("filters", "filters, size and stride must be at least 1");
+    r.requirePositive({{"filters", l->filters}, {"size", l->size}, {"stride", l->stride}});
     return l;
 }
 

@@ -25,9 +25,7 @@ std::unique_ptr<LayerConfig> LocalLayer::parse(cfg::SectionReader& r)
     l->stride = r.getInt("stride", 1);
     l->pad = r.getInt("pad", 0);
     l->activation = readActivation(r, "logistic");
-    if (l->filters < 1 || l->size < 1 || l->stride < 1)
-        r.error("filters", "filters, size and stride must be at least 1");
-    else if (l->pad < 0)
+    if (r.requirePositive({{"filters", l->filters}, {"size", l->size}, {"stride", l->stride}}) && l->pad < 0)
         r.error("pad", "pad is the padding in pixels: 0 or more, found " + std::to_string(l->pad));
     return l;
 }

@@ -32,11 +32,15 @@ std::unique_ptr<LayerConfig> MaxpoolLayer::parse(cfg::SectionReader& r)
     l->outChannels = r.getInt("out_channels", 1);
     r.warnUnimplemented({"antialiasing", "maxpool_zero_nonmax"},
                         "this maxpool computes without it, so its outputs differ from AlexeyAB's Darknet");
-    if (l->size < 1 || l->strideX < 1 || l->strideY < 1)
-        r.error("size", "size and stride must be at least 1");
+    // (the key written is named: stride_x / stride_y, or stride for both)
+    const std::string_view xKey = r.lineOf("stride_x") != r.headerLine() ? "stride_x" : "stride";
+    const std::string_view yKey = r.lineOf("stride_y") != r.headerLine() ? "stride_y" : "stride";
+    bool positive = r.requirePositive({{"size", l->size}, {xKey, l->strideX}});
+    if (yKey != xKey)
+        positive = r.requirePositive({{yKey, l->strideY}}) && positive;
     // A window wholly in the padding has no maximum: its −3.4e38 made the layers after it NaN, blamed on
     // the weights.
-    else if (!l->depth && (l->padding < 0 || l->padding > 2LL * l->size - 2))
+    if (positive && !l->depth && (l->padding < 0 || l->padding > 2LL * l->size - 2))
         r.error("padding", "padding=" + std::to_string(l->padding) + " with size=" + std::to_string(l->size) +
                                " puts whole windows outside the image: from 0 to 2·size − 2 = " +
                                std::to_string(2LL * l->size - 2) + " (leave it out for size − 1)");
