@@ -1610,16 +1610,27 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
              exploding.err.constData());
     QVERIFY(!QFileInfo::exists(dir.filePath("poly/poly_final.weights")));
     // A batch that subdivisions does not divide is refused before the data is read (the list here is
-    // missing: its error came first, after the data loaded on a real set), with the batches that work.
+    // missing: its error came first, after the data loaded on a real set), on batch='s line, with the
+    // batches that work.
     test::writeFile(dir.filePath("nolist.data"), "classes=3\ntrain=missing.list\nlabels=labels.txt\n");
     test::writeFile(dir.filePath("sub3.cfg"),
                     QByteArray(kToyCfg).replace("subdivisions=2", "subdivisions=3"));
     const test::Run uneven = test::cli({"train", dir.filePath("nolist.data"), dir.filePath("sub3.cfg")});
     QCOMPARE(uneven.exitCode, 1);
-    QVERIFY2(uneven.err.contains("sub3.cfg: batch=8 in [net] is not a multiple of subdivisions=3: each pass "
-                                 "would take 2 images and leave the rest out; make batch a multiple of "
-                                 "subdivisions (batch=6 or 9)"),
-             uneven.err.constData());
+    QVERIFY2(
+        uneven.err.contains("sub3.cfg:2: batch=8 in [net] is not a multiple of subdivisions=3: each pass "
+                            "would take 2 images and leave the rest out; make batch a multiple of "
+                            "subdivisions (batch=6 or 9)"),
+        uneven.err.constData());
+    // No length to train: said with the cfg's [net] line before the data is read (it had no file:line).
+    test::writeFile(dir.filePath("endless.cfg"),
+                    QByteArray(kToyCfg).replace("max_batches=", "#max_batches="));
+    const test::Run endless = test::cli({"train", dir.filePath("nolist.data"), dir.filePath("endless.cfg")});
+    QCOMPARE(endless.exitCode, 1);
+    QVERIFY2(
+        endless.err.contains("endless.cfg:1: max_batches is 0 or missing in [net], so there is nothing to "
+                             "train"),
+        endless.err.constData());
 
     process.start(NETWRIGHT_CLI, {"valid", data.fileName(), cfg.fileName(),
                                   dir.filePath("out/toy_final.weights"), "--json"});

@@ -150,6 +150,18 @@ int timeSteps(const std::string& cfg)
     return std::max(1, buildNetworkSpec(cfg::Document::load(cfg), {}).net.timeSteps);
 }
 
+std::string netKeyPlace(const std::string& cfgPath, const std::string& cfgText, std::string_view key)
+{
+    const cfg::Document document = cfg::Document::parse(cfgText, cfgPath);
+    int line = 0;
+    if (!document.sections().empty()) {
+        const cfg::Section& net = document.sections().front();
+        const cfg::Line* entry = net.find(key);
+        line = entry ? entry->number : net.headerLine();
+    }
+    return line > 0 ? cfgPath + ":" + std::to_string(line) : cfgPath;
+}
+
 std::unique_ptr<Net> loadNetAtCfgBatch(const std::string& cfg, const std::string& weights, Net::Use use)
 {
     const NetworkSpec probe = buildNetworkSpec(cfg::Document::load(cfg));

@@ -9,6 +9,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nw::cli {
@@ -42,6 +43,10 @@ std::unique_ptr<Net> loadNet(const std::string& cfg, const std::string& weights,
 
 // The cfg's [net] time_steps (1 for a cfg that does not load: loadNet then says why).
 int timeSteps(const std::string& cfg);
+
+// "cfg:line" of a [net] key in this cfg text (the [net] header's line when the key is absent): where a
+// problem with a training setting found after the cfg was read is said.
+std::string netKeyPlace(const std::string& cfgPath, const std::string& cfgText, std::string_view key);
 
 // The net at the cfg's own batch (batch / subdivisions): what train and valid run. `use`:
 // InferenceOnly for evaluation, whose weights must then cover the whole net (training may start from a

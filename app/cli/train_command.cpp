@@ -381,7 +381,14 @@ int train(const TrainArgs& args)
         if (std::ifstream cfgFile(args.cfg, std::ios::binary); cfgFile)
             cfgText.assign(std::istreambuf_iterator<char>(cfgFile), {});
         if (auto problem = batchProblem(net->spec().net)) { // before the data set is read
-            std::cerr << "error: " << args.cfg << ": " << *problem << "\n";
+            std::cerr << "error: " << netKeyPlace(args.cfg, cfgText, "batch") << ": " << *problem << "\n";
+            return fail();
+        }
+        if (args.maxBatches <= 0 && net->spec().net.maxBatches <= 0) {
+            std::cerr
+                << "error: " << netKeyPlace(args.cfg, cfgText, "max_batches")
+                << ": max_batches is 0 or missing in [net], so there is nothing to train: set max_batches "
+                   "(the number of iterations) or pass --max-batches N\n";
             return fail();
         }
         if (leader && net->maxTruthBoxes() > 0 && args.validEvery > 0)

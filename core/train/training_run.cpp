@@ -193,7 +193,9 @@ void TrainingRun::leaderSays(const std::string& text)
 TrainingRun::Result TrainingRun::checkSettings()
 {
     if (maxBatches_ <= 0)
-        return "max_batches is 0: set max_batches in [net] or pass --max-batches";
+        return "max_batches is 0 or missing in [net], so there is nothing to train: set max_batches (the "
+               "number of iterations) or give the run's length (--max-batches N, the Train panel's "
+               "Iterations)";
     if (options_.gpu >= 0 && team_.size() > 1 && !dynamic_cast<DeviceSums*>(&team_))
         return "data-parallel training on GPUs goes through NCCL: start it with train --gpus 0,1,... (one "
                "process per GPU); ranks under mpirun train on CPUs";
