@@ -189,11 +189,29 @@ void TestGpuIndexMaps::maxpoolWindowPicksWhatTheCpuPicks()
     const int strideX = maxpool.contains("stride_x=2") || maxpool.contains("stride=2") ? 2 : 1;
     const int strideY = maxpool.contains("stride=2") ? 2 : 1;
     const int size = maxpool.contains("size=5") ? 5 : maxpool.contains("size=3") ? 3 : 2;
+    // The definition, step by step through the whole window (the CPU layer's general case calls
+    // maxpoolWindow itself, so the CPU output alone would not check it there).
+    const auto definition = [&](std::size_t i) {
+        const std::size_t x = i % std::size_t(o.w), y = i / std::size_t(o.w) % std::size_t(o.h);
+        const std::size_t plane = i / (std::size_t(o.w) * std::size_t(o.h));
+        long best = -1;
+        for (int dy = 0; dy < size; ++dy)
+            for (int dx = 0; dx < size; ++dx) {
+                const int iy = int(y) * strideY - padding / 2 + dy, ix = int(x) * strideX - padding / 2 + dx;
+                if (iy < 0 || ix < 0 || iy >= in.h || ix >= in.w)
+                    continue;
+                const long at = long(plane) * in.w * in.h + long(iy) * in.w + ix;
+                if (best < 0 || input[std::size_t(at)] > input[std::size_t(best)])
+                    best = at;
+            }
+        return best;
+    };
     for (std::size_t i = 0; i < out.size(); ++i) {
         const cuda::MaxpoolWinner winner =
             cuda::maxpoolWindow(input.data(), i, in.w, in.h, o.w, o.h, size, strideX, strideY, -padding / 2);
         QVERIFY(winner.index >= 0 && std::size_t(winner.index) < input.size());
         QCOMPARE(input[std::size_t(winner.index)], winner.value);
+        QCOMPARE(long(winner.index), definition(i));
         QVERIFY2(
             winner.value == out[i],
             qPrintable(QString("output %1: GPU window %2, CPU %3").arg(i).arg(winner.value).arg(out[i])));

@@ -357,76 +357,39 @@ public:
                              out_.h, config_.size, -config_.padding / 2);
             return;
         }
-        // Window origin (x·stride − padding/2); outside the image counts as −∞.
-        const int offset = -config_.padding / 2;
-#pragma omp parallel for collapse(2)
-        for (int b = 0; b < batch; ++b)
-            for (int c = 0; c < in_.c; ++c) {
-                const float* in =
-                    args.input.item(b) + std::size_t(c) * std::size_t(in_.h) * std::size_t(in_.w);
-                float* out = args.output.item(b) + std::size_t(c) * std::size_t(out_.h) * std::size_t(out_.w);
-                for (int y = 0; y < out_.h; ++y)
-                    for (int x = 0; x < out_.w; ++x) {
-                        float best = -FLT_MAX;
-                        const Span rows = clipped(offset + y * config_.strideY, in_.h);
-                        const Span columns = clipped(offset + x * config_.strideX, in_.w);
-                        for (int iy = rows.first; iy < rows.end; ++iy)
-                            for (int ix = columns.first; ix < columns.end; ++ix)
-                                best = std::max(best, in[iy * in_.w + ix]);
-                        out[y * out_.w + x] = best;
-                    }
-            }
+        forwardWindows(args, false);
     }
 
 private:
-    // The input rows (or columns) a window starting at `start` covers: its size clipped to the image, in
-    // the order the window visits them. (Stepping through the whole window, size=2147483647 — whose
-    // default padding keeps the output's size — ran for hours.)
-    struct Span {
-        int first, end;
-    };
-    Span clipped(int start, int side) const
+    // Any window (size, stride, padding): Darknet's rule as the GPU kernels have it (maxpool_window.h),
+    // the window clipped to the image; `recordWinners` keeps which input won each output for backward.
+    void forwardWindows(ForwardArgs& args, bool recordWinners)
     {
-        const long long end = std::min<long long>(side, static_cast<long long>(start) + config_.size);
-        return {std::max(start, 0), int(std::max<long long>(end, std::max(start, 0)))};
+        if (recordWinners)
+            indexes_.resize(args.output.size()); // every entry written
+        const long outputs = long(args.output.size());
+        const int offset = -config_.padding / 2; // window origin x·stride − padding/2
+#pragma omp parallel for
+        for (long o = 0; o < outputs; ++o) {
+            const cuda::MaxpoolWinner winner =
+                cuda::maxpoolWindow(args.input.data(), std::size_t(o), in_.w, in_.h, out_.w, out_.h,
+                                    config_.size, config_.strideX, config_.strideY, offset);
+            args.output.data()[o] = winner.value;
+            if (recordWinners)
+                indexes_[std::size_t(o)] = long(winner.index);
+        }
     }
 
     // Training: the same window rule, remembering which input won each output for the backward pass.
     void forwardRecordingIndexes(ForwardArgs& args)
     {
-        const int batch = args.output.batch();
         if (evenHalving()) {
             corners_.resize(args.output.size()); // every entry written
-            maxpool2x2Recording(args.input.data(), args.output.data(), corners_.data(), batch * in_.c, in_.w,
-                                in_.h);
+            maxpool2x2Recording(args.input.data(), args.output.data(), corners_.data(),
+                                args.output.batch() * in_.c, in_.w, in_.h);
             return;
         }
-        indexes_.resize(args.output.size()); // every entry written
-        const int offset = -config_.padding / 2;
-#pragma omp parallel for collapse(2)
-        for (int b = 0; b < batch; ++b)
-            for (int c = 0; c < in_.c; ++c) {
-                const long inBase = (long(b) * in_.c + c) * in_.h * in_.w;
-                const long outBase = (long(b) * out_.c + c) * out_.h * out_.w;
-                for (int y = 0; y < out_.h; ++y)
-                    for (int x = 0; x < out_.w; ++x) {
-                        float best = -FLT_MAX;
-                        long bestIndex = -1;
-                        const Span rows = clipped(offset + y * config_.strideY, in_.h);
-                        const Span columns = clipped(offset + x * config_.strideX, in_.w);
-                        for (int iy = rows.first; iy < rows.end; ++iy)
-                            for (int ix = columns.first; ix < columns.end; ++ix) {
-                                const long index = inBase + long(iy) * in_.w + ix;
-                                if (args.input.data()[index] > best) {
-                                    best = args.input.data()[index];
-                                    bestIndex = index;
-                                }
-                            }
-                        const long out = outBase + long(y) * out_.w + x;
-                        args.output.data()[out] = best;
-                        indexes_[std::size_t(out)] = bestIndex;
-                    }
-            }
+        forwardWindows(args, true);
     }
 
 #if NETWRIGHT_WITH_CUDA
