@@ -3,6 +3,7 @@
 // working; exports write JSON and YOLO labels; the bundled detector finds shapes in a video, with the
 // legend, zoom and recording.
 #include "backend/gpu_devices.h"
+#include "cfg/document.h"
 #include "data/detection_dataset.h"
 #include "data/make_shapes.h"
 #include "detect/annotate.h"
@@ -10,6 +11,7 @@
 #include "detect/detect_worker.h"
 #include "detect/paint_detections.h"
 #include "detect/yolo_labels.h"
+#include "graph/network_spec.h"
 #include "test_support.h"
 
 #include <QCheckBox>
@@ -45,6 +47,14 @@ namespace {
 {
     slider->setValue(value);
     return QTest::qWaitFor([&] { return !panel.filteringDeferred(); }, 60000);
+}
+
+// What the main window does on File ▸ Open: the cfg and the description it built of it.
+void openNetwork(ui::DetectPanel& panel, const QString& cfgPath)
+{
+    panel.setNetwork(cfgPath, cfgPath.isEmpty()
+                                  ? NetworkSpec{}
+                                  : buildNetworkSpec(cfg::Document::load(cfgPath.toStdString())));
 }
 } // namespace
 
@@ -98,7 +108,7 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     // Before any image the view says how to get one (it was a blank grey box).
     QVERIFY2(panel.view()->text().startsWith("Open an image, a folder of images, a video or the camera"),
              qPrintable(panel.view()->text()));
-    panel.setNetwork(cfg);
+    openNetwork(panel, cfg);
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
     panel.setWeights(dir.filePath("net.weights"));
     QVERIFY(loaded.wait(60000));
@@ -220,7 +230,7 @@ void TestDetectPanel::classifierShowsTopClasses()
     QVERIFY(helper.waitForFinished(300000) && helper.exitCode() == 0);
     ui::DetectPanel panel;
     panel.resize(640, 520);
-    panel.setNetwork(cfg);
+    openNetwork(panel, cfg);
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
     panel.setWeights(dir.filePath("net.weights"));
     QVERIFY(loaded.wait(60000));
@@ -264,7 +274,7 @@ void TestDetectPanel::divergedWeightsAreSaid()
     const QString cfg = dir.filePath("tiny.cfg"), weights = dir.filePath("diverged.weights");
     QVERIFY(test::writeDivergedDetector(cfg, weights));
     ui::DetectPanel panel;
-    panel.setNetwork(cfg);
+    openNetwork(panel, cfg);
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
     panel.setWeights(weights);
     QVERIFY(loaded.wait(60000));
@@ -296,7 +306,7 @@ void TestDetectPanel::bundledDetectorOnAShapesVideo()
     ui::DetectPanel panel;
     panel.resize(640, 560);
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
     QVERIFY(loaded.wait(60000));
     QCOMPARE(loaded.first().first().toString(), QString());
     QVERIFY(panel.isReady());
@@ -371,7 +381,7 @@ void TestDetectPanel::anotherNetworksWeightsAreRefusedInADialog()
 {
     ui::DetectPanel panel;
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
     panel.setWeights(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights");
     QVERIFY(loaded.wait(60000));
     const QString error = loaded.last().first().toString();
@@ -390,7 +400,7 @@ void TestDetectPanel::anotherNetworksWeightsAreRefusedInADialog()
     edited.setCfgTextSource([] {
         return QString("[net]\nwidth=16\nheight=16\nchannels=3\n\n[convolutional]\nfilters=-5\nsize=3\n");
     });
-    edited.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    openNetwork(edited, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
     edited.setWeights(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights");
     QTRY_VERIFY_WITH_TIMEOUT(!editedLoaded.isEmpty() && editedLoaded.last().first().toString().contains(
                                                             "filters must be at least 1"),
@@ -402,7 +412,7 @@ void TestDetectPanel::anotherNetworksWeightsAreRefusedInADialog()
     // choice: refused, they are named on the detector line without a dialog (one popped up on Train).
     ui::DetectPanel offered;
     QSignalSpy offeredLoaded(&offered, &ui::DetectPanel::detectorLoaded);
-    offered.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    openNetwork(offered, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
     offered.suggest(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights",
                     QString());
     QVERIFY(offeredLoaded.wait(60000));
@@ -417,7 +427,7 @@ void TestDetectPanel::anotherNetworksWeightsAreRefusedInADialog()
     // on when its answer was overtaken).
     ui::DetectPanel chosen;
     QSignalSpy chosenLoaded(&chosen, &ui::DetectPanel::detectorLoaded);
-    chosen.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    openNetwork(chosen, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
     chosen.suggest(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights",
                    QString());
     chosen.setWeights(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights");
@@ -464,13 +474,13 @@ void TestDetectPanel::anotherNetworkStartsClean()
 {
     ui::DetectPanel panel;
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
     QVERIFY(loaded.wait(60000));
     panel.openImageFile("/usr/share/darknet/data/dog.jpg");
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
     QVERIFY(!panel.view()->pixmap().isNull());
     QVERIFY(!panel.status()->text().isEmpty());
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
     QVERIFY(panel.view()->pixmap().isNull());
     QVERIFY(panel.status()->text().isEmpty());
     QVERIFY(panel.legend()->text().isEmpty());
@@ -515,7 +525,7 @@ std::optional<QString> boxesFoundBy(const QString& cfg, const QString& text, con
     ui::DetectPanel fresh;
     fresh.setCfgTextSource([&] { return text; });
     QSignalSpy loaded(&fresh, &ui::DetectPanel::detectorLoaded);
-    fresh.setNetwork(cfg);
+    openNetwork(fresh, cfg);
     if (!loaded.wait(60000))
         return std::nullopt;
     fresh.openImageFile(image);
@@ -543,7 +553,7 @@ void TestDetectPanel::theEditorsNetworkIsTheOneThatRuns()
     ui::DetectPanel panel;
     panel.setCfgTextSource([&] { return text; });
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(cfg);
+    openNetwork(panel, cfg);
     QVERIFY(loaded.wait(60000));
     panel.openImageFile(image);
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
@@ -612,7 +622,7 @@ void TestDetectPanel::otherWeightsRunTheImageAgain()
 
     ui::DetectPanel fresh; // what the other weights find, loaded from the start
     QSignalSpy freshLoaded(&fresh, &ui::DetectPanel::detectorLoaded);
-    fresh.setNetwork(cfg);
+    openNetwork(fresh, cfg);
     QVERIFY(freshLoaded.wait(60000));
     fresh.setWeights(other);
     QVERIFY(freshLoaded.wait(60000));
@@ -623,7 +633,7 @@ void TestDetectPanel::otherWeightsRunTheImageAgain()
 
     ui::DetectPanel panel;
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(cfg); // the bundled weights
+    openNetwork(panel, cfg); // the bundled weights
     QVERIFY(loaded.wait(60000));
     QVERIFY(slideTo(panel, panel.thresholdSlider(), 1));
     panel.openImageFile(image);
@@ -653,7 +663,7 @@ void TestDetectPanel::aFailedImageLeavesNothingBehindAndAZoomScrolls()
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
     QVERIFY(loaded.wait(60000));
     QPushButton* exportJson = nullptr;
     for (QPushButton* button : panel.findChildren<QPushButton*>())
@@ -703,9 +713,9 @@ void TestDetectPanel::aReplacedNetworksResultsAreDropped()
 {
     ui::DetectPanel panel;
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"); // queues its bundled weights
-    panel.openImageFile("/usr/share/darknet/data/dog.jpg");                   // and a detection
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"); // queues its bundled weights
+    panel.openImageFile("/usr/share/darknet/data/dog.jpg");                     // and a detection
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
     panel.useRandomWeights();
     QVERIFY(loaded.wait(60000)); // the worker runs in order: the old load and frame came before
     QCoreApplication::processEvents();
@@ -736,12 +746,12 @@ void TestDetectPanel::aReplacedNetworksWarningsAreDropped()
     }
     ui::DetectPanel panel;
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
     panel.setWeights(nanWeights);
     QTRY_VERIFY_WITH_TIMEOUT(panel.status()->text().contains("NaN"), 60000);
 
     panel.setWeights(nanWeights); // again, and another network before it is loaded
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
     panel.useRandomWeights();
     const int before = int(loaded.size());
     QTRY_VERIFY_WITH_TIMEOUT(loaded.size() > before, 60000);
@@ -759,7 +769,7 @@ void TestDetectPanel::streamProblemsStayInViewAndSavingNamesItsFile()
     ui::DetectPanel panel;
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
     QSignalSpy finished(&panel, &ui::DetectPanel::streamFinished);
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
     QVERIFY(loaded.wait(60000));
     panel.openVideoFile(notVideo);
     QVERIFY(finished.wait(30000));
@@ -799,9 +809,9 @@ void TestDetectPanel::noWeightsIsSaidAndRandomWeightsAreAChoice()
 {
     ui::DetectPanel panel;
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"); // bundled weights
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg"); // bundled weights
     QVERIFY(loaded.wait(60000));
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"); // none
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"); // none
     // A classifier from its cfg, before any weights: no box controls (they showed until weights loaded).
     QVERIFY(!panel.thresholdSlider()->isVisibleTo(&panel));
     for (QCheckBox* box : panel.findChildren<QCheckBox*>())
@@ -835,10 +845,10 @@ void TestDetectPanel::noWeightsIsSaidAndRandomWeightsAreAChoice()
     panel.openImageFile("/usr/share/darknet/data/dog.jpg");
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 2, 30000);
     // Another network forgets what waited for the last one's weights.
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
     panel.openImageFile("/usr/share/darknet/data/dog.jpg");
     const int frames = panel.framesReceived();
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
     QVERIFY(loaded.wait(60000));
     QTest::qWait(300);
     QCOMPARE(panel.framesReceived(), frames);
@@ -852,7 +862,7 @@ void TestDetectPanel::noWeightsIsSaidAndRandomWeightsAreAChoice()
         test::writeFile(data.filePath("valid/a.jpg"), "");
         test::writeFile(data.filePath("valid.txt"), "valid/a.jpg\n");
         test::writeFile(data.filePath("set.data"), "classes=5\nvalid=valid.txt\n");
-        fresh.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+        openNetwork(fresh, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
         fresh.suggest(QString(), data.filePath("set.data"));
         QCOMPARE(fresh.inputFolder(), data.filePath("valid"));
         fresh.openImageFile("/usr/share/darknet/data/dog.jpg");
@@ -861,7 +871,7 @@ void TestDetectPanel::noWeightsIsSaidAndRandomWeightsAreAChoice()
     // Weights a classifier cannot take: it is named as one (it said "Cannot load the detector").
     QTemporaryDir dir;
     test::writeFile(dir.filePath("short.weights"), QByteArray(20, '\0'));
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
     panel.setWeights(dir.filePath("short.weights"));
     QTRY_VERIFY_WITH_TIMEOUT(detector->text().startsWith("Cannot load the classifier: "), 30000);
 }
@@ -898,7 +908,7 @@ void TestDetectPanel::deviceChoiceListsTheGpusOrSaysWhyNone()
         QVERIFY(!precision->isEnabled());
     }
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
     QVERIFY(loaded.wait(60000));
     QCOMPARE(loaded.last().first().toString(), QString());
 }
@@ -927,7 +937,7 @@ void TestDetectPanel::letterboxFollowsTheCfg()
             letterbox = box;
     QVERIFY(letterbox && !letterbox->isChecked());
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(cfg);
+    openNetwork(panel, cfg);
     QVERIFY(loaded.wait(60000));
     QVERIFY(letterbox->isChecked());
     panel.openImageFile(image);
@@ -982,7 +992,7 @@ void TestDetectPanel::labelsAreDrawnAndCounted()
     panel.show(); // (the view draws at its own size)
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
     QVERIFY(loaded.wait(60000));
     panel.openImageFile(image);
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
@@ -1090,7 +1100,7 @@ void TestDetectPanel::slowFilteringTakesARunOfSliderStepsAtOnce()
 {
     ui::DetectPanel panel;
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg");
+    openNetwork(panel, QString(NETWRIGHT_TEST_DATA_DIR) + "/ab-cfgs/yolov4-tiny.cfg");
     panel.useRandomWeights();
     QVERIFY(loaded.wait(60000));
     QVERIFY(slideTo(panel, panel.thresholdSlider(), 20));
@@ -1134,7 +1144,7 @@ void TestDetectPanel::anImageAskedWithRefusedWeightsRunsWithTheNextOnes()
              0);
     ui::DetectPanel panel;
     QSignalSpy loaded(&panel, &ui::DetectPanel::detectorLoaded);
-    panel.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
+    openNetwork(panel, QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg");
     QVERIFY(loaded.wait(60000));
     panel.setWeights(other);
     QVERIFY(loaded.wait(60000));

@@ -3,6 +3,7 @@
 // file writes the same bytes; each confirmed property edit is one undo step.
 #include "cfg/document.h"
 #include "cfg/layer_edits.h"
+#include "detect/detect_panel.h"
 #include "editor/document_model.h"
 #include "editor/edit_actions.h"
 #include "editor/graph_items.h"
@@ -58,6 +59,7 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -437,6 +439,8 @@ void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()
                  "<td>Redo</td><td>&nbsp;&nbsp;[^<]*Ctrl\\+Y, [^<]*Ctrl\\+Shift\\+Z</td>")),
              qPrintable(shortcuts));
     QVERIFY(window.openFile(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg"));
+    // The Detect panel is told a classifier by the description the window built (no box controls).
+    QVERIFY(!window.detectPanel()->thresholdSlider()->isVisibleTo(window.detectPanel()));
     window.layerTable()->selectRow(2);
     ui::PropertyPanel* panel = window.propertyPanel();
     QCOMPARE(panel->section(), 3);

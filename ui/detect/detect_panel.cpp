@@ -392,7 +392,7 @@ DetectPanel::~DetectPanel()
     recorder_.close();
 }
 
-void DetectPanel::setNetwork(const QString& cfgPath)
+void DetectPanel::setNetwork(const QString& cfgPath, const NetworkSpec& spec)
 {
     // Another network starts clean: the last result, its labels and the names belonged to the old one.
     stopStream();
@@ -413,11 +413,8 @@ void DetectPanel::setNetwork(const QString& cfgPath)
     QMetaObject::invokeMethod(worker_, "unload", Qt::QueuedConnection); // the old network must not run
     bars_->setVisible(false);
     // A classifier as read from its cfg, before its weights load (or never do): no box controls.
-    bool classifier = false;
-    if (!cfgPath.isEmpty()) {
-        const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(cfgPath.toStdString()));
-        classifier = spec.ok() && !spec.layers.empty() && detectionClasses(spec) == 0;
-    }
+    const bool classifier =
+        !cfgPath.isEmpty() && spec.ok() && !spec.layers.empty() && detectionClasses(spec) == 0;
     showControlsFor(classifier);
     status_->clear();
     detector_->setText(cfgPath.isEmpty() ? tr("No detector loaded (an unsaved new network).")

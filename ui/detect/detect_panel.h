@@ -24,6 +24,10 @@ class QThread;
 class QTimer;
 class QCustomPlot;
 
+namespace nw {
+struct NetworkSpec;
+}
+
 namespace nw::ui {
 
 class DetectPanel : public QWidget {
@@ -32,7 +36,9 @@ public:
     explicit DetectPanel(QWidget* parent = nullptr);
     ~DetectPanel() override;
 
-    void setNetwork(const QString& cfgPath);
+    // The network the editor opened (cfgPath empty: a new one, not saved yet) and its description, which
+    // tells a classifier (no box controls) before any weights load.
+    void setNetwork(const QString& cfgPath, const NetworkSpec& spec);
 
     // Where the detector reads the network: the editor's text (unsaved edits included), not the file.
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }

@@ -56,7 +56,7 @@ bool MainWindow::openFile(const QString& path)
     graph_->showStart();
     statusBar()->clearMessage(); // (what it said was about the network before)
     trainPanel_->setNetwork(path);
-    detectPanel_->setNetwork(path);
+    detectPanel_->setNetwork(path, spec());
     // The .data found beside the cfg, and the weights of a run trained before (by the CLI into backup=,
     // or here), where nothing else was chosen.
     detectPanel_->suggest(runWeights(), trainPanel_->dataEdit()->text());
@@ -86,7 +86,7 @@ void MainWindow::newNetwork()
     graph_->showStart();
     statusBar()->clearMessage();
     trainPanel_->setNetwork(QString());
-    detectPanel_->setNetwork(QString());
+    detectPanel_->setNetwork(QString(), spec());
 }
 
 bool MainWindow::maybeSave()
@@ -184,7 +184,7 @@ bool MainWindow::saveAs(const QString& path)
     }
     // Saving keeps what the panels hold (data, weights, curves); a new network gets its first path.
     if (trainPanel_->cfgPath().isEmpty())
-        detectPanel_->setNetwork(path);
+        detectPanel_->setNetwork(path, spec());
     trainPanel_->renameNetwork(path);
     rememberRecent(path);
     updateTitle();
