@@ -12,6 +12,21 @@ namespace {
 
 using OverlapLists = std::vector<std::vector<std::uint32_t>>;
 
+// Whether `a` suppresses `b`: the rule's overlap above the threshold. That overlap is at most the IoU
+// (DIoU subtracts a distance term), so the IoU alone turns most pairs down without DIoU's pow().
+bool suppresses(const Box& a, const Box& b, float threshold, const NmsRule& rule)
+{
+    return boxIou(a, b) > threshold &&
+           (rule.kind == NmsRule::Kind::Iou || nmsOverlap(a, b, rule) > threshold);
+}
+
+// A box without area overlaps nothing (IoU 0), so under a threshold >= 0 it neither suppresses nor is
+// suppressed: an untrained network's hundreds of thousands of such boxes were compared pair by pair.
+bool inert(const Box& b, float threshold)
+{
+    return threshold >= 0 && (b.w == 0 || b.h == 0);
+}
+
 // For each of the first `total` boxes, the others whose overlap with it exceeds `threshold`. The
 // overlap is symmetric (bit for bit), and above a threshold ≥ 0 only for boxes whose x ranges meet: a
 // sweep over the left edges finds them without comparing every pair. None when the sweep does not
@@ -30,18 +45,20 @@ std::optional<OverlapLists> overlapLists(const std::vector<Detection>& detection
         left[i] = b.x - b.w / 2; // (as overlap() in layers/box.cpp computes the edges)
         right[i] = b.x + b.w / 2;
     }
-    std::vector<std::uint32_t> byLeft(total);
-    std::iota(byLeft.begin(), byLeft.end(), 0u);
+    std::vector<std::uint32_t> byLeft;
+    for (std::uint32_t i = 0; i < std::uint32_t(total); ++i)
+        if (!inert(detections[i].box, threshold))
+            byLeft.push_back(i);
     std::sort(byLeft.begin(), byLeft.end(),
               [&](std::uint32_t a, std::uint32_t b) { return left[a] < left[b]; });
     constexpr std::size_t kMostEntries = std::size_t(1) << 25; // 128 MB of indexes
     std::size_t entries = 0;
     OverlapLists lists(total);
-    for (std::size_t a = 0; a < total; ++a) {
+    for (std::size_t a = 0; a < byLeft.size(); ++a) {
         const std::uint32_t i = byLeft[a];
-        for (std::size_t b = a + 1; b < total && left[byLeft[b]] <= right[i]; ++b) {
+        for (std::size_t b = a + 1; b < byLeft.size() && left[byLeft[b]] <= right[i]; ++b) {
             const std::uint32_t j = byLeft[b];
-            if (nmsOverlap(detections[i].box, detections[j].box, rule) > threshold) {
+            if (suppresses(detections[i].box, detections[j].box, threshold, rule)) {
                 lists[i].push_back(j);
                 lists[j].push_back(i);
                 if ((entries += 2) > kMostEntries)
@@ -88,11 +105,11 @@ void nmsSort(std::vector<Detection>& detections, int classes, float threshold, c
                         detections.begin());
         if (!overlaps) {
             for (std::size_t i = 0; i < live; ++i) {
-                if (detections[i].prob[key] == 0)
+                if (detections[i].prob[key] == 0 || inert(detections[i].box, threshold))
                     continue;
                 for (std::size_t j = i + 1; j < live; ++j)
                     if (detections[j].prob[key] != 0 &&
-                        nmsOverlap(detections[i].box, detections[j].box, rule) > threshold)
+                        suppresses(detections[i].box, detections[j].box, threshold, rule))
                         detections[j].prob[key] = 0;
             }
             continue;
