@@ -13,9 +13,11 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
+#include <array>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
+#include <random>
 #include <zlib.h>
 
 using namespace nw;
@@ -79,6 +81,7 @@ private slots:
     void placementMatchesWarpAffine();
     void hsvJitterMatchesOpenCv();
     void floatHsvMatchesOpenCv();
+    void resizeWindowsAreDarknetsResize();
 };
 
 // libjpeg-turbo with its defaults is what OpenCV's imread calls: the same bytes, colour and grey.
@@ -432,6 +435,81 @@ void TestImageIo::hsvJitterMatchesOpenCv()
         qInfo("jitter hue %d: largest difference %d, mean %.4f", j.hue, d.largest, d.mean);
         QVERIFY2(d.largest <= 8 && d.mean < 0.5,
                  qPrintable(QString("hue %1: largest %2, mean %3").arg(j.hue).arg(d.largest).arg(d.mean)));
+    }
+}
+
+// Darknet's resize_image as written there (a whole first pass along x, then along y): the resize and any
+// window of it give its values bit for bit, growing and shrinking, without building that first pass.
+void TestImageIo::resizeWindowsAreDarknetsResize()
+{
+    const auto darknets = [](const Image& in, int w, int h) {
+        Image part{w, in.height, in.channels, std::vector<float>(std::size_t(w * in.height * in.channels))};
+        const float wScale = float(in.width - 1) / float(w - 1), hScale = float(in.height - 1) / float(h - 1);
+        for (int k = 0; k < in.channels; ++k)
+            for (int r = 0; r < in.height; ++r)
+                for (int c = 0; c < w; ++c) {
+                    float val = 0;
+                    if (c == w - 1 || in.width == 1) {
+                        val = in.at(in.width - 1, r, k);
+                    } else {
+                        const float sx = float(c) * wScale;
+                        const int ix = int(sx);
+                        const float dx = sx - float(ix);
+                        val = (1 - dx) * in.at(ix, r, k) + dx * in.at(ix + 1, r, k);
+                    }
+                    part.at(c, r, k) = val;
+                }
+        Image out{w, h, in.channels, std::vector<float>(std::size_t(w * h * in.channels))};
+        for (int k = 0; k < in.channels; ++k)
+            for (int r = 0; r < h; ++r) {
+                const float sy = float(r) * hScale;
+                const int iy = int(sy);
+                const float dy = sy - float(iy);
+                for (int c = 0; c < w; ++c)
+                    out.at(c, r, k) = (1 - dy) * part.at(c, iy, k);
+                if (r == h - 1 || in.height == 1)
+                    continue;
+                for (int c = 0; c < w; ++c)
+                    out.at(c, r, k) += dy * part.at(c, iy + 1, k);
+            }
+        return out;
+    };
+    std::mt19937 random(5);
+    std::uniform_real_distribution<float> unit(0, 1);
+    for (const auto& [inW, inH, outW, outH] : {std::array{768, 576, 416, 320},
+                                               {28, 28, 416, 416},
+                                               {7, 5, 13, 11},
+                                               {1, 300, 28, 90},
+                                               {300, 1, 90, 28},
+                                               {5, 9, 5, 9},
+                                               {64, 48, 31, 97}}) {
+        Image in{inW, inH, 3, std::vector<float>(std::size_t(inW * inH * 3))};
+        for (float& v : in.data)
+            v = unit(random);
+        const Image expected = darknets(in, outW, outH);
+        QVERIFY(resizeDarknet(in, outW, outH).data == expected.data);
+        for (int trial = 0; trial < 5; ++trial) {
+            const int columns = 1 + int(unit(random) * float(outW)),
+                      rows = 1 + int(unit(random) * float(outH));
+            const int left = int(unit(random) * float(outW - columns + 1)),
+                      top = int(unit(random) * float(outH - rows + 1));
+            const Image window = resizeDarknetWindow(in, outW, outH, left, top, columns, rows);
+            QCOMPARE(window.width, columns);
+            QCOMPARE(window.height, rows);
+            for (int k = 0; k < 3; ++k)
+                for (int y = 0; y < rows; ++y)
+                    for (int x = 0; x < columns; ++x)
+                        QVERIFY2(window.at(x, y, k) == expected.at(left + x, top + y, k),
+                                 qPrintable(QString("%1x%2 -> %3x%4, window at %5,%6: (%7, %8)")
+                                                .arg(inW)
+                                                .arg(inH)
+                                                .arg(outW)
+                                                .arg(outH)
+                                                .arg(left)
+                                                .arg(top)
+                                                .arg(x)
+                                                .arg(y)));
+        }
     }
 }
 

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -91,23 +92,32 @@ private:
         }
         sw = std::max(w_, int(float(sw) * aspect));
         sh = std::max(h_, int(float(sh) / aspect));
-        Image scaled = resizeDarknet(in, sw, sh);
         const int dx = int(uniformFloat(random, 0, 1) * float(sw - w_ + 1)),
                   dy = int(uniformFloat(random, 0, 1) * float(sh - h_ + 1));
         const bool flip = augmentation_.flip && uniformFloat(random, 0, 1) < 0.5f;
         Image out{w_, h_, c_, std::vector<float>(std::size_t(w_) * std::size_t(h_) * std::size_t(c_))};
+        // Only the part of the scaled image the crop reads is made (the whole of a 1×100,000 image
+        // scaled to a short side of 28 held 3.8 GB).
         if (augmentation_.angle > 0) {
             // Darknet's rotate_crop_image: the crop turned about its centre by ±angle degrees, sampled
-            // bilinearly from the scaled image (black outside it).
+            // bilinearly from the scaled image (black outside it): the window within reach of the
+            // crop's centre, half its diagonal and a pixel for the bilinear neighbours.
             const float radians =
                 (uniformFloat(random, 0, 1) * 2 - 1) * augmentation_.angle * 3.14159265f / 180;
-            rotateCrop(scaled, float(dx) + float(w_) / 2, float(dy) + float(h_) / 2, radians, flip, out);
+            const float cx = float(dx) + float(w_) / 2, cy = float(dy) + float(h_) / 2;
+            const float reach = std::hypot(float(w_), float(h_)) / 2 + 2;
+            const int left = std::max(0, int(std::floor(cx - reach))),
+                      top = std::max(0, int(std::floor(cy - reach)));
+            const int right = std::min(sw, int(std::ceil(cx + reach))),
+                      bottom = std::min(sh, int(std::ceil(cy + reach)));
+            const Image near = resizeDarknetWindow(in, sw, sh, left, top, right - left, bottom - top);
+            rotateCrop(near, left, top, cx, cy, radians, flip, out);
         } else {
+            const Image crop = resizeDarknetWindow(in, sw, sh, dx, dy, w_, h_); // (inside: dx <= sw - w_)
             for (int ch = 0; ch < c_; ++ch)
                 for (int y = 0; y < h_; ++y)
                     for (int x = 0; x < w_; ++x)
-                        out.at(x, y, ch) = scaled.at(std::min(sw - 1, dx + (flip ? w_ - 1 - x : x)),
-                                                     std::min(sh - 1, dy + y), ch);
+                        out.at(x, y, ch) = crop.at(flip ? w_ - 1 - x : x, y, ch);
         }
         if (c_ == 3 &&
             (augmentation_.hue != 0 || augmentation_.saturation != 1 || augmentation_.exposure != 1))
@@ -115,12 +125,17 @@ private:
         return out;
     }
 
-    // out(x, y) = source at the point (x, y) of a w_ × h_ window centred on (cx, cy), turned by
-    // `radians` (and mirrored first with `flip`); bilinear, 0 outside the source.
-    void rotateCrop(const Image& source, float cx, float cy, float radians, bool flip, Image& out) const
+    // out(x, y) = the scaled image at the point (x, y) of a w_ × h_ window centred on (cx, cy), turned by
+    // `radians` (and mirrored first with `flip`); bilinear, 0 outside the scaled image.
+    // `source` is the window at (left, top) of the scaled image that holds every point the crop reads
+    // (coordinates stay the whole image's, so the values are those of the whole image).
+    void rotateCrop(const Image& source, int left, int top, float cx, float cy, float radians, bool flip,
+                    Image& out) const
     {
         const float c = std::cos(radians), s = std::sin(radians);
         auto pixel = [&](int x, int y, int ch) {
+            x -= left;
+            y -= top;
             return x < 0 || y < 0 || x >= source.width || y >= source.height ? 0.0f : source.at(x, y, ch);
         };
         for (int y = 0; y < h_; ++y)

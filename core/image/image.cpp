@@ -5,6 +5,7 @@
 #include "util/memory_info.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #if NETWRIGHT_WITH_OPENCV
 #include "image/image_opencv.h"
@@ -81,41 +82,60 @@ std::optional<Image> loadImage(const std::string& path, int channels, std::strin
     return imageFromPixels(*pixels);
 }
 
-Image resizeDarknet(const Image& in, int width, int height)
+Image resizeDarknetWindow(const Image& in, int width, int height, int left, int top, int columns, int rows)
 {
-    Image part{width, in.height, in.channels, {}};
-    part.data.resize(std::size_t(width) * std::size_t(in.height) * std::size_t(in.channels));
     const float xScale = float(in.width - 1) / float(std::max(1, width - 1));
     const float yScale = float(in.height - 1) / float(std::max(1, height - 1));
-    for (int c = 0; c < in.channels; ++c)
-        for (int y = 0; y < in.height; ++y)
-            for (int x = 0; x < width; ++x) {
-                float value;
-                if (x == width - 1 || in.width == 1) {
-                    value = in.at(in.width - 1, y, c);
-                } else {
-                    const float sx = float(x) * xScale;
-                    const int ix = int(sx);
-                    const float dx = sx - float(ix);
-                    value = (1 - dx) * in.at(ix, y, c) + dx * in.at(ix + 1, y, c);
-                }
-                part.at(x, y, c) = value;
+    // Darknet's first pass (along x) gives a width × in.height image; here only the window's columns
+    // of the one or two input rows each output row reads, kept while the next output row reads them
+    // too. (The whole pass held network width × image height floats: GBs for a 1×1,000,000 image.)
+    std::vector<float> rowsAlongX(2 * std::size_t(columns));
+    int held[2] = {-1, -1}; // which input row each half of rowsAlongX holds
+    const auto alongX = [&](int y, int c) -> const float* {
+        for (int k = 0; k < 2; ++k)
+            if (held[k] == y)
+                return rowsAlongX.data() + std::size_t(k) * std::size_t(columns);
+        const int k = held[0] == y - 1 ? 1 : 0; // (keep the row just above: the next may read it)
+        held[k] = y;
+        float* row = rowsAlongX.data() + std::size_t(k) * std::size_t(columns);
+        for (int x = left; x < left + columns; ++x) {
+            float value;
+            if (x == width - 1 || in.width == 1) {
+                value = in.at(in.width - 1, y, c);
+            } else {
+                const float sx = float(x) * xScale;
+                const int ix = int(sx);
+                const float dx = sx - float(ix);
+                value = (1 - dx) * in.at(ix, y, c) + dx * in.at(ix + 1, y, c);
             }
-    Image out{width, height, in.channels, {}};
-    out.data.resize(std::size_t(width) * std::size_t(height) * std::size_t(in.channels));
-    for (int c = 0; c < in.channels; ++c)
-        for (int y = 0; y < height; ++y) {
+            row[x - left] = value;
+        }
+        return row;
+    };
+    Image out{columns, rows, in.channels, {}};
+    out.data.resize(std::size_t(columns) * std::size_t(rows) * std::size_t(in.channels));
+    for (int c = 0; c < in.channels; ++c) {
+        held[0] = held[1] = -1;
+        for (int y = top; y < top + rows; ++y) {
             const float sy = float(y) * yScale;
             const int iy = int(sy);
             const float dy = sy - float(iy);
-            for (int x = 0; x < width; ++x)
-                out.at(x, y, c) = (1 - dy) * part.at(x, iy, c);
+            const float* upper = alongX(iy, c);
+            for (int x = 0; x < columns; ++x)
+                out.at(x, y - top, c) = (1 - dy) * upper[x];
             if (y == height - 1 || in.height == 1)
                 continue;
-            for (int x = 0; x < width; ++x)
-                out.at(x, y, c) += dy * part.at(x, iy + 1, c);
+            const float* lower = alongX(iy + 1, c); // (into the half that does not hold row iy)
+            for (int x = 0; x < columns; ++x)
+                out.at(x, y - top, c) += dy * lower[x];
         }
+    }
     return out;
+}
+
+Image resizeDarknet(const Image& in, int width, int height)
+{
+    return resizeDarknetWindow(in, width, height, 0, 0, width, height);
 }
 
 Image letterbox(const Image& in, int width, int height)
@@ -123,10 +143,10 @@ Image letterbox(const Image& in, int width, int height)
     int newWidth = in.width, newHeight = in.height;
     if (float(width) / float(in.width) < float(height) / float(in.height)) {
         newWidth = width;
-        newHeight = in.height * width / in.width;
+        newHeight = int(std::int64_t(in.height) * width / in.width); // (a side of 2^20 × 608: past int)
     } else {
         newHeight = height;
-        newWidth = in.width * height / in.height;
+        newWidth = int(std::int64_t(in.width) * height / in.height);
     }
     const Image resized = resizeDarknet(in, newWidth, newHeight);
     Image boxed{width, height, in.channels,
