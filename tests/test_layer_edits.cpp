@@ -178,6 +178,35 @@ void TestLayerEdits::connectAndDisconnectLayers()
         QCOMPARE(cfg::referencedLayers(twice, 3), std::vector<int>({2}));
         QVERIFY(buildNetworkSpec(twice).ok());
     }
+    // A comment after the list is not part of it (Darknet's numbers stop there): an input is added to
+    // the list before it, removed from it, and renumbering leaves the comment's own numbers alone (the
+    // input went into the comment with "Layer 3 now reads layer 1" said, and disconnect said "does not
+    // read").
+    {
+        cfg::Document commented = cfg::Document::parse(original);
+        commented.section(4).set("layers", "-1  # concat with layer 0 (2 inputs), said -4");
+        QCOMPARE(cfg::referencedLayers(commented, 3), std::vector<int>({2}));
+        QCOMPARE(QString::fromStdString(cfg::connectLayers(commented, 1, 3)), QString());
+        QVERIFY2(
+            commented.toText().find("[route]\nlayers = -1,-2  # concat with layer 0 (2 inputs), said -4\n") !=
+                std::string::npos,
+            commented.toText().c_str());
+        QCOMPARE(sources(commented)[3], std::vector<int>({2, 1}));
+        QCOMPARE(QString::fromStdString(cfg::disconnectLayers(commented, 2, 3)), QString());
+        QVERIFY2(
+            commented.toText().find("[route]\nlayers = -2  # concat with layer 0 (2 inputs), said -4\n") !=
+                std::string::npos,
+            commented.toText().c_str());
+        cfg::insertLayer(commented, 0, "maxpool", {{"size", "1"}, {"stride", "1"}});
+        QVERIFY2(
+            commented.toText().find("[route]\nlayers = -2  # concat with layer 0 (2 inputs), said -4\n") !=
+                std::string::npos,
+            commented.toText().c_str());
+        commented.section(6).set("from", "1 # layer 1");
+        cfg::insertLayer(commented, 0, "maxpool", {{"size", "1"}, {"stride", "1"}});
+        QVERIFY2(commented.toText().find("[shortcut]\nfrom=2 # layer 1\n") != std::string::npos,
+                 commented.toText().c_str());
+    }
     // What cannot be connected says why, naming the layers.
     QVERIFY2(cfg::connectLayers(doc, 1, 5).find("layer 5 [convolutional] reads the layer before it") == 0,
              cfg::connectLayers(doc, 1, 5).c_str());

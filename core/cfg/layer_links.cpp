@@ -28,14 +28,6 @@ Line* referenceLine(Document& document, int layer)
     return const_cast<Line*>(referenceLine(std::as_const(document), layer));
 }
 
-// The value between '=' and the line's trailing spaces, as written.
-std::string rawValue(const Line& line)
-{
-    std::string raw = line.text.substr(line.text.find('=') + 1);
-    const auto first = raw.find_first_not_of(" \t"), last = raw.find_last_not_of(" \t\r");
-    return first == std::string::npos ? std::string() : raw.substr(first, last - first + 1);
-}
-
 std::string referenceKey(const std::string& type)
 {
     return type == "route" ? "layers" : isReferenceKey(type, "from") ? "from" : "";
@@ -52,10 +44,12 @@ std::vector<int> referencedLayers(const Document& document, int layer)
 {
     std::vector<int> result;
     if (const Line* line = referenceLine(document, layer)) {
+        // (A comment after the list is not part of it: "layers = -1, 8  # 2 inputs".)
+        const std::string_view value = valueBeforeComment(line->value);
         std::size_t start = 0;
-        while (start <= line->value.size()) {
-            const std::size_t comma = std::min(line->value.find(',', start), line->value.size());
-            if (const auto written = parseInt(std::string_view(line->value).substr(start, comma - start)))
+        while (start <= value.size()) {
+            const std::size_t comma = std::min(value.find(',', start), value.size());
+            if (const auto written = parseInt(value.substr(start, comma - start)))
                 result.push_back(*written < 0 ? layer + *written : *written);
             start = comma + 1;
         }
@@ -83,7 +77,7 @@ std::string connectLayers(Document& document, int source, int layer)
         if (std::find(current.begin(), current.end(), source) != current.end())
             return describe(document, layer) + " already reads layer " + std::to_string(source);
         const Line* line = section.find(key);
-        const std::string raw = line ? rawValue(*line) : std::string();
+        const std::string raw = line ? line->writtenValue() : std::string();
         const std::string separator = raw.find(", ") != std::string::npos ? ", " : ",";
         section.set(key, raw.empty() ? relative : raw + separator + relative, document.preferredEol());
         return {};
@@ -122,7 +116,7 @@ std::string disconnectLayers(Document& document, int source, int layer)
         return describe(document, layer) + " reads only layer " + std::to_string(source) +
                "; a route needs at least one input (delete the route instead)";
     // Rebuild the list without that entry, the others (and their spacing) as written.
-    const std::string raw = rawValue(*section.find("layers"));
+    const std::string raw = section.find("layers")->writtenValue();
     std::string kept;
     bool dropped = false;
     std::size_t start = 0;

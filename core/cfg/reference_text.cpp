@@ -2,6 +2,7 @@
 
 #include "cfg/section_reader.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 
@@ -14,19 +15,22 @@ void rewriteReferenceNumbers(Line& line, const std::function<std::optional<int>(
         return;
     auto isDigit = [&](std::size_t i) { return std::isdigit(static_cast<unsigned char>(line.text[i])) != 0; };
     std::size_t pos = eq + 1;
-    while (pos < line.text.size()) {
-        while (pos < line.text.size() && line.text[pos] != '-' && !isDigit(pos))
+    // The numbers of the value only: a comment after it ("layers = -1, 8  # 2 inputs") stays as written.
+    std::size_t valueEnd = std::min(line.text.find_first_of("#;", pos), line.text.size());
+    while (pos < valueEnd) {
+        while (pos < valueEnd && line.text[pos] != '-' && !isDigit(pos))
             ++pos;
-        if (pos >= line.text.size())
+        if (pos >= valueEnd)
             break;
         std::size_t end = pos + (line.text[pos] == '-' ? 1 : 0);
-        while (end < line.text.size() && isDigit(end))
+        while (end < valueEnd && isDigit(end))
             ++end;
         std::string replacement = line.text.substr(pos, end - pos);
         if (const auto written = parseInt(replacement))
             if (const auto updated = rewrite(*written))
                 replacement = std::to_string(*updated);
         line.text.replace(pos, end - pos, replacement);
+        valueEnd = valueEnd + replacement.size() - (end - pos);
         pos += std::max<std::size_t>(1, replacement.size());
     }
     line.value = darknetStrip(line.text.substr(eq + 1));
