@@ -85,6 +85,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); } // QSettings away from the user's
     void editsThenUndoAllRestoreTheBytes();
     void aCfgWithoutNetSaysSoAndGetsOne();
+    void aTypedValueGoesFirstAndTheViewsStay();
     void exportOnnxFromTheFileMenu();
     void paletteInsertCreatesDefaultsAndKeepsReferences();
     void savingUnmodifiedWritesTheSameBytes();
@@ -1374,6 +1375,62 @@ void TestEditor::newFilesStartCleanAndNewSaysHowToStart()
 // A cfg without [net] (a fragment copied from another): the canvas said "No layers yet: drag a layer
 // type…", and a layer dragged there went between its sections. It says what is missing, refuses the
 // insert in words, and Edit ▸ Add [net] section makes its sections layers, in one undoable step.
+// A value typed in Properties and committed by what the user does next: a click further down the table
+// (the table and the graph scrolled back to the edited layer first, and the click took another row), or
+// Ctrl+Down (the move dropped it).
+void TestEditor::aTypedValueGoesFirstAndTheViewsStay()
+{
+    ui::MainWindow window;
+    window.resize(1280, 720);
+    QVERIFY(window.openFile("/usr/share/darknet/cfg/yolov3.cfg"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTableWidget* properties = window.propertyPanel()->table();
+    const auto typeFilters = [&](const QString& value) {
+        int row = -1;
+        for (int r = 0; r < properties->rowCount(); ++r)
+            if (properties->item(r, 0)->text() == "filters")
+                row = r;
+        QVERIFY(row >= 0);
+        properties->setCurrentItem(properties->item(row, 1));
+        properties->editItem(properties->item(row, 1));
+        QSpinBox* spin = nullptr; // (the last editor may not be deleted yet)
+        for (QSpinBox* box : properties->viewport()->findChildren<QSpinBox*>())
+            if (box->isVisible())
+                spin = box;
+        QVERIFY(spin);
+        spin->selectAll();
+        QTest::keyClicks(spin, value);
+    };
+    window.layerTable()->selectRow(1);
+    typeFilters("40");
+    QScrollBar* tableBar = window.layerTable()->verticalScrollBar();
+    tableBar->setValue(tableBar->maximum()); // (a wheel or the scroll bar: the editor keeps the focus)
+    const int scrolled = tableBar->value();
+    QVERIFY(scrolled > 0);
+    QScrollBar* graphBar = window.graphView()->verticalScrollBar();
+    graphBar->setValue(graphBar->maximum() / 2); // far from layer 1's card (the mini-map, say)
+    const int graphScrolled = graphBar->value();
+    QVERIFY(graphScrolled > 1000);
+    window.propertyPanel()->commitPendingEdit(); // what the click's focus change does
+    QTRY_COMPARE(window.layerModel()->spec().layers[1].output.c, 40);
+    QCOMPARE(tableBar->value(), scrolled);
+    QVERIFY2(std::abs(graphBar->value() - graphScrolled) <= 2,
+             qPrintable(QString("%1 (was %2)").arg(graphBar->value()).arg(graphScrolled)));
+
+    window.layerTable()->selectRow(2);
+    typeFilters("48");
+    QAction* down = nullptr;
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == "Move layer do&wn")
+            down = action;
+    QVERIFY(down);
+    const int steps = window.documentModel()->undoStack()->count();
+    down->trigger();
+    QCOMPARE(window.documentModel()->undoStack()->count(), steps + 2); // the value, then the move
+    QCOMPARE(window.layerModel()->spec().layers[3].output.c, 48);
+}
+
 void TestEditor::aCfgWithoutNetSaysSoAndGetsOne()
 {
     QTemporaryDir dir;

@@ -235,7 +235,7 @@ void GraphView::setSpec(const NetworkSpec& spec)
             verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(moved.y()));
         }
     }
-    selectLayers(selected);
+    selectLayers(selected, false); // (the anchor above decides where the view is)
     placeMiniMap();
     miniMap_->refresh();
 }
@@ -289,7 +289,7 @@ void GraphView::selectLayer(int layer)
     selectLayers({layer});
 }
 
-void GraphView::selectLayers(const std::vector<int>& layers)
+void GraphView::selectLayers(const std::vector<int>& layers, bool bringIntoView)
 {
     updatingSelection_ = true;
     scene_->clearSelection();
@@ -297,7 +297,7 @@ void GraphView::selectLayers(const std::vector<int>& layers)
         if (item->type() == NodeItem::Type &&
             std::find(layers.begin(), layers.end(), static_cast<NodeItem*>(item)->layer()) != layers.end()) {
             item->setSelected(true);
-            if (layers.size() == 1)
+            if (layers.size() == 1 && bringIntoView)
                 ensureVisible(item, 60, 60);
         }
     updatingSelection_ = false;

@@ -37,7 +37,8 @@ public:
 
     void setSpec(const NetworkSpec& spec);
     void selectLayer(int layer);
-    void selectLayers(const std::vector<int>& layers);
+    // `bringIntoView`: scroll to a single selected card (not when a rebuild keeps the view where it was).
+    void selectLayers(const std::vector<int>& layers, bool bringIntoView = true);
     int selectedLayer() const;                               // the first selected card, or -1
     std::vector<int> selectedLayers() const;                 // every selected card, in index order
     std::optional<std::pair<int, int>> selectedEdge() const; // (from, to) of a selected edge

@@ -38,6 +38,7 @@
 #include <QResizeEvent>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -482,9 +483,15 @@ const NetworkSpec& MainWindow::spec() const
 void MainWindow::showSpec()
 {
     const int selected = selectedLayer();
+    // The rebuilt table and graph stay where they were scrolled: a value committed by a click further
+    // down the table, or on another card, scrolled both back to the edited layer first, and the click
+    // then landed on another layer (or on empty canvas). Edits that add a layer select it afterwards.
+    const int tableScroll = table_->verticalScrollBar()->value();
     const bool showingNet = properties_->section() == 0; // an edit of [net] stays on [net]
     model_->setSpec(buildNetworkSpec(model_doc_->document()));
     graph_->setSpec(model_->spec());
+    // (where the graph's rebuild kept the card looked at)
+    const QPoint graphScroll(graph_->horizontalScrollBar()->value(), graph_->verticalScrollBar()->value());
     const NetworkSpec& spec = model_->spec();
     Diagnostics ownLines; // (a line number of another file, a 9k.tree, would mark an unrelated key)
     for (const Diagnostic& d : spec.diagnostics)
@@ -517,6 +524,9 @@ void MainWindow::showSpec()
     trainPanel_->setDataNeeds(needs);
     if (selected >= 0)
         selectLayer(std::min(selected, int(spec.layers.size()) - 1));
+    table_->verticalScrollBar()->setValue(tableScroll);
+    graph_->horizontalScrollBar()->setValue(graphScroll.x());
+    graph_->verticalScrollBar()->setValue(graphScroll.y());
     if (showingNet)
         properties_->showSection(0);
     showProblems();
@@ -725,9 +735,9 @@ void MainWindow::selectLayer(int layer)
 {
     if (layer < 0)
         return;
-    const QModelIndex index = proxy_->mapFromSource(model_->index(layer, 0));
-    table_->selectRow(index.row());
-    table_->scrollTo(index);
+    table_->selectRow(proxy_->mapFromSource(model_->index(layer, 0)).row());
+    // (selecting may commit a value typed in Properties, which rebuilds the model: the index again)
+    table_->scrollTo(proxy_->mapFromSource(model_->index(layer, 0)));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

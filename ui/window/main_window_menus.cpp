@@ -145,6 +145,13 @@ void MainWindow::createActions()
     }
     // A move that the layers' references would not survive is refused in words; the selection stays.
     const auto move = [this](int step) {
+        // A value typed in Properties first (Ctrl+Up/Down reach the window from its cell editor, whose
+        // value the move's rebuild of the rows dropped).
+        properties_->commitPendingEdit();
+        if (!source_->commitPendingEdit()) {
+            statusBar()->showMessage(unappliedSourceText(tr("Not moved")));
+            return;
+        }
         const int layer = selectedLayer();
         if (layer + step < 0 || layer + step >= cfg::layerCount(model_doc_->document()))
             return;
