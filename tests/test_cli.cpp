@@ -936,6 +936,23 @@ void TestCli::unreadableImagesAreNamedNotScored()
                                   " beside it, not a list of images)"),
              globbed.err.constData());
     QCOMPARE(globbed.out.count(".jpg"), 1);
+    // A list of images that happens to sit beside an image of its name (test.txt by test.jpg) is a list:
+    // its images are read (it was taken for a label file, and nothing ran with exit 0).
+    QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", dir.filePath("test.jpg")));
+    test::writeFile(dir.filePath("test.txt"), "a.jpg\ntest.jpg\n");
+    const Run listed =
+        cli({"classify", dir.filePath("ends.cfg"), dir.filePath("ends.weights"), dir.filePath("test.txt")});
+    QVERIFY2(listed.exitCode == 0, listed.err.constData());
+    QCOMPARE(listed.out.count(".jpg"), 2);
+    QVERIFY2(!listed.err.contains("left out"), listed.err.constData());
+    // A folder's JPEGs named .jfif or .JPE are images too (left out without a word).
+    QVERIFY(QDir(dir.path()).mkpath("jf"));
+    QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", dir.filePath("jf/a.jfif")));
+    QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", dir.filePath("jf/b.JPE")));
+    const Run jfif =
+        cli({"classify", dir.filePath("ends.cfg"), dir.filePath("ends.weights"), dir.filePath("jf")});
+    QVERIFY2(jfif.exitCode == 0, jfif.err.constData());
+    QVERIFY2(jfif.out.contains("a.jfif") && jfif.out.contains("b.JPE"), jfif.out.constData());
     // A video given to classify is named as one (it was "damaged, or not an image format OpenCV knows"),
     // and a folder of videos is not said to be read for its .mp4 files.
     QVERIFY(QDir(dir.path()).mkpath("clips"));
@@ -1157,6 +1174,14 @@ void TestCli::hostileInputsGetClearErrors()
     QCOMPARE(folderEntry.exitCode, 1);
     QVERIFY2(folderEntry.err.contains("list.txt:1: sub is a directory, not an image"),
              folderEntry.err.constData());
+    // A named pipe in a list exists: said as what it is (it was "does not exist").
+    QVERIFY(mkfifo(dir.filePath("folder/pipe.jpg").toLocal8Bit().constData(), 0600) == 0);
+    test::writeFile(dir.filePath("folder/pipes.txt"), "pipe.jpg\n");
+    const Run pipeEntry = mapOnList("pipe-entry.data", "folder/pipes.txt");
+    QCOMPARE(pipeEntry.exitCode, 1);
+    QVERIFY2(pipeEntry.err.contains("pipes.txt:1: pipe.jpg is not a regular file (a named pipe or a device), "
+                                    "not an image"),
+             pipeEntry.err.constData());
     // A list named in a list (its lines were read as its own labels: "54 bad label lines").
     test::writeFile(dir.filePath("folder/outer.txt"), "list.txt\n");
     const Run nested = mapOnList("nested.data", "folder/outer.txt");

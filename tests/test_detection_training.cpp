@@ -510,6 +510,9 @@ private slots:
         QVERIFY(QDir(dir.path()).mkpath("drawn/labels"));
         std::ofstream(root + "/drawn/labels/d.txt") << "0 0.5 0.5 0.2 0.2\n";
         QCOMPARE(labelPathFor(root + "/drawn/images/d.jpg"), root + "/drawn/labels/d.txt");
+        // None exists there: the path said (and written by Save labels) is not pj's dlabelsings/ but the
+        // one beside the image.
+        QCOMPARE(labelPathFor(root + "/drawings/f.jpg"), root + "/drawings/f.txt");
         // Ultralytics' layout under a folder whose name holds "images": pj's first "images" is the
         // parent's (my_labels_2024/…), the labels are where the last /images/ becomes /labels/.
         QVERIFY(QDir(dir.path()).mkpath("my_images_2024/ds/labels/val"));

@@ -315,6 +315,39 @@ void TestImageIo::mp4WithoutItsIndexIsNamed()
 void TestImageIo::damagedAndHugeFilesAreRefusedByName()
 {
     QTemporaryDir dir;
+    // A TIFF of 32-bit float samples (OpenCV does not read them): said as such, without OpenCV's own
+    // unnamed warning on stderr.
+    {
+        // One grey pixel of 0.5 as a 32-bit float (SampleFormat 3), uncompressed, as Pillow's mode F saves.
+        QByteArray bytes("II*\0\x08\0\0\0", 8);
+        const std::vector<std::array<quint32, 3>> tags = {
+            {256, 3, 1},   {257, 3, 1}, {258, 3, 32}, {259, 3, 1}, {262, 3, 1},
+            {273, 4, 134}, {277, 3, 1}, {278, 3, 1},  {279, 4, 4}, {339, 3, 3}};
+        const auto put = [&bytes](quint32 value, int size) {
+            for (int i = 0; i < size; ++i)
+                bytes.append(char((value >> (8 * i)) & 0xff));
+        };
+        put(quint32(tags.size()), 2);
+        for (const auto& [tag, type, value] : tags) {
+            put(tag, 2);
+            put(type, 2);
+            put(1, 4);
+            put(value, 4); // (a SHORT sits in the first two bytes of the field, little-endian)
+        }
+        put(0, 4); // no next directory; the pixel at 8 + 2 + 10·12 + 4 = 134
+        const float half = 0.5f;
+        bytes.append(reinterpret_cast<const char*>(&half), 4);
+        const QString tiff = dir.filePath("float.tiff");
+        QFile out(tiff);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(bytes);
+        out.close();
+        std::string tiffError;
+        QVERIFY(!readPixels(tiff.toStdString(), 3, tiffError));
+        QVERIFY2(tiffError.find("float.tiff: cannot read the TIFF image (damaged, or samples OpenCV does not "
+                                "read, such as 32-bit floats") != std::string::npos,
+                 tiffError.c_str());
+    }
     QFile source(QString::fromStdString(sample("dog.jpg")));
     QVERIFY(source.open(QIODevice::ReadOnly));
     const QByteArray jpeg = source.readAll();

@@ -58,8 +58,8 @@ bool isVideo(const std::string& path)
 
 bool isImage(const std::string& path)
 {
-    static const std::set<std::string> images = {".jpg",  ".jpeg", ".png", ".bmp", ".tif",
-                                                 ".tiff", ".webp", ".ppm", ".pgm"};
+    static const std::set<std::string> images = {".jpg", ".jpeg", ".jpe",  ".jfif", ".png", ".bmp",
+                                                 ".tif", ".tiff", ".webp", ".ppm",  ".pgm"};
     return images.count(lowerExtension(path)) > 0;
 }
 
@@ -144,7 +144,8 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
             files.push_back(input);
             continue;
         }
-        if (std::string image = imageBeside(input); !image.empty()) {
+        // (a list of paths beside an image of its name, test.txt by test.jpg, is still a list)
+        if (std::string image = imageBeside(input); !image.empty() && looksLikeYoloLabels(input)) {
             if (labelFiles++ == 0)
                 firstLabelFile = input, itsImage = std::move(image);
             continue;

@@ -76,7 +76,14 @@ std::string labelPathFor(const std::string& imagePath)
             return last;
     }
     const std::string ab = newLabelPathFor(imagePath);
-    return isRegularFile(ab) ? ab : pj;
+    if (isRegularFile(ab))
+        return ab;
+    // None exists: pj's path where its steps replaced whole folder names (images/ → labels/), else
+    // AlexeyAB's (a warning named "dlabelsings/a.txt" for drawings/a.jpg, where nobody would put one).
+    std::string wholeFolders = "/" + imagePath;
+    for (const char* folder : {"images", "JPEGImages", "raw"})
+        wholeFolders = replaceFirst(wholeFolders, std::string("/") + folder + "/", "/labels/");
+    return withTxtExtension(wholeFolders.substr(1)) == pj ? pj : ab;
 }
 
 std::string newLabelPathFor(const std::string& imagePath)

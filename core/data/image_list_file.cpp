@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -32,6 +33,27 @@ bool startsWithANumber(const std::string& path)
 }
 
 } // namespace
+
+bool looksLikeYoloLabels(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), std::streamsize(head.size()));
+    head.resize(std::size_t(in.gcount()));
+    std::istringstream lines(head);
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream words(line);
+        std::string classId, coordinate;
+        if (!(words >> classId))
+            continue; // (a blank line)
+        char* end = nullptr;
+        return (words >> coordinate) &&
+               std::all_of(classId.begin(), classId.end(),
+                           [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }) &&
+               (std::strtof(coordinate.c_str(), &end), end != coordinate.c_str());
+    }
+    return true; // empty: the labels of an image without objects
+}
 
 ImageListFile readImageListFile(const std::string& list, bool checkImages)
 {
@@ -89,7 +111,10 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
                                 : std::filesystem::is_directory(path, ec) ||
                                         (relative && std::filesystem::is_directory(folder / path, ec))
                                     ? " is a directory, not an image"
-                                    : " does not exist");
+                                // (a named pipe or a device: it exists, and "does not exist" misled)
+                                : std::filesystem::exists(path, ec) ? " is not a regular file (a named pipe "
+                                                                      "or a device), not an image"
+                                                                    : " does not exist");
                 firstMissingRelative = relative && !textFile;
             }
             continue;

@@ -26,6 +26,9 @@ struct ImageListFile {
 };
 
 bool isRegularFile(const std::string& path);
+// Whether a text file reads as a YOLO label file: empty (an image without objects), or its first line
+// a class number and a coordinate ("0 0.5 0.5 0.2 0.2"). A list of image paths does not.
+bool looksLikeYoloLabels(const std::string& path);
 
 // Reads `list`. A binary file (an IDX set given where a list was expected) is refused by name rather than
 // read as lines of garbage paths. A relative path is taken from the list's folder when the image is there,

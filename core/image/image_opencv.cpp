@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp> // (its flags and constants only: the calls go through media_codecs.h)
 #include <opencv2/imgproc.hpp>
 
@@ -64,6 +65,18 @@ void quietFfmpeg()
     static const bool once = [] {
         if (!std::getenv("OPENCV_FFMPEG_DEBUG"))
             setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0); // AV_LOG_QUIET; 0: never replaces the user's
+        return true;
+    }();
+    (void)once;
+}
+
+// OpenCV's warnings come without the file's name ("[ WARN:0@0.173] … can not handle images with 32-bit
+// samples") before ours that name it; a user who sets OPENCV_LOG_LEVEL gets them back.
+void quietOpenCvWarnings()
+{
+    static const bool once = [] {
+        if (!std::getenv("OPENCV_LOG_LEVEL"))
+            cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_ERROR);
         return true;
     }();
     (void)once;
@@ -134,6 +147,7 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
         error = path + ": cannot read the image: " + unloadable;
         return false;
     }
+    quietOpenCvWarnings();
     try {
         frame = codecs->readImage(path, channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
     } catch (const cv::Exception& e) {
@@ -152,14 +166,18 @@ bool readImageFile(const std::string& path, int channels, cv::Mat& frame, std::s
         return false;
     }
     if (frame.empty()) { // (an empty file, an interrupted copy, is said as such)
-        error = emptyFileReason(path, "an image")
-                    .value_or(lowerExtension(path) ==
-                                      ".gif" // (OpenCV 4.6 has no GIF decoder; Darknet's stb reads one)
-                                  ? path + ": cannot read the image: GIF is not read here (OpenCV has no GIF "
-                                           "decoder); convert it to PNG (ImageMagick: mogrify -format png "
-                                           "*.gif)"
-                                  : path + ": cannot read the image (damaged, or not an image format OpenCV "
-                                           "knows)");
+        error =
+            emptyFileReason(path, "an image")
+                .value_or(
+                    lowerExtension(path) == ".gif" // (OpenCV 4.6 has no GIF decoder; Darknet's stb reads one)
+                        ? path + ": cannot read the image: GIF is not read here (OpenCV has no GIF "
+                                 "decoder); convert it to PNG (ImageMagick: mogrify -format png "
+                                 "*.gif)"
+                        : lowerExtension(path) == ".tif" || lowerExtension(path) == ".tiff"
+                              ? path + ": cannot read the TIFF image (damaged, or samples OpenCV does not "
+                                       "read, such as 32-bit floats: save it with 8- or 16-bit samples)"
+                              : path + ": cannot read the image (damaged, or not an image format OpenCV "
+                                       "knows)");
         return false;
     }
     // Cut short: libjpeg filled the rest with grey, saying so on stderr without the file's name.

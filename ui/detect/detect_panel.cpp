@@ -293,7 +293,8 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     });
     connect(image, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Image"), inputFolder_, tr("Images (*.jpg *.jpeg *.png *.bmp);;All files (*)"));
+            this, tr("Image"), inputFolder_,
+            tr("Images (*.jpg *.jpeg *.jpe *.jfif *.png *.bmp *.tif *.tiff *.webp);;All files (*)"));
         if (!path.isEmpty())
             openImageFile(path);
     });
@@ -715,8 +716,9 @@ void DetectPanel::openFolder(const QString& path)
 {
     inputFolder_ = QFileInfo(path).absoluteFilePath();
     folder_.clear();
-    for (const QString& name :
-         QDir(path).entryList({"*.jpg", "*.jpeg", "*.png", "*.bmp"}, QDir::Files, QDir::Name))
+    for (const QString& name : QDir(path).entryList(
+             {"*.jpg", "*.jpeg", "*.jpe", "*.jfif", "*.png", "*.bmp", "*.tif", "*.tiff", "*.webp"},
+             QDir::Files, QDir::Name))
         folder_ << QDir(path).filePath(name);
     folderIndex_ = -1;
     if (folder_.isEmpty())
