@@ -1457,6 +1457,13 @@ void TestEditor::aCfgWithoutNetSaysSoAndGetsOne()
                  "Not inserted: this cfg starts with [convolutional], not [net]"),
              qPrintable(window.statusBar()->currentMessage()));
     QCOMPARE(window.documentModel()->document().sections().size(), std::size_t(2));
+    // Paste is refused the same way (it went in, glued to the last section, and showed nowhere).
+    QGuiApplication::clipboard()->setText("[maxpool]\nsize=2\nstride=2\n");
+    window.editActions()->pasteAction()->trigger();
+    QVERIFY2(window.statusBar()->currentMessage().startsWith(
+                 "Not pasted: this cfg starts with [convolutional], not [net]"),
+             qPrintable(window.statusBar()->currentMessage()));
+    QCOMPARE(window.documentModel()->document().sections().size(), std::size_t(2));
 
     addNet->trigger();
     QCOMPARE(window.graphView()->nodeCount(), 2);

@@ -233,6 +233,23 @@ void TestLayerEdits::copyPasteAndRemoveSeveral()
     QCOMPARE(after[6], std::vector<int>({0})); // the shortcut (was 4) still reads layer 0
     QCOMPARE(after[5], std::vector<int>({4})); // the old route (was 3) still reads the old layer 2
     QVERIFY(buildNetworkSpec(doc).ok());
+    // References between copies point at the copies, written absolute or across a layer left out of
+    // the selection (they read the originals): copied 1, 3 and the shortcut 4 reading 0 and 1 reading 0.
+    {
+        cfg::Document linked = cfg::Document::parse(kLinked);
+        linked.section(4).set("layers", "1"); // the route (3) reads layer 1, absolute
+        linked.section(5).set("from", "0");   // the shortcut (4) reads layer 0, absolute
+        const std::string block = cfg::layersText(linked, {0, 1, 3, 4});
+        QVERIFY2(block.find("[route]\nlayers = -1\n") != std::string::npos &&
+                     block.find("[shortcut]\nfrom=-3\n") != std::string::npos,
+                 block.c_str());
+        QCOMPARE(cfg::insertLayersText(linked, 6, block, error), 4); // at the end: copies 6, 7, 8, 9
+        QCOMPARE(sources(linked)[8], std::vector<int>({7}));
+        QCOMPARE(sources(linked)[9], std::vector<int>({6}));
+        QCOMPARE(sources(linked)[3], std::vector<int>({1})); // the originals as they were
+        // A reference outside the copies stays as written (absolute: the same layer).
+        QVERIFY(cfg::layersText(linked, {3}).find("layers = 1\n") != std::string::npos);
+    }
     // Nothing to paste.
     QCOMPARE(cfg::insertLayersText(doc, 0, "[net]\nwidth=4\n", error), 0);
     QVERIFY(error.find("nothing to paste") == 0);

@@ -1,8 +1,10 @@
 #include "cfg/layer_clipboard.h"
 
 #include "cfg/layer_edits.h"
+#include "cfg/reference_text.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace nw::cfg {
 
@@ -21,10 +23,23 @@ std::string layersText(const Document& document, std::vector<int> layers)
 {
     sortUnique(layers, layerCount(document));
     std::string text;
-    for (int layer : layers) {
+    for (std::size_t p = 0; p < layers.size(); ++p) {
+        const int layer = layers[p];
         const Section& section = document.sections()[std::size_t(layer) + 1];
-        for (const Line& line : section.lines)
+        for (Line line : section.lines) {
+            // A reference to another copied layer becomes relative within the copies, which paste as
+            // one block: an absolute `layers = 1`, or a `-2` across a layer left out of a selection,
+            // read the original instead of its copy.
+            if (line.kind == Line::Kind::Entry && isReferenceKey(section.type, line.key))
+                rewriteReferenceNumbers(line, [&](int written) -> std::optional<int> {
+                    const int target = written < 0 ? layer + written : written;
+                    const auto copy = std::find(layers.begin(), layers.end(), target);
+                    if (copy == layers.end())
+                        return std::nullopt;
+                    return int(copy - layers.begin()) - int(p);
+                });
             text += line.text + "\n";
+        }
         if (!section.lines.empty() && section.lines.back().kind != Line::Kind::Blank)
             text += "\n";
     }

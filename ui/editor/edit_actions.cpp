@@ -80,6 +80,15 @@ void EditActions::copyLayers()
 
 void EditActions::pasteLayers()
 {
+    // A cfg that starts with a layer has no layers to paste among until [net] comes first (a paste went in
+    // and showed nowhere, as Insert and drop refuse).
+    if (const cfg::Document& document = model_.document();
+        !document.sections().empty() && !cfg::startsWithNet(document)) {
+        emit message(tr("Not pasted: this cfg starts with [%1], not [net]. Add the [net] section first "
+                        "(Edit ▸ Add [net] section); its sections then show as layers.")
+                         .arg(QString::fromStdString(document.sections().front().type)));
+        return;
+    }
     const QMimeData* data = QGuiApplication::clipboard()->mimeData();
     const QString text = data && data->hasFormat(kCfgMime) ? QString::fromUtf8(data->data(kCfgMime))
                                                            : QGuiApplication::clipboard()->text();
