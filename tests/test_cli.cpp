@@ -945,6 +945,22 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QVERIFY2(listed.exitCode == 0, listed.err.constData());
     QCOMPARE(listed.out.count(".jpg"), 2);
     QVERIFY2(!listed.err.contains("left out"), listed.err.constData());
+    // A relative path in a list that names an image beside the list and another in the working folder
+    // (which Darknet reads): said, with the list's line.
+    QVERIFY(QDir(dir.path()).mkpath("data/img") && QDir(dir.path()).mkpath("img"));
+    QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", dir.filePath("data/img/a.jpg")));
+    QVERIFY(QFile::copy("/usr/share/darknet/data/horses.jpg", dir.filePath("img/a.jpg")));
+    test::writeFile(dir.filePath("data/valid.txt"), "img/a.jpg\n");
+    const QString before = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.path()));
+    const Run twoFiles =
+        cli({"classify", dir.filePath("ends.cfg"), dir.filePath("ends.weights"), "data/valid.txt"});
+    QVERIFY(QDir::setCurrent(before));
+    QVERIFY2(twoFiles.exitCode == 0, twoFiles.err.constData());
+    QVERIFY2(
+        twoFiles.err.contains("note: data/valid.txt:1: img/a.jpg is read beside the list (data/img/a.jpg); "
+                              "the working folder holds another img/a.jpg, which Darknet would read"),
+        twoFiles.err.constData());
     // A folder's JPEGs named .jfif or .JPE are images too (left out without a word).
     QVERIFY(QDir(dir.path()).mkpath("jf"));
     QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", dir.filePath("jf/a.jfif")));

@@ -160,6 +160,8 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
             std::cerr << "error: " << list.missingText << "; skipped\n";
             failures += int(list.missing);
         }
+        if (!list.workingFolderNote.empty())
+            std::cerr << "note: " << list.workingFolderNote << "\n";
         if (list.images.empty() && list.missing == 0) {
             std::cerr << "error: " << input
                       << ": a list without image paths (one per line, as train.txt); skipped\n";

@@ -473,6 +473,8 @@ std::unique_ptr<DetectionDataset> loadDetectionDataset(const std::string& list, 
                                        : "");
         return nullptr;
     }
+    if (!listed.workingFolderNote.empty())
+        warnings.push_back(listed.workingFolderNote);
     // A list of the label files themselves (a `find -name '*.txt'` gone wrong): each would be read as an
     // image and fail, one sample after another, with the run already started.
     const auto isText = [](const ListedImage& image) { return lowerExtension(image.path) == ".txt"; };

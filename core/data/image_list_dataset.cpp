@@ -212,6 +212,8 @@ loadImageListDataset(const std::string& listPath, const std::string& labelsPath,
     }
     if (listed.missing > 0)
         warnings.push_back(listed.missingText + ": left out");
+    if (!listed.workingFolderNote.empty())
+        warnings.push_back(listed.workingFolderNote);
     const std::size_t lineWarnings = warnings.size(); // (a class without an image goes before them)
     const auto loaded = loadNames(labelsPath, error, "a labels file"); // classify reads it alike
     if (!loaded)

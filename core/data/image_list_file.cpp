@@ -83,6 +83,8 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
     bool firstMissingRelative = false;
     std::size_t windowsPaths = 0; // missing lines written with '\\'
     std::size_t lineNumber = 0;
+    std::size_t clashes = 0; // relative paths naming a file beside the list and another in the working folder
+    std::string firstClash;
     for (std::string line; std::getline(lines, line);) {
         if (++lineNumber == 1 && line.starts_with(kUtf8ByteOrderMark))
             line.erase(0, kUtf8ByteOrderMark.size());
@@ -95,6 +97,13 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
         if (relative)
             if (auto found = findRelativePath(path, folder))
                 path = *found;
+        // Beside the list first, where Darknet reads the working folder's: both there, and not one file.
+        if (relative && path != line && std::filesystem::exists(line, ec) &&
+            !std::filesystem::equivalent(path, line, ec) && !ec && clashes++ == 0)
+            firstClash = list + ":" + std::to_string(lineNumber) + ": " + line +
+                         " is read beside the list (" +
+                         std::filesystem::path(path).lexically_normal().string() +
+                         "); the working folder holds another " + line + ", which Darknet would read";
         // A list, a .data or a cfg named as an image (its label file is itself: its lines were read as
         // "54 bad label lines"). A label file (its first line a class number) is left to the loaders,
         // which say a whole list of them is one.
@@ -121,6 +130,12 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
         }
         result.images.push_back({std::move(path), line, lineNumber});
     }
+    if (clashes > 0)
+        result.workingFolderNote =
+            firstClash +
+            (clashes > 1 ? " (and " + std::to_string(clashes - 1) + " more paths of the list)"
+                         : std::string()) +
+            ": write the paths from the list's folder, or absolute";
     if (result.missing > 0)
         result.missingText =
             firstMissing +

@@ -23,6 +23,9 @@ struct ImageListFile {
     // "list:line: path does not exist (and N more images of the list)…" for the first missing image (or
     // "... is a directory, not an image ..."); empty when none is missing.
     std::string missingText;
+    // "list:line: a.jpg is read beside the list (…); the working folder holds another a.jpg, which Darknet
+    // would read…" for the first relative path that names two files; empty when none does.
+    std::string workingFolderNote;
 };
 
 bool isRegularFile(const std::string& path);
