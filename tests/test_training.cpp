@@ -37,6 +37,8 @@
 #include <map>
 #include <numeric>
 #include <opencv2/imgcodecs.hpp>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -193,6 +195,7 @@ private slots:
     void freshRunOfAnotherCfgSaysWhatItMoved();
     void lossFallsOnFashionMnist();
     void trainCommandWritesMetricsAndWeights();
+    void aStopIsNotHeldByAStdoutNobodyReads();
     void chartIsDrawnFromMetrics();
     void imageListsAsDarknetReadsThem();
     void angleRotatesTrainingImages();
@@ -1549,6 +1552,50 @@ void TestTraining::lossFallsOnFashionMnist()
     }
     QVERIFY2(late < 0.6 * early, qPrintable(QString("loss %1 → %2").arg(early / 5).arg(late / 5)));
     QVERIFY(QFileInfo::exists(dir.filePath("net_final.weights")));
+}
+
+// `train | less` left open: stdout's pipe full, its reader not reading. Ctrl+C stops the run with its
+// checkpoint (the write it was blocked in held the stop for good, and only a second one quit, without
+// the iterations since the last checkpoint).
+void TestTraining::aStopIsNotHeldByAStdoutNobodyReads()
+{
+    QTemporaryDir dir;
+    writeToySet(dir.path(), 48);
+    test::writeFile(dir.filePath("toy.data"), "classes=3\ntrain=toy-images.gz\ntrain_labels=toy-labels\n");
+    test::writeFile(dir.filePath("toy.cfg"),
+                    QByteArray(kToyCfg).replace("max_batches=12", "max_batches=1000000"));
+    const QByteArray fifo = dir.filePath("stdout").toLocal8Bit();
+    QVERIFY(mkfifo(fifo.constData(), 0600) == 0);
+    const int reader = ::open(fifo.constData(), O_RDONLY | O_NONBLOCK); // held open, never read
+    QVERIFY(reader >= 0);
+    fcntl(reader, F_SETPIPE_SZ, 4096); // (full after a few dozen progress lines)
+    QProcess process;
+    process.setStandardOutputFile(dir.filePath("stdout"));
+    process.start(NETWRIGHT_CLI, {"train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out",
+                                  dir.filePath("out"), "--checkpoint-every", "1000000"});
+    QVERIFY(process.waitForStarted());
+    // Full: the pipe takes no more (the run then waits in its write).
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            pollfd in{reader, POLLIN, 0};
+            int queued = 0;
+            return ::poll(&in, 1, 0) == 1 && ioctl(reader, FIONREAD, &queued) == 0 && queued >= 4000;
+        },
+        60000));
+    QTest::qWait(500);
+    ::kill(pid_t(process.processId()), SIGINT);
+    const bool ended = process.waitForFinished(60000);
+    if (!ended)
+        ::kill(pid_t(process.processId()), SIGINT); // (the second stop quits: the test ends)
+    ::close(reader);
+    QVERIFY2(ended, "the stop waited for the reader");
+    QCOMPARE(process.exitCode(), 128 + SIGINT);
+    const QByteArray said = process.readAllStandardError();
+    QVERIFY2(
+        said.contains("the standard output is not being read: its lines are dropped while the run stops") &&
+            said.contains("checkpoint written"),
+        said.constData());
+    QVERIFY(QFileInfo::exists(dir.filePath("out/toy_last.state")));
 }
 
 void TestTraining::trainCommandWritesMetricsAndWeights()

@@ -34,6 +34,7 @@
 #include <iterator>
 #include <poll.h>
 #include <sstream>
+#include <stdio_ext.h>
 #include <sys/prctl.h>
 #include <thread>
 #include <unistd.h>
@@ -83,6 +84,17 @@ void onStop(int signal)
     else
         sayInHandler("stopping after this iteration, with a checkpoint (a second stop signal quits at "
                      "once, without it)\n");
+}
+
+// onStop for `signal`, without SA_RESTART: a write to a stdout nobody reads returns (EINTR) instead of
+// holding the stop, and its checkpoint, for good (ConsoleObserver::flushOrStop).
+void catchStop(int signal)
+{
+    struct sigaction action {};
+    action.sa_handler = onStop;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    sigaction(signal, &action, nullptr);
 }
 
 // A rank other than 0 holds what it would say while the run starts: every rank reads the same files
@@ -192,22 +204,46 @@ public:
     // A reader of stdout that went away (`| head`, a closed `tee`, a studio that crashed) stops the run
     // as Ctrl+C does, with a checkpoint, rather than train unseen or die by SIGPIPE and lose the
     // iterations done; another write error (a full disk) loses the progress lines, not the training.
+    // While the run stops, a reader that is not reading (`train | less` left open, a stalled log
+    // collector) must not hold the checkpoint back: what it does not take is dropped, from then on too.
+    // (The stop's signal ends a write it blocks in: its handler is installed without SA_RESTART.)
     void flushOrStop()
     {
-        if (std::fflush(stdout) != 0 && !stdoutFailed_) {
-            stdoutFailed_ = true;
-            if (errno == EPIPE) {
-                int none = 0;
-                stopSignal.compare_exchange_strong(none, SIGPIPE);
-                readerGone = true; // (not `interrupted`: a Ctrl+C now is a first stop, with its checkpoint)
-                std::fprintf(stderr,
-                             "\nthe standard output cannot be written (its reader went away): stopping\n");
-            } else { // a full disk, an I/O error: the progress lines are lost, the training is not
-                std::fprintf(stderr,
-                             "\nwarning: the standard output cannot be written (%s): training goes on\n",
-                             std::strerror(errno));
-            }
+        if (interrupted.load() && !stdoutFailed_ && !stdoutTakesMore())
+            return dropStdout();
+        if (std::fflush(stdout) == 0 || stdoutFailed_)
+            return;
+        if (errno == EINTR) { // (a signal ended the write; the rest waits in the buffer)
+            std::clearerr(stdout);
+            if (interrupted.load())
+                dropStdout();
+            return;
         }
+        stdoutFailed_ = true;
+        if (errno == EPIPE) {
+            int none = 0;
+            stopSignal.compare_exchange_strong(none, SIGPIPE);
+            readerGone = true; // (not `interrupted`: a Ctrl+C now is a first stop, with its checkpoint)
+            std::fprintf(stderr,
+                         "\nthe standard output cannot be written (its reader went away): stopping\n");
+        } else { // a full disk, an I/O error: the progress lines are lost, the training is not
+            std::fprintf(stderr, "\nwarning: the standard output cannot be written (%s): training goes on\n",
+                         std::strerror(errno));
+        }
+    }
+    static bool stdoutTakesMore()
+    {
+        pollfd out{STDOUT_FILENO, POLLOUT, 0};
+        return ::poll(&out, 1, 0) == 1 && (out.revents & POLLOUT) != 0;
+    }
+    void dropStdout()
+    {
+        stdoutFailed_ = true;
+        __fpurge(stdout); // (freopen would first flush into the pipe that does not drain)
+        if (!std::freopen("/dev/null", "w", stdout))
+            std::clearerr(stdout);
+        std::fprintf(stderr, "\nthe standard output is not being read: its lines are dropped while the run "
+                             "stops\n");
     }
     void message(const std::string& text) override
     {
@@ -224,7 +260,7 @@ public:
     {
         if (barOpen_) {
             std::printf("\n");
-            std::fflush(stdout);
+            flushOrStop();
             barOpen_ = false;
         }
     }
@@ -326,11 +362,11 @@ int train(const TrainArgs& args)
     // whole one stays). (onStop)
     stderrTerminal = isatty(STDERR_FILENO);
     sayStop = !launchedByMpi() && !std::getenv(kNcclCliqueVariable);
-    std::signal(SIGINT, onStop);
-    std::signal(SIGTERM, onStop);
+    catchStop(SIGINT);
+    catchStop(SIGTERM);
     // The terminal closed (a dropped ssh session): the same stop, unless started to ignore it (nohup).
     if (struct sigaction hangup{}; sigaction(SIGHUP, nullptr, &hangup) == 0 && hangup.sa_handler != SIG_IGN)
-        std::signal(SIGHUP, onStop);
+        catchStop(SIGHUP);
     // A reader that went away must not kill the run: writes fail instead, and the run then stops with a
     // checkpoint (ConsoleObserver).
     std::signal(SIGPIPE, SIG_IGN);
