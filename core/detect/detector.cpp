@@ -44,7 +44,8 @@ std::vector<LabeledBox> labelDetections(std::vector<Detection> dets, int classes
     if (options.nms > 0)
         nmsSort(dets, classes, options.nms, options.nmsRule);
     std::vector<LabeledBox> boxes;
-    for (const Detection& d : dets)
+    for (std::size_t i = 0; i < dets.size(); ++i) {
+        const Detection& d = dets[i];
         for (int c = 0; c < classes && std::size_t(c) < d.prob.size(); ++c) {
             const float p = d.prob[std::size_t(c)];
             if (p <= options.threshold)
@@ -55,8 +56,9 @@ std::vector<LabeledBox> labelDetections(std::vector<Detection> dets, int classes
             const float bottom = std::clamp((d.box.y + d.box.h / 2) * float(height), 0.0f, float(height));
             const std::string name =
                 std::size_t(c) < names.size() ? names[std::size_t(c)] : "class " + std::to_string(c);
-            boxes.push_back({c, name, p, left, top, right - left, bottom - top});
+            boxes.push_back({c, name, p, left, top, right - left, bottom - top, int(i)});
         }
+    }
     std::stable_sort(boxes.begin(), boxes.end(),
                      [](const LabeledBox& a, const LabeledBox& b) { return a.confidence > b.confidence; });
     return boxes;

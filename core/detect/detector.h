@@ -20,6 +20,9 @@ struct LabeledBox {
     std::string name;
     float confidence = 0;
     float left = 0, top = 0, width = 0, height = 0; // pixels of the original image
+    // The detection it is a class of (-1: unknown): one box above the threshold in several classes is
+    // shown once per class, and is one object in a label file.
+    int detection = -1;
 };
 
 struct DetectOptions {

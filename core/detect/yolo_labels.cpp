@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace nw {
 
@@ -13,7 +14,20 @@ std::string yoloLabelText(const std::vector<LabeledBox>& boxes, double imageWidt
     // (boxes are clipped to the image already; the clamp keeps rounding from leaving [0, 1], which the
     // label reader warns about)
     const auto unit = [](double v) { return std::clamp(v, 0.0, 1.0); };
+    // One line per object, as AlexeyAB's -save_labels: a detection above the threshold in several
+    // classes takes its most likely (of equals, the lowest class), not a line per class stacked on one
+    // box. A box outside the image (clipped to nothing) is no object.
+    std::map<int, const LabeledBox*> best; // by detection
+    for (const LabeledBox& b : boxes)
+        if (b.detection >= 0) {
+            const LabeledBox*& kept = best[b.detection];
+            if (!kept || b.confidence > kept->confidence ||
+                (b.confidence == kept->confidence && b.classId < kept->classId))
+                kept = &b;
+        }
     for (const LabeledBox& b : boxes) {
+        if (b.width <= 0 || b.height <= 0 || (b.detection >= 0 && best[b.detection] != &b))
+            continue;
         char line[128];
         std::snprintf(line, sizeof line, "%d %.6f %.6f %.6f %.6f\n", b.classId,
                       unit((b.left + b.width / 2.0) / imageWidth),

@@ -1,6 +1,7 @@
 #pragma once
-// Detections written as a YOLO label file: one "class x_center y_center width height" line per box,
-// relative to the image (Darknet's training format), so a network's boxes can be corrected and trained on.
+// Detections written as a YOLO label file: one "class x_center y_center width height" line per object (a
+// detection's most likely class), relative to the image (Darknet's training format), so a network's
+// boxes can be corrected and trained on.
 #include "detect/detector.h"
 
 #include <string>

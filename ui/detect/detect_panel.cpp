@@ -20,6 +20,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <map>
 
 #include <QCheckBox>
@@ -292,11 +293,13 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             setNames(path);
     });
     connect(image, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Image"), inputFolder_,
-            tr("Images (*.jpg *.jpeg *.jpe *.jfif *.png *.bmp *.tif *.tiff *.webp);;All files (*)"));
-        if (!path.isEmpty())
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Image"), inputFolder_,
+                                         tr("Images (*.jpg *.jpeg *.jpe *.jfif *.png *.bmp);;All files (*)"));
+        if (!path.isEmpty()) {
+            slideshow_->setChecked(false); // (its next tick replaced the image chosen)
             openImageFile(path);
+        }
     });
     connect(folder, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getExistingDirectory(this, tr("Folder of images"), inputFolder_);
@@ -321,6 +324,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         waiting_ = {};
         if (!editorAllowsRunOrSaySo() || !detectorReadyOrSaySo())
             return;
+        slideshow_->setChecked(false);
         stopStream();
         resetFrameRate();
         streamProblem_.clear();
@@ -604,7 +608,7 @@ void DetectPanel::onLoaded(const QString& error, int classes, bool classifier, b
     classes_ = error.isEmpty() ? classes : 0;
     classifier_ = classifier && error.isEmpty(); // (with an error it only names what failed)
     bars_->setVisible(classifier && error.isEmpty());
-    showControlsFor(classifier && error.isEmpty());
+    showControlsFor(classifier); // (a classifier whose weights were refused got a detector's controls)
     detector_->setText(
         error.isEmpty()
             ? (classifier ? tr("Classifier: %1 with %2 (%3 classes)")
@@ -716,9 +720,8 @@ void DetectPanel::openFolder(const QString& path)
 {
     inputFolder_ = QFileInfo(path).absoluteFilePath();
     folder_.clear();
-    for (const QString& name : QDir(path).entryList(
-             {"*.jpg", "*.jpeg", "*.jpe", "*.jfif", "*.png", "*.bmp", "*.tif", "*.tiff", "*.webp"},
-             QDir::Files, QDir::Name))
+    for (const QString& name : QDir(path).entryList({"*.jpg", "*.jpeg", "*.jpe", "*.jfif", "*.png", "*.bmp"},
+                                                    QDir::Files, QDir::Name))
         folder_ << QDir(path).filePath(name);
     folderIndex_ = -1;
     if (folder_.isEmpty())
@@ -737,6 +740,7 @@ void DetectPanel::showNext(int step)
 
 void DetectPanel::openVideoFile(const QString& path)
 {
+    slideshow_->setChecked(false); // another source: its next tick stopped the video for an image
     inputFolder_ = QFileInfo(path).absolutePath();
     if (!readyOrWait(path, true))
         return;
@@ -1160,7 +1164,8 @@ bool DetectPanel::exportYoloLabels(const QString& path)
         saySaveProblem(tr("Cannot export the labels: %1").arg(problem));
     else
         sayWritten(path, tr("Exported %1 as YOLO labels to %2")
-                             .arg(objectCount(boxes_.size()), QFileInfo(path).absoluteFilePath()));
+                             .arg(objectCount(std::size_t(std::count(text.begin(), text.end(), '\n'))),
+                                  QFileInfo(path).absoluteFilePath())); // (a line per object)
     return problem.isEmpty();
 }
 

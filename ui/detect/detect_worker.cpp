@@ -134,7 +134,8 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
 bool DetectWorker::run(const QImage& image, const QString& source, int frame, bool letterbox, double videoFps)
 {
     if (!net_) {
-        emit problem(tr("Load a detector first (cfg and weights)."));
+        // (a classifier too; and weights refused leave none: the detector line says why)
+        emit problem(tr("No network is loaded: choose weights that fit it (Weights…), or Random weights."));
         return false;
     }
     try {
