@@ -1094,6 +1094,19 @@ private slots:
                                "files, which make-shapes would write over; give a new or empty folder");
         QCOMPARE(test::readAll(other + "/train.txt"), QByteArray("data/obj/1.jpg\n"));
         QCOMPARE(test::readAll(other + "/train/000001.jpg"), QByteArray("mine"));
+        // A set cut short (Ctrl+C, a full disk: its images, no shapes.data yet) is its own to make again
+        // (every later try was refused as "another data set's files").
+        const QString cut = c.path() + "/cut";
+        ShapesOptions failing = fewer;
+        failing.progress = [](int, int) { throw std::runtime_error("cut short"); };
+        fewer.count = 60; // (progress is said every 50 images)
+        failing.count = 60;
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, makeShapes(cut.toStdString(), failing));
+        QVERIFY(!QFileInfo::exists(cut + "/shapes.data") && !QDir(cut + "/train").isEmpty());
+        QCOMPARE(makeShapes(cut.toStdString(), fewer), std::nullopt);
+        QVERIFY(QFileInfo::exists(cut + "/shapes.data"));
+        QCOMPARE(QDir(cut).entryList(QDir::Hidden | QDir::Files).filter("unfinished").size(), 0);
+        fewer.count = 3;
         // A folder with spaces: the .data names its files beside it (Darknet's reader drops spaces).
         const std::string spaced = c.path().toStdString() + "/my shapes";
         QVERIFY(!makeShapes(spaced, options));

@@ -302,7 +302,11 @@ std::optional<std::string> makeShapes(const std::string& outDir, const ShapesOpt
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::path root = fs::absolute(outDir, ec);
-    const bool earlierSet = fs::exists(root / "shapes.data", ec);
+    // A set being made says so in its folder until its shapes.data is written: one cut short (Ctrl+C, a
+    // full disk, the studio closed) is make-shapes' own to make again, not "another data set's files"
+    // that blocked every later try.
+    const fs::path unfinished = root / ".make-shapes-unfinished";
+    const bool earlierSet = fs::exists(root / "shapes.data", ec) || fs::exists(unfinished, ec);
     // Another data set's folder (AlexeyAB's layout has data/train.txt too) is not written over: its
     // lists and images were replaced without a word. An earlier set (its shapes.data) is renewed.
     if (!earlierSet) {
@@ -327,6 +331,8 @@ std::optional<std::string> makeShapes(const std::string& outDir, const ShapesOpt
         if (ec)
             return "cannot create " + (root / folder).string() + ": " + ec.message();
     }
+    if (auto problem = writeFileInPlace(unfinished.string(), "make-shapes is writing this data set\n"))
+        return problem;
     const int validCount = std::max(1, options.count / 10);
     std::vector<std::string> trainList, validList;
     for (int i = 0; i < options.count; ++i) {
@@ -364,6 +370,7 @@ std::optional<std::string> makeShapes(const std::string& outDir, const ShapesOpt
                                      std::pair{root / "shapes.data", data}})
         if (auto problem = writeFileAtomically(file.string(), text))
             return problem;
+    fs::remove(unfinished, ec);
     return std::nullopt;
 }
 
