@@ -982,6 +982,18 @@ void TestTrainPanel::detectorOnTheShapesDataSet()
         later.setNetwork(dir.filePath("bundled/shapes-tiny.cfg"));
         QCOMPARE(later.dataEdit()->text(), dir.filePath("shapes/shapes.data"));
     }
+    { // Another network opened while the set is made does not get it as its Data (a classifier did).
+        ui::TrainPanel switched;
+        switched.setShapesFolder(dir.filePath("shapes2"), 30);
+        switched.setNetwork(cfg.fileName());
+        switched.shapesButton()->click();
+        switched.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("shapes2/shapes.data")) &&
+                                     switched.shapesButton()->isEnabled(),
+                                 30000);
+        QVERIFY2(switched.dataEdit()->text() != dir.filePath("shapes2/shapes.data"),
+                 qPrintable(switched.dataEdit()->text()));
+    }
     panel.outputEdit()->setText(dir.filePath("run"));
     panel.maxBatchesSpin()->setValue(20);
     panel.findChild<QSpinBox*>("validEvery")->setValue(10);

@@ -1091,7 +1091,7 @@ void TrainPanel::useShapesDataSet()
     makingShapes_ = true; // Train would start on the Data path the set is about to replace
     train_->setEnabled(false);
     status_->setText(tr("Generating the shapes data set in %1…").arg(shapesFolder_));
-    shapesThread_ = QThread::create([this, folder = shapesFolder_, count = shapesCount_] {
+    shapesThread_ = QThread::create([this, folder = shapesFolder_, count = shapesCount_, forCfg = cfgPath_] {
         ShapesOptions options;
         options.count = count;
         options.progress = [this, folder](int made, int all) { // (45 s with one unchanging line)
@@ -1109,7 +1109,7 @@ void TrainPanel::useShapesDataSet()
         } catch (const std::exception& e) {
             problem = e.what();
         }
-        QMetaObject::invokeMethod(this, [this, folder, problem] {
+        QMetaObject::invokeMethod(this, [this, folder, problem, forCfg] {
             shapes_->setEnabled(!training_);
             makingShapes_ = false;
             train_->setEnabled(!training_);
@@ -1119,8 +1119,10 @@ void TrainPanel::useShapesDataSet()
                 appendLog(tr("error: %1").arg(QString::fromStdString(*problem)));
                 return;
             }
-            data_->setText(folder + "/shapes.data");
-            status_->setText(tr("Shapes data set ready: %1").arg(data_->text()));
+            // For the network that asked (one opened meanwhile, a classifier, got it as its Data).
+            if (cfgPath_ == forCfg)
+                data_->setText(folder + "/shapes.data");
+            status_->setText(tr("Shapes data set ready: %1").arg(folder + "/shapes.data"));
             appendLog(status_->text());
         });
     });
