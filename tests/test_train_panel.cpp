@@ -390,12 +390,15 @@ void TestTrainPanel::saveAsAfterAStopStartsTheNewNamesRun()
     panel.outputEdit()->setText(dir.filePath("run"));
     panel.trainButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(panel.progressBar()->value() >= 2, 20000);
+    // Saved as during the run: the run keeps its name; the new one takes over when it stops (Resume
+    // stayed ticked for the new name, whose checkpoint did not exist).
+    panel.renameNetwork(dir.filePath("variant.cfg"));
+    QCOMPARE(panel.cfgPath(), dir.filePath("toy.cfg"));
     panel.stopButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
-    QVERIFY(panel.resumeBox()->isChecked());
+    QCOMPARE(panel.cfgPath(), dir.filePath("variant.cfg"));
     const QByteArray checkpoint = test::readAll(dir.filePath("run/toy_last.state"));
     QVERIFY(!checkpoint.isEmpty());
-    panel.renameNetwork(dir.filePath("variant.cfg"));
     QVERIFY(!panel.resumeBox()->isChecked());
     QVERIFY2(panel.statusLabel()->text().startsWith("Saved as variant.cfg: its runs are named variant_…, so "
                                                     "Train starts a new one. The stopped run of toy keeps"),

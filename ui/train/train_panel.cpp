@@ -37,6 +37,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -636,6 +637,13 @@ void TrainPanel::setDetector(bool detector)
 
 void TrainPanel::renameNetwork(const QString& cfgPath)
 {
+    // A run under way keeps its name (its checkpoint and weights are named after the cfg it started
+    // with): the new name takes over when it ends, as after a Stop (Save As during a run left Resume
+    // ticked for a checkpoint of the new name that did not exist, and Train failed).
+    if (training_) {
+        pendingRename_ = cfgPath;
+        return;
+    }
     const QString oldOutput = output_->text();
     const bool wasResuming = resume_->isChecked();
     if (!training_) {
@@ -1019,6 +1027,11 @@ void TrainPanel::onProgress(const nw::IterationStats& s)
 void TrainPanel::onFinished(const QString& error)
 {
     setTraining(false);
+    // (a Save As during the run: after what the run's end says, which it then amends)
+    const auto renameAfter = qScopeGuard([this] {
+        if (!pendingRename_.isEmpty())
+            renameNetwork(std::exchange(pendingRename_, QString()));
+    });
     if (!pendingCurve_.isEmpty()) { // a resumed run that ended before an iteration: the earlier curve
         curves_->addEarlierRun(pendingCurve_, std::numeric_limits<int>::max());
         pendingCurve_.clear();

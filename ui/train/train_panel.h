@@ -185,6 +185,7 @@ private:
     QString pendingCurve_;      // a resumed run's metrics.csv, drawn once the run has trimmed it
     QString stopNote_;          // how a stopped run ended when it kept no checkpoint of its own
     QString nothingToTrain_;    // a run resumed at its end: what to do instead
+    QString pendingRename_;     // a Save As during a run: the name it takes when the run ends
     QString networkRefusal_;    // Train refused for the network's errors: said until the network changes
     // The ETA from this run's own pace: paused time left out, also for a child process (SIGSTOP).
     QElapsedTimer runClock_, pauseClock_;
