@@ -30,6 +30,7 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 #include <random>
+#include <sys/resource.h>
 
 using namespace nw;
 
@@ -398,8 +399,14 @@ void TestDetect::detectStoppedKeepsWhatItDid()
                  {"detect", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
                   QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights", video,
                   "--json", "--out", out});
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(out + "/long.avi").size() > 0, 60000); // frames under way
-    detect.terminate();                                                       // SIGTERM
+    const auto underWay = [&] { // (the video is written under a name of its own until it is whole)
+        for (const QFileInfo& file : QDir(out).entryInfoList({"*.avi"}, QDir::Files | QDir::Hidden))
+            if (file.size() > 0)
+                return true;
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(underWay(), 60000); // frames under way
+    detect.terminate();                          // SIGTERM
     QVERIFY(detect.waitForFinished(60000));
     QCOMPARE(detect.exitStatus(), QProcess::NormalExit);
     QCOMPARE(detect.exitCode(), 128 + 15);
@@ -485,6 +492,26 @@ void TestDetect::detectCommandOnImagesAndVideo()
     const cv::Vec3b corner = first.at<cv::Vec3b>(115, 155); // Scalar(0, 100, 200) was written, BGR
     QVERIFY2(corner[0] < 40 && corner[2] > 160,
              qPrintable(QString("%1 %2 %3").arg(corner[0]).arg(corner[1]).arg(corner[2])));
+    // Written beside it until whole: a run that cannot finish it (a full disk: here a file size limit)
+    // leaves the earlier video as it was, and nothing of its own (it rewrote the file in place).
+    annotated.release();
+    const QByteArray earlier = test::readAll(out + "/clip.avi");
+    QProcess limited;
+    const rlim_t limit = rlim_t(earlier.size()) / 2; // (the same frames again cannot fit)
+    limited.setChildProcessModifier([limit] {
+        const rlimit small{limit, limit};
+        setrlimit(RLIMIT_FSIZE, &small);
+        std::signal(SIGXFSZ, SIG_IGN); // (writes past it fail instead)
+    });
+    limited.start(NETWRIGHT_CLI, {"detect", cfg, weights, video, "--out", out, "--names",
+                                  "/usr/share/darknet/data/coco.names", "--thresh", "0.6"});
+    QVERIFY(limited.waitForFinished(300000));
+    const QByteArray limitedErr = limited.readAllStandardError();
+    QCOMPARE(limited.exitCode(), 1);
+    QVERIFY2(limitedErr.contains("; the earlier " + out.toUtf8() + "/clip.avi is kept as it was"),
+             limitedErr.constData());
+    QCOMPARE(test::readAll(out + "/clip.avi"), earlier);
+    QCOMPARE(QDir(out).entryList({"*partial*"}, QDir::Files | QDir::Hidden), QStringList());
     // A video cut short (an interrupted copy) stops where its data does, without a decoder error: the
     // frames it declares say so.
     const QString cutVideo = dir.filePath("cut.avi");

@@ -576,8 +576,8 @@ int detect(const DetectArgs& args)
                     if (!writer) {
                         const double fps = capture->fps();
                         videoPath = outPath(input, ".avi");
-                        writer = media::codecsOrThrow().openMotionJpeg(videoPath, fps > 0 ? fps : 25,
-                                                                       frame.cols, frame.rows);
+                        writer = media::codecsOrThrow().openMotionJpeg(
+                            partialVideoPath(videoPath), fps > 0 ? fps : 25, frame.cols, frame.rows);
                         if (!writer) {
                             std::cerr << "error: cannot write " << videoPath
                                       << " (is the folder writable?)\n";
@@ -596,7 +596,7 @@ int detect(const DetectArgs& args)
             progress.clear();
             if (writer) { // (OpenCV's writer says nothing of a full disk: the file is asked)
                 writer->release();
-                if (auto problem = writtenVideoProblem(videoPath, written)) {
+                if (auto problem = placeFinishedVideo(videoPath, written)) {
                     std::cerr << "error: " << *problem << "\n";
                     ++failures;
                 }

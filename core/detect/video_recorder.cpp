@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <opencv2/imgproc.hpp>
+#include <unistd.h>
 
 namespace nw {
 
@@ -26,6 +27,36 @@ std::optional<std::string> writtenVideoProblem(const std::string& path, int writ
            " frames written" + (full ? " (its disk is full: No space left on device)" : " (cut short)");
 }
 
+std::string partialVideoPath(const std::string& path)
+{
+    const std::filesystem::path whole(path);
+    // (ending in .avi: the writer takes its container from the name)
+    return (whole.parent_path() /
+            ("." + whole.stem().string() + ".partial-" + std::to_string(::getpid()) + ".avi"))
+        .string();
+}
+
+std::optional<std::string> placeFinishedVideo(const std::string& path, int written)
+{
+    const std::string partial = partialVideoPath(path);
+    std::error_code ec;
+    if (auto problem = writtenVideoProblem(partial, written)) {
+        std::filesystem::remove(partial, ec);
+        std::string said = *problem;
+        if (said.starts_with(partial))
+            said.replace(0, partial.size(), path);
+        return said + (std::filesystem::exists(path, ec) ? "; the earlier " + path + " is kept as it was"
+                                                         : std::string("; nothing was written"));
+    }
+    std::filesystem::rename(partial, path, ec);
+    if (ec) {
+        std::error_code ignored;
+        std::filesystem::remove(partial, ignored);
+        return "cannot write " + path + ": " + ec.message();
+    }
+    return std::nullopt;
+}
+
 VideoRecorder::VideoRecorder() = default;
 VideoRecorder::~VideoRecorder()
 {
@@ -39,7 +70,7 @@ std::optional<std::string> VideoRecorder::open(const std::string& path, int widt
     const media::Codecs* codecs = media::codecs(unloadable);
     if (!codecs)
         return path + ": cannot write a video: " + unloadable;
-    writer_ = codecs->openMotionJpeg(path, fps > 0 ? fps : 25, width, height);
+    writer_ = codecs->openMotionJpeg(partialVideoPath(path), fps > 0 ? fps : 25, width, height);
     if (!writer_)
         return path + ": cannot write a video there (an .avi file in a writable folder is needed)";
     width_ = width;
@@ -68,7 +99,7 @@ std::optional<std::string> VideoRecorder::close()
         return std::nullopt;
     writer_->release();
     writer_.reset();
-    return writtenVideoProblem(path_, frames_);
+    return placeFinishedVideo(path_, frames_);
 }
 
 bool VideoRecorder::isOpen() const

@@ -12,11 +12,20 @@ namespace nw {
 // a video cut short by a full disk was left as if whole.
 std::optional<std::string> writtenVideoProblem(const std::string& path, int written);
 
+// Where a video is written until it is finished: beside `path` under a hidden name of its own, so an
+// earlier file of that name is replaced only by a whole one (a full disk or a Ctrl+C rewrote it in place,
+// leaving a cut-off file where a finished one had been).
+std::string partialVideoPath(const std::string& path);
+// The video written to partialVideoPath(path), finished (its writer released): moved into place when it
+// holds the `written` frames; else removed, the file at `path` left as it was, and what went wrong said.
+std::optional<std::string> placeFinishedVideo(const std::string& path, int written);
+
 class VideoRecorder {
 public:
     VideoRecorder();
     ~VideoRecorder();
-    // Opens `path` for frames of width × height at `fps`; an error names the file.
+    // Opens `path` for frames of width × height at `fps` (written beside it until close: partialVideoPath);
+    // an error names the file.
     std::optional<std::string> open(const std::string& path, int width, int height, double fps);
     // One RGB888 frame, rows `stride` bytes apart; frames of another size are scaled to the first's.
     void write(const unsigned char* rgb, int width, int height, std::size_t stride);
