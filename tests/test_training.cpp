@@ -1235,6 +1235,29 @@ void TestTraining::dataThatVanishesKeepsTheIterationsDone()
     QCOMPARE(state.seed, std::optional<unsigned>(1));
     QVERIFY(!QFile::exists(dir.filePath("out/toy_data.txt.tmp-99-0")));
     QVERIFY(!QFile::exists(dir.filePath("out/toy_trained.cfg.tmp-99-1")));
+    // A fresh run there that fails in its first iteration brings that run back from previous-… (it
+    // stayed hidden there, and a resume found nothing), as a stop in its first iteration does.
+    const QByteArray checkpointBytes = test::readAll(dir.filePath("out/toy_last.state"));
+    auto again = toyNet();
+    Quiet failing;
+    const auto failed = Trainer(*again, vanishing, nullptr, options).run(failing); // (still gone)
+    QVERIFY(failed);
+    QVERIFY2(failed->ends_with("; the previous run's files are back in " + options.outDir), failed->c_str());
+    QCOMPARE(test::readAll(dir.filePath("out/toy_last.state")), checkpointBytes);
+    QCOMPARE(QDir(dir.filePath("out")).entryList({"previous-*"}, QDir::Dirs).size(), 0);
+    // A run file that is a named pipe: a resume says so by name (it waited on the pipe for good).
+    QFile::remove(dir.filePath("out/metrics.csv"));
+    QVERIFY(mkfifo(dir.filePath("out/metrics.csv").toLocal8Bit().constData(), 0600) == 0);
+    TrainOptions resuming = options;
+    resuming.resume = true;
+    auto resumed = toyNet();
+    Quiet piped;
+    const auto refused = Trainer(*resumed, *set, nullptr, resuming).run(piped);
+    QVERIFY(refused);
+    QVERIFY2(
+        refused->find("metrics.csv is not a regular file (a named pipe or a device), where the run keeps a "
+                      "file of its own") != std::string::npos,
+        refused->c_str());
 }
 
 // The output folder deleted mid-run (rm -rf): the run made nothing again and its end was lost, and a

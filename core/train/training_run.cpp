@@ -289,6 +289,18 @@ TrainingRun::Result TrainingRun::takeFolder()
 
 TrainingRun::Result TrainingRun::resumeFromCheckpoint()
 {
+    // The run's files are read below: one that is no regular file held the resume for good (a named
+    // pipe waits for a writer) or failed without its name ("Is a directory").
+    for (const std::string& file : {statePath_, weightsPath_, metricsPath_, base_ + "_data.txt",
+                                    base_ + "_trained.cfg", base_ + "_best.weights"}) {
+        std::error_code ec;
+        if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
+            return file + " is " +
+                   (std::filesystem::is_directory(file, ec)
+                        ? "a folder"
+                        : "not a regular file (a named pipe or a device)") +
+                   ", where the run keeps a file of its own: move it away, then resume";
+    }
     if (auto problem = loadCheckpoint(statePath_, net_, state_)) {
         std::error_code missing;
         const std::string stateName = options_.name + "_last.state";
@@ -826,6 +838,22 @@ TrainingRun::Result TrainingRun::writeDueFiles(int iteration)
 }
 
 std::optional<std::string> TrainingRun::run()
+{
+    Result problem = runStages();
+    // A fresh run that fails before it trained an iteration (a full disk, a multi-scale cfg error,
+    // unreadable images) brings the run it set aside back, as a stop there does: it stayed hidden in
+    // previous-…, and a resume then found nothing.
+    if (problem && leader_ && !options_.resume && !previous_.folder.empty() && state_.iteration == 0) {
+        if (auto notBack = bringPreviousRunBack(previous_, options_.outDir, options_.name))
+            *problem += "; " + *notBack;
+        else
+            *problem += "; the previous run's files are back in " + options_.outDir;
+        previous_ = {};
+    }
+    return problem;
+}
+
+TrainingRun::Result TrainingRun::runStages()
 {
     if (auto problem = checkSettings())
         return problem;

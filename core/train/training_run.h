@@ -33,6 +33,7 @@ public:
 
 private:
     using Result = std::optional<std::string>;
+    Result runStages(); // run() before a failure's clean-up
     Result checkSettings();
     // The data against the network: input size, classes, a loss layer, truth values per image.
     Result checkData() const;
