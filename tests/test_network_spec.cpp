@@ -466,6 +466,12 @@ void TestNetworkSpec::receptiveFieldByHand()
         test::specFromText(net(13, 13, 8) + "[convolutional]\nfilters=4\nsize=3\n[connected]\noutput=10\n");
     QCOMPARE(dense.layers[0].receptiveField, 3);
     QCOMPARE(dense.layers[1].receptiveField, 13);
+    // What comes after a flat output sees what it saw (a [softmax] read 0).
+    const NetworkSpec classifier = test::specFromText(
+        net(13, 13, 8) + "[convolutional]\nfilters=4\nsize=3\n[connected]\noutput=10\n[connected]\noutput=5\n"
+                         "[softmax]\n[cost]\n");
+    for (std::size_t layer = 1; layer < classifier.layers.size(); ++layer)
+        QCOMPARE(classifier.layers[layer].receptiveField, 13);
 }
 
 void TestNetworkSpec::hugeInputIsRefusedOnce()

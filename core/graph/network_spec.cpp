@@ -71,8 +71,9 @@ void describeRoute(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
 // along every input (route/shortcut sources too), the widest one winning.
 void receptiveField(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
 {
-    if (!layer.output.isImage())
-        return;
+    // (a flat output too: a [softmax] or [cost] sees what its input saw; it read 0, "sees nothing")
+    if (layer.output.empty())
+        return; // (a layer at or behind an error has no shape)
     int field = 1;
     double jump = 1;
     auto take = [&](int index) {
@@ -95,8 +96,8 @@ void receptiveField(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
     } else if (auto* local = dynamic_cast<const LocalLayer*>(layer.config.get())) {
         kernel = local->size;
         stride = local->stride;
-    } else if (layer.type == "avgpool" || layer.type == "connected") { // sees the whole input
-        kernel = std::max(layer.input.w, layer.input.h);
+    } else if ((layer.type == "avgpool" || layer.type == "connected") && layer.input.isImage()) {
+        kernel = std::max(layer.input.w, layer.input.h); // sees the whole input
     } else if (auto* up = dynamic_cast<const UpsampleLayer*>(layer.config.get()); up && up->stride < 0) {
         kernel = stride = -double(up->stride); // downsampling sums s×s blocks
     }
