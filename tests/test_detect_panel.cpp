@@ -225,6 +225,12 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     QVERIFY(slideTo(panel, panel.thresholdSlider(),
                     50)); // the last frame's line again (the stream's end replaced it)
     QVERIFY2(panel.status()->text().startsWith("one.avi frame 0 · "), qPrintable(panel.status()->text()));
+    // A video that cannot be opened leaves no other source's frame in view (one.avi's stayed, boxes too).
+    QVERIFY(!panel.annotated().isNull());
+    panel.openVideoFile(dir.filePath("missing.avi"));
+    QVERIFY(single.wait(120000));
+    QVERIFY(panel.annotated().isNull());
+    QVERIFY(panel.boxes().empty());
 }
 
 void TestDetectPanel::classifierShowsTopClasses()

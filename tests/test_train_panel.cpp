@@ -397,6 +397,12 @@ void TestTrainPanel::saveAsAfterAStopStartsTheNewNamesRun()
     panel.stopButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
     QCOMPARE(panel.cfgPath(), dir.filePath("variant.cfg"));
+    // The bar stays where the run stopped when Iterations changes (it went back to 0).
+    const int stoppedAt = panel.progressBar()->value();
+    QVERIFY(stoppedAt >= 2);
+    panel.maxBatchesSpin()->setValue(500);
+    QCOMPARE(panel.progressBar()->value(), stoppedAt);
+    panel.maxBatchesSpin()->setValue(0);
     const QByteArray checkpoint = test::readAll(dir.filePath("run/toy_last.state"));
     QVERIFY(!checkpoint.isEmpty());
     QVERIFY(!panel.resumeBox()->isChecked());

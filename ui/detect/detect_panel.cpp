@@ -239,6 +239,8 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         if (recorder_.isOpen() || !recordingPath_.isEmpty())
             if (const QString problem = stopRecording(); !problem.isEmpty())
                 text += " · " + tr("recording failed: %1").arg(problem);
+        if (frames == 0) // (the last source's frame and boxes stayed in view under this one's name)
+            clearResult();
         status_->setText(text + (streamProblem_.isEmpty() ? QString() : " · " + streamProblem_));
         emit streamFinished(frames);
     });

@@ -1061,7 +1061,8 @@ void TrainPanel::onFinished(const QString& error)
                 .arg(progress_->maximum())
                 .arg(output_->text()));
         appendLog(status_->text());
-        resume_->setChecked(true); // Train after Stop carries on: it set the stopped run aside
+        resume_->setChecked(true);              // Train after Stop carries on: it set the stopped run aside
+        earlierIteration_ = progress_->value(); // (Iterations changed now: the bar went back to 0)
     } else if (error.isEmpty()) {
         status_->setText(
             lastValidation_.isEmpty()
