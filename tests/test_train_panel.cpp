@@ -10,6 +10,7 @@
 #include "train/child_training.h"
 #include "train/class_results_view.h"
 #include "train/compare_menu.h"
+#include "train/run_folder_lock.h"
 #include "train/run_folders.h"
 #include "train/train_panel.h"
 #include "train/train_worker.h"
@@ -420,6 +421,18 @@ void TestTrainPanel::saveAsAfterAStopStartsTheNewNamesRun()
     panel.resumeBox()->setChecked(true);
     panel.renameNetwork(dir.filePath("toy.cfg"));
     QVERIFY(panel.resumeBox()->isChecked());
+    { // A run training there now (the CLI, another window) is not offered as a stopped one to resume.
+        std::string error;
+        RunFolderLock held(dir.filePath("run").toStdString(), "another run", error);
+        QVERIFY2(held.locked(), error.c_str());
+        ui::TrainPanel other;
+        other.setNetwork(dir.filePath("toy.cfg"));
+        other.outputEdit()->setText(dir.filePath("run"));
+        QTRY_VERIFY2(
+            other.statusLabel()->text().startsWith("A run is training in " + dir.filePath("run") + " now"),
+            qPrintable(other.statusLabel()->text()));
+        QVERIFY(!other.resumeBox()->isChecked());
+    }
 }
 
 // A resumed run draws the earlier run only up to its checkpoint: rows after it (a run that failed

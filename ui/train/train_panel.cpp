@@ -20,6 +20,7 @@
 #include "train/checkpoint.h"
 #include "train/class_results_file.h"
 #include "train/metrics_log.h"
+#include "train/run_folder_lock.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -576,6 +577,16 @@ void TrainPanel::showEarlierRun()
                "run and sets that one aside.")
                 .arg(iteration)
                 .arg(when, finalWeights.filePath()));
+        return;
+    }
+    // A run training there now (the CLI, another window): not a stopped one to resume (Train was then
+    // refused as "in use by another training run").
+    if (folderInUse(output_->text().toStdString())) {
+        status_->setText(tr("A run is training in %1 now (at iteration %2 or past it, %3): wait for it to "
+                            "end, stop it, or choose another output folder.")
+                             .arg(output_->text())
+                             .arg(iteration)
+                             .arg(when));
         return;
     }
     // The data it trained on (<cfg>_data.txt): on other data (another project with a cfg of this name,
