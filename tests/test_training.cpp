@@ -1217,7 +1217,8 @@ void TestTraining::dataThatVanishesKeepsTheIterationsDone()
     TrainOptions options = toyOptions(dir); // a checkpoint every 100 iterations: none before the end
     // (the temporaries of a killed run's small files go too, as its checkpoints' do)
     QVERIFY(QDir().mkpath(dir.filePath("out")));
-    for (const char* left : {"out/toy_data.txt.tmp-99-0", "out/toy_trained.cfg.tmp-99-1"})
+    for (const char* left :
+         {"out/toy_data.txt.tmp-99-0", "out/toy_trained.cfg.tmp-99-1", "out/toy_5.weights.tmp-99-2"})
         test::writeFile(dir.filePath(left), "left by a killed run");
     auto net = toyNet();
     GoneAfterThree observer(vanishing);
@@ -1235,6 +1236,7 @@ void TestTraining::dataThatVanishesKeepsTheIterationsDone()
     QCOMPARE(state.seed, std::optional<unsigned>(1));
     QVERIFY(!QFile::exists(dir.filePath("out/toy_data.txt.tmp-99-0")));
     QVERIFY(!QFile::exists(dir.filePath("out/toy_trained.cfg.tmp-99-1")));
+    QVERIFY(!QFile::exists(dir.filePath("out/toy_5.weights.tmp-99-2"))); // (a backup's, weights-sized)
     // A fresh run there that fails in its first iteration brings that run back from previous-… (it
     // stayed hidden there, and a resume found nothing), as a stop in its first iteration does.
     const QByteArray checkpointBytes = test::readAll(dir.filePath("out/toy_last.state"));

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <functional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -263,6 +264,18 @@ TrainingRun::Result TrainingRun::takeFolder()
          {statePath_, weightsPath_, metricsPath_, base_ + "_final.weights", base_ + "_best.weights",
           base_ + "_data.txt", base_ + "_trained.cfg", classResultsPath(options_.outDir, options_.name)})
         removeLeftTemporaries(file);
+    // The backups' too (<name>_<N>.weights): a kill while one was written left a weights-sized file.
+    std::set<std::string> backups;
+    const std::string backupPrefix = options_.name + "_";
+    for (const auto& entry : std::filesystem::directory_iterator(options_.outDir, ec)) {
+        const std::string file = entry.path().filename().string();
+        const auto end = file.find(".weights.tmp-");
+        if (file.starts_with(backupPrefix) && end != std::string::npos && end > backupPrefix.size() &&
+            file.find_first_not_of("0123456789", backupPrefix.size()) == end)
+            backups.insert(options_.outDir + "/" + file.substr(0, end + std::string_view(".weights").size()));
+    }
+    for (const std::string& backup : backups)
+        removeLeftTemporaries(backup);
     if (options_.resume)
         return resumeFromCheckpoint();
     // A fresh run counts from zero — iterations, images seen, the learning-rate schedule — also from
