@@ -20,6 +20,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -30,6 +31,7 @@
 #include <QTest>
 #include <QTextBlock>
 #include <QTextLayout>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
@@ -397,6 +399,22 @@ void TestSourceView::textThatIsNoCfgIsKeptNotApplied()
     QVERIFY2(detectSaid.startsWith("Not run: the text typed in Source is not a cfg") &&
                  !detectSaid.contains("runs once they load"),
              qPrintable(detectSaid));
+    // Closing asks about the text; Cancel leaves all as it was, without a "Not saved" (no save was asked:
+    // it stayed in the status bar).
+    w.window.statusBar()->clearMessage();
+    QTimer answer;
+    QObject::connect(&answer, &QTimer::timeout, [&answer] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            answer.stop();
+            box->button(QMessageBox::Cancel)->click();
+        }
+    });
+    answer.start(20);
+    QVERIFY(!w.window.close());
+    QVERIFY(w.window.isVisible());
+    QVERIFY2(!w.window.statusBar()->currentMessage().startsWith("Not saved"),
+             qPrintable(w.window.statusBar()->currentMessage()));
+    QCOMPARE(w.view()->toPlainText(), QString("classes=8"));
     // Made a cfg again: applied, and the message goes.
     QTest::keyClick(w.view(), Qt::Key_Home);
     QTest::keyClicks(w.view(), "[net]");

@@ -91,8 +91,12 @@ void MainWindow::newNetwork()
 
 bool MainWindow::maybeSave()
 {
+    // A typed value counts as a change to save. (Not commitPendingEdits: text typed in Source that is
+    // refused is asked about below, and its "Not saved" stayed in the status bar after a Cancel.)
     if (properties_)
-        commitPendingEdits(); // (a typed value counts as a change to save)
+        properties_->commitPendingEdit();
+    if (source_)
+        source_->commitPendingEdit();
     // Text typed in Source that the document refused (binary data) is in no file: not dropped unasked.
     if (source_ && source_->hasPendingEdit() && isVisible()) {
         if (QMessageBox::warning(this, tr("Text not applied"),
