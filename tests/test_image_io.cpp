@@ -9,6 +9,7 @@
 #include "image/portable_codecs.h"
 #include "image/portable_pixel_ops.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -594,6 +595,11 @@ void TestImageIo::aVideoCutShortIsSaid()
 {
     QTemporaryDir dir;
     std::vector<unsigned char> rgb(64 * 48 * 3, 120);
+    // A partial video a gone process left (killed, a second Ctrl+C) is removed by the next writer there.
+    {
+        QFile abandoned(dir.filePath(".good.partial-999999999.avi"));
+        QVERIFY(abandoned.open(QIODevice::WriteOnly) && abandoned.write("abandoned") == 9);
+    }
     VideoRecorder whole;
     const std::string good = dir.filePath("good.avi").toStdString();
     QVERIFY(!whole.open(good, 64, 48, 10));
@@ -601,6 +607,7 @@ void TestImageIo::aVideoCutShortIsSaid()
         whole.write(rgb.data(), 64, 48, 64 * 3);
     QVERIFY(!whole.close());
     QVERIFY(!writtenVideoProblem(good, 5));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"good.avi"});
     const QString full = dir.filePath("full.avi");
     QVERIFY(QFile::link("/dev/full", full));
     VideoRecorder cut;

@@ -553,6 +553,16 @@ int detect(const DetectArgs& args)
                 continue;
             }
             std::unique_ptr<media::VideoWriter> writer;
+            // An exception mid-video (the GPU out of memory) leaves no hidden partial video behind.
+            struct AbandonedPartial {
+                std::string path;
+                ~AbandonedPartial()
+                {
+                    std::error_code ignored;
+                    if (!path.empty())
+                        std::filesystem::remove(path, ignored);
+                }
+            } abandon;
             std::string videoPath; // --out's annotated video
             int written = 0;
             bool writeFailed = false;
@@ -577,7 +587,8 @@ int detect(const DetectArgs& args)
                         const double fps = capture->fps();
                         videoPath = outPath(input, ".avi");
                         writer = media::codecsOrThrow().openMotionJpeg(
-                            partialVideoPath(videoPath), fps > 0 ? fps : 25, frame.cols, frame.rows);
+                            videoWritingPath(videoPath), fps > 0 ? fps : 25, frame.cols, frame.rows);
+                        abandon.path = partialVideoPath(videoPath);
                         if (!writer) {
                             std::cerr << "error: cannot write " << videoPath
                                       << " (is the folder writable?)\n";
@@ -596,6 +607,7 @@ int detect(const DetectArgs& args)
             progress.clear();
             if (writer) { // (OpenCV's writer says nothing of a full disk: the file is asked)
                 writer->release();
+                abandon.path.clear(); // (moved into place, or removed, here)
                 if (auto problem = placeFinishedVideo(videoPath, written)) {
                     std::cerr << "error: " << *problem << "\n";
                     ++failures;

@@ -2,9 +2,12 @@
 
 #include "image/image_opencv.h"
 
+#include <cerrno>
+#include <csignal>
 #include <filesystem>
 #include <opencv2/imgproc.hpp>
 #include <unistd.h>
+#include <vector>
 
 namespace nw {
 
@@ -36,10 +39,57 @@ std::string partialVideoPath(const std::string& path)
         .string();
 }
 
+namespace {
+
+// A link, a device or a file this user may not write is written as it always was, in place: through
+// the link, or refused at opening (a rename would replace the link, or a read-only video).
+bool writtenInPlace(const std::string& path)
+{
+    std::error_code ec;
+    return std::filesystem::is_symlink(path, ec) ||
+           (std::filesystem::exists(path, ec) &&
+            (!std::filesystem::is_regular_file(path, ec) || ::access(path.c_str(), W_OK) != 0));
+}
+
+// The partial videos of processes that are gone (killed, a second Ctrl+C, a crashed studio): removed
+// before another is written beside them.
+void removeAbandonedPartials(const std::string& path)
+{
+    const std::filesystem::path whole(path);
+    const std::string prefix = "." + whole.stem().string() + ".partial-";
+    std::error_code ec;
+    std::vector<std::filesystem::path> abandoned;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(whole.parent_path().empty() ? "." : whole.parent_path(), ec)) {
+        const std::string name = entry.path().filename().string();
+        if (!name.starts_with(prefix) || !name.ends_with(".avi"))
+            continue;
+        const std::string pid = name.substr(prefix.size(), name.size() - prefix.size() - 4);
+        if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9)
+            continue;
+        if (::kill(pid_t(std::stol(pid)), 0) != 0 && errno == ESRCH)
+            abandoned.push_back(entry.path());
+    }
+    for (const auto& file : abandoned)
+        std::filesystem::remove(file, ec);
+}
+
+} // namespace
+
+std::string videoWritingPath(const std::string& path)
+{
+    if (writtenInPlace(path))
+        return path;
+    removeAbandonedPartials(path);
+    return partialVideoPath(path);
+}
+
 std::optional<std::string> placeFinishedVideo(const std::string& path, int written)
 {
     const std::string partial = partialVideoPath(path);
     std::error_code ec;
+    if (!std::filesystem::exists(partial, ec)) // written in place (videoWritingPath)
+        return writtenVideoProblem(path, written);
     if (auto problem = writtenVideoProblem(partial, written)) {
         std::filesystem::remove(partial, ec);
         std::string said = *problem;
@@ -70,7 +120,7 @@ std::optional<std::string> VideoRecorder::open(const std::string& path, int widt
     const media::Codecs* codecs = media::codecs(unloadable);
     if (!codecs)
         return path + ": cannot write a video: " + unloadable;
-    writer_ = codecs->openMotionJpeg(partialVideoPath(path), fps > 0 ? fps : 25, width, height);
+    writer_ = codecs->openMotionJpeg(videoWritingPath(path), fps > 0 ? fps : 25, width, height);
     if (!writer_)
         return path + ": cannot write a video there (an .avi file in a writable folder is needed)";
     width_ = width;

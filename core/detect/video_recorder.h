@@ -12,11 +12,14 @@ namespace nw {
 // a video cut short by a full disk was left as if whole.
 std::optional<std::string> writtenVideoProblem(const std::string& path, int written);
 
-// Where a video is written until it is finished: beside `path` under a hidden name of its own, so an
-// earlier file of that name is replaced only by a whole one (a full disk or a Ctrl+C rewrote it in place,
-// leaving a cut-off file where a finished one had been).
-std::string partialVideoPath(const std::string& path);
-// The video written to partialVideoPath(path), finished (its writer released): moved into place when it
+// Where a video is written until it is finished: beside `path` under a hidden name of its own
+// (partialVideoPath), so an earlier file of that name is replaced only by a whole one (a full disk or a
+// Ctrl+C rewrote it in place, leaving a cut-off file where a finished one had been). A link, a device or
+// a file this user may not write is written in place, as before. Abandoned partial videos of processes
+// that are gone are removed first.
+std::string videoWritingPath(const std::string& path);
+std::string partialVideoPath(const std::string& path); // this process's
+// The video written to videoWritingPath(path), finished (its writer released): moved into place when it
 // holds the `written` frames; else removed, the file at `path` left as it was, and what went wrong said.
 std::optional<std::string> placeFinishedVideo(const std::string& path, int written);
 
