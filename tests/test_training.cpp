@@ -1621,6 +1621,33 @@ void TestTraining::aStopIsNotHeldByAStdoutNobodyReads()
             said.contains("checkpoint written"),
         said.constData());
     QVERIFY(QFileInfo::exists(dir.filePath("out/toy_last.state")));
+    // stderr into the same pipe (`train … 2>&1 | less`): the stop's own words would wait there too, the
+    // signal masked in its handler; the run stops with its checkpoint all the same.
+    QVERIFY(QDir(dir.filePath("out")).removeRecursively());
+    const int both = ::open(fifo.constData(), O_RDONLY | O_NONBLOCK);
+    QVERIFY(both >= 0);
+    fcntl(both, F_SETPIPE_SZ, 4096);
+    QProcess merged;
+    merged.setStandardOutputFile(dir.filePath("stdout"));
+    merged.setStandardErrorFile(dir.filePath("stdout"));
+    merged.start(NETWRIGHT_CLI, {"train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out",
+                                 dir.filePath("out"), "--checkpoint-every", "1000000"});
+    QVERIFY(merged.waitForStarted());
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            int queued = 0;
+            return ioctl(both, FIONREAD, &queued) == 0 && queued >= 4000;
+        },
+        60000));
+    QTest::qWait(500);
+    ::kill(pid_t(merged.processId()), SIGINT);
+    const bool mergedEnded = merged.waitForFinished(60000);
+    if (!mergedEnded)
+        ::kill(pid_t(merged.processId()), SIGKILL);
+    ::close(both);
+    QVERIFY2(mergedEnded, "the stop waited for the reader of stderr");
+    QCOMPARE(merged.exitCode(), 128 + SIGINT);
+    QVERIFY(QFileInfo::exists(dir.filePath("out/toy_last.state")));
 }
 
 void TestTraining::trainCommandWritesMetricsAndWeights()

@@ -55,8 +55,19 @@ std::atomic<bool> stderrTerminal{false}; // a progress bar may be on the line: s
 // What a stop signal makes this process say, at once (a large network's iteration takes seconds, and a
 // silent first Ctrl+C invites the second, which loses the iterations since the last checkpoint).
 // write() is safe in a handler; the texts are fixed.
+// Whether `fd` takes more now, or within `milliseconds` (poll is async-signal-safe).
+bool takesMore(int fd, int milliseconds = 0)
+{
+    pollfd out{fd, POLLOUT, 0};
+    return ::poll(&out, 1, milliseconds) == 1 && (out.revents & POLLOUT) != 0;
+}
+
 void sayInHandler(const char* text, std::size_t length)
 {
+    // Not into a stderr nobody reads (`train … 2>&1 | less`): the handler would wait there, the signal
+    // masked, and no second Ctrl+C could end the run.
+    if (!takesMore(STDERR_FILENO))
+        return;
     [[maybe_unused]] auto written = ::write(STDERR_FILENO, "\n", stderrTerminal ? 1 : 0);
     written = ::write(STDERR_FILENO, text, length);
 }
@@ -209,11 +220,12 @@ public:
     // (The stop's signal ends a write it blocks in: its handler is installed without SA_RESTART.)
     void flushOrStop()
     {
-        if (interrupted.load() && !stdoutFailed_ && !stdoutTakesMore())
+        // (a reader a moment behind, a busy `| tee`, gets two seconds)
+        if (interrupted.load() && !stdoutFailed_ && !takesMore(STDOUT_FILENO, 2000))
             return dropStdout();
         if (std::fflush(stdout) == 0 || stdoutFailed_)
             return;
-        if (errno == EINTR) { // (a signal ended the write; the rest waits in the buffer)
+        if (errno == EINTR) { // (a signal ended the write; glibc drops what it held)
             std::clearerr(stdout);
             if (interrupted.load())
                 dropStdout();
@@ -231,19 +243,16 @@ public:
                          std::strerror(errno));
         }
     }
-    static bool stdoutTakesMore()
-    {
-        pollfd out{STDOUT_FILENO, POLLOUT, 0};
-        return ::poll(&out, 1, 0) == 1 && (out.revents & POLLOUT) != 0;
-    }
     void dropStdout()
     {
         stdoutFailed_ = true;
         __fpurge(stdout); // (freopen would first flush into the pipe that does not drain)
         if (!std::freopen("/dev/null", "w", stdout))
             std::clearerr(stdout);
-        std::fprintf(stderr, "\nthe standard output is not being read: its lines are dropped while the run "
-                             "stops\n");
+        if (takesMore(STDERR_FILENO))
+            std::fprintf(stderr,
+                         "\nthe standard output is not being read: its lines are dropped while the run "
+                         "stops\n");
     }
     void message(const std::string& text) override
     {
@@ -253,6 +262,8 @@ public:
             return;
         }
         endBar();
+        if (interrupted.load() && !takesMore(STDERR_FILENO, 2000))
+            return; // (stopping, and stderr not read either: the checkpoint goes first)
         std::fprintf(stderr, "%s\n", text.c_str());
     }
     // Ends the progress bar's line, when one is open, before another line is written.
