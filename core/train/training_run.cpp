@@ -588,7 +588,9 @@ std::optional<TrainingRun::Result> TrainingRun::stopIfAsked()
     // moved"): nothing to keep, the earlier run comes back.
     if (!options_.resume && (state_.iteration == 0 || (state_.iteration == 1 && !previous_.folder.empty()))) {
         if (leader_ && !previous_.folder.empty()) {
-            if (auto problem = bringPreviousRunBack(previous_, options_.outDir, options_.name))
+            // (once: a failure here is not tried again by run()'s clean-up)
+            if (auto problem =
+                    bringPreviousRunBack(std::exchange(previous_, {}), options_.outDir, options_.name))
                 return problem;
             observer_.message(
                 "stopped in or before the first iteration: the previous run's files are back in " +
@@ -852,18 +854,32 @@ TrainingRun::Result TrainingRun::writeDueFiles(int iteration)
 
 std::optional<std::string> TrainingRun::run()
 {
-    Result problem = runStages();
-    // A fresh run that fails before it trained an iteration (a full disk, a multi-scale cfg error,
-    // unreadable images) brings the run it set aside back, as a stop there does: it stayed hidden in
-    // previous-…, and a resume then found nothing.
-    if (problem && leader_ && !options_.resume && !previous_.folder.empty() && state_.iteration == 0) {
-        if (auto notBack = bringPreviousRunBack(previous_, options_.outDir, options_.name))
-            *problem += "; " + *notBack;
-        else
-            *problem += "; the previous run's files are back in " + options_.outDir;
-        previous_ = {};
+    Result problem;
+    try {
+        problem = runStages();
+    } catch (...) {
+        bringBackAfterFailure(nullptr);
+        throw;
     }
+    if (problem)
+        bringBackAfterFailure(&*problem);
     return problem;
+}
+
+// A fresh run that fails in or before its first iteration (a full disk, a multi-scale cfg error,
+// unreadable images, an exception) brings the run it set aside back, as a stop there does: it stayed
+// hidden in previous-…, and a resume then found nothing.
+void TrainingRun::bringBackAfterFailure(std::string* problem)
+{
+    if (!leader_ || options_.resume || previous_.folder.empty() || state_.iteration > 1)
+        return;
+    std::string note;
+    if (!lock_ || lock_->keep(note)) // (the folder another run's now: its files would go)
+        return;
+    const SetAside aside = std::exchange(previous_, {});
+    const auto notBack = bringPreviousRunBack(aside, options_.outDir, options_.name);
+    if (problem)
+        *problem += notBack ? "; " + *notBack : "; the previous run's files are back in " + options_.outDir;
 }
 
 TrainingRun::Result TrainingRun::runStages()

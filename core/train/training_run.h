@@ -33,7 +33,8 @@ public:
 
 private:
     using Result = std::optional<std::string>;
-    Result runStages(); // run() before a failure's clean-up
+    Result runStages();                               // run() before a failure's clean-up
+    void bringBackAfterFailure(std::string* problem); // the set-aside run, said in `problem`
     Result checkSettings();
     // The data against the network: input size, classes, a loss layer, truth values per image.
     Result checkData() const;
