@@ -1009,12 +1009,20 @@ void TestTrainPanel::detectorOnTheShapesDataSet()
         switched.setShapesFolder(dir.filePath("shapes2"), 30);
         switched.setNetwork(cfg.fileName());
         switched.shapesButton()->click();
+        switched.renameNetwork(dir.filePath("saved-as.cfg")); // (the same network: it still gets it)
         switched.setNetwork(QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg");
         QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("shapes2/shapes.data")) &&
                                      switched.shapesButton()->isEnabled(),
                                  30000);
         QVERIFY2(switched.dataEdit()->text() != dir.filePath("shapes2/shapes.data"),
                  qPrintable(switched.dataEdit()->text()));
+        // Saved as while the set is made: the same network, which gets it.
+        ui::TrainPanel saved;
+        saved.setShapesFolder(dir.filePath("shapes3"), 30);
+        saved.setNetwork(cfg.fileName());
+        saved.shapesButton()->click();
+        saved.renameNetwork(dir.filePath("saved-as.cfg"));
+        QTRY_COMPARE_WITH_TIMEOUT(saved.dataEdit()->text(), dir.filePath("shapes3/shapes.data"), 30000);
     }
     panel.outputEdit()->setText(dir.filePath("run"));
     panel.maxBatchesSpin()->setValue(20);

@@ -439,6 +439,7 @@ TrainPanel::~TrainPanel()
 
 void TrainPanel::setNetwork(const QString& cfgPath)
 {
+    ++networksOpened_;
     // Runs compared with another network's (a classifier's top-1 drawn on a detector's mAP axis, its
     // 600 iterations squeezing the new run): not this one's comparisons. (The same cfg keeps them.)
     const bool sameNetwork =
@@ -1116,41 +1117,43 @@ void TrainPanel::useShapesDataSet()
     makingShapes_ = true; // Train would start on the Data path the set is about to replace
     train_->setEnabled(false);
     status_->setText(tr("Generating the shapes data set in %1…").arg(shapesFolder_));
-    shapesThread_ = QThread::create([this, folder = shapesFolder_, count = shapesCount_, forCfg = cfgPath_] {
-        ShapesOptions options;
-        options.count = count;
-        options.progress = [this, folder](int made, int all) { // (45 s with one unchanging line)
-            QMetaObject::invokeMethod(this, [this, folder, made, all] {
-                if (makingShapes_)
-                    status_->setText(tr("Generating the shapes data set in %1… %2 of %3 images")
-                                         .arg(folder)
-                                         .arg(made)
-                                         .arg(all));
-            });
-        };
-        std::optional<std::string> problem;
-        try { // an escaping exception (an image writer's) would end the whole studio
-            problem = makeShapes(folder.toStdString(), options);
-        } catch (const std::exception& e) {
-            problem = e.what();
-        }
-        QMetaObject::invokeMethod(this, [this, folder, problem, forCfg] {
-            shapes_->setEnabled(!training_);
-            makingShapes_ = false;
-            train_->setEnabled(!training_);
-            if (problem) {
-                status_->setText(
-                    tr("Cannot make the shapes data set: %1").arg(QString::fromStdString(*problem)));
-                appendLog(tr("error: %1").arg(QString::fromStdString(*problem)));
-                return;
+    shapesThread_ =
+        QThread::create([this, folder = shapesFolder_, count = shapesCount_, opened = networksOpened_] {
+            ShapesOptions options;
+            options.count = count;
+            options.progress = [this, folder](int made, int all) { // (45 s with one unchanging line)
+                QMetaObject::invokeMethod(this, [this, folder, made, all] {
+                    if (makingShapes_)
+                        status_->setText(tr("Generating the shapes data set in %1… %2 of %3 images")
+                                             .arg(folder)
+                                             .arg(made)
+                                             .arg(all));
+                });
+            };
+            std::optional<std::string> problem;
+            try { // an escaping exception (an image writer's) would end the whole studio
+                problem = makeShapes(folder.toStdString(), options);
+            } catch (const std::exception& e) {
+                problem = e.what();
             }
-            // For the network that asked (one opened meanwhile, a classifier, got it as its Data).
-            if (cfgPath_ == forCfg)
-                data_->setText(folder + "/shapes.data");
-            status_->setText(tr("Shapes data set ready: %1").arg(folder + "/shapes.data"));
-            appendLog(status_->text());
+            QMetaObject::invokeMethod(this, [this, folder, problem, opened] {
+                shapes_->setEnabled(!training_);
+                makingShapes_ = false;
+                train_->setEnabled(!training_);
+                if (problem) {
+                    status_->setText(
+                        tr("Cannot make the shapes data set: %1").arg(QString::fromStdString(*problem)));
+                    appendLog(tr("error: %1").arg(QString::fromStdString(*problem)));
+                    return;
+                }
+                // For the network that asked (one opened meanwhile, a classifier, got it as its Data; a Save
+                // As meanwhile is the same network).
+                if (networksOpened_ == opened)
+                    data_->setText(folder + "/shapes.data");
+                status_->setText(tr("Shapes data set ready: %1").arg(folder + "/shapes.data"));
+                appendLog(status_->text());
+            });
         });
-    });
     connect(shapesThread_, &QThread::finished, shapesThread_, &QObject::deleteLater);
     shapesThread_->start();
 }

@@ -186,6 +186,7 @@ private:
     QString stopNote_;          // how a stopped run ended when it kept no checkpoint of its own
     QString nothingToTrain_;    // a run resumed at its end: what to do instead
     QString pendingRename_;     // a Save As during a run: the name it takes when the run ends
+    int networksOpened_ = 0;    // setNetwork's calls: what a background task finished for is still open
     QString networkRefusal_;    // Train refused for the network's errors: said until the network changes
     // The ETA from this run's own pace: paused time left out, also for a child process (SIGSTOP).
     QElapsedTimer runClock_, pauseClock_;
