@@ -9,6 +9,7 @@
 #include "image/portable_codecs.h"
 #include "image/portable_pixel_ops.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -595,10 +596,14 @@ void TestImageIo::aVideoCutShortIsSaid()
 {
     QTemporaryDir dir;
     std::vector<unsigned char> rgb(64 * 48 * 3, 120);
-    // A partial video a gone process left (killed, a second Ctrl+C) is removed by the next writer there.
+    // A partial video a gone process left (killed, a second Ctrl+C) is removed by the next writer there;
+    // a recent one (another machine's, on a shared folder) is not.
     {
         QFile abandoned(dir.filePath(".good.partial-999999999.avi"));
-        QVERIFY(abandoned.open(QIODevice::WriteOnly) && abandoned.write("abandoned") == 9);
+        QVERIFY(abandoned.open(QIODevice::WriteOnly) && abandoned.write("abandoned") == 9 &&
+                abandoned.flush());
+        QVERIFY(abandoned.setFileTime(QDateTime::currentDateTime().addSecs(-7200),
+                                      QFileDevice::FileModificationTime)); // (an hour untouched at least)
     }
     VideoRecorder whole;
     const std::string good = dir.filePath("good.avi").toStdString();
@@ -608,6 +613,15 @@ void TestImageIo::aVideoCutShortIsSaid()
     QVERIFY(!whole.close());
     QVERIFY(!writtenVideoProblem(good, 5));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"good.avi"});
+    {
+        QFile recent(dir.filePath(".good.partial-999999998.avi"));
+        QVERIFY(recent.open(QIODevice::WriteOnly) && recent.write("being written") == 13);
+    }
+    VideoRecorder again;
+    QVERIFY(!again.open(good, 64, 48, 10));
+    again.write(rgb.data(), 64, 48, 64 * 3);
+    QVERIFY(!again.close());
+    QVERIFY(QFileInfo::exists(dir.filePath(".good.partial-999999998.avi")));
     const QString full = dir.filePath("full.avi");
     QVERIFY(QFile::link("/dev/full", full));
     VideoRecorder cut;

@@ -563,7 +563,7 @@ int detect(const DetectArgs& args)
                         std::filesystem::remove(path, ignored);
                 }
             } abandon;
-            std::string videoPath; // --out's annotated video
+            std::string videoPath, writingPath; // --out's annotated video, and where it is written
             int written = 0;
             bool writeFailed = false;
             cv::Mat frame;
@@ -586,9 +586,11 @@ int detect(const DetectArgs& args)
                     if (!writer) {
                         const double fps = capture->fps();
                         videoPath = outPath(input, ".avi");
-                        writer = media::codecsOrThrow().openMotionJpeg(
-                            videoWritingPath(videoPath), fps > 0 ? fps : 25, frame.cols, frame.rows);
-                        abandon.path = partialVideoPath(videoPath);
+                        writingPath = videoWritingPath(videoPath);
+                        writer = media::codecsOrThrow().openMotionJpeg(writingPath, fps > 0 ? fps : 25,
+                                                                       frame.cols, frame.rows);
+                        if (writingPath != videoPath)
+                            abandon.path = writingPath;
                         if (!writer) {
                             std::cerr << "error: cannot write " << videoPath
                                       << " (is the folder writable?)\n";
@@ -608,7 +610,7 @@ int detect(const DetectArgs& args)
             if (writer) { // (OpenCV's writer says nothing of a full disk: the file is asked)
                 writer->release();
                 abandon.path.clear(); // (moved into place, or removed, here)
-                if (auto problem = placeFinishedVideo(videoPath, written)) {
+                if (auto problem = placeFinishedVideo(videoPath, writingPath, written)) {
                     std::cerr << "error: " << *problem << "\n";
                     ++failures;
                 }

@@ -3,6 +3,7 @@
 #include "image/image_opencv.h"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <opencv2/imgproc.hpp>
@@ -67,7 +68,9 @@ void removeAbandonedPartials(const std::string& path)
         const std::string pid = name.substr(prefix.size(), name.size() - prefix.size() - 4);
         if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9)
             continue;
-        if (::kill(pid_t(std::stol(pid)), 0) != 0 && errno == ESRCH)
+        // (and untouched for an hour: a pid of another machine or container sharing the folder looks gone)
+        const auto age = std::filesystem::file_time_type::clock::now() - entry.last_write_time(ec);
+        if (!ec && age > std::chrono::hours(1) && ::kill(pid_t(std::stol(pid)), 0) != 0 && errno == ESRCH)
             abandoned.push_back(entry.path());
     }
     for (const auto& file : abandoned)
@@ -84,12 +87,13 @@ std::string videoWritingPath(const std::string& path)
     return partialVideoPath(path);
 }
 
-std::optional<std::string> placeFinishedVideo(const std::string& path, int written)
+std::optional<std::string> placeFinishedVideo(const std::string& path, const std::string& writtenTo,
+                                              int written)
 {
-    const std::string partial = partialVideoPath(path);
-    std::error_code ec;
-    if (!std::filesystem::exists(partial, ec)) // written in place (videoWritingPath)
+    if (writtenTo == path) // written in place (videoWritingPath)
         return writtenVideoProblem(path, written);
+    const std::string& partial = writtenTo;
+    std::error_code ec;
     if (auto problem = writtenVideoProblem(partial, written)) {
         std::filesystem::remove(partial, ec);
         std::string said = *problem;
@@ -99,11 +103,9 @@ std::optional<std::string> placeFinishedVideo(const std::string& path, int writt
                                                          : std::string("; nothing was written"));
     }
     std::filesystem::rename(partial, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(partial, ignored);
-        return "cannot write " + path + ": " + ec.message();
-    }
+    if (ec) // (the finished video kept: an hour's recording is not thrown away for its name)
+        return "cannot put the video in place of " + path + " (" + ec.message() + "): it is whole in " +
+               partial;
     return std::nullopt;
 }
 
@@ -120,7 +122,8 @@ std::optional<std::string> VideoRecorder::open(const std::string& path, int widt
     const media::Codecs* codecs = media::codecs(unloadable);
     if (!codecs)
         return path + ": cannot write a video: " + unloadable;
-    writer_ = codecs->openMotionJpeg(videoWritingPath(path), fps > 0 ? fps : 25, width, height);
+    writingPath_ = videoWritingPath(path);
+    writer_ = codecs->openMotionJpeg(writingPath_, fps > 0 ? fps : 25, width, height);
     if (!writer_)
         return path + ": cannot write a video there (an .avi file in a writable folder is needed)";
     width_ = width;
@@ -149,7 +152,7 @@ std::optional<std::string> VideoRecorder::close()
         return std::nullopt;
     writer_->release();
     writer_.reset();
-    return placeFinishedVideo(path_, frames_);
+    return placeFinishedVideo(path_, writingPath_, frames_);
 }
 
 bool VideoRecorder::isOpen() const

@@ -15,13 +15,15 @@ std::optional<std::string> writtenVideoProblem(const std::string& path, int writ
 // Where a video is written until it is finished: beside `path` under a hidden name of its own
 // (partialVideoPath), so an earlier file of that name is replaced only by a whole one (a full disk or a
 // Ctrl+C rewrote it in place, leaving a cut-off file where a finished one had been). A link, a device or
-// a file this user may not write is written in place, as before. Abandoned partial videos of processes
-// that are gone are removed first.
+// a file this user may not write is written in place, as before. Partial videos of processes that are
+// gone, untouched for an hour, are removed first.
 std::string videoWritingPath(const std::string& path);
 std::string partialVideoPath(const std::string& path); // this process's
-// The video written to videoWritingPath(path), finished (its writer released): moved into place when it
-// holds the `written` frames; else removed, the file at `path` left as it was, and what went wrong said.
-std::optional<std::string> placeFinishedVideo(const std::string& path, int written);
+// The video written to `writtenTo` (videoWritingPath(path)), finished (its writer released): moved into
+// place when it holds the `written` frames; else removed, the file at `path` left as it was, and what
+// went wrong said.
+std::optional<std::string> placeFinishedVideo(const std::string& path, const std::string& writtenTo,
+                                              int written);
 
 class VideoRecorder {
 public:
@@ -40,7 +42,7 @@ public:
 
 private:
     std::unique_ptr<media::VideoWriter> writer_;
-    std::string path_;
+    std::string path_, writingPath_;
     int width_ = 0, height_ = 0, frames_ = 0;
 };
 
