@@ -1203,9 +1203,10 @@ void TestTraining::dataThatVanishesKeepsTheIterationsDone()
         void iteration(const IterationStats& s) override
         {
             Quiet::iteration(s);
-            if (s.iteration == 3)
+            if (s.iteration == after)
                 set_.gone = true;
         }
+        int after = 3;
 
     private:
         Vanishing& set_;
@@ -1247,6 +1248,22 @@ void TestTraining::dataThatVanishesKeepsTheIterationsDone()
     QVERIFY2(failed->ends_with("; the previous run's files are back in " + options.outDir), failed->c_str());
     QCOMPARE(test::readAll(dir.filePath("out/toy_last.state")), checkpointBytes);
     QCOMPARE(QDir(dir.filePath("out")).entryList({"previous-*"}, QDir::Dirs).size(), 0);
+    // One that fails after it trained (here in iteration 2) keeps its own checkpoint, which its message
+    // names; the earlier run stays set aside (bringing it back overwrote that checkpoint).
+    vanishing.gone = false;
+    TrainOptions everyIteration = options;
+    everyIteration.checkpointEvery = 1;
+    auto later = toyNet();
+    GoneAfterThree laterObserver(vanishing);
+    laterObserver.after = 1;
+    const auto laterFailure = Trainer(*later, vanishing, nullptr, everyIteration).run(laterObserver);
+    QVERIFY(laterFailure);
+    QVERIFY2(laterFailure->ends_with("the last checkpoint (iteration 1) is kept in " + options.outDir),
+             laterFailure->c_str());
+    TrainState laterState;
+    QVERIFY(!loadCheckpoint(dir.filePath("out/toy_last.state").toStdString(), *toyNet(), laterState));
+    QCOMPARE(laterState.iteration, 1);
+    QCOMPARE(QDir(dir.filePath("out")).entryList({"previous-*"}, QDir::Dirs).size(), 1);
     // A run file that is a named pipe: a resume says so by name (it waited on the pipe for good).
     QFile::remove(dir.filePath("out/metrics.csv"));
     QVERIFY(mkfifo(dir.filePath("out/metrics.csv").toLocal8Bit().constData(), 0600) == 0);

@@ -79,6 +79,11 @@ template <std::size_t N> void sayInHandler(const char (&text)[N])
 
 void onStop(int signal)
 {
+    // (errno as it was: the interrupted code reads its own, EINTR after a write it ended)
+    struct KeepErrno {
+        int saved = errno;
+        ~KeepErrno() { errno = saved; }
+    } keepErrno;
     int none = 0;
     stopSignal.compare_exchange_strong(none, signal);
     if (interrupted.exchange(true) && quitOnSecondStop) {

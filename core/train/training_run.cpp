@@ -858,7 +858,10 @@ std::optional<std::string> TrainingRun::run()
     try {
         problem = runStages();
     } catch (...) {
-        bringBackAfterFailure(nullptr);
+        std::string said;
+        bringBackAfterFailure(&said);
+        if (!said.empty())
+            observer_.message(said.substr(2)); // (the exception's own words come after)
         throw;
     }
     if (problem)
@@ -866,12 +869,13 @@ std::optional<std::string> TrainingRun::run()
     return problem;
 }
 
-// A fresh run that fails in or before its first iteration (a full disk, a multi-scale cfg error,
+// A fresh run that fails before it trained an iteration (a full disk, a multi-scale cfg error,
 // unreadable images, an exception) brings the run it set aside back, as a stop there does: it stayed
-// hidden in previous-…, and a resume then found nothing.
+// hidden in previous-…, and a resume then found nothing. (Once an iteration is done, its checkpoint is
+// what the failure's message names, kept.)
 void TrainingRun::bringBackAfterFailure(std::string* problem)
 {
-    if (!leader_ || options_.resume || previous_.folder.empty() || state_.iteration > 1)
+    if (!leader_ || options_.resume || previous_.folder.empty() || state_.iteration > 0)
         return;
     std::string note;
     if (!lock_ || lock_->keep(note)) // (the folder another run's now: its files would go)
