@@ -10,7 +10,7 @@ packages=(
   # the manual pages, written from each program's --help
   help2man
   # libraries
-  qt6-base-dev qt6-base-dev-tools qt6-qpa-plugins libgl-dev libegl-dev
+  qt6-base-dev qt6-base-dev-tools qt6-qpa-plugins qt6-image-formats-plugins libgl-dev libegl-dev
   libqcustomplot-dev libqcustomplot2.1-qt6 libopencv-dev libopenblas-dev libgraphviz-dev
   nlohmann-json3-dev libcli11-dev zlib1g-dev libonnx-dev libprotobuf-dev libopenmpi-dev openmpi-bin
   # reference peers and data for the tests, fonts for screenshots

@@ -1178,6 +1178,17 @@ void TestDetectPanel::anImageAskedWithRefusedWeightsRunsWithTheNextOnes()
     QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), 1, 30000);
     QVERIFY2(panel.status()->text().startsWith(QFileInfo(image).fileName()),
              qPrintable(panel.status()->text()));
+    // TIFF and WebP, which the Image… dialog and folders offer, are read (Qt's image plugins: they were
+    // "Unsupported image format" without them).
+    const cv::Mat pixels = cv::imread(image.toStdString());
+    int frames = 1;
+    for (const char* name : {"shapes.tif", "shapes.webp"}) {
+        QVERIFY(cv::imwrite(dir.filePath(name).toStdString(), pixels));
+        panel.openImageFile(dir.filePath(name));
+        ++frames; // (not inside QTRY: it evaluates its arguments again and again)
+        QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), frames, 30000);
+        QVERIFY2(panel.status()->text().startsWith(name), qPrintable(panel.status()->text()));
+    }
 }
 
 #include "test_detect_panel.moc"

@@ -295,9 +295,9 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
             setNames(path);
     });
     connect(image, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Image"), inputFolder_,
-                                         tr("Images (*.jpg *.jpeg *.jpe *.jfif *.png *.bmp);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Image"), inputFolder_,
+            tr("Images (*.jpg *.jpeg *.jpe *.jfif *.png *.bmp *.tif *.tiff *.webp);;All files (*)"));
         if (!path.isEmpty()) {
             slideshow_->setChecked(false); // (its next tick replaced the image chosen)
             openImageFile(path);
@@ -722,8 +722,9 @@ void DetectPanel::openFolder(const QString& path)
 {
     inputFolder_ = QFileInfo(path).absoluteFilePath();
     folder_.clear();
-    for (const QString& name : QDir(path).entryList({"*.jpg", "*.jpeg", "*.jpe", "*.jfif", "*.png", "*.bmp"},
-                                                    QDir::Files, QDir::Name))
+    for (const QString& name : QDir(path).entryList(
+             {"*.jpg", "*.jpeg", "*.jpe", "*.jfif", "*.png", "*.bmp", "*.tif", "*.tiff", "*.webp"},
+             QDir::Files, QDir::Name))
         folder_ << QDir(path).filePath(name);
     folderIndex_ = -1;
     if (folder_.isEmpty())
