@@ -1608,62 +1608,61 @@ void TestTraining::aStopIsNotHeldByAStdoutNobodyReads()
                     QByteArray(kToyCfg).replace("max_batches=12", "max_batches=1000000"));
     const QByteArray fifo = dir.filePath("stdout").toLocal8Bit();
     QVERIFY(mkfifo(fifo.constData(), 0600) == 0);
-    const int reader = ::open(fifo.constData(), O_RDONLY | O_NONBLOCK); // held open, never read
-    QVERIFY(reader >= 0);
-    fcntl(reader, F_SETPIPE_SZ, 4096); // (full after a few dozen progress lines)
-    QProcess process;
-    process.setStandardOutputFile(dir.filePath("stdout"));
-    process.start(NETWRIGHT_CLI, {"train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out",
-                                  dir.filePath("out"), "--checkpoint-every", "1000000"});
-    QVERIFY(process.waitForStarted());
-    // Full: the pipe takes no more (the run then waits in its write).
-    QVERIFY(QTest::qWaitFor(
-        [&] {
-            pollfd in{reader, POLLIN, 0};
-            int queued = 0;
-            return ::poll(&in, 1, 0) == 1 && ioctl(reader, FIONREAD, &queued) == 0 && queued >= 4000;
-        },
-        60000));
-    QTest::qWait(500);
-    ::kill(pid_t(process.processId()), SIGINT);
-    const bool ended = process.waitForFinished(60000);
-    if (!ended)
-        ::kill(pid_t(process.processId()), SIGINT); // (the second stop quits: the test ends)
-    ::close(reader);
-    QVERIFY2(ended, "the stop waited for the reader");
-    QCOMPARE(process.exitCode(), 128 + SIGINT);
-    const QByteArray said = process.readAllStandardError();
-    QVERIFY2(
-        said.contains("the standard output is not being read: its lines are dropped while the run stops") &&
-            said.contains("checkpoint written"),
-        said.constData());
+    // Trains into the pipe, held open and never read (stderr into it too with `stderrToo`), and sends
+    // Ctrl+C once it is full: whether the run then ended by itself, its exit code and stderr.
+    struct Stop {
+        bool filled = false, ended = false;
+        int exitCode = -1;
+        QByteArray said;
+    };
+    const auto stopWithAFullPipe = [&](bool stderrToo) {
+        Stop stop;
+        const int reader = ::open(fifo.constData(), O_RDONLY | O_NONBLOCK);
+        if (reader < 0)
+            return stop;
+        fcntl(reader, F_SETPIPE_SZ, 4096); // (full after a few dozen progress lines)
+        QProcess process;
+        process.setStandardOutputFile(dir.filePath("stdout"));
+        if (stderrToo)
+            process.setStandardErrorFile(dir.filePath("stdout"));
+        process.start(NETWRIGHT_CLI, {"train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out",
+                                      dir.filePath("out"), "--checkpoint-every", "1000000"});
+        // Full: the pipe takes no more (the run then waits in its write).
+        stop.filled = process.waitForStarted() && QTest::qWaitFor(
+                                                      [&] {
+                                                          int queued = 0;
+                                                          return ioctl(reader, FIONREAD, &queued) == 0 &&
+                                                                 queued >= 4000;
+                                                      },
+                                                      60000);
+        QTest::qWait(500);
+        ::kill(pid_t(process.processId()), SIGINT);
+        stop.ended = process.waitForFinished(60000);
+        if (!stop.ended) // (the test ends all the same)
+            ::kill(pid_t(process.processId()), SIGKILL);
+        process.waitForFinished(10000);
+        ::close(reader);
+        stop.exitCode = process.exitCode();
+        if (!stderrToo)
+            stop.said = process.readAllStandardError();
+        return stop;
+    };
+    const Stop alone = stopWithAFullPipe(false);
+    QVERIFY(alone.filled);
+    QVERIFY2(alone.ended, "the stop waited for the reader");
+    QCOMPARE(alone.exitCode, 128 + SIGINT);
+    QVERIFY2(alone.said.contains("the standard output is not being read: its lines are dropped while the run "
+                                 "stops") &&
+                 alone.said.contains("checkpoint written"),
+             alone.said.constData());
     QVERIFY(QFileInfo::exists(dir.filePath("out/toy_last.state")));
     // stderr into the same pipe (`train … 2>&1 | less`): the stop's own words would wait there too, the
     // signal masked in its handler; the run stops with its checkpoint all the same.
     QVERIFY(QDir(dir.filePath("out")).removeRecursively());
-    const int both = ::open(fifo.constData(), O_RDONLY | O_NONBLOCK);
-    QVERIFY(both >= 0);
-    fcntl(both, F_SETPIPE_SZ, 4096);
-    QProcess merged;
-    merged.setStandardOutputFile(dir.filePath("stdout"));
-    merged.setStandardErrorFile(dir.filePath("stdout"));
-    merged.start(NETWRIGHT_CLI, {"train", dir.filePath("toy.data"), dir.filePath("toy.cfg"), "--out",
-                                 dir.filePath("out"), "--checkpoint-every", "1000000"});
-    QVERIFY(merged.waitForStarted());
-    QVERIFY(QTest::qWaitFor(
-        [&] {
-            int queued = 0;
-            return ioctl(both, FIONREAD, &queued) == 0 && queued >= 4000;
-        },
-        60000));
-    QTest::qWait(500);
-    ::kill(pid_t(merged.processId()), SIGINT);
-    const bool mergedEnded = merged.waitForFinished(60000);
-    if (!mergedEnded)
-        ::kill(pid_t(merged.processId()), SIGKILL);
-    ::close(both);
-    QVERIFY2(mergedEnded, "the stop waited for the reader of stderr");
-    QCOMPARE(merged.exitCode(), 128 + SIGINT);
+    const Stop merged = stopWithAFullPipe(true);
+    QVERIFY(merged.filled);
+    QVERIFY2(merged.ended, "the stop waited for the reader of stderr");
+    QCOMPARE(merged.exitCode, 128 + SIGINT);
     QVERIFY(QFileInfo::exists(dir.filePath("out/toy_last.state")));
 }
 
