@@ -52,9 +52,6 @@ std::atomic<bool> quitOnSecondStop{false};
 std::atomic<bool> sayStop{false};        // this process speaks for the run (a lone one, or rank 0)
 std::atomic<bool> stderrTerminal{false}; // a progress bar may be on the line: start a new one first
 
-// What a stop signal makes this process say, at once (a large network's iteration takes seconds, and a
-// silent first Ctrl+C invites the second, which loses the iterations since the last checkpoint).
-// write() is safe in a handler; the texts are fixed.
 // Whether `fd` takes more now, or within `milliseconds` (poll is async-signal-safe).
 bool takesMore(int fd, int milliseconds = 0)
 {
@@ -62,6 +59,9 @@ bool takesMore(int fd, int milliseconds = 0)
     return ::poll(&out, 1, milliseconds) == 1 && (out.revents & POLLOUT) != 0;
 }
 
+// What a stop signal makes this process say, at once (a large network's iteration takes seconds, and a
+// silent first Ctrl+C invites the second, which loses the iterations since the last checkpoint).
+// write() is safe in a handler; the texts are fixed.
 void sayInHandler(const char* text, std::size_t length)
 {
     // Not into a stderr nobody reads (`train … 2>&1 | less`): the handler would wait there, the signal
