@@ -1429,6 +1429,11 @@ void TestEditor::aTypedValueGoesFirstAndTheViewsStay()
     down->trigger();
     QCOMPARE(window.documentModel()->undoStack()->count(), steps + 2); // the value, then the move
     QCOMPARE(window.layerModel()->spec().layers[3].output.c, 48);
+    // Another file opens at its first layers, not where the last one's table was scrolled.
+    tableBar->setValue(tableBar->maximum());
+    window.documentModel()->undoStack()->setClean(); // (no question about unsaved changes)
+    QVERIFY(window.openFile("/usr/share/darknet/cfg/yolov3-tiny.cfg"));
+    QCOMPARE(tableBar->value(), 0);
 }
 
 void TestEditor::aCfgWithoutNetSaysSoAndGetsOne()

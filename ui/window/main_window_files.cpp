@@ -54,6 +54,7 @@ bool MainWindow::openFile(const QString& path)
     model_doc_->reset(std::move(document), path);
     rememberRecent(path);
     graph_->showStart();
+    table_->scrollToTop();       // (a rebuild keeps the table where it was: another file starts at its top)
     statusBar()->clearMessage(); // (what it said was about the network before)
     trainPanel_->setNetwork(path);
     detectPanel_->setNetwork(path, spec());
@@ -84,6 +85,7 @@ void MainWindow::newNetwork()
     table_->selectionModel()->clear();
     graph_->selectLayers({});
     graph_->showStart();
+    table_->scrollToTop(); // (a rebuild keeps the table where it was: another file starts at its top)
     statusBar()->clearMessage();
     trainPanel_->setNetwork(QString());
     detectPanel_->setNetwork(QString(), spec());
