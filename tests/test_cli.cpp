@@ -961,6 +961,19 @@ void TestCli::unreadableImagesAreNamedNotScored()
         twoFiles.err.contains("note: data/valid.txt:1: img/a.jpg is read beside the list (data/img/a.jpg); "
                               "the working folder holds another img/a.jpg, which Darknet would read"),
         twoFiles.err.constData());
+    // An empty --out (an unset shell variable) is refused: detect wrote nothing and train used backup=,
+    // both with exit status 0.
+    const Run emptyOut = cli({"detect", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
+                              QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights",
+                              "/usr/share/darknet/data/dog.jpg", "--out", ""});
+    QVERIFY(emptyOut.exitCode != 0);
+    QVERIFY2(emptyOut.err.contains("an empty output folder (an unset shell variable?)"),
+             emptyOut.err.constData());
+    const Run emptyTrainOut = cli({"train", QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.data",
+                                   QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg", "--out", ""});
+    QVERIFY(emptyTrainOut.exitCode != 0);
+    QVERIFY2(emptyTrainOut.err.contains("leave --out out (the .data file's backup= folder is used)"),
+             emptyTrainOut.err.constData());
     // A folder's JPEGs named .jfif or .JPE are images too (left out without a word).
     QVERIFY(QDir(dir.path()).mkpath("jf"));
     QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", dir.filePath("jf/a.jfif")));

@@ -53,6 +53,20 @@ CLI::Validator weightsPath(bool optional)
         "");
 }
 
+// An output folder given empty ("$OUT" of an unset shell variable): train wrote into the .data's backup=
+// and detect wrote nothing, both with exit status 0.
+CLI::Validator outputFolder(const char* ifLeftOut)
+{
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            return text.empty() ? std::string("an empty output folder (an unset shell variable?): give a "
+                                              "folder, or leave --out out (") +
+                                      ifLeftOut + ")"
+                                : std::string();
+        },
+        "");
+}
+
 // The first word that is no option must be a command: CLI11 alone says "A subcommand is required" for
 // `netwright-cli summry x.cfg`, naming neither the word nor the commands.
 // What to write instead of a single-dash flag (Darknet's habit): the two-dash option, or for Darknet's
@@ -314,7 +328,8 @@ int main(int argc, char** argv)
         ->check(finiteRange(0.0, 1.0));
     detect->add_flag("--letterbox", detectArgs.letterbox,
                      "Keep the aspect ratio (pad) instead of stretching (default: the cfg's letter_box)");
-    detect->add_option("--out", detectArgs.outDir, "Write annotated images (.jpg) and videos (.avi) here");
+    detect->add_option("--out", detectArgs.outDir, "Write annotated images (.jpg) and videos (.avi) here")
+        ->check(outputFolder("nothing is written"));
     detect->add_option("--device", detectArgs.device, "cpu (default), cuda or cuda:N (see devices)");
     addPrecisionFlags(detect, halfHelp);
     detect->add_flag("--json", detectArgs.json, "Print detections as JSON (boxes in pixels: x, y, w, h)");
@@ -371,7 +386,8 @@ int main(int argc, char** argv)
     train->add_option("cfg", trainArgs.cfg, "Darknet .cfg file")->required();
     train->add_option("weights", trainArgs.weights, "Starting .weights (default: random initialisation)")
         ->check(weightsPath(true));
-    train->add_option("--out", trainArgs.outDir, "Output folder (default: the .data file's backup=)");
+    train->add_option("--out", trainArgs.outDir, "Output folder (default: the .data file's backup=)")
+        ->check(outputFolder("the .data file's backup= folder is used"));
     train->add_option("--max-batches", trainArgs.maxBatches, "Stop after N iterations (default: max_batches)")
         ->check(CLI::Range(1, 1 << 30));
     train->add_option("--learning-rate", trainArgs.learningRate, "Override [net] learning_rate")
