@@ -120,6 +120,27 @@ void TestLayerEdits::relativeStaysRelative()
                          "moves after it: point it elsewhere (or remove it) first"));
     cfg::Document fine = doc;
     QCOMPARE(cfg::removeLayer(fine, 1), std::string()); // the maxpool: nobody reads it by number
+
+    // Darknet strips every space before it reads a number: "- 2" is -2, relative (it was taken for an
+    // absolute 2 and renumbered, so the saved file read another layer), and "-\t1 " is -1.
+    const std::string spacedText = "[net]\nwidth=8\nheight=8\nchannels=3\n\n"
+                                   "[convolutional]\nfilters=4\n\n" // 0
+                                   "[convolutional]\nfilters=8\n\n" // 1
+                                   "[convolutional]\nfilters=8\n\n" // 2
+                                   "[shortcut]\nfrom = - 2\n\n"     // 3 → 1
+                                   "[route]\nlayers = -\t1 , 0\n";  // 4 → 3, 0
+    cfg::Document spaced = cfg::Document::parse(spacedText, "spaced.cfg");
+    QCOMPARE(sources(spaced)[3], std::vector<int>({1}));
+    cfg::insertLayer(spaced, 0, "maxpool", {{"size", "2"}, {"stride", "1"}});
+    QCOMPARE(sources(spaced)[4], std::vector<int>({2}));
+    QCOMPARE(sources(spaced)[5], std::vector<int>({4, 1}));
+    QVERIFY2(spaced.toText().find("[route]\nlayers = -\t1 , 1\n") != std::string::npos,
+             spaced.toText().c_str());
+    QCOMPARE(cfg::removeLayer(spaced, 0), std::string());
+    QCOMPARE(spaced.toText(), spacedText);
+    QCOMPARE(cfg::removeLayer(spaced, 0),
+             std::string("layer 4 [route] (layers = -1,0) reads layer 0, which "
+                         "this removes: point it elsewhere (or remove it) first"));
     QCOMPARE(cfg::removeLayers(fine, {0, 3}),
              std::string("layer 2 [route] (layers = -1,0) reads layer 0, which "
                          "this removes: point it elsewhere (or remove it) first"));

@@ -72,6 +72,7 @@ private slots:
     void hugeInputIsRefusedOnce();
     void oneMistakeGivesOneMessage();
     void aConvolutionFeedingAYoloHeadIsLinear();
+    void aCommaInACommentAfterAListIsSaid();
     void unimplementedAlexeyAbKeysAreWarned();
     void detectorMistakesOfAHandBuiltNetwork();
     void netValuesThatDivergeAreNamed();
@@ -487,6 +488,29 @@ void TestNetworkSpec::hugeInputIsRefusedOnce()
     QVERIFY2(found, test::allText(spec.diagnostics).c_str());
     QCOMPARE(found->line, 2);
     QCOMPARE(spec.totalParams, std::int64_t(0));
+}
+
+// Darknet reads comments only on lines of their own: "layers=-1 # not -2, 0" is a route of two layers
+// there (-1 and 0: 16x16x12), one here. A warning on the line says so; a comment without a comma,
+// which Darknet's atoi reads the same, says nothing.
+void TestNetworkSpec::aCommaInACommentAfterAListIsSaid()
+{
+    const auto said = [](const std::string& route) {
+        const NetworkSpec spec = test::specFromText(net(16, 16, 3) +
+                                                        "[convolutional]\nfilters=4\nsize=1\n\n"
+                                                        "[convolutional]\nfilters=8\nsize=1\n\n[route]\n" +
+                                                        route,
+                                                    "rc.cfg");
+        QStringList all;
+        for (const Diagnostic& d : spec.diagnostics)
+            all << QString::fromStdString(d.format());
+        return all;
+    };
+    QCOMPARE(said("layers=-1 # not -2, 0\n"),
+             QStringList{"rc.cfg:15: warning: layer 2: layers=-1#not-2,0: the comment after the list holds a "
+                         "','; Darknet reads no comment there and counts 2 entries, Netwright 1: put the "
+                         "comment on a line of its own"});
+    QCOMPARE(said("layers=-1 # the last one\n"), QStringList());
 }
 
 // AlexeyAB's keys that change the result and that Netwright does not compute (a blur after a strided

@@ -3,7 +3,6 @@
 #include "cfg/section_reader.h"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 namespace nw::cfg {
@@ -13,26 +12,27 @@ void rewriteReferenceNumbers(Line& line, const std::function<std::optional<int>(
     const auto eq = line.text.find('=');
     if (eq == std::string::npos)
         return;
-    auto isDigit = [&](std::size_t i) { return std::isdigit(static_cast<unsigned char>(line.text[i])) != 0; };
-    std::size_t pos = eq + 1;
     // The numbers of the value only: a comment after it ("layers = -1, 8  # 2 inputs") stays as written.
-    std::size_t valueEnd = std::min(line.text.find_first_of("#;", pos), line.text.size());
-    while (pos < valueEnd) {
-        while (pos < valueEnd && line.text[pos] != '-' && !isDigit(pos))
-            ++pos;
-        if (pos >= valueEnd)
+    const std::size_t begin = eq + 1, end = std::min(line.text.find_first_of("#;", begin), line.text.size());
+    const std::string value = line.text.substr(begin, end - begin);
+    // Item by item between the commas, each read as Darknet reads it, once stripped: "- 2" is -2 and
+    // "6 1" is 61 (a number found in the raw text took "- 2" for 2, an absolute layer).
+    std::string rebuilt;
+    for (std::size_t pos = 0;;) {
+        const std::size_t comma = std::min(value.find(',', pos), value.size());
+        std::string item = value.substr(pos, comma - pos);
+        const std::size_t first = item.find_first_not_of(" \t\r"), last = item.find_last_not_of(" \t\r");
+        if (first != std::string::npos)
+            if (const auto written = parseInt(darknetStrip(item)))
+                if (const auto updated = rewrite(*written); updated && *updated != *written)
+                    item.replace(first, last + 1 - first, std::to_string(*updated));
+        rebuilt += item;
+        if (comma == value.size())
             break;
-        std::size_t end = pos + (line.text[pos] == '-' ? 1 : 0);
-        while (end < valueEnd && isDigit(end))
-            ++end;
-        std::string replacement = line.text.substr(pos, end - pos);
-        if (const auto written = parseInt(replacement))
-            if (const auto updated = rewrite(*written))
-                replacement = std::to_string(*updated);
-        line.text.replace(pos, end - pos, replacement);
-        valueEnd = valueEnd + replacement.size() - (end - pos);
-        pos += std::max<std::size_t>(1, replacement.size());
+        rebuilt += ',';
+        pos = comma + 1;
     }
+    line.text.replace(begin, end - begin, rebuilt);
     line.value = darknetStrip(line.text.substr(eq + 1));
 }
 

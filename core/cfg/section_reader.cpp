@@ -3,6 +3,7 @@
 #include "util/closest_name.h"
 #include "util/file_check.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -174,10 +175,25 @@ std::vector<T> parseList(SectionReader& reader, std::string_view key, const std:
 
 } // namespace
 
+void SectionReader::warnCommaInComment(std::string_view key, const Line& line)
+{
+    const std::string_view value = line.value, kept = valueBeforeComment(value);
+    if (kept.size() == value.size() || value.find(',', kept.size()) == std::string_view::npos)
+        return;
+    const auto count = [](std::string_view text) { return std::count(text.begin(), text.end(), ',') + 1; };
+    warning(key, std::string(key) + "=" + shortened(line.value) +
+                     ": the comment after the list holds a ','; " +
+                     "Darknet reads no comment there and counts " + std::to_string(count(value)) +
+                     " entries, Netwright " + std::to_string(count(kept)) +
+                     ": put the comment on a line of its own");
+}
+
 std::vector<int> SectionReader::getIntList(std::string_view key)
 {
     record(key, KeyInfo::Kind::IntList, "");
     const Line* line = entry(key);
+    if (line)
+        warnCommaInComment(key, *line);
     return line ? parseList<int>(*this, key, std::string(valueBeforeComment(line->value)), parseInt,
                                  "an integer")
                 : std::vector<int>{};
@@ -187,6 +203,8 @@ std::vector<float> SectionReader::getFloatList(std::string_view key)
 {
     record(key, KeyInfo::Kind::FloatList, "");
     const Line* line = entry(key);
+    if (line)
+        warnCommaInComment(key, *line);
     return line ? parseList<float>(*this, key, std::string(valueBeforeComment(line->value)), parseFloat,
                                    "a number")
                 : std::vector<float>{};

@@ -70,6 +70,9 @@ public:
 
 private:
     const Line* entry(std::string_view key);
+    // A comment after a list that holds a comma ("layers=-1 # not -2, 0"): Darknet reads comments only
+    // on lines of their own, so it counts another entry (layer 0 here); a warning says so.
+    void warnCommaInComment(std::string_view key, const Line& line);
     void record(std::string_view key, KeyInfo::Kind kind, std::string fallback);
 
     const Section& section_;
