@@ -24,6 +24,7 @@
 #include <fstream>
 #include <numeric>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 #include <random>
 #include <set>
 #include <sys/stat.h>
@@ -528,17 +529,24 @@ private slots:
                                  "1 0.5 0.5 0.0 0.2\n"
                                  "x 0.1 0.1 0.1 0.1\n"
                                  "2 0.25 0.75 0.5 0.1\n"
-                                 "1 0.5 0.5 1.02 0.3\n"; // a full-width object, rounded over 1: kept at 1
+                                 "1 0.5 0.5 1.02 0.3\n" // a full-width object, rounded over 1: kept at 1
+                                 "0 0.3 0.5 1.5 0.4\n"; // off centre: clipped to the image, as Darknet
         std::vector<std::string> warnings;
         bool missing = true;
         const auto boxes = readLabelFile(labels, 3, warnings, missing);
         QVERIFY(!missing);
-        QCOMPARE(boxes.size(), std::size_t(3));
+        QCOMPARE(boxes.size(), std::size_t(4));
         QCOMPARE(boxes[1].classId, 2);
         QCOMPARE(boxes[1].x, 0.25f);
         QCOMPARE(boxes[2].w, 1.0f);
-        QCOMPARE(warnings.size(), std::size_t(5));
+        QCOMPARE(boxes[3].x, 0.5f);
+        QCOMPARE(boxes[3].w, 1.0f);
+        QCOMPARE(boxes[3].h, 0.4f);
+        QCOMPARE(warnings.size(), std::size_t(6));
         QVERIFY(warnings[4].find(labels + ":8: width 1.020000 is over 1") == 0);
+        QVERIFY2(warnings[5] == labels + ":9: width 1.500000 is over 1 (relative sizes are 0..1); the part "
+                                         "inside the image is kept",
+                 warnings[5].c_str());
         QVERIFY(warnings[0].find(labels + ":3: class 7 is outside 0..2") == 0);
         QVERIFY(warnings[1].find(labels + ":4: expected") == 0);
         QVERIFY(warnings[2].find(labels + ":5:") == 0);
@@ -814,6 +822,51 @@ private slots:
         }
         QVERIFY2(widest > 1.1f * narrowest,
                  qPrintable(QString("w/h from %1 to %2").arg(narrowest).arg(widest)));
+    }
+
+    // Scaled up, the image stays on its boxes: a 32x16 picture, black left of x = 16 and white right of
+    // it, box 0.75 wide 0.5 from that edge, at 64x32: the edge falls between pixels 31 and 32, as
+    // cv::resize puts it (pixels 31, 32: 64 and 191 of 255); the image came half a pixel left (128, 255).
+    // Mirrored, the same image mirrored.
+    void scalingUpKeepsTheImageOnItsBoxes()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        cv::Mat half(16, 32, CV_8UC3, cv::Scalar::all(0));
+        half.colRange(16, 32).setTo(cv::Scalar::all(255));
+        QVERIFY(cv::imwrite(root + "/half.png", half));
+        std::ofstream(root + "/half.txt") << "0 0.75 0.5 0.5 1\n";
+        std::ofstream(root + "/list.txt") << "half.png\n";
+        cv::Mat expected;
+        cv::resize(half, expected, cv::Size(64, 32), 0, 0, cv::INTER_LINEAR);
+        DetectionAugmentation augmentation;
+        augmentation.enabled = true; // (only the flip: no jitter, no colour)
+        std::string error;
+        std::vector<std::string> warnings;
+        auto set = loadDetectionDataset(root + "/list.txt", 1, 64, 32, 3, 4, augmentation, error, warnings);
+        QVERIFY2(set, error.c_str());
+        std::vector<float> image(64 * 32 * 3), truth(20, 0.0f);
+        std::mt19937 random(1);
+        int mirrored = 0;
+        for (int k = 0; k < 8; ++k) {
+            QVERIFY(set->sample(0, random, 64, 32, image.data(), truth.data(), error));
+            const bool flipped = truth[0] < 0.5f;
+            mirrored += flipped;
+            QCOMPARE(truth[0], flipped ? 0.25f : 0.75f);
+            int worst = 0;
+            for (int y = 1; y < 31; ++y) // (the outer pixels blend in the grey beyond the image)
+                for (int x = 1; x < 63; ++x)
+                    worst =
+                        std::max(worst, std::abs(int(std::lround(image[std::size_t(y * 64 + x)] * 255)) -
+                                                 int(expected.at<cv::Vec3b>(y, flipped ? 63 - x : x)[0])));
+            QVERIFY2(worst <= 1, qPrintable(QString("%1 levels from cv::resize (flipped %2); pixels 31, 32: "
+                                                    "%3, %4")
+                                                .arg(worst)
+                                                .arg(flipped)
+                                                .arg(image[31] * 255)
+                                                .arg(image[32] * 255)));
+        }
+        QVERIFY(mirrored > 0 && mirrored < 8);
     }
 
     void mosaicCombinesFourImages()

@@ -142,6 +142,27 @@ std::unique_ptr<ClassificationDataset> toySet(const QTemporaryDir& dir, int coun
                           dir.filePath("toy-labels").toStdString(), 3, error);
 }
 
+// A classification set of one image (`pixels`, class "cat") in `dir`, as a 16×16 network with
+// `channels` reads it through `augmentation` (seed 3); nullptr on failure.
+std::unique_ptr<ClassificationDataset> oneImageSet(const QTemporaryDir& dir, const cv::Mat& pixels,
+                                                   int channels, const Augmentation& augmentation)
+{
+    QDir(dir.path()).mkpath("cat");
+    const QString image = dir.filePath("cat/0.png");
+    QFile list(dir.filePath("list.txt")), labels(dir.filePath("labels.txt"));
+    if (!cv::imwrite(image.toStdString(), pixels) || !list.open(QIODevice::WriteOnly) ||
+        !labels.open(QIODevice::WriteOnly))
+        return nullptr;
+    list.write(image.toUtf8() + "\n");
+    labels.write("cat\n");
+    list.close();
+    labels.close();
+    std::string error;
+    std::vector<std::string> warnings;
+    return loadImageListDataset(list.fileName().toStdString(), labels.fileName().toStdString(), 1, 16, 16,
+                                channels, augmentation, 3, error, warnings);
+}
+
 TrainOptions toyOptions(const QTemporaryDir& dir)
 {
     TrainOptions options;
@@ -199,6 +220,8 @@ private slots:
     void chartIsDrawnFromMetrics();
     void imageListsAsDarknetReadsThem();
     void angleRotatesTrainingImages();
+    void aspectBelowOneStretchesTheWidth();
+    void exposureLiftsTheOtherChannelsAsDarknets();
     void classifierListsSayWhatTheyLeaveOut();
     void accuracyCountsTiesAndNanAsDarknet();
     void chosenClassIsTopOne();
@@ -2560,27 +2583,16 @@ void TestTraining::angleRotatesTrainingImages()
     // A uniform grey 16×16 image as a 16×16 net sees it: unrotated, every pixel is grey; turned by up
     // to ±60°, the centre stays grey and the corners fall outside the image (black).
     QTemporaryDir dir;
-    QDir(dir.path()).mkpath("cat");
-    const QString image = dir.filePath("cat/0.png");
-    QVERIFY(cv::imwrite(image.toStdString(), cv::Mat(16, 16, CV_8UC1, cv::Scalar(128))));
-    QFile list(dir.filePath("list.txt")), labels(dir.filePath("labels.txt"));
-    QVERIFY(list.open(QIODevice::WriteOnly) && labels.open(QIODevice::WriteOnly));
-    list.write(image.toUtf8() + "\n");
-    labels.write("cat\n");
-    list.close();
-    labels.close();
+    const cv::Mat grey(16, 16, CV_8UC1, cv::Scalar(128));
     Augmentation augmentation;
     augmentation.enabled = true;
     augmentation.flip = false;
-    std::string error;
-    std::vector<std::string> warnings;
-    auto plain = loadImageListDataset(list.fileName().toStdString(), labels.fileName().toStdString(), 1, 16,
-                                      16, 1, augmentation, 3, error, warnings);
-    QVERIFY2(plain, error.c_str());
+    auto plain = oneImageSet(dir, grey, 1, augmentation);
+    QVERIFY(plain);
     augmentation.angle = 60;
-    auto turned = loadImageListDataset(list.fileName().toStdString(), labels.fileName().toStdString(), 1, 16,
-                                       16, 1, augmentation, 3, error, warnings);
-    QVERIFY2(turned, error.c_str());
+    auto turned = oneImageSet(dir, grey, 1, augmentation);
+    QVERIFY(turned);
+    std::string error;
     std::vector<float> pixels(256);
     QVERIFY(plain->image(0, pixels.data(), error));
     for (float v : pixels)
@@ -2592,6 +2604,58 @@ void TestTraining::angleRotatesTrainingImages()
         blackCorners += pixels[0] < 0.05f;
     }
     QVERIFY2(blackCorners >= 2, qPrintable(QString::number(blackCorners))); // most turns uncover a corner
+}
+
+// aspect=.75 (pjreddie's classifier cfgs) stretches the width by rand_scale(.75), as much as 1.333; it
+// was taken as 1 (only values over 1 counted). Vertical stripes of 2 pixels, scaled wider, change.
+void TestTraining::aspectBelowOneStretchesTheWidth()
+{
+    QTemporaryDir dir;
+    cv::Mat stripes(16, 16, CV_8UC1);
+    for (int x = 0; x < 16; ++x)
+        stripes.col(x).setTo(x / 2 % 2 ? 255 : 0);
+    Augmentation augmentation;
+    augmentation.enabled = true;
+    augmentation.flip = false;
+    augmentation.aspect = 0.75f;
+    auto set = oneImageSet(dir, stripes, 1, augmentation);
+    QVERIFY(set);
+    std::string error;
+    std::vector<float> pixels(256);
+    int asIs = 0, stretched = 0;
+    for (int sample = 0; sample < 24; ++sample) {
+        QVERIFY(set->image(0, pixels.data(), error));
+        bool same = true;
+        for (int x = 0; x < 16; ++x)
+            same = same && std::fabs(pixels[std::size_t(x)] - (x / 2 % 2 ? 1.0f : 0.0f)) < 1e-3f;
+        (same ? asIs : stretched) += 1;
+    }
+    QVERIFY2(asIs > 0 && stretched > 0,
+             qPrintable(QString("%1 as is, %2 stretched").arg(asIs).arg(stretched)));
+}
+
+// Darknet's distort_image scales value without a clamp and clamps only the RGB result: (128, 64, 64)
+// made 2.5× as bright is (255, 160, 160), not (255, 128, 128). Each sample keeps R = min(1, 2·G).
+void TestTraining::exposureLiftsTheOtherChannelsAsDarknets()
+{
+    QTemporaryDir dir;
+    Augmentation augmentation;
+    augmentation.enabled = true;
+    augmentation.flip = false;
+    augmentation.exposure = 2.5f;
+    auto set = oneImageSet(dir, cv::Mat(16, 16, CV_8UC3, cv::Scalar(64, 64, 128)), 3, augmentation); // BGR
+    QVERIFY(set);
+    std::string error;
+    std::vector<float> pixels(3 * 256);
+    float brightestGreen = 0;
+    for (int sample = 0; sample < 24; ++sample) {
+        QVERIFY(set->image(0, pixels.data(), error));
+        const float r = pixels[0], g = pixels[256], b = pixels[512];
+        QVERIFY2(std::fabs(g - b) < 1e-4f && std::fabs(r - std::min(1.0f, 2 * g)) < 1e-2f,
+                 qPrintable(QString("%1 %2 %3").arg(r).arg(g).arg(b)));
+        brightestGreen = std::max(brightestGreen, g);
+    }
+    QVERIFY2(brightestGreen > 0.55f, qPrintable(QString::number(brightestGreen)));
 }
 
 // A failure inside an iteration (the GPU running out of memory, say) ends the run with a message naming

@@ -268,14 +268,20 @@ std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::v
             ++tally.classOutside;
             continue;
         }
-        // A width or height over 1 (a converter's rounding on a full-image object) is cut to 1, as
-        // AlexeyAB's Darknet does ("Wrong annotation"), so the object still trains.
-        for (auto [side, name] : {std::pair{&box.w, "width"}, std::pair{&box.h, "height"}})
+        // A width or height over 1 (a converter's rounding on a full-image object): the part inside the
+        // image is the box, as Darknet's correct_boxes clips it (cutting the side to 1 about the same
+        // centre shrank an off-centre box: x 0.3, width 1.5 became 0.4, 0.8 where Darknet has 0.5, 1).
+        for (auto [centre, side, name] :
+             {std::tuple{&box.x, &box.w, "width"}, std::tuple{&box.y, &box.h, "height"}})
             if (*side > 1 && std::isfinite(*side)) {
                 if (*side > 1.001f) // (rounding within a thousandth passes quietly, as before)
                     warnings.push_back(where + name + " " + std::to_string(*side) +
-                                       " is over 1 (relative sizes are 0..1); taken as 1");
-                *side = 1;
+                                       " is over 1 (relative sizes are 0..1); the part inside the image "
+                                       "is kept");
+                const float low = std::max(0.0f, *centre - *side / 2),
+                            high = std::min(1.0f, *centre + *side / 2);
+                *centre = (low + high) / 2;
+                *side = high - low;
             }
         const float eps = 1e-3f;
         if (!(box.w > 0 && box.h > 0 && box.x >= -eps && box.x <= 1 + eps && box.y >= -eps &&
@@ -368,8 +374,13 @@ bool DetectionDataset::load(std::size_t index, std::mt19937& random, int width, 
                 cropH = std::max(1.0f, oh - top - bottom); // jitter ≥ 0.5
     const bool flip = a.enabled && a.flip && uniformFloat(random, 0, 1) < 0.5f;
     const double sx = double(width) / cropW, sy = double(height) / cropH;
+    // The crop's edges onto the network's (x' = s·x + o on pixel edges); a pixel's index is its left edge
+    // minus ½, so indices map with o + (s − 1)/2 (without it, a 2× zoom put the image half a pixel off
+    // its boxes).
+    const auto centred = [](double scale, double offset) { return offset + (scale - 1) / 2; };
     const Placement placement =
-        flip ? Placement{-sx, width + left * sx, sy, -top * sy} : Placement{sx, -left * sx, sy, -top * sy};
+        flip ? Placement{-sx, centred(-sx, width + left * sx), sy, centred(sy, -top * sy)}
+             : Placement{sx, centred(sx, -left * sx), sy, centred(sy, -top * sy)};
     placed.pixels = placePixels(source, width, height, placement);
     placed.boxes.clear();
     for (const TruthBox& box : item.boxes) {

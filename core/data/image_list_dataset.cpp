@@ -80,8 +80,9 @@ private:
         const int low = std::max(1, augmentation_.minCrop > 0 ? augmentation_.minCrop : w_);
         const int high = std::max(low, augmentation_.maxCrop > 0 ? augmentation_.maxCrop : w_);
         const int side = low + int(uniformFloat(random, 0, 1) * float(high - low + 1));
-        const float aspect =
-            std::exp((uniformFloat(random, 0, 1) * 2 - 1) * std::log(std::max(1.0f, augmentation_.aspect)));
+        // Darknet's rand_scale(aspect) on the width alone: the width-to-height ratio moves by a factor
+        // in [1/a, a] (aspect=.75, as pjreddie's classifier cfgs set it, as much as 1.333).
+        const float aspect = randomScale(augmentation_.aspect, random);
         int sw = in.width, sh = in.height;
         if (sw < sh) {
             sh = int(float(sh) * float(side) / float(sw));
@@ -91,7 +92,7 @@ private:
             sh = side;
         }
         sw = std::max(w_, int(float(sw) * aspect));
-        sh = std::max(h_, int(float(sh) / aspect));
+        sh = std::max(h_, sh);
         const int dx = int(uniformFloat(random, 0, 1) * float(sw - w_ + 1)),
                   dy = int(uniformFloat(random, 0, 1) * float(sh - h_ + 1));
         const bool flip = augmentation_.flip && uniformFloat(random, 0, 1) < 0.5f;
@@ -170,9 +171,11 @@ private:
             for (int x = 0; x < w_; ++x) {
                 float h, s, v;
                 portable::rgbToHsv(image.at(x, y, 0), image.at(x, y, 1), image.at(x, y, 2), h, s, v);
+                // (s and v unclamped, as Darknet's distort_image: a bright pixel made brighter lifts
+                // its other channels too; only the RGB result is clamped)
                 h = std::fmod(h + hue * 360.0f + 360.0f, 360.0f);
-                s = std::clamp(s * saturation, 0.0f, 1.0f);
-                v = std::clamp(v * exposure, 0.0f, 1.0f);
+                s *= saturation;
+                v *= exposure;
                 float r, g, b;
                 portable::hsvToRgb(h, s, v, r, g, b);
                 image.at(x, y, 0) = std::clamp(r, 0.0f, 1.0f);

@@ -1,6 +1,7 @@
 #include "image/pixel_ops.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #if NETWRIGHT_WITH_OPENCV
@@ -34,14 +35,19 @@ Pixels placePixels(const Pixels& source, int width, int height, const Placement&
 
 void jitterHsv(Pixels& rgb, int hueShift, float saturation, float exposure)
 {
-    cv::Mat image = matOf(rgb), hsv;
-    cv::cvtColor(image, hsv, cv::COLOR_RGB2HSV_FULL); // 8-bit hue over 0..255
-    hsv.forEach<cv::Vec3b>([&](cv::Vec3b& p, const int*) {
-        p[0] = uchar((int(p[0]) + hueShift + 512) & 255);
-        p[1] = cv::saturate_cast<uchar>(float(p[1]) * saturation);
-        p[2] = cv::saturate_cast<uchar>(float(p[2]) * exposure);
+    // In floats: OpenCV's 8-bit full-range HSV round trip moves hues by itself (pure blue came back
+    // (6, 0, 255), up to 9 levels with no jitter at all).
+    cv::Mat image = matOf(rgb), floats, hsv;
+    image.convertTo(floats, CV_32FC3, 1.0 / 255);
+    cv::cvtColor(floats, hsv, cv::COLOR_RGB2HSV); // hue in degrees, s and v in [0, 1]
+    const float degrees = float(hueShift) * 360.0f / 256.0f;
+    hsv.forEach<cv::Vec3f>([&](cv::Vec3f& p, const int*) {
+        p[0] = std::fmod(p[0] + degrees + 720.0f, 360.0f);
+        p[1] = std::min(p[1] * saturation, 1.0f);
+        p[2] = std::min(p[2] * exposure, 1.0f);
     });
-    cv::cvtColor(hsv, image, cv::COLOR_HSV2RGB_FULL);
+    cv::cvtColor(hsv, floats, cv::COLOR_HSV2RGB);
+    floats.convertTo(image, CV_8UC3, 255.0);
 }
 #else
 Pixels placePixels(const Pixels& source, int width, int height, const Placement& placement)

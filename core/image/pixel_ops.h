@@ -1,6 +1,6 @@
 #pragma once
 // The pixel operations of training augmentation, on 8-bit RGB/grey images. With OpenCV in the build
-// they are OpenCV's (warpAffine, the 8-bit full-range HSV conversions); without it (a headless server
+// they are OpenCV's (warpAffine, the float HSV conversions); without it (a headless server
 // build) the portable versions in portable_pixel_ops.h, which the tests hold to OpenCV's results.
 #include "image/pixels.h"
 
@@ -14,7 +14,8 @@ struct Placement {
 Pixels placePixels(const Pixels& source, int width, int height, const Placement& placement);
 
 // Darknet's colour jitter in HSV on an RGB image: hue moved by `hueShift` (of 256 steps around the
-// circle), saturation and value multiplied, each clamped to 0..255.
+// circle), saturation and value multiplied, each clamped to 1 (as AlexeyAB's 8-bit HSV); computed in
+// floats, so no jitter leaves the image as it was.
 void jitterHsv(Pixels& rgb, int hueShift, float saturation, float exposure);
 
 // Copies the rectangle [x, x + w) × [y, y + h) of `from` into the same place of `to` (same size).

@@ -92,15 +92,15 @@ void hsvToRgb(float h, float s, float v, float& r, float& g, float& b)
 
 void jitterHsv(Pixels& rgb, int hueShift, float saturation, float exposure)
 {
-    // Quantised as OpenCV's 8-bit full-range HSV (hue, s and v each 0..255) between the two steps.
+    // In floats, as the OpenCV build's (hue in degrees, s and v in [0, 1], rounded once at the end).
     const auto level = [](float value) { return std::clamp(std::round(value), 0.0f, 255.0f); };
+    const float degrees = float(hueShift) * 360.0f / 256.0f;
     for (std::size_t i = 0; i + 2 < rgb.data.size(); i += 3) {
         float h, s, v;
         rgbToHsv(rgb.data[i] / 255.0f, rgb.data[i + 1] / 255.0f, rgb.data[i + 2] / 255.0f, h, s, v);
-        const int hue = (int(level(h * 256.0f / 360.0f)) + hueShift + 512) & 255;
-        const float sat = level(level(s * 255.0f) * saturation), val = level(level(v * 255.0f) * exposure);
         float r, g, b;
-        hsvToRgb(float(hue) * 360.0f / 256.0f, sat / 255.0f, val / 255.0f, r, g, b);
+        hsvToRgb(std::fmod(h + degrees + 720.0f, 360.0f), std::min(s * saturation, 1.0f),
+                 std::min(v * exposure, 1.0f), r, g, b);
         rgb.data[i] = std::uint8_t(level(r * 255.0f));
         rgb.data[i + 1] = std::uint8_t(level(g * 255.0f));
         rgb.data[i + 2] = std::uint8_t(level(b * 255.0f));

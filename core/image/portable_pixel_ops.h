@@ -1,6 +1,6 @@
 #pragma once
 // Dependency-free versions of pixel_ops.h: what a build without OpenCV uses, and what the tests compare
-// with OpenCV's (within a level or two of 255: OpenCV's fixed-point bilinear and 8-bit HSV tables).
+// with OpenCV's (within a few levels of 255 where OpenCV's fixed-point bilinear differs; a level in HSV).
 #include "image/pixel_ops.h"
 
 namespace nw::portable {
