@@ -27,6 +27,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QImage>
@@ -57,6 +58,7 @@
 #include <QToolButton>
 #include <QWheelEvent>
 #include <qcustomplot.h>
+#include <tuple>
 
 using namespace nw;
 
@@ -67,6 +69,8 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); } // QSettings away from the user's
     void trainPauseResumeStopFromThePanel();
     void badDataIsReportedAndThePanelRecovers();
+    void theOutputFolderIsCheckedBeforeTheRun();
+    void aFineTuningRateIsKept();
     void theDataSetIsReadBeforeTrain();
     void theDataFileOfADarknetProjectIsFound();
     void theDataANetworkTrainedOnIsRemembered();
@@ -285,6 +289,82 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QVERIFY(!panel->resumeBox()->isChecked());
     panel->dataEdit()->setText(toyData);
     QTRY_VERIFY_WITH_TIMEOUT(panel->resumeBox()->isChecked(), 5000);
+    // Another network of this name (another project's toy.cfg, whose default folder is this one's) or
+    // this one edited since: the run's toy_trained.cfg differs, so Train starts afresh (it went on with
+    // the other network's checkpoint and overwrote it).
+    const QByteArray original = test::readAll(cfg.fileName());
+    test::writeFile(cfg.fileName(), original + "\n# another network of this name\n");
+    QVERIFY(window.openFile(cfg.fileName()));
+    QVERIFY(!panel->resumeBox()->isChecked());
+    QVERIFY2(panel->statusLabel()->text().contains("trained another network of this name, or this one before "
+                                                   "an edit (" +
+                                                   dir.filePath("run/toy_trained.cfg") +
+                                                   "): Train starts a new run"),
+             qPrintable(panel->statusLabel()->text()));
+    test::writeFile(cfg.fileName(), original);
+    QVERIFY(window.openFile(cfg.fileName()));
+    QVERIFY(panel->resumeBox()->isChecked());
+}
+
+// The Output folder as meant (a pasted space made a folder " " in the working folder, "~/runs" one named
+// "~", a relative path landed in a desktop launch's working folder) and checked as the CLI checks --out
+// before the data set loads and before the last run's curves are cleared (it failed after both with
+// "cannot create : Invalid argument").
+void TestTrainPanel::theOutputFolderIsCheckedBeforeTheRun()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 16);
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    test::writeFile(dir.filePath("a-file"), "not a folder");
+    ui::TrainPanel panel;
+    panel.setNetwork(dir.filePath("toy.cfg"));
+    panel.setPlannedIterations(0); // a cfg without max_batches: Iterations must say
+    panel.outputEdit()->setText(dir.filePath("run"));
+    panel.trainButton()->click();
+    QVERIFY(!panel.isTraining());
+    QCOMPARE(panel.statusLabel()->text(),
+             QString("Not started: [net] has no max_batches (the run's length): set "
+                     "Iterations, or max_batches in [net]."));
+    panel.maxBatchesSpin()->setValue(2);
+    const auto refused = [&](const QString& output) {
+        panel.outputEdit()->setText(output);
+        panel.trainButton()->click();
+        return panel.isTraining() ? QString("started") : panel.statusLabel()->text();
+    };
+    QCOMPARE(refused("  "),
+             QString("Not started: the Output folder is empty: choose the folder its weights and "
+                     "checkpoints go to."));
+    QCOMPARE(refused(dir.filePath("a-file")),
+             QString("Not started: %1 is a file, not a folder: choose another Output folder.")
+                 .arg(dir.filePath("a-file")));
+    QCOMPARE(refused(" run "), QString("started")); // beside the cfg, spaces dropped
+    QCOMPARE(panel.outputEdit()->text(), dir.filePath("run"));
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
+    QVERIFY(QFileInfo::exists(dir.filePath("run/toy_final.weights")));
+    QCOMPARE(ui::resolvedRunFolder("~/runs/x/", dir.filePath("toy.cfg")), QDir::homePath() + "/runs/x");
+}
+
+// Learning rate had five decimals: 0.000004 typed became 0, read as "cfg's rate" (and 0.000006 became
+// 0.00001). Rates are kept as typed, in either form, and shown so.
+void TestTrainPanel::aFineTuningRateIsKept()
+{
+    ui::TrainPanel panel;
+    auto* rate = panel.findChild<QDoubleSpinBox*>("learningRate");
+    QVERIFY(rate);
+    QCOMPARE(rate->text(), QString("cfg's rate"));
+    for (const auto& [typed, value, shown] : {std::tuple{"0.000004", 4e-6, "4e-06"},
+                                              {"6e-7", 6e-7, "6e-07"},
+                                              {"0.001", 1e-3, "0.001"},
+                                              {"12.5", 12.5, "12.5"}}) {
+        rate->findChild<QLineEdit*>()->selectAll();
+        QTest::keyClicks(rate, typed);
+        QTest::keyClick(rate, Qt::Key_Enter);
+        QCOMPARE(rate->value(), value);
+        QCOMPARE(rate->text(), QString(shown));
+    }
+    rate->findChild<QLineEdit*>()->selectAll();
+    QTest::keyClicks(rate, "abc"); // refused as typed
+    QCOMPARE(rate->value(), 12.5);
 }
 
 // Evaluate scores the run's weights on the validation set without training: a classifier's top-1 equals
@@ -470,8 +550,13 @@ void TestTrainPanel::resumeDrawsTheCheckpointsCurveAndZoomHolds()
     for (QCheckBox* box : panel.findChildren<QCheckBox*>())
         if (box->text().startsWith("Resume"))
             box->setChecked(true);
+    panel.weightsEdit()->setText(dir.filePath("elsewhere.weights")); // not read: said (it was silent)
     panel.trainButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(panel.progressBar()->value() >= checkpoint + 8, 30000);
+    QVERIFY2(panel.log()->toPlainText().contains("note: Resume continues from the checkpoint in " +
+                                                 dir.filePath("run") + "; the starting weights " +
+                                                 dir.filePath("elsewhere.weights") + " are not read"),
+             qPrintable(panel.log()->toPlainText()));
     const auto loss = panel.plot()->graph(0)->data();
     for (auto point = loss->constBegin(); point != loss->constEnd(); ++point)
         QVERIFY2(point->value < 999, qPrintable(QString("a trimmed row at %1").arg(point->key)));
@@ -892,6 +977,7 @@ void TestTrainPanel::badDataIsReportedAndThePanelRecovers()
     QCOMPARE(panel.progressBar()->maximum(), 200);
     panel.setPlannedIterations(0); // a cfg without max_batches: said, not "0 / 100"
     QCOMPARE(panel.progressBar()->text(), QString("no max_batches in [net]: set Iterations"));
+    panel.setPlannedIterations(12); // (the toy cfg's, as the window tells the panel of the cfg it opens)
     panel.setNetwork(cfg.fileName());
     // No data set at all: Train says what to choose and starts nothing.
     QVERIFY(panel.dataEdit()->text().isEmpty()); // no toy.data beside the cfg

@@ -947,6 +947,23 @@ void TestTraining::freshRunSetsThePreviousRunAside()
             beforeFirst.messages.end());
     QCOMPARE(QDir(dir.filePath("new-out")).entryList(QDir::Files | QDir::Hidden),
              QStringList{".netwright-train.lock"}); // (every run folder keeps its lock file)
+    // The studio's way: Pause before the first iteration (a checkpoint wanted), then Stop, in a run that
+    // notes its data and cfg. An iteration-0 checkpoint and the notes were left under "nothing was
+    // written", and the next fresh run set that stub aside as "the previous run".
+    class PausedAtOnce : public Quiet {
+    public:
+        bool checkpointWanted() override { return true; }
+    } paused;
+    paused.stopAfter = 0;
+    intoNew.outDir = dir.filePath("paused-out").toStdString();
+    intoNew.data = dir.filePath("toy.data").toStdString();
+    intoNew.cfgText = "[net]\n";
+    auto pausedNet = toyNet();
+    QVERIFY(!Trainer(*pausedNet, *set, nullptr, intoNew).run(paused));
+    QVERIFY(std::ranges::find(paused.messages, "stopped before the first iteration: nothing was written") !=
+            paused.messages.end());
+    QCOMPARE(QDir(dir.filePath("paused-out")).entryList(QDir::Files | QDir::Hidden),
+             QStringList{".netwright-train.lock"});
     // Stopped in its first iteration (Ctrl+C on reading "… were moved to …"): the same (it wrote a
     // checkpoint of that one iteration and left the earlier run aside).
     // Darknet's backup folder (weights, no state, no metrics.csv) and a checkpoint every iteration: what

@@ -570,7 +570,8 @@ std::optional<TrainingRun::Result> TrainingRun::stopIfAsked()
 {
     // The studio's Pause: a checkpoint before it waits. (Not in the first iteration of a run that set an
     // earlier one aside: a stop there brings that run's files back.)
-    if (team_.size() == 1 && state_.iteration > checkpointed_ &&
+    // (Nor before the first: nothing is trained, and a stop then leaves the folder as found.)
+    if (team_.size() == 1 && state_.iteration > checkpointed_ && state_.iteration >= 1 &&
         (state_.iteration >= 2 || options_.resume || previous_.folder.empty()) &&
         observer_.checkpointWanted())
         if (auto problem = checkpoint())
@@ -596,10 +597,11 @@ std::optional<TrainingRun::Result> TrainingRun::stopIfAsked()
                 "stopped in or before the first iteration: the previous run's files are back in " +
                 options_.outDir + " (resume it to go on)");
         } else {
-            if (leader_) { // only metrics.csv's header was: the folder is left as found
-                std::error_code ignored;
-                std::filesystem::remove(metricsPath_, ignored);
-            }
+            if (leader_) // only metrics.csv's header and the run's notes were: the folder is left as found
+                for (const std::string& file : {metricsPath_, base_ + "_data.txt", base_ + "_trained.cfg"}) {
+                    std::error_code ignored;
+                    std::filesystem::remove(file, ignored);
+                }
             leaderSays("stopped before the first iteration: nothing was written");
         }
         return Result{};

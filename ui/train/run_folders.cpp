@@ -33,6 +33,16 @@ QString runFolderFor(const QString& cfgPath, const QString& dataPath)
     return defaultRunFolder(cfgPath);
 }
 
+QString resolvedRunFolder(const QString& typed, const QString& cfgPath)
+{
+    QString folder = typed.trimmed();
+    if (folder.isEmpty())
+        return folder;
+    if (folder == "~" || folder.startsWith("~/"))
+        folder = QDir::homePath() + folder.mid(1);
+    return QDir::cleanPath(QFileInfo(cfgPath).absoluteDir().absoluteFilePath(folder));
+}
+
 QString dataFileFor(const QString& cfgPath)
 {
     const QFileInfo cfg(cfgPath);

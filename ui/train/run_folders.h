@@ -10,6 +10,10 @@ QString defaultRunFolder(const QString& cfgPath);
 // Where a run writes unless the user chooses: the .data file's backup= folder when it exists (Darknet
 // and the CLI write there), else the studio's own folder for the network.
 QString runFolderFor(const QString& cfgPath, const QString& dataPath);
+// The Output folder as the user means it: the spaces around it dropped (a pasted path), a leading ~ the
+// home folder, a relative path beside the cfg (a desktop launch's working folder is nobody's choice);
+// clean and absolute. Empty stays empty.
+QString resolvedRunFolder(const QString& typed, const QString& cfgPath);
 // The .data file a cfg most likely trains on, or empty: the one named after it beside it; else the
 // one whose name starts its name (Darknet's cifar.data of cifar_small.cfg, among coco.data and
 // others); else the only one beside it not named after another cfg there; else AlexeyAB's

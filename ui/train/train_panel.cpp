@@ -10,6 +10,7 @@
 #include "train/training_curves.h"
 #include "widgets/bring_into_view.h"
 #include "widgets/flow_layout.h"
+#include "widgets/rate_spin_box.h"
 #include "window/message_colours.h"
 #include "window/save_file_dialog.h"
 #include "window/wheel_guard.h"
@@ -21,6 +22,7 @@
 #include "train/class_results_file.h"
 #include "train/metrics_log.h"
 #include "train/run_folder_lock.h"
+#include "util/file_check.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -170,7 +172,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     form->addRow(tr("Starting weights"), weightsRow);
     form->addRow(tr("Output folder"), outputRow);
     maxBatches_ = new QSpinBox(this);
-    maxBatches_->setRange(0, 10'000'000);
+    maxBatches_->setRange(0, 1 << 30); // (as --max-batches)
     maxBatches_->setSpecialValueText(tr("cfg's max_batches"));
     connect(maxBatches_, &QSpinBox::valueChanged, this, [this] {
         if (!training_)
@@ -182,10 +184,9 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     validEvery_->setValue(100);
     validEvery_->setSpecialValueText(tr("at the end"));
     resume_ = new QCheckBox(tr("Resume from the last checkpoint"), this);
-    learningRate_ = new QDoubleSpinBox(this);
-    learningRate_->setDecimals(5);
-    learningRate_->setRange(0, 10);
-    learningRate_->setSingleStep(0.001);
+    learningRate_ = new RateSpinBox(this);
+    learningRate_->setObjectName("learningRate");
+    learningRate_->setRange(0, 100); // (as --learning-rate)
     learningRate_->setSpecialValueText(tr("cfg's rate"));
     // (their form labels sit beside layouts, which a screen reader cannot tie to them)
     maxBatches_->setAccessibleName(tr("Iterations"));
@@ -609,6 +610,19 @@ void TrainPanel::showEarlierRun()
                 .arg(when, output_->text(), trainedOn));
         return;
     }
+    // The network it trained (<cfg>_trained.cfg) against the cfg file: another project's network of
+    // this name shares the default folder, and Train went on with its checkpoint (and overwrote it).
+    // Another network, or this one edited since: Train starts afresh unless Resume is ticked by hand.
+    if (QFile trained(base + "_trained.cfg"), cfg(cfgPath_); trained.open(QIODevice::ReadOnly) &&
+                                                             cfg.open(QIODevice::ReadOnly) &&
+                                                             trained.readAll() != cfg.readAll()) {
+        status_->setText(tr("A run stopped at iteration %1 (%2) in %3 trained another network of this name, "
+                            "or this one before an edit (%4): Train starts a new run and sets it aside "
+                            "(tick \"Resume from the last checkpoint\" to go on with it with this cfg).")
+                             .arg(iteration)
+                             .arg(when, output_->text(), trained.fileName()));
+        return;
+    }
     // A run stopped, or ended with the studio (a crash, a power cut): Train carries on from it.
     resume_->setChecked(true);
     const int planned = maxBatches_->value() > 0 ? maxBatches_->value() : cfgMaxBatches_;
@@ -872,6 +886,40 @@ void TrainPanel::start()
             networkRefusal_ =
                 tr("Not started: the network has errors (see Problems). The first: %1").arg(error));
         appendLog(status_->text());
+        bringIntoView(status_);
+        return;
+    }
+    // (it started, cleared the curves, failed for want of a length and left the bar spinning)
+    if (maxBatches_->value() == 0 && cfgMaxBatches_ == 0) {
+        status_->setText(tr("Not started: [net] has no max_batches (the run's length): set Iterations, or "
+                            "max_batches in [net]."));
+        appendLog(status_->text());
+        maxBatches_->setFocus();
+        bringIntoView(status_);
+        return;
+    }
+    // The output folder as the user means it (a pasted leading space made a folder named " " in the
+    // working folder, ~ one named "~"), checked as the CLI checks --out, before the data set loads and
+    // before anything of the last run is cleared.
+    if (const QString folder = resolvedRunFolder(output_->text(), cfgPath_); folder != output_->text()) {
+        output_->setText(folder);
+        earlierRun_->stop();
+    }
+    QString folderProblem;
+    if (output_->text().isEmpty())
+        folderProblem = tr("Not started: the Output folder is empty: choose the folder its weights and "
+                           "checkpoints go to.");
+    else if (const auto reason = unwritableFolderReason(output_->text().toStdString()))
+        folderProblem =
+            tr("Not started: %1: choose another Output folder.").arg(QString::fromStdString(*reason));
+    else if (folderInUse(output_->text().toStdString()))
+        folderProblem = tr("Not started: a run is training in %1 now: wait for it to end, stop it, or choose "
+                           "another Output folder.")
+                            .arg(output_->text());
+    if (!folderProblem.isEmpty()) {
+        status_->setText(folderProblem);
+        appendLog(folderProblem);
+        output_->setFocus();
         bringIntoView(status_);
         return;
     }

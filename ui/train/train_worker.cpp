@@ -187,6 +187,10 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
     if (stoppedWhileLoading())
         return;
     emit message(QString::fromStdString("training on " + sets->describe()));
+    if (!request.weightsPath.trimmed().isEmpty() && request.resume) // (as the CLI's note: said, not silent)
+        emit message(QString("note: Resume continues from the checkpoint in %1; the starting weights %2 are "
+                             "not read")
+                         .arg(request.outDir, request.weightsPath.trimmed()));
     if (!request.weightsPath.isEmpty() && !request.resume) { // a resumed run starts from its checkpoint
         std::vector<std::string> weightWarnings;             // NaN or infinite values, named by layer
         if (auto problem = net->loadWeights(request.weightsPath.toStdString(), &weightWarnings,
