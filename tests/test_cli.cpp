@@ -675,6 +675,11 @@ void TestCli::darknetHabitsAreAnsweredInWords()
                                 "yolo.weights dog.jpg --names " +
                                 dir.filePath("obj.names") + "\n")
                                    .toUtf8());
+    // The cfg left out (DATA WEIGHTS IMAGE): the weights were suggested as the cfg, the image as weights.
+    const Run noCfg = cli({"detect", data, "yolo.weights", "dog.jpg", "cat.jpg"});
+    QCOMPARE(noCfg.exitCode, 2);
+    QVERIFY2(noCfg.err.contains("netwright-cli detect CFG yolo.weights dog.jpg … --names"),
+             noCfg.err.constData());
     const Run dontShow = cli({"train", data, "x.cfg", "-dont_show"});
     QCOMPARE(dontShow.exitCode, 2);
     QCOMPARE(dontShow.err,
@@ -974,6 +979,21 @@ void TestCli::unreadableImagesAreNamedNotScored()
     QVERIFY(emptyTrainOut.exitCode != 0);
     QVERIFY2(emptyTrainOut.err.contains("leave --out out (the .data file's backup= folder is used)"),
              emptyTrainOut.err.constData());
+    // The other commands' output paths too: init and export-onnx said "cannot replace : No such file or
+    // directory", forward wrote nothing with exit status 0.
+    const QString shapesCfg = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/shapes-tiny.cfg",
+                  shapesWeights =
+                      QString(NETWRIGHT_SOURCE_CFG_DIR) + "/../resources/weights/shapes-tiny.weights";
+    for (const QStringList& args :
+         {QStringList{"init", shapesCfg, ""}, QStringList{"export-onnx", shapesCfg, shapesWeights, ""},
+          QStringList{"forward", shapesCfg, shapesWeights, "--input", "/usr/share/darknet/data/dog.jpg",
+                      "--out", ""}}) {
+        const Run empty = cli(args);
+        QVERIFY2(
+            empty.exitCode == 2 &&
+                empty.err.contains("an empty path where the output was expected (an unset shell variable?)"),
+            qPrintable(args.join(' ') + ": " + empty.err));
+    }
     // A folder's JPEGs named .jfif or .JPE are images too (left out without a word).
     QVERIFY(QDir(dir.path()).mkpath("jf"));
     QVERIFY(QFile::copy("/usr/share/darknet/data/dog.jpg", dir.filePath("jf/a.jfif")));

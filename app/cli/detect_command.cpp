@@ -390,11 +390,19 @@ int detect(const DetectArgs& args)
         std::string error;
         const auto data = loadDataFile(args.cfg, error);
         const std::string names = data ? data->get("names") : std::string();
+        // (DATA WEIGHTS IMAGE, the cfg left out: the weights are not taken for the cfg)
+        std::vector<std::string> words{args.weights};
+        if (std::filesystem::path(args.weights).extension() == ".weights")
+            words.insert(words.begin(), "CFG");
+        words.insert(words.end(), args.inputs.begin(), args.inputs.end());
+        if (words.size() < 3)
+            words.push_back("IMAGE");
+        std::string command;
+        for (std::size_t i = 0; i < 3; ++i)
+            command += " " + words[i];
         std::cerr << "error: " << args.cfg << " is a .data file: detect takes CFG WEIGHTS IMAGE… (Darknet's "
-                  << "detector test took the .data first): netwright-cli detect " << args.weights << " "
-                  << args.inputs.front()
-                  << (args.inputs.size() > 1 ? " " + args.inputs[1] : std::string(" IMAGE"))
-                  << (args.inputs.size() > 2 ? " …" : "")
+                  << "detector test took the .data first): netwright-cli detect" << command
+                  << (words.size() > 3 ? " …" : "")
                   << (names.empty() ? std::string() : " --names " + data->resolve(names)) << "\n";
         return 2;
     }

@@ -67,6 +67,18 @@ CLI::Validator outputFolder(const char* ifLeftOut)
         "");
 }
 
+// An output path given empty ("$OUT" of an unset shell variable): init and export-onnx said "cannot
+// replace : No such file or directory", forward wrote nothing with exit status 0.
+CLI::Validator outputPath()
+{
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            return text.empty() ? "an empty path where the output was expected (an unset shell variable?)"
+                                : std::string();
+        },
+        "");
+}
+
 // The first word that is no option must be a command: CLI11 alone says "A subcommand is required" for
 // `netwright-cli summry x.cfg`, naming neither the word nor the commands.
 // What to write instead of a single-dash flag (Darknet's habit): the two-dash option, or for Darknet's
@@ -268,7 +280,7 @@ int main(int argc, char** argv)
 
     auto* roundtrip = app.add_subcommand("roundtrip", "Load a .cfg and write it back (byte-identical)");
     roundtrip->add_option("in", in, "Input .cfg")->required();
-    roundtrip->add_option("out", out, "Output .cfg")->required();
+    roundtrip->add_option("out", out, "Output .cfg")->required()->check(outputPath());
 
     std::string classesOrData;
     bool classesSchedule = false;
@@ -278,7 +290,7 @@ int main(int argc, char** argv)
     setClasses->add_option("in", in, "Input .cfg")->required();
     setClasses->add_option("classes", classesOrData, "The number of classes, or a .data file (its classes=)")
         ->required();
-    setClasses->add_option("out", out, "Output .cfg (not the input)")->required();
+    setClasses->add_option("out", out, "Output .cfg (not the input)")->required()->check(outputPath());
     setClasses->add_flag("--schedule", classesSchedule,
                          "Also set max_batches = 2000 x classes (at least 6000) and steps at 80 % and 90 % "
                          "(AlexeyAB's rule for a detector)");
@@ -288,8 +300,9 @@ int main(int argc, char** argv)
     forward->add_option("weights", weights, "Darknet .weights file")->required()->check(weightsPath(false));
     forward->add_option("--input", in, "An image, or a raw float32 CHW tensor (.f32, exactly w·h·c floats)")
         ->required();
-    forward->add_option("--out", out, "Write the network's output here");
-    forward->add_option("--all-layers", allLayers, "Write every layer's output as DIR/layer_000.f32, ...");
+    forward->add_option("--out", out, "Write the network's output here")->check(outputPath());
+    forward->add_option("--all-layers", allLayers, "Write every layer's output as DIR/layer_000.f32, ...")
+        ->check(outputPath());
     std::string forwardDevice = "cpu";
     forward->add_option("--device", forwardDevice, "cpu (default), cuda or cuda:N (see devices)");
     addPrecisionFlags(forward, halfHelp);
@@ -298,7 +311,7 @@ int main(int argc, char** argv)
     unsigned initSeed = 1;
     auto* init = app.add_subcommand("init", "Write Darknet-style random initial weights for a cfg");
     init->add_option("cfg", cfg, "Darknet .cfg file")->required();
-    init->add_option("out", out, "The .weights file to write")->required();
+    init->add_option("out", out, "The .weights file to write")->required()->check(outputPath());
     init->add_option("--seed", initSeed, "Random seed (the same seed gives the same file)");
     int partialLayers = 0;
     auto* partial = app.add_subcommand(
@@ -307,7 +320,7 @@ int main(int argc, char** argv)
     partial->add_option("weights", weights, "Trained .weights for that cfg")
         ->required()
         ->check(weightsPath(false));
-    partial->add_option("out", out, "The .weights file to write (seen 0)")->required();
+    partial->add_option("out", out, "The .weights file to write (seen 0)")->required()->check(outputPath());
     partial->add_option("layers", partialLayers, "How many layers, from layer 0 (74 for darknet53.conv.74)")
         ->required()
         ->check(CLI::Range(1, 1000000));
@@ -421,9 +434,10 @@ int main(int argc, char** argv)
         ->add_option("--map-every", trainArgs.mapEvery,
                      "Detectors: mAP@0.5 on the valid set every N iterations (default 0: only at the end)")
         ->check(CLI::Range(0, 1 << 30));
-    train->add_flag("--valid-optional", trainArgs.validOptional,
-                    "A valid= list that cannot be scored is a warning and the run trains without validation "
-                    "(the studio's choice); by default --valid-every and --map-every make it an error");
+    train->add_flag(
+        "--valid-optional", trainArgs.validOptional,
+        "A valid= list that cannot be scored is a warning and the run trains without validation "
+        "(the studio's choice); by default --valid-every, --map-every and --map make it an error");
     train->add_flag(
         "--map", trainArgs.mapAsDarknet,
         "Detectors: mAP@0.5 every 4 epochs, never more often than every 100 iterations (AlexeyAB's -map)");
@@ -512,7 +526,7 @@ int main(int argc, char** argv)
     exportOnnx->add_option("weights", exportArgs.weights, "Darknet .weights file")
         ->required()
         ->check(weightsPath(false));
-    exportOnnx->add_option("out", exportArgs.out, "The .onnx file to write")->required();
+    exportOnnx->add_option("out", exportArgs.out, "The .onnx file to write")->required()->check(outputPath());
     // (no CLI11 range: its help read "INT in [1 - 1000]"; the exporter names the opsets it writes)
     exportOnnx->add_option("--opset", exportArgs.opset, "ONNX opset, 11 to 17 (default 11)");
     exportOnnx->add_option("--batch", exportArgs.batch, "Batch size of the graph, or dynamic (default 1)");
@@ -529,7 +543,7 @@ int main(int argc, char** argv)
     std::string shapesSize;
     auto* makeShapes =
         app.add_subcommand("make-shapes", "Write a synthetic detection data set (images + YOLO labels)");
-    makeShapes->add_option("outdir", out, "Output folder")->required();
+    makeShapes->add_option("outdir", out, "Output folder")->required()->check(outputPath());
     makeShapes->add_option("--count", shapesCount, "Images in all; a tenth are for validation (default 2000)")
         ->check(CLI::Range(2, 10000000));
     makeShapes->add_option("--seed", shapesSeed, "Seed: the same seed gives the same files (default 1)");

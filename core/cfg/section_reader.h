@@ -50,7 +50,7 @@ public:
     int lineOf(std::string_view key) const;
     int headerLine() const { return section_.headerLine(); }
     void error(std::string_view key, std::string message);
-    // Each (key, value) below 1 is an error on that key's line ("stride=0: must be at least 1"); one
+    // Each (key, value) below 1 is an error on that key's line ("stride must be at least 1"); one
     // message for several said the first key's line only. False when any was.
     bool requirePositive(std::initializer_list<std::pair<std::string_view, int>> values);
     // An error for a value that is not of its kind ("filters=abc"): the layer's shape is then made from
