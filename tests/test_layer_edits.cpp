@@ -32,6 +32,7 @@ private slots:
     void connectAndDisconnectLayers();
     void copyPasteAndRemoveSeveral();
     void commentsStayWithTheLayerTheyLabel();
+    void labelsOfTheFirstLayerTheFileEndAndFilesWithoutBlankLines();
 };
 
 void TestLayerEdits::editsKeepReferences_data()
@@ -379,4 +380,58 @@ void TestLayerEdits::commentsStayWithTheLayerTheyLabel()
 }
 
 QTEST_GUILESS_MAIN(TestLayerEdits)
+// The first layer's label (at the end of [net]) moved with it; comments closing the file stay last
+// whatever moves (they were deleted with the last layer, or carried to the middle as a label); a file
+// written without blank lines keeps "# Downsample" above its layer; the last section, which seldom
+// ends with a blank line, is set apart from a layer put after it (they were glued). Each edit undone
+// gives back the file's bytes.
+void TestLayerEdits::labelsOfTheFirstLayerTheFileEndAndFilesWithoutBlankLines()
+{
+    const std::string net = "[net]\nwidth=8\nheight=8\nchannels=3\n#mosaic=1\n\n";
+    const std::string text = net + "# Stem\n\n"
+                                   "[convolutional]\nfilters=4\nsize=1\n\n" // 0
+                                   "[convolutional]\nfilters=8\nsize=1\n\n" // 1
+                                   "# Residual\n"
+                                   "[convolutional]\nfilters=8\nsize=1\n\n" // 2
+                                   "# end of the backbone\n";
+    cfg::Document doc = cfg::Document::parse(text);
+    QCOMPARE(cfg::moveLayer(doc, 2, 0), std::string());
+    QCOMPARE(doc.toText(), net + "# Residual\n[convolutional]\nfilters=8\nsize=1\n\n"
+                                 "# Stem\n\n[convolutional]\nfilters=4\nsize=1\n\n"
+                                 "[convolutional]\nfilters=8\nsize=1\n\n"
+                                 "# end of the backbone\n");
+    QCOMPARE(cfg::moveLayer(doc, 0, 2), std::string());
+    QCOMPARE(doc.toText(), text);
+    QCOMPARE(cfg::removeLayer(doc, 2), std::string());
+    QCOMPARE(doc.toText(), net + "# Stem\n\n[convolutional]\nfilters=4\nsize=1\n\n"
+                                 "[convolutional]\nfilters=8\nsize=1\n\n# end of the backbone\n");
+    cfg::insertLayer(doc, 2, "upsample", {});
+    QVERIFY2(doc.toText().ends_with("[upsample]\n\n# end of the backbone\n"), doc.toText().c_str());
+
+    // Without blank lines: the label is the comment right above a header (a commented-out key is not).
+    const std::string packed = "[net]\nwidth=8\nheight=8\nchannels=3\n"
+                               "[convolutional]\nfilters=4\nsize=1\n#stride=2\n" // 0
+                               "# Downsample\n"
+                               "[convolutional]\nfilters=8\nsize=3\n" // 1
+                               "[convolutional]\nfilters=8\nsize=1";  // 2, no line end
+    cfg::Document tight = cfg::Document::parse(packed);
+    cfg::insertLayer(tight, 1, "maxpool", {{"size", "2"}});
+    QVERIFY2(
+        tight.toText().find("#stride=2\n[maxpool]\nsize=2\n\n# Downsample\n[convolutional]\nfilters=8") !=
+            std::string::npos,
+        tight.toText().c_str());
+    QCOMPARE(cfg::removeLayer(tight, 1), std::string());
+    QCOMPARE(tight.toText(), packed);
+    QCOMPARE(cfg::moveLayer(tight, 2, 1), std::string()); // the last one up: set apart from the next
+    QVERIFY2(tight.toText().ends_with("#stride=2\n[convolutional]\nfilters=8\nsize=1\n\n# Downsample\n"
+                                      "[convolutional]\nfilters=8\nsize=3\n"),
+             tight.toText().c_str());
+    QCOMPARE(cfg::moveLayer(tight, 1, 2), std::string()); // back: the layer that was last for a while is
+    QVERIFY2(tight.toText().ends_with("# Downsample\n[convolutional]\nfilters=8\nsize=3\n\n" // set apart
+                                      "[convolutional]\nfilters=8\nsize=1\n"),
+             tight.toText().c_str());
+    cfg::insertLayer(tight, 3, "upsample", {});
+    QVERIFY2(tight.toText().ends_with("size=1\n\n[upsample]\n\n"), tight.toText().c_str());
+}
+
 #include "test_layer_edits.moc"

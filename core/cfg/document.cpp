@@ -384,12 +384,33 @@ Document Document::reread() const
     return again;
 }
 
+namespace {
+
+// "#random=1", "; mosaic = 1": a key commented out, which belongs to the section it sits in.
+bool commentsOutAKey(const Line& line)
+{
+    const std::string text = darknetStrip(line.text);
+    const std::size_t key = text.find_first_not_of("#;"), eq = text.find('=');
+    if (key == std::string::npos || eq == std::string::npos || eq == key)
+        return false;
+    return std::all_of(text.begin() + static_cast<std::ptrdiff_t>(key),
+                       text.begin() + static_cast<std::ptrdiff_t>(eq),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+} // namespace
+
 std::vector<std::vector<Line>> Document::detachLabels()
 {
-    std::vector<std::vector<Line>> labels(sections_.size());
-    // From the second layer on: comments at the end of [net] are its own (AlexeyAB's cfgs keep options
-    // there, commented out) even when a blank line sets them apart.
-    for (std::size_t s = 2; s < sections_.size(); ++s) {
+    // labels[i] for section i, and labels[size] for the comments after the last section's own lines.
+    std::vector<std::vector<Line>> labels(sections_.size() + 1);
+    // The blank lines edits added between sections go; attachLabels puts them back where needed (a
+    // layer moved from the end and back gives back the file's bytes).
+    for (Section& section : sections_)
+        while (section.lines.size() > 1 && section.lines.back().kind == Line::Kind::Blank &&
+               section.lines.back().labelSeparator)
+            section.lines.pop_back();
+    for (std::size_t s = 1; s <= sections_.size(); ++s) {
         std::vector<Line>& before = sections_[s - 1].lines;
         std::size_t end = before.size();
         while (end > 1 && before[end - 1].kind == Line::Kind::Blank)
@@ -397,9 +418,27 @@ std::vector<std::vector<Line>> Document::detachLabels()
         std::size_t first = end;
         while (first > 1 && before[first - 1].kind == Line::Kind::Comment)
             --first;
-        // A label: comments set apart from the section's own lines by a blank line (a commented-out
-        // key right under the entries, "#random=1", stays with its section).
-        if (first == end || before[first - 1].kind != Line::Kind::Blank)
+        if (first == end)
+            continue;
+        const bool setApart = before[first - 1].kind == Line::Kind::Blank;
+        if (!setApart && s >= 2 && s < sections_.size()) // only the comments after the last key commented out
+            while (first < end &&
+                   std::any_of(before.begin() + static_cast<std::ptrdiff_t>(first),
+                               before.begin() + static_cast<std::ptrdiff_t>(end), commentsOutAKey))
+                ++first;
+        if (first == end)
+            continue;
+        const bool keys = std::any_of(before.begin() + static_cast<std::ptrdiff_t>(first),
+                                      before.begin() + static_cast<std::ptrdiff_t>(end), commentsOutAKey);
+        // A label: comments set apart from the section's own lines by a blank line, or right above the
+        // next header in a file without blank lines when none of them is a key commented out ("#random=1"
+        // under the entries stays with its section). [net]'s own comments (AlexeyAB's cfgs keep options
+        // there, commented out) label the first layer only when set apart and no key. After the last
+        // section, comments set apart are the file's end: they stay there whatever moves.
+        const bool label = s == sections_.size() ? setApart && s >= 2
+                           : s == 1              ? setApart && !keys
+                                                 : setApart || !keys;
+        if (!label)
             continue;
         labels[s].assign(before.begin() + static_cast<std::ptrdiff_t>(first), before.end());
         // A blank line an earlier edit put there to set the label apart goes too, and comes back only
@@ -411,13 +450,30 @@ std::vector<std::vector<Line>> Document::detachLabels()
     return labels;
 }
 
-void Document::attachLabels(std::vector<std::vector<Line>> labels)
+void Document::attachLabels(std::vector<std::vector<Line>> labels, std::size_t formerLast)
 {
+    const auto setApart = [this](std::vector<Line>& lines) {
+        if (!lines.empty() && lines.back().kind != Line::Kind::Blank)
+            lines.push_back(Line{Line::Kind::Blank, "", preferredEol(), 0, "", "", true});
+    };
+    // The section that ended the file, now followed by another: a blank line sets it apart (a file's
+    // last section seldom ends with one, and the next header was glued to it).
+    if (formerLast + 1 < sections_.size())
+        setApart(sections_[formerLast].lines);
     for (std::size_t s = 1; s < sections_.size() && s < labels.size(); ++s) {
+        // (set apart where it would not read as a label without the blank line: a file written without
+        // blank lines keeps its labels right under the section before)
         std::vector<Line>& before = sections_[s - 1].lines;
-        if (!labels[s].empty() && !before.empty() && before.back().kind != Line::Kind::Blank)
-            before.push_back(Line{Line::Kind::Blank, "", preferredEol(), 0, "", "", true});
+        if (!labels[s].empty() &&
+            (s == 1 || std::any_of(labels[s].begin(), labels[s].end(), commentsOutAKey)))
+            setApart(before);
         before.insert(before.end(), labels[s].begin(), labels[s].end());
+    }
+    // The file's end stays the file's end.
+    if (!sections_.empty() && labels.size() > sections_.size() && !labels[sections_.size()].empty()) {
+        setApart(sections_.back().lines);
+        sections_.back().lines.insert(sections_.back().lines.end(), labels[sections_.size()].begin(),
+                                      labels[sections_.size()].end());
     }
     // (a label of a section now first has no section before it: it goes to the preamble's end)
     if (!labels.empty() && !labels[0].empty())
@@ -443,9 +499,10 @@ void Document::insertSection(std::size_t index, std::string_view type,
     index = std::min(index, sections_.size());
     // Before the label of the section at `index`: the label stays right above its section.
     auto labels = detachLabels();
+    const std::size_t last = sections_.size() - 1; // (there is always [net]: callers insert after it)
     sections_.insert(sections_.begin() + static_cast<std::ptrdiff_t>(index), std::move(section));
     labels.insert(labels.begin() + static_cast<std::ptrdiff_t>(index), std::vector<Line>{});
-    attachLabels(std::move(labels));
+    attachLabels(std::move(labels), index <= last ? last + 1 : last);
 }
 
 void Document::removeSection(std::size_t index)
@@ -453,9 +510,10 @@ void Document::removeSection(std::size_t index)
     if (index >= sections_.size())
         return;
     auto labels = detachLabels(); // the removed section's label goes with it
+    const std::size_t last = sections_.size() - 1;
     sections_.erase(sections_.begin() + static_cast<std::ptrdiff_t>(index));
     labels.erase(labels.begin() + static_cast<std::ptrdiff_t>(index));
-    attachLabels(std::move(labels));
+    attachLabels(std::move(labels), index < last ? last - 1 : sections_.size());
 }
 
 void Document::moveSection(std::size_t from, std::size_t to)
@@ -463,13 +521,15 @@ void Document::moveSection(std::size_t from, std::size_t to)
     if (from >= sections_.size() || to >= sections_.size() || from == to)
         return;
     auto labels = detachLabels(); // and moves with it
+    const std::size_t last = sections_.size() - 1;
+    const std::size_t formerLast = from == last ? to : to == last ? last - 1 : last;
     Section moving = std::move(sections_[from]);
     std::vector<Line> label = std::move(labels[from]);
     sections_.erase(sections_.begin() + static_cast<std::ptrdiff_t>(from));
     labels.erase(labels.begin() + static_cast<std::ptrdiff_t>(from));
     sections_.insert(sections_.begin() + static_cast<std::ptrdiff_t>(to), std::move(moving));
     labels.insert(labels.begin() + static_cast<std::ptrdiff_t>(to), std::move(label));
-    attachLabels(std::move(labels));
+    attachLabels(std::move(labels), formerLast);
 }
 
 } // namespace nw::cfg

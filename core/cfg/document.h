@@ -96,9 +96,11 @@ public:
 private:
     // A comment block that labels a section ("# Downsample" above a layer) is written at the end of the
     // section before it; edits take each section's label off (labels[i] for section i, empty for the
-    // first) and put it back in front of the same section, so it moves and goes with that section.
+    // first; labels[size] the comments after the last section's lines) and put it back in front of the
+    // same section, so it moves and goes with that section, and the file's closing comments stay last.
+    // `formerLast`: where the section that ended the file is now (size when it was removed).
     std::vector<std::vector<Line>> detachLabels();
-    void attachLabels(std::vector<std::vector<Line>> labels);
+    void attachLabels(std::vector<std::vector<Line>> labels, std::size_t formerLast);
     // A document that holds only one error (the file could not be read as a cfg).
     static Document failedRead(const std::string& path, int line, std::string message);
     std::string fileName_;
