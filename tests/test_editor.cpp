@@ -725,6 +725,15 @@ void TestEditor::copyPasteDuplicateDeleteSeveral()
     QVERIFY(w.spec().ok());
     w.window.documentModel()->undoStack()->undo();
     QCOMPARE(w.text(), std::string(kLinked));
+    // Pasted in the middle and undone: the pasted layers went, and so does their selection (the cards
+    // that took their numbers stayed selected, and Del then removed layers nobody chose).
+    w.graph()->selectLayers({3});
+    edits->pasteAction()->trigger();
+    QCOMPARE(w.graph()->selectedLayers(), std::vector<int>({4, 5}));
+    w.window.documentModel()->undoStack()->undo();
+    QCOMPARE(w.text(), std::string(kLinked));
+    QCOMPARE(w.graph()->selectedLayers(), std::vector<int>());
+    QCOMPARE(w.window.selectedLayer(), -1);
     // Duplicate 1 and 2 (one step), then delete the copies (one step): the original bytes.
     w.graph()->selectLayers({1, 2});
     edits->duplicateAction()->trigger();
@@ -1110,6 +1119,21 @@ void TestEditor::deleteKeyActsWhereLayersAreSelected()
     window.graphView()->setFocus();
     QTest::keyClick(window.graphView(), Qt::Key_Delete);
     QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 1);
+    // Backspace too (Del is only the Del key on Linux: Backspace did nothing, without a word).
+    window.selectLayer(5);
+    window.graphView()->setFocus();
+    QTest::keyClick(window.graphView(), Qt::Key_Backspace);
+    QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 2);
+    // The zoom stops short of specks and of a single card's corner (the wheel went on to 3.7e-10 and
+    // 514x).
+    for (int step = 0; step < 200; ++step)
+        window.graphView()->zoomBy(1 / 1.15);
+    QVERIFY2(window.graphView()->transform().m11() > 1e-3,
+             qPrintable(QString::number(window.graphView()->transform().m11())));
+    for (int step = 0; step < 200; ++step)
+        window.graphView()->zoomBy(1.15);
+    QCOMPARE(window.graphView()->transform().m11(), 4.0);
+    window.graphView()->zoomActualSize();
     // A click on empty graph space deselects the layer everywhere: Del then deletes nothing (it deleted
     // the table's row, still current though shown deselected). Properties go back to [net].
     window.selectLayer(5);
@@ -1123,14 +1147,14 @@ void TestEditor::deleteKeyActsWhereLayersAreSelected()
     QCOMPARE(window.selectedLayer(), -1);
     QCOMPARE(window.propertyPanel()->section(), 0);
     QTest::keyClick(window.graphView(), Qt::Key_Delete);
-    QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 1);
+    QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 2);
     // The table's totals row deselects the graph's card too; the table selects one row at a time.
     window.selectLayer(3);
     QCOMPARE(window.graphView()->selectedLayers(), std::vector<int>{3});
     window.layerTable()->selectRow(window.layerModel()->totalsRow());
     QVERIFY(window.graphView()->selectedLayers().empty());
     QTest::keyClick(window.graphView(), Qt::Key_Delete);
-    QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 1);
+    QCOMPARE(int(window.layerModel()->spec().layers.size()), layers - 2);
     QCOMPARE(window.layerTable()->selectionMode(), QAbstractItemView::SingleSelection);
     // A card clicked brings Properties in front of Training (where the studio starts): what was
     // chosen shows.

@@ -55,7 +55,8 @@ EditActions::EditActions(DocumentModel& model, GraphView& graph, std::function<s
     duplicate_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     connect(duplicate_, &QAction::triggered, this, &EditActions::duplicateLayers);
     delete_ = new QAction(tr("&Delete"), parent);
-    delete_->setShortcut(QKeySequence::Delete);
+    // (Backspace too, as on a Mac and in other node editors: on Linux Delete is only the Del key)
+    delete_->setShortcuts({QKeySequence(QKeySequence::Delete), QKeySequence(Qt::Key_Backspace)});
     delete_->setToolTip(tr("Delete the selected layers, or disconnect the selected route input"));
     connect(delete_, &QAction::triggered, this, &EditActions::deleteSelection);
     // (the window gives them the graph's and the layer table's focus as their context; text fields keep

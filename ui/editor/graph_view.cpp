@@ -133,7 +133,9 @@ std::vector<std::string> layerSignatures(const NetworkSpec& spec)
 
 // Where layer `layer` of the `before` network is in `after`: layers before the first difference keep
 // their number, those after the last one move by the change in count (an insert or delete above them).
-int followLayer(int layer, const std::vector<std::string>& before, const std::vector<std::string>& after)
+// The layers an edit left alone before and after what it changed: (prefix, suffix) counts.
+std::pair<std::size_t, std::size_t> unchangedEnds(const std::vector<std::string>& before,
+                                                  const std::vector<std::string>& after)
 {
     const std::size_t common = std::min(before.size(), after.size());
     std::size_t prefix = 0, suffix = 0;
@@ -141,6 +143,12 @@ int followLayer(int layer, const std::vector<std::string>& before, const std::ve
         ++prefix;
     while (suffix < common - prefix && before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
         ++suffix;
+    return {prefix, suffix};
+}
+
+int followLayer(int layer, const std::vector<std::string>& before, const std::vector<std::string>& after)
+{
+    const std::size_t suffix = unchangedEnds(before, after).second;
     if (std::size_t(layer) >= before.size() - suffix)
         layer += int(after.size()) - int(before.size());
     return std::min(layer, int(after.size()) - 1);
@@ -175,7 +183,8 @@ void GraphView::setSpec(const NetworkSpec& spec)
     // An edit lays the graph out anew (dot moved a card 300 px sideways when a layer below it went):
     // the card the user is looking at stays where it was on screen.
     const auto [anchor, anchorOnScreen] = visibleAnchor();
-    std::vector<std::string> drawnBefore = std::exchange(drawnLayers_, layerSignatures(spec));
+    drawnBefore_ = std::exchange(drawnLayers_, layerSignatures(spec));
+    const std::vector<std::string>& drawnBefore = drawnBefore_;
     updatingSelection_ = true;
     connectFrom_ = nullptr;
     connectLine_ = nullptr;
@@ -235,9 +244,26 @@ void GraphView::setSpec(const NetworkSpec& spec)
             verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(moved.y()));
         }
     }
-    selectLayers(selected, false); // (the anchor above decides where the view is)
+    // The same layers, not the same numbers: after an undo of a paste the cards that took the pasted
+    // layers' numbers stayed selected, and Del removed layers nobody chose.
+    std::vector<int> followed;
+    for (const int layer : selected)
+        if (const int now = followedLayer(layer); now >= 0)
+            followed.push_back(now);
+    selectLayers(followed, false); // (the anchor above decides where the view is)
     placeMiniMap();
     miniMap_->refresh();
+}
+
+int GraphView::followedLayer(int layer) const
+{
+    if (layer < 0 || std::size_t(layer) >= drawnBefore_.size())
+        return -1;
+    const auto [prefix, suffix] = unchangedEnds(drawnBefore_, drawnLayers_);
+    const bool changed = std::size_t(layer) >= prefix && std::size_t(layer) < drawnBefore_.size() - suffix;
+    if (changed && drawnBefore_.size() != drawnLayers_.size())
+        return -1; // (a value edited in place keeps its layer's number)
+    return followLayer(layer, drawnBefore_, drawnLayers_);
 }
 
 int GraphView::nodeCount() const
@@ -392,6 +418,17 @@ void GraphView::wheelEvent(QWheelEvent* event)
 
 void GraphView::zoomBy(double factor)
 {
+    // Between a fortieth of Fit (or 2 %, for a small graph) and 400 %: the wheel went on to 3.7e-10, the
+    // graph gone and a click there deselecting everything, and to 514x.
+    const QRectF graph = layoutRect_.isEmpty() ? scene_->sceneRect() : layoutRect_;
+    const double fit = graph.isEmpty() ? 1
+                                       : std::min(viewport()->width() / graph.width(),
+                                                  viewport()->height() / graph.height());
+    const double current = transform().m11(), smallest = std::min(0.02, fit / 40), largest = 4;
+    const double wanted = std::clamp(current * factor, smallest, largest);
+    if (current <= 0 || wanted == current)
+        return;
+    factor = wanted / current;
     scale(factor, factor);
     placeMiniMap();
     miniMap_->refresh();
@@ -551,7 +588,8 @@ void GraphView::dropEvent(QDropEvent* event)
     const QString type = QString::fromUtf8(event->mimeData()->data(kLayerMime));
     if (type.isEmpty())
         return;
-    event->acceptProposedAction();
+    event->setDropAction(Qt::CopyAction); // (a Move would take the type out of the palette)
+    event->accept();
     const QPoint at = event->position().toPoint();
     if (NodeItem* node = nodeAt(at))
         emit insertRequested(type, node->layer());

@@ -39,8 +39,11 @@ public:
     void selectLayer(int layer);
     // `bringIntoView`: scroll to a single selected card (not when a rebuild keeps the view where it was).
     void selectLayers(const std::vector<int>& layers, bool bringIntoView = true);
-    int selectedLayer() const;                               // the first selected card, or -1
-    std::vector<int> selectedLayers() const;                 // every selected card, in index order
+    int selectedLayer() const;               // the first selected card, or -1
+    std::vector<int> selectedLayers() const; // every selected card, in index order
+    // Where a layer of the graph before the last setSpec is now; -1 when that edit (an undo of a
+    // paste, a redo of a deletion) added or removed layers around it, so it may be gone.
+    int followedLayer(int layer) const;
     std::optional<std::pair<int, int>> selectedEdge() const; // (from, to) of a selected edge
     void fitAll();
     // Zoom by a factor (the wheel's step is 1.15), or back to 100 %.
@@ -122,7 +125,7 @@ private:
     QString refusal_;
     // Each layer's type and summary as last drawn: what tells which card is which after an edit that
     // inserted or removed layers before it.
-    std::vector<std::string> drawnLayers_;
+    std::vector<std::string> drawnLayers_, drawnBefore_;
 };
 
 } // namespace nw::ui

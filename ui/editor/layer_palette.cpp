@@ -62,8 +62,8 @@ protected:
 
     void startDrag(Qt::DropActions actions) override
     {
-        if (pressedLayer_)
-            QListWidget::startDrag(actions);
+        if (pressedLayer_) // copied, never moved: a Move drop (Shift held) took the entry out of the list
+            QListWidget::startDrag(actions & Qt::CopyAction);
     }
 
     QMimeData* mimeData(const QList<QListWidgetItem*>& items) const override

@@ -522,8 +522,10 @@ void MainWindow::showSpec()
         if (const auto head = detectionHeadInfo(layer.config.get()))
             needs += " " + QString::number(head->classes);
     trainPanel_->setDataNeeds(needs);
-    if (selected >= 0)
-        selectLayer(std::min(selected, int(spec.layers.size()) - 1));
+    // The same layer, or none when the edit (an undo of a paste) took it away: the one that took its
+    // number was selected, and Del removed it.
+    if (const int followed = graph_->followedLayer(selected); followed >= 0)
+        selectLayer(followed);
     table_->verticalScrollBar()->setValue(tableScroll);
     graph_->horizontalScrollBar()->setValue(graphScroll.x());
     graph_->verticalScrollBar()->setValue(graphScroll.y());
