@@ -191,7 +191,7 @@ void TestDetectPanel::videoFramesThresholdAndExports()
     QCOMPARE(QImage(dir.filePath("d.jpg")).size(), painted.size());
 
     panel.openImageFile(dir.filePath("missing.jpg"));
-    QTRY_VERIFY(panel.status()->text().contains("missing.jpg: cannot read the image"));
+    QTRY_VERIFY(panel.status()->text().contains("missing.jpg: no such file (expected an image)"));
     QFile empty(dir.filePath("empty.jpg")); // an interrupted copy: named as empty
     QVERIFY(empty.open(QIODevice::WriteOnly));
     empty.close();
@@ -1189,6 +1189,25 @@ void TestDetectPanel::anImageAskedWithRefusedWeightsRunsWithTheNextOnes()
         QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), frames, 30000);
         QVERIFY2(panel.status()->text().startsWith(name), qPrintable(panel.status()->text()));
     }
+    // Decoded as the CLI decodes (Qt's reader differed: 16-bit values rounded where OpenCV keeps the
+    // high byte, other EXIF orientations, CMYK): a 16-bit PNG of 511 is 1 here, as the network sees it
+    // in `detect`, not Qt's 2. A GIF, which the CLI cannot read, is still shown (Qt's first frame).
+    QVERIFY(
+        cv::imwrite(dir.filePath("deep.png").toStdString(), cv::Mat(48, 64, CV_16UC3, cv::Scalar::all(511))));
+    panel.openImageFile(dir.filePath("deep.png"));
+    ++frames;
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), frames, 30000);
+    QCOMPARE(panel.annotated().pixelColor(0, 0).red(), 1);
+    // (the smallest GIF: one white pixel; Qt writes no GIFs)
+    test::writeFile(dir.filePath("dot.gif"),
+                    QByteArray("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!"
+                               "\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01"
+                               "\x00\x00\x02\x02"
+                               "D\x01\x00;",
+                               43));
+    panel.openImageFile(dir.filePath("dot.gif"));
+    ++frames;
+    QTRY_COMPARE_WITH_TIMEOUT(panel.framesReceived(), frames, 30000);
 }
 
 #include "test_detect_panel.moc"

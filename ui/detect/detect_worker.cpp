@@ -6,7 +6,6 @@
 #include "detect/detector.h"
 #include "detect/video_ending.h"
 #include "image/image_opencv.h"
-#include "image/jpeg_truncation.h"
 #include "util/file_check.h"
 #include "util/float_file.h"
 
@@ -20,9 +19,6 @@
 namespace nw::ui {
 
 namespace {
-
-// The largest image detectImage() decodes, in megabytes of pixels (about 16,000 × 16,000 RGB).
-constexpr int kImageMegabytes = 1024;
 
 QImage toQImage(const cv::Mat& bgr)
 {
@@ -131,7 +127,8 @@ void DetectWorker::loadUnguarded(const QString& cfg, const QString& weights, con
         emit networkProblem(QString::fromStdString(warning), generation_);
 }
 
-bool DetectWorker::run(const QImage& image, const QString& source, int frame, bool letterbox, double videoFps)
+bool DetectWorker::run(const QImage& image, const QString& source, int frame, bool letterbox, double videoFps,
+                       const Image* input)
 {
     if (!net_) {
         // (a classifier too; and weights refused leave none: the detector line says why)
@@ -139,7 +136,7 @@ bool DetectWorker::run(const QImage& image, const QString& source, int frame, bo
         return false;
     }
     try {
-        return runUnguarded(image, source, frame, letterbox, videoFps);
+        return runUnguarded(image, source, frame, letterbox, videoFps, input);
     } catch (const std::exception& e) {
         emit networkProblem(tr("%1: detection failed: %2").arg(source, QString::fromUtf8(e.what())),
                             generation_);
@@ -148,12 +145,12 @@ bool DetectWorker::run(const QImage& image, const QString& source, int frame, bo
 }
 
 bool DetectWorker::runUnguarded(const QImage& image, const QString& source, int frame, bool letterbox,
-                                double videoFps)
+                                double videoFps, const Image* decoded)
 {
     QElapsedTimer timer;
     timer.start();
     DetectFrame result;
-    const Image input = fromQImage(image, net_->inputShape().c);
+    const Image input = decoded ? *decoded : fromQImage(image, net_->inputShape().c);
     // The CPU's forward, or the GPU copy's with the outputs brought back into the net's tensors.
     const auto forward = [this](const float* values) {
 #if NETWRIGHT_WITH_CUDA
@@ -200,24 +197,36 @@ void DetectWorker::waitForDisplay(int stream) const
 
 void DetectWorker::detectImage(const QString& path, bool letterbox)
 {
-    QImageReader reader(path);
-    reader.setAllocationLimit(kImageMegabytes); // Qt's default 128 MB refuses a 9000×8000 photo
-    reader.setAutoTransform(true);              // as cameras meant it (EXIF orientation)
-    const QImage image = reader.read();
-    if (image.isNull()) {
-        const auto empty = emptyFileReason(path.toStdString(), "an image");
-        emit problem(empty ? QString::fromStdString(*empty)
-                           : tr("%1: cannot read the image: %2").arg(path, reader.errorString()));
+    // Decoded as `detect`, `train` and `map` decode it (readPixels: EXIF orientation, 16-bit and CMYK
+    // files, the size limit and a JPEG cut short as there), so the panel finds what the CLI finds; Qt's
+    // reader turned other files, read GIFs the CLI refuses, and rounded 16-bit values otherwise.
+    std::string error;
+    const auto rgb = readPixels(path.toStdString(), 3, error);
+    if (!rgb) {
+        // A GIF, which the CLI cannot read (OpenCV 4.6 has no GIF decoder), is shown through Qt's.
+        if (QImageReader gif(path, "gif"); QImageReader::imageFormat(path) == "gif")
+            if (const QImage first = gif.read(); !first.isNull()) {
+                run(first, path, 0, letterbox);
+                return;
+            }
+        emit problem(QString::fromStdString(error));
         return;
     }
-    // A JPEG cut short decodes with a grey end (as the CLI and training refuse it, jpeg_truncation.h).
-    const QImage lastRow =
-        image.copy(0, image.height() - 1, image.width(), 1).convertToFormat(QImage::Format_RGB888);
-    if (jpegCutShort(path.toStdString(), lastRow.constBits(), lastRow.width(), 3, 3)) {
-        emit problem(QString::fromStdString(cutShortMessage(path.toStdString())));
+    const QImage image =
+        QImage(rgb->data.data(), rgb->width, rgb->height, qsizetype(rgb->rowBytes()), QImage::Format_RGB888)
+            .copy();
+    if (image.isNull()) { // (no memory for the copy)
+        emit problem(tr("%1: cannot show the image: not enough memory").arg(path));
         return;
     }
-    run(image, path, 0, letterbox);
+    std::optional<Image> input;
+    if (net_ && net_->inputShape().c == 1) { // (the grey the CLI reads: the decoder's, not a luma of RGB)
+        if (const auto grey = readPixels(path.toStdString(), 1, error))
+            input = imageFromPixels(*grey);
+    } else {
+        input = imageFromPixels(*rgb);
+    }
+    run(image, path, 0, letterbox, 0, input ? &*input : nullptr);
 }
 
 void DetectWorker::playVideo(const QString& path, bool letterbox, int stream)

@@ -9,8 +9,10 @@
 #include "runtime/gpu_net.h"
 #endif
 
+#include "image/image.h"
 #include <QImage>
 #include <QMetaType>
+
 #include <QObject>
 #include <QStringList>
 #include <atomic>
@@ -82,9 +84,12 @@ signals:
 
 private:
     void loadUnguarded(const QString& cfg, const QString& weights, const QString& cfgText);
-    bool run(const QImage& image, const QString& source, int frame, bool letterbox, double videoFps = 0);
-    bool runUnguarded(const QImage& image, const QString& source, int frame, bool letterbox,
-                      double videoFps = 0);
+    // `input`: the network's image when it was decoded as the CLI decodes it (an image file); else made
+    // from `image` (a video's frame).
+    bool run(const QImage& image, const QString& source, int frame, bool letterbox, double videoFps = 0,
+             const Image* input = nullptr);
+    bool runUnguarded(const QImage& image, const QString& source, int frame, bool letterbox, double videoFps,
+                      const Image* input);
     void playVideoUnguarded(const QString& path, bool letterbox, int stream);
     void openCameraUnguarded(int device, bool letterbox, int stream);
 
