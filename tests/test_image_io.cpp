@@ -35,6 +35,29 @@ std::string sample(const char* name)
 }
 
 // OpenCV's decoding as RGB (or grey) bytes.
+// EXIF data as a camera writes it: a TIFF header, IFD0 with one SHORT entry 0x0112 = orientation.
+QByteArray exifTiff(int orientation, bool bigEndian)
+{
+    QByteArray tiff = bigEndian ? QByteArray("MM\0\x2A\0\0\0\x08", 8) : QByteArray("II\x2A\0\x08\0\0\0", 8);
+    const auto u16 = [&](int v) { // two bytes in the header's order
+        const char high = char(v >> 8), low = char(v & 255);
+        QByteArray bytes;
+        bytes.append(bigEndian ? high : low).append(bigEndian ? low : high);
+        return bytes;
+    };
+    tiff += u16(1);                                                                 // one entry
+    tiff += u16(0x0112) + u16(3) + u16(bigEndian ? 0 : 1) + u16(bigEndian ? 1 : 0); // tag, SHORT, count 1
+    tiff += u16(orientation) + u16(0) + QByteArray(4, '\0');                        // value, no next IFD
+    return tiff;
+}
+
+// A JPEG APP1 segment holding `payload`.
+QByteArray app1(const QByteArray& payload)
+{
+    const int length = payload.size() + 2;
+    return QByteArray("\xFF\xE1", 2) + char(length >> 8) + char(length & 255) + payload;
+}
+
 Pixels openCvPixels(const std::string& path, int channels)
 {
     cv::Mat frame = cv::imread(path, channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
@@ -140,27 +163,12 @@ void TestImageIo::jpegExifOrientationAsOpenCv()
     QTemporaryDir dir;
     for (int orientation = 2; orientation <= 8; ++orientation)
         for (bool bigEndian : {true, false}) {
-            // APP1: "Exif\0\0", a TIFF header, IFD0 with one SHORT entry 0x0112 = orientation.
-            QByteArray tiff =
-                bigEndian ? QByteArray("MM\0\x2A\0\0\0\x08", 8) : QByteArray("II\x2A\0\x08\0\0\0", 8);
-            const auto u16 = [&](int v) { // two bytes in the header's order
-                const char high = char(v >> 8), low = char(v & 255);
-                QByteArray bytes;
-                bytes.append(bigEndian ? high : low).append(bigEndian ? low : high);
-                return bytes;
-            };
-            tiff += u16(1); // one entry
-            tiff +=
-                u16(0x0112) + u16(3) + u16(bigEndian ? 0 : 1) + u16(bigEndian ? 1 : 0); // tag, SHORT, count 1
-            tiff += u16(orientation) + u16(0) + QByteArray(4, '\0'); // value (padded), no next IFD
-            const QByteArray payload = QByteArray("Exif\0\0", 6) + tiff;
-            const int length = payload.size() + 2;
-            const QByteArray app1 =
-                QByteArray("\xFF\xE1", 2) + char(length >> 8) + char(length & 255) + payload;
             const QString path = dir.filePath(QString("turned-%1-%2.jpg").arg(orientation).arg(bigEndian));
             QFile file(path);
             QVERIFY(file.open(QIODevice::WriteOnly));
-            file.write(jpeg.left(app0End) + app1 + jpeg.mid(app0End));
+            file.write(jpeg.left(app0End) +
+                       app1(QByteArray("Exif\0\0", 6) + exifTiff(orientation, bigEndian)) +
+                       jpeg.mid(app0End));
             file.close();
             std::string error;
             const auto ours = portable::decodeJpeg(path.toStdString(), 3, error);
@@ -176,6 +184,56 @@ void TestImageIo::jpegExifOrientationAsOpenCv()
                                     .arg(opencv.height)));
             QCOMPARE(compare(*ours, opencv).largest, 0);
         }
+    // Where OpenCV 4.6 reads it and where not, the headless build the same (they disagreed): only the
+    // first APP1 (an XMP one first: not turned), its header unread ("Exif\0\xFF": turned), and a PNG's
+    // eXIf chunk, before the pixels or after them (turned).
+    const QByteArray xmp = app1(QByteArray("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>", 42));
+    const QByteArray exif6 = exifTiff(6, false);
+    const cv::Mat small = cv::imread(sample("eagle.jpg"))(cv::Rect(0, 0, 60, 40)).clone();
+    QVERIFY(cv::imwrite(dir.filePath("small.png").toStdString(), small));
+    QFile pngFile(dir.filePath("small.png"));
+    QVERIFY(pngFile.open(QIODevice::ReadOnly));
+    const QByteArray png = pngFile.readAll();
+    const auto chunk = [](const QByteArray& type, const QByteArray& data) {
+        QByteArray bytes;
+        for (int shift : {24, 16, 8, 0})
+            bytes += char((data.size() >> shift) & 255);
+        const QByteArray body = type + data;
+        const auto crc = crc32(0, reinterpret_cast<const Bytef*>(body.constData()), uInt(body.size()));
+        bytes += body;
+        for (int shift : {24, 16, 8, 0})
+            bytes += char((crc >> shift) & 255);
+        return bytes;
+    };
+    const struct {
+        const char* name;
+        QByteArray bytes;
+        bool turned;
+    } cases[] = {
+        {"xmp-first.jpg",
+         jpeg.left(app0End) + xmp + app1(QByteArray("Exif\0\0", 6) + exif6) + jpeg.mid(app0End), false},
+        {"exif-ff.jpg", jpeg.left(app0End) + app1(QByteArray("Exif\0\xFF", 6) + exif6) + jpeg.mid(app0End),
+         true},
+        {"exif-first.png", png.left(33) + chunk("eXIf", exif6) + png.mid(33), true},
+        {"exif-last.png", png.left(png.size() - 12) + chunk("eXIf", exif6) + png.right(12), true},
+    };
+    for (const auto& one : cases) {
+        const QString path = dir.filePath(one.name);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(one.bytes);
+        file.close();
+        std::string error;
+        const bool isPng = QString(one.name).endsWith(".png");
+        const auto ours = isPng ? portable::decodePng(path.toStdString(), 3, error)
+                                : portable::decodeJpeg(path.toStdString(), 3, error);
+        QVERIFY2(ours, error.c_str());
+        const Pixels opencv = openCvPixels(path.toStdString(), 3);
+        const int storedWidth = isPng ? 60 : 773;
+        QVERIFY2((opencv.width != storedWidth) == one.turned, one.name); // what OpenCV does
+        QVERIFY2(ours->width == opencv.width && ours->height == opencv.height, one.name);
+        QCOMPARE(compare(*ours, opencv).largest, 0);
+    }
 }
 
 // PNG as OpenCV writes it in each layout a data set may hold: 8-bit RGB, grey, RGBA (alpha dropped),

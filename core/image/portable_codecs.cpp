@@ -81,51 +81,32 @@ ImageFormat sniffImageFormat(const std::string& path)
     return ImageFormat::Other;
 }
 
-#if NETWRIGHT_WITH_LIBJPEG
+#if NETWRIGHT_WITH_LIBJPEG || NETWRIGHT_WITH_LIBPNG
 namespace {
 
-struct JpegError {
-    jpeg_error_mgr manager;
-    std::jmp_buf jump;
-    char message[JMSG_LENGTH_MAX];
-};
-
-[[noreturn]] void jpegFail(j_common_ptr info)
+// The EXIF orientation (1..8; 1 when absent or unreadable) from EXIF data: a TIFF header (II or MM byte
+// order), then IFD0's entries, of which tag 0x0112 is the orientation. (As OpenCV 4.6's ExifReader.)
+int tiffOrientation(const unsigned char* tiff, std::size_t size)
 {
-    auto* error = reinterpret_cast<JpegError*>(info->err);
-    info->err->format_message(info, error->message);
-    std::longjmp(error->jump, 1);
-}
-
-// The EXIF orientation (1..8; 1 when absent or unreadable) from an APP1 "Exif" marker: a TIFF header
-// (II or MM byte order), then IFD0's entries, of which tag 0x0112 is the orientation.
-int exifOrientation(jpeg_saved_marker_ptr marker)
-{
-    for (; marker; marker = marker->next) {
-        const JOCTET* d = marker->data;
-        const unsigned n = marker->data_length;
-        if (marker->marker != JPEG_APP0 + 1 || n < 14 || std::memcmp(d, "Exif\0\0", 6) != 0)
-            continue;
-        // Offsets come from the file: 64-bit arithmetic, so no sum of them can wrap past a bound.
-        const JOCTET* tiff = d + 6;
-        const std::size_t size = n - 6;
-        const bool big = tiff[0] == 'M';
-        const auto u16 = [&](std::size_t at) -> std::size_t {
-            return at + 2 > size ? 0
-                   : big         ? std::size_t(tiff[at]) << 8 | tiff[at + 1]
-                                 : std::size_t(tiff[at + 1]) << 8 | tiff[at];
-        };
-        const auto u32 = [&](std::size_t at) -> std::size_t {
-            return at + 4 > size ? 0 : big ? (u16(at) << 16 | u16(at + 2)) : (u16(at + 2) << 16 | u16(at));
-        };
-        const std::size_t ifd = u32(4);
-        const std::size_t entries = u16(ifd);
-        for (std::size_t e = 0; e < entries && ifd + 2 + 12 * (e + 1) <= size; ++e) {
-            const std::size_t at = ifd + 2 + 12 * e;
-            if (u16(at) == 0x0112) {
-                const std::size_t value = u16(at + 8);
-                return value >= 1 && value <= 8 ? int(value) : 1;
-            }
+    if (size < 8 || !((tiff[0] == 'I' && tiff[1] == 'I') || (tiff[0] == 'M' && tiff[1] == 'M')))
+        return 1;
+    // Offsets come from the file: 64-bit arithmetic, so no sum of them can wrap past a bound.
+    const bool big = tiff[0] == 'M';
+    const auto u16 = [&](std::size_t at) -> std::size_t {
+        return at + 2 > size ? 0
+               : big         ? std::size_t(tiff[at]) << 8 | tiff[at + 1]
+                             : std::size_t(tiff[at + 1]) << 8 | tiff[at];
+    };
+    const auto u32 = [&](std::size_t at) -> std::size_t {
+        return at + 4 > size ? 0 : big ? (u16(at) << 16 | u16(at + 2)) : (u16(at + 2) << 16 | u16(at));
+    };
+    const std::size_t ifd = u32(4);
+    const std::size_t entries = u16(ifd);
+    for (std::size_t e = 0; e < entries && ifd + 2 + 12 * (e + 1) <= size; ++e) {
+        const std::size_t at = ifd + 2 + 12 * e;
+        if (u16(at) == 0x0112) {
+            const std::size_t value = u16(at + 8);
+            return value >= 1 && value <= 8 ? int(value) : 1;
         }
     }
     return 1;
@@ -173,6 +154,25 @@ Pixels oriented(const Pixels& in, int orientation)
     return out;
 }
 
+} // namespace
+#endif
+
+#if NETWRIGHT_WITH_LIBJPEG
+namespace {
+
+struct JpegError {
+    jpeg_error_mgr manager;
+    std::jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+};
+
+[[noreturn]] void jpegFail(j_common_ptr info)
+{
+    auto* error = reinterpret_cast<JpegError*>(info->err);
+    info->err->format_message(info, error->message);
+    std::longjmp(error->jump, 1);
+}
+
 // The libjpeg calls, with no C++ object alive across setjmp (a longjmp would skip its destructor):
 // the pixels are allocated by the caller once the header is read.
 bool runJpeg(std::FILE* file, int channels, Pixels& out, int& orientation, const std::string& path,
@@ -194,7 +194,14 @@ bool runJpeg(std::FILE* file, int channels, Pixels& out, int& orientation, const
     jpeg_stdio_src(&info, file);
     jpeg_save_markers(&info, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&info, TRUE);
-    orientation = exifOrientation(info.marker_list);
+    // The first APP1 only, its 6-byte header skipped unread, as OpenCV 4.6 reads it (an XMP APP1 before
+    // the Exif one: no orientation there; "Exif\0\xFF": turned): the two builds see the same picture.
+    for (jpeg_saved_marker_ptr marker = info.marker_list; marker; marker = marker->next)
+        if (marker->marker == JPEG_APP0 + 1) {
+            if (marker->data_length > 6)
+                orientation = tiffOrientation(marker->data + 6, marker->data_length - 6);
+            break;
+        }
     // CMYK and YCCK (print and Photoshop files) cannot be decoded to RGB by libjpeg: their four
     // channels come out as they are and are converted afterwards, as OpenCV does.
     const bool fourChannels = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
@@ -277,7 +284,8 @@ void pngError(png_structp png, png_const_charp message)
     png_longjmp(png, 1);
 }
 
-bool runPng(std::FILE* file, int channels, Pixels& out, const std::string& path, std::string& error)
+bool runPng(std::FILE* file, int channels, Pixels& out, int& orientation, const std::string& path,
+            std::string& error)
 {
     PngMessages messages;
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &messages, pngError,
@@ -319,7 +327,14 @@ bool runPng(std::FILE* file, int channels, Pixels& out, const std::string& path,
     for (int pass = 0; pass < passes; ++pass)
         for (png_uint_32 y = 0; y < height; ++y)
             png_read_row(png, out.row(int(y)), nullptr);
-    png_read_end(png, nullptr);
+    png_read_end(png, info); // (an eXIf chunk after the pixels too)
+#ifdef PNG_eXIf_SUPPORTED
+    // A PNG's eXIf chunk (raw TIFF data) turns it as a JPEG's EXIF does, as OpenCV's imread.
+    png_bytep exif = nullptr;
+    png_uint_32 exifSize = 0;
+    if (png_get_eXIf_1(png, info, &exifSize, &exif) != 0 && exif)
+        orientation = tiffOrientation(exif, exifSize);
+#endif
     png_destroy_read_struct(&png, &info, nullptr);
     return true;
 }
@@ -328,8 +343,13 @@ bool runPng(std::FILE* file, int channels, Pixels& out, const std::string& path,
 
 std::optional<Pixels> decodePng(const std::string& path, int channels, std::string& error)
 {
-    return decodeFile(path, error,
-                      [&](std::FILE* file, Pixels& out) { return runPng(file, channels, out, path, error); });
+    int orientation = 1;
+    auto pixels = decodeFile(path, error, [&](std::FILE* file, Pixels& out) {
+        return runPng(file, channels, out, orientation, path, error);
+    });
+    if (!pixels)
+        return std::nullopt;
+    return oriented(*pixels, orientation);
 }
 #else
 std::optional<Pixels> decodePng(const std::string& path, int, std::string& error)
