@@ -706,6 +706,24 @@ void TestEditor::droppingOnAnEdgeInsertsThere()
     QCOMPARE(w.spec().layers[1].type, std::string("dropout"));
     QCOMPARE(w.spec().layers[4].sources, std::vector<int>({3}));
     QCOMPARE(w.spec().layers[5].sources, std::vector<int>({0}));
+    w.window.documentModel()->undoStack()->undo();
+    QCOMPARE(w.text(), std::string(kLinked));
+    // A connection into the [shortcut] (from=-4 reads layer 0) takes the place of its input, said so
+    // (the edge to layer 0 went without a word); the layer before it is refused (from=-1 added it to
+    // itself, drawn as a plain chain).
+    w.window.editActions()->connectLayers(2, 4);
+    QCOMPARE(w.spec().layers[4].sources, std::vector<int>({2}));
+    QCOMPARE(
+        w.window.statusBar()->currentMessage(),
+        QString("Layer 4 now reads layer 2 instead of layer 0 (from= holds one layer; Undo brings it back)"));
+    w.window.documentModel()->undoStack()->undo();
+    w.window.editActions()->connectLayers(3, 4);
+    QCOMPARE(w.text(), std::string(kLinked));
+    QCOMPARE(
+        w.window.statusBar()->currentMessage(),
+        QString(
+            "layer 4 [shortcut] combines the layer before it (3) with the one its from= names: connect an "
+            "earlier layer into it"));
 }
 
 void TestEditor::copyPasteDuplicateDeleteSeveral()

@@ -82,6 +82,10 @@ std::string connectLayers(Document& document, int source, int layer)
         section.set(key, raw.empty() ? relative : raw + separator + relative, document.preferredEol());
         return {};
     }
+    // ([shortcut], [sam], [scale_channels]: the layer before it and one other, from=)
+    if (source == layer - 1)
+        return describe(document, layer) + " combines the layer before it (" + std::to_string(source) +
+               ") with the one its from= names: connect an earlier layer into it";
     if (Line* line = referenceLine(document, layer)) {
         const std::vector<int> current = referencedLayers(document, layer);
         if (!current.empty() && current.front() == source) // (it added an undo step that changed nothing)

@@ -2,6 +2,7 @@
 
 #include "cfg/layer_clipboard.h"
 #include "cfg/layer_edits.h"
+#include "cfg/layer_links.h"
 #include "editor/document_model.h"
 #include "editor/graph_view.h"
 #include "editor/layer_palette.h"
@@ -143,12 +144,23 @@ void EditActions::removeLayers(const std::vector<int>& layers)
 
 void EditActions::connectLayers(int source, int target)
 {
+    // A [shortcut]'s from= holds one layer: the new one takes the place of the one it read (said, not
+    // silent: the edge to that layer went without a word). A [route] adds an input.
+    const bool route = target >= 0 && target < cfg::layerCount(model_.document()) &&
+                       model_.document().sections()[std::size_t(target) + 1].type == "route";
+    const std::vector<int> before = cfg::referencedLayers(model_.document(), target);
     if (const QString problem = model_.connectLayers(source, target); !problem.isEmpty()) {
         emit message(problem);
         return;
     }
     emit selectRequested({target});
-    emit message(tr("Layer %1 now reads layer %2").arg(target).arg(source));
+    emit message(!route && !before.empty() && before.front() != source
+                     ? tr("Layer %1 now reads layer %2 instead of layer %3 (from= holds one layer; Undo "
+                          "brings it back)")
+                           .arg(target)
+                           .arg(source)
+                           .arg(before.front())
+                     : tr("Layer %1 now reads layer %2").arg(target).arg(source));
 }
 
 void EditActions::insertOnEdge(const QString& type, int from, int to)
