@@ -609,19 +609,33 @@ void GraphView::placeMiniMap()
     const QPoint corners[] = {{right, bottom}, {8, bottom}, {right, 8}, {8, 8}};
     QPoint best = corners[0];
     int fewest = std::numeric_limits<int>::max();
+    const QRect shown = viewport()->rect();
+    const bool zoomedIn = transform().m11() > 1.25; // (cards larger than the overview's corner)
     for (const QPoint& corner : corners) {
-        int covered = 0;
-        for (QGraphicsItem* item : items(QRect(corner, size)))
-            covered += item->type() == NodeItem::Type;
-        if (covered < fewest) {
+        // A card counts as covered when the overview touches it; zoomed in, when it would hide half of
+        // what shows of it: cards are large then and every corner touches one, and the overview went
+        // when it helped most.
+        // (A corner that touches no card at all is taken first.)
+        const QRect area(corner, size);
+        int mostlyHidden = 0, touched = 0;
+        for (QGraphicsItem* item : items(area)) {
+            if (item->type() != NodeItem::Type)
+                continue;
+            const QRect card = mapFromScene(item->sceneBoundingRect()).boundingRect() & shown;
+            const QRect hidden = card & area;
+            mostlyHidden += !zoomedIn || qint64(hidden.width()) * hidden.height() * 2 >
+                                             qint64(card.width()) * card.height();
+            ++touched;
+        }
+        if (const int covered = mostlyHidden * 1000 + touched; covered < fewest) {
             fewest = covered;
             best = corner;
         }
     }
     miniMap_->setGeometry(QRect(best, size));
-    // Where every corner covers a card (a narrow canvas), none is taken: a card hidden under the overview
-    // could be neither read nor clicked; the scroll bars and zoom still move the view.
-    miniMap_->setRoom(fewest == 0);
+    // Where every corner would cover a card (a narrow canvas), none is taken: a card hidden under
+    // the overview could be neither read nor clicked; the scroll bars and zoom still move the view.
+    miniMap_->setRoom(fewest < 1000);
 }
 
 void GraphView::resizeEvent(QResizeEvent* event)
