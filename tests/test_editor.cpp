@@ -841,12 +841,20 @@ void TestEditor::miniMapShowsAndMovesTheView()
         !graph->items(QRect(graph->viewport()->width() - 210, graph->viewport()->height() - 270, 200, 260))
              .isEmpty());
     QCOMPARE(touchedCards(), 0);
-    // Zoomed in, where every corner touches a large card, it stays (it went at 156 %, when it helped most).
+    // Zoomed in, where every corner touches a large card, it stays over one whose most shows (it went at
+    // 156 %, when it helped most).
     graph->zoomBy(2.44);
-    graph->centerOn(card);
-    graph->miniMap()->refresh();
-    QVERIFY(graph->miniMap()->isVisible());
-    QCOMPARE(coveredCards(), 0);
+    int crowded = 0;
+    for (QGraphicsItem* item : graph->scene()->items())
+        if (item->type() == ui::NodeItem::Type) {
+            graph->centerOn(item);
+            graph->miniMap()->refresh();
+            if (graph->miniMap()->isVisible()) {
+                crowded += touchedCards() > 0;
+                QCOMPARE(coveredCards(), 0);
+            }
+        }
+    QVERIFY(crowded > 0);
     graph->zoomActualSize();
     // A click in the overview's middle centres the canvas on the middle of the graph.
     const QRectF all = graph->scene()->sceneRect();
