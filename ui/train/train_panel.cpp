@@ -392,6 +392,10 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     worker_->moveToThread(thread_);
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &TrainWorker::started, this, &TrainPanel::onStarted);
+    connect(worker_, &TrainWorker::heldBack, this, [this](const std::vector<nw::MetricsRow>& rows) {
+        if (pendingCurve_.isEmpty()) // (a resume's first points come after the earlier run's curve)
+            curves_->addRows(rows);
+    });
     connect(worker_, &TrainWorker::progress, this, &TrainPanel::onProgress);
     connect(worker_, &TrainWorker::classNames, classResults_, &ClassResultsView::setClassNames);
     connect(worker_, &TrainWorker::message, this, [this](const QString& text) {
@@ -1024,6 +1028,7 @@ void TrainPanel::onStarted(int maxBatches, int batch)
 
 void TrainPanel::onProgress(const nw::IterationStats& s)
 {
+    ++progressSignals_;
     // A run that trains has opened its data: a .data it refused (3 labels but classes=4) was still
     // offered for the network the next time it was opened. (Another network may be open by now.)
     if (!startingData_.first.isEmpty()) {

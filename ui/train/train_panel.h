@@ -91,6 +91,8 @@ public:
         shapesCount_ = count;
     }
     QProgressBar* progressBar() const { return progress_; }
+    // How many progress signals this panel took (the worker throttles them; the curves get every point).
+    int progressSignals() const { return progressSignals_; }
     const QString& cfgPath() const { return cfgPath_; }
     QLabel* statusLabel() const { return status_; }
     // What the chosen data set holds, or what is wrong with it: read in the background before Train.
@@ -133,7 +135,8 @@ private:
     QString autoOutput_;           // the output folder last set for the user; another choice stays
     QTimer* earlierRun_ = nullptr; // showEarlierRun once the data or folder stops changing
     int earlierIteration_ = 0;     // the iteration of the run found in the output folder (0: none)
-    int cfgMaxBatches_ = -1;       // (-1: not told yet)
+    int progressSignals_ = 0;
+    int cfgMaxBatches_ = -1; // (-1: not told yet)
     void showPlannedIterations();
     QString compareError_, statusBeforeCompareError_; // a refused comparison's message, what it replaced
     QString lastValidation_; // "validation top-1 70.20 % at iteration 200", for the status at the end

@@ -26,10 +26,13 @@ public:
         // Throttle: at most one progress signal per 50 ms, but never drop a validation point or the end.
         if (stats.validTop1 || stats.map50 || stats.iteration == stats.maxBatches ||
             sinceEmit_.elapsed() >= 50) {
+            emitHeldBack();
             emit worker_.progress(stats);
             sinceEmit_.restart();
             pending_.reset();
         } else {
+            if (pending_) // (the one held before: a point of the curves only)
+                heldBack_.push_back(curvePoint(*pending_));
             pending_ = stats;
         }
         lastIteration_ = stats.iteration;
@@ -43,6 +46,7 @@ public:
     void flush()
     {
         if (pending_) {
+            emitHeldBack();
             emit worker_.progress(*pending_);
             pending_.reset();
         }
@@ -69,8 +73,25 @@ public:
     }
 
 private:
+    static MetricsRow curvePoint(const IterationStats& stats)
+    {
+        MetricsRow row;
+        row.iteration = stats.iteration;
+        row.loss = stats.loss;
+        row.averageLoss = stats.averageLoss;
+        row.learningRate = stats.learningRate;
+        row.imagesPerSecond = stats.imagesPerSecond;
+        return row; // (validation points are never held back)
+    }
+    void emitHeldBack()
+    {
+        if (!heldBack_.empty())
+            emit worker_.heldBack(std::exchange(heldBack_, {}));
+    }
+
     TrainWorker& worker_;
     QElapsedTimer sinceEmit_;
+    std::vector<MetricsRow> heldBack_;      // iterations before pending_ not yet sent
     std::optional<IterationStats> pending_; // the newest iteration not yet emitted
     int lastIteration_ = 0;
 };
@@ -78,6 +99,7 @@ private:
 TrainWorker::TrainWorker(QObject* parent) : QObject(parent)
 {
     qRegisterMetaType<nw::IterationStats>();
+    qRegisterMetaType<std::vector<nw::MetricsRow>>();
     qRegisterMetaType<nw::ui::TrainRequest>();
 }
 

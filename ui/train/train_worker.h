@@ -2,6 +2,7 @@
 // Runs core's Trainer on a worker QThread. Progress reaches the GUI as queued signals, throttled to
 // ~20 per second so the event loop stays responsive however fast iterations are; pause and stop are
 // requested from the GUI thread and honoured between iterations (stop writes a checkpoint).
+#include "train/run_history.h"
 #include "train/trainer.h"
 
 #include <QList>
@@ -52,6 +53,9 @@ signals:
     void started(int maxBatches, int batch);
     // One or more iterations finished (the latest, plus every validation point).
     void progress(const nw::IterationStats& stats);
+    // The iterations the throttle held back since the last progress, sent just before it: the curves
+    // draw every iteration, as metrics.csv has them (a loss spike between two signals went unseen).
+    void heldBack(const std::vector<nw::MetricsRow>& rows);
     // The data set's class names (from its .data file), once per run before the first validation.
     void classNames(const QStringList& names);
     void message(const QString& text);
@@ -76,4 +80,5 @@ private:
 } // namespace nw::ui
 
 Q_DECLARE_METATYPE(nw::IterationStats)
+Q_DECLARE_METATYPE(std::vector<nw::MetricsRow>)
 Q_DECLARE_METATYPE(nw::ui::TrainRequest)

@@ -180,6 +180,12 @@ void TrainingCurves::clear(bool detector)
     plot_->graph(2)->setName(validationName(detector));
     followRun_ = true;
     lastIteration_ = 0;
+    // Axes as for a new plot (the last run's loss range stayed over an empty plot: 0–108 for a network
+    // whose loss is 2), then fitted to what is compared.
+    plot_->yAxis->setRange(0, 1);
+    for (int g = 0; g < 2; ++g)
+        rates_->graph(g)->valueAxis()->setRange(0, 1);
+    fitAxes(0);
     plot_->replot();
     rates_->replot();
 }
@@ -214,7 +220,12 @@ void TrainingCurves::add(const nw::IterationStats& s)
 
 void TrainingCurves::addEarlierRun(const QString& metricsCsv, int before)
 {
-    for (const MetricsRow& row : readMetrics(metricsCsv.toStdString())) {
+    addRows(readMetrics(metricsCsv.toStdString()), before);
+}
+
+void TrainingCurves::addRows(const std::vector<nw::MetricsRow>& rows, int before)
+{
+    for (const MetricsRow& row : rows) {
         if (row.iteration >= before)
             continue;
         plot_->graph(0)->addData(row.iteration, row.loss);

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <QWidget>
+#include <limits>
 
 class QCustomPlot;
 class QCPGraph;
@@ -29,6 +30,8 @@ public:
     // The rows of an earlier run's metrics.csv before iteration `before` (a resumed run trimmed those
     // after its checkpoint).
     void addEarlierRun(const QString& metricsCsv, int before);
+    // Points of the run on show (the iterations its progress signals skipped), drawn with the next add.
+    void addRows(const std::vector<nw::MetricsRow>& rows, int before = std::numeric_limits<int>::max());
     // Another run's curves beside this one's, kept across runs until removed: its average loss
     // (dashed) and validation figures, "· label" in the legend. `id` (its metrics.csv) tells runs apart;
     // one of the same id is replaced.
