@@ -432,6 +432,23 @@ void TestLayerEdits::labelsOfTheFirstLayerTheFileEndAndFilesWithoutBlankLines()
              tight.toText().c_str());
     cfg::insertLayer(tight, 3, "upsample", {});
     QVERIFY2(tight.toText().ends_with("size=1\n\n[upsample]\n\n"), tight.toText().c_str());
+
+    // A comment under a section's entries with a blank line after it is that section's own (yolov4's
+    // "### End SPP ###" went with the next layer, and the two headers were glued).
+    const std::string spp = "[net]\nwidth=8\nheight=8\nchannels=3\n\n[convolutional]\nfilters=4\n\n"
+                            "[route]\nlayers=-1\n### End SPP ###\n\n[convolutional]\nfilters=8\n\n"
+                            "[convolutional]\nfilters=8\n";
+    cfg::Document end = cfg::Document::parse(spp);
+    QCOMPARE(cfg::removeLayer(end, 2), std::string());
+    QVERIFY2(end.toText().find("layers=-1\n### End SPP ###\n\n[convolutional]") != std::string::npos,
+             end.toText().c_str());
+    // The blank line that set a former last section apart stays through later edits (it went with the
+    // next one, and the headers were glued again).
+    cfg::Document four =
+        cfg::Document::parse("[net]\nwidth=1\n\n[a]\nk=1\n\n[b]\nk=2\n\n[c]\nk=3\n\n[d]\nk=4");
+    four.moveSection(4, 1);
+    four.removeSection(3);
+    QCOMPARE(four.toText(), std::string("[net]\nwidth=1\n\n[d]\nk=4\n\n[a]\nk=1\n\n[c]\nk=3\n\n"));
 }
 
 #include "test_layer_edits.moc"

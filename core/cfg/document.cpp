@@ -404,12 +404,6 @@ std::vector<std::vector<Line>> Document::detachLabels()
 {
     // labels[i] for section i, and labels[size] for the comments after the last section's own lines.
     std::vector<std::vector<Line>> labels(sections_.size() + 1);
-    // The blank lines edits added between sections go; attachLabels puts them back where needed (a
-    // layer moved from the end and back gives back the file's bytes).
-    for (Section& section : sections_)
-        while (section.lines.size() > 1 && section.lines.back().kind == Line::Kind::Blank &&
-               section.lines.back().labelSeparator)
-            section.lines.pop_back();
     for (std::size_t s = 1; s <= sections_.size(); ++s) {
         std::vector<Line>& before = sections_[s - 1].lines;
         std::size_t end = before.size();
@@ -421,7 +415,11 @@ std::vector<std::vector<Line>> Document::detachLabels()
         if (first == end)
             continue;
         const bool setApart = before[first - 1].kind == Line::Kind::Blank;
-        if (!setApart && s >= 2 && s < sections_.size()) // only the comments after the last key commented out
+        // Not set apart: a label only right above the next header (a file without blank lines), and
+        // only the comments after the last key commented out. (A comment under a section's entries with
+        // a blank line after it, yolov4's "### End SPP ###", is that section's own.)
+        const bool rightAbove = end == before.size();
+        if (!setApart && s >= 2 && s < sections_.size())
             while (first < end &&
                    std::any_of(before.begin() + static_cast<std::ptrdiff_t>(first),
                                before.begin() + static_cast<std::ptrdiff_t>(end), commentsOutAKey))
@@ -437,7 +435,7 @@ std::vector<std::vector<Line>> Document::detachLabels()
         // section, comments set apart are the file's end: they stay there whatever moves.
         const bool label = s == sections_.size() ? setApart && s >= 2
                            : s == 1              ? setApart && !keys
-                                                 : setApart || !keys;
+                                                 : setApart || (rightAbove && !keys);
         if (!label)
             continue;
         labels[s].assign(before.begin() + static_cast<std::ptrdiff_t>(first), before.end());
@@ -457,9 +455,14 @@ void Document::attachLabels(std::vector<std::vector<Line>> labels, std::size_t f
             lines.push_back(Line{Line::Kind::Blank, "", preferredEol(), 0, "", "", true});
     };
     // The section that ended the file, now followed by another: a blank line sets it apart (a file's
-    // last section seldom ends with one, and the next header was glued to it).
+    // last section seldom ends with one, and the next header was glued to it). The one that ends it now
+    // loses such a line an edit gave it (a layer moved from the end and back gives back the bytes).
     if (formerLast + 1 < sections_.size())
         setApart(sections_[formerLast].lines);
+    if (!sections_.empty())
+        for (std::vector<Line>& last = sections_.back().lines;
+             last.size() > 1 && last.back().kind == Line::Kind::Blank && last.back().labelSeparator;)
+            last.pop_back();
     for (std::size_t s = 1; s < sections_.size() && s < labels.size(); ++s) {
         // (set apart where it would not read as a label without the blank line: a file written without
         // blank lines keeps its labels right under the section before)
