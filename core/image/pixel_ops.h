@@ -1,7 +1,7 @@
 #pragma once
 // The pixel operations of training augmentation, on 8-bit RGB/grey images. With OpenCV in the build
-// they are OpenCV's (warpAffine, the float HSV conversions); without it (a headless server
-// build) the portable versions in portable_pixel_ops.h, which the tests hold to OpenCV's results.
+// the placement is OpenCV's warpAffine (the HSV jitter is one float pass of our own); without it (a headless
+// server build) the portable versions in portable_pixel_ops.h, which the tests hold to OpenCV's results.
 #include "image/pixels.h"
 
 namespace nw {
