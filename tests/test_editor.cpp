@@ -752,6 +752,7 @@ void TestEditor::copyPasteDuplicateDeleteSeveral()
     QCOMPARE(w.text(), std::string(kLinked));
     QCOMPARE(w.graph()->selectedLayers(), std::vector<int>());
     QCOMPARE(w.window.selectedLayer(), -1);
+    QCOMPARE(w.window.propertyPanel()->section(), 0); // ([net]: it showed the layer that took the number)
     // Duplicate 1 and 2 (one step), then delete the copies (one step): the original bytes.
     w.graph()->selectLayers({1, 2});
     edits->duplicateAction()->trigger();

@@ -305,8 +305,8 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     test::writeFile(cfg.fileName(), original + "\n# another network of this name\n");
     QVERIFY(window.openFile(cfg.fileName()));
     QVERIFY(!panel->resumeBox()->isChecked());
-    QVERIFY2(panel->statusLabel()->text().contains("trained another network of this name, or this one before "
-                                                   "an edit (" +
+    QVERIFY2(panel->statusLabel()->text().contains("trained another network of this name, or another version "
+                                                   "of this one (" +
                                                    dir.filePath("run/toy_trained.cfg") +
                                                    "): Train starts a new run"),
              qPrintable(panel->statusLabel()->text()));
@@ -351,6 +351,12 @@ void TestTrainPanel::theOutputFolderIsCheckedBeforeTheRun()
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 60000);
     QVERIFY(QFileInfo::exists(dir.filePath("run/toy_final.weights")));
     QCOMPARE(ui::resolvedRunFolder("~/runs/x/", dir.filePath("toy.cfg")), QDir::homePath() + "/runs/x");
+    // The run there is found as the folder is typed (it was looked for under " run " itself, so a stopped
+    // run went unnoticed and Train set it aside).
+    panel.outputEdit()->setText("elsewhere");
+    panel.outputEdit()->setText(" run ");
+    QTRY_VERIFY2(panel.statusLabel()->text().startsWith("The last run here finished at iteration 2"),
+                 qPrintable(panel.statusLabel()->text()));
 }
 
 // Learning rate had five decimals: 0.000004 typed became 0, read as "cfg's rate" (and 0.000006 became
@@ -361,6 +367,10 @@ void TestTrainPanel::aFineTuningRateIsKept()
     auto* rate = panel.findChild<QDoubleSpinBox*>("learningRate");
     QVERIFY(rate);
     QCOMPARE(rate->text(), QString("cfg's rate"));
+    rate->stepBy(1); // up from the cfg's rate: a rate one would try, not 1e-12
+    QCOMPARE(rate->value(), 0.001);
+    rate->stepBy(1);
+    QCOMPARE(rate->value(), 0.0011);
     for (const auto& [typed, value, shown] : {std::tuple{"0.000004", 4e-6, "4e-06"},
                                               {"6e-7", 6e-7, "6e-07"},
                                               {"0.001", 1e-3, "0.001"},

@@ -418,13 +418,14 @@ void GraphView::wheelEvent(QWheelEvent* event)
 
 void GraphView::zoomBy(double factor)
 {
-    // Between a fortieth of Fit (or 2 %, for a small graph) and 400 %: the wheel went on to 3.7e-10, the
-    // graph gone and a click there deselecting everything, and to 514x.
+    // Between a fortieth of Fit (or 2 %, for a small graph) and 400 % (or Fit): the wheel went on to 3.7e-10,
+    // the graph gone and a click there deselecting everything, and to 514x.
     const QRectF graph = layoutRect_.isEmpty() ? scene_->sceneRect() : layoutRect_;
     const double fit = graph.isEmpty() ? 1
                                        : std::min(viewport()->width() / graph.width(),
                                                   viewport()->height() / graph.height());
-    const double current = transform().m11(), smallest = std::min(0.02, fit / 40), largest = 4;
+    const double current = transform().m11(), smallest = std::min(0.02, fit / 40),
+                 largest = std::max(4.0, fit);
     const double wanted = std::clamp(current * factor, smallest, largest);
     if (current <= 0 || wanted == current)
         return;

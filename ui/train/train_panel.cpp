@@ -554,13 +554,15 @@ void TrainPanel::showEarlierRun()
     status_->setText(tr("Ready."));
     earlierIteration_ = 0;
     showPlannedIterations();
-    const QString base = output_->text() + "/" + QFileInfo(cfgPath_).completeBaseName();
+    // (the folder Train will use: "~/runs", " run " and relative paths as start() takes them)
+    const QString folder = resolvedRunFolder(output_->text(), cfgPath_);
+    const QString base = folder + "/" + QFileInfo(cfgPath_).completeBaseName();
     const QFileInfo state(base + "_last.state"), finalWeights(base + "_final.weights");
     const std::optional<TrainState> header = readCheckpointHeader(state.filePath().toStdString());
     if (!header || header->iteration < 1) {
         // A folder without a run: figures per class of another folder's run go (they stayed, titled with
         // its validation, under a folder that holds nothing); an evaluation's stay (they name weights).
-        if (!runResultsFolder_.isEmpty() && runResultsFolder_ != output_->text()) {
+        if (!runResultsFolder_.isEmpty() && runResultsFolder_ != folder) {
             classResults_->clear();
             runResultsFolder_.clear();
         }
@@ -571,7 +573,7 @@ void TrainPanel::showEarlierRun()
     showEarlierClassResults(base, iteration);
     showPlannedIterations();
     // Its curve, when metrics.csv is its own (two cfgs in Darknet's one backup/ share that file).
-    const QString metrics = output_->text() + "/metrics.csv";
+    const QString metrics = folder + "/metrics.csv";
     if (metricsReachCheckpoint(metrics.toStdString(), *header)) {
         curves_->addEarlierRun(metrics, iteration + 1);
         curves_->showUpTo(iteration);
@@ -587,10 +589,10 @@ void TrainPanel::showEarlierRun()
     }
     // A run training there now (the CLI, another window): not a stopped one to resume (Train was then
     // refused as "in use by another training run").
-    if (folderInUse(output_->text().toStdString())) {
+    if (folderInUse(folder.toStdString())) {
         status_->setText(tr("A run is training in %1 now (at iteration %2 or past it, %3): wait for it to "
                             "end, stop it, or choose another output folder.")
-                             .arg(output_->text())
+                             .arg(folder)
                              .arg(iteration)
                              .arg(when));
         return;
@@ -611,20 +613,24 @@ void TrainPanel::showEarlierRun()
                "starts a new run and sets it aside (tick \"Resume from the last checkpoint\" to go "
                "on with it on the chosen data).")
                 .arg(iteration)
-                .arg(when, output_->text(), trainedOn));
+                .arg(when, folder, trainedOn));
         return;
     }
     // The network it trained (<cfg>_trained.cfg) against the cfg file: another project's network of
     // this name shares the default folder, and Train went on with its checkpoint (and overwrote it).
     // Another network, or this one edited since: Train starts afresh unless Resume is ticked by hand.
-    if (QFile trained(base + "_trained.cfg"), cfg(cfgPath_); trained.open(QIODevice::ReadOnly) &&
-                                                             cfg.open(QIODevice::ReadOnly) &&
-                                                             trained.readAll() != cfg.readAll()) {
+    // (the same network: the file, or the editor's text when it has unsaved edits, which Train trains)
+    QFile trained(base + "_trained.cfg"), cfg(cfgPath_);
+    const QByteArray trainedText = trained.open(QIODevice::ReadOnly) ? trained.readAll() : QByteArray();
+    const bool sameNetwork = trainedText.isEmpty() ||
+                             (cfg.open(QIODevice::ReadOnly) && cfg.readAll() == trainedText) ||
+                             (cfgText_ && cfgText_().toUtf8() == trainedText);
+    if (!sameNetwork) {
         status_->setText(tr("A run stopped at iteration %1 (%2) in %3 trained another network of this name, "
-                            "or this one before an edit (%4): Train starts a new run and sets it aside "
+                            "or another version of this one (%4): Train starts a new run and sets it aside "
                             "(tick \"Resume from the last checkpoint\" to go on with it with this cfg).")
                              .arg(iteration)
-                             .arg(when, output_->text(), trained.fileName()));
+                             .arg(when, folder, trained.fileName()));
         return;
     }
     // A run stopped, or ended with the studio (a crash, a power cut): Train carries on from it.
@@ -636,12 +642,12 @@ void TrainPanel::showEarlierRun()
                  "(%4): raise Iterations to resume it, or untick \"Resume from the last checkpoint\" to "
                  "start over.")
                   .arg(iteration)
-                  .arg(when, output_->text())
+                  .arg(when, folder)
                   .arg(planned)
             : tr("A run stopped at iteration %1 (%2) has its checkpoint in %3: Train resumes it. Untick "
                  "\"Resume from the last checkpoint\" to start over.")
                   .arg(iteration)
-                  .arg(when, output_->text()));
+                  .arg(when, folder));
 }
 
 void TrainPanel::setPlannedIterations(int cfgMaxBatches)

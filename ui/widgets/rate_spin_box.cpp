@@ -1,6 +1,7 @@
 #include "widgets/rate_spin_box.h"
 
 #include <QRegularExpression>
+#include <algorithm>
 
 namespace nw::ui {
 
@@ -8,6 +9,16 @@ RateSpinBox::RateSpinBox(QWidget* parent) : QDoubleSpinBox(parent)
 {
     setDecimals(12); // (the value is rounded to these: 12 keep 1e-9 whole)
     setStepType(QAbstractSpinBox::AdaptiveDecimalStepType); // 0.0001 steps by 0.00001, 0.01 by 0.001
+}
+
+void RateSpinBox::stepBy(int steps)
+{
+    if (value() <= minimum() && steps > 0) {
+        setValue(std::max(minimum(), 0.001));
+        selectAll();
+        return;
+    }
+    QDoubleSpinBox::stepBy(steps);
 }
 
 QString RateSpinBox::textFromValue(double value) const

@@ -13,6 +13,9 @@ public:
     QString textFromValue(double value) const override;
     double valueFromText(const QString& text) const override;
     QValidator::State validate(QString& text, int& position) const override;
+    // Up from the special value at the minimum ("cfg's rate") goes to 0.001, not 1e-12; elsewhere
+    // adaptive steps (0.0001 by 0.00001).
+    void stepBy(int steps) override;
 };
 
 } // namespace nw::ui

@@ -524,8 +524,12 @@ void MainWindow::showSpec()
     trainPanel_->setDataNeeds(needs);
     // The same layer, or none when the edit (an undo of a paste) took it away: the one that took its
     // number was selected, and Del removed it.
-    if (const int followed = graph_->followedLayer(selected); followed >= 0)
+    if (const int followed = graph_->followedLayer(selected); followed >= 0) {
         selectLayer(followed);
+    } else if (selected >= 0) { // (Properties kept its section: another layer's keys now)
+        table_->selectionModel()->clear();
+        properties_->showSection(0);
+    }
     table_->verticalScrollBar()->setValue(tableScroll);
     graph_->horizontalScrollBar()->setValue(graphScroll.x());
     graph_->verticalScrollBar()->setValue(graphScroll.y());
