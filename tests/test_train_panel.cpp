@@ -603,15 +603,22 @@ void TestTrainPanel::resumeDrawsTheCheckpointsCurveAndZoomHolds()
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
 
     // Resumed and stopped before its first iteration: the earlier curve is drawn whole, its last
-    // iteration inside the x axis (the axis followed the progress bar, at 0, and showed 0..10).
+    // iteration inside the x axis (the axis followed the progress bar, at 0, and showed 0..10). The
+    // bar and the status stand at the checkpoint, as the log (they said "after iteration 0" and
+    // "before the first iteration").
     const int last = panel.progressBar()->value();
     QVERIFY(last > 10);
+    QSignalSpy pausedAgain(&panel, &ui::TrainPanel::pausedAt);
     panel.trainButton()->click();
     panel.pauseButton()->click(); // (held before its first iteration once started)
-    QTRY_COMPARE_WITH_TIMEOUT(panel.progressBar()->value(), 0, 20000);
+    QVERIFY(pausedAgain.wait(20000));
+    QCOMPARE(panel.progressBar()->value(), last);
+    QCOMPARE(panel.statusLabel()->text(), QString("Paused after iteration %1.").arg(last));
     panel.stopButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel.isTraining(), 20000);
-    QCOMPARE(panel.progressBar()->value(), 0);
+    QCOMPARE(panel.progressBar()->value(), last);
+    QVERIFY2(panel.statusLabel()->text().startsWith(QString("Stopped at iteration %1 /").arg(last)),
+             qPrintable(panel.statusLabel()->text()));
     bool found = false;
     QCOMPARE(panel.plot()->graph(0)->getKeyRange(found).upper, double(last));
     QVERIFY(panel.plot()->xAxis->range().upper >= double(last));

@@ -420,7 +420,8 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     });
     connect(worker_, &TrainWorker::finished, this, &TrainPanel::onFinished);
     connect(worker_, &TrainWorker::pausedAt, this, [this](int iteration) {
-        if (paused_) // a resume may already be on its way
+        iteration = std::max(iteration, resumedFrom_); // (paused before a resumed run's first iteration)
+        if (paused_)                                   // a resume may already be on its way
             status_->setText(tr("Paused after iteration %1.").arg(iteration));
         emit pausedAt(iteration);
     });
@@ -960,7 +961,16 @@ void TrainPanel::start()
         request.cfgText = cfgText_();
     clearCurves();
     classResults_->clear();
-    progress_->setValue(0); // a run refused before its first iteration shows none of the last one's
+    // A resumed run stands at its checkpoint (a pause or stop before its first iteration said "after
+    // iteration 0" and "before the first iteration" while its log said "stopped at iteration 33").
+    resumedFrom_ = 0;
+    if (request.resume)
+        if (const auto header = readCheckpointHeader(
+                (request.outDir + "/" + QFileInfo(cfgPath_).completeBaseName() + "_last.state")
+                    .toStdString()))
+            resumedFrom_ = std::max(0, header->iteration);
+    progress_->setValue(
+        resumedFrom_); // a run refused before its first iteration shows none of the last one's
     stopRequested_ = false;
     stopNote_.clear();
     evaluating_ = false;
@@ -1027,8 +1037,8 @@ void TrainPanel::stop()
 void TrainPanel::onStarted(int maxBatches, int batch)
 {
     progress_->setFormat(iterationsFormat());
-    progress_->setRange(0, maxBatches);
-    progress_->setValue(0);
+    progress_->setRange(0, std::max(maxBatches, resumedFrom_));
+    progress_->setValue(resumedFrom_);
     status_->setText(tr("Training, batch %1…").arg(batch));
 }
 

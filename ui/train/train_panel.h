@@ -136,6 +136,7 @@ private:
     QTimer* earlierRun_ = nullptr; // showEarlierRun once the data or folder stops changing
     int earlierIteration_ = 0;     // the iteration of the run found in the output folder (0: none)
     int progressSignals_ = 0;
+    int resumedFrom_ = 0;    // the checkpoint's iteration of the run under way, when it resumed one
     int cfgMaxBatches_ = -1; // (-1: not told yet)
     void showPlannedIterations();
     QString compareError_, statusBeforeCompareError_; // a refused comparison's message, what it replaced
