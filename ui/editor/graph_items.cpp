@@ -1,6 +1,7 @@
 #include "editor/graph_items.h"
 
 #include "editor/graph_colours.h"
+#include "widgets/cost_text.h"
 
 #include <QFontMetricsF>
 #include <QLineF>
@@ -33,7 +34,7 @@ NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
     else
         shape_ = QString("→ %1   %2 BFLOPs")
                      .arg(QString::fromStdString(layer.output.text()))
-                     .arg(QLocale().toString(layer.costs.bflops, 'f', 3)); // as the table writes it
+                     .arg(bflopsText(layer.costs.bflops)); // as the table writes it
     if (!layer.valid())
         problem_ = Problem::Error;
     else if (!layer.diagnostics.empty())

@@ -1,6 +1,7 @@
 #include "table/layer_table_model.h"
 
 #include "report/summary.h"
+#include "widgets/cost_text.h"
 
 #include <QBrush>
 #include <QColor>
@@ -140,7 +141,7 @@ QVariant LayerTableModel::layerData(const LayerSpec& layer, int column, int role
     case Output: // (a layer refused for its own values that makes no shape: "?", not "0")
         return !layer.outputKnown && layer.output.empty() ? QStringLiteral("?") : toQ(layer.output.text());
     case Bflops:
-        return QLocale().toString(layer.costs.bflops, 'f', 3);
+        return bflopsText(layer.costs.bflops);
     case Params:
         return QLocale().toString(qlonglong(layer.costs.params));
     case Workspace:
@@ -211,7 +212,7 @@ QVariant LayerTableModel::totalsData(int column, int role) const
     case Type:
         return spec_.layersLeftOutOfTotals() ? tr("Total (partial)") : tr("Total");
     case Bflops:
-        return QLocale().toString(spec_.totalBflops, 'f', 3);
+        return bflopsText(spec_.totalBflops);
     case Params:
         return QLocale().toString(qlonglong(spec_.totalParams));
     case Workspace:

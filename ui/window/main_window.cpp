@@ -17,6 +17,7 @@
 #include "table/layer_sort_proxy.h"
 #include "table/layer_table_model.h"
 #include "train/train_panel.h"
+#include "widgets/cost_text.h"
 #include "window/dialog_activation.h"
 #include "window/keyboard_focus.h"
 
@@ -632,7 +633,7 @@ void MainWindow::showProblems()
             .arg(counted(errors, tr("1 error"), tr("%1 errors")))
             .arg(counted(warnings, tr("1 warning"), tr("%1 warnings")))
             .arg(counted(qsizetype(spec.layers.size()), tr("1 layer"), tr("%1 layers")))
-            .arg(QLocale().toString(spec.totalBflops, 'f', 3))
+            .arg(bflopsText(spec.totalBflops))
             .arg(QLocale().toString(qlonglong(spec.totalParams)))
             .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
             .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))) +
