@@ -12,6 +12,7 @@
 #include <QProcess>
 #include <QTableView>
 #include <QTest>
+#include <cmath>
 
 using namespace nw;
 
@@ -68,16 +69,20 @@ void TestLayerTable::rowsEqualCliSummary()
         else
             QCOMPARE(cell(row, ui::LayerTableModel::Output), QString::number(layer["outputs"].toInteger()));
         const double bflops = layer["bflops"].toDouble(); // (a small layer's to two digits: not "0.000")
-        QCOMPARE(cell(row, ui::LayerTableModel::Bflops), bflops > 0 && bflops < 0.0005
-                                                             ? QString::number(bflops, 'g', 2)
-                                                             : QString::number(bflops, 'f', 3));
+        QCOMPARE(
+            cell(row, ui::LayerTableModel::Bflops),
+            QString::number(bflops, 'f',
+                            bflops > 0 && bflops < 0.0005 ? 1 - int(std::floor(std::log10(bflops))) : 3));
         QCOMPARE(
             model->index(row, ui::LayerTableModel::Params).data(ui::LayerTableModel::SortRole).toLongLong(),
             layer["params"].toInteger());
     }
     QCOMPARE(cell(model->totalsRow(), ui::LayerTableModel::Type), QString("Total"));
     if (model->spec().file.ends_with("fashion-mnist.cfg")) // 28x28x32 outputs of 3x3x1: 451,584 FLOPs
+    {
         QCOMPARE(cell(0, ui::LayerTableModel::Bflops), QString("0.00045"));
+        QCOMPARE(cell(1, ui::LayerTableModel::Bflops), QString("0.000025")); // the maxpool's 25,088
+    }
     // Memory: the output, marked where inference puts it into a freed buffer; the totals give both.
     int reused = 0;
     for (int row = 0; row < layers.size(); ++row) {
