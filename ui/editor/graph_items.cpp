@@ -32,7 +32,7 @@ NodeItem::NodeItem(const LayerSpec& layer, const QRectF& box)
         shape_ = QString("→ %1   (this layer's error)")
                      .arg(layer.output.empty() ? QString("?") : QString::fromStdString(layer.output.text()));
     else
-        shape_ = QString("→ %1   %2 BFLOPs")
+        shape_ = QString("→ %1  %2 BFLOPs")
                      .arg(QString::fromStdString(layer.output.text()))
                      .arg(bflopsText(layer.costs.bflops)); // as the table writes it
     if (!layer.valid())
