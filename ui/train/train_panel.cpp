@@ -405,6 +405,11 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
             stopNote_ = text; // no checkpoint of this run: the status must not promise one
         if (isEvaluatingMessage(text.toStdString())) { // a validation pass may take many iterations' time
             evaluating_ = true;
+            // The iteration it scores is trained: the bar says so (it stood one behind, "99 / 120" beside
+            // "Evaluating at iteration 100", until the pass ended).
+            static const QRegularExpression at("(\\d+):");
+            if (const auto match = at.match(text); match.hasMatch())
+                progress_->setValue(std::min(match.captured(1).toInt(), progress_->maximum()));
             if (!stopRequested_) // a stop asked stays said
                 status_->setText(text.left(1).toUpper() + text.mid(1) + "…");
         }

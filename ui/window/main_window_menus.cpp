@@ -69,7 +69,7 @@ void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = openAction_ = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton),
-                                                  tr("&Open..."), this, &MainWindow::chooseFile);
+                                                  tr("&Open…"), this, &MainWindow::chooseFile);
     open->setShortcut(QKeySequence::Open);
     QAction* reload = reloadAction_ =
         file->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this, [this] {
@@ -90,7 +90,7 @@ void MainWindow::createActions()
     QAction* saveAction = file->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"),
                                           this, [this] { save(); });
     saveAction->setShortcut(QKeySequence::Save);
-    QAction* saveAsAction = file->addAction(tr("Save &As..."), this, [this] {
+    QAction* saveAsAction = file->addAction(tr("Save &As…"), this, [this] {
         const QString path = chooseFileToSave(
             this, tr("Save network"), model_doc_->path().isEmpty() ? tr("untitled.cfg") : model_doc_->path(),
             tr("Darknet networks (*.cfg)"), "cfg");
@@ -100,7 +100,7 @@ void MainWindow::createActions()
     saveAsAction->setShortcut(standardKey(QKeySequence::SaveAs, Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addSeparator();
     file->addSeparator();
-    QAction* exportOnnx = file->addAction(tr("&Export ONNX..."), this, &MainWindow::showOnnxExport);
+    QAction* exportOnnx = file->addAction(tr("&Export ONNX…"), this, &MainWindow::showOnnxExport);
     exportOnnx->setObjectName("exportOnnxAction");
 #ifndef NETWRIGHT_WITH_ONNX
     exportOnnx->setEnabled(false);
@@ -277,7 +277,7 @@ void MainWindow::createActions()
     });
     addNet_->setObjectName("addNetAction");
     addNet_->setVisible(false);
-    QAction* setClasses = edit->addAction(tr("Set cla&sses..."), this, &MainWindow::showSetClasses);
+    QAction* setClasses = edit->addAction(tr("Set cla&sses…"), this, &MainWindow::showSetClasses);
     setClasses->setObjectName("setClassesAction");
     setClasses->setStatusTip(tr("Every detection head's classes= and the filters= before it, in one step"));
     undo_ = undo;
@@ -308,7 +308,7 @@ void MainWindow::createActions()
         tr("&Stop training"), this, [this, clickIn] { clickIn("trainDock", trainPanel_->stopButton()); });
     stopTraining->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
     run->addSeparator();
-    QAction* detectImage = run->addAction(tr("&Detect on an image..."), this, [this, clickIn] {
+    QAction* detectImage = run->addAction(tr("&Detect on an image…"), this, [this, clickIn] {
         clickIn("detectDock", detectPanel_->imageButton());
     });
     detectImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
