@@ -432,7 +432,7 @@ void TestEditor::eachPropertyEditIsAStepAndRederivesShapes()
                  shortcuts.contains("<td>Save</td>"),
              qPrintable(shortcuts));
     // Save As, Reload and Quit have keys where the platform defines none (here, offscreen).
-    QVERIFY2(shortcuts.contains("<td>Save As...</td><td>&nbsp;&nbsp;Ctrl+Shift+S</td>") &&
+    QVERIFY2(shortcuts.contains("<td>Save As…</td><td>&nbsp;&nbsp;Ctrl+Shift+S</td>") &&
                  shortcuts.contains("&nbsp;&nbsp;F5</td>") && shortcuts.contains("&nbsp;&nbsp;Ctrl+Q</td>"),
              qPrintable(shortcuts));
     // Every key of an action (Redo's Ctrl+Y beside the platform's; only the first was listed).
