@@ -188,6 +188,9 @@ void TestLayerEdits::connectAndDisconnectLayers()
     const std::string unchanged = doc.toText();
     QVERIFY(cfg::connectLayers(doc, 1, 4).find("layer 4 [shortcut] already reads layer 1") == 0);
     QCOMPARE(doc.toText(), unchanged);
+    // A plain layer already reads the one before it (it was told to connect that one into a route).
+    QCOMPARE(cfg::connectLayers(doc, 4, 5),
+             std::string("layer 5 [convolutional] already reads layer 4, the layer before it"));
     // A plain layer has no reference to remove: said so, without an `from=` it does not have.
     QVERIFY2(cfg::disconnectLayers(doc, 4, 5).find("layer 5 [convolutional] reads the layer before it") == 0,
              cfg::disconnectLayers(doc, 4, 5).c_str());

@@ -67,6 +67,9 @@ std::string connectLayers(Document& document, int source, int layer)
                describe(document, layer) + "; connect from an earlier layer, or move one of them";
     Section& section = document.section(std::size_t(layer) + 1);
     const std::string key = referenceKey(section.type);
+    if (key.empty() && source == layer - 1)
+        return describe(document, layer) + " already reads layer " + std::to_string(source) +
+               ", the layer before it";
     if (key.empty())
         return describe(document, layer) + " reads the layer before it; to use layer " +
                std::to_string(source) +
