@@ -628,20 +628,20 @@ void MainWindow::showProblems()
     const auto counted = [](qsizetype n, const QString& one, const QString& many) {
         return n == 1 ? one : many.arg(n);
     };
-    totals_->setText(
-        tr("%1, %2 · %3 · %4 BFLOPs · %5 params · workspace %6 · activations %7 at inference")
-            .arg(counted(errors, tr("1 error"), tr("%1 errors")))
-            .arg(counted(warnings, tr("1 warning"), tr("%1 warnings")))
-            .arg(counted(qsizetype(spec.layers.size()), tr("1 layer"), tr("%1 layers")))
-            .arg(bflopsText(spec.totalBflops))
-            .arg(QLocale().toString(qlonglong(spec.totalParams)))
-            .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
-            .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))) +
-        (spec.layersLeftOutOfTotals()
-             ? (spec.layersLeftOutOfTotals() == 1
-                    ? tr(" · 1 layer at or behind an error left out")
-                    : tr(" · %1 layers at or behind an error left out").arg(spec.layersLeftOutOfTotals()))
-             : QString()));
+    // (the totals' caveat right after the problems: last, it was the first thing a narrow window cut)
+    const int leftOut = spec.layersLeftOutOfTotals();
+    totals_->setText(tr("%1, %2")
+                         .arg(counted(errors, tr("1 error"), tr("%1 errors")))
+                         .arg(counted(warnings, tr("1 warning"), tr("%1 warnings"))) +
+                     (leftOut == 0   ? QString()
+                      : leftOut == 1 ? tr(" · totals without 1 layer at or behind an error")
+                                     : tr(" · totals without %1 layers at or behind an error").arg(leftOut)) +
+                     tr(" · %1 · %2 BFLOPs · %3 params · workspace %4 · activations %5 at inference")
+                         .arg(counted(qsizetype(spec.layers.size()), tr("1 layer"), tr("%1 layers")))
+                         .arg(bflopsText(spec.totalBflops))
+                         .arg(QLocale().toString(qlonglong(spec.totalParams)))
+                         .arg(QString::fromStdString(humanBytes(spec.maxWorkspaceBytes)))
+                         .arg(QString::fromStdString(humanBytes(spec.inferenceMemoryBytes))));
 }
 
 QString MainWindow::runWeights() const
