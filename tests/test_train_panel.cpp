@@ -240,6 +240,11 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
             .arg(dir.filePath("run")));
     QVERIFY(panel->resumeBox()->isChecked()); // Train after Stop carries on (it set the run aside)
     const int stoppedAt = panel->progressBar()->value();
+    // Iterations set below where it stopped: said at once (it kept saying "Train resumes it").
+    panel->maxBatchesSpin()->setValue(1);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->statusLabel()->text().contains("already past Iterations (1)"), 5000);
+    panel->maxBatchesSpin()->setValue(0);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->statusLabel()->text().contains("Train resumes it"), 5000);
     QVERIFY(panel->weightsEdit()->isEnabled());
     // Still folded after the run (unfolded, the curves were below the fold at 1280×720): the summary
     // stays, Settings unfolds them.

@@ -175,8 +175,12 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
     maxBatches_->setRange(0, 1 << 30); // (as --max-batches)
     maxBatches_->setSpecialValueText(tr("cfg's max_batches"));
     connect(maxBatches_, &QSpinBox::valueChanged, this, [this] {
-        if (!training_)
-            showPlannedIterations();
+        if (training_)
+            return;
+        showPlannedIterations();
+        if (earlierIteration_ >
+            0) // (the status said "Train resumes it" with Iterations below the checkpoint)
+            earlierRun_->start();
     });
     validEvery_ = new QSpinBox(this);
     validEvery_->setObjectName("validEvery");
