@@ -752,7 +752,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (trainPanel_->isTraining() && isVisible() &&
         QMessageBox::question(this, tr("Training is running"),
                               tr("Stop the training run and quit? It stops after the current iteration "
-                                 "and writes its checkpoint, so it can be resumed."),
+                                 "and writes its checkpoint, so it can be resumed (stopped in its first "
+                                 "iteration, the earlier run it set aside comes back instead)."),
                               QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes) {
         event->ignore();
         return;
