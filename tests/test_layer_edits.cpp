@@ -425,16 +425,29 @@ void TestLayerEdits::labelsOfTheFirstLayerTheFileEndAndFilesWithoutBlankLines()
         tight.toText().c_str());
     QCOMPARE(cfg::removeLayer(tight, 1), std::string());
     QCOMPARE(tight.toText(), packed);
-    QCOMPARE(cfg::moveLayer(tight, 2, 1), std::string()); // the last one up: set apart from the next
-    QVERIFY2(tight.toText().ends_with("#stride=2\n[convolutional]\nfilters=8\nsize=1\n\n# Downsample\n"
-                                      "[convolutional]\nfilters=8\nsize=3\n"),
+    // A file without blank lines gets none (nor a line end it did not have): a move and its reverse give
+    // back its bytes.
+    QCOMPARE(cfg::moveLayer(tight, 2, 1), std::string());
+    QVERIFY2(tight.toText().ends_with("#stride=2\n[convolutional]\nfilters=8\nsize=1\n# Downsample\n"
+                                      "[convolutional]\nfilters=8\nsize=3"),
              tight.toText().c_str());
-    QCOMPARE(cfg::moveLayer(tight, 1, 2), std::string()); // back: the layer that was last for a while is
-    QVERIFY2(tight.toText().ends_with("# Downsample\n[convolutional]\nfilters=8\nsize=3\n\n" // set apart
-                                      "[convolutional]\nfilters=8\nsize=1\n"),
-             tight.toText().c_str());
+    QCOMPARE(cfg::moveLayer(tight, 1, 2), std::string());
+    QCOMPARE(tight.toText(), packed);
     cfg::insertLayer(tight, 3, "upsample", {});
-    QVERIFY2(tight.toText().ends_with("size=1\n\n[upsample]\n\n"), tight.toText().c_str());
+    QVERIFY2(tight.toText().ends_with("size=1\n[upsample]"), tight.toText().c_str());
+
+    // yolov3's style, a label with a blank line on both sides: moved to the end, then a layer put at the
+    // top, it stays on its layer and set apart (it was glued to the layer before and then left behind).
+    cfg::Document yolo = cfg::Document::parse("[net]\nwidth=8\nheight=8\nchannels=3\n\n"
+                                              "[convolutional]\nfilters=32\n\n# Downsample\n\n"
+                                              "[convolutional]\nfilters=64\nstride=2\n\n"
+                                              "[convolutional]\nfilters=32\n");
+    QCOMPARE(cfg::moveLayer(yolo, 1, 2), std::string());
+    cfg::insertLayer(yolo, 0, "maxpool", {});
+    QCOMPARE(cfg::moveLayer(yolo, 3, 1), std::string());
+    QVERIFY2(yolo.toText().find("[maxpool]\n\n# Downsample\n\n[convolutional]\nfilters=64\nstride=2\n") !=
+                 std::string::npos,
+             yolo.toText().c_str());
 
     // A comment under a section's entries with a blank line after it is that section's own (yolov4's
     // "### End SPP ###" went with the next layer, and the two headers were glued).
@@ -451,7 +464,8 @@ void TestLayerEdits::labelsOfTheFirstLayerTheFileEndAndFilesWithoutBlankLines()
         cfg::Document::parse("[net]\nwidth=1\n\n[a]\nk=1\n\n[b]\nk=2\n\n[c]\nk=3\n\n[d]\nk=4");
     four.moveSection(4, 1);
     four.removeSection(3);
-    QCOMPARE(four.toText(), std::string("[net]\nwidth=1\n\n[d]\nk=4\n\n[a]\nk=1\n\n[c]\nk=3\n\n"));
+    QCOMPARE(four.toText(),
+             std::string("[net]\nwidth=1\n\n[d]\nk=4\n\n[a]\nk=1\n\n[c]\nk=3")); // (no line end, as read)
 }
 
 #include "test_layer_edits.moc"

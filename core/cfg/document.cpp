@@ -404,6 +404,8 @@ std::vector<std::vector<Line>> Document::detachLabels()
 {
     // labels[i] for section i, and labels[size] for the comments after the last section's own lines.
     std::vector<std::vector<Line>> labels(sections_.size() + 1);
+    endedWithoutNewline_ =
+        !sections_.empty() && !sections_.back().lines.empty() && sections_.back().lines.back().eol.empty();
     for (std::size_t s = 1; s <= sections_.size(); ++s) {
         std::vector<Line>& before = sections_[s - 1].lines;
         std::size_t end = before.size();
@@ -457,7 +459,14 @@ void Document::attachLabels(std::vector<std::vector<Line>> labels, std::size_t f
     // The section that ended the file, now followed by another: a blank line sets it apart (a file's
     // last section seldom ends with one, and the next header was glued to it). The one that ends it now
     // loses such a line an edit gave it (a layer moved from the end and back gives back the bytes).
-    if (formerLast + 1 < sections_.size())
+    // (only where the file sets its sections apart so, among the sections the edit did not end with: a
+    // file without blank lines gets none)
+    const bool blankLines = std::any_of(sections_.begin(), sections_.end(), [&](const Section& section) {
+        return &section != &sections_[std::min(formerLast, sections_.size() - 1)] &&
+               &section != &sections_.back() && section.lines.size() > 1 &&
+               section.lines.back().kind == Line::Kind::Blank && !section.lines.back().labelSeparator;
+    });
+    if (formerLast + 1 < sections_.size() && blankLines)
         setApart(sections_[formerLast].lines);
     if (!sections_.empty())
         for (std::vector<Line>& last = sections_.back().lines;
@@ -467,8 +476,8 @@ void Document::attachLabels(std::vector<std::vector<Line>> labels, std::size_t f
         // (set apart where it would not read as a label without the blank line: a file written without
         // blank lines keeps its labels right under the section before)
         std::vector<Line>& before = sections_[s - 1].lines;
-        if (!labels[s].empty() &&
-            (s == 1 || std::any_of(labels[s].begin(), labels[s].end(), commentsOutAKey)))
+        if (!labels[s].empty() && (s == 1 || labels[s].back().kind == Line::Kind::Blank ||
+                                   std::any_of(labels[s].begin(), labels[s].end(), commentsOutAKey)))
             setApart(before);
         before.insert(before.end(), labels[s].begin(), labels[s].end());
     }
@@ -482,6 +491,14 @@ void Document::attachLabels(std::vector<std::vector<Line>> labels, std::size_t f
     if (!labels.empty() && !labels[0].empty())
         preamble_.insert(preamble_.end(), labels[0].begin(), labels[0].end());
     terminateLines(preamble_, sections_, preferredEol());
+    // A file that ended without a line ending still does (a last layer moved up and back left one): its
+    // last line is no blank one (a blank line without an ending is no line when the text is read again).
+    if (endedWithoutNewline_ && !sections_.empty()) {
+        std::vector<Line>& last = sections_.back().lines;
+        while (last.size() > 1 && last.back().kind == Line::Kind::Blank)
+            last.pop_back();
+        last.back().eol.clear();
+    }
 }
 
 void Document::insertSection(std::size_t index, std::string_view type,

@@ -109,6 +109,7 @@ private:
     Diagnostics diagnostics_;
     bool readFailed_ = false;
     bool byteOrderMark_ = false; // the text began with a UTF-8 BOM (Notepad's habit): written back as read
+    bool endedWithoutNewline_ = false; // (set by detachLabels for attachLabels: the last line had no ending)
 };
 
 } // namespace nw::cfg
