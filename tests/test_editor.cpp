@@ -713,9 +713,9 @@ void TestEditor::droppingOnAnEdgeInsertsThere()
     // itself, drawn as a plain chain).
     w.window.editActions()->connectLayers(2, 4);
     QCOMPARE(w.spec().layers[4].sources, std::vector<int>({2}));
-    QCOMPARE(
-        w.window.statusBar()->currentMessage(),
-        QString("Layer 4 now reads layer 2 instead of layer 0 (from= holds one layer; Undo brings it back)"));
+    QCOMPARE(w.window.statusBar()->currentMessage(),
+             QString("Layer 4 now reads layer 2 instead of layer 0 (the first layer its from= names; Undo "
+                     "brings it back)"));
     w.window.documentModel()->undoStack()->undo();
     w.window.editActions()->connectLayers(3, 4);
     QCOMPARE(w.text(), std::string(kLinked));

@@ -188,6 +188,13 @@ void TestLayerEdits::connectAndDisconnectLayers()
     const std::string unchanged = doc.toText();
     QVERIFY(cfg::connectLayers(doc, 1, 4).find("layer 4 [shortcut] already reads layer 1") == 0);
     QCOMPARE(doc.toText(), unchanged);
+    // A [shortcut] of several inputs (AlexeyAB's from=-2,-3) reading the layer already: said (it wrote
+    // from=-3,-3).
+    {
+        cfg::Document several = cfg::Document::parse(original);
+        several.section(5).set("from", "-2,-4");
+        QCOMPARE(cfg::connectLayers(several, 0, 4), std::string("layer 4 [shortcut] already reads layer 0"));
+    }
     // A plain layer already reads the one before it (it was told to connect that one into a route).
     QCOMPARE(cfg::connectLayers(doc, 4, 5),
              std::string("layer 5 [convolutional] already reads layer 4, the layer before it"));

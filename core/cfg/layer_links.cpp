@@ -91,7 +91,8 @@ std::string connectLayers(Document& document, int source, int layer)
                ") with the one its from= names: connect an earlier layer into it";
     if (Line* line = referenceLine(document, layer)) {
         const std::vector<int> current = referencedLayers(document, layer);
-        if (!current.empty() && current.front() == source) // (it added an undo step that changed nothing)
+        // (it added an undo step that changed nothing; a from= of several layers, `from=-2,-3`: any of them)
+        if (std::find(current.begin(), current.end(), source) != current.end())
             return describe(document, layer) + " already reads layer " + std::to_string(source);
         bool first = true; // from= holds one layer: rewrite its first number in its own style
         rewriteReferenceNumbers(*line, [&](int written) -> std::optional<int> {

@@ -155,8 +155,8 @@ void EditActions::connectLayers(int source, int target)
     }
     emit selectRequested({target});
     emit message(!route && !before.empty() && before.front() != source
-                     ? tr("Layer %1 now reads layer %2 instead of layer %3 (from= holds one layer; Undo "
-                          "brings it back)")
+                     ? tr("Layer %1 now reads layer %2 instead of layer %3 (the first layer its from= names; "
+                          "Undo brings it back)")
                            .arg(target)
                            .arg(source)
                            .arg(before.front())

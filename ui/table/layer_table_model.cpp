@@ -179,8 +179,9 @@ QString LayerTableModel::toText(bool csv) const
             QString cell = index(r, column).data().toString();
             if (layer && !layer->figuresKnown()) // ("?", as shown)
                 ;
-            else if (column == Bflops)
-                cell = QString::number(totals ? spec_.totalBflops : layer->costs.bflops, 'f', 3);
+            else if (column == Bflops) // (as shown, without the locale's separators)
+                cell = QString::number(totals ? spec_.totalBflops : layer->costs.bflops, 'f',
+                                       bflopsDecimals(totals ? spec_.totalBflops : layer->costs.bflops));
             else if (column == Params)
                 cell = QString::number(qlonglong(totals ? spec_.totalParams : layer->costs.params));
             cells << quote(cell);

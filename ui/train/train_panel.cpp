@@ -629,12 +629,13 @@ void TrainPanel::showEarlierRun()
     // The network it trained (<cfg>_trained.cfg) against the cfg file: another project's network of
     // this name shares the default folder, and Train went on with its checkpoint (and overwrote it).
     // Another network, or this one edited since: Train starts afresh unless Resume is ticked by hand.
-    // (the same network: the file, or the editor's text when it has unsaved edits, which Train trains)
+    // (the same network as the one Train trains: the editor's text, unsaved edits included, else the file)
     QFile trained(base + "_trained.cfg"), cfg(cfgPath_);
     const QByteArray trainedText = trained.open(QIODevice::ReadOnly) ? trained.readAll() : QByteArray();
-    const bool sameNetwork = trainedText.isEmpty() ||
-                             (cfg.open(QIODevice::ReadOnly) && cfg.readAll() == trainedText) ||
-                             (cfgText_ && cfgText_().toUtf8() == trainedText);
+    const QByteArray current = cfgTextPeek_                    ? QByteArray::fromStdString(cfgTextPeek_())
+                               : cfg.open(QIODevice::ReadOnly) ? cfg.readAll()
+                                                               : QByteArray();
+    const bool sameNetwork = trainedText.isEmpty() || current == trainedText;
     if (!sameNetwork) {
         status_->setText(tr("A run stopped at iteration %1 (%2) in %3 trained another network of this name, "
                             "or another version of this one (%4): Train starts a new run and sets it aside "
@@ -978,8 +979,10 @@ void TrainPanel::start()
                 (request.outDir + "/" + QFileInfo(cfgPath_).completeBaseName() + "_last.state")
                     .toStdString()))
             resumedFrom_ = std::max(0, header->iteration);
-    progress_->setValue(
-        resumedFrom_); // a run refused before its first iteration shows none of the last one's
+    // (a run refused before its first iteration shows none of the last one's; a value past the
+    // maximum would be ignored)
+    progress_->setRange(0, std::max(progress_->maximum(), resumedFrom_));
+    progress_->setValue(resumedFrom_);
     stopRequested_ = false;
     stopNote_.clear();
     evaluating_ = false;

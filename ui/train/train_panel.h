@@ -13,6 +13,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -52,6 +53,10 @@ public:
     void renameNetwork(const QString& cfgPath);
     // Where Train reads the network: the editor's text (unsaved edits included) instead of the file.
     void setCfgTextSource(std::function<QString()> source) { cfgText_ = std::move(source); }
+    // The editor's text as it stands, without committing a value being typed (what an earlier run's
+    // network is compared with while the user types in a field).
+    // (bytes: a cfg's Latin-1 comment does not survive a QString)
+    void setCfgTextPeek(std::function<std::string()> peek) { cfgTextPeek_ = std::move(peek); }
     // Why the editor's network cannot be trained as it is shown (text in Source that is no cfg), or
     // empty; asked before a run starts.
     void setEditorCheck(std::function<QString()> check) { editorCheck_ = std::move(check); }
@@ -197,6 +202,7 @@ private:
     qint64 pausedMs_ = 0;
     int firstIteration_ = -1;
     std::function<QString()> cfgText_;
+    std::function<std::string()> cfgTextPeek_;
     std::function<QString()> editorCheck_;
     std::function<bool()> startQuestion_;
     bool stopRequested_ = false; // the user pressed Stop (the run ends without an error)

@@ -301,6 +301,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         commitPendingEdits();
         return QString::fromStdString(model_doc_->document().toText());
     });
+    trainPanel_->setCfgTextPeek([this] { return model_doc_->document().toText(); });
     // Unsaved edits train too, but the weights then fit no file on disk (the run folder keeps the cfg it
     // trained): saving first is offered.
     trainPanel_->setStartQuestion([this] {
