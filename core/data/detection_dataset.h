@@ -39,8 +39,8 @@ struct LabelLineCounts {
 // Reads a label file. A bad line (not five numbers, a class outside 0..classes−1, a box outside the
 // image, a repeat of an earlier line's box) is skipped with a warning "file:line: ..." and counted; a
 // polygon line "class x1 y1 x2 y2 x3 y3 …" is taken as its bounding box (counted, not warned: the data
-// set says it once); a width or height over 1 is clipped to the image (warned beyond rounding). A missing file
-// means no objects: `missing` is set.
+// set says it once); a width or height over 1 is clipped to the image (warned beyond rounding). A missing
+// file means no objects: `missing` is set.
 std::vector<TruthBox> readLabelFile(const std::string& path, int classes, std::vector<std::string>& warnings,
                                     bool& missing, LabelLineCounts* counts = nullptr);
 
