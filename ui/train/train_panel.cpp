@@ -873,52 +873,41 @@ void TrainPanel::onEvaluated(std::shared_ptr<const nw::Evaluation> evaluation, c
     appendLog(status_->text());
 }
 
+void TrainPanel::refuseStart(const QString& why, QWidget* field)
+{
+    status_->setText(why);
+    appendLog(why);
+    if (field)
+        field->setFocus();
+    bringIntoView(status_);
+}
+
 void TrainPanel::start()
 {
     if (training_ || makingShapes_)
         return;
-    if (const QString problem = editorCheck_ ? editorCheck_() : QString(); !problem.isEmpty()) {
-        status_->setText(problem); // (it trained the last network that was a cfg, not what is shown)
-        appendLog(problem);
-        bringIntoView(status_);
-        return;
-    }
-    if (cfgPath_.isEmpty()) { // (Train was greyed out without a word)
-        status_->setText(
-            tr("Save the network first (File ▸ Save As…): a run names its weights and checkpoints "
-               "after the cfg file."));
-        appendLog(status_->text());
-        bringIntoView(status_);
-        return;
-    }
-    if (data_->text().trimmed().isEmpty()) { // say what to do rather than start a run that cannot load
-        status_->setText(tr("Choose the data set first: a .data file in \"Data (.data)\", or \"Shapes data "
-                            "set\" to train a detector on synthetic shapes."));
-        appendLog(status_->text());
-        data_->setFocus();
-        bringIntoView(status_);
-        return;
-    }
+    // (it trained the last network that was a cfg, not what is shown)
+    if (const QString problem = editorCheck_ ? editorCheck_() : QString(); !problem.isEmpty())
+        return refuseStart(problem);
+    if (cfgPath_.isEmpty()) // (Train was greyed out without a word)
+        return refuseStart(tr("Save the network first (File ▸ Save As…): a run names its weights and "
+                              "checkpoints after the cfg file."));
+    if (data_->text().trimmed().isEmpty()) // say what to do rather than start a run that cannot load
+        return refuseStart(tr("Choose the data set first: a .data file in \"Data (.data)\", or \"Shapes data "
+                              "set\" to train a detector on synthetic shapes."),
+                           data_);
     // A network with errors is said before anything of the last run is cleared (it started, failed at
     // once and wiped the curves, and Detect blamed the run's weights for the network's error).
     if (const QString error = firstNetworkError(cfgPath_, cfgText_ ? cfgText_() : QString());
-        !error.isEmpty()) {
-        status_->setText(
+        !error.isEmpty())
+        return refuseStart(
             networkRefusal_ =
                 tr("Not started: the network has errors (see Problems). The first: %1").arg(error));
-        appendLog(status_->text());
-        bringIntoView(status_);
-        return;
-    }
     // (it started, cleared the curves, failed for want of a length and left the bar spinning)
-    if (maxBatches_->value() == 0 && cfgMaxBatches_ == 0) {
-        status_->setText(tr("Not started: [net] has no max_batches (the run's length): set Iterations, or "
-                            "max_batches in [net]."));
-        appendLog(status_->text());
-        maxBatches_->setFocus();
-        bringIntoView(status_);
-        return;
-    }
+    if (maxBatches_->value() == 0 && cfgMaxBatches_ == 0)
+        return refuseStart(tr("Not started: [net] has no max_batches (the run's length): set Iterations, or "
+                              "max_batches in [net]."),
+                           maxBatches_);
     // The output folder as the user means it (a pasted leading space made a folder named " " in the
     // working folder, ~ one named "~"), checked as the CLI checks --out, before the data set loads and
     // before anything of the last run is cleared.
@@ -926,24 +915,20 @@ void TrainPanel::start()
         output_->setText(folder);
         earlierRun_->stop();
     }
-    QString folderProblem;
     if (output_->text().isEmpty())
-        folderProblem = tr("Not started: the Output folder is empty: choose the folder its weights and "
-                           "checkpoints go to.");
-    else if (const auto reason = unwritableFolderReason(output_->text().toStdString()))
-        folderProblem =
-            tr("Not started: %1: choose another Output folder.").arg(QString::fromStdString(*reason));
-    else if (folderInUse(output_->text().toStdString()))
-        folderProblem = tr("Not started: a run is training in %1 now: wait for it to end, stop it, or choose "
-                           "another Output folder.")
-                            .arg(output_->text());
-    if (!folderProblem.isEmpty()) {
-        status_->setText(folderProblem);
-        appendLog(folderProblem);
-        output_->setFocus();
-        bringIntoView(status_);
-        return;
-    }
+        return refuseStart(tr("Not started: the Output folder is empty: choose the folder its weights and "
+                              "checkpoints go to."),
+                           output_);
+    if (const auto reason = unwritableFolderReason(output_->text().toStdString()))
+        return refuseStart(
+            tr("Not started: %1: choose another Output folder.").arg(QString::fromStdString(*reason)),
+            output_);
+    if (folderInUse(output_->text().toStdString()))
+        return refuseStart(
+            tr("Not started: a run is training in %1 now: wait for it to end, stop it, or choose "
+               "another Output folder.")
+                .arg(output_->text()),
+            output_);
     if (startQuestion_ && !startQuestion_())
         return;
     // (remembered at the run's first iteration, for this network)

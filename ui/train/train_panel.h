@@ -114,6 +114,9 @@ signals:
 private:
     void clearCurves();
     void start();
+    // Train refused before anything of the last run is cleared: the status line and the log say `why`;
+    // `field` (the one to mend) takes the focus.
+    void refuseStart(const QString& why, QWidget* field = nullptr);
     void togglePause();
     void stop();
     void onStarted(int maxBatches, int batch);

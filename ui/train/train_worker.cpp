@@ -26,6 +26,8 @@ public:
         // Throttle: at most one progress signal per 50 ms, but never drop a validation point or the end.
         if (stats.validTop1 || stats.map50 || stats.iteration == stats.maxBatches ||
             sinceEmit_.elapsed() >= 50) {
+            if (pending_) // (the iteration held last: a point of the curves too)
+                heldBack_.push_back(curvePoint(*pending_));
             emitHeldBack();
             emit worker_.progress(stats);
             sinceEmit_.restart();
