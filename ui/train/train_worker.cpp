@@ -14,6 +14,7 @@
 #include <QSaveFile>
 #include <QTemporaryDir>
 #include <optional>
+#include <utility>
 
 namespace nw::ui {
 
@@ -24,17 +25,15 @@ public:
     void iteration(const IterationStats& stats) override
     {
         // Throttle: at most one progress signal per 50 ms, but never drop a validation point or the end.
+        // The iteration held before this one is a point of the curves only, sent with the next signal.
+        if (pending_)
+            heldBack_.push_back(curvePoint(*std::exchange(pending_, std::nullopt)));
         if (stats.validTop1 || stats.map50 || stats.iteration == stats.maxBatches ||
             sinceEmit_.elapsed() >= 50) {
-            if (pending_) // (the iteration held last: a point of the curves too)
-                heldBack_.push_back(curvePoint(*pending_));
             emitHeldBack();
             emit worker_.progress(stats);
             sinceEmit_.restart();
-            pending_.reset();
         } else {
-            if (pending_) // (the one held before: a point of the curves only)
-                heldBack_.push_back(curvePoint(*pending_));
             pending_ = stats;
         }
         lastIteration_ = stats.iteration;
