@@ -28,6 +28,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QGuiApplication>
@@ -96,6 +97,7 @@ private slots:
     void progressLinesParse();
     void fitsADockedWidth();
     void panelsFitTheirDocksOnASmallScreen();
+    void mainPartsShowAt1280x720();
     void aRefusalScrollsIntoView();
     void earlierRunsAreComparedBesideTheRun();
     void plotsFollowADarkPalette();
@@ -1926,6 +1928,55 @@ void TestTrainPanel::panelsFitTheirDocksOnASmallScreen()
                                     .arg(area->viewport()->width())));
         QVERIFY(area->horizontalScrollBar()->maximum() == 0);
     }
+}
+
+// On a 1280×720 screen (the window 1216×662 inside the desktop's bars) the curves of a folded Train panel
+// show down to their axis's title, and the Detect panel down to its row of exports: both were cut by
+// their docks (the axis title half gone, "Save image…" half below the fold).
+void TestTrainPanel::mainPartsShowAt1280x720()
+{
+    ui::MainWindow window;
+    window.resize(1216, 662);
+    window.show();
+    QVERIFY(window.openFile(QString(NETWRIGHT_TEST_SOURCE_DIR) + "/../cfg/fashion-mnist.cfg"));
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.sizeDocksForWindow(); // as the first window on that screen
+    auto* settings = window.trainPanel()->findChild<QToolButton*>("settingsButton");
+    QVERIFY(settings);
+    // As while and after a run: the settings folded, the run's summary in their place.
+    window.trainPanel()
+        ->findChild<QLabel*>("runSummary")
+        ->setText("Data /work/main/cfg/fashion-mnist.data · random initialisation · CPU · into "
+                  "/home/someone/.local/share/netwright/runs/fashion-mnist");
+    settings->setChecked(true);
+    settings->setChecked(false);
+    window.findChild<QDockWidget*>("trainDock")->raise();
+    // What is cut, else empty (a text that says by how much when it fails).
+    const auto cut = [](QWidget* panel, QWidget* part) {
+        auto* area = qobject_cast<QScrollArea*>(panel->parentWidget()->parentWidget());
+        const int bottom = part->mapTo(area->viewport(), QPoint(0, part->height())).y();
+        return bottom <= area->viewport()->height() && area->verticalScrollBar()->value() == 0
+                   ? QString()
+                   : QString("%1 ends at %2 px of %3")
+                         .arg(part->metaObject()->className())
+                         .arg(bottom)
+                         .arg(area->viewport()->height());
+    };
+    auto* plot = window.trainPanel()->curves()->findChild<QCustomPlot*>(); // (the loss's, the first)
+    QTRY_COMPARE(cut(window.trainPanel(), plot), QString());
+    // A detector's result on show: its classes' row above the picture, its line below.
+    QTemporaryDir dir;
+    QImage picture(320, 240, QImage::Format_RGB32);
+    picture.fill(QColor(40, 120, 200));
+    QVERIFY(picture.save(dir.filePath("blue.png")));
+    QVERIFY(window.openFile(QString(NETWRIGHT_TEST_SOURCE_DIR) + "/../cfg/shapes-tiny.cfg"));
+    window.findChild<QDockWidget*>("detectDock")->raise();
+    window.detectPanel()->useRandomWeights();
+    window.detectPanel()->openImageFile(dir.filePath("blue.png"));
+    QTRY_COMPARE_WITH_TIMEOUT(window.detectPanel()->framesReceived(), 1, 60000);
+    auto* exportRow = window.detectPanel()->findChild<QPushButton*>("saveImage");
+    QVERIFY(exportRow);
+    QTRY_COMPARE(cut(window.detectPanel(), exportRow), QString());
 }
 
 // A refusal written under the fold shows: on a small screen Train (a network without a data set) and

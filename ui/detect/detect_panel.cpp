@@ -183,6 +183,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     bars_->yAxis->setRangeReversed(true); // the best class on top
     auto* exports = new FlowLayout;
     QPushButton* save = button(this, tr("Save image…"), exports);
+    save->setObjectName("saveImage");
     QPushButton* json = button(this, tr("Export JSON…"), exports);
     QPushButton* yolo = yoloExport_ = button(this, tr("Export YOLO labels…"), exports);
     record_ = button(this, tr("Record video…"), exports);

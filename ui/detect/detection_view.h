@@ -39,7 +39,7 @@ protected:
 private:
     void redraw();
 
-    static constexpr QSize kSmallest{320, 200};
+    static constexpr QSize kSmallest{320, 170}; // (200 put the exports below the fold at 1280×720)
     QLabel* label_ = nullptr;
     QString hint_;
     QImage image_;

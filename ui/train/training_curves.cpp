@@ -38,7 +38,8 @@ QString validationName(bool detector)
 TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent)
 {
     plot_ = new QCustomPlot(this);
-    plot_->setMinimumHeight(220);
+    // (220 cut the axis's title off in the Training dock of a 1280×720 screen's window during a run)
+    plot_->setMinimumHeight(190);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     legendAbove(plot_);
     plot_->legend->setWrap(3); // the run's three curves in a row, compared runs' in rows below

@@ -418,17 +418,24 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         if (restored) // (placed by the garbage, maybe off every screen: centred instead)
             move(available.center() - rect().center());
     }
-    // The right-hand panels get about half the window (at most ~680 px: each fits in 640, tested).
-    resizeDocks({paletteDock, propertiesDock}, {200, std::min(680, width() * 55 / 100)}, Qt::Horizontal);
-    // The table shows its header and three rows at least (at 150 % on a 1280×720 screen, 2/9 of the
-    // window left half of one row).
-    const int threeRows = 10 * fontMetrics().lineSpacing(); // title, tabs, header, rows and scroll bar
-    resizeDocks({tableDock}, {std::min(250, std::max(threeRows, height() * 2 / 9))}, Qt::Vertical);
+    sizeDocksForWindow();
     defaultState_ = saveState(); // View ▸ Reset layout goes back to this
     // The docks' sizes belong to the window they were saved with: one dropped as unusable (too small)
     // had squashed them, and they stayed 110 px wide in the full-size window that replaced it.
     if (!droppedAsUnusable)
         restoreState(settings.value("window/state").toByteArray());
+}
+
+void MainWindow::sizeDocksForWindow()
+{
+    // The right-hand panels get about half the window (at most ~680 px: each fits in 640, tested).
+    resizeDocks({findChild<QDockWidget*>("paletteDock"), findChild<QDockWidget*>("propertiesDock")},
+                {200, std::min(680, width() * 55 / 100)}, Qt::Horizontal);
+    // The table shows its header and three rows at least (at 150 % on a 1280×720 screen, 2/9 of the
+    // window left half of one row).
+    const int threeRows = 10 * fontMetrics().lineSpacing(); // title, tabs, header, rows and scroll bar
+    resizeDocks({findChild<QDockWidget*>("tableDock")},
+                {std::min(250, std::max(threeRows, height() * 2 / 9))}, Qt::Vertical);
 }
 
 QString MainWindow::settingsProblem()

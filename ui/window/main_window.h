@@ -44,6 +44,9 @@ public:
     static QString settingsProblem();
     ~MainWindow() override;
 
+    // The docks' sizes of a first window of this size (View ▸ Reset layout goes back to them).
+    void sizeDocksForWindow();
+
     // Loads a cfg and shows it; returns false (with a message in the window) when it cannot be read.
     bool openFile(const QString& path);
     const NetworkSpec& spec() const;
