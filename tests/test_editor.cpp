@@ -100,6 +100,7 @@ private slots:
     void miniMapShowsAndMovesTheView();
     void propertyPanelHasTypedEditorsFromTheSchema();
     void propertyPanelShowsValuesAsWritten();
+    void propertyValuesAreOneFinishedLine();
     void recentFilesAreRememberedAndPruned();
     void everyDarknetAndSampleCfgOpensAndEdits();
     void undoFollowsItsStackAfterTraining();
@@ -934,6 +935,75 @@ void TestEditor::propertyPanelShowsValuesAsWritten()
     combo->hidePopup();
 }
 
+// What Properties writes is what Darknet reads on one line: a pasted text with line breaks made new
+// lines (a "[maxpool]" in it a layer that took the next keys of the edited one), an unfinished number
+// that Enter refused was saved as typed, a comment after a name stayed whatever name was chosen, and a
+// whole number opened and left was rewritten (016 as 16).
+void TestEditor::propertyValuesAreOneFinishedLine()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("a.cfg");
+    const QByteArray text = "[net]\nwidth=32\nheight=32\nchannels=3\nlearning_rate=0.001\n\n[convolutional]\n"
+                            "filters=016\nsize=3\nactivation=leaky # x\n\n[maxpool]\nsize=2\nstride=2\n";
+    test::writeFile(cfg, text);
+    ui::MainWindow window;
+    QVERIFY(window.openFile(cfg));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ui::PropertyPanel* panel = window.propertyPanel();
+    QTableWidget* table = panel->table();
+    QUndoStack* undo = window.documentModel()->undoStack();
+    window.layerTable()->selectRow(0);
+    QCOMPARE(panel->section(), 1);
+    // A line break: refused, in the cell and in the new key's value.
+    table->item(panel->rowOf("filters"), 1)->setText("8\n[maxpool]\nsize=2");
+    table->item(panel->rowOf("activation"), 1)->setText("linear\r\nbatch_normalize=1");
+    auto* newKey = panel->findChild<QLineEdit*>("newKey");
+    auto* newValue = panel->findChild<QLineEdit*>("newValue");
+    newKey->setText("dilation");
+    QApplication::clipboard()->setText("2\n[maxpool]\nsize=2");
+    newValue->setFocus();
+    QTest::keySequence(newValue, QKeySequence::Paste);
+    QTest::keyClick(newValue, Qt::Key_Return);
+    QCOMPARE(undo->count(), 0);
+    QCOMPARE(QByteArray::fromStdString(window.documentModel()->document().toText()), text);
+    // A value pasted with its line's end is that value.
+    table->item(panel->rowOf("size"), 1)->setText("5\n");
+    QVERIFY(window.documentModel()->document().toText().find("\nsize=5\nactivation") != std::string::npos);
+    undo->undo();
+    // A name replaces a comment after it (Darknet reads "leaky#x", an unknown activation).
+    table->item(panel->rowOf("activation"), 1)->setText("mish");
+    QVERIFY(window.documentModel()->document().toText().find("\nactivation=mish\n") != std::string::npos);
+    undo->undo();
+    // A whole number opened and left as it was is not rewritten.
+    const QModelIndex filters = table->model()->index(panel->rowOf("filters"), 1);
+    table->setCurrentIndex(filters);
+    table->edit(filters);
+    QVERIFY(panel->commitPendingEdit().isEmpty());
+    QCOMPARE(undo->count(), 1); // (the mish step, undone: none after it)
+    QCOMPARE(undo->index(), 0);
+    QCOMPARE(QByteArray::fromStdString(window.documentModel()->document().toText()), text);
+    // An unfinished number: not saved, and said.
+    panel->showSection(0); // (Edit [net])
+    const QModelIndex rate = table->model()->index(panel->rowOf("learning_rate"), 1);
+    table->setCurrentIndex(rate);
+    table->edit(rate);
+    QLineEdit* typed = nullptr;
+    for (QLineEdit* line : table->viewport()->findChildren<QLineEdit*>())
+        if (line->isVisible())
+            typed = line;
+    QVERIFY(typed);
+    typed->selectAll();
+    QTest::keyClicks(typed, "1e");
+    QVERIFY(!window.save());
+    QVERIFY2(window.statusBar()->currentMessage().contains("learning_rate = \u201c1e\u201d"),
+             qPrintable(window.statusBar()->currentMessage()));
+    QCOMPARE(test::readAll(cfg), text);
+    QTest::keyClicks(typed, "-3");
+    QVERIFY(window.save());
+    QVERIFY(test::readAll(cfg).contains("\nlearning_rate=1e-3\n"));
+}
+
 void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
 {
     // The schema is what the parsers read: kinds, Darknet's defaults, choices; aliases work.
@@ -950,6 +1020,10 @@ void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()
     QVERIFY(find(conv, "activation").choices.size() > 10);
     QCOMPARE(find(conv, "learning_rate").kind, cfg::KeyInfo::Kind::Float); // every layer's multiplier
     QCOMPARE(find(keySchema("route"), "layers").kind, cfg::KeyInfo::Kind::IntList);
+    // Keys read only for some values are listed too (dilation, read when size > 1, was missing and then
+    // edited as text), and said what they do.
+    QCOMPARE(find(conv, "dilation").kind, cfg::KeyInfo::Kind::Int);
+    QVERIFY(!find(conv, "stride_x").description.empty());
     QVERIFY(keySchema("no_such_layer").empty());
     const std::vector<KeySpec> net = keySchema("net");
     QCOMPARE(find(net, "width").group, std::string("Input"));

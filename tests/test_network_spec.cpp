@@ -276,6 +276,10 @@ void TestNetworkSpec::brokenLayersAreReported_data()
                                       << 0 << 8 << "stride=0: must be at least 1";
     QTest::newRow("maxpool stride_y 0") << n + "[maxpool]\nsize=2\nstride=2\nstride_y=0\n"
                                         << 0 << 9 << "stride_y=0: must be at least 1";
+    QTest::newRow("conv stride_x 0") << n + "[convolutional]\nfilters=2\nstride=1\nstride_x=0\n"
+                                     << 0 << 9 << "stride_x=0: must be at least 1"; // (was on stride=1)
+    QTest::newRow("conv stride 0") << n + "[convolutional]\nfilters=2\nstride=0\n"
+                                   << 0 << 8 << "stride=0: must be at least 1";
     QTest::newRow("local stride 0") << n + "[local]\nfilters=2\nsize=3\nstride=0\n"
                                     << 0 << 9 << "stride=0: must be at least 1";
     QTest::newRow("maxpool padding") << n + "[maxpool]\nsize=2\npadding=1000\n"

@@ -125,7 +125,7 @@ std::vector<const Line*> Section::entries() const
     return result;
 }
 
-void Section::set(std::string_view key, std::string_view value, std::string_view eol)
+void Section::set(std::string_view key, std::string_view value, std::string_view eol, bool keepComment)
 {
     for (Line& line : lines) {
         if (line.kind != Line::Kind::Entry || line.key != key)
@@ -133,7 +133,7 @@ void Section::set(std::string_view key, std::string_view value, std::string_view
         // Replace only the value's characters so the line's own spacing survives the edit, and a comment
         // after the value ("filters=255  # 3*(80+5)"; Darknet's number parsing stops there) stays.
         const auto [begin, end] = writtenValueSpan(line.text);
-        line.text.replace(begin, end - begin, value);
+        line.text.replace(begin, (keepComment ? end : line.text.size()) - begin, value);
         line.value = darknetStrip(std::string_view(line.text).substr(line.text.find('=') + 1));
         return;
     }

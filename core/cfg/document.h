@@ -50,8 +50,10 @@ struct Section {
     const Line* find(std::string_view key) const;
     std::vector<const Line*> entries() const;
     // Changes the value of the first entry with this key, keeping the line's spacing; appends a new
-    // "key=value" line after the last entry when the key is absent.
-    void set(std::string_view key, std::string_view value, std::string_view eol = "\n");
+    // "key=value" line after the last entry when the key is absent. A comment after the value stays
+    // unless `keepComment` is false (Darknet reads "activation=leaky # x" as the name "leaky#x").
+    void set(std::string_view key, std::string_view value, std::string_view eol = "\n",
+             bool keepComment = true);
     // Removes every entry with this key; returns whether one existed.
     bool remove(std::string_view key);
 };

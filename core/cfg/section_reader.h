@@ -49,6 +49,12 @@ public:
     // The line of the key's entry, or the header's line when the key is absent.
     int lineOf(std::string_view key) const;
     int headerLine() const { return section_.headerLine(); }
+    // `specific` when the section writes it, else `general` (stride_x, or stride that stands for both):
+    // the key an error about the value names.
+    std::string_view writtenKey(std::string_view specific, std::string_view general) const
+    {
+        return lineOf(specific) != headerLine() ? specific : general;
+    }
     void error(std::string_view key, std::string message);
     // Each (key, value) below 1 is an error on that key's line ("stride must be at least 1"); one
     // message for several said the first key's line only. False when any was.

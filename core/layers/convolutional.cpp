@@ -47,7 +47,10 @@ std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
     if (pad)
         l->padding = l->size / 2;
     l->groups = r.getInt("groups", 1);
-    l->dilation = l->size == 1 ? 1 : r.getInt("dilation", 1);
+    // (read whatever the size, as AlexeyAB does: the editor lists the keys read from an empty section,
+    // whose size is 1, and dilation was missing there)
+    const int dilation = r.getInt("dilation", 1);
+    l->dilation = l->size == 1 ? 1 : dilation;
     l->activation = readActivation(r, "logistic");
     l->batchNormalize = r.getFlag("batch_normalize", false);
     l->binary = r.getFlag("binary", false);
@@ -59,7 +62,7 @@ std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
                       " is not implemented: this convolution computes in full precision, so its outputs "
                       "differ from Darknet's (pjreddie's applies xnor on the CPU, both on a GPU)");
     l->flipped = r.getFlag("flipped", false);
-    r.accept({"dot", "dilation", "cbn", "grad_centr", "stream", "wait_stream", "bin_output"});
+    r.accept({"dot", "cbn", "grad_centr", "stream", "wait_stream", "bin_output"});
     r.warnUnimplemented(
         {"antialiasing", "sway", "rotate", "stretch", "stretch_sway", "coordconv"},
         "this convolution computes without it, so its outputs differ from AlexeyAB's Darknet");
@@ -73,8 +76,12 @@ std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
         r.error("filters", "filters must be at least 1 (found " + std::to_string(l->filters) + ")");
     if (l->size < 1)
         r.error("size", "size must be at least 1 (found " + std::to_string(l->size) + ")");
-    if (l->strideX < 1 || l->strideY < 1)
-        r.error("stride", "stride must be at least 1");
+    // (stride_x=0 was blamed on a stride=1 line)
+    const std::string_view xKey = r.writtenKey("stride_x", "stride"),
+                           yKey = r.writtenKey("stride_y", "stride");
+    r.requirePositive({{xKey, l->strideX}});
+    if (yKey != xKey || l->strideX >= 1)
+        r.requirePositive({{yKey, l->strideY}});
     if (l->groups < 1)
         r.error("groups", "groups must be at least 1 (found " + std::to_string(l->groups) + ")");
     if (l->padding < 0 && l->size >= 1) // (pad=1 derives it from a negative size: that one error is enough)

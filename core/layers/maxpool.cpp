@@ -33,8 +33,8 @@ std::unique_ptr<LayerConfig> MaxpoolLayer::parse(cfg::SectionReader& r)
     r.warnUnimplemented({"antialiasing", "maxpool_zero_nonmax"},
                         "this maxpool computes without it, so its outputs differ from AlexeyAB's Darknet");
     // (the key written is named: stride_x / stride_y, or stride for both)
-    const std::string_view xKey = r.lineOf("stride_x") != r.headerLine() ? "stride_x" : "stride";
-    const std::string_view yKey = r.lineOf("stride_y") != r.headerLine() ? "stride_y" : "stride";
+    const std::string_view xKey = r.writtenKey("stride_x", "stride"),
+                           yKey = r.writtenKey("stride_y", "stride");
     bool positive = r.requirePositive({{"size", l->size}, {xKey, l->strideX}});
     if (yKey != xKey)
         positive = r.requirePositive({{yKey, l->strideY}}) && positive;

@@ -156,7 +156,7 @@ void DocumentModel::push(const QString& text, cfg::Document after, std::vector<i
     emit edited(text);
 }
 
-void DocumentModel::setValue(int section, const QString& key, const QString& value)
+void DocumentModel::setValue(int section, const QString& key, const QString& value, bool keepComment)
 {
     if (!beginEdit())
         return;
@@ -166,7 +166,8 @@ void DocumentModel::setValue(int section, const QString& key, const QString& val
     if (existing && existing->value == cfg::darknetStrip(value.toStdString()))
         return;
     cfg::Document after = document_;
-    after.section(std::size_t(section)).set(key.toStdString(), value.toStdString(), after.preferredEol());
+    after.section(std::size_t(section))
+        .set(key.toStdString(), value.toStdString(), after.preferredEol(), keepComment);
     // Each confirmed value is its own step (merging edits of one key made an earlier value, confirmed
     // with Enter, impossible to get back); the step names the layer.
     const QString type = QString::fromStdString(document_.sections()[std::size_t(section)].type);

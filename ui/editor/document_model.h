@@ -28,7 +28,8 @@ public:
 
     // Edits, each one undo step. Layer indices count from 0 (the [net] section is not a layer);
     // section indices count sections, [net] being 0.
-    void setValue(int section, const QString& key, const QString& value);
+    // (`keepComment`: as cfg::Section::set; false for a name, which a comment after it spoils)
+    void setValue(int section, const QString& key, const QString& value, bool keepComment = true);
     void removeKey(int section, const QString& key);
     // Several key edits (Set classes) as one step named `text`; the refusal, or empty when done.
     QString setValues(const QString& text, const std::vector<KeyEdit>& edits);

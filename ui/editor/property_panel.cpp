@@ -85,8 +85,12 @@ public:
     {
         if (auto* combo = qobject_cast<QComboBox*>(editor))
             model->setData(index, combo->currentText());
-        else if (auto* spin = qobject_cast<QSpinBox*>(editor))
-            model->setData(index, QString::number(spin->value()));
+        else if (auto* spin = qobject_cast<QSpinBox*>(editor)) {
+            // (a cell opened and left rewrote filters=016 as 16, an undo step for nothing)
+            if (spin->value() != index.data(Qt::DisplayRole).toString().toInt())
+                model->setData(index, QString::number(spin->value()));
+        } else if (const auto* line = qobject_cast<QLineEdit*>(editor); line && !line->hasAcceptableInput())
+            return; // "1e": Enter refused it, and so does everything else that commits (Save wrote it)
         else
             QStyledItemDelegate::setModelData(editor, model, index);
     }
@@ -188,18 +192,27 @@ void PropertyPanel::showSection(int section)
     // A value typed but not confirmed belongs to the section shown until now: a toolbar button takes
     // no focus, so without this Edit [net] dropped it with the cell editor.
     if (section != section_ && !applyingEdit_)
-        commitPendingEdit();
+        if (const QString refusal = commitPendingEdit(); !refusal.isEmpty()) // (its rows are rebuilt)
+            QToolTip::showText(mapToGlobal(QPoint(0, 0)), refusal.section(';', 0, 0) + tr(": not set"), this);
     section_ = section;
     refresh();
 }
 
-void PropertyPanel::commitPendingEdit()
+QString PropertyPanel::commitPendingEdit()
 {
     // An open cell editor is a child of the viewport (commitData, a protected slot of the view, is called
     // by name as the delegate's own signal does; the view ignores a widget that is not its editor).
-    for (QWidget* editor : table_->viewport()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
-        if (editor->isVisible())
-            QMetaObject::invokeMethod(table_, "commitData", Qt::DirectConnection, Q_ARG(QWidget*, editor));
+    for (QWidget* editor : table_->viewport()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+        if (!editor->isVisible())
+            continue;
+        if (const auto* line = qobject_cast<QLineEdit*>(editor); line && !line->hasAcceptableInput()) {
+            const QModelIndex index = table_->currentIndex();
+            return tr("%1 = \u201c%2\u201d in Properties is not a number; finish it, or press Esc to keep %3")
+                .arg(index.data(kKeyRole).toString(), line->text(), index.data(Qt::DisplayRole).toString());
+        }
+        QMetaObject::invokeMethod(table_, "commitData", Qt::DirectConnection, Q_ARG(QWidget*, editor));
+    }
+    return QString();
 }
 
 void PropertyPanel::closeOpenEditor()
@@ -404,16 +417,33 @@ void PropertyPanel::valueEdited(QTableWidgetItem* item)
         return;
     const QString key = item->data(kKeyRole).toString();
     const bool checkBox = item->data(Qt::CheckStateRole).isValid(); // a 0/1 switch
-    const QString value = checkBox ? QString(item->checkState() == Qt::Checked ? "1" : "0") : item->text();
-    if (value.trimmed().isEmpty()) {
+    const QString value =
+        checkBox ? QString(item->checkState() == Qt::Checked ? "1" : "0") : item->text().trimmed();
+    const QString refusal = valueRefusal(value);
+    if (value.isEmpty() || !refusal.isEmpty()) {
         // Darknet cannot read an empty value ("Remove key" goes back to the default): show the
         // document's value again, once this edit has returned.
+        if (!refusal.isEmpty())
+            QToolTip::showText(table_->viewport()->mapToGlobal(table_->visualItemRect(item).bottomLeft()),
+                               refusal, table_);
         QMetaObject::invokeMethod(this, &PropertyPanel::refresh, Qt::QueuedConnection);
         return;
     }
     applyingEdit_ = true;
-    model_.setValue(section_, key, value);
+    // A name (an activation, a policy) takes a comment after it along: Darknet reads "leaky # x" as one
+    // unknown name, which no value chosen here could mend while the comment stayed.
+    model_.setValue(section_, key, value, Kind(item->data(kKindRole).toInt()) != Kind::Text);
     applyingEdit_ = false;
+}
+
+QString PropertyPanel::valueRefusal(const QString& value)
+{
+    // Darknet reads a key per line: a pasted "2\n[maxpool]\nsize=2" made a layer that took the keys after
+    // it from this one.
+    static const QRegularExpression lineBreak("[\\r\\n\\x{2028}\\x{2029}\\x{85}\\v\\f]");
+    if (value.contains(lineBreak))
+        return tr("A value is one line (Darknet reads one key per line): the text had line breaks; not set");
+    return QString();
 }
 
 void PropertyPanel::addKey()
@@ -427,6 +457,10 @@ void PropertyPanel::addKey()
         QToolTip::showText(newKey_->mapToGlobal(QPoint(0, newKey_->height())),
                            tr("A key is a name of letters, digits and _ (such as filters or learning_rate)"),
                            newKey_);
+        return;
+    }
+    if (const QString refusal = valueRefusal(newValue_->text().trimmed()); !refusal.isEmpty()) {
+        QToolTip::showText(newValue_->mapToGlobal(QPoint(0, newValue_->height())), refusal, newValue_);
         return;
     }
     model_.setValue(section_, key, newValue_->text().trimmed());

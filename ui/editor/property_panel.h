@@ -31,7 +31,12 @@ public:
     int rowOf(const QString& key) const;
     // A value typed into a cell but not yet confirmed (Enter, focus elsewhere) goes into the document now:
     // before saving, closing, opening another file or training, so what is on screen is what is used.
-    void commitPendingEdit();
+    // A number not finished ("1e") is not: why, else empty.
+    QString commitPendingEdit();
+    // Closes a cell editor without writing its value (a refused one the user chose to discard).
+    void dropPendingEdit() { closeOpenEditor(); }
+    // Why a value cannot be written as typed (line breaks), else empty.
+    static QString valueRefusal(const QString& value);
     // The network's errors and warnings: a key on a line they name is marked, their words in its tooltip
     // (a filters=-5 looked like any other value).
     void setProblems(const Diagnostics& problems);

@@ -294,7 +294,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     propertiesDock->raise();
     // Train and Detect use the network as the editor shows it, unsaved edits included.
     trainPanel_->setEditorCheck([this] {
-        properties_->commitPendingEdit();
+        if (const QString refusal = properties_->commitPendingEdit(); !refusal.isEmpty())
+            return tr("Not started: %1").arg(refusal);
         return source_->commitPendingEdit() ? QString() : unappliedSourceText(tr("Not started"));
     });
     trainPanel_->setCfgTextSource([this] {
@@ -323,7 +324,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         return question.clickedButton() == question.button(QMessageBox::Save) && save();
     });
     detectPanel_->setEditorCheck([this] {
-        properties_->commitPendingEdit();
+        if (const QString refusal = properties_->commitPendingEdit(); !refusal.isEmpty())
+            return tr("Not run: %1").arg(refusal);
         return source_->commitPendingEdit() ? QString() : unappliedSourceText(tr("Not run"));
     });
     detectPanel_->setCfgTextSource([this] {
@@ -720,7 +722,11 @@ void MainWindow::setEditable(bool editable)
 
 bool MainWindow::commitPendingEdits()
 {
-    properties_->commitPendingEdit();
+    // (an unfinished number, "1e", that Enter refused was saved as typed)
+    if (const QString refusal = properties_->commitPendingEdit(); !refusal.isEmpty()) {
+        statusBar()->showMessage(tr("Not saved: %1").arg(refusal));
+        return false;
+    }
     if (source_->commitPendingEdit())
         return true;
     // (what Save would write is not what Source shows: said, and the refusal kept in view)

@@ -95,8 +95,13 @@ bool MainWindow::maybeSave()
 {
     // A typed value counts as a change to save. (Not commitPendingEdits: text typed in Source that is
     // refused is asked about below, and its "Not saved" stayed in the status bar after a Cancel.)
-    if (properties_)
-        properties_->commitPendingEdit();
+    if (const QString refusal = properties_ ? properties_->commitPendingEdit() : QString();
+        !refusal.isEmpty() && isVisible()) {
+        if (QMessageBox::warning(this, tr("Value not applied"), tr("%1.\n\nDiscard it?").arg(refusal),
+                                 QMessageBox::Discard | QMessageBox::Cancel) != QMessageBox::Discard)
+            return false;
+        properties_->dropPendingEdit();
+    }
     if (source_)
         source_->commitPendingEdit();
     // Text typed in Source that the document refused (binary data) is in no file: not dropped unasked.
