@@ -1902,6 +1902,28 @@ void TestTraining::trainCommandWritesMetricsAndWeights()
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 128 + SIGINT);
     QVERIFY(process.readAllStandardOutput().contains("{\"message\":\"stopped at iteration"));
+    // One stop sent twice at once (`timeout` signals the command, then its process group): one stop, with
+    // its checkpoint (the second, handled on another thread, quit at once without it).
+    // (iterations of a fifth of a second or more: the second signal comes before the checkpoint)
+    test::writeFile(
+        dir.filePath("slow.cfg"),
+        "[net]\nbatch=64\nwidth=6\nheight=6\nchannels=1\nlearning_rate=0.01\nmax_batches=1000\n\n"
+        "[connected]\noutput=4096\nactivation=leaky\n\n[connected]\noutput=4096\nactivation=leaky\n\n"
+        "[connected]\noutput=3\nactivation=linear\n\n[softmax]\n");
+    process.start(NETWRIGHT_CLI, {"train", data.fileName(), dir.filePath("slow.cfg"), "--out",
+                                  dir.filePath("twice"), "--max-batches", "100000"});
+    QVERIFY(underWay("twice"));
+    ::kill(pid_t(process.processId()), SIGINT);
+    QByteArray twiceSaid;
+    QTRY_VERIFY_WITH_TIMEOUT((twiceSaid += process.readAllStandardError()).contains("stopping after this"),
+                             30000);
+    ::kill(pid_t(process.processId()), SIGINT); // (the same sender, within a second)
+    QVERIFY(process.waitForFinished(60000));
+    twiceSaid += process.readAllStandardError();
+    QCOMPARE(process.exitCode(), 128 + SIGINT);
+    QVERIFY2(twiceSaid.contains("checkpoint written") && !twiceSaid.contains("quit at once"),
+             twiceSaid.constData());
+    QVERIFY(QFileInfo::exists(dir.filePath("twice/slow_last.state")));
     // A run into `out` whose stdout's reader goes away after one byte (`train … | head -c 1`).
     const auto piped = [&](const QString& out, const QString& options) {
         process.start("bash", {"-c",

@@ -77,17 +77,35 @@ template <std::size_t N> void sayInHandler(const char (&text)[N])
     sayInHandler(text, N - 1);
 }
 
-void onStop(int signal)
+// The sender and time (ms) of the first stop: `timeout` sends its signal twice at once (to the child,
+// then to its process group), and the second, run on another thread, quit without the checkpoint.
+constexpr long long kNoStopYet = -2; // (si_pid is a pid, or 0 from the kernel: a terminal's Ctrl+C)
+std::atomic<long long> firstStopSender{kNoStopYet}, firstStopMs{0};
+
+long long monotonicMs() // (clock_gettime is async-signal-safe)
+{
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec * 1000LL + now.tv_nsec / 1000000;
+}
+
+void onStop(int signal, siginfo_t* info, void*)
 {
     // (errno as it was: the interrupted code reads its own, EINTR after a write it ended)
     struct KeepErrno {
         int saved = errno;
         ~KeepErrno() { errno = saved; }
     } keepErrno;
+    const long long sender = info ? (long long)info->si_pid : -1, now = monotonicMs();
+    long long first = kNoStopYet;
+    if (firstStopSender.compare_exchange_strong(first, sender))
+        firstStopMs = now;
+    else if (first == sender && (firstStopMs.load() == 0 || now - firstStopMs.load() < 1000))
+        return; // the same stop sent twice (firstStopMs 0: the first's handler is on another thread now)
     int none = 0;
     stopSignal.compare_exchange_strong(none, signal);
     if (interrupted.exchange(true) && quitOnSecondStop) {
-        sayInHandler("quit at once: no checkpoint for this stop (the last one written stays)\n");
+        sayInHandler("quit at once: this stop writes no checkpoint (one written before stays)\n");
         std::_Exit(128 + signal);
     }
     if (!sayStop)
@@ -107,9 +125,9 @@ void onStop(int signal)
 void catchStop(int signal)
 {
     struct sigaction action {};
-    action.sa_handler = onStop;
+    action.sa_sigaction = onStop;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = 0;
+    action.sa_flags = SA_SIGINFO;
     sigaction(signal, &action, nullptr);
 }
 
