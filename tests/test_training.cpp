@@ -31,6 +31,7 @@
 #include <atomic>
 #include <cmath>
 #include <csignal>
+#include <cstring>
 #include <fcntl.h>
 #include <fstream>
 #include <limits>
@@ -42,6 +43,7 @@
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
+#include <zlib.h>
 
 using namespace nw;
 
@@ -208,6 +210,7 @@ private slots:
     void aStopEndsAValidationUnderWay();
     void aResumeGoesOnWithTheRunsSeed();
     void aResumeGoesOnAtTheRunsLearningRate();
+    void aResumeGoesOnToTheRunsLength();
     void dataThatVanishesKeepsTheIterationsDone();
     void aDeletedRunFolderIsMadeAgainOrLetGo();
     void scheduleKeysAreChecked();
@@ -1209,6 +1212,52 @@ void TestTraining::aResumeGoesOnAtTheRunsLearningRate()
     QVERIFY(allWeights(*resumed) == straight);
     QVERIFY(!rest.seen.empty());
     QCOMPARE(rest.seen.front().learningRate, 0.001f); // (iteration 6: before the toy cfg's step at 8)
+}
+
+// A resume goes on to the run's --max-batches (it went on to the cfg's max_batches, or found nothing to
+// train, and the schedule followed the new length): the weights equal the uninterrupted run's.
+void TestTraining::aResumeGoesOnToTheRunsLength()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 40);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir.filePath("straight"));
+    options.maxBatches = 16; // (the toy cfg's max_batches is 12)
+    const std::vector<float> straight = straightThenStopped(dir, *set, options);
+    QVERIFY(!straight.empty());
+    options.maxBatches = 0; // (not given again)
+    auto resumed = toyNet();
+    Quiet rest;
+    const auto problem = Trainer(*resumed, *set, nullptr, options).run(rest);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    const std::string said =
+        "note: this run was trained to --max-batches 16: it goes on to that iteration (the "
+        "cfg says 12; give --max-batches to change it)";
+    QVERIFY2(std::find(rest.messages.begin(), rest.messages.end(), said) != rest.messages.end(),
+             said.c_str());
+    QVERIFY(!rest.seen.empty());
+    QCOMPARE(rest.seen.back().iteration, 16);
+    QCOMPARE(rest.seen.back().maxBatches, 16);
+    QVERIFY(allWeights(*resumed) == straight);
+    // A state of version 4 (without the length) still loads: this one less its 4 bytes, checksum redone.
+    QByteArray bytes = test::readAll(dir.filePath("resumed/toy_last.state"));
+    QVERIFY(bytes.startsWith("NWSTATE5"));
+    constexpr int kLengthAt = 8 + 4 + 8 + 8 + 8 + 4 + 4; // magic, iteration, seen, averages, seed, rate
+    std::int32_t length = 0;
+    std::memcpy(&length, bytes.constData() + kLengthAt, 4);
+    QCOMPARE(length, 16);
+    bytes.remove(kLengthAt, 4);
+    bytes[7] = '4';
+    bytes.chop(4);
+    const std::uint32_t crc =
+        std::uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(bytes.constData()), uInt(bytes.size())));
+    bytes.append(reinterpret_cast<const char*>(&crc), 4);
+    test::writeFile(dir.filePath("v4.state"), bytes);
+    TrainState old;
+    const auto oldProblem = loadCheckpoint(dir.filePath("v4.state").toStdString(), *toyNet(), old);
+    QVERIFY2(!oldProblem, oldProblem ? oldProblem->c_str() : "");
+    QCOMPARE(old.iteration, 16);
+    QCOMPARE(old.maxBatches, 0);
 }
 
 // Images that can no longer be read mid-run (a network share gone) end the run with a checkpoint of the

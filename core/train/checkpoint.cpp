@@ -15,7 +15,10 @@ namespace {
 // Version 3 holds the run's seed after the header's figures (a resume without --seed went on with seed
 // 1, and drew other batches); version 2 ends with a CRC-32 of everything before it (so does 3); version
 // 1 (no checksum) still loads.
-constexpr char kMagic[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '4'};
+// Version 4 adds the run's --learning-rate, version 5 its length (--max-batches: a resume without it
+// went on to the cfg's max_batches, another schedule).
+constexpr char kMagic[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '5'};
+constexpr char kMagicV4[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '4'};
 constexpr char kMagicV3[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '3'};
 constexpr char kMagicV2[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '2'};
 constexpr char kMagicV1[8] = {'N', 'W', 'S', 'T', 'A', 'T', 'E', '1'};
@@ -104,6 +107,7 @@ std::optional<std::string> saveCheckpoint(const std::string& path, Net& net, con
     put(out, state.elapsedSeconds);
     put(out, std::uint32_t(state.seed.value_or(0)));
     put(out, state.learningRate);
+    put(out, std::int32_t(state.maxBatches));
     const auto arrays = allArrays(net);
     put(out, std::uint64_t(arrays.size()));
     for (const auto* array : arrays)
@@ -128,6 +132,7 @@ std::optional<TrainState> readCheckpointHeader(const std::string& path)
         !read(state.elapsedSeconds))
         return std::nullopt;
     if (std::memcmp(magic, kMagic, sizeof kMagic) != 0 &&
+        std::memcmp(magic, kMagicV4, sizeof kMagicV4) != 0 &&
         std::memcmp(magic, kMagicV3, sizeof kMagicV3) != 0 &&
         std::memcmp(magic, kMagicV2, sizeof kMagicV2) != 0 &&
         std::memcmp(magic, kMagicV1, sizeof kMagicV1) != 0)
@@ -144,8 +149,9 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
     if (!in)
         return path + ": cannot open the training state (nothing to resume?)";
     std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    const bool v4 = startsWith(bytes, kMagic), v3 = v4 || startsWith(bytes, kMagicV3),
-               v2 = startsWith(bytes, kMagicV2), v1 = startsWith(bytes, kMagicV1);
+    const bool v5 = startsWith(bytes, kMagic), v4 = v5 || startsWith(bytes, kMagicV4),
+               v3 = v4 || startsWith(bytes, kMagicV3), v2 = startsWith(bytes, kMagicV2),
+               v1 = startsWith(bytes, kMagicV1);
     if (!v1 && !v2 && !v3)
         return path + ": not a Netwright training state";
     if (v2 || v3) {
@@ -163,10 +169,12 @@ std::optional<std::string> loadCheckpoint(const std::string& path, Net& net, Tra
     std::int32_t iteration = 0;
     std::uint64_t count = 0;
     std::uint32_t seed = 0;
+    std::int32_t maxBatches = 0;
     if (!reader.get(iteration) || !reader.get(loaded.seen) || !reader.get(loaded.averageLoss) ||
         !reader.get(loaded.elapsedSeconds) || (v3 && !reader.get(seed)) ||
-        (v4 && !reader.get(loaded.learningRate)) || !reader.get(count))
+        (v4 && !reader.get(loaded.learningRate)) || (v5 && !reader.get(maxBatches)) || !reader.get(count))
         return path + ": the training state is truncated";
+    loaded.maxBatches = std::max(0, maxBatches);
     if (v3)
         loaded.seed = seed;
     loaded.iteration = iteration;

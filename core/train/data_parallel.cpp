@@ -32,7 +32,8 @@ std::optional<std::string> shareStart(Communicator& communicator, Net& net, Trai
                                state.elapsedSeconds,
                                double(state.velocity.size()),
                                double(seed), // (a double holds every unsigned exactly)
-                               double(state.learningRate)};
+                               double(state.learningRate),
+                               double(state.maxBatches)};
     if (auto problem = communicator.broadcast(header.data(), header.size(), 0))
         return problem;
     if (header[0] != 0)
@@ -45,6 +46,7 @@ std::optional<std::string> shareStart(Communicator& communicator, Net& net, Trai
         state.velocity.resize(std::size_t(header[5]));
         seed = unsigned(header[6]);
         state.learningRate = float(header[7]);
+        state.maxBatches = int(header[8]);
     }
     std::vector<double> sizes;
     for (const auto& v : state.velocity)

@@ -348,6 +348,14 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
         }
         return problem;
     }
+    // Its length likewise (--max-batches 3000 resumed without it went on to the cfg's 1000, or found
+    // nothing to train, and the schedule followed the new length).
+    if (state_.maxBatches > 0 && options_.maxBatches <= 0 && state_.maxBatches != maxBatches_) {
+        observer_.message("note: this run was trained to --max-batches " + std::to_string(state_.maxBatches) +
+                          ": it goes on to that iteration (the cfg says " + std::to_string(maxBatches_) +
+                          "; give --max-batches to change it)");
+        maxBatches_ = cfg_.maxBatches = state_.maxBatches;
+    }
     std::error_code noFinal;
     if (state_.iteration == maxBatches_ && leader_ &&
         !std::filesystem::exists(base_ + "_final.weights", noFinal)) {
@@ -537,6 +545,7 @@ TrainingRun::Result TrainingRun::checkpoint()
     state_.seen = net_.seen();
     state_.seed = seed_;
     state_.learningRate = rateOverride_;
+    state_.maxBatches = maxBatches_;
     if (auto problem = net_.saveWeights(weightsPath_))
         return *problem + "; " + lastCheckpoint();
     if (auto problem = saveCheckpoint(statePath_, net_, state_))
@@ -899,10 +908,13 @@ TrainingRun::Result TrainingRun::runStages()
     // Rank 0 tells the others when it could not start, so no rank waits for it forever.
     const Result leaderProblem = leader_ ? takeFolder() : std::nullopt;
     state_.learningRate = rateOverride_; // (rank 0's, a resumed run's own included, for every rank)
+    state_.maxBatches = maxBatches_;
     if (auto problem = shareStart(team_, net_, state_, seed_, leaderProblem.has_value()))
         return leaderProblem ? leaderProblem : problem;
     if (state_.learningRate > 0)
         cfg_.learningRate = rateOverride_ = state_.learningRate;
+    if (state_.maxBatches > 0)
+        maxBatches_ = cfg_.maxBatches = state_.maxBatches;
     if (leaderProblem)
         return leaderProblem;
     if (options_.resume && state_.iteration >= maxBatches_) // said by resumeFromCheckpoint
