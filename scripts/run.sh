@@ -7,7 +7,8 @@ scripts/setup.sh
 scripts/build.sh
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
   echo "run: built build/app/netwright, but there is no display to show it on (DISPLAY is not set)." >&2
-  echo "run: start it from a desktop session, or use: xvfb-run -a build/app/netwright" >&2
+  echo "run: start it from a desktop session, or on a virtual display: apt-get install xvfb, then" >&2
+  echo "run:   xvfb-run -a build/app/netwright" >&2
   exit 1
 fi
 exec build/app/netwright "$@"

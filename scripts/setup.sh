@@ -13,6 +13,8 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-qpa-plugins qt6-image-formats-plugins libgl-dev libegl-dev
   libqcustomplot-dev libqcustomplot2.1-qt6 libopencv-dev libopenblas-dev libgraphviz-dev
   nlohmann-json3-dev libcli11-dev zlib1g-dev libonnx-dev libprotobuf-dev libopenmpi-dev openmpi-bin
+  # fontconfig finds a font for labels beyond ASCII on images (without it: Hershey's ASCII font)
+  libfontconfig-dev
   # reference peers and data for the tests, fonts for screenshots
   darknet dataset-fashion-mnist python3-torch python3-numpy python3-onnx fonts-dejavu-core
   # de_DE's source, built by test_editor to lay out a graph under a decimal-comma locale

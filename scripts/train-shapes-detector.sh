@@ -6,6 +6,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 cli=build/app/netwright-cli
+install=no
+[ "${1:-}" = "--install" ] && { install=yes; shift; } # (alone or after OUTDIR)
+[ "${2:-}" = "--install" ] && install=yes
 out=${1:-runs/shapes-tiny}
 [ -x "$cli" ] || { echo "error: $cli is missing: run scripts/build.sh first" >&2; exit 1; }
 
@@ -19,7 +22,7 @@ cat "$out/fresh/train.txt" "$out/fresh/valid.txt" > "$out/fresh/all.txt"
 sed "s|^valid = .*|valid = $(realpath "$out/fresh/all.txt")|" "$out/fresh/shapes.data" > "$out/fresh/eval.data"
 "$cli" map "$out/fresh/eval.data" cfg/shapes-tiny.cfg "$out/train/shapes-tiny_final.weights"
 
-if [ "${2:-}" = "--install" ]; then
+if [ "$install" = yes ]; then
     cp "$out/train/shapes-tiny_final.weights" resources/weights/shapes-tiny.weights
     echo "installed resources/weights/shapes-tiny.weights"
 fi
