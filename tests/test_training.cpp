@@ -2292,6 +2292,24 @@ void TestTraining::imageListsAsDarknetReadsThem()
     QCOMPARE(error, dir.filePath("typo.data").toStdString() +
                         ": classes= is missing or not a positive number (line 2 says clases=: did you mean "
                         "classes?)");
+    // Lines that end in a lone CR (an old Mac file), in a .data file, a list and a names file: named as
+    // such (they read as one line: "no train= entry", one path of every image, "1 names" of three).
+    const std::string loneCr = ": its lines end in a lone CR (an old Mac file): convert them to LF";
+    test::writeFile(dir.filePath("mac.data"), "classes=2\rtrain=train.list\rnames=labels.txt\r");
+    QVERIFY(!loadDataFile(dir.filePath("mac.data").toStdString(), error));
+    QVERIFY2(error.starts_with(dir.filePath("mac.data").toStdString() + loneCr), error.c_str());
+    test::writeFile(
+        dir.filePath("mac.list"),
+        (dir.filePath("images/cat/a.png") + "\r" + dir.filePath("images/cat/b.png") + "\r").toUtf8());
+    const ImageListFile macList = readImageListFile(dir.filePath("mac.list").toStdString(), true);
+    QVERIFY(!macList.opened);
+    QVERIFY2(macList.error.starts_with(dir.filePath("mac.list").toStdString() + loneCr),
+             macList.error.c_str());
+    test::writeFile(dir.filePath("mac.names"), "cat\rdog\rbird\r");
+    QVERIFY(!loadNames(dir.filePath("mac.names").toStdString(), error, "a names file"));
+    QVERIFY2(error.starts_with(dir.filePath("mac.names").toStdString() + loneCr), error.c_str());
+    test::writeFile(dir.filePath("windows.names"), "cat\r\ndog\r\n"); // (CRLF is fine)
+    QVERIFY2(loadNames(dir.filePath("windows.names").toStdString(), error, "a names file"), error.c_str());
     test::writeFile(dir.filePath("typo.data"), "classes=0\n");
     QVERIFY(!loadDataFile(dir.filePath("typo.data").toStdString(), error));
     QCOMPARE(error, dir.filePath("typo.data").toStdString() +

@@ -18,6 +18,10 @@ std::optional<std::vector<std::string>> loadNames(const std::string& path, std::
     const auto text = readSmallTextFile(path, kSmallTextFileLimit, what, error);
     if (!text)
         return std::nullopt;
+    if (auto problem = loneCrProblem(*text, path)) { // (it said "has 1 names" of five)
+        error = *problem;
+        return std::nullopt;
+    }
     std::istringstream in(text->starts_with(kUtf8ByteOrderMark) ? text->substr(kUtf8ByteOrderMark.size())
                                                                 : *text);
     std::vector<std::string> names;

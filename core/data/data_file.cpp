@@ -139,6 +139,10 @@ std::optional<DataFile> loadDataFile(const std::string& path, std::string& error
         error = path + ": " + *kind + ", not a .data file (key=value lines: classes, train, valid, names)";
         return std::nullopt;
     }
+    if (auto problem = loneCrProblem(*text, path)) { // (it said "no train= entry" of a file that has one)
+        error = *problem;
+        return std::nullopt;
+    }
     std::istringstream in(text->starts_with(kUtf8ByteOrderMark) ? text->substr(kUtf8ByteOrderMark.size())
                                                                 : *text);
     DataFile data;

@@ -75,6 +75,12 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
         result.error = list + ": " + *kind + ", not an image list (one image path per line)";
         return result;
     }
+    // (read as one path, every image run together: "…/000018.jpg does not exist" on a terminal, which
+    // the CRs overwrote)
+    if (auto problem = loneCrProblem(*text, list)) {
+        result.error = *problem;
+        return result;
+    }
     std::istringstream lines(*text);
     std::error_code ec;
     result.opened = true;

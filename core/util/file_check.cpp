@@ -179,6 +179,15 @@ std::optional<std::string> readSmallTextFile(const std::string& path, std::size_
     return text;
 }
 
+std::optional<std::string> loneCrProblem(std::string_view text, const std::string& path)
+{
+    for (std::size_t at = text.find('\r'); at != std::string_view::npos; at = text.find('\r', at + 1))
+        if (at + 1 < text.size() && text[at + 1] != '\n')
+            return path + ": its lines end in a lone CR (an old Mac file): convert them to LF (tr '\\r' "
+                          "'\\n' < old > new); Darknet reads such a file as one line";
+    return std::nullopt;
+}
+
 std::optional<std::string> binaryKindOf(std::string_view head)
 {
     head = head.substr(0, 4096);

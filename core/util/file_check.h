@@ -47,6 +47,9 @@ inline constexpr std::size_t kSmallTextFileLimit = std::size_t(64) << 20;
 // (MNIST's format)", "a gzip-compressed file", "UTF-16 text (save it as UTF-8)" or "a binary file";
 // nullopt for text.
 std::optional<std::string> binaryKindOf(std::string_view head);
+// "PATH: its lines end in a lone CR (…): convert them to LF (…)" when `text` has a CR that ends no CRLF
+// (an old Mac file: Darknet and getline read it as one line, its paths or keys run together); else nullopt.
+std::optional<std::string> loneCrProblem(std::string_view text, const std::string& path);
 // binaryKindOf a regular file's first 4 KB; nullopt for text, and for a pipe or device (not read: what
 // it gives would be lost to the reader after).
 std::optional<std::string> binaryFileKind(const std::string& path);
