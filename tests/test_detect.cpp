@@ -62,6 +62,7 @@ private slots:
     void labelsBeyondAsciiAreDrawnAsLetters();
     void preprocessingMatchesDarknet();
     void iouByHand();
+    void boxesWhollyOutsideTheImageAreLeftOut();
     void nmsKeepsTheBestOfOverlappingBoxes();
     void nmsKindOfTheLastHeadIsUsed();
     void nmsEqualsDarknetsEveryPairRule();
@@ -114,6 +115,19 @@ void TestDetect::iouByHand()
     QCOMPARE(boxIou({0, 0, 2, 2}, {0, 0, 2, 2}), 1.0f);
     QCOMPARE(boxIou({0, 0, 2, 2}, {1, 0, 2, 2}), 2.0f / 6.0f); // overlap 1×2, union 4 + 4 − 2
     QCOMPARE(boxIou({0, 0, 1, 1}, {5, 5, 1, 1}), 0.0f);
+}
+
+// A box wholly outside the image (in a letterbox's bars) clips to nothing: it was listed as "h 0" and
+// drawn as a line; one that overhangs is clipped.
+void TestDetect::boxesWhollyOutsideTheImageAreLeftOut()
+{
+    const std::vector<LabeledBox> boxes = labelDetections(
+        {detection(0.5f, -0.3f, 0.2f, 0.2f, {0.9f}), detection(1.2f, 0.5f, 0.2f, 0.2f, {0.8f}),
+         detection(0.95f, 0.5f, 0.2f, 0.2f, {0.7f})},
+        1, {"thing"}, 100, 50, DetectOptions{0.25f, 0.45f, false});
+    QCOMPARE(boxes.size(), std::size_t(1));
+    QCOMPARE(boxes[0].left, 85.0f);
+    QCOMPARE(boxes[0].width, 15.0f); // (clipped at the right edge)
 }
 
 void TestDetect::nmsKeepsTheBestOfOverlappingBoxes()
@@ -521,6 +535,22 @@ void TestDetect::detectCommandOnImagesAndVideo()
     QCOMPARE(shortened.exitCode, 1);
     QVERIFY2(shortened.err.contains(" of the 5 frames the file declares: it is cut short or damaged"),
              shortened.err.constData());
+    // (in the JSON too, after the frames it gave: the exit status 1 had no entry there)
+    const QJsonArray shortenedJson = QJsonDocument::fromJson(shortened.out).array();
+    QVERIFY(!shortenedJson.isEmpty());
+    QVERIFY(shortenedJson.last().toObject()["error"].toString().contains("it is cut short or damaged"));
+    // A video of another common ending (a phone's .3gp) is read as a video (it was "a damaged image"); a
+    // folder where its annotated video goes is named as such (OpenCV's exception dumps, "is the folder
+    // writable?").
+    const QString phone = dir.filePath("phone.3gp"), blocked = dir.filePath("blocked");
+    QVERIFY(QFile::copy(video, phone));
+    QVERIFY(QDir().mkpath(blocked + "/phone.avi"));
+    const Run phoneRun = cli({"detect", cfg, weights, phone, "--json", "--out", blocked});
+    QCOMPARE(phoneRun.exitCode, 1);
+    QCOMPARE(QJsonDocument::fromJson(phoneRun.out).array().size(), 5); // its frames
+    QVERIFY2(phoneRun.err.contains("cannot write " + blocked.toUtf8() + "/phone.avi: it is a folder") &&
+                 !phoneRun.err.contains("is the folder writable") && !phoneRun.err.contains("cv::"),
+             phoneRun.err.constData());
     // An MP4 recording cut off before its index: named as such, without FFmpeg's own nameless line.
     const QString mp4 = dir.filePath("recording.mp4"), cutMp4 = dir.filePath("cut-off.mp4");
     {
@@ -610,13 +640,16 @@ void TestDetect::detectCommandOnImagesAndVideo()
              gifRun.err.constData());
     QVERIFY(skipped.err.contains(
         "detect: 3 of 4 inputs could not be read or scored (or their --out file written)"));
-    // In the JSON too, each with its error (a program reading it could not tell which inputs failed).
+    // In the JSON too, each with its error (a program reading it could not tell which inputs failed), the
+    // folder without images included (it was on stderr only).
     const QJsonArray skippedJson = QJsonDocument::fromJson(skipped.out).array();
-    QCOMPARE(skippedJson.size(), 3);
-    QCOMPARE(skippedJson[0].toObject()["file"].toString(), huge);
-    QVERIFY(skippedJson[0].toObject()["error"].toString().contains("cannot read the image"));
-    QVERIFY(skippedJson[1].toObject()["error"].toString().contains("the JPEG is cut short"));
-    QVERIFY(skippedJson[2].toObject().contains("detections"));
+    QCOMPARE(skippedJson.size(), 4);
+    QCOMPARE(skippedJson[0].toObject()["file"].toString(), empty);
+    QVERIFY(skippedJson[0].toObject()["error"].toString().startsWith("a folder without images or videos"));
+    QCOMPARE(skippedJson[1].toObject()["file"].toString(), huge);
+    QVERIFY(skippedJson[1].toObject()["error"].toString().contains("cannot read the image"));
+    QVERIFY(skippedJson[2].toObject()["error"].toString().contains("the JPEG is cut short"));
+    QVERIFY(skippedJson[3].toObject().contains("detections"));
     // A folder gives its images (by name), a .txt list (Darknet's train.txt) its lines, read from the
     // list's folder; a listed image that is not there is named with its line.
     const QString pictures = dir.filePath("pictures");
@@ -634,12 +667,15 @@ void TestDetect::detectCommandOnImagesAndVideo()
              expanded.err.constData());
     QVERIFY(expanded.err.contains("detect: 2 of 5 inputs could not be read"));
     const QJsonArray files = QJsonDocument::fromJson(expanded.out).array();
-    QCOMPARE(files.size(), 4);
-    QCOMPARE(files[0].toObject()["file"].toString(), pictures + "/a.JPG");
-    QCOMPARE(files[1].toObject()["file"].toString(), pictures + "/b.jpg");
-    QCOMPARE(files[2].toObject()["file"].toString(), pictures + "/c.jpg"); // the link to nothing
-    QVERIFY(files[2].toObject()["error"].toString().contains("no such file"));
-    QCOMPARE(files[3].toObject()["file"].toString(), dir.filePath("pictures/b.jpg"));
+    QCOMPARE(files.size(), 5);
+    QCOMPARE(files[0].toObject()["file"].toString(), dir.filePath("some.txt")); // its missing image
+    QCOMPARE(files[0].toObject()["error"].toString(),
+             dir.filePath("some.txt") + ":2: pictures/gone.jpg does not exist");
+    QCOMPARE(files[1].toObject()["file"].toString(), pictures + "/a.JPG");
+    QCOMPARE(files[2].toObject()["file"].toString(), pictures + "/b.jpg");
+    QCOMPARE(files[3].toObject()["file"].toString(), pictures + "/c.jpg"); // the link to nothing
+    QVERIFY(files[3].toObject()["error"].toString().contains("no such file"));
+    QCOMPARE(files[4].toObject()["file"].toString(), dir.filePath("pictures/b.jpg"));
     // (classify takes a classifier: the bundled Fashion-MNIST network)
     const QString fashion = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg";
     const QString classifierWeights = dir.filePath("fashion.weights");

@@ -51,9 +51,7 @@ namespace {
 
 bool isVideo(const std::string& path)
 {
-    static const std::set<std::string> videos = {".mp4", ".avi",  ".mkv", ".mov", ".webm",
-                                                 ".mpg", ".mpeg", ".m4v", ".wmv"};
-    return videos.count(lowerExtension(path)) > 0;
+    return hasVideoExtension(path);
 }
 
 bool isImage(const std::string& path)
@@ -85,10 +83,14 @@ std::string imageBeside(const std::string& txt)
     return {};
 }
 
+// An input that could not be read, and why: --json lists it as {"file","error"} (a folder without
+// images or a list's missing image was said on stderr only, the exit status 1 unexplained there).
+using Unread = std::vector<std::pair<std::string, std::string>>;
+
 // The inputs as files: a folder gives its images and videos (by name), a .txt list its lines (Darknet's
 // train.txt and valid.txt; relative paths as the data sets read them). What cannot be expanded is
-// said and counted in `failures`.
-std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, int& failures,
+// said, counted in `failures` and put in `unread`.
+std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, int& failures, Unread& unread,
                                       bool videos = true)
 {
     std::vector<std::string> files;
@@ -127,14 +129,15 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
                           << ") are not read: a folder is read one level deep (name the subfolders too)\n";
             }
             if (found.empty()) {
-                std::cerr << "error: " << input << ": a folder without images" << (videos ? " or videos" : "")
-                          << " ("
-                          << (ec ? ec.message()
-                              : videos
-                                  ? std::string("by their names' endings: .jpg, .png, .mp4, …")
-                                  : std::string("by their names' endings: .jpg, .png, …; classify reads no "
-                                                "videos"))
-                          << "); skipped\n";
+                const std::string why =
+                    std::string("a folder without images") + (videos ? " or videos" : "") + " (" +
+                    (ec ? ec.message()
+                     : videos
+                         ? std::string("by their names' endings: .jpg, .png, .mp4, …")
+                         : std::string("by their names' endings: .jpg, .png, …; classify reads no videos")) +
+                    ")";
+                std::cerr << "error: " << input << ": " << why << "; skipped\n";
+                unread.emplace_back(input, why);
                 ++failures;
             }
             files.insert(files.end(), found.begin(), found.end());
@@ -153,11 +156,14 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
         const ImageListFile list = readImageListFile(input, true);
         if (!list.opened) {
             std::cerr << "error: " << list.error << "; skipped\n";
+            unread.emplace_back(input, list.error);
             ++failures;
             continue;
         }
         if (!list.missingText.empty()) {
             std::cerr << "error: " << list.missingText << "; skipped\n";
+            for (const std::string& missing : list.missingLines)
+                unread.emplace_back(input, missing);
             failures += int(list.missing);
         }
         if (!list.workingFolderNote.empty())
@@ -165,6 +171,7 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
         if (list.images.empty() && list.missing == 0) {
             std::cerr << "error: " << input
                       << ": a list without image paths (one per line, as train.txt); skipped\n";
+            unread.emplace_back(input, "a list without image paths (one per line, as train.txt)");
             ++failures;
         }
         for (const ListedImage& image : list.images)
@@ -476,8 +483,11 @@ int detect(const DetectArgs& args)
     std::signal(SIGINT, onDetectStop);
     std::signal(SIGTERM, onDetectStop);
     std::signal(SIGPIPE, SIG_IGN); // (flushOrStop)
-    const std::vector<std::string> inputs = expandInputs(given, failures);
+    Unread unread;
+    const std::vector<std::string> inputs = expandInputs(given, failures, unread);
     const int notExpanded = failures; // (a folder without images, a list's missing images)
+    for (const auto& [file, error] : unread)
+        results.push_back({{"file", file}, {"error", error}});
 #if NETWRIGHT_WITH_OPENCV
     // --out's file for an input: its name, made unique when two inputs share one (a/dog.jpg, b/dog.jpg)
     // and never an input itself (--out . beside the photos must not draw over them).
@@ -594,14 +604,19 @@ int detect(const DetectArgs& args)
                     if (!writer) {
                         const double fps = capture->fps();
                         videoPath = outPath(input, ".avi");
-                        writingPath = videoWritingPath(videoPath);
-                        writer = media::codecsOrThrow().openMotionJpeg(writingPath, fps > 0 ? fps : 25,
-                                                                       frame.cols, frame.rows);
-                        if (writingPath != videoPath)
-                            abandon.path = writingPath;
+                        const auto unwritable = videoPathProblem(videoPath);
+                        if (!unwritable) {
+                            writingPath = videoWritingPath(videoPath);
+                            writer = media::codecsOrThrow().openMotionJpeg(writingPath, fps > 0 ? fps : 25,
+                                                                           frame.cols, frame.rows);
+                            if (writingPath != videoPath)
+                                abandon.path = writingPath;
+                        }
                         if (!writer) {
-                            std::cerr << "error: cannot write " << videoPath
-                                      << " (is the folder writable?)\n";
+                            std::cerr << "error: "
+                                      << unwritable.value_or("cannot write " + videoPath +
+                                                             " (is the folder writable?)")
+                                      << "\n";
                             ++failures;
                             writeFailed = true;
                         }
@@ -627,14 +642,17 @@ int detect(const DetectArgs& args)
                 std::cerr << "detect: " << input << " stopped after " << index << " frames\n";
             } else if (index == 0) {
                 std::cerr << "error: " << input << ": the video has no readable frames\n";
+                results.push_back({{"file", input}, {"error", "the video has no readable frames"}});
                 ++failures;
             } else if (auto early = videoEndedEarly(input, index, capture->frameCount())) {
                 std::cerr << "error: " << *early << " (the frames read are kept)\n";
+                results.push_back({{"file", input}, {"error", *early}});
                 ++failures;
             }
 #else
             if (isVideo(input)) {
                 std::cerr << "error: " << input << ": video needs a build with OpenCV; skipped\n";
+                results.push_back({{"file", input}, {"error", "video needs a build with OpenCV"}});
                 ++failures;
                 continue;
             }
@@ -642,6 +660,7 @@ int detect(const DetectArgs& args)
             const auto image = loadImage(input, channels, error);
             if (!image) {
                 std::cerr << "error: " << error << "; skipped\n";
+                results.push_back({{"file", input}, {"error", error}});
                 ++failures;
                 continue;
             }
@@ -660,6 +679,7 @@ int detect(const DetectArgs& args)
 #endif
         } catch (const std::exception& e) {
             std::cerr << "error: " << input << ": " << shortened(e.what(), 200) << "; skipped\n";
+            results.push_back({{"file", input}, {"error", shortened(e.what(), 200)}});
             ++failures;
         }
     }
@@ -727,7 +747,8 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
     if (top < 1)
         top = 5;
     int failures = 0;
-    images = expandInputs(images, failures, false);
+    Unread unread;
+    images = expandInputs(images, failures, unread, false);
     const int notExpanded = failures; // (a list's missing images: "2 of 2" for 2 read and 2 missing)
     auto net = loadNet(cfg, weights, 1, {}, Net::Use::InferenceOnly);
     if (!net)
@@ -761,6 +782,8 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
     // --json: [{"file","probabilities","top":[{"class","name","score"}]}], {"file","error"} for an
     // image that could not be read or scored (as detect --json)
     auto results = nlohmann::json::array();
+    for (const auto& [file, error] : unread)
+        results.push_back({{"file", file}, {"error", error}});
     for (const std::string& path : images) {
         std::string error;
         // (a video was called "damaged, or not an image format OpenCV knows")

@@ -4,6 +4,7 @@
 #include "editor/property_panel.h"
 #include "image/media_codecs.h"
 #include "train/train_panel.h"
+#include "util/file_check.h"
 #include "util/memory_info.h"
 #include "util/thread_settings.h"
 #include "window/main_window.h"
@@ -202,10 +203,9 @@ int main(int argc, char** argv)
         const QFileInfo source(parser.value(detect));
         QTimer::singleShot(0, &window, [&window, source] {
             window.findChild<QDockWidget*>("detectDock")->raise();
-            const QStringList videos{"mp4", "avi", "mkv", "mov", "webm", "mpg", "mpeg"};
             if (source.isDir())
                 window.detectPanel()->openFolder(source.filePath());
-            else if (videos.contains(source.suffix().toLower()))
+            else if (nw::hasVideoExtension(source.fileName().toStdString()))
                 window.detectPanel()->openVideoFile(source.filePath());
             else
                 window.detectPanel()->openImageFile(source.filePath());

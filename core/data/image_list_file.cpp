@@ -119,17 +119,20 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
             isRegularFile(path) && !startsWithANumber(path);
         if (checkImages && (textFile || !isRegularFile(path))) {
             windowsPaths += line.find('\\') != std::string::npos;
+            result.missingLines.push_back(
+                list + ":" + std::to_string(lineNumber) + ": " + line +
+                (textFile
+                     ? " is a text file (" + extension + "), not an image: a list names images, one per line"
+                 : std::filesystem::is_directory(path, ec) ||
+                         (relative && std::filesystem::is_directory(folder / path, ec))
+                     ? " is a directory, not an image"
+                 // (a named pipe or a device: it exists, and "does not exist" misled)
+                 : std::filesystem::exists(path, ec)
+                     ? " is not a regular file (a named pipe or a device), not an "
+                       "image"
+                     : " does not exist"));
             if (result.missing++ == 0) {
-                firstMissing = list + ":" + std::to_string(lineNumber) + ": " + line +
-                               (textFile ? " is a text file (" + extension +
-                                               "), not an image: a list names images, one per line"
-                                : std::filesystem::is_directory(path, ec) ||
-                                        (relative && std::filesystem::is_directory(folder / path, ec))
-                                    ? " is a directory, not an image"
-                                // (a named pipe or a device: it exists, and "does not exist" misled)
-                                : std::filesystem::exists(path, ec) ? " is not a regular file (a named pipe "
-                                                                      "or a device), not an image"
-                                                                    : " does not exist");
+                firstMissing = result.missingLines.back();
                 firstMissingRelative = relative && !textFile;
             }
             continue;
@@ -145,8 +148,10 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
     if (result.missing > 0)
         result.missingText =
             firstMissing +
-            (result.missing > 1 ? " (and " + std::to_string(result.missing - 1) + " more images of the list)"
-                                : std::string()) +
+            (result.missing == 2  ? std::string(" (and 1 more listed path that is no image file)")
+             : result.missing > 2 ? " (and " + std::to_string(result.missing - 1) +
+                                        " more listed paths that are no image files)"
+                                  : std::string()) +
             (firstMissingRelative
                  ? "; relative paths are read from the list's folder, the working folder or the "
                    "three folders above the list"

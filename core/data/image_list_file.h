@@ -20,6 +20,8 @@ struct ImageListFile {
     std::string error;
     std::vector<ListedImage> images; // those that exist (all of them when not checked)
     std::size_t missing = 0;         // listed images that do not exist, left out of `images`
+    // Each of them: "list:line: path does not exist" (or "… is a directory, not an image", …).
+    std::vector<std::string> missingLines;
     // "list:line: path does not exist (and N more images of the list)…" for the first missing image (or
     // "... is a directory, not an image ..."); empty when none is missing.
     std::string missingText;

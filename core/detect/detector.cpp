@@ -54,6 +54,8 @@ std::vector<LabeledBox> labelDetections(std::vector<Detection> dets, int classes
             const float top = std::clamp((d.box.y - d.box.h / 2) * float(height), 0.0f, float(height));
             const float right = std::clamp((d.box.x + d.box.w / 2) * float(width), 0.0f, float(width));
             const float bottom = std::clamp((d.box.y + d.box.h / 2) * float(height), 0.0f, float(height));
+            if (right <= left || bottom <= top) // wholly outside the image (a letterbox's bars): no box
+                continue;                       // (it was listed and drawn as a line, "h 0")
             const std::string name =
                 std::size_t(c) < names.size() ? names[std::size_t(c)] : "class " + std::to_string(c);
             boxes.push_back({c, name, p, left, top, right - left, bottom - top, int(i)});

@@ -79,6 +79,18 @@ void removeAbandonedPartials(const std::string& path)
 
 } // namespace
 
+std::optional<std::string> videoPathProblem(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return "cannot write " + path + ": it is a folder; name a file in it (or move the folder away)";
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
+        return "cannot write " + path + ": " + folder.string() +
+               (std::filesystem::exists(folder, ec) ? " is not a folder" : " does not exist");
+    return std::nullopt;
+}
+
 std::string videoWritingPath(const std::string& path)
 {
     if (writtenInPlace(path))
@@ -122,6 +134,8 @@ std::optional<std::string> VideoRecorder::open(const std::string& path, int widt
     const media::Codecs* codecs = media::codecs(unloadable);
     if (!codecs)
         return path + ": cannot write a video: " + unloadable;
+    if (auto problem = videoPathProblem(path))
+        return problem;
     writingPath_ = videoWritingPath(path);
     writer_ = codecs->openMotionJpeg(writingPath_, fps > 0 ? fps : 25, width, height);
     if (!writer_)

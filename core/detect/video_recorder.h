@@ -18,6 +18,10 @@ std::optional<std::string> writtenVideoProblem(const std::string& path, int writ
 // a file this user may not write is written in place, as before. Partial videos of processes that are
 // gone, untouched for an hour, are removed first.
 std::string videoWritingPath(const std::string& path);
+// Why no video can be written at `path` before trying ("cannot write out/a.avi: it is a folder; …"),
+// else nullopt: OpenCV's writer answered a folder there with its backends' exception dumps, and the
+// advice was about the folder's rights.
+std::optional<std::string> videoPathProblem(const std::string& path);
 std::string partialVideoPath(const std::string& path); // this process's
 // The video written to `writtenTo` (videoWritingPath(path)), finished (its writer released): moved into
 // place when it holds the `written` frames; else removed, the file at `path` left as it was, and what

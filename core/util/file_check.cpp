@@ -230,4 +230,20 @@ std::string lowerExtension(const std::string& path)
     return extension;
 }
 
+const std::vector<std::string>& videoExtensions()
+{
+    // (a phone's .3gp, a recorder's .ts/.mts/.m2ts and an IP camera's .mjpeg were taken for damaged images)
+    static const std::vector<std::string> videos = {".mp4",  ".avi",  ".mkv", ".mov", ".webm",  ".mpg",
+                                                    ".mpeg", ".m4v",  ".wmv", ".3gp", ".3g2",   ".ts",
+                                                    ".mts",  ".m2ts", ".flv", ".ogv", ".mjpeg", ".mjpg"};
+    return videos;
+}
+
+bool hasVideoExtension(const std::string& path)
+{
+    const std::string extension = lowerExtension(path);
+    return std::find(videoExtensions().begin(), videoExtensions().end(), extension) !=
+           videoExtensions().end();
+}
+
 } // namespace nw

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nw {
 
@@ -56,6 +57,9 @@ std::optional<std::string> binaryFileKind(const std::string& path);
 
 // A file name's ending in lower case, with its dot (".jpg" for "a.JPG"; "" without one).
 std::string lowerExtension(const std::string& path);
+// The endings read as videos (".mp4", ".avi", …, ".3gp", ".ts", ".mjpeg"), and whether `path` has one.
+const std::vector<std::string>& videoExtensions();
+bool hasVideoExtension(const std::string& path);
 
 // What Windows editors put before UTF-8 text; read past by the cfg, .data, names and label readers.
 inline constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";

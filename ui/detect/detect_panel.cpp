@@ -14,6 +14,7 @@
 #include "detect/yolo_labels.h"
 #include "device/device_box.h"
 #include "graph/network_spec.h"
+#include "util/file_check.h"
 #include "widgets/bring_into_view.h"
 #include "widgets/flow_layout.h"
 #include "window/wheel_guard.h"
@@ -312,8 +313,11 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(previous, &QPushButton::clicked, this, [this] { showNext(-1); });
     connect(next, &QPushButton::clicked, this, [this] { showNext(1); });
     connect(video, &QPushButton::clicked, this, [this] {
+        QStringList patterns;
+        for (const std::string& extension : videoExtensions())
+            patterns << "*" + QString::fromStdString(extension);
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Video"), inputFolder_, tr("Videos (*.mp4 *.avi *.mkv *.mov *.webm);;All files (*)"));
+            this, tr("Video"), inputFolder_, tr("Videos (%1);;All files (*)").arg(patterns.join(' ')));
         if (!path.isEmpty())
             openVideoFile(path);
     });
