@@ -1586,6 +1586,34 @@ private slots:
         QCOMPARE(observer.iterations, 0);
     }
 
+    // The mAP passes start at mapFrom, then every mapEvery, and the last iteration's (Darknet's -map waits
+    // for burn_in to end: its mAP of warm-up weights could become _best.weights).
+    void mapPassesStartWhereAsked()
+    {
+        std::string cfg = test::kTinyDetectorCfg;
+        cfg.replace(cfg.find("max_batches=500"), 15, "max_batches=9");
+        QTemporaryDir dir;
+        TinyShapesRun run(cfg, dir.path());
+        QVERIFY2(run.sets, run.error.c_str());
+        run.train.checkpointEvery = 1000;
+        run.train.mapEvery = 2;
+        run.train.mapFrom = 5;
+        class Maps : public TrainObserver {
+        public:
+            std::vector<int> at;
+            void iteration(const IterationStats& s) override
+            {
+                if (s.map50)
+                    at.push_back(s.iteration);
+            }
+        } observer;
+        const auto problem =
+            Trainer(*run.net, *run.sets->train, nullptr, run.train, run.sets->detectionValid.get())
+                .run(observer);
+        QVERIFY2(!problem, problem ? problem->c_str() : "");
+        QCOMPARE(observer.at, (std::vector<int>{5, 7, 9}));
+    }
+
     void multiScaleTrainingChangesTheInputSize()
     {
         std::string cfg = test::kTinyDetectorCfg;

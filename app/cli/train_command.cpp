@@ -495,18 +495,23 @@ int train(const TrainArgs& args)
             std::cerr << "note: " << args.data
                       << " has no valid= list: this detector's mAP is not measured (add valid=, or --map to "
                          "score it on the training list)\n";
-        // Darknet's -map: every 4 epochs, never more often than every 100 iterations (its figures at the
-        // same places).
-        int mapEvery = args.mapEvery;
+        // Darknet's -map: every 4 epochs, never more often than every 100 iterations, the first not
+        // before burn_in ends (its figures at the same places).
+        int mapEvery = args.mapEvery, mapFrom = 0;
         if (args.mapAsDarknet && mapEvery == 0 && net->maxTruthBoxes() > 0) {
             const int fullBatch = std::max(1, net->spec().net.batch);
             mapEvery =
                 std::max<int>(100, int(std::min<std::size_t>(4 * sets->train->size() / std::size_t(fullBatch),
                                                              std::size_t(1) << 30)));
+            mapFrom = std::max(mapEvery, net->spec().net.burnIn);
             if (leader)
                 std::cerr << "note: --map: mAP@0.5 every " << mapEvery << " iterations (4 epochs of "
                           << sets->train->size() << " images at batch " << fullBatch
-                          << ", never more often than every 100: Darknet's -map)\n";
+                          << ", never more often than every 100: Darknet's -map)"
+                          << (mapFrom > mapEvery
+                                  ? ", the first at " + std::to_string(mapFrom) + ", when burn_in ends"
+                                  : std::string())
+                          << "\n";
         }
         TrainOptions options;
         options.outDir = outDir;
@@ -518,6 +523,7 @@ int train(const TrainArgs& args)
         options.seed = args.seed;
         options.validEvery = args.validEvery;
         options.mapEvery = mapEvery;
+        options.mapFrom = mapFrom;
         options.letterbox = net->spec().net.letterBox;
         options.checkpointEvery = args.checkpointEvery;
         options.snapshotEvery = args.saveEvery;

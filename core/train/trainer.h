@@ -32,6 +32,7 @@ struct TrainOptions {
     unsigned seed = 1;
     int validEvery = 0;        // 0: never during training
     int mapEvery = 0;          // detectors: mAP@0.5 on the validation set every N iterations (0: never)
+    int mapFrom = 0;           // the first at this iteration, then every mapEvery (0: at mapEvery)
     bool letterbox = false;    // detectors: letterbox the validation images for mAP
     int checkpointEvery = 100; // iterations
     // <name>_<iteration>.weights every N iterations, kept (Darknet's backups to go back to): -1 is

@@ -719,8 +719,11 @@ TrainingRun::Result TrainingRun::evaluate(int iteration, IterationStats& stats)
     const bool last = iteration == maxBatches_;
     const bool validating =
         leader_ && valid_ && ((options_.validEvery > 0 && iteration % options_.validEvery == 0) || last);
-    const bool mapping =
-        leader_ && mapSet_ && ((options_.mapEvery > 0 && iteration % options_.mapEvery == 0) || last);
+    const int firstMap = options_.mapFrom > 0 ? options_.mapFrom : options_.mapEvery;
+    const bool mapping = leader_ && mapSet_ &&
+                         ((options_.mapEvery > 0 && iteration >= firstMap &&
+                           (iteration - firstMap) % options_.mapEvery == 0) ||
+                          last);
     // A stop asked for during a validation ends it after its batch: a whole pass (seconds, minutes for a
     // large set) stood between Stop, or quitting, and the checkpoint. The iteration then has no figure.
     struct Stopped {};
