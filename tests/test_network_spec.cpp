@@ -360,9 +360,12 @@ void TestNetworkSpec::brokenLayersAreReported()
     QVERIFY2(spec.inferenceMemoryBytes <= spec.totalMemoryBytes,
              qPrintable(QString("%1 > %2").arg(spec.inferenceMemoryBytes).arg(spec.totalMemoryBytes)));
     const int leftOut = spec.layersLeftOutOfTotals();
-    // (those behind it, and itself when its error left it without a shape)
+    // (those behind it, and itself when its error left it without a shape or its size was refused: its
+    // figures shown, not added — "161 layers left out" of 162 with totals of 0)
     QCOMPARE(leftOut, int(std::count_if(spec.layers.begin(), spec.layers.end(), [](const LayerSpec& l) {
-                 return !l.inputKnown || (!l.valid() && l.output.size <= 0);
+                 return !l.inputKnown || (!l.valid() && l.output.size <= 0) ||
+                        (!l.valid() && (l.diagnostics.front().message.find("the layer would need") == 0 ||
+                                        l.diagnostics.front().message.find("the output would be") == 0));
              })));
     if (leftOut > 0)
         QVERIFY(summaryTable(spec).find(std::to_string(leftOut) + (leftOut == 1 ? " layer" : " layers") +
@@ -451,6 +454,18 @@ void TestNetworkSpec::batchScalesActivationMemory()
     QCOMPARE(one.layers[0].memoryBytes, std::int64_t(416) * 416 * 16 * 4);
     QCOMPARE(eight.totalMemoryBytes, 8 * one.totalMemoryBytes);
     QCOMPARE(eight.totalBflops, one.totalBflops);
+    // A batch too large for one layer's output (416×416×16 × 800 values) is said once, on that layer, and
+    // every shape and total stays (the summary showed "?" for every layer behind it and totals of 0).
+    const NetworkSpec huge = buildNetworkSpec(document, {800});
+    QVERIFY(!huge.ok());
+    QCOMPARE(std::count_if(huge.diagnostics.begin(), huge.diagnostics.end(),
+                           [](const Diagnostic& d) { return d.severity == Severity::Error; }),
+             std::ptrdiff_t(1));
+    QVERIFY(huge.diagnostics.front().message.find("of output for the batch") != std::string::npos);
+    QCOMPARE(huge.layersLeftOutOfTotals(), 0);
+    QCOMPARE(huge.totalBflops, one.totalBflops);
+    QCOMPARE(huge.totalParams, one.totalParams);
+    QCOMPARE(huge.layers.back().output.text(), one.layers.back().output.text());
 }
 
 void TestNetworkSpec::receptiveFieldByHand()
@@ -655,6 +670,29 @@ void TestNetworkSpec::unimplementedAlexeyAbKeysAreWarned()
     QCOMPARE(xnor.diagnostics[1].line, 14);
     QVERIFY(xnor.diagnostics[1].message.find("binary=1 (weights binarised) is not implemented") !=
             std::string::npos);
+    QVERIFY2(xnor.diagnostics[1].message.ends_with("(pjreddie's on a GPU: its CPU ignores binary=1)"),
+             xnor.diagnostics[1].message.c_str());
+    // Values both forks read otherwise than they look, in silence until now: inputs= that is not the
+    // image's size (a first [connected] is sized from it), anchors past num= (read by neither), an
+    // anchor twice in a mask (its second prediction never learns).
+    const NetworkSpec mismatched = test::specFromText(
+        "[net]\nwidth=8\nheight=8\nchannels=3\ninputs=100\n\n[convolutional]\nfilters=18\nsize=1\n"
+        "activation=linear\n\n[yolo]\nmask=0,0,1\nanchors=1,1,2,2,3,3,4,4\nnum=3\nclasses=1\n\n"
+        "[region]\nanchors=1,1,2,2,3,3,4,4\nnum=3\nclasses=1\n",
+        "mismatched.cfg");
+    QStringList mismatches;
+    for (const Diagnostic& d : mismatched.diagnostics)
+        mismatches << QString("%1: %2").arg(d.line).arg(QString::fromStdString(d.message));
+    QCOMPARE(
+        mismatches,
+        QStringList({"5: inputs=100 is not width x height x channels = 192: Darknet sizes a first "
+                     "[connected] from inputs, Netwright from the image; remove inputs= or make them agree",
+                     "13: mask lists anchor 0 twice: its second prediction never learns (a truth goes to "
+                     "the first)",
+                     "14: anchors has 8 numbers but num=3 reads 6: the last 2 are not used (set num= to the "
+                     "number of w,h pairs)",
+                     "19: anchors has 8 numbers but num=3 reads 6: the last 2 are not used (set num= to the "
+                     "number of w,h pairs)"}));
     // Training features of AlexeyAB's (augmentations, EMA, bad-label rejection in [net]; focal loss and
     // the like in [yolo]) were read and left out in silence: each one set is said on its line, and the
     // four bad-label keys are no longer called typos. max_delta is computed (no word).

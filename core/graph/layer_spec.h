@@ -51,6 +51,9 @@ struct LayerSpec {
     // False when a layer it reads has such an error: its own shape and costs are then made up from a
     // meaningless input, and editors show them as unknown.
     bool inputKnown = true;
+    // Not in the network's totals: its figures unknown, or a size past any array's (their sums would only
+    // overflow), its own or a layer's before it — then its figures are shown all the same.
+    bool leftOutOfTotals = false;
 
     // Its output shape and costs mean something: not made up behind an error, nor missing because a
     // value of its own could not be read (filters=abc leaves a refused layer without a shape).

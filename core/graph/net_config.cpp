@@ -93,6 +93,12 @@ NetConfig NetConfig::parse(cfg::SectionReader& r)
     } else if (!tooLarge && n.inputs <= 0 && !(n.width > 0 && n.height > 0 && n.channels > 0)) {
         r.error(firstKey([](int v) { return v <= 0; }),
                 "no input size: set width, height and channels (or inputs) in [net]");
+    } else if (!tooLarge && n.width > 0 && n.height > 0 && n.channels > 0 && n.inputs != int(pixels)) {
+        // (Darknet sizes a first [connected] from inputs=, and its weights then fit no other reading)
+        r.warning("inputs", "inputs=" + std::to_string(n.inputs) +
+                                " is not width x height x channels = " + std::to_string(pixels) +
+                                ": Darknet sizes a first [connected] from inputs, "
+                                "Netwright from the image; remove inputs= or make them agree");
     }
     n.maxCrop = r.getInt("max_crop", int(std::min<std::int64_t>(std::int64_t(n.width) * 2, kMaxSide)));
     n.minCrop = r.getInt("min_crop", n.width);

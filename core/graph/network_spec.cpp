@@ -120,7 +120,9 @@ std::string gigabytes(double bytes)
 // Sizes no runtime could hold, refused here with the layer's line rather than failing (or wrapping
 // around) at allocation: output sides past kMaxSide, or one array past 2^31 − 1 floats — the kernels
 // index with int, as Darknet's do. Whether the machine has the memory is Net::create's question.
-bool checkSizes(LayerSpec& layer, int batch, const std::string& file)
+enum class SizeCheck { Fits, TooLarge, TooLargeForTheBatch };
+
+SizeCheck checkSizes(LayerSpec& layer, int batch, const std::string& file)
 {
     constexpr std::int64_t kMaxValues = std::numeric_limits<std::int32_t>::max();
     auto refuse = [&](const std::string& message) {
@@ -130,7 +132,7 @@ bool checkSizes(LayerSpec& layer, int batch, const std::string& file)
     if (out.w > kMaxSide || out.h > kMaxSide || out.c > kMaxSide) {
         refuse("the output would be " + out.text() + ": sides and channels are limited to " +
                std::to_string(kMaxSide) + " (check filters, size and the input size)");
-        return false;
+        return SizeCheck::TooLarge;
     }
     auto tooLarge = [&](std::int64_t values, const char* what, const char* fix) {
         if (values <= kMaxValues)
@@ -139,11 +141,14 @@ bool checkSizes(LayerSpec& layer, int batch, const std::string& file)
                std::to_string(values) + " values; one array holds at most 2^31 - 1): " + fix);
         return true;
     };
-    return !tooLarge(layer.costs.params, "weights", "lower filters, size or output") &&
-           !tooLarge(saturatingProduct({out.size, batch}), "output for the batch",
-                     "lower the input size, filters or batch") &&
-           !tooLarge(layer.costs.workspaceBytes / std::int64_t(sizeof(float)), "workspace",
-                     "lower size or filters");
+    if (tooLarge(layer.costs.params, "weights", "lower filters, size or output") ||
+        tooLarge(layer.costs.workspaceBytes / std::int64_t(sizeof(float)), "workspace",
+                 "lower size or filters"))
+        return SizeCheck::TooLarge;
+    return tooLarge(saturatingProduct({out.size, batch}), "output for the batch",
+                    "lower the input size, filters or batch")
+               ? SizeCheck::TooLargeForTheBatch
+               : SizeCheck::Fits;
 }
 
 // Every name a section can have (long names and aliases), for "did you mean".
@@ -190,8 +195,8 @@ std::vector<Diagnostics> takeSyntaxProblemsOfLayers(const std::vector<cfg::Secti
 
 int NetworkSpec::layersLeftOutOfTotals() const
 {
-    return int(
-        std::count_if(layers.begin(), layers.end(), [](const LayerSpec& l) { return !l.figuresKnown(); }));
+    return int(std::count_if(layers.begin(), layers.end(),
+                             [](const LayerSpec& l) { return !l.figuresKnown() || l.leftOutOfTotals; }));
 }
 
 NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& options)
@@ -231,7 +236,8 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
                      ? Shape::image(spec.net.width, spec.net.height, spec.net.channels)
                      : Shape::flat(spec.net.inputs);
     bool inputValid = spec.net.inputs > 0;
-    bool sizeRefused = false;
+    bool sizeRefused = false;  // a size past any array's: the layers behind it see an absurd shape
+    bool batchRefused = false; // only the batch's output too large: the shapes behind it stand
 
     const LayerRegistry& registry = LayerRegistry::builtin();
     for (std::size_t s = 1; s < sections.size(); ++s) {
@@ -279,13 +285,20 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             layer.size = layer.config->sizeText();
             describeRoute(layer, spec.layers);
         }
-        // After one refusal the layers behind it see its (absurd) shape: one message is enough.
-        if (layer.config && !sizeRefused && !hasErrors(layer.diagnostics))
-            sizeRefused = !checkSizes(layer, spec.batch, spec.file);
+        // After one refusal the layers behind it see its (absurd) shape: one message is enough. A batch too
+        // large for one layer's output leaves every shape, cost and total as it is (with --batch 200 the
+        // summary of yolov4 showed "?" for 161 layers and totals of 0), and is said once.
+        bool onlyTheBatch = false;
+        if (layer.config && !sizeRefused && !hasErrors(layer.diagnostics)) {
+            const SizeCheck check = checkSizes(layer, batchRefused ? 1 : spec.batch, spec.file);
+            sizeRefused = check == SizeCheck::TooLarge;
+            onlyTheBatch = check == SizeCheck::TooLargeForTheBatch;
+            batchRefused = batchRefused || onlyTheBatch;
+        }
         layer.memoryBytes = saturatingProduct({layer.output.size, spec.batch, std::int64_t(sizeof(float))});
         receptiveField(layer, spec.layers);
         layer.inputKnown = layer.outputKnown;
-        layer.outputKnown = layer.outputKnown && layer.valid();
+        layer.outputKnown = layer.outputKnown && (layer.valid() || onlyTheBatch);
         inputValid = layer.outputKnown;
         if (!sizeRefused && layer.figuresKnown()) { // totals of refused sizes would only overflow, and
                                                     // unknown figures are left out (shown as "?")
@@ -293,6 +306,8 @@ NetworkSpec buildNetworkSpec(const cfg::Document& document, const SpecOptions& o
             spec.totalParams += layer.costs.params;
             spec.maxWorkspaceBytes = std::max(spec.maxWorkspaceBytes, layer.costs.workspaceBytes);
             spec.totalMemoryBytes += layer.memoryBytes;
+        } else {
+            layer.leftOutOfTotals = true; // (the refused layer's figures are shown: "161 of 162 left out")
         }
         // A syntax slip in its lines (a stray line) marks the layer, after its shape is settled: the
         // values it did read still give a shape, and the layers after it keep theirs.

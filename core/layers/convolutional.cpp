@@ -60,7 +60,9 @@ std::unique_ptr<LayerConfig> ConvolutionalLayer::parse(cfg::SectionReader& r)
                   std::string(l->xnor ? "xnor=1 (XNOR-Net: weights and inputs binarised)"
                                       : "binary=1 (weights binarised)") +
                       " is not implemented: this convolution computes in full precision, so its outputs "
-                      "differ from Darknet's (pjreddie's applies xnor on the CPU, both on a GPU)");
+                      "differ from Darknet's" +
+                      (l->xnor ? " (pjreddie's applies it on the CPU and on a GPU)"
+                               : " (pjreddie's on a GPU: its CPU ignores binary=1)"));
     l->flipped = r.getFlag("flipped", false);
     r.accept({"dot", "cbn", "grad_centr", "stream", "wait_stream", "bin_output"});
     r.warnUnimplemented(

@@ -51,4 +51,16 @@ inline std::optional<std::string> anchorsProblem(const std::vector<float>& ancho
     return std::nullopt;
 }
 
+// More anchor numbers than num='s pairs: the rest are read by neither fork (pjreddie reads past its
+// buffer, AlexeyAB drops them), almost always a num= left at another network's. nullopt when they fit.
+inline std::optional<std::string> extraAnchorsNote(std::size_t numbers, int num)
+{
+    if (num < 1 || numbers <= 2 * std::size_t(num))
+        return std::nullopt;
+    return "anchors has " + std::to_string(numbers) + " numbers but num=" + std::to_string(num) + " reads " +
+           std::to_string(2 * std::size_t(num)) + ": the last " +
+           std::to_string(numbers - 2 * std::size_t(num)) +
+           " are not used (set num= to the number of w,h pairs)";
+}
+
 } // namespace nw

@@ -55,6 +55,8 @@ std::unique_ptr<LayerConfig> RegionLayer::parse(cfg::SectionReader& r)
     if (!l->anchors.empty() && l->num >= 1 && l->anchors.size() < 2 * std::size_t(l->num))
         r.error("anchors", "anchors has " + std::to_string(l->anchors.size()) + " numbers but num=" +
                                std::to_string(l->num) + " needs " + std::to_string(2 * std::int64_t(l->num)));
+    else if (auto note = extraAnchorsNote(l->anchors.size(), l->num))
+        r.warning("anchors", *note);
     if (auto problem = maxBoxesProblem(l->maxBoxes, 30))
         r.error("max", *problem);
     if (auto problem = anchorsProblem(l->anchors))

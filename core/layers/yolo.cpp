@@ -80,6 +80,16 @@ std::unique_ptr<YoloLayer> parseHead(cfg::SectionReader& r, bool gaussian)
         r.error("anchors", "anchors has " + std::to_string(l->anchors.size()) +
                                " numbers but num=" + std::to_string(l->num) + " needs " +
                                std::to_string(2 * std::int64_t(l->num)) + " (w,h pairs)");
+    else if (auto note = extraAnchorsNote(l->anchors.size(), l->num))
+        r.warning("anchors", *note);
+    // (training gives a truth to the first of two equal anchors only: the second never learns)
+    for (std::size_t i = 0; i < l->mask.size(); ++i)
+        if (std::find(l->mask.begin(), l->mask.begin() + std::ptrdiff_t(i), l->mask[i]) !=
+            l->mask.begin() + std::ptrdiff_t(i)) {
+            r.warning("mask", "mask lists anchor " + std::to_string(l->mask[i]) +
+                                  " twice: its second prediction never learns (a truth goes to the first)");
+            break;
+        }
     if (auto problem = anchorsProblem(l->anchors))
         r.error("anchors", *problem);
     // Values no cfg means (each trained or detected without a word): max=0 took the head for a classifier's.

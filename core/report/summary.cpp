@@ -11,7 +11,9 @@ namespace nw {
 std::string humanBytes(std::int64_t bytes)
 {
     char text[32];
-    if (bytes >= 1024 * 1024)
+    if (bytes >= 1024LL * 1024 * 1024) // (119504.9 MB read worse than 116.7 GB)
+        std::snprintf(text, sizeof text, "%.1f GB", double(bytes) / (1024.0 * 1024.0 * 1024.0));
+    else if (bytes >= 1024 * 1024)
         std::snprintf(text, sizeof text, "%.1f MB", double(bytes) / (1024.0 * 1024.0));
     else if (bytes >= 1024)
         std::snprintf(text, sizeof text, "%.1f KB", double(bytes) / 1024.0);
