@@ -548,7 +548,9 @@ void TestDetect::detectCommandOnImagesAndVideo()
     const Run phoneRun = cli({"detect", cfg, weights, phone, "--json", "--out", blocked});
     QCOMPARE(phoneRun.exitCode, 1);
     QCOMPARE(QJsonDocument::fromJson(phoneRun.out).array().size(), 5); // its frames
-    QVERIFY2(phoneRun.err.contains("cannot write " + blocked.toUtf8() + "/phone.avi: it is a folder") &&
+    QVERIFY2(phoneRun.err.contains("cannot write " + blocked.toUtf8() +
+                                   "/phone.avi: a folder of that name is "
+                                   "there; move it away") &&
                  !phoneRun.err.contains("is the folder writable") && !phoneRun.err.contains("cv::"),
              phoneRun.err.constData());
     // An MP4 recording cut off before its index: named as such, without FFmpeg's own nameless line.
@@ -643,11 +645,11 @@ void TestDetect::detectCommandOnImagesAndVideo()
     // In the JSON too, each with its error (a program reading it could not tell which inputs failed), the
     // folder without images included (it was on stderr only).
     const QJsonArray skippedJson = QJsonDocument::fromJson(skipped.out).array();
-    QCOMPARE(skippedJson.size(), 4);
-    QCOMPARE(skippedJson[0].toObject()["file"].toString(), empty);
-    QVERIFY(skippedJson[0].toObject()["error"].toString().startsWith("a folder without images or videos"));
-    QCOMPARE(skippedJson[1].toObject()["file"].toString(), huge);
-    QVERIFY(skippedJson[1].toObject()["error"].toString().contains("cannot read the image"));
+    QCOMPARE(skippedJson.size(), 4); // (in the inputs' order)
+    QCOMPARE(skippedJson[0].toObject()["file"].toString(), huge);
+    QVERIFY(skippedJson[0].toObject()["error"].toString().contains("cannot read the image"));
+    QCOMPARE(skippedJson[1].toObject()["file"].toString(), empty);
+    QVERIFY(skippedJson[1].toObject()["error"].toString().startsWith("a folder without images or videos"));
     QVERIFY(skippedJson[2].toObject()["error"].toString().contains("the JPEG is cut short"));
     QVERIFY(skippedJson[3].toObject().contains("detections"));
     // A folder gives its images (by name), a .txt list (Darknet's train.txt) its lines, read from the
@@ -668,13 +670,14 @@ void TestDetect::detectCommandOnImagesAndVideo()
     QVERIFY(expanded.err.contains("detect: 2 of 5 inputs could not be read"));
     const QJsonArray files = QJsonDocument::fromJson(expanded.out).array();
     QCOMPARE(files.size(), 5);
-    QCOMPARE(files[0].toObject()["file"].toString(), dir.filePath("some.txt")); // its missing image
-    QCOMPARE(files[0].toObject()["error"].toString(),
+    // (in the inputs' order: the folder's images, then the list's missing one, by its path as written)
+    QCOMPARE(files[0].toObject()["file"].toString(), pictures + "/a.JPG");
+    QCOMPARE(files[1].toObject()["file"].toString(), pictures + "/b.jpg");
+    QCOMPARE(files[2].toObject()["file"].toString(), pictures + "/c.jpg"); // the link to nothing
+    QVERIFY(files[2].toObject()["error"].toString().contains("no such file"));
+    QCOMPARE(files[3].toObject()["file"].toString(), QString("pictures/gone.jpg"));
+    QCOMPARE(files[3].toObject()["error"].toString(),
              dir.filePath("some.txt") + ":2: pictures/gone.jpg does not exist");
-    QCOMPARE(files[1].toObject()["file"].toString(), pictures + "/a.JPG");
-    QCOMPARE(files[2].toObject()["file"].toString(), pictures + "/b.jpg");
-    QCOMPARE(files[3].toObject()["file"].toString(), pictures + "/c.jpg"); // the link to nothing
-    QVERIFY(files[3].toObject()["error"].toString().contains("no such file"));
     QCOMPARE(files[4].toObject()["file"].toString(), dir.filePath("pictures/b.jpg"));
     // (classify takes a classifier: the bundled Fashion-MNIST network)
     const QString fashion = QString(NETWRIGHT_SOURCE_CFG_DIR) + "/fashion-mnist.cfg";

@@ -147,15 +147,17 @@ void TestLayerTable::windowListsProblemsWithLines()
     QCOMPARE(cell(1, ui::LayerTableModel::Input), QString("28x28x2000000000"));
     QCOMPARE(cell(2, ui::LayerTableModel::Input), QString("?")); // (the row above's output is "?")
     QCOMPARE(window.spec().totalParams, decltype(window.spec().totalParams)(0)); // made-up figures: not added
-    // The totals row and the status line say they leave it out.
+    // The totals row and the status line say they leave them out: the two behind it, and the refused one
+    // (its figures shown, too large to add up).
     QCOMPARE(cell(window.layerModel()->totalsRow(), ui::LayerTableModel::Type), QString("Total (partial)"));
-    QVERIFY(window.layerModel()
-                ->index(window.layerModel()->totalsRow(), ui::LayerTableModel::Type)
-                .data(Qt::ToolTipRole)
-                .toString()
-                .startsWith("Without the 2 layers at or behind an error (shown as ?)"));
+    QVERIFY(
+        window.layerModel()
+            ->index(window.layerModel()->totalsRow(), ui::LayerTableModel::Type)
+            .data(Qt::ToolTipRole)
+            .toString()
+            .startsWith("Without the 3 layers at or behind an error (shown as ?, or too large to add up)"));
     QVERIFY2(window.findChild<QLabel*>("totals")->text().contains(QRegularExpression(
-                 "^\\d+ errors?, \\d+ warnings? · totals without 2 layers at or behind an error · ")),
+                 "^\\d+ errors?, \\d+ warnings? · totals without 3 layers at or behind an error · ")),
              qPrintable(window.findChild<QLabel*>("totals")->text()));
 
     // A value that cannot be read leaves the layer without a shape: the row below takes "?" as its input

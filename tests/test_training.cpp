@@ -1258,6 +1258,14 @@ void TestTraining::aResumeGoesOnToTheRunsLength()
     QVERIFY2(!oldProblem, oldProblem ? oldProblem->c_str() : "");
     QCOMPARE(old.iteration, 16);
     QCOMPARE(old.maxBatches, 0);
+    // A run of the cfg's max_batches keeps no length: raising max_batches in the cfg and resuming trains
+    // further, as in Darknet (the cfg's 12 was kept, and "nothing more to train" answered the raise).
+    Quiet cfgLength;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, toyOptions(dir.filePath("cfg-length"))).run(cfgLength));
+    const QByteArray cfgState = test::readAll(dir.filePath("cfg-length/toy_last.state"));
+    QVERIFY(cfgState.size() > kLengthAt + 4);
+    std::memcpy(&length, cfgState.constData() + kLengthAt, 4);
+    QCOMPARE(length, 0);
 }
 
 // Images that can no longer be read mid-run (a network share gone) end the run with a checkpoint of the
@@ -2308,8 +2316,14 @@ void TestTraining::imageListsAsDarknetReadsThem()
     test::writeFile(dir.filePath("mac.names"), "cat\rdog\rbird\r");
     QVERIFY(!loadNames(dir.filePath("mac.names").toStdString(), error, "a names file"));
     QVERIFY2(error.starts_with(dir.filePath("mac.names").toStdString() + loneCr), error.c_str());
-    test::writeFile(dir.filePath("windows.names"), "cat\r\ndog\r\n"); // (CRLF is fine)
+    test::writeFile(dir.filePath("windows.names"), "cat\r\ndog\r\r\n"); // (CRLF is fine, CR CR LF too)
     QVERIFY2(loadNames(dir.filePath("windows.names").toStdString(), error, "a names file"), error.c_str());
+    test::writeFile(dir.filePath("mixed.names"), "cat\r\ndog\rbird\r\n"); // (a CR mid-line: said so)
+    QVERIFY(!loadNames(dir.filePath("mixed.names").toStdString(), error, "a names file"));
+    QVERIFY2(error.starts_with(dir.filePath("mixed.names").toStdString() +
+                               ": a CR (carriage return) in the "
+                               "middle of a line: remove the CRs"),
+             error.c_str());
     test::writeFile(dir.filePath("typo.data"), "classes=0\n");
     QVERIFY(!loadDataFile(dir.filePath("typo.data").toStdString(), error));
     QCOMPARE(error, dir.filePath("typo.data").toStdString() +

@@ -56,9 +56,7 @@ bool isVideo(const std::string& path)
 
 bool isImage(const std::string& path)
 {
-    static const std::set<std::string> images = {".jpg", ".jpeg", ".jpe",  ".jfif", ".png", ".bmp",
-                                                 ".tif", ".tiff", ".webp", ".ppm",  ".pgm"};
-    return images.count(lowerExtension(path)) > 0;
+    return hasImageExtension(path);
 }
 
 // Whether a folder holds an image itself (its subfolders are not looked into).
@@ -84,8 +82,20 @@ std::string imageBeside(const std::string& txt)
 }
 
 // An input that could not be read, and why: --json lists it as {"file","error"} (a folder without
-// images or a list's missing image was said on stderr only, the exit status 1 unexplained there).
-using Unread = std::vector<std::pair<std::string, std::string>>;
+// images or a list's missing image was said on stderr only, the exit status 1 unexplained there), in its
+// place among the files (`before`: the index of the file it comes before).
+struct UnreadInput {
+    std::size_t before = 0;
+    std::string file, error;
+};
+using Unread = std::vector<UnreadInput>;
+
+// The unread inputs that come before file `index` (all that are left, for the end), as --json's entries.
+void addUnread(const Unread& unread, std::size_t index, std::size_t& next, nlohmann::json& results)
+{
+    for (; next < unread.size() && unread[next].before <= index; ++next)
+        results.push_back({{"file", unread[next].file}, {"error", unread[next].error}});
+}
 
 // The inputs as files: a folder gives its images and videos (by name), a .txt list its lines (Darknet's
 // train.txt and valid.txt; relative paths as the data sets read them). What cannot be expanded is
@@ -137,7 +147,7 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
                          : std::string("by their names' endings: .jpg, .png, …; classify reads no videos")) +
                     ")";
                 std::cerr << "error: " << input << ": " << why << "; skipped\n";
-                unread.emplace_back(input, why);
+                unread.push_back({files.size(), input, why});
                 ++failures;
             }
             files.insert(files.end(), found.begin(), found.end());
@@ -153,17 +163,17 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
                 firstLabelFile = input, itsImage = std::move(image);
             continue;
         }
-        const ImageListFile list = readImageListFile(input, true);
+        const ImageListFile list = readImageListFile(input, true, true);
         if (!list.opened) {
             std::cerr << "error: " << list.error << "; skipped\n";
-            unread.emplace_back(input, list.error);
+            unread.push_back({files.size(), input, list.error});
             ++failures;
             continue;
         }
         if (!list.missingText.empty()) {
             std::cerr << "error: " << list.missingText << "; skipped\n";
-            for (const std::string& missing : list.missingLines)
-                unread.emplace_back(input, missing);
+            for (const auto& [path, why] : list.missingImages)
+                unread.push_back({files.size(), path, why});
             failures += int(list.missing);
         }
         if (!list.workingFolderNote.empty())
@@ -171,7 +181,8 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs, in
         if (list.images.empty() && list.missing == 0) {
             std::cerr << "error: " << input
                       << ": a list without image paths (one per line, as train.txt); skipped\n";
-            unread.emplace_back(input, "a list without image paths (one per line, as train.txt)");
+            unread.push_back(
+                {files.size(), input, "a list without image paths (one per line, as train.txt)"});
             ++failures;
         }
         for (const ListedImage& image : list.images)
@@ -486,8 +497,7 @@ int detect(const DetectArgs& args)
     Unread unread;
     const std::vector<std::string> inputs = expandInputs(given, failures, unread);
     const int notExpanded = failures; // (a folder without images, a list's missing images)
-    for (const auto& [file, error] : unread)
-        results.push_back({{"file", file}, {"error", error}});
+    std::size_t nextUnread = 0;
 #if NETWRIGHT_WITH_OPENCV
     // --out's file for an input: its name, made unique when two inputs share one (a/dog.jpg, b/dog.jpg)
     // and never an input itself (--out . beside the photos must not draw over them).
@@ -525,6 +535,7 @@ int detect(const DetectArgs& args)
     for (const std::string& input : inputs) {
         if (detectStop)
             break;
+        addUnread(unread, done, nextUnread, results);
         ++done;
         const CountedOnce once{failures};
         try { // one input's failure (a library exception included) never ends the run
@@ -683,6 +694,8 @@ int detect(const DetectArgs& args)
             ++failures;
         }
     }
+    if (!detectStop)
+        addUnread(unread, inputs.size(), nextUnread, results);
     if (args.json) {
         std::cout << jsonText(results, 1) << "\n";
         flushOrStop();
@@ -782,9 +795,9 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
     // --json: [{"file","probabilities","top":[{"class","name","score"}]}], {"file","error"} for an
     // image that could not be read or scored (as detect --json)
     auto results = nlohmann::json::array();
-    for (const auto& [file, error] : unread)
-        results.push_back({{"file", file}, {"error", error}});
+    std::size_t nextUnread = 0, index = 0;
     for (const std::string& path : images) {
+        addUnread(unread, index++, nextUnread, results);
         std::string error;
         // (a video was called "damaged, or not an image format OpenCV knows")
         std::optional<Image> image;
@@ -838,6 +851,7 @@ int classify(std::string cfg, std::string weights, std::vector<std::string> imag
                 std::printf("  %8.4f  %s\n", scores[c], name.c_str());
         }
     }
+    addUnread(unread, images.size(), nextUnread, results);
     if (json)
         std::cout << jsonText(results, 1) << "\n";
     if (failures)

@@ -79,7 +79,7 @@ template <std::size_t N> void sayInHandler(const char (&text)[N])
 
 // The sender and time (ms) of the first stop: `timeout` sends its signal twice at once (to the child,
 // then to its process group), and the second, run on another thread, quit without the checkpoint.
-constexpr long long kNoStopYet = -2; // (si_pid is a pid, or 0 from the kernel: a terminal's Ctrl+C)
+constexpr long long kNoStopYet = -2; // (a sender is pid × 64 + signal, or -1 when the kernel sent it)
 std::atomic<long long> firstStopSender{kNoStopYet}, firstStopMs{0};
 
 long long monotonicMs() // (clock_gettime is async-signal-safe)
@@ -96,11 +96,15 @@ void onStop(int signal, siginfo_t* info, void*)
         int saved = errno;
         ~KeepErrno() { errno = saved; }
     } keepErrno;
-    const long long sender = info ? (long long)info->si_pid : -1, now = monotonicMs();
+    // A sender is a process that sent this signal with kill() (`timeout`); a terminal's Ctrl+C comes from
+    // the kernel, and two of them are two stops.
+    const bool sentByAProcess = info && info->si_code == SI_USER;
+    const long long sender = sentByAProcess ? (long long)info->si_pid * 64 + signal : -1, now = monotonicMs();
     long long first = kNoStopYet;
     if (firstStopSender.compare_exchange_strong(first, sender))
         firstStopMs = now;
-    else if (first == sender && (firstStopMs.load() == 0 || now - firstStopMs.load() < 1000))
+    else if (sentByAProcess && first == sender &&
+             (firstStopMs.load() == 0 || now - firstStopMs.load() < 1000))
         return; // the same stop sent twice (firstStopMs 0: the first's handler is on another thread now)
     int none = 0;
     stopSignal.compare_exchange_strong(none, signal);

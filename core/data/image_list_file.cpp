@@ -55,7 +55,7 @@ bool looksLikeYoloLabels(const std::string& path)
     return true; // empty: the labels of an image without objects
 }
 
-ImageListFile readImageListFile(const std::string& list, bool checkImages)
+ImageListFile readImageListFile(const std::string& list, bool checkImages, bool describeMissing)
 {
     ImageListFile result;
     if (auto reason = unreadableFileReason(list, "an image list (one image path per line)")) {
@@ -119,21 +119,26 @@ ImageListFile readImageListFile(const std::string& list, bool checkImages)
             isRegularFile(path) && !startsWithANumber(path);
         if (checkImages && (textFile || !isRegularFile(path))) {
             windowsPaths += line.find('\\') != std::string::npos;
-            result.missingLines.push_back(
-                list + ":" + std::to_string(lineNumber) + ": " + line +
-                (textFile
-                     ? " is a text file (" + extension + "), not an image: a list names images, one per line"
-                 : std::filesystem::is_directory(path, ec) ||
-                         (relative && std::filesystem::is_directory(folder / path, ec))
-                     ? " is a directory, not an image"
-                 // (a named pipe or a device: it exists, and "does not exist" misled)
-                 : std::filesystem::exists(path, ec)
-                     ? " is not a regular file (a named pipe or a device), not an "
-                       "image"
-                     : " does not exist"));
-            if (result.missing++ == 0) {
-                firstMissing = result.missingLines.back();
-                firstMissingRelative = relative && !textFile;
+            // (why each one, only when asked: a training list from another machine has 100k of them)
+            if (result.missing++ == 0 || describeMissing) {
+                const std::string why =
+                    list + ":" + std::to_string(lineNumber) + ": " + line +
+                    (textFile ? " is a text file (" + extension +
+                                    "), not an image: a list names images, one per line"
+                     : std::filesystem::is_directory(path, ec) ||
+                             (relative && std::filesystem::is_directory(folder / path, ec))
+                         ? " is a directory, not an image"
+                     // (a named pipe or a device: it exists, and "does not exist" misled)
+                     : std::filesystem::exists(path, ec)
+                         ? " is not a regular file (a named pipe or a device), "
+                           "not an image"
+                         : " does not exist");
+                if (result.missing == 1) {
+                    firstMissing = why;
+                    firstMissingRelative = relative && !textFile;
+                }
+                if (describeMissing)
+                    result.missingImages.emplace_back(line, why);
             }
             continue;
         }

@@ -20,10 +20,11 @@ struct ImageListFile {
     std::string error;
     std::vector<ListedImage> images; // those that exist (all of them when not checked)
     std::size_t missing = 0;         // listed images that do not exist, left out of `images`
-    // Each of them: "list:line: path does not exist" (or "… is a directory, not an image", …).
-    std::vector<std::string> missingLines;
-    // "list:line: path does not exist (and N more images of the list)…" for the first missing image (or
-    // "... is a directory, not an image ..."); empty when none is missing.
+    // With `describeMissing`, each of them: the path as written, and "list:line: path does not exist" (or
+    // "… is a directory, not an image", …).
+    std::vector<std::pair<std::string, std::string>> missingImages;
+    // "list:line: path does not exist (and N more listed paths that are no image files)…" for the first
+    // missing image (or "... is a directory, not an image ..."); empty when none is missing.
     std::string missingText;
     // "list:line: a.jpg is read beside the list (…); the working folder holds another a.jpg, which Darknet
     // would read…" for the first relative path that names two files; empty when none does.
@@ -39,6 +40,6 @@ bool looksLikeYoloLabels(const std::string& path);
 // read as lines of garbage paths. A relative path is taken from the list's folder when the image is there,
 // otherwise as written (from the working folder), as Darknet's users write them either way. With
 // `checkImages`, images that do not exist are left out and counted.
-ImageListFile readImageListFile(const std::string& list, bool checkImages);
+ImageListFile readImageListFile(const std::string& list, bool checkImages, bool describeMissing = false);
 
 } // namespace nw

@@ -83,7 +83,7 @@ std::optional<std::string> videoPathProblem(const std::string& path)
 {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
-        return "cannot write " + path + ": it is a folder; name a file in it (or move the folder away)";
+        return "cannot write " + path + ": a folder of that name is there; move it away";
     const std::filesystem::path folder = std::filesystem::path(path).parent_path();
     if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
         return "cannot write " + path + ": " + folder.string() +

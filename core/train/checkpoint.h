@@ -17,7 +17,7 @@ struct TrainState {
     double elapsedSeconds = 0;
     std::optional<unsigned> seed; // the run's --seed (states before version 3 have none)
     float learningRate = 0;       // the run's --learning-rate (0: the cfg's; states before version 4)
-    int maxBatches = 0;           // the run's length as it trained (0: states before version 5)
+    int maxBatches = 0;           // the run's --max-batches (0: the cfg's; states before version 5)
     std::vector<std::vector<float>> velocity;
 };
 

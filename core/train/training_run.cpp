@@ -172,6 +172,7 @@ TrainingRun::TrainingRun(Net& net, const TrainingSet& train, const Classificatio
     fullBatch_ = rankBatch_ * team_.size();
     subdivisions_ = std::max(1, cfg_.subdivisions);
     maxBatches_ = options_.maxBatches > 0 ? options_.maxBatches : cfg_.maxBatches;
+    lengthOverride_ = std::max(0, options_.maxBatches);
     seed_ = options_.seed;
     // The schedule follows the run's length (poly's end, sgdr's first cycle): with --max-batches past
     // the cfg's the rate stayed 0 from there on, and with max_batches=0 in the cfg it was 0 throughout.
@@ -348,13 +349,16 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
         }
         return problem;
     }
-    // Its length likewise (--max-batches 3000 resumed without it went on to the cfg's 1000, or found
-    // nothing to train, and the schedule followed the new length).
-    if (state_.maxBatches > 0 && options_.maxBatches <= 0 && state_.maxBatches != maxBatches_) {
-        observer_.message("note: this run was trained to --max-batches " + std::to_string(state_.maxBatches) +
-                          ": it goes on to that iteration (the cfg says " + std::to_string(maxBatches_) +
-                          "; give --max-batches to change it)");
-        maxBatches_ = cfg_.maxBatches = state_.maxBatches;
+    // Its --max-batches likewise (3000 resumed without it went on to the cfg's 1000, or found nothing to
+    // train, and the schedule followed the new length). A length from the cfg is not kept: raising
+    // max_batches there and resuming trains further, as in Darknet.
+    if (state_.maxBatches > 0 && options_.maxBatches <= 0) {
+        if (state_.maxBatches != maxBatches_)
+            observer_.message("note: this run was trained to --max-batches " +
+                              std::to_string(state_.maxBatches) +
+                              ": it goes on to that iteration (the cfg says " + std::to_string(maxBatches_) +
+                              "; give --max-batches to change it)");
+        maxBatches_ = cfg_.maxBatches = lengthOverride_ = state_.maxBatches;
     }
     std::error_code noFinal;
     if (state_.iteration == maxBatches_ && leader_ &&
@@ -545,7 +549,7 @@ TrainingRun::Result TrainingRun::checkpoint()
     state_.seen = net_.seen();
     state_.seed = seed_;
     state_.learningRate = rateOverride_;
-    state_.maxBatches = maxBatches_;
+    state_.maxBatches = lengthOverride_;
     if (auto problem = net_.saveWeights(weightsPath_))
         return *problem + "; " + lastCheckpoint();
     if (auto problem = saveCheckpoint(statePath_, net_, state_))
@@ -911,13 +915,13 @@ TrainingRun::Result TrainingRun::runStages()
     // Rank 0 tells the others when it could not start, so no rank waits for it forever.
     const Result leaderProblem = leader_ ? takeFolder() : std::nullopt;
     state_.learningRate = rateOverride_; // (rank 0's, a resumed run's own included, for every rank)
-    state_.maxBatches = maxBatches_;
+    state_.maxBatches = lengthOverride_;
     if (auto problem = shareStart(team_, net_, state_, seed_, leaderProblem.has_value()))
         return leaderProblem ? leaderProblem : problem;
     if (state_.learningRate > 0)
         cfg_.learningRate = rateOverride_ = state_.learningRate;
     if (state_.maxBatches > 0)
-        maxBatches_ = cfg_.maxBatches = state_.maxBatches;
+        maxBatches_ = cfg_.maxBatches = lengthOverride_ = state_.maxBatches;
     if (leaderProblem)
         return leaderProblem;
     if (options_.resume && state_.iteration >= maxBatches_) // said by resumeFromCheckpoint

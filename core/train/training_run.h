@@ -85,6 +85,7 @@ private:
     int maxBatches_ = 0;
     unsigned seed_ = 1;      // --seed, or a resumed run's own
     float rateOverride_ = 0; // --learning-rate, or a resumed run's own (0: the cfg's)
+    int lengthOverride_ = 0; // --max-batches, or a resumed run's own (0: the cfg's max_batches)
     // Batch norm's rolling statistics combined across ranks as one process would have them (the CPU
     // path); GPU ranks keep their own (rank 0's are saved), as Darknet's -gpus does.
     bool combineRolling_ = false;

@@ -181,10 +181,14 @@ std::optional<std::string> readSmallTextFile(const std::string& path, std::size_
 
 std::optional<std::string> loneCrProblem(std::string_view text, const std::string& path)
 {
+    // (CRs before a line's end are read past: CRLF, and Python's CR CR LF on Windows)
     for (std::size_t at = text.find('\r'); at != std::string_view::npos; at = text.find('\r', at + 1))
-        if (at + 1 < text.size() && text[at + 1] != '\n')
-            return path + ": its lines end in a lone CR (an old Mac file): convert them to LF (tr '\\r' "
-                          "'\\n' < old > new); Darknet reads such a file as one line";
+        if (at + 1 < text.size() && text[at + 1] != '\n' && text[at + 1] != '\r')
+            return text.find('\n') == std::string_view::npos
+                       ? path + ": its lines end in a lone CR (an old Mac file): convert them to LF (tr "
+                                "'\\r' '\\n' < old > new); Darknet reads such a file as one line"
+                       : path + ": a CR (carriage return) in the middle of a line: remove the CRs (tr -d "
+                                "'\\r' < old > new); Darknet reads it as part of the line";
     return std::nullopt;
 }
 
@@ -244,6 +248,20 @@ bool hasVideoExtension(const std::string& path)
     const std::string extension = lowerExtension(path);
     return std::find(videoExtensions().begin(), videoExtensions().end(), extension) !=
            videoExtensions().end();
+}
+
+const std::vector<std::string>& imageExtensions()
+{
+    static const std::vector<std::string> images = {".jpg", ".jpeg", ".jpe",  ".jfif", ".png", ".bmp",
+                                                    ".tif", ".tiff", ".webp", ".ppm",  ".pgm"};
+    return images;
+}
+
+bool hasImageExtension(const std::string& path)
+{
+    const std::string extension = lowerExtension(path);
+    return std::find(imageExtensions().begin(), imageExtensions().end(), extension) !=
+           imageExtensions().end();
 }
 
 } // namespace nw

@@ -48,8 +48,9 @@ inline constexpr std::size_t kSmallTextFileLimit = std::size_t(64) << 20;
 // (MNIST's format)", "a gzip-compressed file", "UTF-16 text (save it as UTF-8)" or "a binary file";
 // nullopt for text.
 std::optional<std::string> binaryKindOf(std::string_view head);
-// "PATH: its lines end in a lone CR (…): convert them to LF (…)" when `text` has a CR that ends no CRLF
-// (an old Mac file: Darknet and getline read it as one line, its paths or keys run together); else nullopt.
+// "PATH: its lines end in a lone CR (…): convert them to LF (…)" when `text` has a CR that is not before
+// a line's end (an old Mac file: Darknet and getline read it as one line, its paths or keys run
+// together; CRLF and CR CR LF are fine); else nullopt.
 std::optional<std::string> loneCrProblem(std::string_view text, const std::string& path);
 // binaryKindOf a regular file's first 4 KB; nullopt for text, and for a pipe or device (not read: what
 // it gives would be lost to the reader after).
@@ -57,9 +58,12 @@ std::optional<std::string> binaryFileKind(const std::string& path);
 
 // A file name's ending in lower case, with its dot (".jpg" for "a.JPG"; "" without one).
 std::string lowerExtension(const std::string& path);
-// The endings read as videos (".mp4", ".avi", …, ".3gp", ".ts", ".mjpeg"), and whether `path` has one.
+// The endings read as videos (".mp4", ".avi", …, ".3gp", ".ts", ".mjpeg"), and whether `path` has one;
+// the same of images (".jpg", ".png", …, ".ppm"), as a folder's files are told apart.
 const std::vector<std::string>& videoExtensions();
 bool hasVideoExtension(const std::string& path);
+const std::vector<std::string>& imageExtensions();
+bool hasImageExtension(const std::string& path);
 
 // What Windows editors put before UTF-8 text; read past by the cfg, .data, names and label readers.
 inline constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";

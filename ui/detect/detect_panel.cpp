@@ -53,6 +53,15 @@ namespace nw::ui {
 
 namespace {
 
+// "*.jpg", "*.png", … for a file dialog's filter or a folder's listing, from core's list of endings.
+QStringList namePatterns(const std::vector<std::string>& extensions)
+{
+    QStringList patterns;
+    for (const std::string& extension : extensions)
+        patterns << "*" + QString::fromStdString(extension);
+    return patterns;
+}
+
 QString objectCount(std::size_t n)
 {
     return n == 1 ? QObject::tr("1 object") : QObject::tr("%1 objects").arg(n);
@@ -299,7 +308,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(image, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Image"), inputFolder_,
-            tr("Images (*.jpg *.jpeg *.jpe *.jfif *.png *.bmp *.tif *.tiff *.webp);;All files (*)"));
+            tr("Images (%1);;All files (*)").arg(namePatterns(imageExtensions()).join(' ')));
         if (!path.isEmpty()) {
             slideshow_->setChecked(false); // (its next tick replaced the image chosen)
             openImageFile(path);
@@ -313,11 +322,9 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     connect(previous, &QPushButton::clicked, this, [this] { showNext(-1); });
     connect(next, &QPushButton::clicked, this, [this] { showNext(1); });
     connect(video, &QPushButton::clicked, this, [this] {
-        QStringList patterns;
-        for (const std::string& extension : videoExtensions())
-            patterns << "*" + QString::fromStdString(extension);
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Video"), inputFolder_, tr("Videos (%1);;All files (*)").arg(patterns.join(' ')));
+            this, tr("Video"), inputFolder_,
+            tr("Videos (%1);;All files (*)").arg(namePatterns(videoExtensions()).join(' ')));
         if (!path.isEmpty())
             openVideoFile(path);
     });
@@ -727,9 +734,7 @@ void DetectPanel::openFolder(const QString& path)
 {
     inputFolder_ = QFileInfo(path).absoluteFilePath();
     folder_.clear();
-    for (const QString& name : QDir(path).entryList(
-             {"*.jpg", "*.jpeg", "*.jpe", "*.jfif", "*.png", "*.bmp", "*.tif", "*.tiff", "*.webp"},
-             QDir::Files, QDir::Name))
+    for (const QString& name : QDir(path).entryList(namePatterns(imageExtensions()), QDir::Files, QDir::Name))
         folder_ << QDir(path).filePath(name);
     folderIndex_ = -1;
     if (folder_.isEmpty())

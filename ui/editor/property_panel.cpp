@@ -81,6 +81,16 @@ public:
         else
             QStyledItemDelegate::setEditorData(editor, index);
     }
+    bool eventFilter(QObject* object, QEvent* event) override
+    {
+        // Leaving an unfinished number ("1e") for another control closes its editor without setting it,
+        // as Qt does: said there, not dropped in silence.
+        if (const auto* line = qobject_cast<QLineEdit*>(object);
+            line && event->type() == QEvent::FocusOut && !line->hasAcceptableInput() && line->isVisible())
+            QToolTip::showText(line->mapToGlobal(QPoint(0, line->height())),
+                               QObject::tr("\u201c%1\u201d is not a number: not set").arg(line->text()));
+        return QStyledItemDelegate::eventFilter(object, event);
+    }
     void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override
     {
         if (auto* combo = qobject_cast<QComboBox*>(editor))

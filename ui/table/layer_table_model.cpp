@@ -197,7 +197,7 @@ QVariant LayerTableModel::totalsData(int column, int role) const
         return (spec_.layersLeftOutOfTotals() == 1
                     ? tr("Without the 1 layer at or behind an error")
                     : tr("Without the %1 layers at or behind an error").arg(spec_.layersLeftOutOfTotals())) +
-               tr(" (shown as ?): their figures would be made up");
+               tr(" (shown as ?, or too large to add up): their figures would be made up or overflow");
     if (role == Qt::FontRole) {
         QFont bold;
         bold.setBold(true);

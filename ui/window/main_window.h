@@ -44,7 +44,8 @@ public:
     static QString settingsProblem();
     ~MainWindow() override;
 
-    // The docks' sizes of a first window of this size (View ▸ Reset layout goes back to them).
+    // The docks' sizes a first window of this size gets (View ▸ Reset layout goes back to the first
+    // window's).
     void sizeDocksForWindow();
 
     // Loads a cfg and shows it; returns false (with a message in the window) when it cannot be read.

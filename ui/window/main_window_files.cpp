@@ -95,13 +95,10 @@ bool MainWindow::maybeSave()
 {
     // A typed value counts as a change to save. (Not commitPendingEdits: text typed in Source that is
     // refused is asked about below, and its "Not saved" stayed in the status bar after a Cancel.)
-    if (const QString refusal = properties_ ? properties_->commitPendingEdit() : QString();
-        !refusal.isEmpty() && isVisible()) {
-        if (QMessageBox::warning(this, tr("Value not applied"), tr("%1.\n\nDiscard it?").arg(refusal),
-                                 QMessageBox::Discard | QMessageBox::Cancel) != QMessageBox::Discard)
-            return false;
+    // (an unfinished number, "1e", is no value to save: dropped, as a click elsewhere drops it — a
+    // question's dialog took the focus and closed its editor anyway)
+    if (properties_ && !properties_->commitPendingEdit().isEmpty())
         properties_->dropPendingEdit();
-    }
     if (source_)
         source_->commitPendingEdit();
     // Text typed in Source that the document refused (binary data) is in no file: not dropped unasked.

@@ -147,7 +147,10 @@ void MainWindow::createActions()
     const auto move = [this](int step) {
         // A value typed in Properties first (Ctrl+Up/Down reach the window from its cell editor, whose
         // value the move's rebuild of the rows dropped).
-        properties_->commitPendingEdit();
+        if (const QString refusal = properties_->commitPendingEdit(); !refusal.isEmpty()) {
+            statusBar()->showMessage(tr("Not moved: %1").arg(refusal));
+            return;
+        }
         if (!source_->commitPendingEdit()) {
             statusBar()->showMessage(unappliedSourceText(tr("Not moved")));
             return;
