@@ -384,6 +384,11 @@ void TestCli::setClassesWritesEveryHead()
                                   ":23: [net]: steps=9600,10800 (was 1600000,1800000)\n")
                                      .toUtf8()),
              many.out.constData());
+    // That list is an input too: the new cfg is not written over it (it was, the list lost).
+    const Run overTheList = cli({"set-classes", in, data, dir.filePath("train.txt"), "--schedule"});
+    QCOMPARE(overTheList.exitCode, 1);
+    QVERIFY2(overTheList.err.contains("is also the input"), overTheList.err.constData());
+    QCOMPARE(test::readAll(dir.filePath("train.txt")), listed);
     // A warm-up in the steps (scales above 1) is kept before the new decays: it was reset to .1,.1, the
     // peak rate 20 times lower (yolov1-tiny), or a ramp lost (yolov2-tiny-voc's .1 then 10).
     for (const auto& [cfg, line, steps] :
@@ -596,6 +601,15 @@ void TestCli::benchReportsLatencyMemoryAndBlasKernels()
     const Run stepped = cli({"forward", rnn, weights, "--input", in, "--out", dir.filePath("out.f32")});
     QVERIFY2(stepped.exitCode == 0, stepped.err.constData());
     QCOMPARE(test::readAll(dir.filePath("out.f32")).size(), 12 * 4);
+    // An upper-case ending is a tensor too (IN.F32 was read as an image); --all-layers into a folder that
+    // holds a longer network's layer files says so (a script comparing the folder mixed two networks).
+    QVERIFY(QFile::copy(in, dir.filePath("IN.F32")));
+    QVERIFY(QDir().mkpath(dir.filePath("layers")));
+    test::writeFile(dir.filePath("layers/layer_040.f32"), QByteArray(4, 0));
+    const Run upper = cli(
+        {"forward", rnn, weights, "--input", dir.filePath("IN.F32"), "--all-layers", dir.filePath("layers")});
+    QVERIFY2(upper.exitCode == 0, upper.err.constData());
+    QVERIFY2(upper.err.contains("also holds layer_040.f32 past this network's"), upper.err.constData());
     const Run image = cli({"forward", rnn, weights, "--input", "/usr/share/darknet/data/dog.jpg"});
     QCOMPARE(image.exitCode, 1);
     QVERIFY2(image.err.contains("reads a sequence, not an image: give --input a .f32 file of 3 × 4 floats"),
@@ -847,6 +861,19 @@ void TestCli::initWritesWeightsThatLoad()
     const Run tooMany = cli({"partial", cfg, b, backbone, "8"});
     QCOMPARE(tooMany.exitCode, 1);
     QVERIFY2(tooMany.err.contains("has 7 layers (0..6)"), tooMany.err.constData());
+    // A cfg whose head differs from the weights' (AlexeyAB's README cuts yolov4-tiny.weights with a cfg of
+    // its own classes): only the layers written must fit, as Darknet's partial reads only those (it was
+    // refused, "--allow-extra" or not).
+    QByteArray fiveClasses = test::readAll(cfg);
+    QVERIFY(fiveClasses.contains("output=10"));
+    fiveClasses.replace("output=10", "output=5");
+    const QString otherHead = writeFile(dir, "five.cfg", fiveClasses);
+    const Run ownClasses = cli({"partial", otherHead, b, dir.filePath("five.conv.3"), "3"});
+    QVERIFY2(ownClasses.exitCode == 0, ownClasses.err.constData());
+    QCOMPARE(test::readAll(dir.filePath("five.conv.3")), test::readAll(backbone));
+    QVERIFY2(ownClasses.err.contains("does not fit the whole of " + otherHead.toUtf8()) &&
+                 ownClasses.err.contains("its layers 0..2 do, and are written"),
+             ownClasses.err.constData());
 }
 
 // What a careless or hostile user hands the tool: every case ends with exit code 1 and a message
@@ -1607,6 +1634,10 @@ void TestCli::deviceChoiceIsCheckedBeforeWork()
     QCOMPARE(typoCheck.exitCode, 1);
     QVERIFY2(typoCheck.err.contains("--device cdua: expected cpu, cuda or cuda:N"),
              typoCheck.err.constData());
+    // (so is --device cpu: it answered 77, the skip of a machine without a GPU)
+    const Run cpuCheck = cli({"check-device", cfg, "--device", "cpu"});
+    QCOMPARE(cpuCheck.exitCode, 1);
+    QVERIFY2(cpuCheck.err.contains("check-device compares a GPU with the CPU"), cpuCheck.err.constData());
     // …and so is a broken network in its list, with or without a GPU.
     QTemporaryDir dir;
     const QString broken =
@@ -1919,7 +1950,8 @@ void TestCli::anchorsLeaveOutWhatTrainingDrops()
     const Run two = cli({"anchors", root + "/obj.data", "--num", "2", "--width", "416", "--height", "416"});
     QCOMPARE(two.exitCode, 0);
     QVERIFY2(two.out.contains("anchors = 42,42, 208,104"), two.out.constData());
-    QVERIFY2(two.out.contains("average IoU = 100.00% over 12 boxes"), two.out.constData());
+    // (the IoU of the anchors as written: 41.6-pixel boxes against 42, (41.6 / 42)² for 8 of 12 boxes)
+    QVERIFY2(two.out.contains("average IoU = 98.74% over 12 boxes"), two.out.constData());
     QVERIFY2(two.err.contains("1 box is narrower or lower than 0.001 of the image (first in " +
                               root.toUtf8() + "/images/0.txt): training drops such boxes"),
              two.err.constData());
@@ -1930,9 +1962,16 @@ void TestCli::anchorsLeaveOutWhatTrainingDrops()
     const QJsonObject parsed = QJsonDocument::fromJson(json.out).object();
     QCOMPARE(parsed["cfg_value"].toString(), QString("42,42, 208,104"));
     QCOMPARE(parsed["anchors"].toArray(), (QJsonArray{QJsonArray{42, 42}, QJsonArray{208, 104}}));
-    QCOMPARE(parsed["average_iou"].toDouble(), 1.0);
+    QVERIFY(std::abs(parsed["average_iou"].toDouble() - (8 * (41.6 / 42) * (41.6 / 42) + 4) / 12) < 1e-6);
     QCOMPARE(parsed["boxes"].toInt(), 12);
     QCOMPARE(parsed["width"].toInt(), 416);
+    // A [region] head's size (13 cells): anchors in cells with 4 decimals, as AlexeyAB's calc_anchors
+    // writes them at 32 or less (whole numbers made 1,1, 6,3 of them, and the IoU was the unrounded
+    // anchors').
+    const Run cells = cli({"anchors", root + "/obj.data", "--num", "2", "--width", "13", "--height", "13"});
+    QVERIFY2(cells.exitCode == 0, cells.err.constData());
+    QVERIFY2(cells.out.contains("anchors = 1.3000,1.3000, 6.5000,3.2500\naverage IoU = 100.00% over"),
+             cells.out.constData());
     const Run three = cli({"anchors", root + "/obj.data", "--num", "3", "--width", "416", "--height", "416"});
     QCOMPARE(three.exitCode, 0);
     QVERIFY2(three.err.contains("the boxes have only 2 different sizes (in whole pixels at 416x416), so 3 "

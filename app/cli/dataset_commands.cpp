@@ -185,22 +185,36 @@ int anchors(const AnchorsArgs& args)
                   << args.width << "x" << args.height << "), so " << args.count
                   << " anchors repeat some: --num " << distinct.size() << " says as much\n";
     const AnchorResult result = computeAnchors(sizes, args.count, args.seed, args.restarts);
-    // Whole pixels, at least 1: an anchor of 0 would be refused by the cfg (and give boxes of no size).
-    const auto pixels = [](float v) { return long(std::max(1.0, std::round(double(v)))); };
+    // As AlexeyAB's calc_anchors writes them: whole pixels (at least 1: an anchor of 0 would be refused by
+    // the cfg) for a network wider than 32, else 4 decimals — a [region] head's anchors are in grid
+    // cells (yolov2's 0.57273,0.677385), which whole numbers rounded to 1, 2, 3. The IoU is the written
+    // anchors' (it was the unrounded ones': 82 % said for 75 %).
+    const bool wholePixels = args.width > 32;
+    const auto written = [wholePixels](float v) {
+        return wholePixels ? std::max(1.0, std::round(double(v))) : std::round(double(v) * 1e4) / 1e4;
+    };
+    const auto text = [wholePixels](double v) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, wholePixels ? "%.0f" : "%.4f", v);
+        return std::string(buffer);
+    };
     std::string line; // the cfg's anchors= value
     nlohmann::json pairs = nlohmann::json::array();
+    std::vector<std::pair<float, float>> anchors;
     for (const auto& [w, h] : result.anchors) {
-        line += (line.empty() ? "" : ", ") + std::to_string(pixels(w)) + "," + std::to_string(pixels(h));
-        pairs.push_back({pixels(w), pixels(h)});
+        anchors.emplace_back(float(written(w)), float(written(h)));
+        line += (line.empty() ? "" : ", ") + text(written(w)) + "," + text(written(h));
+        pairs.push_back({written(w), written(h)});
     }
+    const double averageIou = averageAnchorIou(sizes, anchors);
     if (args.json) {
-        const nlohmann::json out = {
-            {"anchors", pairs},      {"cfg_value", line},   {"average_iou", result.averageIou},
-            {"boxes", sizes.size()}, {"width", args.width}, {"height", args.height}};
+        const nlohmann::json out = {{"anchors", pairs},          {"cfg_value", line},
+                                    {"average_iou", averageIou}, {"boxes", sizes.size()},
+                                    {"width", args.width},       {"height", args.height}};
         std::printf("%s\n", jsonText(out, 2).c_str());
         return 0;
     }
-    std::printf("anchors = %s\naverage IoU = %.2f%% over %zu boxes\n", line.c_str(), result.averageIou * 100,
+    std::printf("anchors = %s\naverage IoU = %.2f%% over %zu boxes\n", line.c_str(), averageIou * 100,
                 sizes.size());
     return 0;
 }

@@ -92,6 +92,7 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
 {
     int classes = 0;
     long long trainingImages = 0; // (known from a .data file's train= list)
+    std::string trainList;        // (that list, an input)
     std::size_t used = 0;
     try {
         classes = std::stoi(classesOrData, &used);
@@ -119,6 +120,7 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
         std::error_code notRegular; // (a pipe named as the list would hold the command)
         if (const auto list = schedule ? data->existingFile("train", ignored) : std::nullopt;
             list && std::filesystem::is_regular_file(*list, notRegular)) {
+            trainList = *list; // (an input too: the new cfg written over it lost the list)
             std::ifstream lines(*list);
             std::string line;
             while (trainingImages < (1LL << 31) && std::getline(lines, line))
@@ -127,7 +129,8 @@ int setClasses(const std::string& in, const std::string& classesOrData, const st
     }
     // (The .data file the classes come from is an input too: `set-classes t.cfg obj.data obj.data`.)
     if (auto problem = used == classesOrData.size() && used > 0 ? outputIsAnInput(out, {in})
-                                                                : outputIsAnInput(out, {in, classesOrData})) {
+                       : trainList.empty()                      ? outputIsAnInput(out, {in, classesOrData})
+                                           : outputIsAnInput(out, {in, classesOrData, trainList})) {
         std::cerr << "error: " << *problem
                   << " (the files it reads stay as they are: compare the new cfg with diff)\n";
         return 1;

@@ -11,16 +11,6 @@
 
 namespace nw::cli {
 
-namespace {
-
-bool endsWith(const std::string& text, const std::string& suffix)
-{
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-} // namespace
-
 int forward(const std::string& cfg, const std::string& weights, const std::string& inputPath,
             const std::string& outPath, const std::string& allLayersDir, const std::string& device)
 {
@@ -41,7 +31,7 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
     std::vector<float> input;
     bool inputNotFinite = false;
     const Shape shape = net->inputShape();
-    if (endsWith(inputPath, ".f32")) {
+    if (lowerExtension(inputPath) == ".f32") { // (x.F32 was read as an image)
         if (auto problem = readFloatFile(inputPath, std::size_t(shape.size) * std::size_t(steps), input)) {
             std::cerr << "error: " << *problem << "\n";
             return 1;
@@ -94,6 +84,26 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
             std::cerr << "error: " << *problem << "\n";
             return 1;
         }
+    }
+    // Files of a longer network's run left in the folder (a script comparing it mixed two networks).
+    if (!allLayersDir.empty()) {
+        std::error_code ec;
+        std::size_t stale = 0;
+        std::string first;
+        for (const auto& entry : std::filesystem::directory_iterator(allLayersDir, ec)) {
+            const std::string name = entry.path().filename().string();
+            std::size_t index = 0;
+            if (name.size() > 10 && name.starts_with("layer_") && name.ends_with(".f32") &&
+                std::sscanf(name.c_str(), "layer_%zu.f32", &index) == 1 &&
+                index >= net->spec().layers.size() && stale++ == 0)
+                first = name;
+        }
+        if (stale > 0)
+            std::cerr << "warning: " << allLayersDir << " also holds " << first
+                      << (stale > 1 ? " and " + std::to_string(stale - 1) + " more layer files"
+                                    : std::string())
+                      << " past this network's " << net->spec().layers.size()
+                      << " layers, from another run: remove them before comparing the folder\n";
     }
     if (outPath.empty() && allLayersDir.empty())
         std::cerr << "forward: ran, but wrote nothing: add --out OUT.f32 or --all-layers DIR\n";

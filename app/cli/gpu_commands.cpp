@@ -179,8 +179,14 @@ int checkDevice(const CheckDeviceArgs& args)
 {
     std::string error;
     // A typo, or a GPU this machine lacks, is a failure; only a machine without any GPU is a skip.
-    if (!parseDevice(args.device, error)) {
+    const auto asked = parseDevice(args.device, error);
+    if (!asked) {
         std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    if (!asked->cuda) { // (it answered with the exit status of a skip, which CI reads as "no GPU here")
+        std::cerr << "error: --device " << args.device
+                  << ": check-device compares a GPU with the CPU; give --device cuda or cuda:N\n";
         return 1;
     }
     if (auto refusal = precisionRefusal(true, args.train)) { // (without a GPU: the same words)
@@ -204,7 +210,7 @@ int checkDevice(const CheckDeviceArgs& args)
         return 1;
     }
     if (!choice || !choice->cuda) {
-        std::printf("SKIP: %s\n", choice ? "--device cpu: nothing to compare" : error.c_str());
+        std::printf("SKIP: %s\n", error.c_str());
         return kSkipped;
     }
 #if NETWRIGHT_WITH_CUDA

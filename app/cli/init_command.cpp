@@ -49,15 +49,13 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
                   << " cannot be written: give at most " << count << "\n";
         return 1;
     }
-    // The file must be this network's (or its first layers': a backbone cut shorter, yolov4-tiny.conv.29
-    // to 20, as Darknet's partial does); a larger network's weights stay refused.
-    std::vector<std::string> warnings; // (said of the layers written, below)
-    if (auto problem = net->loadWeights(
-            weights, &warnings,
-            {extraWeightsAllowed(), true, "--allow-extra loads the first part on purpose"})) {
-        std::cerr << "error: " << *problem << "\n";
-        return 1;
-    }
+    // The file is read as this network's (or its first layers': a backbone cut shorter, yolov4-tiny.conv.29
+    // to 20); when it does not fit the whole (AlexeyAB's README cuts yolov4-tiny.weights of 80 classes
+    // with a cfg of its own classes: its heads differ), only the layers written must fit, as Darknet's
+    // partial reads just those (load_weights_upto) — said, below.
+    std::vector<std::string> warnings;
+    const auto whole = net->loadWeights(
+        weights, &warnings, {extraWeightsAllowed(), true, "--allow-extra loads the first part on purpose"});
     // Only the layers written need to be in the file: the network up to them reads it.
     cfg::Document front = cfg::Document::load(cfg);
     while (front.sections().size() > std::size_t(layers) + 1)
@@ -77,6 +75,9 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
                   << ")\n";
         return 1;
     }
+    if (whole)
+        std::cerr << "note: " << weights << " does not fit the whole of " << cfg << " (" << *whole
+                  << "); its layers 0.." << layers - 1 << " do, and are written\n";
     // NaN in the layers written (they went into a backbone unsaid); not what the whole network's load
     // says of the layers left out (a backbone's "start from random weights", --allow-extra's bytes).
     for (const std::string& warning : headWarnings)

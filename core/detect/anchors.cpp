@@ -76,17 +76,25 @@ AnchorResult kMeansOnce(const std::vector<std::pair<float, float>>& sizes, int c
     }
     std::sort(anchors.begin(), anchors.end(),
               [](const auto& a, const auto& b) { return a.first * a.second < b.first * b.second; });
+    result.averageIou = averageAnchorIou(sizes, anchors);
+    return result;
+}
+
+} // namespace
+
+double averageAnchorIou(const std::vector<std::pair<float, float>>& sizes,
+                        const std::vector<std::pair<float, float>>& anchors)
+{
+    if (sizes.empty() || anchors.empty())
+        return 0;
     double total = 0;
     for (const auto& box : sizes) {
         float iou = 0;
         nearest(anchors, box, &iou);
         total += iou;
     }
-    result.averageIou = total / double(sizes.size());
-    return result;
+    return total / double(sizes.size());
 }
-
-} // namespace
 
 AnchorResult computeAnchors(const std::vector<std::pair<float, float>>& sizes, int count, unsigned seed,
                             int restarts)

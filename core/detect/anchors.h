@@ -16,6 +16,11 @@ struct AnchorResult {
 AnchorResult computeAnchors(const std::vector<std::pair<float, float>>& sizes, int count, unsigned seed = 1,
                             int restarts = 1);
 
+// The mean over `sizes` of each box's best IoU with one of `anchors` (common centres): the figure of the
+// anchors as written into a cfg, rounded.
+double averageAnchorIou(const std::vector<std::pair<float, float>>& sizes,
+                        const std::vector<std::pair<float, float>>& anchors);
+
 // IoU of two boxes with a common centre.
 float shapeIou(std::pair<float, float> a, std::pair<float, float> b);
 
