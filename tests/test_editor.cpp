@@ -101,6 +101,7 @@ private slots:
     void propertyPanelHasTypedEditorsFromTheSchema();
     void propertyPanelShowsValuesAsWritten();
     void propertyValuesAreOneFinishedLine();
+    void propertiesShowTheLayersOwnProblems();
     void recentFilesAreRememberedAndPruned();
     void everyDarknetAndSampleCfgOpensAndEdits();
     void undoFollowsItsStackAfterTraining();
@@ -1002,6 +1003,28 @@ void TestEditor::propertyValuesAreOneFinishedLine()
     QTest::keyClicks(typed, "-3");
     QVERIFY(window.save());
     QVERIFY(test::readAll(cfg).contains("\nlearning_rate=1e-3\n"));
+}
+
+// A problem on the section's header line (its output too large) shows in Properties too: only the card's
+// badge said it, the filters row that caused it plain.
+void TestEditor::propertiesShowTheLayersOwnProblems()
+{
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath("big.cfg");
+    test::writeFile(cfg,
+                    "[net]\nwidth=416\nheight=416\nchannels=3\n\n[convolutional]\nfilters=2000000\nsize=3\n"
+                    "pad=1\n");
+    ui::MainWindow window;
+    QVERIFY(window.openFile(cfg));
+    window.layerTable()->selectRow(0);
+    ui::PropertyPanel* panel = window.propertyPanel();
+    QCOMPARE(panel->section(), 1);
+    auto* said = panel->findChild<QLabel*>("sectionProblems");
+    QVERIFY(said);
+    QTRY_VERIFY(!said->isHidden());
+    QVERIFY2(said->text().startsWith("the output would be 416x416x2000000"), qPrintable(said->text()));
+    panel->table()->item(panel->rowOf("filters"), 1)->setText("16");
+    QTRY_VERIFY(said->isHidden());
 }
 
 void TestEditor::propertyPanelHasTypedEditorsFromTheSchema()

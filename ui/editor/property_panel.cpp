@@ -159,6 +159,11 @@ QString kindName(Kind kind)
 PropertyPanel::PropertyPanel(DocumentModel& model, QWidget* parent) : QWidget(parent), model_(model)
 {
     title_ = new QLabel(tr("Select a layer to edit its keys."), this);
+    sectionProblems_ = new QLabel(this);
+    sectionProblems_->setObjectName("sectionProblems");
+    sectionProblems_->setWordWrap(true);
+    sectionProblems_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    sectionProblems_->hide();
     table_ = new QTableWidget(0, 2, this);
     table_->setObjectName("propertyTable");
     table_->setAccessibleName(tr("Keys and values of the selected section"));
@@ -187,6 +192,7 @@ PropertyPanel::PropertyPanel(DocumentModel& model, QWidget* parent) : QWidget(pa
     addRow->addWidget(remove);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(title_);
+    layout->addWidget(sectionProblems_);
     layout->addWidget(table_);
     layout->addLayout(addRow);
 
@@ -330,6 +336,7 @@ void PropertyPanel::refresh()
     table_->setRowCount(0);
     if (section_ < 0) {
         title_->setText(tr("Select a layer to edit its keys."));
+        sectionProblems_->hide();
         refreshing_ = false;
         return;
     }
@@ -395,9 +402,25 @@ void PropertyPanel::setProblems(const Diagnostics& problems)
 
 void PropertyPanel::markProblems()
 {
+    sectionProblems_->hide();
     if (section_ < 0 || problems_.empty())
         return;
     const cfg::Section& section = model_.document().sections()[std::size_t(section_)];
+    // The layer's own problems on its header line (its output too large, its input unusable): no key's
+    // row holds them, and the panel said nothing of a filters=2000000 that the card badged.
+    QStringList headerSaid;
+    bool headerError = false;
+    for (const Diagnostic& d : problems_)
+        if (d.line == section.headerLine()) {
+            headerSaid << QString::fromStdString(d.message);
+            headerError = headerError || d.isError();
+        }
+    if (!headerSaid.isEmpty()) {
+        sectionProblems_->setText(headerSaid.join("\n"));
+        sectionProblems_->setStyleSheet(
+            "color: " + (headerError ? errorTextColour(this) : warningTextColour(this)).name());
+        sectionProblems_->show();
+    }
     for (int row = 0; row < table_->rowCount(); ++row) {
         QTableWidgetItem* value = table_->item(row, 1);
         const cfg::Line* line =

@@ -57,6 +57,7 @@ private:
     bool refreshing_ = false;
     bool applyingEdit_ = false; // inside valueEdited: the model's change signal must not rebuild now
     QLabel* title_ = nullptr;
+    QLabel* sectionProblems_ = nullptr; // the problems on the section's header line
     QTableWidget* table_ = nullptr;
     QLineEdit* newKey_ = nullptr;
     QLineEdit* newValue_ = nullptr;
