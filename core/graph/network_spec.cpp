@@ -3,16 +3,20 @@
 #include "graph/activation_plan.h"
 
 #include "layers/convolutional.h"
+#include "layers/deconvolutional.h"
 #include "layers/detection_heads.h"
 #include "layers/local.h"
 #include "layers/maxpool.h"
 #include "layers/registry.h"
+#include "layers/reorg.h"
+#include "layers/reorg3d.h"
 #include "layers/route.h"
 #include "layers/upsample.h"
 #include "layers/yolo.h"
 #include "util/closest_name.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -101,11 +105,27 @@ void receptiveField(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
     } else if (auto* up = dynamic_cast<const UpsampleLayer*>(layer.config.get()); up && up->stride < 0) {
         kernel = stride = -double(up->stride); // downsampling sums s×s blocks
     }
+    // Steps that shrink (1/s) rather than grow: an upsample, a reverse reorg, a deconvolution — whose
+    // output pixel reads ceil(size / stride) input pixels across (size = stride reads one).
+    double shrink = 1;
+    if (auto* up = dynamic_cast<const UpsampleLayer*>(layer.config.get()); up && up->stride > 0)
+        shrink = up->stride;
+    else if (auto* deconv = dynamic_cast<const DeconvolutionalLayer*>(layer.config.get());
+             deconv && deconv->stride > 0) {
+        kernel = std::ceil(double(deconv->size) / deconv->stride);
+        shrink = deconv->stride;
+    } else if (auto* reorg = dynamic_cast<const ReorgLayer*>(layer.config.get());
+               reorg && reorg->stride > 0) {
+        (reorg->reverse ? shrink : stride) = reorg->stride; // (forward: an s×s block into channels)
+        kernel = reorg->reverse ? 1 : reorg->stride;
+    } else if (auto* reorg3d = dynamic_cast<const Reorg3dLayer*>(layer.config.get());
+               reorg3d && reorg3d->stride > 0) {
+        (reorg3d->reverse ? shrink : stride) = reorg3d->stride;
+        kernel = reorg3d->reverse ? 1 : reorg3d->stride;
+    }
     const double reach = double(field) + (kernel - 1) * jump;
     layer.receptiveField = reach < double(INT32_MAX) ? int(reach) : INT32_MAX; // NaN too
-    layer.jump = jump * stride;
-    if (auto* up = dynamic_cast<const UpsampleLayer*>(layer.config.get()); up && up->stride > 0)
-        layer.jump = jump / up->stride;
+    layer.jump = jump * stride / shrink;
 }
 
 std::string gigabytes(double bytes)
