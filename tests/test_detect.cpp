@@ -60,6 +60,7 @@ class TestDetect : public QObject {
     Q_OBJECT
 private slots:
     void labelsBeyondAsciiAreDrawnAsLetters();
+    void rightToLeftNamesKeepTheirScoresDigits();
     void preprocessingMatchesDarknet();
     void iouByHand();
     void boxesWhollyOutsideTheImageAreLeftOut();
@@ -846,6 +847,50 @@ void TestDetect::labelsStayInsideAndTheBestIsOnTop()
 QTEST_GUILESS_MAIN(TestDetect)
 // A class name beyond ASCII ("Stern ü", Chinese names) is drawn as its letters: Hershey's font drew one
 // "?" per UTF-8 byte. "üu" drawn: two letters (not "??u"), the same bottom, only ü's dots above u's top.
+// A Hebrew class name's label ends in its score as written: laid out as one right-to-left string, 91 %
+// was drawn "%19". The ink's runs of columns at the label's end are those of " 91%" drawn alone.
+void TestDetect::rightToLeftNamesKeepTheirScoresDigits()
+{
+#if !NETWRIGHT_WITH_FREETYPE
+    QSKIP("this build draws text with Hershey's ASCII font only (no OpenCV freetype module or fontconfig)");
+#endif
+    int r = 0, g = 0, b = 0;
+    classColor(0, r, g, b);
+    const cv::Vec3b background{uchar(b), uchar(g), uchar(r)};
+    const cv::Vec3b ink = whiteTextOn(r, g, b) ? cv::Vec3b(255, 255, 255) : cv::Vec3b(0, 0, 0);
+    // The widths of the runs of columns holding ink (nearer the ink than the background) in rows [top,
+    // bottom).
+    const auto runs = [&](const cv::Mat& image, int top, int bottom) {
+        std::vector<int> widths;
+        bool inRun = false;
+        for (int x = 0; x < image.cols; ++x) {
+            bool inked = false;
+            for (int y = top; y < bottom && !inked; ++y) {
+                const cv::Vec3b p = image.at<cv::Vec3b>(y, x);
+                const auto distance = [&p](const cv::Vec3b& to) {
+                    return std::abs(p[0] - to[0]) + std::abs(p[1] - to[1]) + std::abs(p[2] - to[2]);
+                };
+                inked = distance(ink) < distance(background);
+            }
+            if (inked && !inRun)
+                widths.push_back(0);
+            if (inked)
+                ++widths.back();
+            inRun = inked;
+        }
+        return widths;
+    };
+    cv::Mat frame(200, 300, CV_8UC3, cv::Scalar(255, 255, 255));
+    drawBoxes(frame, {LabeledBox{0, "\u05e9\u05dc\u05d5\u05dd", 0.91f, 40, 100, 200, 80, 0}});
+    const std::vector<int> label = runs(frame, 70, 100);
+    cv::Mat alone(40, 120, CV_8UC3, cv::Scalar(b, g, r));
+    drawText(alone, " 91%", cv::Point(2, 25), 0.4, cv::Scalar(ink));
+    const std::vector<int> score = runs(alone, 0, 40);
+    QVERIFY(score.size() >= 3 && label.size() > score.size());
+    const std::vector<int> labelEnd(label.end() - std::ptrdiff_t(score.size()), label.end());
+    QCOMPARE(labelEnd, score);
+}
+
 void TestDetect::labelsBeyondAsciiAreDrawnAsLetters()
 {
 #if !NETWRIGHT_WITH_FREETYPE

@@ -116,17 +116,24 @@ void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
     const int thickness = std::max(1, frame.rows / 300);
     const double scale = std::max(0.4, frame.rows / 1000.0);
     const std::vector<const LabeledBox*> order = drawingOrder(boxes);
-    std::vector<std::string> labels;
+    // The name and the score are drawn as two runs: one string laid out right to left for a Hebrew or
+    // Arabic name reversed its digits too ("%19" for 91 %).
+    std::vector<std::string> scores;
+    std::vector<int> nameWidths;
     std::vector<LabelSize> sizes;
     std::vector<int> textHeights;
     for (const LabeledBox* box : order) {
-        char label[160];
-        std::snprintf(label, sizeof label, "%s %.0f%%", box->name.c_str(), box->confidence * 100);
-        int baseline = 0;
-        const cv::Size size = textSize(label, scale, &baseline);
-        labels.emplace_back(label);
-        sizes.push_back({double(size.width + 4), double(size.height + baseline + 2)});
-        textHeights.push_back(size.height);
+        char score[32];
+        std::snprintf(score, sizeof score, " %.0f%%", box->confidence * 100);
+        int nameBaseline = 0, scoreBaseline = 0;
+        const cv::Size name = textSize(box->name, scale, &nameBaseline);
+        const cv::Size number = textSize(score, scale, &scoreBaseline);
+        scores.emplace_back(score);
+        nameWidths.push_back(box->name.empty() ? 0 : name.width);
+        const int height = std::max(name.height, number.height);
+        sizes.push_back({double(nameWidths.back() + number.width + 4),
+                         double(height + std::max(nameBaseline, scoreBaseline) + 2)});
+        textHeights.push_back(height);
     }
     const std::vector<LabelPlace> places = placeLabels(order, sizes, frame.cols, frame.rows);
     for (std::size_t i = 0; i < order.size(); ++i) { // every box first: no frame crosses a label
@@ -143,7 +150,10 @@ void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
         cv::rectangle(frame, cv::Rect(x, top, int(sizes[i].width), int(sizes[i].height)), cv::Scalar(b, g, r),
                       cv::FILLED);
         const cv::Scalar ink = whiteTextOn(r, g, b) ? cv::Scalar(255, 255, 255) : cv::Scalar(0, 0, 0);
-        drawText(frame, labels[i], cv::Point(x + 2, top + textHeights[i] + 1), scale, ink);
+        const int baseline = top + textHeights[i] + 1;
+        if (!order[i]->name.empty())
+            drawText(frame, order[i]->name, cv::Point(x + 2, baseline), scale, ink);
+        drawText(frame, scores[i], cv::Point(x + 2 + nameWidths[i], baseline), scale, ink);
     }
 }
 #endif
