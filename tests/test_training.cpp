@@ -211,6 +211,7 @@ private slots:
     void aResumeGoesOnWithTheRunsSeed();
     void aResumeGoesOnAtTheRunsLearningRate();
     void aResumeGoesOnToTheRunsLength();
+    void aResumeOfAnEditedCfgKeepsTheEarlierOne();
     void dataThatVanishesKeepsTheIterationsDone();
     void aDeletedRunFolderIsMadeAgainOrLetGo();
     void scheduleKeysAreChecked();
@@ -1266,6 +1267,30 @@ void TestTraining::aResumeGoesOnToTheRunsLength()
     QVERIFY(cfgState.size() > kLengthAt + 4);
     std::memcpy(&length, cfgState.constData() + kLengthAt, 4);
     QCOMPARE(length, 0);
+}
+
+// A resume of a cfg edited where it has no weights (its rates, its solver) says so and keeps the cfg of the
+// iterations so far (_trained.cfg was overwritten unsaid: no record of what trained them).
+void TestTraining::aResumeOfAnEditedCfgKeepsTheEarlierOne()
+{
+    QTemporaryDir dir;
+    auto set = toySet(dir, 40);
+    QVERIFY(set);
+    TrainOptions options = toyOptions(dir.filePath("straight"));
+    options.cfgText = test::kToyCfg;
+    QVERIFY(!straightThenStopped(dir, *set, options).empty());
+    options.cfgText = std::string(test::kToyCfg) + "# momentum raised\n";
+    Quiet rest;
+    const auto problem = Trainer(*toyNet(), *set, nullptr, options).run(rest);
+    QVERIFY2(!problem, problem ? problem->c_str() : "");
+    const std::string kept = dir.filePath("resumed/toy_trained-to-5.cfg").toStdString();
+    const std::string said = "note: the cfg differs from the one this run trained to iteration 5 (kept as " +
+                             kept + "): it goes on with the cfg as it is now";
+    QVERIFY2(std::find(rest.messages.begin(), rest.messages.end(), said) != rest.messages.end(),
+             said.c_str());
+    QCOMPARE(test::readAll(QString::fromStdString(kept)), QByteArray(test::kToyCfg));
+    QCOMPARE(test::readAll(dir.filePath("resumed/toy_trained.cfg")),
+             QByteArray::fromStdString(options.cfgText));
 }
 
 // Images that can no longer be read mid-run (a network share gone) end the run with a checkpoint of the

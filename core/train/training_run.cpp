@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <random>
 #include <set>
 #include <sstream>
@@ -390,6 +391,20 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
         return problem;
     if (auto problem = trimMetrics(metricsPath_, state_.iteration))
         return problem;
+    // A network edited since it trained, in what has no weights (the solver, the rates, the steps): said,
+    // and the cfg of the iterations so far kept beside the new one (it was overwritten unsaid).
+    if (std::ifstream trained(base_ + "_trained.cfg", std::ios::binary);
+        trained && leader_ && !options_.cfgText.empty()) {
+        const std::string before{std::istreambuf_iterator<char>(trained), {}};
+        if (before != options_.cfgText) {
+            const std::string kept = base_ + "_trained-to-" + std::to_string(state_.iteration) + ".cfg";
+            if (auto problem = writeFileAtomically(kept, before))
+                return problem;
+            observer_.message("note: the cfg differs from the one this run trained to iteration " +
+                              std::to_string(state_.iteration) + " (kept as " + kept +
+                              "): it goes on with the cfg as it is now");
+        }
+    }
     if (auto problem = writeTrainedCfg()) // (a resumed network may differ in what has no weights: rates)
         return problem;
     // The run goes on with its own seed: another one draws other batches than the run would have
