@@ -2349,6 +2349,14 @@ void TestTraining::imageListsAsDarknetReadsThem()
                                ": a CR (carriage return) in the "
                                "middle of a line: remove the CRs"),
              error.c_str());
+    // An empty value is said on its line ("no train= entry" of a file that has one).
+    test::writeFile(dir.filePath("empty.data"), "classes=2\ntrain=\n");
+    const auto emptyTrain = loadDataFile(dir.filePath("empty.data").toStdString(), error);
+    QVERIFY2(emptyTrain, error.c_str());
+    QVERIFY(!emptyTrain->existingFile("train", error));
+    QCOMPARE(error, dir.filePath("empty.data").toStdString() + ":2: train= is empty");
+    QVERIFY(!emptyTrain->existingFile("valid", error));
+    QCOMPARE(error, dir.filePath("empty.data").toStdString() + ": no valid= entry");
     test::writeFile(dir.filePath("typo.data"), "classes=0\n");
     QVERIFY(!loadDataFile(dir.filePath("typo.data").toStdString(), error));
     QCOMPARE(error, dir.filePath("typo.data").toStdString() +

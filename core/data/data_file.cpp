@@ -28,6 +28,13 @@ int DataFile::classes() const
     }
 }
 
+std::string DataFile::missingEntry(const std::string& key) const
+{
+    const auto line = lines.find(key);
+    return line == lines.end() ? path + ": no " + key + "= entry"
+                               : path + ":" + std::to_string(line->second) + ": " + key + "= is empty";
+}
+
 std::string DataFile::resolve(const std::string& relative) const
 {
     return findRelativePath(relative, std::filesystem::path(path).parent_path()).value_or(relative);
@@ -95,7 +102,7 @@ std::optional<std::string> DataFile::existingFile(const std::string& key, std::s
     const std::string where =
         path + (line == lines.end() ? std::string() : ":" + std::to_string(line->second));
     if (value.empty()) {
-        error = where + ": no " + key + "= entry";
+        error = missingEntry(key);
         return std::nullopt;
     }
     const std::filesystem::path relative(value);
@@ -204,7 +211,7 @@ std::unique_ptr<ClassificationDataset> openClassificationSet(const DataFile& dat
 {
     const std::string images = data.get(which);
     if (images.empty()) {
-        error = data.path + ": no " + which + "= entry";
+        error = data.missingEntry(which);
         return nullptr;
     }
     const auto imagesPath = data.existingFile(which, error);

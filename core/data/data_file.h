@@ -20,6 +20,8 @@ struct DataFile {
     std::string get(const std::string& key, const std::string& fallback = {}) const;
     int classes() const;
     std::string resolve(const std::string& relative) const;
+    // Why `key` gives nothing: "PATH: no train= entry", or "PATH:3: train= is empty" when it is written.
+    std::string missingEntry(const std::string& key) const;
     // The file `key` names, resolved; or nullopt, with `error` naming the line, the two places looked
     // in and, when the value had spaces, that Darknet's format removed them.
     std::optional<std::string> existingFile(const std::string& key, std::string& error) const;

@@ -40,7 +40,7 @@ std::unique_ptr<DetectionDataset> openDetectionSet(const DataFile& data, const s
 {
     const std::string list = data.get(which);
     if (list.empty()) {
-        error = data.path + ": no " + which + "= entry (the list of " + which + " images)";
+        error = data.missingEntry(which) + " (the list of " + which + " images)";
         return nullptr;
     }
     const int classes = detectionClasses(spec);
