@@ -178,8 +178,8 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent)
         if (training_)
             return;
         showPlannedIterations();
-        if (earlierIteration_ >
-            0) // (the status said "Train resumes it" with Iterations below the checkpoint)
+        // (the status said "Train resumes it" with Iterations below the checkpoint)
+        if (earlierIteration_ > 0)
             earlierRun_->start();
     });
     validEvery_ = new QSpinBox(this);
@@ -626,10 +626,10 @@ void TrainPanel::showEarlierRun()
                 .arg(when, folder, trainedOn));
         return;
     }
-    // The network it trained (<cfg>_trained.cfg) against the cfg file: another project's network of
-    // this name shares the default folder, and Train went on with its checkpoint (and overwrote it).
-    // Another network, or this one edited since: Train starts afresh unless Resume is ticked by hand.
-    // (the same network as the one Train trains: the editor's text, unsaved edits included, else the file)
+    // The network it trained (<cfg>_trained.cfg) against the one Train trains (the editor's text, unsaved
+    // edits included, else the file): another project's network of this name shares the default folder,
+    // and Train went on with its checkpoint (and overwrote it). Another network, or this one edited
+    // since: Train starts afresh unless Resume is ticked by hand.
     QFile trained(base + "_trained.cfg"), cfg(cfgPath_);
     const QByteArray trainedText = trained.open(QIODevice::ReadOnly) ? trained.readAll() : QByteArray();
     const QByteArray current = cfgTextPeek_                    ? QByteArray::fromStdString(cfgTextPeek_())
