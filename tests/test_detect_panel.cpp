@@ -385,6 +385,10 @@ void TestDetectPanel::bundledDetectorOnAShapesVideo()
     QVERIFY(panel.slideshowButton()->isChecked());
     panel.openVideoFile(dir.filePath("missing.avi"));
     QVERIFY(!panel.slideshowButton()->isChecked());
+    // Stop stops a slideshow too (the images went on changing).
+    panel.slideshowButton()->click();
+    panel.findChild<QPushButton*>("stopSource")->click();
+    QVERIFY(!panel.slideshowButton()->isChecked());
     // An image of the folder that cannot be read keeps its position in the status.
     test::writeFile(dir.filePath("train/000002.jpg"), "not an image");
     panel.openFolder(dir.filePath("train"));

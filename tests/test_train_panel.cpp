@@ -90,6 +90,7 @@ private slots:
     void trainsWhatTheEditorShows();
     void deviceChoiceAndAGpuThatFailsStopsInWords();
     void childProcessRunTrainsAsInProcess();
+    void aResumeTrainsToTheLengthShown();
     void childProcessRunPausesAndStops();
     void childProcessRunTrainsPastAnUnusableValidList();
     void childProcessProblemsEndInWords();
@@ -318,6 +319,14 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
                                                    dir.filePath("run/toy_trained.cfg") +
                                                    "): Train starts a new run"),
              qPrintable(panel->statusLabel()->text()));
+    // Its schedule raised (max_batches, steps: Darknet's users train further so) is still this network:
+    // Train resumes it (it was "another version", and the iterations were set aside).
+    QByteArray longer = original;
+    QVERIFY(longer.contains("max_batches=100000") && longer.contains("steps=8"));
+    longer.replace("max_batches=100000", "max_batches=200000").replace("steps=8", "steps=30");
+    test::writeFile(cfg.fileName(), longer);
+    QVERIFY(window.openFile(cfg.fileName()));
+    QVERIFY2(panel->resumeBox()->isChecked(), qPrintable(panel->statusLabel()->text()));
     test::writeFile(cfg.fileName(), original);
     QVERIFY(window.openFile(cfg.fileName()));
     QVERIFY(panel->resumeBox()->isChecked());
@@ -1504,6 +1513,39 @@ void TestTrainPanel::childProcessRunTrainsAsInProcess()
                                 .arg(i + 1)
                                 .arg(own[i])
                                 .arg(child[i])));
+}
+
+// Iterations and Learning rate as shown, on a resume too: a run of 5 iterations resumed with Iterations at
+// "cfg's max_batches" goes on to the cfg's 12, at the cfg's rate (it kept the earlier run's 5 and rate,
+// the checkpoint's, while the panel showed the cfg's), in-process and in a child process.
+void TestTrainPanel::aResumeTrainsToTheLengthShown()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 64);
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    ui::TrainWorker worker;
+    QSignalSpy finished(&worker, &ui::TrainWorker::finished);
+    for (const bool child : {false, true}) {
+        ui::TrainRequest request = childRequest(dir, child ? "child" : "in-process");
+        request.childProcess = child;
+        request.maxBatches = 5;
+        request.learningRate = 0.002;
+        worker.prepareRun();
+        worker.run(request);
+        QVERIFY2(finished.last().first().toString().isEmpty(),
+                 qPrintable(finished.last().first().toString()));
+        request.maxBatches = 0;   // "cfg's max_batches": 12
+        request.learningRate = 0; // "cfg's rate": 0.05
+        request.resume = true;
+        worker.prepareRun();
+        worker.run(request);
+        QVERIFY2(finished.last().first().toString().isEmpty(),
+                 qPrintable(finished.last().first().toString()));
+        const QStringList rows =
+            QString(test::readAll(request.outDir + "/metrics.csv")).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), 1 + 12);
+        QCOMPARE(rows[6].split(',').value(3).toDouble(), 0.05); // iteration 6's rate: the cfg's
+    }
 }
 
 // The studio validates every run: a valid= list it cannot score is a warning in the child process too

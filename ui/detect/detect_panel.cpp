@@ -137,6 +137,7 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
     QPushButton* video = button(this, tr("Video…"), sources);
     QPushButton* camera = button(this, tr("Camera"), sources);
     QPushButton* stop = button(this, tr("Stop"), sources);
+    stop->setObjectName("stopSource");
 
     threshold_ = new QSlider(Qt::Horizontal, this);
     threshold_->setRange(1, 99);
@@ -349,7 +350,8 @@ DetectPanel::DetectPanel(QWidget* parent) : QWidget(parent)
         streamStopped_ = false;
     });
     connect(stop, &QPushButton::clicked, this, [this] {
-        streamStopped_ = true; // (the stream's end then says so)
+        streamStopped_ = true;         // (the stream's end then says so)
+        slideshow_->setChecked(false); // (the slideshow went on changing images)
         stopStream();
     });
     connect(save, &QPushButton::clicked, this, [this] {

@@ -1,7 +1,9 @@
 #include "train/run_folders.h"
 
+#include "cfg/document.h"
 #include "data/data_file.h"
 
+#include <QByteArray>
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -64,6 +66,24 @@ QString dataFileFor(const QString& cfgPath)
         if (QFileInfo(obj).isFile())
             return QDir::cleanPath(QFileInfo(obj).absoluteFilePath());
     return {};
+}
+
+bool sameNetworkApartFromSchedule(const QByteArray& trained, const QByteArray& current)
+{
+    if (trained == current)
+        return true;
+    const auto withoutSchedule = [](const QByteArray& text) {
+        cfg::Document document = cfg::Document::parse(text.toStdString());
+        if (!document.sections().empty() &&
+            (document.sections().front().type == "net" || document.sections().front().type == "network"))
+            for (const char* key :
+                 {"max_batches", "steps", "scales", "step", "learning_rate", "burn_in", "power", "policy",
+                  "gamma", "momentum", "decay", "sgdr_cycle", "sgdr_mult"})
+                while (document.section(0).remove(key)) {
+                }
+        return document.toText();
+    };
+    return withoutSchedule(trained) == withoutSchedule(current);
 }
 
 } // namespace nw::ui

@@ -19,5 +19,9 @@ QString resolvedRunFolder(const QString& typed, const QString& cfgPath);
 // others); else the only one beside it not named after another cfg there; else AlexeyAB's
 // data/obj.data in its folder or the one above.
 QString dataFileFor(const QString& cfgPath);
+// Whether a run folder's `<cfg>_trained.cfg` is the network `current` is, apart from its schedule: the
+// [net] keys of the solver and the rate's policy (max_batches, steps, learning_rate, …) may change
+// between a run and its resume, as Darknet's users raise max_batches to train further.
+bool sameNetworkApartFromSchedule(const QByteArray& trained, const QByteArray& current);
 
 } // namespace nw::ui

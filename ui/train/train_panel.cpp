@@ -635,7 +635,9 @@ void TrainPanel::showEarlierRun()
     const QByteArray current = cfgTextPeek_                    ? QByteArray::fromStdString(cfgTextPeek_())
                                : cfg.open(QIODevice::ReadOnly) ? cfg.readAll()
                                                                : QByteArray();
-    const bool sameNetwork = trainedText.isEmpty() || current == trainedText;
+    // (a schedule raised in the cfg, max_batches say, is still the network it trained: Darknet's users
+    // raise it to train further)
+    const bool sameNetwork = trainedText.isEmpty() || sameNetworkApartFromSchedule(trainedText, current);
     if (!sameNetwork) {
         status_->setText(tr("A run stopped at iteration %1 (%2) in %3 trained another network of this name, "
                             "or another version of this one (%4): Train starts a new run and sets it aside "

@@ -63,6 +63,7 @@ public:
     // Asked last before a run starts (the question about unsaved edits): false, and Train does nothing.
     void setStartQuestion(std::function<bool()> question) { startQuestion_ = std::move(question); }
     bool isTraining() const { return training_; }
+    bool hasTrainedAnIteration() const { return training_ && firstIteration_ >= 0; } // (this run)
     // Whether the network has detection heads: its validation curve is then mAP@0.5, not top-1.
     void setDetector(bool detector);
     // What of the network the data check depends on (classes, max=, input size, errors), in words: the

@@ -232,8 +232,10 @@ void TrainWorker::runUnguarded(const TrainRequest& request)
         options.cfgText = request.cfgText.toStdString();
     else if (QFile cfgFile(request.cfgPath); cfgFile.open(QIODevice::ReadOnly))
         options.cfgText = cfgFile.readAll().toStdString();
-    options.maxBatches = request.maxBatches;
-    options.learningRate = float(request.learningRate);
+    // The fields as shown, always: "cfg's max_batches" and "cfg's rate" are the cfg's values, given (a
+    // resume went on with the earlier run's --max-batches and rate while the panel showed the cfg's).
+    options.maxBatches = request.maxBatches > 0 ? request.maxBatches : spec.net.maxBatches;
+    options.learningRate = float(request.learningRate > 0 ? request.learningRate : spec.net.learningRate);
     options.validEvery = request.validEvery;
     options.resume = request.resume;
     options.gpu = request.device;
@@ -308,10 +310,11 @@ void TrainWorker::runInChild(const TrainRequest& request, const NetworkSpec& spe
         }
     }
     QStringList arguments{"train", "--progress", "json", "--out", request.outDir};
-    if (request.maxBatches > 0)
-        arguments << "--max-batches" << QString::number(request.maxBatches);
-    if (request.learningRate > 0)
-        arguments << "--learning-rate" << QString::number(request.learningRate, 'g', 9);
+    // (the fields as shown, as in-process: the cfg's values when they say "cfg's")
+    if (const int length = request.maxBatches > 0 ? request.maxBatches : spec.net.maxBatches; length > 0)
+        arguments << "--max-batches" << QString::number(length);
+    if (const double rate = request.learningRate > 0 ? request.learningRate : spec.net.learningRate; rate > 0)
+        arguments << "--learning-rate" << QString::number(rate, 'g', 9);
     // As in-process: accuracy for classifiers, mAP for detectors, and a valid= list that cannot be scored
     // is a warning (the run trains without validation) rather than an error.
     if (request.validEvery > 0)

@@ -763,11 +763,14 @@ void MainWindow::selectLayer(int layer)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    // (the words for a run stopped in its first iteration only then: they came at iteration 16 too)
     if (trainPanel_->isTraining() && isVisible() &&
         QMessageBox::question(this, tr("Training is running"),
-                              tr("Stop the training run and quit? It stops after the current iteration "
-                                 "and writes its checkpoint, so it can be resumed (stopped in its first "
-                                 "iteration, the earlier run it set aside comes back instead)."),
+                              trainPanel_->hasTrainedAnIteration()
+                                  ? tr("Stop the training run and quit? It stops after the current iteration "
+                                       "and writes its checkpoint, so it can be resumed.")
+                                  : tr("Stop the training run and quit? It is in its first iteration: it stops "
+                                       "there, and an earlier run it set aside comes back."),
                               QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes) {
         event->ignore();
         return;
