@@ -862,17 +862,22 @@ void TestCli::initWritesWeightsThatLoad()
     QCOMPARE(tooMany.exitCode, 1);
     QVERIFY2(tooMany.err.contains("has 7 layers (0..6)"), tooMany.err.constData());
     // A cfg whose head differs from the weights' (AlexeyAB's README cuts yolov4-tiny.weights with a cfg of
-    // its own classes): only the layers written must fit, as Darknet's partial reads only those (it was
-    // refused, "--allow-extra" or not).
+    // its own classes): refused with the way out, --allow-extra, with which only the layers written must
+    // fit, as Darknet's partial reads only those (it was refused, "--allow-extra" or not).
     QByteArray fiveClasses = test::readAll(cfg);
     QVERIFY(fiveClasses.contains("output=10"));
-    fiveClasses.replace("output=10", "output=5");
+    fiveClasses.replace("output=10", "output=20"); // (a larger head: the file ends inside it)
     const QString otherHead = writeFile(dir, "five.cfg", fiveClasses);
-    const Run ownClasses = cli({"partial", otherHead, b, dir.filePath("five.conv.3"), "3"});
+    const Run headDiffers = cli({"partial", otherHead, b, dir.filePath("five.conv.3"), "3"});
+    QCOMPARE(headDiffers.exitCode, 1);
+    QVERIFY2(headDiffers.err.contains("--allow-extra writes layers 0..2 all the same"),
+             headDiffers.err.constData());
+    QVERIFY(!QFileInfo::exists(dir.filePath("five.conv.3")));
+    const Run ownClasses = cli({"partial", otherHead, b, dir.filePath("five.conv.3"), "3", "--allow-extra"});
     QVERIFY2(ownClasses.exitCode == 0, ownClasses.err.constData());
     QCOMPARE(test::readAll(dir.filePath("five.conv.3")), test::readAll(backbone));
     QVERIFY2(ownClasses.err.contains("does not fit the whole of " + otherHead.toUtf8()) &&
-                 ownClasses.err.contains("its layers 0..2 do, and are written"),
+                 ownClasses.err.contains("its layers 0..2 are written as they come in the file"),
              ownClasses.err.constData());
 }
 

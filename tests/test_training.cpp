@@ -1279,7 +1279,14 @@ void TestTraining::aResumeOfAnEditedCfgKeepsTheEarlierOne()
     TrainOptions options = toyOptions(dir.filePath("straight"));
     options.cfgText = test::kToyCfg;
     QVERIFY(!straightThenStopped(dir, *set, options).empty());
-    options.cfgText = std::string(test::kToyCfg) + "# momentum raised\n";
+    // (a comment or a blank line is no change: no note, no file)
+    options.cfgText = std::string(test::kToyCfg) + "\n# a comment\n";
+    Quiet commented;
+    commented.stopAfter = 0;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, options).run(commented));
+    QVERIFY(!QFileInfo::exists(dir.filePath("resumed/toy_trained-to-5.cfg")));
+    test::writeFile(dir.filePath("resumed/toy_trained.cfg"), test::kToyCfg);
+    options.cfgText = QByteArray(test::kToyCfg).replace("momentum=0.9", "momentum=0.95").toStdString();
     Quiet rest;
     const auto problem = Trainer(*toyNet(), *set, nullptr, options).run(rest);
     QVERIFY2(!problem, problem ? problem->c_str() : "");

@@ -176,12 +176,17 @@ int anchors(const AnchorsArgs& args)
                   << " or fewer, or label more images\n";
         return 1;
     }
-    std::set<std::pair<long, long>> distinct; // (whole pixels: sizes k-means cannot tell apart)
+    // Sizes k-means cannot tell apart, in the unit the anchors are written in: whole pixels, or grid cells
+    // to 4 decimals at 32 or less (see below).
+    const bool wholePixels = args.width > 32;
+    const double unit = wholePixels ? 1 : 1e4;
+    std::set<std::pair<long long, long long>> distinct;
     for (const auto& [w, h] : sizes)
-        distinct.emplace(std::lround(w), std::lround(h));
+        distinct.emplace(std::llround(w * unit), std::llround(h * unit));
     if (distinct.size() < std::size_t(args.count))
         std::cerr << "warning: " << list << ": the boxes have only " << distinct.size()
-                  << (distinct.size() == 1 ? " size" : " different sizes") << " (in whole pixels at "
+                  << (distinct.size() == 1 ? " size" : " different sizes")
+                  << (wholePixels ? " (in whole pixels at " : " (in grid cells to 4 decimals at ")
                   << args.width << "x" << args.height << "), so " << args.count
                   << " anchors repeat some: --num " << distinct.size() << " says as much\n";
     const AnchorResult result = computeAnchors(sizes, args.count, args.seed, args.restarts);
@@ -189,7 +194,6 @@ int anchors(const AnchorsArgs& args)
     // the cfg) for a network wider than 32, else 4 decimals — a [region] head's anchors are in grid
     // cells (yolov2's 0.57273,0.677385), which whole numbers rounded to 1, 2, 3. The IoU is the written
     // anchors' (it was the unrounded ones': 82 % said for 75 %).
-    const bool wholePixels = args.width > 32;
     const auto written = [wholePixels](float v) {
         return wholePixels ? std::max(1.0, std::round(double(v))) : std::round(double(v) * 1e4) / 1e4;
     };
@@ -204,7 +208,10 @@ int anchors(const AnchorsArgs& args)
     for (const auto& [w, h] : result.anchors) {
         anchors.emplace_back(float(written(w)), float(written(h)));
         line += (line.empty() ? "" : ", ") + text(written(w)) + "," + text(written(h));
-        pairs.push_back({written(w), written(h)});
+        if (wholePixels) // (integers in the JSON, as before)
+            pairs.push_back({std::llround(written(w)), std::llround(written(h))});
+        else
+            pairs.push_back({written(w), written(h)});
     }
     const double averageIou = averageAnchorIou(sizes, anchors);
     if (args.json) {

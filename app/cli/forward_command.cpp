@@ -88,15 +88,20 @@ int forward(const std::string& cfg, const std::string& weights, const std::strin
     // Files of a longer network's run left in the folder (a script comparing it mixed two networks).
     if (!allLayersDir.empty()) {
         std::error_code ec;
-        std::size_t stale = 0;
+        std::size_t stale = 0, lowest = 0;
         std::string first;
         for (const auto& entry : std::filesystem::directory_iterator(allLayersDir, ec)) {
+            // (this run's names only: layer_, digits, .f32)
             const std::string name = entry.path().filename().string();
-            std::size_t index = 0;
-            if (name.size() > 10 && name.starts_with("layer_") && name.ends_with(".f32") &&
-                std::sscanf(name.c_str(), "layer_%zu.f32", &index) == 1 &&
-                index >= net->spec().layers.size() && stale++ == 0)
-                first = name;
+            const std::string digits = name.size() > 10 ? name.substr(6, name.size() - 10) : std::string();
+            if (!name.starts_with("layer_") || !name.ends_with(".f32") || digits.empty() ||
+                digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+                continue;
+            const std::size_t index = std::stoul(digits);
+            if (index < net->spec().layers.size())
+                continue;
+            if (stale++ == 0 || index < lowest)
+                lowest = index, first = name;
         }
         if (stale > 0)
             std::cerr << "warning: " << allLayersDir << " also holds " << first

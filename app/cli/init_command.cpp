@@ -50,9 +50,10 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
         return 1;
     }
     // The file is read as this network's (or its first layers': a backbone cut shorter, yolov4-tiny.conv.29
-    // to 20); when it does not fit the whole (AlexeyAB's README cuts yolov4-tiny.weights of 80 classes
-    // with a cfg of its own classes: its heads differ), only the layers written must fit, as Darknet's
-    // partial reads just those (load_weights_upto) — said, below.
+    // to 20). One that does not fit the whole is refused (another network's weights, yolov4.weights for
+    // yolov4-tiny, hold bytes enough for any first layers); with --allow-extra only the layers written
+    // must fit, as Darknet's partial reads just those (AlexeyAB's README cuts yolov4-tiny.weights of 80
+    // classes with a cfg of its own classes).
     std::vector<std::string> warnings;
     const auto whole = net->loadWeights(
         weights, &warnings, {extraWeightsAllowed(), true, "--allow-extra loads the first part on purpose"});
@@ -69,6 +70,12 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
         std::cerr << cfg << ": error: " << error << "\n";
         return 1;
     }
+    if (whole && !extraWeightsAllowed()) {
+        std::cerr << "error: " << *whole << " (if only the layers after " << layers - 1
+                  << " differ — a cfg of other classes than the weights' — --allow-extra writes layers 0.."
+                  << layers - 1 << " all the same)\n";
+        return 1;
+    }
     std::vector<std::string> headWarnings;
     if (auto problem = head->loadWeights(weights, &headWarnings, {true, false, {}})) {
         std::cerr << "error: " << *problem << " (partial " << layers << " needs layers 0.." << layers - 1
@@ -76,8 +83,8 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
         return 1;
     }
     if (whole)
-        std::cerr << "note: " << weights << " does not fit the whole of " << cfg << " (" << *whole
-                  << "); its layers 0.." << layers - 1 << " do, and are written\n";
+        std::cerr << "warning: " << weights << " does not fit the whole of " << cfg << "; --allow-extra: its "
+                  << "layers 0.." << layers - 1 << " are written as they come in the file\n";
     // NaN in the layers written (they went into a backbone unsaid); not what the whole network's load
     // says of the layers left out (a backbone's "start from random weights", --allow-extra's bytes).
     for (const std::string& warning : headWarnings)

@@ -127,7 +127,7 @@ void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
         std::snprintf(score, sizeof score, " %.0f%%", box->confidence * 100);
         int nameBaseline = 0, scoreBaseline = 0;
         const cv::Size name = textSize(box->name, scale, &nameBaseline);
-        const cv::Size number = textSize(score, scale, &scoreBaseline);
+        const cv::Size number = textSize(score, scale, &scoreBaseline, box->name); // (in the name's font)
         scores.emplace_back(score);
         nameWidths.push_back(box->name.empty() ? 0 : name.width);
         const int height = std::max(name.height, number.height);
@@ -153,7 +153,7 @@ void drawBoxes(cv::Mat& frame, const std::vector<LabeledBox>& boxes)
         const int baseline = top + textHeights[i] + 1;
         if (!order[i]->name.empty())
             drawText(frame, order[i]->name, cv::Point(x + 2, baseline), scale, ink);
-        drawText(frame, scores[i], cv::Point(x + 2 + nameWidths[i], baseline), scale, ink);
+        drawText(frame, scores[i], cv::Point(x + 2 + nameWidths[i], baseline), scale, ink, order[i]->name);
     }
 }
 #endif

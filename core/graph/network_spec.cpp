@@ -114,14 +114,19 @@ void receptiveField(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
              deconv && deconv->stride > 0) {
         kernel = std::ceil(double(deconv->size) / deconv->stride);
         shrink = deconv->stride;
-    } else if (auto* reorg = dynamic_cast<const ReorgLayer*>(layer.config.get());
-               reorg && reorg->stride > 0) {
-        (reorg->reverse ? shrink : stride) = reorg->stride; // (forward: an s×s block into channels)
-        kernel = reorg->reverse ? 1 : reorg->stride;
-    } else if (auto* reorg3d = dynamic_cast<const Reorg3dLayer*>(layer.config.get());
-               reorg3d && reorg3d->stride > 0) {
-        (reorg3d->reverse ? shrink : stride) = reorg3d->stride;
-        kernel = reorg3d->reverse ? 1 : reorg3d->stride;
+    } else {
+        // A space-to-depth shuffle by s (forward) or its reverse. Darknet's index order keeps s×s blocks
+        // whole only for [reorg3d] forward and [reorg] reverse; [reorg] forward (yolov2's) and [reorg3d]
+        // reverse deal values from across the whole input, so their output sees all of it.
+        auto* reorg = dynamic_cast<const ReorgLayer*>(layer.config.get());
+        auto* reorg3d = dynamic_cast<const Reorg3dLayer*>(layer.config.get());
+        const int s = reorg ? reorg->stride : reorg3d ? reorg3d->stride : 0;
+        const bool reverse = reorg ? reorg->reverse : reorg3d && reorg3d->reverse;
+        const bool wholeBlocks = reorg ? reverse && !reorg->flatten && reorg->extra == 0 : !reverse;
+        if (s > 0) {
+            (reverse ? shrink : stride) = s;
+            kernel = !wholeBlocks ? std::max(layer.input.w, layer.input.h) : reverse ? 1 : s;
+        }
     }
     const double reach = double(field) + (kernel - 1) * jump;
     layer.receptiveField = reach < double(INT32_MAX) ? int(reach) : INT32_MAX; // NaN too

@@ -140,13 +140,13 @@ int pixelHeight(double scale)
 
 } // namespace
 
-cv::Size textSize(const std::string& text, double scale, int* baseline)
+cv::Size textSize(const std::string& text, double scale, int* baseline, const std::string& fontOf)
 {
 #if NETWRIGHT_WITH_FREETYPE
-    if (!isAscii(text)) {
+    if (const std::string& letters = fontOf.empty() ? text : fontOf; !isAscii(letters)) {
         UnicodeFonts& fonts = unicodeFonts();
         const std::lock_guard lock(fonts.mutex);
-        if (cv::freetype::FreeType2* face = fonts.faceFor(text)) {
+        if (cv::freetype::FreeType2* face = fonts.faceFor(letters)) {
             int below = 0;
             const cv::Size size = face->getTextSize(text, pixelHeight(scale), -1, &below);
             if (baseline)
@@ -162,13 +162,15 @@ cv::Size textSize(const std::string& text, double scale, int* baseline)
     return size;
 }
 
-void drawText(cv::Mat& image, const std::string& text, cv::Point origin, double scale, cv::Scalar ink)
+void drawText(cv::Mat& image, const std::string& text, cv::Point origin, double scale, cv::Scalar ink,
+              const std::string& fontOf)
 {
 #if NETWRIGHT_WITH_FREETYPE
-    if (!isAscii(text) && image.type() == CV_8UC3) { // (FreeType2 draws on 8-bit BGR only)
+    const std::string& letters = fontOf.empty() ? text : fontOf;
+    if (!isAscii(letters) && image.type() == CV_8UC3) { // (FreeType2 draws on 8-bit BGR only)
         UnicodeFonts& fonts = unicodeFonts();
         const std::lock_guard lock(fonts.mutex);
-        if (cv::freetype::FreeType2* face = fonts.faceFor(text)) {
+        if (cv::freetype::FreeType2* face = fonts.faceFor(letters)) {
             face->putText(image, text, origin, pixelHeight(scale), ink, -1, cv::LINE_AA, true);
             return;
         }

@@ -9,8 +9,12 @@
 namespace nw {
 
 // The size of `text` at Hershey simplex `scale` (the height above the baseline) and the depth below it.
-cv::Size textSize(const std::string& text, double scale, int* baseline = nullptr);
+// `fontOf`: another text whose font `text` takes (a label's score beside its Chinese name is in the
+// name's font, not in Hershey's).
+cv::Size textSize(const std::string& text, double scale, int* baseline = nullptr,
+                  const std::string& fontOf = {});
 // Draws `text` with its baseline's left end at `origin`, at the size textSize gives.
-void drawText(cv::Mat& image, const std::string& text, cv::Point origin, double scale, cv::Scalar ink);
+void drawText(cv::Mat& image, const std::string& text, cv::Point origin, double scale, cv::Scalar ink,
+              const std::string& fontOf = {});
 
 } // namespace nw

@@ -24,6 +24,10 @@ std::vector<std::string> runFiles(const std::string& folder, const std::string& 
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(folder, ec)) {
         const std::string file = entry.path().filename().string();
+        if (file.starts_with(name + "_trained-to-") && file.ends_with(".cfg")) { // (a resume's earlier cfg)
+            files.push_back(file);
+            continue;
+        }
         if (file.size() <= prefix.size() + suffix.size() || !file.starts_with(prefix) ||
             !file.ends_with(suffix))
             continue;

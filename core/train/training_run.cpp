@@ -1,5 +1,6 @@
 #include "train/training_run.h"
 
+#include "cfg/document.h"
 #include "data/batch_loader.h"
 #include "data/data_file.h"
 #include "detect/map.h"
@@ -157,6 +158,23 @@ std::string formatRate(float rate)
     char text[32];
     std::snprintf(text, sizeof text, "%g", double(rate));
     return text;
+}
+
+} // namespace
+
+namespace {
+
+// A cfg's sections and values as Darknet reads them (comments, spacing and blank lines left out).
+std::string cfgValues(const std::string& text)
+{
+    std::string values;
+    const cfg::Document document = cfg::Document::parse(text);
+    for (const cfg::Section& section : document.sections()) {
+        values += "[" + section.type + "]\n";
+        for (const cfg::Line* line : section.entries())
+            values += line->key + "=" + line->value + "\n";
+    }
+    return values;
 }
 
 } // namespace
@@ -393,11 +411,14 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
         return problem;
     // A network edited since it trained, in what has no weights (the solver, the rates, the steps): said,
     // and the cfg of the iterations so far kept beside the new one (it was overwritten unsaid).
+    // (values compared, not bytes: a comment or a blank line changes no run; a kept file is never
+    // replaced: a second resume at the same checkpoint would put a cfg that trained nothing there)
     if (std::ifstream trained(base_ + "_trained.cfg", std::ios::binary);
         trained && leader_ && !options_.cfgText.empty()) {
         const std::string before{std::istreambuf_iterator<char>(trained), {}};
-        if (before != options_.cfgText) {
-            const std::string kept = base_ + "_trained-to-" + std::to_string(state_.iteration) + ".cfg";
+        const std::string kept = base_ + "_trained-to-" + std::to_string(state_.iteration) + ".cfg";
+        std::error_code exists;
+        if (cfgValues(before) != cfgValues(options_.cfgText) && !std::filesystem::exists(kept, exists)) {
             if (auto problem = writeFileAtomically(kept, before))
                 return problem;
             observer_.message("note: the cfg differs from the one this run trained to iteration " +
