@@ -91,6 +91,7 @@ private slots:
     void deviceChoiceAndAGpuThatFailsStopsInWords();
     void childProcessRunTrainsAsInProcess();
     void aResumeTrainsToTheLengthShown();
+    void aCheckpointWrittenSinceIsOfferedAtTrain();
     void childProcessRunPausesAndStops();
     void childProcessRunTrainsPastAnUnusableValidList();
     void childProcessProblemsEndInWords();
@@ -1546,6 +1547,36 @@ void TestTrainPanel::aResumeTrainsToTheLengthShown()
         QCOMPARE(rows.size(), 1 + 12);
         QCOMPARE(rows[6].split(',').value(3).toDouble(), 0.05); // iteration 6's rate: the cfg's
     }
+}
+
+// A checkpoint written into the Output folder after the panel looked (a CLI run stopped meanwhile) is
+// offered at Train, not set aside by a fresh run unasked.
+void TestTrainPanel::aCheckpointWrittenSinceIsOfferedAtTrain()
+{
+    QTemporaryDir dir;
+    test::writeToySet(dir.path(), 16);
+    test::writeFile(dir.filePath("toy.cfg"), test::kToyCfg);
+    ui::TrainPanel panel;
+    panel.setNetwork(dir.filePath("toy.cfg"));
+    panel.setPlannedIterations(12);
+    panel.dataEdit()->setText(dir.filePath("toy.data"));
+    panel.outputEdit()->setText(dir.filePath("run"));
+    QTest::qWait(200); // (the panel looks at the folder: nothing there yet)
+    QVERIFY(!panel.resumeBox()->isChecked());
+    QVERIFY(QDir().mkpath(dir.filePath("run")));
+    std::string error;
+    const NetworkSpec spec = buildNetworkSpec(cfg::Document::load(dir.filePath("toy.cfg").toStdString()));
+    auto net = Net::create(spec, spec.net.layerBatch(), error);
+    QVERIFY2(net, error.c_str());
+    TrainState state;
+    state.iteration = 3;
+    QVERIFY(!saveCheckpoint(dir.filePath("run/toy_last.state").toStdString(), *net, state));
+    panel.trainButton()->click();
+    QVERIFY(!panel.isTraining());
+    QVERIFY(panel.resumeBox()->isChecked());
+    QVERIFY2(panel.statusLabel()->text().startsWith("A run stopped at iteration 3 ("),
+             qPrintable(panel.statusLabel()->text()));
+    QVERIFY(QFileInfo::exists(dir.filePath("run/toy_last.state")));
 }
 
 // The studio validates every run: a valid= list it cannot score is a warning in the child process too

@@ -931,6 +931,16 @@ void TrainPanel::start()
                "another Output folder.")
                 .arg(output_->text()),
             output_);
+    // A checkpoint written there since the panel looked (a CLI run stopped meanwhile): said, and Resume
+    // offered, before a fresh run sets it aside (it did, unasked).
+    if (!resume_->isChecked() && earlierIteration_ == 0) {
+        const QString state = output_->text() + "/" + QFileInfo(cfgPath_).completeBaseName() + "_last.state";
+        if (const auto header = readCheckpointHeader(state.toStdString()); header && header->iteration > 0) {
+            showEarlierRun();
+            if (resume_->isChecked())
+                return; // (the status says "Train resumes it": the next Train does)
+        }
+    }
     if (startQuestion_ && !startQuestion_())
         return;
     // (remembered at the run's first iteration, for this network)
