@@ -866,7 +866,7 @@ void TestCli::initWritesWeightsThatLoad()
     // fit, as Darknet's partial reads only those (it was refused, "--allow-extra" or not).
     QByteArray fiveClasses = test::readAll(cfg);
     QVERIFY(fiveClasses.contains("output=10"));
-    fiveClasses.replace("output=10", "output=20"); // (a larger head: the file ends inside it)
+    fiveClasses.replace("output=10", "output=5"); // (a smaller head: bytes left over)
     const QString otherHead = writeFile(dir, "five.cfg", fiveClasses);
     const Run headDiffers = cli({"partial", otherHead, b, dir.filePath("five.conv.3"), "3"});
     QCOMPARE(headDiffers.exitCode, 1);
@@ -876,7 +876,7 @@ void TestCli::initWritesWeightsThatLoad()
     const Run ownClasses = cli({"partial", otherHead, b, dir.filePath("five.conv.3"), "3", "--allow-extra"});
     QVERIFY2(ownClasses.exitCode == 0, ownClasses.err.constData());
     QCOMPARE(test::readAll(dir.filePath("five.conv.3")), test::readAll(backbone));
-    QVERIFY2(ownClasses.err.contains("does not fit the whole of " + otherHead.toUtf8()) &&
+    QVERIFY2(ownClasses.err.contains("is not all of " + otherHead.toUtf8()) &&
                  ownClasses.err.contains("its layers 0..2 are written as they come in the file"),
              ownClasses.err.constData());
 }

@@ -481,15 +481,7 @@ void TestNetworkSpec::receptiveFieldByHand()
     QCOMPARE(spec.layers[17].receptiveField, 254); // route -4 → layer 13
     QCOMPARE(spec.layers[21].receptiveField, 286); // after the ×2 upsample: jump 16, + 2·16
     QCOMPARE(spec.layers[20].jump, 16.0);
-    // A [reorg3d] takes 2×2 blocks into channels (a field of 2, the step doubled: a 3×3 after it sees 6);
-    // Darknet's [reorg] (yolov2's) deals values from across its whole input, which its output then sees;
-    // a [deconvolutional] of size = stride reads one input pixel and divides the step (it added 8).
-    const NetworkSpec blocks = test::specFromText(
-        net(64, 64, 4) + "[reorg3d]\nstride=2\n[convolutional]\nfilters=4\nsize=3\npad=1\n");
-    QCOMPARE(blocks.layers[0].receptiveField, 2);
-    QCOMPARE(blocks.layers[1].receptiveField, 6);
-    const NetworkSpec reorg = test::specFromText(net(64, 64, 4) + "[reorg]\nstride=2\n");
-    QCOMPARE(reorg.layers[0].receptiveField, 64);
+    // A [deconvolutional] of size = stride reads one input pixel and divides the step (it added 8).
     const NetworkSpec deconv = test::specFromText(
         net(64, 64, 4) + "[convolutional]\nfilters=4\nsize=3\nstride=4\npad=1\n[deconvolutional]\nfilters=4\n"
                          "size=4\nstride=4\n[convolutional]\nfilters=4\nsize=3\npad=1\n");

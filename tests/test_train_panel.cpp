@@ -312,7 +312,7 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     // this one edited since: the run's toy_trained.cfg differs, so Train starts afresh (it went on with
     // the other network's checkpoint and overwrote it).
     const QByteArray original = test::readAll(cfg.fileName());
-    test::writeFile(cfg.fileName(), original + "\n# another network of this name\n");
+    test::writeFile(cfg.fileName(), QByteArray(original).replace("filters=4", "filters=6"));
     QVERIFY(window.openFile(cfg.fileName()));
     QVERIFY(!panel->resumeBox()->isChecked());
     QVERIFY2(panel->statusLabel()->text().contains("trained another network of this name, or another version "
@@ -325,6 +325,7 @@ void TestTrainPanel::trainPauseResumeStopFromThePanel()
     QByteArray longer = original;
     QVERIFY(longer.contains("max_batches=100000") && longer.contains("steps=8"));
     longer.replace("max_batches=100000", "max_batches=200000").replace("steps=8", "steps=30");
+    longer += "\n# a comment (no change either)\n";
     test::writeFile(cfg.fileName(), longer);
     QVERIFY(window.openFile(cfg.fileName()));
     QVERIFY2(panel->resumeBox()->isChecked(), qPrintable(panel->statusLabel()->text()));

@@ -54,9 +54,6 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
     // yolov4-tiny, hold bytes enough for any first layers); with --allow-extra only the layers written
     // must fit, as Darknet's partial reads just those (AlexeyAB's README cuts yolov4-tiny.weights of 80
     // classes with a cfg of its own classes).
-    std::vector<std::string> warnings;
-    const auto whole = net->loadWeights(
-        weights, &warnings, {extraWeightsAllowed(), true, "--allow-extra loads the first part on purpose"});
     // Only the layers written need to be in the file: the network up to them reads it.
     cfg::Document front = cfg::Document::load(cfg);
     while (front.sections().size() > std::size_t(layers) + 1)
@@ -70,21 +67,26 @@ int partialWeights(const std::string& cfg, const std::string& weights, const std
         std::cerr << cfg << ": error: " << error << "\n";
         return 1;
     }
-    if (whole && !extraWeightsAllowed()) {
-        std::cerr << "error: " << *whole << " (if only the layers after " << layers - 1
-                  << " differ — a cfg of other classes than the weights' — --allow-extra writes layers 0.."
-                  << layers - 1 << " all the same)\n";
-        return 1;
-    }
     std::vector<std::string> headWarnings;
     if (auto problem = head->loadWeights(weights, &headWarnings, {true, false, {}})) {
         std::cerr << "error: " << *problem << " (partial " << layers << " needs layers 0.." << layers - 1
                   << ")\n";
         return 1;
     }
-    if (whole)
-        std::cerr << "warning: " << weights << " does not fit the whole of " << cfg << "; --allow-extra: its "
-                  << "layers 0.." << layers - 1 << " are written as they come in the file\n";
+    // Then the whole network, to tell: a file that is not all of it (another network's: yolov4.weights for
+    // yolov4-tiny holds bytes enough for any first layers) is refused, unless --allow-extra.
+    std::vector<std::string> warnings;
+    if (const auto whole = net->loadWeights(weights, &warnings, {false, true, {}})) {
+        if (!extraWeightsAllowed()) {
+            std::cerr << "error: " << *whole << " (partial: if only the layers after " << layers - 1
+                      << " differ — a cfg of other classes than the weights', as AlexeyAB's README cuts "
+                         "yolov4-tiny.weights — --allow-extra writes layers 0.."
+                      << layers - 1 << " all the same)\n";
+            return 1;
+        }
+        std::cerr << "warning: " << weights << " is not all of " << cfg << "; --allow-extra: its layers 0.."
+                  << layers - 1 << " are written as they come in the file\n";
+    }
     // NaN in the layers written (they went into a backbone unsaid); not what the whole network's load
     // says of the layers left out (a backbone's "start from random weights", --allow-extra's bytes).
     for (const std::string& warning : headWarnings)

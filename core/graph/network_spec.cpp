@@ -8,8 +8,6 @@
 #include "layers/local.h"
 #include "layers/maxpool.h"
 #include "layers/registry.h"
-#include "layers/reorg.h"
-#include "layers/reorg3d.h"
 #include "layers/route.h"
 #include "layers/upsample.h"
 #include "layers/yolo.h"
@@ -105,7 +103,7 @@ void receptiveField(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
     } else if (auto* up = dynamic_cast<const UpsampleLayer*>(layer.config.get()); up && up->stride < 0) {
         kernel = stride = -double(up->stride); // downsampling sums s×s blocks
     }
-    // Steps that shrink (1/s) rather than grow: an upsample, a reverse reorg, a deconvolution — whose
+    // Steps that shrink (1/s) rather than grow: an upsample, a deconvolution — whose
     // output pixel reads ceil(size / stride) input pixels across (size = stride reads one).
     double shrink = 1;
     if (auto* up = dynamic_cast<const UpsampleLayer*>(layer.config.get()); up && up->stride > 0)
@@ -114,20 +112,9 @@ void receptiveField(LayerSpec& layer, const std::vector<LayerSpec>& earlier)
              deconv && deconv->stride > 0) {
         kernel = std::ceil(double(deconv->size) / deconv->stride);
         shrink = deconv->stride;
-    } else {
-        // A space-to-depth shuffle by s (forward) or its reverse. Darknet's index order keeps s×s blocks
-        // whole only for [reorg3d] forward and [reorg] reverse; [reorg] forward (yolov2's) and [reorg3d]
-        // reverse deal values from across the whole input, so their output sees all of it.
-        auto* reorg = dynamic_cast<const ReorgLayer*>(layer.config.get());
-        auto* reorg3d = dynamic_cast<const Reorg3dLayer*>(layer.config.get());
-        const int s = reorg ? reorg->stride : reorg3d ? reorg3d->stride : 0;
-        const bool reverse = reorg ? reorg->reverse : reorg3d && reorg3d->reverse;
-        const bool wholeBlocks = reorg ? reverse && !reorg->flatten && reorg->extra == 0 : !reverse;
-        if (s > 0) {
-            (reverse ? shrink : stride) = s;
-            kernel = !wholeBlocks ? std::max(layer.input.w, layer.input.h) : reverse ? 1 : s;
-        }
     }
+    // ([reorg] and [reorg3d] are left as they were, the field and step unchanged: Darknet's index order
+    // keeps s×s blocks together for some sizes and deals values across the input for others.)
     const double reach = double(field) + (kernel - 1) * jump;
     layer.receptiveField = reach < double(INT32_MAX) ? int(reach) : INT32_MAX; // NaN too
     layer.jump = jump * stride / shrink;

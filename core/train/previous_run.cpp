@@ -24,8 +24,11 @@ std::vector<std::string> runFiles(const std::string& folder, const std::string& 
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(folder, ec)) {
         const std::string file = entry.path().filename().string();
-        if (file.starts_with(name + "_trained-to-") && file.ends_with(".cfg")) { // (a resume's earlier cfg)
-            files.push_back(file);
+        if (const std::string start = name + "_trained-to-";
+            file.size() > start.size() + 4 && file.starts_with(start) && file.ends_with(".cfg")) {
+            const std::string_view number(file.data() + start.size(), file.size() - start.size() - 4);
+            if (std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; }))
+                files.push_back(file); // (a resume's earlier cfg)
             continue;
         }
         if (file.size() <= prefix.size() + suffix.size() || !file.starts_with(prefix) ||

@@ -184,14 +184,19 @@ TrainingRun::TrainingRun(Net& net, const TrainingSet& train, const Classificatio
     : net_(net), train_(train), valid_(valid), mapSet_(mapSet), options_(options), observer_(observer),
       cfg_(net.spec().net), team_(options.communicator ? *options.communicator : alone_)
 {
-    if (options_.learningRate > 0)
-        cfg_.learningRate = rateOverride_ = options_.learningRate;
+    // A rate or length given equal to the cfg's (the studio passes its fields as shown) is the cfg's:
+    // not kept in the checkpoint as the run's own (a CLI resume was then held to it).
+    if (options_.learningRate > 0) {
+        cfg_.learningRate = options_.learningRate;
+        rateOverride_ = options_.learningRate != net.spec().net.learningRate ? options_.learningRate : 0;
+    }
     leader_ = team_.rank() == 0;
     rankBatch_ = cfg_.batch;
     fullBatch_ = rankBatch_ * team_.size();
     subdivisions_ = std::max(1, cfg_.subdivisions);
     maxBatches_ = options_.maxBatches > 0 ? options_.maxBatches : cfg_.maxBatches;
-    lengthOverride_ = std::max(0, options_.maxBatches);
+    lengthOverride_ =
+        options_.maxBatches > 0 && options_.maxBatches != net.spec().net.maxBatches ? options_.maxBatches : 0;
     seed_ = options_.seed;
     // The schedule follows the run's length (poly's end, sgdr's first cycle): with --max-batches past
     // the cfg's the rate stayed 0 from there on, and with max_batches=0 in the cfg it was 0 throughout.

@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <QStringList>
+#include <set>
 #include <string>
 
 namespace nw::ui {
@@ -72,18 +73,25 @@ bool sameNetworkApartFromSchedule(const QByteArray& trained, const QByteArray& c
 {
     if (trained == current)
         return true;
-    const auto withoutSchedule = [](const QByteArray& text) {
-        cfg::Document document = cfg::Document::parse(text.toStdString());
-        if (!document.sections().empty() &&
-            (document.sections().front().type == "net" || document.sections().front().type == "network"))
-            for (const char* key :
-                 {"max_batches", "steps", "scales", "step", "learning_rate", "burn_in", "power", "policy",
-                  "gamma", "momentum", "decay", "sgdr_cycle", "sgdr_mult"})
-                while (document.section(0).remove(key)) {
-                }
-        return document.toText();
+    // Sections and values as Darknet reads them (comments and spacing left out), [net]'s schedule too.
+    const auto values = [](const QByteArray& text) {
+        static const std::set<std::string> schedule = {
+            "max_batches", "steps", "scales", "step",  "scale",    "learning_rate", "learning_rate_min",
+            "burn_in",     "power", "policy", "gamma", "momentum", "decay",         "sgdr_cycle",
+            "sgdr_mult"};
+        const cfg::Document document = cfg::Document::parse(text.toStdString());
+        std::string kept;
+        for (std::size_t s = 0; s < document.sections().size(); ++s) {
+            const cfg::Section& section = document.sections()[s];
+            const bool net = s == 0 && (section.type == "net" || section.type == "network");
+            kept += "[" + section.type + "]\n";
+            for (const cfg::Line* line : section.entries())
+                if (!net || !schedule.count(line->key))
+                    kept += line->key + "=" + line->value + "\n";
+        }
+        return kept;
     };
-    return withoutSchedule(trained) == withoutSchedule(current);
+    return values(trained) == values(current);
 }
 
 } // namespace nw::ui

@@ -765,13 +765,14 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     // (the words for a run stopped in its first iteration only then: they came at iteration 16 too)
     if (trainPanel_->isTraining() && isVisible() &&
-        QMessageBox::question(this, tr("Training is running"),
-                              trainPanel_->hasTrainedAnIteration()
-                                  ? tr("Stop the training run and quit? It stops after the current iteration "
-                                       "and writes its checkpoint, so it can be resumed.")
-                                  : tr("Stop the training run and quit? It is in its first iteration: it stops "
-                                       "there, and an earlier run it set aside comes back."),
-                              QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes) {
+        QMessageBox::question(
+            this, tr("Training is running"),
+            trainPanel_->hasTrainedAnIteration()
+                ? tr("Stop the training run and quit? It stops after the current iteration "
+                     "and writes its checkpoint, so it can be resumed.")
+                : tr("Stop the training run and quit? It has not finished an iteration yet: it "
+                     "stops there and leaves its output folder as it found it."),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes) {
         event->ignore();
         return;
     }
