@@ -1267,6 +1267,19 @@ void TestTraining::aResumeGoesOnToTheRunsLength()
     QVERIFY(cfgState.size() > kLengthAt + 4);
     std::memcpy(&length, cfgState.constData() + kLengthAt, 4);
     QCOMPARE(length, 0);
+    // Nor one given equal to the cfg's (the studio passes its fields as shown: "cfg's" as the values):
+    // the checkpoint holds no length or rate of its own for a CLI resume to be held to.
+    TrainOptions asShown = toyOptions(dir.filePath("as-shown"));
+    asShown.maxBatches = 12;
+    asShown.learningRate = toyNet()->spec().net.learningRate;
+    Quiet shown;
+    QVERIFY(!Trainer(*toyNet(), *set, nullptr, asShown).run(shown));
+    const QByteArray shownState = test::readAll(dir.filePath("as-shown/toy_last.state"));
+    float rate = -1;
+    std::memcpy(&rate, shownState.constData() + kLengthAt - 4, 4);
+    std::memcpy(&length, shownState.constData() + kLengthAt, 4);
+    QCOMPARE(rate, 0.0f);
+    QCOMPARE(length, 0);
 }
 
 // A resume of a cfg edited where it has no weights (its rates, its solver) says so and keeps the cfg of the
