@@ -552,4 +552,19 @@ void Document::moveSection(std::size_t from, std::size_t to)
     attachLabels(std::move(labels), formerLast);
 }
 
+std::string valuesText(std::string_view text, const std::vector<std::string_view>& leftOutOfNet)
+{
+    const Document document = Document::parse(text);
+    std::string values;
+    for (std::size_t s = 0; s < document.sections().size(); ++s) {
+        const Section& section = document.sections()[s];
+        const bool net = s == 0 && (section.type == "net" || section.type == "network");
+        values += "[" + section.type + "]\n";
+        for (const Line* line : section.entries())
+            if (!net || std::find(leftOutOfNet.begin(), leftOutOfNet.end(), line->key) == leftOutOfNet.end())
+                values += line->key + "=" + line->value + "\n";
+    }
+    return values;
+}
+
 } // namespace nw::cfg

@@ -114,4 +114,9 @@ private:
     bool endedWithoutNewline_ = false; // (set by detachLabels for attachLabels: the last line had no ending)
 };
 
+// A cfg's sections and values as Darknet reads them, one "[type]" or "key=value" line each (comments,
+// spacing and blank lines left out): two texts of one network compare equal. Keys of the first
+// section named in `leftOutOfNet` are left out when it is [net] (a run's schedule, say).
+std::string valuesText(std::string_view text, const std::vector<std::string_view>& leftOutOfNet = {});
+
 } // namespace nw::cfg

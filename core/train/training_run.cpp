@@ -162,23 +162,6 @@ std::string formatRate(float rate)
 
 } // namespace
 
-namespace {
-
-// A cfg's sections and values as Darknet reads them (comments, spacing and blank lines left out).
-std::string cfgValues(const std::string& text)
-{
-    std::string values;
-    const cfg::Document document = cfg::Document::parse(text);
-    for (const cfg::Section& section : document.sections()) {
-        values += "[" + section.type + "]\n";
-        for (const cfg::Line* line : section.entries())
-            values += line->key + "=" + line->value + "\n";
-    }
-    return values;
-}
-
-} // namespace
-
 TrainingRun::TrainingRun(Net& net, const TrainingSet& train, const ClassificationDataset* valid,
                          const DetectionDataset* mapSet, const TrainOptions& options, TrainObserver& observer)
     : net_(net), train_(train), valid_(valid), mapSet_(mapSet), options_(options), observer_(observer),
@@ -423,7 +406,8 @@ TrainingRun::Result TrainingRun::resumeFromCheckpoint()
         const std::string before{std::istreambuf_iterator<char>(trained), {}};
         const std::string kept = base_ + "_trained-to-" + std::to_string(state_.iteration) + ".cfg";
         std::error_code exists;
-        if (cfgValues(before) != cfgValues(options_.cfgText) && !std::filesystem::exists(kept, exists)) {
+        if (cfg::valuesText(before) != cfg::valuesText(options_.cfgText) &&
+            !std::filesystem::exists(kept, exists)) {
             if (auto problem = writeFileAtomically(kept, before))
                 return problem;
             observer_.message("note: the cfg differs from the one this run trained to iteration " +

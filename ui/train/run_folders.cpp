@@ -8,7 +8,6 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <QStringList>
-#include <set>
 #include <string>
 
 namespace nw::ui {
@@ -71,27 +70,12 @@ QString dataFileFor(const QString& cfgPath)
 
 bool sameNetworkApartFromSchedule(const QByteArray& trained, const QByteArray& current)
 {
-    if (trained == current)
-        return true;
-    // Sections and values as Darknet reads them (comments and spacing left out), [net]'s schedule too.
-    const auto values = [](const QByteArray& text) {
-        static const std::set<std::string> schedule = {
-            "max_batches", "steps", "scales", "step",  "scale",    "learning_rate", "learning_rate_min",
-            "burn_in",     "power", "policy", "gamma", "momentum", "decay",         "sgdr_cycle",
-            "sgdr_mult"};
-        const cfg::Document document = cfg::Document::parse(text.toStdString());
-        std::string kept;
-        for (std::size_t s = 0; s < document.sections().size(); ++s) {
-            const cfg::Section& section = document.sections()[s];
-            const bool net = s == 0 && (section.type == "net" || section.type == "network");
-            kept += "[" + section.type + "]\n";
-            for (const cfg::Line* line : section.entries())
-                if (!net || !schedule.count(line->key))
-                    kept += line->key + "=" + line->value + "\n";
-        }
-        return kept;
-    };
-    return values(trained) == values(current);
+    static const std::vector<std::string_view> schedule = {
+        "max_batches", "steps", "scales", "step",  "scale",    "learning_rate", "learning_rate_min",
+        "burn_in",     "power", "policy", "gamma", "momentum", "decay",         "sgdr_cycle",
+        "sgdr_mult"};
+    return trained == current || cfg::valuesText(trained.toStdString(), schedule) ==
+                                     cfg::valuesText(current.toStdString(), schedule);
 }
 
 } // namespace nw::ui
